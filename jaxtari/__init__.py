@@ -1,0 +1,73 @@
+"""Atari 2600 games as pure JAX functions.
+
+>>> import jaxtari
+>>> game = jaxtari.make("pong")
+>>> obs, state = game.reset(jax.random.key(0))            # doctest: +SKIP
+>>> obs, state, reward, done, info = game.step(state, 0)  # one emulator frame  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Sequence
+
+from jaxtari.env import ACTION_NAMES, Game, ObjectGroup, UnknownGameError
+from jaxtari.mods import InternalMod, ModError, PostStepMod
+
+__version__ = "0.1.0"
+
+# canonical name -> "module:Class"
+_GAMES: dict[str, str] = {
+    "pong": "jaxtari.games.pong:Pong",
+    "freeway": "jaxtari.games.freeway:Freeway",
+    "frostbite": "jaxtari.games.frostbite:Frostbite",
+}
+
+
+def canonical_name(name: str) -> str:
+    """``"Frostbite"``, ``"frostbite"``, ``"ALE/Frostbite-v5"`` -> ``"frostbite"``; raises if unknown."""
+    if not isinstance(name, str):
+        raise UnknownGameError(f"a game name is a string, got {name!r}")
+    s = name.strip()
+    s = re.sub(r"^ALE/", "", s, flags=re.IGNORECASE)
+    s = re.sub(r"-v\d+$", "", s)
+    key = re.sub(r"[^a-z0-9]", "", s.lower())
+    for canon in _GAMES:
+        if re.sub(r"[^a-z0-9]", "", canon) == key:
+            return canon
+    raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(list_games())}")
+
+
+def list_games() -> list[str]:
+    """Canonical names of the games implemented in JAX."""
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    module, cls = _GAMES[canonical_name(name)].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make(name: str, mods: Sequence = (), *, full_action_space: bool = False) -> Game:
+    """Build a game by name, with mods (registered names or mod objects) applied."""
+    from jaxtari import mods as mods_lib
+
+    canon = canonical_name(name)
+    cls = game_class(canon)
+    resolved = mods_lib.resolve(canon, list(mods))
+    consts, mechanics = mods_lib.apply_internal(cls, resolved)
+    post = [m for m in resolved if isinstance(m, PostStepMod)]
+    return cls(
+        consts,
+        full_action_space=full_action_space,
+        mechanic_overrides=mechanics,
+        post_step_mods=post,
+        mod_names=[m.name for m in resolved],
+    )
+
+
+__all__ = [
+    "ACTION_NAMES", "Game", "ObjectGroup", "InternalMod", "PostStepMod", "ModError",
+    "UnknownGameError", "make", "list_games", "canonical_name", "game_class",
+]

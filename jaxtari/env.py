@@ -1,0 +1,267 @@
+"""The game API every jaxtari game implements.
+
+A game is a pure transition over an immutable PyTree state: ``reset(key) -> (obs, state)`` and
+``step(state, action) -> (obs, state, reward, done, info)``. One raw ``step`` advances one emulator
+frame (60 Hz), exactly like one ``ALEInterface.act`` with frameskip 1, so frame-based timings compare
+frame for frame with the real emulator. The ALE v5 protocol (frameskip 4, sticky actions) lives in
+:mod:`jaxtari.wrappers`.
+
+Subclasses provide:
+
+- ``name``, ``minimal_actions`` (ALE action ids of the game's minimal set, in ALE's order),
+  ``Constants`` (a frozen dataclass of every tunable number) and ``mechanics`` (the names of the
+  methods an :class:`~jaxtari.mods.InternalMod` may swap);
+- ``_reset(key) -> state`` and ``_step(state, ale_action) -> (state, reward)``; ``ale_action`` is
+  an ALE action id (0..17), already mapped from the agent's index;
+- ``is_terminal(state)``, ``score(state)``, ``lives(state)``, ``objects(state)``,
+  ``render(state)`` (210x160x3 uint8), ``render_gray84(state)`` (84x84 uint8, rasterised directly at
+  that size) and ``signals(state)`` (the named signals of :mod:`alignment.catalog`, in ALE's units).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari import spaces
+
+# ALE's full action set, in ALE's order (ale_py.Action).
+ACTION_NAMES: tuple[str, ...] = (
+    "NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN",
+    "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
+    "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
+    "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE",
+)
+NUM_FULL_ACTIONS = len(ACTION_NAMES)
+ACTION_IDS: dict[str, int] = {n: i for i, n in enumerate(ACTION_NAMES)}
+
+# Joystick components of each ALE action, as lookup tables indexed by action id.
+_UP = np.array(["UP" in n for n in ACTION_NAMES])
+_DOWN = np.array(["DOWN" in n for n in ACTION_NAMES])
+_LEFT = np.array(["LEFT" in n for n in ACTION_NAMES])
+_RIGHT = np.array(["RIGHT" in n for n in ACTION_NAMES])
+_FIRE = np.array(["FIRE" in n for n in ACTION_NAMES])
+
+
+@dataclasses.dataclass(frozen=True)
+class Joystick:
+    """The joystick reading of one ALE action: booleans (traced arrays under jit)."""
+
+    up: Any
+    down: Any
+    left: Any
+    right: Any
+    fire: Any
+
+    @property
+    def dx(self):
+        """-1 for left, +1 for right, 0 otherwise (int32)."""
+        return self.right.astype(jnp.int32) - self.left.astype(jnp.int32)
+
+    @property
+    def dy(self):
+        """-1 for up, +1 for down (screen y grows downwards), 0 otherwise (int32)."""
+        return self.down.astype(jnp.int32) - self.up.astype(jnp.int32)
+
+
+def joystick(ale_action) -> Joystick:
+    """Decode an ALE action id (0..17, traced or not) into joystick components."""
+    a = jnp.asarray(ale_action, jnp.int32)
+    return Joystick(
+        up=jnp.asarray(_UP)[a],
+        down=jnp.asarray(_DOWN)[a],
+        left=jnp.asarray(_LEFT)[a],
+        right=jnp.asarray(_RIGHT)[a],
+        fire=jnp.asarray(_FIRE)[a],
+    )
+
+
+def pytree_dataclass(cls=None, *, static: Sequence[str] = ()):
+    """Make a frozen dataclass that is a JAX PyTree (fields named in ``static`` are metadata)."""
+
+    def wrap(c):
+        c = dataclasses.dataclass(frozen=True)(c)
+        names = [f.name for f in dataclasses.fields(c)]
+        data = [n for n in names if n not in static]
+        meta = [n for n in names if n in static]
+        jax.tree_util.register_dataclass(c, data_fields=data, meta_fields=meta)
+        c.replace = lambda self, **kw: dataclasses.replace(self, **kw)
+        return c
+
+    return wrap if cls is None else wrap(cls)
+
+
+@pytree_dataclass
+class ObjectGroup:
+    """A fixed-size group of same-kind objects (one row per slot; inactive slots have active=False).
+
+    Coordinates are in ALE screen pixels (x: 0..159, y: 0..209), top-left corner of the bounding box.
+    ``attrs`` holds game-specific per-slot attributes (e.g. ``colour``, ``kind``), each shape (n,).
+    """
+
+    x: jax.Array
+    y: jax.Array
+    w: jax.Array
+    h: jax.Array
+    active: jax.Array
+    attrs: dict
+
+    @staticmethod
+    def make(x, y, w, h, active=True, **attrs) -> "ObjectGroup":
+        x = jnp.atleast_1d(jnp.asarray(x, jnp.int32))
+        n = x.shape[0]
+
+        def col(v, dtype):
+            return jnp.broadcast_to(jnp.asarray(v, dtype), (n,))
+
+        return ObjectGroup(
+            x=x,
+            y=col(y, jnp.int32),
+            w=col(w, jnp.int32),
+            h=col(h, jnp.int32),
+            active=col(active, jnp.bool_),
+            attrs={k: col(v, jnp.int32) for k, v in attrs.items()},
+        )
+
+    @property
+    def size(self) -> int:
+        return self.x.shape[-1]
+
+    def features(self) -> jax.Array:
+        """Flat float32 features: per slot x, y, w, h, active, then attributes in sorted order."""
+        cols = [self.x, self.y, self.w, self.h, self.active]
+        cols += [self.attrs[k] for k in sorted(self.attrs)]
+        return jnp.stack([c.astype(jnp.float32) for c in cols], axis=-1).reshape(-1)
+
+
+class UnknownGameError(ValueError):
+    pass
+
+
+class Game:
+    """Base class of every jaxtari game; see the module docstring for what a subclass provides."""
+
+    name: ClassVar[str] = ""
+    minimal_actions: ClassVar[tuple[int, ...]] = (0,)
+    Constants: ClassVar[type] = type(None)
+    mechanics: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(
+        self,
+        constants: Any = None,
+        *,
+        full_action_space: bool = False,
+        mechanic_overrides: Mapping[str, Callable] | None = None,
+        post_step_mods: Sequence[Any] = (),
+        mod_names: Sequence[str] = (),
+    ):
+        self.consts = constants if constants is not None else self.Constants()
+        self.full_action_space = full_action_space
+        ids = tuple(range(NUM_FULL_ACTIONS)) if full_action_space else tuple(self.minimal_actions)
+        self.action_ids: tuple[int, ...] = ids
+        self._action_table = np.asarray(ids, np.int32)
+        self.post_step_mods = tuple(post_step_mods)
+        self.mod_names = tuple(mod_names)
+        for mech, fn in (mechanic_overrides or {}).items():
+            if mech not in self.mechanics:
+                raise ValueError(
+                    f"{self.name}: no mechanic named {mech!r}; mechanics that can be swapped: "
+                    f"{', '.join(self.mechanics) or '(none)'}"
+                )
+            setattr(self, mech, types.MethodType(fn, self))
+
+    # ---- actions -------------------------------------------------------------------------
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        return tuple(ACTION_NAMES[i] for i in self.action_ids)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.action_ids)
+
+    @property
+    def action_space(self) -> spaces.Discrete:
+        return spaces.Discrete(self.num_actions)
+
+    def action_index(self, name: str) -> int:
+        """Index (in this game's action set) of an ALE action name such as ``"UPFIRE"``."""
+        key = name.strip().upper()
+        if key not in self.action_names:
+            raise ValueError(
+                f"{self.name}: unknown action {name!r}; this game's actions are: "
+                f"{', '.join(self.action_names)}"
+            )
+        return self.action_names.index(key)
+
+    def to_ale_action(self, action):
+        """Map an index into this game's action set to an ALE action id (traceable)."""
+        return jnp.asarray(self._action_table)[jnp.asarray(action, jnp.int32)]
+
+    # ---- the transition ----------------------------------------------------------------------
+    def reset(self, key: jax.Array):
+        state = self._reset(key)
+        return self.observation(state), state
+
+    def step(self, state, action):
+        ale_action = self.to_ale_action(action)
+        new_state, reward = self._step(state, ale_action)
+        reward = jnp.asarray(reward, jnp.float32)
+        for mod in self.post_step_mods:
+            new_state, reward = mod.apply(self, state, new_state, reward)
+        done = self.is_terminal(new_state)
+        return self.observation(new_state), new_state, reward, done, self.info(new_state)
+
+    def info(self, state) -> dict:
+        return {
+            "lives": jnp.asarray(self.lives(state), jnp.int32),
+            "score": jnp.asarray(self.score(state), jnp.int32),
+            "frame": jnp.asarray(state.frame, jnp.int32),
+        }
+
+    # ---- observations ------------------------------------------------------------------------
+    def observation(self, state) -> jax.Array:
+        """Object-centric observation: the flat features of every object group, in name order."""
+        groups = self.objects(state)
+        return jnp.concatenate([groups[k].features() for k in sorted(groups)])
+
+    @property
+    def observation_space(self) -> spaces.Box:
+        shape = jax.eval_shape(lambda k: self.reset(k)[0], jax.random.key(0)).shape
+        return spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32)
+
+    # ---- what subclasses implement -------------------------------------------------------------
+    def _reset(self, key):
+        raise NotImplementedError
+
+    def _step(self, state, ale_action):
+        raise NotImplementedError
+
+    def is_terminal(self, state):
+        raise NotImplementedError
+
+    def score(self, state):
+        raise NotImplementedError
+
+    def lives(self, state):
+        raise NotImplementedError
+
+    def objects(self, state) -> dict[str, ObjectGroup]:
+        raise NotImplementedError
+
+    def render(self, state) -> jax.Array:
+        raise NotImplementedError
+
+    def render_gray84(self, state) -> jax.Array:
+        raise NotImplementedError
+
+    def signals(self, state) -> dict[str, jax.Array]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        mods = f", mods={list(self.mod_names)}" if self.mod_names else ""
+        return f"{type(self).__name__}({self.name!r}{mods})"

@@ -1,0 +1,116 @@
+"""Source-level modifications of a game.
+
+- :class:`InternalMod` changes the game before compilation: it overrides fields of the game's
+  ``Constants`` or swaps one of its named mechanics (a method listed in ``Game.mechanics``) for
+  another function. The compiled step has no trace of the original, so the mod costs nothing at run
+  time.
+- :class:`PostStepMod` rewrites the state and/or the reward after every raw step (a function of
+  ``(game, previous_state, new_state, reward) -> (new_state, reward)``), traced into the step.
+
+Each game registers its mods in ``jaxtari/games/<game>_mods.py`` (a module-level ``MODS`` list);
+``jaxtari.make(name, mods=[...])`` takes registered names or mod objects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import Any, Callable, Mapping, Sequence
+
+
+class ModError(ValueError):
+    """An unknown mod, a mod that names something the game lacks, or two mods that conflict."""
+
+
+@dataclasses.dataclass(frozen=True)
+class InternalMod:
+    name: str
+    description: str
+    constants: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    mechanics: Mapping[str, Callable] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class PostStepMod:
+    name: str
+    description: str
+    fn: Callable
+
+    def apply(self, game, prev_state, state, reward):
+        return self.fn(game, prev_state, state, reward)
+
+
+Mod = InternalMod | PostStepMod
+
+
+def registered_mods(game_name: str) -> dict[str, Mod]:
+    """The mods registered for a game (by its canonical name), keyed by mod name."""
+    try:
+        module = importlib.import_module(f"jaxtari.games.{game_name}_mods")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"jaxtari.games.{game_name}_mods":
+            raise
+        return {}
+    return {m.name: m for m in getattr(module, "MODS", ())}
+
+
+def resolve(game_name: str, mods: Sequence[str | Mod]) -> list[Mod]:
+    """Turn names and mod objects into mod objects, with a clear error for unknown names."""
+    available = registered_mods(game_name)
+    out: list[Mod] = []
+    for m in mods:
+        if isinstance(m, (InternalMod, PostStepMod)):
+            out.append(m)
+            continue
+        if not isinstance(m, str):
+            raise ModError(f"{game_name}: a mod is a registered name or an InternalMod/PostStepMod, got {m!r}")
+        key = m.strip().lower().replace("-", "_")
+        if key not in available:
+            known = ", ".join(sorted(available)) or "(none)"
+            raise ModError(f"{game_name}: unknown mod {m!r}; mods for this game: {known}")
+        out.append(available[key])
+    names = [m.name for m in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ModError(f"{game_name}: mod(s) given twice: {', '.join(dupes)}")
+    return out
+
+
+def apply_internal(game_cls, mods: Sequence[Mod]):
+    """Merge the InternalMods into (constants, mechanic overrides), refusing conflicts."""
+    consts = game_cls.Constants()
+    fields = {f.name for f in dataclasses.fields(consts)}
+    const_owner: dict[str, str] = {}
+    overrides: dict[str, Any] = {}
+    mech_owner: dict[str, str] = {}
+    mechanics: dict[str, Callable] = {}
+    for mod in mods:
+        if not isinstance(mod, InternalMod):
+            continue
+        for field, value in mod.constants.items():
+            if field not in fields:
+                raise ModError(
+                    f"{game_cls.name}: mod {mod.name!r} sets unknown constant {field!r}; "
+                    f"constants: {', '.join(sorted(fields))}"
+                )
+            if field in const_owner:
+                raise ModError(
+                    f"{game_cls.name}: mods {const_owner[field]!r} and {mod.name!r} both set "
+                    f"constant {field!r}; use one of them"
+                )
+            const_owner[field] = mod.name
+            overrides[field] = value
+        for mech, fn in mod.mechanics.items():
+            if mech not in game_cls.mechanics:
+                raise ModError(
+                    f"{game_cls.name}: mod {mod.name!r} swaps unknown mechanic {mech!r}; "
+                    f"mechanics: {', '.join(game_cls.mechanics) or '(none)'}"
+                )
+            if mech in mech_owner:
+                raise ModError(
+                    f"{game_cls.name}: mods {mech_owner[mech]!r} and {mod.name!r} both swap "
+                    f"mechanic {mech!r}; use one of them"
+                )
+            mech_owner[mech] = mod.name
+            mechanics[mech] = fn
+    return dataclasses.replace(consts, **overrides), mechanics

@@ -1,0 +1,203 @@
+"""Rasterisation shared by every game, at ALE's 210x160 and directly at 84x84.
+
+A :class:`Raster` holds, for each pixel of the target image, the ALE screen coordinate it samples.
+At full size that is the pixel itself; at 84x84 it is the screen pixel under the centre of the target
+pixel (nearest-neighbour sampling, the same pixels ``cv2.resize(..., INTER_NEAREST)`` would pick).
+Every draw call takes positions in ALE screen pixels, so one drawing routine produces both
+resolutions without ever building (and shrinking) a 210x160 frame for the small one.
+
+Grey levels use ALE's own conversion: ``round(0.299 R + 0.587 G + 0.114 B)`` (checked against
+``ALEInterface.getScreenGrayscale`` on Pong frames: exact on every pixel).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+SCREEN_H = 210
+SCREEN_W = 160
+SMALL = 84
+
+
+@dataclasses.dataclass(frozen=True)
+class Raster:
+    """Target resolution and the ALE coordinates each target row/column samples."""
+
+    height: int
+    width: int
+    ys: np.ndarray  # (height, 1) int32: ALE y sampled by each target row
+    xs: np.ndarray  # (1, width) int32: ALE x sampled by each target column
+    channels: int  # 3 for RGB, 1 for grey (the channel axis is dropped for grey)
+
+    @staticmethod
+    def full_rgb() -> "Raster":
+        return Raster(
+            SCREEN_H, SCREEN_W,
+            np.arange(SCREEN_H, dtype=np.int32)[:, None],
+            np.arange(SCREEN_W, dtype=np.int32)[None, :],
+            3,
+        )
+
+    @staticmethod
+    def small_gray(size: int = SMALL) -> "Raster":
+        ys = np.floor((np.arange(size) + 0.5) * SCREEN_H / size).astype(np.int32)
+        xs = np.floor((np.arange(size) + 0.5) * SCREEN_W / size).astype(np.int32)
+        return Raster(size, size, ys[:, None], xs[None, :], 1)
+
+    def blank(self, colour) -> jax.Array:
+        """A canvas filled with one colour (RGB triple; converted to grey for a grey raster)."""
+        c = colour_for(self, colour)
+        shape = (self.height, self.width) + ((3,) if self.channels == 3 else ())
+        return jnp.broadcast_to(c, shape).astype(jnp.uint8)
+
+
+FULL = Raster.full_rgb()
+SMALL_GRAY = Raster.small_gray()
+
+
+def gray(rgb) -> np.ndarray:
+    """ALE's grey level of RGB colours (any leading shape, last axis 3), as uint8."""
+    rgb = np.asarray(rgb, np.float64)
+    return np.round(rgb @ np.array([0.299, 0.587, 0.114])).astype(np.uint8)
+
+
+def colour_for(raster: Raster, colour) -> jax.Array:
+    """A colour (RGB, shape (..., 3)) in the raster's channel format; traced values allowed."""
+    c = jnp.asarray(colour)
+    if raster.channels == 3:
+        return c.astype(jnp.uint8)
+    w = jnp.array([0.299, 0.587, 0.114])
+    return jnp.round(c.astype(jnp.float32) @ w.astype(jnp.float32)).astype(jnp.uint8)
+
+
+def rect_mask(raster: Raster, x, y, w, h) -> jax.Array:
+    """Boolean (height, width) mask of the screen rectangle [x, x+w) x [y, y+h)."""
+    return (
+        (raster.ys >= y) & (raster.ys < y + h) & (raster.xs >= x) & (raster.xs < x + w)
+    )
+
+
+def rects_mask(raster: Raster, x, y, w, h, active) -> jax.Array:
+    """Boolean (n, height, width) masks of n rectangles (inactive ones empty)."""
+    x, y, w, h = (jnp.asarray(v)[:, None, None] for v in (x, y, w, h))
+    act = jnp.asarray(active)[:, None, None]
+    return rect_mask(raster, x, y, w, h) & act
+
+
+def paint(canvas: jax.Array, mask: jax.Array, colour) -> jax.Array:
+    """Paint ``colour`` (RGB) where ``mask`` (height, width) is true; RGB or grey canvas."""
+    if canvas.ndim == 3:
+        return jnp.where(mask[..., None], jnp.asarray(colour, jnp.uint8), canvas).astype(jnp.uint8)
+    return jnp.where(mask, colour_for(SMALL_GRAY, colour), canvas).astype(jnp.uint8)
+
+
+def draw_rect(canvas, raster: Raster, x, y, w, h, colour, active=True):
+    """Draw one solid rectangle."""
+    return paint(canvas, rect_mask(raster, x, y, w, h) & jnp.asarray(active), colour)
+
+
+def draw_rects(canvas, raster: Raster, x, y, w, h, colours, active):
+    """Draw n solid rectangles in one pass; where they overlap the later one wins.
+
+    ``colours`` is (n, 3) RGB (or one RGB triple for all).
+    """
+    masks = rects_mask(raster, x, y, w, h, active)
+    n = masks.shape[0]
+    order = jnp.where(masks, jnp.arange(1, n + 1)[:, None, None], 0).max(axis=0)
+    hit = order > 0
+    cols = jnp.broadcast_to(jnp.asarray(colours), (n, 3))
+    cols = colour_for(raster, cols)
+    pix = cols[jnp.clip(order - 1, 0, n - 1)]
+    m = hit[..., None] if canvas.ndim == 3 else hit
+    return jnp.where(m, pix, canvas).astype(jnp.uint8)
+
+
+@dataclasses.dataclass(frozen=True)
+class SpriteSheet:
+    """Same-size sprites stacked as (k, h, w): an RGB atlas (k, h, w, 3), its grey twin, a mask.
+
+    Built once in numpy from the games' pixel art; drawing samples it at the raster's coordinates,
+    so the 84x84 image is drawn from the pre-converted grey sheet at the small raster's positions.
+    """
+
+    rgb: np.ndarray  # (k, h, w, 3) uint8
+    grey: np.ndarray  # (k, h, w) uint8
+    mask: np.ndarray  # (k, h, w) bool
+
+    @staticmethod
+    def from_masks(masks, colours) -> "SpriteSheet":
+        """Sprites given as boolean masks (k, h, w) and one RGB colour per sprite (k, 3)."""
+        masks = np.asarray(masks, bool)
+        colours = np.asarray(colours, np.uint8).reshape(-1, 3)
+        colours = np.broadcast_to(colours, (masks.shape[0], 3))
+        rgb = np.where(masks[..., None], colours[:, None, None, :], 0).astype(np.uint8)
+        return SpriteSheet(rgb, gray(rgb), masks)
+
+    @staticmethod
+    def from_art(rows_per_sprite, colours) -> "SpriteSheet":
+        """Sprites as ASCII art (a list of lists of strings, '#' = lit), one colour each."""
+        masks = np.array(
+            [[[ch == "#" for ch in row] for row in sprite] for sprite in rows_per_sprite], bool
+        )
+        return SpriteSheet.from_masks(masks, colours)
+
+    @property
+    def height(self) -> int:
+        return self.mask.shape[1]
+
+    @property
+    def width(self) -> int:
+        return self.mask.shape[2]
+
+
+def draw_sprites(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active, flip=None):
+    """Draw n sprites from ``sheet`` (sprite index ``which``) with top-left corners at (x, y).
+
+    ``flip`` (n,) bool mirrors a sprite horizontally. Later sprites win where they overlap.
+    """
+    which = jnp.atleast_1d(jnp.asarray(which, jnp.int32))
+    x = jnp.atleast_1d(jnp.asarray(x, jnp.int32))
+    y = jnp.atleast_1d(jnp.asarray(y, jnp.int32))
+    n = x.shape[0]
+    which = jnp.broadcast_to(which, (n,))
+    y = jnp.broadcast_to(y, (n,))
+    active = jnp.broadcast_to(jnp.asarray(active, bool), (n,))
+    flip = jnp.zeros((n,), bool) if flip is None else jnp.broadcast_to(jnp.asarray(flip, bool), (n,))
+    sh, sw = sheet.height, sheet.width
+    ty = raster.ys[None] - y[:, None, None]  # (n, H, 1)
+    tx = raster.xs[None] - x[:, None, None]  # (n, 1, W)
+    tx = jnp.where(flip[:, None, None], sw - 1 - tx, tx)
+    inside = (ty >= 0) & (ty < sh) & (tx >= 0) & (tx < sw) & active[:, None, None]
+    tyc = jnp.clip(ty, 0, sh - 1)
+    txc = jnp.clip(tx, 0, sw - 1)
+    mask = jnp.asarray(sheet.mask)
+    lit = mask[which[:, None, None], tyc, txc] & inside  # (n, H, W)
+    order = jnp.where(lit, jnp.arange(1, n + 1)[:, None, None], 0).max(axis=0)
+    sel = jnp.clip(order - 1, 0, n - 1)  # (H, W)
+    tys = jnp.clip(raster.ys - y[sel], 0, sh - 1)
+    txs = jnp.clip(raster.xs - x[sel], 0, sw - 1)
+    txs = jnp.where(flip[sel], sw - 1 - txs, txs)
+    if canvas.ndim == 3:
+        pix = jnp.asarray(sheet.rgb)[which[sel], tys, txs]
+        return jnp.where((order > 0)[..., None], pix, canvas).astype(jnp.uint8)
+    pix = jnp.asarray(sheet.grey)[which[sel], tys, txs]
+    return jnp.where(order > 0, pix, canvas).astype(jnp.uint8)
+
+
+def draw_digits(canvas, raster: Raster, digit_sheet: SpriteSheet, value, x, y, n_digits: int,
+                spacing: int, colour_sheet_index_offset: int = 0, leading_zeros: bool = False):
+    """Draw a non-negative integer with ``n_digits`` digit sprites (sheet index = digit).
+
+    Digits are right-aligned: the last digit's left edge is at ``x + (n_digits-1)*spacing``.
+    Leading zeros are hidden unless ``leading_zeros`` (a value of 0 still shows one '0').
+    """
+    value = jnp.asarray(value, jnp.int32)
+    powers = 10 ** np.arange(n_digits - 1, -1, -1)
+    digits = (value // jnp.asarray(powers)) % 10
+    shown = jnp.asarray(leading_zeros) | (value >= jnp.asarray(powers)) | (jnp.arange(n_digits) == n_digits - 1)
+    xs = x + jnp.arange(n_digits) * spacing
+    return draw_sprites(canvas, raster, digit_sheet, digits + colour_sheet_index_offset, xs, y, shown)
