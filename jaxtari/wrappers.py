@@ -1,0 +1,366 @@
+"""Wrappers giving a raw jaxtari game (one emulator frame per step) the ALE v5 protocol and the
+observations agents train on. Every wrapper is a pure function pair, jit- and vmap-able:
+
+``reset(key) -> (obs, state)`` and ``step(state, action) -> (obs, state, reward, done, info)``.
+
+Compose them in the order a user expects::
+
+    game = jaxtari.make("pong")
+    env = LogWrapper(FrameStack(PixelObservation(AtariWrapper(game)), 4))
+
+- :class:`AtariWrapper`: ALE v5 semantics — frameskip 4 (rewards summed over the skipped frames),
+  sticky actions (each frame, with probability 0.25 the previous frame's action is repeated, as in
+  ALE's ``repeat_action_probability``), optional no-op starts (0..``noop_max`` agent steps of NOOP),
+  the 108,000-frame episode cap (truncation), optional episodic life, and auto-reset.
+- :class:`ObjectObservation` / :class:`PixelObservation`: flat object-centric features, or 84x84
+  grey pixels rasterised directly at that size (``Game.render_gray84``).
+- :class:`FrameStack`: the last k observations, stacked on a new leading axis.
+- :class:`LogWrapper`: episode return and length in ``info``.
+
+Auto-reset under ``vmap`` turns any branch into a select that runs on every step, so the reset here
+is cheap by construction: the start states that no-op starts can produce are computed once, at
+``reset``, and kept in the state; a new episode picks one of them (and a fresh key) by index.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari import spaces
+from jaxtari.env import Game, pytree_dataclass
+
+FRAMESKIP = 4
+STICKY_PROB = 0.25
+MAX_EPISODE_FRAMES = 108_000  # ALE v5 max_num_frames_per_episode
+NOOP_ACTION = 0  # index 0 is NOOP in every ALE action set
+
+
+def _select(pred, a, b):
+    """Tree-wise ``where(pred, a, b)`` for a scalar predicate."""
+    return jax.tree_util.tree_map(lambda x, y: jnp.where(pred, x, y), a, b)
+
+
+class Wrapper:
+    """Base of the wrappers: forwards what it does not change to the wrapped env."""
+
+    def __init__(self, env):
+        self.env = env
+
+    @property
+    def game(self) -> Game:
+        return self.env.game
+
+    def game_state(self, state):
+        """The raw game state inside this wrapper's state."""
+        return self.env.game_state(state.inner)
+
+    @property
+    def num_actions(self) -> int:
+        return self.env.num_actions
+
+    @property
+    def action_space(self) -> spaces.Discrete:
+        return self.env.action_space
+
+    @property
+    def observation_space(self):
+        return self.env.observation_space
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for attributes this wrapper lacks.
+        if name == "env":
+            raise AttributeError(name)
+        return getattr(self.env, name)
+
+
+@pytree_dataclass
+class AtariState:
+    game_state: Any
+    key: jax.Array
+    last_action: jax.Array  # index of the action applied on the previous frame (sticky actions)
+    episode_frames: jax.Array  # emulator frames since the episode began
+    lives: jax.Array
+    starts: Any  # stacked start states (noop_max + 1 of them) a new episode picks from
+
+
+class AtariWrapper:
+    """ALE v5 protocol over a raw game (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        frameskip: int = FRAMESKIP,
+        sticky_prob: float = STICKY_PROB,
+        noop_max: int = 0,
+        max_episode_frames: int = MAX_EPISODE_FRAMES,
+        episodic_life: bool = False,
+        autoreset: bool = True,
+    ):
+        if frameskip < 1:
+            raise ValueError(f"frameskip must be >= 1, got {frameskip}")
+        if not 0.0 <= sticky_prob <= 1.0:
+            raise ValueError(f"sticky_prob must be within [0, 1], got {sticky_prob}")
+        if noop_max < 0:
+            raise ValueError(f"noop_max must be >= 0, got {noop_max}")
+        self._game = game
+        self.frameskip = int(frameskip)
+        self.sticky_prob = float(sticky_prob)
+        self.noop_max = int(noop_max)
+        self.max_episode_frames = int(max_episode_frames)
+        self.episodic_life = bool(episodic_life)
+        self.autoreset = bool(autoreset)
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    def game_state(self, state: AtariState):
+        return state.game_state
+
+    @property
+    def num_actions(self) -> int:
+        return self._game.num_actions
+
+    @property
+    def action_space(self) -> spaces.Discrete:
+        return self._game.action_space
+
+    @property
+    def observation_space(self):
+        return self._game.observation_space
+
+    # -- the pieces ---------------------------------------------------------------------------
+    def _frames(self, game_state, key, last_action, action, n_frames: int):
+        """Run ``n_frames`` emulator frames of ``action`` with sticky actions; stop at game over."""
+
+        def one(carry, k):
+            gs, last, total, over = carry
+            sticky = jax.random.uniform(k) < self.sticky_prob
+            a = jnp.where(sticky, last, action)
+            _, new_gs, r, d, _ = self._game.step(gs, a)
+            # After game over the console is frozen (ALE's act() does nothing then).
+            gs = _select(over, gs, new_gs)
+            total = total + jnp.where(over, 0.0, r)
+            last = jnp.where(over, last, a)
+            return (gs, last, total, over | d), None
+
+        keys = jax.random.split(key, n_frames)
+        init = (game_state, last_action, jnp.float32(0.0), self._game.is_terminal(game_state))
+        (gs, last, total, over), _ = jax.lax.scan(one, init, keys)
+        return gs, last, total, over
+
+    def _start_states(self, game_state):
+        """The states after 0..noop_max NOOP agent steps from ``game_state``, stacked."""
+        if self.noop_max == 0:
+            return jax.tree_util.tree_map(lambda x: x[None], game_state)
+
+        def noop(gs, _):
+            # No-op starts use plain NOOPs: no sticky randomness (key) is involved.
+            gs, _, _, _ = self._frames(gs, jax.random.key(0), NOOP_ACTION, NOOP_ACTION, self.frameskip)
+            return gs, gs
+
+        _, after = jax.lax.scan(noop, game_state, None, length=self.noop_max)
+        return jax.tree_util.tree_map(lambda x0, xs: jnp.concatenate([x0[None], xs]), game_state, after)
+
+    def _pick_start(self, starts, key):
+        k_n, k_game = jax.random.split(key)
+        n = jax.random.randint(k_n, (), 0, self.noop_max + 1)
+        gs = jax.tree_util.tree_map(lambda xs: xs[n], starts)
+        # A fresh key gives each episode its own randomness even from the same start.
+        return gs.replace(key=k_game)
+
+    # -- the protocol -------------------------------------------------------------------------
+    def reset(self, key: jax.Array):
+        k_game, k_pick, k_next = jax.random.split(key, 3)
+        _, gs0 = self._game.reset(k_game)
+        starts = self._start_states(gs0)
+        gs = self._pick_start(starts, k_pick)
+        state = AtariState(
+            game_state=gs,
+            key=k_next,
+            last_action=jnp.int32(NOOP_ACTION),
+            episode_frames=jnp.int32(0),
+            lives=jnp.asarray(self._game.lives(gs), jnp.int32),
+            starts=starts,
+        )
+        return self._game.observation(gs), state
+
+    def step(self, state: AtariState, action):
+        action = jnp.asarray(action, jnp.int32)
+        key, k_frames, k_reset = jax.random.split(state.key, 3)
+        gs, last, reward, terminated = self._frames(
+            state.game_state, k_frames, state.last_action, action, self.frameskip
+        )
+        frames = state.episode_frames + self.frameskip
+        truncated = (frames >= self.max_episode_frames) & ~terminated
+        lives = jnp.asarray(self._game.lives(gs), jnp.int32)
+        life_lost = lives < state.lives
+        episode_over = terminated | truncated
+        done = episode_over | (self.episodic_life & life_lost)
+        info = {
+            "terminated": terminated,
+            "truncated": truncated,
+            "life_lost": life_lost,
+            "lives": lives,
+            "score": jnp.asarray(self._game.score(gs), jnp.int32),
+            "episode_frames": frames,
+            "episode_restart": episode_over if self.autoreset else jnp.bool_(False),
+        }
+        if self.autoreset:
+            fresh = self._pick_start(state.starts, k_reset)
+            gs = _select(episode_over, fresh, gs)
+            frames = jnp.where(episode_over, 0, frames)
+            last = jnp.where(episode_over, NOOP_ACTION, last)
+            lives = jnp.where(episode_over, jnp.asarray(self._game.lives(fresh), jnp.int32), lives)
+        new_state = AtariState(
+            game_state=gs, key=key, last_action=last, episode_frames=frames, lives=lives,
+            starts=state.starts,
+        )
+        return self._game.observation(gs), new_state, reward, done, info
+
+
+@pytree_dataclass
+class ObsState:
+    inner: Any
+
+
+class ObjectObservation(Wrapper):
+    """Observations are the game's flat object-centric features (float32)."""
+
+    def reset(self, key):
+        _, inner = self.env.reset(key)
+        return self.game.observation(self.env.game_state(inner)), ObsState(inner)
+
+    def step(self, state, action):
+        _, inner, r, d, info = self.env.step(state.inner, action)
+        return self.game.observation(self.env.game_state(inner)), ObsState(inner), r, d, info
+
+
+class PixelObservation(Wrapper):
+    """Observations are 84x84 uint8 grey frames drawn directly at that size."""
+
+    def reset(self, key):
+        _, inner = self.env.reset(key)
+        return self.game.render_gray84(self.env.game_state(inner)), ObsState(inner)
+
+    def step(self, state, action):
+        _, inner, r, d, info = self.env.step(state.inner, action)
+        return self.game.render_gray84(self.env.game_state(inner)), ObsState(inner), r, d, info
+
+    @property
+    def observation_space(self):
+        return spaces.Box(low=0, high=255, shape=(84, 84), dtype=np.uint8)
+
+
+@pytree_dataclass
+class StackState:
+    inner: Any
+    frames: jax.Array
+
+
+class FrameStack(Wrapper):
+    """The last ``k`` observations stacked on a new leading axis (oldest first).
+
+    At reset, and when the wrapped env restarts an episode, the stack is filled with the new one.
+    """
+
+    def __init__(self, env, k: int = 4):
+        super().__init__(env)
+        if k < 1:
+            raise ValueError(f"frame stack size must be >= 1, got {k}")
+        self.k = int(k)
+
+    def reset(self, key):
+        obs, inner = self.env.reset(key)
+        frames = jnp.broadcast_to(obs[None], (self.k,) + obs.shape)
+        return frames, StackState(inner, frames)
+
+    def step(self, state, action):
+        obs, inner, r, d, info = self.env.step(state.inner, action)
+        rolled = jnp.concatenate([state.frames[1:], obs[None]])
+        filled = jnp.broadcast_to(obs[None], rolled.shape)
+        frames = jnp.where(info.get("episode_restart", False), filled, rolled)
+        return frames, StackState(inner, frames), r, d, info
+
+    @property
+    def observation_space(self):
+        inner = self.env.observation_space
+        return spaces.Box(low=inner.low, high=inner.high, shape=(self.k,) + tuple(inner.shape), dtype=inner.dtype)
+
+
+@pytree_dataclass
+class LogState:
+    inner: Any
+    episode_return: jax.Array
+    episode_length: jax.Array
+    returned_episode_return: jax.Array
+    returned_episode_length: jax.Array
+
+
+class LogWrapper(Wrapper):
+    """Adds the running and the last finished episode's return and length (agent steps) to info.
+
+    An episode ends when the game is over or truncated (not at a life loss under episodic life).
+    """
+
+    def reset(self, key):
+        obs, inner = self.env.reset(key)
+        zero_f, zero_i = jnp.float32(0.0), jnp.int32(0)
+        return obs, LogState(inner, zero_f, zero_i, zero_f, zero_i)
+
+    def step(self, state, action):
+        obs, inner, r, d, info = self.env.step(state.inner, action)
+        ended = info["terminated"] | info["truncated"]
+        ret = state.episode_return + r
+        length = state.episode_length + 1
+        new = LogState(
+            inner,
+            episode_return=jnp.where(ended, 0.0, ret),
+            episode_length=jnp.where(ended, 0, length),
+            returned_episode_return=jnp.where(ended, ret, state.returned_episode_return),
+            returned_episode_length=jnp.where(ended, length, state.returned_episode_length),
+        )
+        info = dict(info)
+        info["episode_return"] = new.episode_return
+        info["episode_length"] = new.episode_length
+        info["returned_episode"] = ended
+        info["returned_episode_return"] = new.returned_episode_return
+        info["returned_episode_length"] = new.returned_episode_length
+        return obs, new, r, d, info
+
+
+def make_env(
+    name: str,
+    *,
+    obs: str = "objects",
+    frame_stack: int = 1,
+    mods=(),
+    full_action_space: bool = False,
+    log: bool = True,
+    **atari_kwargs,
+):
+    """The usual stack in one call: ``make_env("pong", obs="pixels", frame_stack=4)``.
+
+    ``obs`` is ``"objects"`` (flat features) or ``"pixels"`` (84x84 grey); the remaining keyword
+    arguments go to :class:`AtariWrapper` (frameskip, sticky_prob, noop_max, ...).
+    """
+    import jaxtari
+
+    game = jaxtari.make(name, mods=mods, full_action_space=full_action_space)
+    env = AtariWrapper(game, **atari_kwargs)
+    if obs == "objects":
+        env = ObjectObservation(env)
+    elif obs == "pixels":
+        env = PixelObservation(env)
+    else:
+        raise ValueError(f"obs must be 'objects' or 'pixels', got {obs!r}")
+    if frame_stack > 1:
+        env = FrameStack(env, frame_stack)
+    if log:
+        env = LogWrapper(env)
+    return env
