@@ -1,0 +1,227 @@
+"""Throughput of jaxtari's games against ale-py's own vectorised environment, in one run.
+
+Agent steps per second (frameskip 4, sticky actions 0.25, uniformly random actions) for:
+
+- jaxtari, object-centric observations, N = 1, 64, 1024, 4096 envs under ``vmap``;
+- jaxtari, 84x84 grey pixel observations with a frame stack of 4;
+- ale-py's ``AtariVectorEnv`` (C++ threads, 84x84 grey, stack 4) on the same game;
+- optionally upstream jaxtari, when ``--upstream-python`` names a Python that has it installed.
+
+Each jaxtari measurement jits one ``lax.scan`` of ``--steps`` agent steps over N envs (auto-reset
+inside), compiles it once (the compile time is reported on its own), then reports the median of
+``--repeats`` timed runs. Memory per env is the size of one env's state. The no-op-start overhead
+(noop_max=30 against 0, object-centric, the largest N) is measured too.
+
+    python benchmarks/throughput.py --games pong freeway frostbite
+    python benchmarks/throughput.py --games pong --n 1 64 --repeats 2 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import jaxtari  # noqa: E402
+from jaxtari.wrappers import make_env  # noqa: E402
+
+ALE_NAMES = {"pong": "pong", "freeway": "freeway", "frostbite": "frostbite"}
+
+
+def _tree_bytes(tree) -> int:
+    return sum(x.size * x.dtype.itemsize for x in jax.tree_util.tree_leaves(tree))
+
+
+def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_max: int = 0) -> dict:
+    env = make_env(game, obs=obs, frame_stack=4 if obs == "pixels" else 1, log=False,
+                   noop_max=noop_max)
+    num_actions = env.num_actions
+
+    def rollout(state, key):
+        def body(carry, k):
+            s = carry
+            actions = jax.random.randint(k, (n,), 0, num_actions)
+            obs_, s, r, d, _ = jax.vmap(env.step)(s, actions)
+            # Reduce the outputs so they are not dead code, yet cheap to return.
+            return s, (r.sum(), d.sum(), obs_.reshape(n, -1)[:, 0].sum())
+
+        return jax.lax.scan(body, state, jax.random.split(key, steps))
+
+    keys = jax.random.split(jax.random.key(0), n)
+    _, state = jax.jit(jax.vmap(env.reset))(keys)
+    jax.block_until_ready(state)
+
+    t0 = time.perf_counter()
+    compiled = jax.jit(rollout, donate_argnums=0).lower(state, jax.random.key(1)).compile()
+    compile_s = time.perf_counter() - t0
+
+    state, out = compiled(state, jax.random.key(2))  # warm-up
+    jax.block_until_ready(out)
+    times = []
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        state, out = compiled(state, jax.random.key(3 + i))
+        jax.block_until_ready(out)
+        times.append(time.perf_counter() - t0)
+    med = statistics.median(times)
+    return {
+        "stack": f"jaxtari {obs}", "game": game, "n": n, "steps_per_s": n * steps / med,
+        "compile_s": compile_s, "bytes_per_env": _tree_bytes(state) / n, "noop_max": noop_max,
+    }
+
+
+def bench_ale(game: str, n: int, steps: int, repeats: int, threads: int) -> dict:
+    from ale_py.vector_env import AtariVectorEnv
+
+    env = AtariVectorEnv(ALE_NAMES[game], num_envs=n, num_threads=threads,
+                         repeat_action_probability=0.25, frameskip=4, stack_num=4,
+                         img_height=84, img_width=84, grayscale=True, noop_max=0)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    na = env.single_action_space.n
+    for _ in range(10):
+        env.step(rng.integers(0, na, n))
+    times = []
+    for _ in range(repeats):
+        acts = rng.integers(0, na, (steps, n))
+        t0 = time.perf_counter()
+        for a in acts:
+            env.step(a)
+        times.append(time.perf_counter() - t0)
+    env.close()
+    return {"stack": f"ale-py vector ({threads} threads)", "game": game, "n": n,
+            "steps_per_s": n * steps / statistics.median(times), "compile_s": None,
+            "bytes_per_env": None, "noop_max": 0}
+
+
+UPSTREAM_SCRIPT = r"""
+import json, statistics, sys, time
+import jax, jax.numpy as jnp
+game, n, steps, repeats, pixels = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+import jaxatari
+from jaxatari.wrappers import AtariWrapper, ObjectCentricWrapper, PixelObsWrapper
+env = AtariWrapper(jaxatari.make(game), sticky_actions=True, frame_stack_size=4)
+env = PixelObsWrapper(env) if pixels else ObjectCentricWrapper(env)
+na = env.action_space().n
+keys = jax.random.split(jax.random.key(0), n)
+obs, state = jax.jit(jax.vmap(env.reset))(keys)
+def rollout(state, key):
+    def body(s, k):
+        a = jax.random.randint(k, (n,), 0, na)
+        o, s, r, d, i = jax.vmap(env.step)(s, a)
+        return s, r.sum()
+    return jax.lax.scan(body, state, jax.random.split(key, steps))
+t0 = time.perf_counter(); f = jax.jit(rollout).lower(state, jax.random.key(1)).compile(); c = time.perf_counter() - t0
+state, out = f(state, jax.random.key(2)); jax.block_until_ready(out)
+ts = []
+for i in range(repeats):
+    t0 = time.perf_counter(); state, out = f(state, jax.random.key(3 + i)); jax.block_until_ready(out); ts.append(time.perf_counter() - t0)
+print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "compile_s": c}))
+"""
+
+
+def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats: int) -> dict | None:
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "upstream_bench.py"
+        script.write_text(UPSTREAM_SCRIPT)
+        proc = subprocess.run(
+            [python, str(script), game, str(n), str(steps), str(repeats), "1" if obs == "pixels" else "0"],
+            capture_output=True, text=True, timeout=1800,
+        )
+    if proc.returncode != 0:
+        print(f"upstream jaxtari failed for {game} {obs} N={n}: {proc.stderr.strip()[-400:]}", file=sys.stderr)
+        return None
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {"stack": f"upstream jaxtari {obs}", "game": game, "n": n, "bytes_per_env": None,
+            "noop_max": 0, **res}
+
+
+def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    best_ale = {}
+    for r in rows:
+        if r["stack"].startswith("ale-py"):
+            best_ale[r["game"]] = max(best_ale.get(r["game"], 0), r["steps_per_s"])
+    table = Table(title="Agent steps/s (frameskip 4, sticky 0.25, random actions)")
+    for col in ("game", "stack", "N", "steps/s", "× best ale-py", "compile s", "bytes/env"):
+        table.add_column(col, justify="right" if col not in ("game", "stack") else "left")
+    for r in rows:
+        ratio = r["steps_per_s"] / best_ale[r["game"]] if r["game"] in best_ale else None
+        table.add_row(
+            r["game"], r["stack"], str(r["n"]), f"{r['steps_per_s']:,.0f}",
+            f"{ratio:,.1f}" if ratio else "-",
+            f"{r['compile_s']:.1f}" if r.get("compile_s") is not None else "-",
+            f"{r['bytes_per_env']:,.0f}" if r.get("bytes_per_env") else "-",
+        )
+    console = Console()
+    console.print(table)
+    for off, on in noop_rows:
+        cost = 1 - on["steps_per_s"] / off["steps_per_s"]
+        console.print(
+            f"{off['game']}: no-op starts (noop_max=30) at N={off['n']}: {on['steps_per_s']:,.0f} "
+            f"vs {off['steps_per_s']:,.0f} steps/s off -> {cost:+.1%} cost"
+        )
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", nargs="+", default=["pong", "freeway", "frostbite"])
+    ap.add_argument("--n", nargs="+", type=int, default=[1, 64, 1024, 4096])
+    ap.add_argument("--ale-n", nargs="+", type=int, default=[1, 16, 64])
+    ap.add_argument("--ale-threads", type=int, default=2)
+    ap.add_argument("--steps", type=int, default=128, help="agent steps per timed scan")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--modes", nargs="+", default=["objects", "pixels"], choices=["objects", "pixels"])
+    ap.add_argument("--no-ale", action="store_true")
+    ap.add_argument("--upstream-python", help="a Python with upstream jaxatari installed")
+    ap.add_argument("--json", type=Path, help="also write the rows here")
+    args = ap.parse_args(argv)
+
+    rows, noop_rows = [], []
+    for game in args.games:
+        jaxtari.canonical_name(game)
+        if not args.no_ale:
+            for n in args.ale_n:
+                rows.append(bench_ale(game, n, args.steps, args.repeats, args.ale_threads))
+                print(f"  {rows[-1]['stack']} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s", flush=True)
+        for mode in args.modes:
+            for n in args.n:
+                rows.append(bench_jaxtari(game, mode, n, args.steps, args.repeats))
+                print(f"  jaxtari {mode} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
+                      f"(compile {rows[-1]['compile_s']:.1f}s)", flush=True)
+                if args.upstream_python:
+                    up = bench_upstream(args.upstream_python, game, mode, n, args.steps, args.repeats)
+                    if up:
+                        rows.append(up)
+        n_big = max(args.n)
+        off = next(r for r in rows if r["game"] == game and r["stack"] == "jaxtari objects" and r["n"] == n_big) \
+            if "objects" in args.modes else None
+        if off:
+            on = bench_jaxtari(game, "objects", n_big, args.steps, args.repeats, noop_max=30)
+            noop_rows.append((off, on))
+    print_table(rows, noop_rows)
+    if args.json:
+        meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "jax": jax.__version__,
+                "devices": [str(d) for d in jax.devices()]}
+        args.json.write_text(json.dumps({"meta": meta, "rows": rows,
+                                         "noop": [{"off": a, "on": b} for a, b in noop_rows]}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
