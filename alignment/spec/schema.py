@@ -82,14 +82,18 @@ class Source(_Model):
     id: str = Field(description="document id, e.g. 'farama/frostbite', 'manual/frostbite'")
     kind: SourceKind
     url: str
-    retrieved: str = Field(description="ISO date of retrieval")
+    retrieved: str = Field(description="ISO date of retrieval, or 'corpus' for an offline copy")
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the document text used")
+    copied_from: Optional[str] = Field(
+        default=None, description="where the text copy came from when not fetched from url "
+        "(an offline corpus file and its provenance)",
+    )
 
     @classmethod
     def of(cls, document: Document) -> "Source":
         return cls(
             id=document.id, kind=document.kind, url=document.url,
-            retrieved=document.retrieved, sha256=document.sha256,
+            retrieved=document.retrieved, sha256=document.sha256, copied_from=document.origin or None,
         )
 
 

@@ -1,0 +1,174 @@
+"""``specs/<game>.yaml``: reading, writing (atomic, stable, block style) and merging with reviews.
+
+The YAML keeps the model's field order (game, sources, actions, ..., rules), one key per line in
+block style, so a review shows up as a small diff. Writing goes through a temporary file in the
+same directory and ``os.replace``, so a crash never leaves half a spec. Re-extracting a game whose
+spec holds reviewed (or rejected) rules keeps those rules and adds only new extracted candidates
+that do not overlap them; ``force`` discards the reviews and writes the fresh extraction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import yaml
+from pydantic import ValidationError
+
+from alignment.docs.document import Document
+from alignment.spec.schema import GameSpec, Rule, check_spans
+
+KEPT_STATUSES = ("reviewed", "rejected")
+
+
+class SpecFileError(ValueError):
+    """A spec file that cannot be read or does not validate; the message names file and place."""
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style everywhere; multi-line strings as literal blocks."""
+
+
+def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _str_representer)
+
+
+def spec_path(out_dir: os.PathLike | str, game: str) -> Path:
+    return Path(out_dir) / f"{game}.yaml"
+
+
+def dump_yaml(spec: GameSpec) -> str:
+    data = spec.model_dump(mode="json", exclude_none=True)
+    header = (
+        f"# Rule specification of {spec.title or spec.game}, written by `jaxtari-align spec`.\n"
+        "# Statements are in the project's words; each source span cites the documents verbatim.\n"
+    )
+    return header + yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
+                              allow_unicode=True, width=100, indent=2)
+
+
+def _format_validation(err: ValidationError, where: str) -> str:
+    lines = [f"{where} does not match the spec schema:"]
+    for e in err.errors()[:12]:
+        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e["loc"]).lstrip(".")
+        msg = e["msg"].removeprefix("Value error, ")
+        lines.append(f"  - {loc or '(top level)'}: {msg}")
+    if len(err.errors()) > 12:
+        lines.append(f"  ... and {len(err.errors()) - 12} more")
+    lines.append("Fix the file by hand, or re-extract it with `jaxtari-align spec GAME --force`.")
+    return "\n".join(lines)
+
+
+def parse_yaml(text: str, *, where: str = "spec",
+               documents: Optional[Mapping[str, Document]] = None) -> GameSpec:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        pos = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or str(err)
+        raise SpecFileError(f"{where} is not valid YAML{pos}: {problem}") from None
+    if not isinstance(data, dict):
+        raise SpecFileError(f"{where} must hold a mapping (game:, sources:, rules:, ...), "
+                            f"not {type(data).__name__}")
+    try:
+        context = {"documents": dict(documents)} if documents is not None else None
+        return GameSpec.model_validate(data, context=context)
+    except ValidationError as err:
+        raise SpecFileError(_format_validation(err, where)) from None
+
+
+def load_spec(path: os.PathLike | str, *,
+              documents: Optional[Mapping[str, Document]] = None) -> GameSpec:
+    """Read and validate a spec; with ``documents``, every span is checked against them."""
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise SpecFileError(f"no spec at {path}; create it with `jaxtari-align spec GAME`") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise SpecFileError(f"cannot read {path}: {err}") from None
+    return parse_yaml(text, where=str(path), documents=documents)
+
+
+def write_spec(spec: GameSpec, path: os.PathLike | str) -> Path:
+    """Write atomically (temp file in the same directory, then ``os.replace``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = dump_yaml(spec)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+# --------------------------------------------------------------------------------------------------
+# Merging a fresh extraction with a reviewed spec
+
+
+class MergeConflict(ValueError):
+    """Reviewed rules whose spans no longer match the documents."""
+
+
+@dataclasses.dataclass
+class MergeResult:
+    spec: GameSpec
+    kept: list[str]  # ids of reviewed/rejected rules carried over
+    added: list[str]  # ids of new extracted rules
+    skipped: list[str]  # ids of extracted candidates already covered by a kept rule
+    discarded_reviews: int  # reviewed/rejected rules dropped because of force
+
+
+def _overlaps(a: Rule, b: Rule) -> bool:
+    if a.source is None or b.source is None or a.source.document != b.source.document:
+        return False
+    if a.source.sha256 == b.source.sha256:
+        return True
+    return a.category == b.category and a.source.start < b.source.end and b.source.start < a.source.end
+
+
+def merge(fresh: GameSpec, existing: Optional[GameSpec], *, force: bool = False,
+          documents: Optional[Mapping[str, Document]] = None) -> MergeResult:
+    """The spec to write: ``fresh``, keeping ``existing``'s reviewed and rejected rules."""
+    if existing is None or force:
+        discarded = 0 if existing is None else sum(r.status in KEPT_STATUSES for r in existing.rules)
+        return MergeResult(fresh, [], [r.id for r in fresh.rules], [], discarded)
+    kept = [r for r in existing.rules if r.status in KEPT_STATUSES]
+    if documents is not None and kept:
+        probe = existing.model_copy(update={"rules": kept})
+        stale = check_spans(probe, documents)
+        if stale:
+            raise MergeConflict(
+                "reviewed rules no longer match the documents:\n  - " + "\n  - ".join(stale)
+                + "\nRe-review them against the new text, or pass --force to discard the reviews."
+            )
+    kept_ids = {r.id for r in kept}
+    added, skipped = [], []
+    for rule in fresh.rules:
+        if rule.id in kept_ids or any(_overlaps(rule, k) for k in kept):
+            skipped.append(rule.id)
+        else:
+            added.append(rule)
+    sources = list(fresh.sources)
+    fresh_ids = {s.id for s in sources}
+    cited = {r.source.document for r in kept if r.source is not None}
+    sources += [s for s in existing.sources if s.id in cited and s.id not in fresh_ids]
+    data: dict[str, Any] = fresh.model_dump()
+    data["sources"] = [s.model_dump() for s in sources]
+    data["rules"] = [r.model_dump() for r in kept + added]
+    context = {"documents": dict(documents)} if documents is not None else None
+    spec = GameSpec.model_validate(data, context=context)
+    return MergeResult(spec, [r.id for r in kept], [r.id for r in added], skipped, 0)
