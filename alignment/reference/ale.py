@@ -1,0 +1,233 @@
+"""The real emulator behind the same step semantics as the JAX games.
+
+:class:`AleGame` wraps one ``ale_py.ALEInterface`` (not gymnasium, not a mock). Each :meth:`AleGame.act`
+advances exactly one emulator frame (ALE ``frame_skip`` is 1), which is what one raw ``Game.step``
+of a jaxtari game does; the ALE v5 protocol (frameskip 4, sticky actions 0.25) is built on top by the
+caller, as :func:`alignment.reference.rollout.v5_step` does. Sticky actions are ALE's own
+``repeat_action_probability`` (applied per frame inside the emulator); keep it 0 for probes and matched
+comparisons, where the emulator is then fully deterministic.
+
+Facts this relies on (measured on ale-py 0.12.1, /work/shared/facts/ale-ram.md, re-checked in
+tests/reference/test_ale.py): ``act`` returns that frame's integer reward; ``game_over`` is the
+episode end; ``cloneState(include_rng=True)`` captures everything an exact continuation needs,
+including the sticky-action RNG.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from alignment.catalog import GameEntry, entry as catalog_entry
+
+# ALE's full action set, in ALE's order (ale_py.Action); kept here so this module does not need jax.
+ACTION_NAMES: tuple[str, ...] = (
+    "NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN",
+    "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
+    "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
+    "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE",
+)
+RAM_SIZE = 128
+SCREEN_SHAPE = (210, 160, 3)
+
+
+class AleError(ValueError):
+    """Bad input to the ALE adapter (unknown mode, action out of range, RAM write out of range)."""
+
+
+def _quiet_ale_logger() -> None:
+    import ale_py
+
+    # ALE prints a banner and ROM details on every loadROM; errors still come through.
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+
+
+@dataclasses.dataclass(frozen=True)
+class AleSnapshot:
+    """A saved emulator state (with its RNG) plus the adapter's own episode counters."""
+
+    state: Any  # ale_py.ALEState
+    frame: int
+    score: int
+
+
+class AleGame:
+    """One game on the real emulator, one frame per :meth:`act`.
+
+    ``game`` is a catalog name (``"pong"``, ``"Pong"``, ``"ALE/Pong-v5"``). ``sticky`` is ALE's
+    ``repeat_action_probability``; ``seed`` seeds ALE's RNG (it only matters with sticky actions).
+    ``mode``/``difficulty`` must be among the ROM's available ones (``None``: the ROM default).
+    Action indices for :meth:`step` follow the game's minimal action set in ALE's order (the same
+    order as the JAX game's), or all 18 actions with ``full_action_space=True``.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        seed: int = 0,
+        sticky: float = 0.0,
+        mode: int | None = None,
+        difficulty: int | None = None,
+        full_action_space: bool = False,
+        max_episode_frames: int = 0,
+    ):
+        import ale_py
+        from ale_py import roms
+
+        self.entry: GameEntry = catalog_entry(game)
+        if not 0.0 <= float(sticky) <= 1.0:
+            raise AleError(f"sticky (repeat_action_probability) must be within [0, 1], got {sticky}")
+        _quiet_ale_logger()
+        self._ale_py = ale_py
+        ale = ale_py.ALEInterface()
+        ale.setInt("random_seed", int(seed) % (2**31))
+        ale.setFloat("repeat_action_probability", float(sticky))
+        ale.setInt("frame_skip", 1)
+        ale.setInt("max_num_frames_per_episode", int(max_episode_frames))
+        ale.loadROM(roms.get_rom_path(self.entry.rom))
+        if mode is not None:
+            modes = list(ale.getAvailableModes())
+            if int(mode) not in modes:
+                raise AleError(f"{self.entry.name}: mode {mode} not available; modes: {modes}")
+            ale.setMode(int(mode))
+        if difficulty is not None:
+            diffs = list(ale.getAvailableDifficulties())
+            if int(difficulty) not in diffs:
+                raise AleError(
+                    f"{self.entry.name}: difficulty {difficulty} not available; difficulties: {diffs}"
+                )
+            ale.setDifficulty(int(difficulty))
+        self.ale = ale
+        self.seed = int(seed)
+        self.sticky = float(sticky)
+        self.full_action_space = bool(full_action_space)
+        if full_action_space:
+            ids = tuple(range(len(ACTION_NAMES)))
+        else:
+            ids = tuple(int(a.value) for a in ale.getMinimalActionSet())
+        self.action_ids: tuple[int, ...] = ids
+        self._actions = [ale_py.Action(i) for i in range(len(ACTION_NAMES))]
+        self._frame = 0
+        self._score = 0
+        self.reset()
+
+    # ---- actions ----------------------------------------------------------------------------
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        return tuple(ACTION_NAMES[i] for i in self.action_ids)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.action_ids)
+
+    def action_index(self, name: str) -> int:
+        key = str(name).strip().upper()
+        if key not in self.action_names:
+            raise AleError(
+                f"{self.entry.name}: unknown action {name!r}; this game's actions are: "
+                f"{', '.join(self.action_names)}"
+            )
+        return self.action_names.index(key)
+
+    # ---- the episode --------------------------------------------------------------------------
+    def reset(self) -> None:
+        self.ale.reset_game()
+        self._frame = 0
+        self._score = 0
+
+    def act(self, ale_action: int) -> int:
+        """Advance one emulator frame with ALE action id ``ale_action`` (0..17); returns its reward.
+
+        After game over the console is frozen: nothing advances and the reward is 0 (as the JAX
+        wrappers do), until :meth:`reset`.
+        """
+        a = int(ale_action)
+        if not 0 <= a < len(ACTION_NAMES):
+            raise AleError(f"ALE action ids are 0..{len(ACTION_NAMES) - 1}, got {ale_action!r}")
+        if self.ale.game_over():
+            return 0
+        r = int(self.ale.act(self._actions[a]))
+        self._frame += 1
+        self._score += r
+        return r
+
+    def step(self, index: int) -> int:
+        """One frame of the action at ``index`` in this game's action set; returns its reward."""
+        i = int(index)
+        if not 0 <= i < len(self.action_ids):
+            raise AleError(
+                f"{self.entry.name}: action index {index!r} out of range 0..{len(self.action_ids) - 1} "
+                f"({', '.join(self.action_names)})"
+            )
+        return self.act(self.action_ids[i])
+
+    # ---- what can be read ---------------------------------------------------------------------
+    @property
+    def ram(self) -> np.ndarray:
+        return np.asarray(self.ale.getRAM(), dtype=np.uint8).copy()
+
+    @property
+    def lives(self) -> int:
+        return int(self.ale.lives())
+
+    @property
+    def terminated(self) -> bool:
+        return bool(self.ale.game_over())
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.ale.game_truncated())
+
+    @property
+    def frame(self) -> int:
+        """Emulator frames advanced since :meth:`reset`."""
+        return self._frame
+
+    @property
+    def score(self) -> int:
+        """Rewards summed since :meth:`reset`."""
+        return self._score
+
+    def rgb(self) -> np.ndarray:
+        return np.asarray(self.ale.getScreenRGB(), dtype=np.uint8).reshape(SCREEN_SHAPE)
+
+    def gray(self) -> np.ndarray:
+        return np.asarray(self.ale.getScreenGrayscale(), dtype=np.uint8).reshape(SCREEN_SHAPE[:2])
+
+    def signals(self) -> dict[str, Any]:
+        """Every catalog signal: ``score``, ``lives``, ``terminated``, ``frame`` from the emulator,
+        then the game's own signals decoded from RAM."""
+        out: dict[str, Any] = {
+            "score": self.score,
+            "lives": self.lives,
+            "terminated": self.terminated,
+            "frame": self.frame,
+        }
+        out.update(self.entry.ale_signals(self.ram))
+        return out
+
+    # ---- state ----------------------------------------------------------------------------------
+    def clone(self) -> AleSnapshot:
+        """Everything needed to continue exactly from here, the sticky-action RNG included."""
+        return AleSnapshot(self.ale.cloneState(include_rng=True), self._frame, self._score)
+
+    def restore(self, snapshot: AleSnapshot) -> None:
+        if not isinstance(snapshot, AleSnapshot):
+            raise AleError(f"restore() takes what clone() returned, got {type(snapshot).__name__}")
+        self.ale.restoreState(snapshot.state)
+        self._frame = snapshot.frame
+        self._score = snapshot.score
+
+    def set_ram(self, index: int, value: int) -> None:
+        i, v = int(index), int(value)
+        if not 0 <= i < RAM_SIZE:
+            raise AleError(f"RAM index must be within 0..{RAM_SIZE - 1}, got {index!r}")
+        if not 0 <= v <= 255:
+            raise AleError(f"a RAM byte holds 0..255, got {value!r}")
+        self.ale.setRAM(i, v)
+
+    def __repr__(self) -> str:
+        return f"AleGame({self.entry.name!r}, seed={self.seed}, sticky={self.sticky})"
