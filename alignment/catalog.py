@@ -196,10 +196,18 @@ def _pong() -> GameEntry:
 FREEWAY_GAME_FRAMES = 8192  # measured here: game over after 32 x 256 frames (ram[105] reaches 32)
 
 
+FREEWAY_CHICKEN_Y0 = 193  # screen top y of the chicken = 193 - ram[14] (measured here on the screen)
+FREEWAY_CAR_X_OFFSET = 3  # screen left x of a car = ram - 3 (measured here; -2 on some frames)
+
+
+def _freeway_chicken_y(ram) -> int:
+    return FREEWAY_CHICKEN_Y0 - int(ram[14])
+
+
 def _freeway_car_x(ram) -> np.ndarray:
     # ram[108..117] hold the cars bottom lane first (measured here against the screen); the signal
     # lists lanes top to bottom.
-    return np.asarray(ram[117:107:-1], dtype=np.int32)
+    return np.asarray(ram[117:107:-1], dtype=np.int32) - FREEWAY_CAR_X_OFFSET
 
 
 def _freeway_timer(ram) -> int:
@@ -209,13 +217,16 @@ def _freeway_timer(ram) -> int:
 
 def _freeway() -> GameEntry:
     sig = [
-        Signal("chicken_y", _ram(14), _jax_signal("chicken_y"), 0, "ram units (grows upwards)",
-               f"ram[14], {OCATARI}; 6 at the kerb, grows while UP is held, back to 6 after a "
-               f"crossing ({MEASURED})",
-               description="the agent's (left) chicken: progress up the road"),
-        Signal("car_x", _freeway_car_x, _jax_signal("car_x"), 0, "ram units (~screen x + 2)",
-               f"ram[117..108], {OCATARI} (addresses); lane order {MEASURED}", shape=(10,),
-               description="one car per lane, lanes top to bottom"),
+        Signal("chicken_y", _freeway_chicken_y, _jax_signal("chicken_y"), 0, "px",
+               f"193 - ram[14]; ram[14] from {OCATARI}, the offset {MEASURED} against the screen "
+               f"(ram[14] is 6 at the kerb, grows while UP is held, back to 6 after a crossing)",
+               description="the agent's (left, x=44) chicken, top y: 187 at the start, smaller "
+                           "further up the road"),
+        Signal("car_x", _freeway_car_x, _jax_signal("car_x"), 1, "px",
+               f"ram[117..108] - 3; addresses from {OCATARI}, lane order and offset {MEASURED} "
+               f"(the screen lags by up to 1 px)", shape=(10,),
+               description="left x of the car in each lane, lanes top to bottom (y = 23 + 16 i); "
+                           "the top five drive left, the bottom five right"),
         Signal("player_score", lambda ram: bcd(ram[103]), _jax_signal("player_score"), 0, "points",
                f"BCD ram[103], {OCATARI}", description="crossings made by the agent's chicken"),
         Signal("timer", _freeway_timer, _jax_signal("timer"), 0, "frames",
