@@ -22,6 +22,7 @@ from alignment.llm.base import (
     ResponseCache,
     StructuredRequest,
     default_cache_dir,
+    default_llm_cache_dir,
     structured_call,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "ResponseCache",
     "StructuredRequest",
     "default_cache_dir",
+    "default_llm_cache_dir",
     "default_model",
     "make_provider",
     "structured_call",

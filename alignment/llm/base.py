@@ -147,11 +147,20 @@ def default_cache_dir() -> Path:
     return Path(env) if env else Path(platformdirs.user_cache_dir(APP_NAME))
 
 
-class ResponseCache:
-    """Answers stored as JSON files under ``<root>/llm/<provider>/<key>.json``."""
+def default_llm_cache_dir() -> Path:
+    """Where answers are kept by default: ``<default_cache_dir()>/llm``."""
+    return default_cache_dir() / CACHE_SUBDIR
 
-    def __init__(self, root: Optional[os.PathLike | str] = None) -> None:
-        self.dir = Path(root if root is not None else default_cache_dir()) / CACHE_SUBDIR
+
+class ResponseCache:
+    """Answers stored as JSON files ``<directory>/<provider>/<key>.json``.
+
+    ``directory`` defaults to :func:`default_llm_cache_dir` (``$JAXTARI_ALIGN_CACHE/llm``, else the
+    user cache dir's ``llm``).
+    """
+
+    def __init__(self, directory: Optional[os.PathLike | str] = None) -> None:
+        self.dir = Path(directory) if directory not in (None, "") else default_llm_cache_dir()
 
     @staticmethod
     def key(provider: str, model: str, request: StructuredRequest) -> str:
