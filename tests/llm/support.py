@@ -79,6 +79,16 @@ def anthropic_message(text: str, *, stop_reason: str = "end_turn", model: str = 
     }
 
 
+def anthropic_tool_message(name: str, tool_input: Any, *, model: str = "claude-sonnet-5-5"
+                           ) -> dict[str, Any]:
+    """A Messages API answer that calls the forced tool (``stop_reason: tool_use``)."""
+    return {
+        **anthropic_message("", model=model, stop_reason="tool_use"),
+        "content": [{"type": "tool_use", "id": "toolu_01TestTestTestTest", "name": name,
+                     "input": tool_input}],
+    }
+
+
 def openai_completion(content: Optional[str], *, finish_reason: str = "stop",
                       refusal: Optional[str] = None, model: str = "gpt-5.5") -> dict[str, Any]:
     return {
@@ -130,9 +140,21 @@ def rule(id: str, category: str, statement: str, quote: str, document: str,
 # Fixtures (import them into a test module to use them)
 
 
+def _sdks_send_through_httpx2() -> None:
+    """Fail (never silently reach the network) if an SDK no longer sends through httpx2."""
+    import anthropic._base_client
+    import openai._base_client
+
+    for sdk in (anthropic._base_client, openai._base_client):
+        if not hasattr(sdk, "httpx2"):
+            pytest.fail(f"{sdk.__name__} does not use httpx2; tests/llm/respx_httpx2.py cannot mock it "
+                        "- use respx's own httpx mocker for this SDK version")
+
+
 @pytest.fixture
 def router() -> Iterator[respx.MockRouter]:
     """respx over httpx2 (the SDKs' HTTP library): any request without a route fails the test."""
+    _sdks_send_through_httpx2()
     with respx.mock(using=respx_httpx2.USING, assert_all_mocked=True, assert_all_called=False) as r:
         yield r
 

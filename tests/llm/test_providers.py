@@ -223,3 +223,48 @@ def test_unknown_provider_and_offline_model_are_clear_errors():
         make_provider("offline", model="gpt-5.5")
     with pytest.raises(LLMError, match="asks no model"):
         make_provider("offline").generate(_request())
+
+
+def test_anthropic_tool_mode_reads_the_forced_tool_use_block(router, api_env):
+    from tests.llm.support import anthropic_tool_message
+    import httpx
+
+    route = router.post(PROVIDER_URLS["anthropic"]).mock(return_value=httpx.Response(
+        200, json=anthropic_tool_message("record_answer", json.loads(GOOD))
+    ))
+    result = structured_call(_provider("anthropic", mode="tool"), _request(), cache=None)
+    assert result.output.rules[0].id == "scoring.fresh-pad"
+    body = json.loads(route.calls.last.request.content)
+    assert body["tool_choice"] == {"type": "tool", "name": "record_answer"}
+    assert body["tools"][0]["input_schema"]["required"] == ["rules"]
+    assert "output_config" not in body
+
+
+def test_anthropic_falls_back_to_a_forced_tool_when_the_model_lacks_structured_output(router, api_env):
+    from tests.llm.support import anthropic_tool_message
+    import httpx
+
+    rejected = httpx.Response(400, json={"type": "error", "error": {
+        "type": "invalid_request_error",
+        "message": "output_config.format: structured outputs are not supported by this model"}})
+    route = router.post(PROVIDER_URLS["anthropic"]).mock(side_effect=[
+        rejected, httpx.Response(200, json=anthropic_tool_message("record_answer", json.loads(GOOD))),
+    ])
+    result = structured_call(_provider("anthropic", model="claude-older"), _request(), cache=None)
+    assert route.call_count == 2
+    first, second = (json.loads(c.request.content) for c in route.calls)
+    assert "output_config" in first and "tools" not in first
+    assert second["tool_choice"]["name"] == "record_answer" and "output_config" not in second
+    assert result.output.rules[0].id == "scoring.fresh-pad"
+
+
+def test_anthropic_other_bad_request_is_reported_not_retried(router, api_env):
+    import httpx
+
+    route = router.post(PROVIDER_URLS["anthropic"]).mock(return_value=httpx.Response(400, json={
+        "type": "error", "error": {"type": "invalid_request_error",
+                                   "message": "prompt is too long: 250000 tokens > 200000 maximum"}}))
+    with pytest.raises(LLMRequestError) as err:
+        structured_call(_provider("anthropic"), _request(), cache=None)
+    assert route.call_count == 1
+    assert "prompt is too long" in str(err.value) and "400" in str(err.value)
