@@ -86,7 +86,7 @@ class FrostbiteConstants:
     start_temperature: int = 45
     bonus_life_every: int = 5000        # checked as the hundreds byte becoming 00 or 50
     max_lives: int = MAX_LIVES
-    speed_scale: int = 16               # speeds are in 1/16 px per frame; a mod may slow them
+    floe_speed_scale: int = 16          # floe speeds are in 1/16 px per frame; a mod may slow them
     enemies: bool = True                # False: enemies never spawn (mod no_enemies)
     bear: bool = True
     # ALE's reset leaves the framecounter (ram[1]), random byte (ram[2]) and speed fractions
@@ -292,8 +292,9 @@ class Frostbite(Game):
 
     # ---- swappable mechanics ------------------------------------------------------------------------
     def floe_speed(self, numerators):
-        """Speed numerators (1/16 px per frame) -> what the accumulators add each frame."""
-        return numerators * self.consts.speed_scale // 16
+        """Speed numerators (1/16 px per frame: floes, enemies, Bailey in the air) -> what the
+        accumulators add each frame; the floe entry scaled by floe_speed_scale/16."""
+        return numerators.at[0].set(numerators[0] * self.consts.floe_speed_scale // 16)
 
     def spawn_enemy(self, s, row, lfsr):
         """Row byte and start x of a new enemy in ``row`` (cartridge rule), from the random byte."""
@@ -616,7 +617,8 @@ class Frostbite(Game):
             "floe_x": state.floe_x,
             "floe_white": state.floe_white,
             "enemy_x": enemy_screen_x(state),
-            "bear_x": state.bear_x + 3,
+            # catalog convention (alignment/catalog.py): -1 when ram[104] == 140
+            "bear_x": jnp.where(state.bear_x == BEAR_MAX_X, -1, state.bear_x + 3),
         }
 
     def objects(self, state):
@@ -664,3 +666,32 @@ def enemy_screen_x(state):
     x = (state.enemy_x + offset) & 0xFF
     x = jnp.where(x >= 0xA0, x - 0x60, x)
     return jnp.where(eff == 0, 0, x)
+
+
+def _to_bcd(v):
+    return ((v // 10) << 4) | (v % 10)
+
+
+def mirrored_ram(state) -> dict:
+    """The ALE RAM bytes this state mirrors, {ram index: value as the cartridge stores it}: what the
+    emulator comparison checks byte for byte."""
+    s = state
+    out = {1: s.fc, 2: s.lfsr, 30: s.floe_shape, 70: jnp.where(s.game_over, -1, 0),
+           72: _to_bcd(s.score // 10000), 73: _to_bcd((s.score // 100) % 100), 74: _to_bcd(s.score % 100),
+           75: s.level_index, 76: s.lives, 77: s.blocks & 0xFF, 100: s.y, 101: _to_bcd(s.temperature),
+           102: s.x, 103: s.hold, 104: s.bear_x, 106: s.jump, 107: s.sink, 108: s.facing,
+           110: s.anim, 111: s.bear_frame, 112: s.frozen, 113: s.flags, 114: s.pushed_row & 0xFF,
+           117: s.white_hold, 116: s.sound, 118: jnp.where(s.landed, 0xFF, 0),
+           105: jnp.where(s.igloo_jump, 0x80, 0), 119: s.fish_eaten, 57: s.floe_row & 0xFF, 56: s.enemy_row & 0xFF}
+    for i in range(3):
+        out[22 + i] = s.speed[i]
+        out[25 + i] = s.speed_frac[i]
+    for i in range(4):
+        out[31 + i] = s.floe_x[i]
+        out[43 + i] = jnp.where(s.floe_white[i], 12, 0x98)
+        out[17 + i] = s.row_byte[i]
+        out[96 + i] = s.enemy_x[i]
+        out[92 + i] = s.enemy_copies[i]
+        out[84 + i] = enemy_screen_x(s)[i]
+    del out[70]  # ram[70] also counts the attract-mode delay; not mirrored
+    return out

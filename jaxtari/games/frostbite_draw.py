@@ -111,7 +111,7 @@ def draw_frame(game, s, raster):
     start = fx[..., None, None] + jnp.asarray(FLOE_PIECE_START)[shape] + 32 * jnp.arange(3)[:, None]
     rel = (xs[..., None, None] - start) % 160                                 # (H,W,3,2)
     ice = jnp.any(rel < jnp.asarray(FLOE_PIECE_W)[shape], axis=(-1, -2)) & (floe_id >= 0)
-    fcol = jnp.where(s.floe_white[fr], jnp.array(art.WHITE_FLOE_RGB), jnp.array(art.BLUE_FLOE_RGB))
+    fcol = jnp.where(s.floe_white[fr][..., None], jnp.array(art.WHITE_FLOE_RGB), jnp.array(art.BLUE_FLOE_RGB))
     img = jnp.where(ice[..., None], fcol, img)
 
     # enemies

@@ -1,0 +1,27 @@
+"""Mods of Frostbite: ``jaxtari.make("frostbite", mods=[...])``."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from jaxtari.mods import InternalMod, PostStepMod
+
+
+def _keep_warm(game, prev_state, state, reward):
+    # the temperature never falls: Bailey cannot freeze (the level bonus stays at 45 degrees)
+    playing = (state.flags == 0)
+    return state.replace(temperature=jnp.where(playing, game.consts.start_temperature,
+                                               state.temperature)), reward
+
+
+MODS = [
+    InternalMod("no_enemies", "No snow geese, fish, crabs or clams ever appear.",
+                constants={"enemies": False}),
+    InternalMod("slow_floes", "Ice floes drift at half their speed on every level.",
+                constants={"floe_speed_scale": 8}),
+    InternalMod("monochrome", "Sprites (Bailey, enemies) drawn as solid boxes of their colour.",
+                constants={"monochrome": True}),
+    InternalMod("no_bear", "The polar bear never comes out (levels 4 and up).",
+                constants={"bear": False}),
+    PostStepMod("keep_warm", "The temperature stays at 45 degrees while playing.", _keep_warm),
+]
