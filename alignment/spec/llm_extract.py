@@ -10,7 +10,8 @@ first, then with whitespace runs matched loosely, mapped back to the document's 
 - not found (paraphrased, stitched or invented): the rule is dropped and reported as an
   :class:`UnsupportedClaim`, with the reason.
 
-The answer is data. A probe the model proposes is validated by :class:`Probe` and dropped (with a
+A parameter whose number is not written in the cited span is kept but named in the rule's note, for
+the reviewer. The answer is data. A probe the model proposes is validated by :class:`Probe` and dropped (with a
 note on the rule) when it does not fit; nothing the model wrote is ever executed.
 
 ``provider="offline"`` asks no model: it runs the project's deterministic offline extractor (see
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterable, Literal, Optional, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 import pydantic
 from pydantic import BaseModel, Field
@@ -226,7 +227,7 @@ def _rule_id(draft: RuleDraft) -> str:
     return f"{draft.category}.{slug}"
 
 
-def _number_text(value: float) -> Union[int, float]:
+def _plain_number(value: float) -> Union[int, float]:
     return int(value) if float(value).is_integer() else value
 
 
@@ -236,8 +237,32 @@ def _parameters(draft: RuleDraft) -> dict[str, Quantity]:
         name = _snake(p.name)
         if name in params:
             continue  # the first statement of a parameter wins
-        params[name] = Quantity(value=_number_text(p.value), unit=p.unit.strip() or "count")
+        params[name] = Quantity(value=_plain_number(p.value), unit=p.unit.strip() or "count")
     return params
+
+
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# Number words a manual spells out; enough to recognise "three on reserve" or "a maximum of nine".
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "fifty": 50,
+    "hundred": 100, "thousand": 1000, "single": 1, "double": 2, "twice": 2, "once": 1,
+}
+
+
+def _numbers_in(text: str) -> set[float]:
+    found = {float(m.group().replace(",", "")) for m in _DIGITS.finditer(text)}
+    found |= {float(v) for w, v in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)}
+    return found
+
+
+def _unquoted_parameters(params: dict[str, Quantity], span_text: str) -> Optional[str]:
+    """A note naming parameters whose value is not written in the cited span (a reviewer checks)."""
+    present = _numbers_in(span_text)
+    missing = [f"{name}={q.value}" for name, q in params.items() if float(q.value) not in present]
+    if not missing:
+        return None
+    return f"not written in the cited text, check: {', '.join(missing)}"
 
 
 def _probe(draft: RuleDraft) -> tuple[Optional[Probe], Optional[str]]:
@@ -288,13 +313,15 @@ def rules_from_draft(draft: ExtractionDraft, documents: Sequence[Document], *, e
                    "(paraphrased or invented): no span to cite")
             continue
         probe, probe_note = _probe(item)
-        notes = [n for n in (where_note, probe_note) if n]
+        span_text = next(d for d in documents if d.id == ref.document).text[ref.start:ref.end]
         try:
+            params = _parameters(item)
+            notes = [n for n in (where_note, _unquoted_parameters(params, span_text), probe_note) if n]
             rule = Rule(
                 id=_unique_id(_rule_id(item), taken),
                 category=item.category,
                 statement=item.statement.strip(),
-                parameters=_parameters(item),
+                parameters=params,
                 source=ref,
                 origin="document",
                 status="extracted",

@@ -87,6 +87,7 @@ def test_frostbite_rules_cite_real_spans_and_the_invented_ones_are_reported(prov
         assert ref.sha256 == _sha(quote_in_text)
         assert span_problem(ref, {doc.id: doc}) is None
         assert by_id[rule_id].status == "extracted"
+        assert by_id[rule_id].note is None  # every number is written in its quote ("three", "5,000")
     assert by_id["lives.start"].parameters["reserve"].value == 3
     assert by_id["lives.bonus"].parameters["points_interval"].value == 5000
     assert by_id["lives.bonus"].parameters["maximum"].unit == "lives"
@@ -225,3 +226,19 @@ def test_no_documents_or_unknown_provider_is_a_clear_error(api_env):
         extract("pebble_hopper", [], "anthropic")
     with pytest.raises(LLMError, match="unknown --llm 'llama'"):
         extract("pebble_hopper", [pebble_manual()], "llama")
+
+
+def test_a_number_not_in_the_quote_is_flagged_for_review(router, api_env):
+    doc = pebble_manual()
+    answer = draft_json([rule(
+        "progression.extra-frog", "progression", "Points earn extra frogs, up to six.",
+        "Every 2,000 points\nearn an extra frog, up to a maximum of six.", doc.id,
+        [{"name": "points_interval", "value": 2000, "unit": "points"},
+         {"name": "maximum", "value": 6, "unit": "lives"},
+         {"name": "start_lives", "value": 4, "unit": "lives"}],
+    )])
+    router.post(PROVIDER_URLS["openai"]).mock(return_value=ok_response("openai", answer))
+    (r,), unsupported = extract("pebble_hopper", [doc], "openai")
+    assert unsupported == []
+    assert r.note == "not written in the cited text, check: start_lives=4"
+    assert set(r.parameters) == {"points_interval", "maximum", "start_lives"}
