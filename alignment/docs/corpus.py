@@ -35,6 +35,7 @@ _KIND_SUFFIXES: dict[str, tuple[str, ...]] = {
     "farama": (".md", ".html", ".htm", ".txt"),
     "manual": (".txt", ".html", ".htm", ".md"),
 }
+_HTML_START = re.compile(r"\s*<(?:!doctype\s+html|html)[\s>]", re.I)
 _ATARIAGE_URL = re.compile(r"https?://(?:www\.)?atariage\.com/[^\s)\]'\"<>]+")
 
 
@@ -66,7 +67,7 @@ def text_from_bytes(data: bytes, doc_id: str, *, suffix: str = "", content_type:
     """Clean text from a document's bytes: HTML rendered, Markdown/text lightly normalised."""
     is_html = suffix.lower() in (".html", ".htm") or "html" in content_type
     raw = decode_bytes(data, doc_id, charset=charset, html=is_html)
-    if not is_html and re.match(r"\s*<(!doctype\s+html|html)[\s>]", raw[:500], re.I):
+    if not is_html and _HTML_START.match(raw[:500]):
         is_html = True
     text = html_to_text(raw) if is_html else normalize_text(raw)
     if not text.strip():
@@ -214,7 +215,8 @@ def load_documents(game: str, *, docs_dir: Optional[os.PathLike | str] = None,
         missing.append(f"{err}; pass --docs DIR to use an offline corpus")
         return LoadedDocuments(slug, [], missing)
     documents.append(farama)
-    links = html_links(body.decode("utf-8", "replace")) if "html" in (ctype or "html") else []
+    page = body.decode("utf-8", "replace")
+    links = html_links(page) if "html" in ctype or _HTML_START.match(page[:500]) else []
     manual_url = next((u for u in links if "atariage.com" in u), "") or atariage_link(farama.text)
     if not manual_url:
         missing.append(f"the Farama page of {slug} links no AtariAge manual; rules come from the "

@@ -60,7 +60,7 @@ def fetch(
     backoff_s: float = DEFAULT_BACKOFF_S,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     max_bytes: int = DEFAULT_MAX_BYTES,
-    sleep: Callable[[float], None] = time.sleep,
+    sleep: Optional[Callable[[float], None]] = None,
 ) -> Fetched:
     """GET ``url`` with retries; raise :class:`FetchError` when it cannot be had."""
     own = client is None
@@ -71,7 +71,7 @@ def fetch(
     try:
         for attempt in range(retries + 1):
             if attempt:
-                sleep(backoff_s * 2 ** (attempt - 1))
+                (sleep or time.sleep)(backoff_s * 2 ** (attempt - 1))
             try:
                 with client.stream("GET", url, timeout=timeout_s) as response:
                     if response.status_code in RETRY_STATUS:

@@ -41,6 +41,10 @@ class SpecCommandError(RuntimeError):
     """A failure to report as a message (exit code 1), never as a traceback."""
 
 
+class _no_error(Exception):
+    """Stands in for an extractor error class that does not exist (catches nothing)."""
+
+
 def _llm_rules(game: str, documents: Sequence[Document], provider: str, model: Optional[str],
                ) -> tuple[list[Rule], list[UnsupportedClaim]]:
     """Rules from an LLM, keeping only those whose spans are real (the rest become unsupported)."""
@@ -49,7 +53,11 @@ def _llm_rules(game: str, documents: Sequence[Document], provider: str, model: O
     except ImportError as err:  # the LLM extractor is a separate module
         raise SpecCommandError(f"the LLM extractor is not available ({err}); use --llm offline") from None
     cache_dir = default_cache_dir() / "llm"
-    rules, unsupported = llm_extract.extract(game, list(documents), provider, model, cache_dir)
+    llm_error = getattr(llm_extract, "LLMError", None) or _no_error
+    try:
+        rules, unsupported = llm_extract.extract(game, list(documents), provider, model, cache_dir)
+    except llm_error as err:
+        raise SpecCommandError(f"the {provider} extractor failed: {err}") from None
     by_id = {d.id: d for d in documents}
     accepted: list[Rule] = []
     unsupported = list(unsupported)

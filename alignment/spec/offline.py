@@ -41,14 +41,15 @@ CATEGORY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (cat, re.compile(pat, re.I))
     for cat, pat in (
         ("termination", r"\bgame (?:is )?over\b|\bgame ends\b|\bends? the game\b|\bend of (?:the|each|a) "
-                        r"game\b|\bwins? the game\b|\bfirst (?:player|team|side|one) to\b|\blasts until\b"
+                        r"game\b|\bwins? (?:the|a) game\b|\bwins\b.*\bfirst\b|\bfirst (?:player|team|side|one) to\b|\blasts until\b"
                         r"|\bgame is won\b|\bepisode ends\b"),
         ("lives", r"\blives\b|\blife\b(?! at the)|\breserves?\b|\bbonus (?:life|lives|player|ship|man)\b"
                   r"|\bextra (?:life|player|ship|man|men|turn)\b|\bgets? lost\b|\bballs? per game\b"
-                  r"|\blose (?:a|one|your) (?:life|turn|ball|man)\b"),
+                  r"|\blose (?:a|one|your) (?:life|turn|ball|man)\b|\b(?:is|are|gets?) lost\b"),
         ("scoring", r"\bpoints?\b|\bscor(?:e|es|ed|ing)\b|\bworth\b"),
         ("timing", r"\bseconds?\b|\bminutes?\b|\btimer\b|\btime (?:limit|runs|remaining|is up)\b"
-                   r"|\btemperature\b|\bclock\b|\bcount(?:s|ing)? down\b|\bcountdown\b"),
+                   r"|\btemperature\b|\bthermometer\b|\bclock\b|\bcount(?:s|ing)? down\b|\bcountdown\b"
+                   r"|\bevery [\d,]+ frames\b"),
         ("spawning", r"\bappears?\b|\bcomes? out\b|\bcome out\b|\bswim by\b|\bspawns?\b|\bemerges?\b"
                      r"|\breappears?\b|\benters? the screen\b"),
         ("progression", r"\blevels?\b|\brounds?\b|\bwaves?\b|\bstages?\b|\bshifts?\b|\bigloo is complete\b"

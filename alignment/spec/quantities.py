@@ -51,13 +51,17 @@ _QUANTITY = re.compile(
     rf"(?P<v>{_VALUE})(?:\s+(?:extra|bonus|more|additional|reserve|free))?(?:\s|-)?(?P<u>(?:{_UNIT}))(?![a-z])",
     re.I,
 )
-_RESERVE = re.compile(rf"(?P<v>{_VALUE})\s+(?:on|in)\s+reserve", re.I)
+_RESERVE = re.compile(rf"(?P<v>{_VALUE})\s+(?:[a-z]+\s+){{0,2}}(?:on|in)\s+(?:the\s+)?reserve", re.I)
 _LEVEL = re.compile(rf"\b(?P<u>level|round|wave|stage|game)\s+(?:number\s+)?(?P<v>{_NUM}|\b(?:{_WORD_NUM})\b)", re.I)
 _MAXIMUM = re.compile(rf"\b(?:up to\s+)?(?:a\s+)?(?P<kind>maximum|minimum|max|min)\s+of\s+(?P<v>{_VALUE})", re.I)
 _INTERVAL_BEFORE = re.compile(
     r"(?:\bevery|\beach|\bfor each|\bper|\beach increase of|\bincrease of|\bincrements? of)\s*$", re.I
 )
 _BARE_TRAILING_NUMBER = re.compile(rf"\b(?:to|at|from|reaches|reach)\s+(?P<v>{_NUM})\b(?!\s*\w)", re.I)
+
+
+# Units after which "a"/"an" means one of them ("a point", "a block"); "a ball" is just an object.
+_ONE_OF = frozenset({"point", "life", "block", "second", "minute", "degree", "frame"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,7 +103,7 @@ def find_quantities(sentence: str) -> list[Found]:
             continue
         word = m.group("v").lower()
         # "a"/"an"/"no" count only directly before a singular unit ("a point", "an extra life" no)
-        if word in ("a", "an", "no", "single") and m.group("u").lower() not in ("point", "life", "ball", "turn", "block", "second", "minute", "degree", "frame"):
+        if word in ("a", "an", "no", "single") and m.group("u").lower() not in _ONE_OF:
             continue
         unit = UNITS[m.group("u").lower()]
         value = parse_number(m.group("v"))

@@ -133,11 +133,10 @@ class MergeResult:
 
 
 def _overlaps(a: Rule, b: Rule) -> bool:
+    """Whether two rules cite overlapping text (a reviewed rule covers any candidate it overlaps)."""
     if a.source is None or b.source is None or a.source.document != b.source.document:
         return False
-    if a.source.sha256 == b.source.sha256:
-        return True
-    return a.category == b.category and a.source.start < b.source.end and b.source.start < a.source.end
+    return a.source.start < b.source.end and b.source.start < a.source.end
 
 
 def merge(fresh: GameSpec, existing: Optional[GameSpec], *, force: bool = False,
