@@ -237,8 +237,8 @@ _MD_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
 def _is_caps_heading(line: str) -> bool:
     """A plain-text manual heading: a short line in capitals (``IGLOO CONSTRUCTION``)."""
     s = line.strip()
-    if not (3 <= len(s) <= 60) or s.startswith(("*", "-", "|")):
-        return False
+    if not (3 <= len(s) <= 60) or s.startswith(("*", "-", "|")) or re.search(r"\S {3,}\S", s):
+        return False  # (wide gaps: the header row of a text table, not a heading)
     letters = [c for c in s if c.isalpha()]
     if len(letters) < 3 or s.endswith((".", ",", ";", ":")):
         return False

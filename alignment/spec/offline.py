@@ -102,6 +102,7 @@ class Unit:
     start: int
     end: int
     section: str
+    header: str = ""  # for a row of a label/value chart: the chart's header line
 
 
 # --------------------------------------------------------------------------------------------------
@@ -111,6 +112,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[*]?[A-Z0-9])")
 _LIST_ITEM = re.compile(r"^\s*(?:[*\-\u2022]|\d+[.)])\s+")
 _DASH_RULE = re.compile(r"^\s*[-=_]{8,}\s*$")
 _NUMERIC_ROW = re.compile(r"^\s*\d[\d,]*(?:\s{2,}\d[\d,.]*)+\s*$")
+# A chart row: a label, two or more spaces, a number or range (maybe "POINTS"); two per line at most.
+_LABEL_VALUE = re.compile(
+    r"(?P<label>[A-Za-z0-9][A-Za-z0-9 .'/&-]*?[A-Za-z][A-Za-z0-9 .'/&-]*?)\s{2,}"
+    r"(?P<value>\d[\d,]*(?:\s*-\s*\d[\d,]*)?(?:\s+points?)?)(?=\s{2,}|\s*$)",
+    re.I,
+)
 _ABBREVIATIONS = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|vs|etc|Inc|Co|Mfg|Corp|No|e\.g|i\.e)\.)$")
 
 
@@ -155,6 +162,7 @@ def units(doc: Document, section: Section) -> list[Unit]:
             above = [j for j in range(max(0, i - 3), i) if lines[j][1].strip()][-2:]
             table_heads.update(lines[j][0] for j in above)
     in_fence = False
+    last_text_line = ""
     for off, line in lines:
         s = line.strip()
         if off in table_heads:
@@ -168,6 +176,14 @@ def units(doc: Document, section: Section) -> list[Unit]:
                 or _NUMERIC_ROW.match(line) or re.fullmatch(r"\{Figure\d*\}", s):
             flush()
             continue
+        pairs = list(_LABEL_VALUE.finditer(line))
+        if pairs and not _LABEL_VALUE.sub("", line).strip():  # the line is nothing but pairs
+            flush()
+            header = last_text_line
+            for p in pairs:
+                out.append(Unit(off + p.start(), off + p.end(), section.title, header=header))
+            continue
+        last_text_line = s
         m = _LIST_ITEM.match(line)
         if m:
             flush()
@@ -190,7 +206,7 @@ def classify(sentence: str) -> Optional[str]:
 
 
 def keywords(sentence: str, limit: int = 4) -> list[str]:
-    words = re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*|\d[\d,]*", sentence.lower())
+    words = re.findall(r"\d[\d,]*[a-z]*|[a-z][a-z0-9]*(?:-[a-z0-9]+)*", sentence.lower())
     out: list[str] = []
     for w in words:
         w = w.replace(",", "")
@@ -331,6 +347,35 @@ def text_tables(doc: Document, section: Section, ids: _Ids) -> list[Rule]:
 # The extractor
 
 
+def _chart_rule(doc: Document, unit: Unit, ids: _Ids) -> Optional[Rule]:
+    """A row of a label/value chart ("DOT   10 POINTS", "Eggs   10" under "OBJECT   POINTS")."""
+    row = doc.text[unit.start:unit.end]
+    m = _LABEL_VALUE.fullmatch(row)
+    if m is None:
+        return None
+    label, value = m.group("label").strip(), m.group("value")
+    about = f"{unit.header} {value}"
+    category = "scoring" if re.search(r"\bpoints?\b|\bscor", about, re.I) else classify(about)
+    if category is None:
+        return None
+    numbers = [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", value)]
+    unit_name = "points" if category == "scoring" else "count"
+    if len(numbers) == 2:
+        params = {"points_min" if unit_name == "points" else "minimum": Quantity(value=numbers[0], unit=unit_name),
+                  "points_max" if unit_name == "points" else "maximum": Quantity(value=numbers[1], unit=unit_name)}
+    else:
+        params = {unit_name if unit_name == "points" else "value": Quantity(value=numbers[0], unit=unit_name)}
+    where = f" ({unit.section.strip()})" if unit.section.strip() else ""
+    return Rule(
+        id=ids.make(category, ["chart"] + keywords(label, 3)),
+        category=category,
+        statement=f"{CATEGORY_LABEL[category]} chart{where}: '{label.lower()}' is listed with "
+                  f"{_describe(params)}.",
+        parameters=params,
+        source=span_ref(doc, unit.start, unit.end),
+    )
+
+
 def _prose_rules(doc: Document, secs: Sequence[Section], ids: _Ids,
                  unsupported: list[UnsupportedClaim]) -> list[Rule]:
     rules: list[Rule] = []
@@ -341,6 +386,11 @@ def _prose_rules(doc: Document, secs: Sequence[Section], ids: _Ids,
         for unit in units(doc, section):
             sentence = doc.text[unit.start:unit.end]
             if len(sentence) < 12 or NOT_A_RULE.search(sentence):
+                continue
+            if unit.header:
+                rule = _chart_rule(doc, unit, ids)
+                if rule is not None:
+                    rules.append(rule)
                 continue
             category = classify(sentence)
             if category is None:

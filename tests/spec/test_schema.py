@@ -1,0 +1,191 @@
+"""The spec schema: span checks against documents, rule/probe validation, JSON schema export."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from alignment.docs.document import Document, sha256_text
+from alignment.spec.schema import (
+    ALE_ACTION_NAMES,
+    GameSpec,
+    Probe,
+    Rule,
+    Source,
+    SourceRef,
+    check_spans,
+    json_schema,
+    json_schema_text,
+    quote_ref,
+    span_ref,
+)
+
+TEXT = "SCORING\n\nFish are worth 150 points.\nEvery 4,000 points brings a\nbonus builder.\n"
+DOC = Document(id="manual/frostbite", kind="manual", game="frostbite", url="https://example.invalid/m",
+               retrieved="corpus", text=TEXT)
+DOCS = {DOC.id: DOC}
+
+
+def fish_rule(**over) -> dict:
+    ref = quote_ref(DOC, "Fish are worth 150 points.")
+    data = dict(id="scoring.fish", category="scoring", statement="A fish gives 150 points.",
+                parameters={"points": {"value": 150, "unit": "points"}}, source=ref.model_dump())
+    data.update(over)
+    return data
+
+
+def spec_data(*rules: dict) -> dict:
+    return dict(game="frostbite", sources=[Source.of(DOC).model_dump()], rules=list(rules))
+
+
+def test_quote_ref_points_at_the_verbatim_span():
+    ref = quote_ref(DOC, "brings a bonus builder")  # the quote spans a line break
+    assert ref is not None and DOC.text[ref.start:ref.end] == "brings a\nbonus builder"
+    assert ref.sha256 == sha256_text("brings a\nbonus builder")
+    assert quote_ref(DOC, "Fish are worth 999 points.") is None
+    assert quote_ref(DOC, "   ") is None
+
+
+def test_valid_spec_validates_against_its_documents():
+    spec = GameSpec.model_validate(spec_data(fish_rule()), context={"documents": DOCS})
+    assert spec.rule("scoring.fish").source.text(DOCS) == "Fish are worth 150 points."
+    assert check_spans(spec, DOCS) == []
+
+
+def test_invented_span_is_rejected():
+    bad = fish_rule()
+    bad["source"]["sha256"] = sha256_text("Fish are worth 500 points.")
+    with pytest.raises(ValidationError, match="not in the document"):
+        GameSpec.model_validate(spec_data(bad), context={"documents": DOCS})
+    # without documents the model cannot know; check_spans then reports it
+    spec = GameSpec.model_validate(spec_data(bad))
+    (problem,) = check_spans(spec, DOCS)
+    assert "scoring.fish" in problem and "line 3" in problem
+
+
+def test_shifted_or_out_of_range_span_is_rejected():
+    moved = fish_rule()
+    moved["source"]["start"] += 1
+    with pytest.raises(ValidationError, match="hashes to"):
+        GameSpec.model_validate(spec_data(moved), context={"documents": DOCS})
+    past = fish_rule()
+    past["source"]["end"] = len(TEXT) + 5
+    with pytest.raises(ValidationError, match="runs past the end"):
+        GameSpec.model_validate(spec_data(past), context={"documents": DOCS})
+
+
+def test_span_of_an_unlisted_document_is_rejected():
+    other = fish_rule()
+    other["source"]["document"] = "manual/pong"
+    with pytest.raises(ValidationError, match="not listed in sources"):
+        GameSpec.model_validate(spec_data(other))
+
+
+def test_span_end_must_follow_start():
+    with pytest.raises(ValidationError, match="must be after start"):
+        SourceRef(document="d", start=5, end=5, sha256="0" * 64)
+
+
+@pytest.mark.parametrize("over, message", [
+    ({"id": "Scoring.Fish"}, "must look like"),
+    ({"id": "points.fish"}, "must look like"),
+    ({"id": "lives.fish"}, "its id must start with 'scoring.'"),
+    ({"category": "magic"}, "Input should be"),
+    ({"status": "approved"}, "Input should be"),
+    ({"parameters": {"Points": {"value": 1, "unit": "points"}}}, "lower_snake_case"),
+    ({"parameters": {"points": {"value": 1, "unit": ""}}}, "at least 1 character"),
+    ({"source": None}, "cites no source span"),
+    ({"surprise": 1}, "Extra inputs are not permitted"),
+])
+def test_rule_validation(over, message):
+    with pytest.raises(ValidationError, match=message):
+        Rule.model_validate(fish_rule(**over))
+
+
+def test_duplicate_rule_ids_are_rejected():
+    with pytest.raises(ValidationError, match="more than once: scoring.fish"):
+        GameSpec.model_validate(spec_data(fish_rule(), fish_rule()))
+
+
+PROBE = {"steps": [{"action": "noop", "frames": 120}, {"action": "DOWN", "frames": 8}],
+         "expectations": [{"signal": "score", "op": "==", "value": 10},
+                          {"signal": "igloo_blocks", "op": "increases"}]}
+
+
+def test_probe_is_plain_data():
+    probe = Probe.model_validate(PROBE)
+    assert probe.seed == 0 and probe.start == "reset"
+    assert [s.action for s in probe.steps] == ["NOOP", "DOWN"]  # names normalised
+    assert probe.frames == 128
+    assert probe.expectations[0].describe() == "score == 10"
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda p: p["steps"][0].update(action="JUMP"), "unknown ALE action 'JUMP'"),
+    (lambda p: p["steps"][0].update(frames=0), "greater than or equal to 1"),
+    (lambda p: p["expectations"][0].update(op="~="), "Input should be"),
+    (lambda p: p["expectations"][0].pop("value"), "needs a value"),
+    (lambda p: p["expectations"][1].update(value=3), "takes no value"),
+    (lambda p: p["expectations"][0].update(signal="Score!"), "lower_snake_case"),
+    (lambda p: p.update(start="Mid Game"), "save point name"),
+    (lambda p: p.update(steps=[]), "at least 1 item"),
+    (lambda p: p.update(code="import os"), "Extra inputs are not permitted"),
+])
+def test_probe_validation(mutate, message):
+    data = json.loads(json.dumps(PROBE))
+    mutate(data)
+    with pytest.raises(ValidationError, match=message):
+        Probe.model_validate(data)
+
+
+def test_measured_rules_need_a_probe_and_a_note():
+    base = dict(id="termination.first-to-21", category="termination",
+                statement="A game ends at 21 points.", origin="measured")
+    with pytest.raises(ValidationError, match="needs a probe"):
+        Rule.model_validate(base)
+    ok = Rule.model_validate({**base, "note": "measured on ALE 0.12.1", "probe": PROBE})
+    assert ok.source is None
+    with pytest.raises(ValidationError, match="must not cite"):
+        Rule.model_validate({**fish_rule(), "origin": "measured", "note": "n", "probe": PROBE})
+
+
+def test_spec_action_set_and_flavors_are_checked():
+    with pytest.raises(ValidationError, match="unknown ALE action"):
+        GameSpec(game="pong", actions=["NOOP", "SERVE"])
+    with pytest.raises(ValidationError, match="twice"):
+        GameSpec(game="pong", actions=["NOOP", "NOOP"])
+    with pytest.raises(ValidationError, match="default mode 3"):
+        GameSpec.model_validate({"game": "pong", "flavors": {"modes": [0, 1], "default_mode": 3}})
+    with pytest.raises(ValidationError, match="lower_snake_case slug"):
+        GameSpec(game="Ms Pacman")
+
+
+def test_source_hash_must_match_the_document_now():
+    data = spec_data(fish_rule())
+    data["sources"][0]["sha256"] = "a" * 64
+    with pytest.raises(ValidationError, match="re-extract the spec"):
+        GameSpec.model_validate(data, context={"documents": DOCS})
+
+
+def test_span_ref_checks_offsets():
+    assert span_ref(DOC, 0, 7).sha256 == sha256_text("SCORING")
+    with pytest.raises(ValueError, match="outside document"):
+        span_ref(DOC, 10, len(TEXT) + 1)
+
+
+def test_json_schema_export():
+    schema = json_schema()
+    assert schema["title"] == "jaxtari-align game spec"
+    rule = schema["$defs"]["Rule"]
+    assert {"id", "category", "statement", "source", "status", "probe"} <= set(rule["properties"])
+    assert set(schema["$defs"]["Expectation"]["properties"]["op"]["enum"]) >= {
+        "==", "increases_by", "unchanged"}
+    assert json.loads(json_schema_text()) == schema
+
+
+def test_action_names_match_jaxtari():
+    from jaxtari.env import ACTION_NAMES
+
+    assert ALE_ACTION_NAMES == ACTION_NAMES
