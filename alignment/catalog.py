@@ -264,13 +264,15 @@ def _frostbite() -> GameEntry:
                f"BCD ram[101], {OCATARI}", description="45 at the start of a life, counts down"),
         Signal("floe_x", lambda ram: np.asarray(ram[31:35], np.int32), _jax_signal("floe_x"), px,
                "px", f"ram[31..34], {OCATARI}", shape=(4,),
-               description="x of each floe row (rows top to bottom, y = 174 - 26 i for i = 0..3 "
-                           "bottom first in RAM order)"),
+               description="left x of each floe row, indexed by row number as `row` is (index 0 "
+                           "the bottom row at y = 174, index 3 the top row at y = 96: y = 174 - 26 i)"),
         Signal("floe_white", lambda ram: np.asarray(ram[43:47] == 12), _jax_signal("floe_white"), 0,
                "bool", f"ram[43..46] == 12, {OCATARI}", shape=(4,),
-               description="whether each floe row is still white (not yet jumped on)"),
+               description="whether each floe row is still white (not yet jumped on), indexed by row "
+                           "number (0 bottom .. 3 top); all four turn white again once all are blue"),
         Signal("enemy_x", lambda ram: np.asarray(ram[84:88], np.int32), _jax_signal("enemy_x"), px,
-               "px", f"ram[84..87], {OCATARI}", shape=(4,), description="x of each row's enemy"),
+               "px", f"ram[84..87], {OCATARI}", shape=(4,),
+               description="left x of each row's enemy, indexed by row number (0 bottom .. 3 top)"),
         Signal("bear_x",
                lambda ram: -1 if ram[104] == FROSTBITE_NO_BEAR else int(ram[104]) + 3,
                _jax_signal("bear_x"), px, "px",

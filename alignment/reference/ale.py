@@ -3,9 +3,16 @@
 :class:`AleGame` wraps one ``ale_py.ALEInterface`` (not gymnasium, not a mock). Each :meth:`AleGame.act`
 advances exactly one emulator frame (ALE ``frame_skip`` is 1), which is what one raw ``Game.step``
 of a jaxtari game does; the ALE v5 protocol (frameskip 4, sticky actions 0.25) is built on top by the
-caller, as :func:`alignment.reference.rollout.v5_step` does. Sticky actions are ALE's own
-``repeat_action_probability`` (applied per frame inside the emulator); keep it 0 for probes and matched
+caller (see :mod:`alignment.reference.rollout`). Keep sticky actions off (0) for probes and matched
 comparisons, where the emulator is then fully deterministic.
+
+Sticky actions follow ALE's ``repeat_action_probability`` rule exactly — each frame, with probability
+``sticky`` the previous frame's action is applied instead of the new one, the previous action being
+NOOP after a reset — but the draw is made here, from a seeded numpy generator, and ALE's own
+probability is set to 0. The reason is measured (tests/reference/test_ale.py): ALE's saved state does
+not hold the previous action, so after ``restoreState`` the first sticky frame repeats whatever action
+the emulator last saw, and a restored run is not an exact continuation. Holding the previous action
+and the generator here makes :meth:`AleGame.clone`/:meth:`AleGame.restore` exact with sticky actions on.
 
 Facts this relies on (measured on ale-py 0.12.1, /work/shared/facts/ale-ram.md, re-checked in
 tests/reference/test_ale.py): ``act`` returns that frame's integer reward; ``game_over`` is the
@@ -29,6 +36,7 @@ ACTION_NAMES: tuple[str, ...] = (
     "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
     "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE",
 )
+NOOP = 0
 RAM_SIZE = 128
 SCREEN_SHAPE = (210, 160, 3)
 
@@ -51,13 +59,16 @@ class AleSnapshot:
     state: Any  # ale_py.ALEState
     frame: int
     score: int
+    last_action: int  # the ALE action applied on the last frame (what a sticky frame repeats)
+    rng_state: dict  # the sticky-action generator's state
 
 
 class AleGame:
     """One game on the real emulator, one frame per :meth:`act`.
 
-    ``game`` is a catalog name (``"pong"``, ``"Pong"``, ``"ALE/Pong-v5"``). ``sticky`` is ALE's
-    ``repeat_action_probability``; ``seed`` seeds ALE's RNG (it only matters with sticky actions).
+    ``game`` is a catalog name (``"pong"``, ``"Pong"``, ``"ALE/Pong-v5"``). ``sticky`` is the
+    repeat-action probability (ALE's rule, drawn here: see the module docstring); ``seed`` seeds ALE
+    and the sticky-action generator (it only matters with sticky actions).
     ``mode``/``difficulty`` must be among the ROM's available ones (``None``: the ROM default).
     Action indices for :meth:`step` follow the game's minimal action set in ALE's order (the same
     order as the JAX game's), or all 18 actions with ``full_action_space=True``.
@@ -84,7 +95,7 @@ class AleGame:
         self._ale_py = ale_py
         ale = ale_py.ALEInterface()
         ale.setInt("random_seed", int(seed) % (2**31))
-        ale.setFloat("repeat_action_probability", float(sticky))
+        ale.setFloat("repeat_action_probability", 0.0)  # sticky actions are drawn here, see above
         ale.setInt("frame_skip", 1)
         ale.setInt("max_num_frames_per_episode", int(max_episode_frames))
         ale.loadROM(roms.get_rom_path(self.entry.rom))
@@ -110,6 +121,8 @@ class AleGame:
             ids = tuple(int(a.value) for a in ale.getMinimalActionSet())
         self.action_ids: tuple[int, ...] = ids
         self._actions = [ale_py.Action(i) for i in range(len(ACTION_NAMES))]
+        self._rng = np.random.default_rng(int(seed))
+        self._last_action = NOOP
         self._frame = 0
         self._score = 0
         self.reset()
@@ -135,6 +148,7 @@ class AleGame:
     # ---- the episode --------------------------------------------------------------------------
     def reset(self) -> None:
         self.ale.reset_game()
+        self._last_action = NOOP
         self._frame = 0
         self._score = 0
 
@@ -149,6 +163,9 @@ class AleGame:
             raise AleError(f"ALE action ids are 0..{len(ACTION_NAMES) - 1}, got {ale_action!r}")
         if self.ale.game_over():
             return 0
+        if self.sticky > 0.0 and self._rng.random() < self.sticky:
+            a = self._last_action
+        self._last_action = a
         r = int(self.ale.act(self._actions[a]))
         self._frame += 1
         self._score += r
@@ -212,7 +229,10 @@ class AleGame:
     # ---- state ----------------------------------------------------------------------------------
     def clone(self) -> AleSnapshot:
         """Everything needed to continue exactly from here, the sticky-action RNG included."""
-        return AleSnapshot(self.ale.cloneState(include_rng=True), self._frame, self._score)
+        return AleSnapshot(
+            self.ale.cloneState(include_rng=True), self._frame, self._score, self._last_action,
+            self._rng.bit_generator.state,
+        )
 
     def restore(self, snapshot: AleSnapshot) -> None:
         if not isinstance(snapshot, AleSnapshot):
@@ -220,6 +240,8 @@ class AleGame:
         self.ale.restoreState(snapshot.state)
         self._frame = snapshot.frame
         self._score = snapshot.score
+        self._last_action = snapshot.last_action
+        self._rng.bit_generator.state = snapshot.rng_state
 
     def set_ram(self, index: int, value: int) -> None:
         i, v = int(index), int(value)
