@@ -23,7 +23,7 @@ conventions, so each one compares 1:1 with a RAM byte; :meth:`Pong.signals` conv
 - **Paddle hits** are the TIA's pixel collisions of the frame just drawn, answered on the next
   frame (ROM): the new dy comes from where the ball met the paddle,
   ``dy = -(signed5(((paddle - ball_y + 6) & 63) >> 1)) >> 1`` (every hit in 40,000 frames matched),
-  dx turns to point away from the paddle. Holding FIRE on the frame the ball touches your paddle
+  dx turns to point away from the paddle. A frame that bounces off a wall skips this check. Holding FIRE on the frame the ball touches your paddle
   adds 1 to the ball's horizontal speed (max 4) - the only way the ball speeds up.
 - **The computer's paddle** (RAM 50) moves 2 px towards the ball's y every frame except every 8th
   frame (ROM frame counter RAM 8), comparing unsigned bytes; its only weakness is that speed limit.
@@ -276,8 +276,12 @@ class Pong(Game):
         live = playing & ~point
 
         y, dy = self.wall_bounce(state.ball_y, state.ball_dy)
-        hit_player = self._touches(state, c.player_x, self._player_top(state.player_y))
-        hit_enemy = ~hit_player & self._touches(state, c.enemy_x, self._enemy_top(state.enemy_y))
+        # a frame that bounces off a wall skips the paddle collisions (ROM: it jumps past them)
+        walled = dy != state.ball_dy
+        walled = walled | (y != state.ball_y)
+        hit_player = ~walled & self._touches(state, c.player_x, self._player_top(state.player_y))
+        hit_enemy = (~walled & ~hit_player
+                     & self._touches(state, c.enemy_x, self._enemy_top(state.enemy_y)))
         hit = hit_player | hit_enemy
         dx = state.ball_dx
         faster = jnp.where(dx >= 0, jnp.minimum(dx + 1, c.max_ball_speed),

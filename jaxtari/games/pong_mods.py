@@ -1,0 +1,46 @@
+"""Mods of Pong (see :mod:`jaxtari.mods`).
+
+- ``lazy_enemy`` (InternalMod, swaps ``enemy_tracking``): the computer's paddle only moves while
+  the ball travels towards it (ROM dx > 0, i.e. leftwards); while the ball heads to the agent it
+  stays where it is. Everything else (its speed, its rest frames) is the original's.
+- ``no_enemy_points`` (PostStepMod): points the computer wins are not counted: its score stays
+  where it was and the step's -1 reward becomes 0. The rally still ends and the ball is served
+  again exactly as in the original game; only the computer's score and the reward change.
+- ``slow_enemy`` (InternalMod, constants): the computer's paddle moves 1 px per frame instead of 2.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from jaxtari.mods import InternalMod, PostStepMod
+
+
+def _lazy_enemy_tracking(self, state, enemy_y, ball_x, ball_y, ball_dx):
+    tracked = type(self).enemy_tracking(self, state, enemy_y, ball_x, ball_y, ball_dx)
+    return jnp.where(ball_dx > 0, tracked, enemy_y)
+
+
+def _no_enemy_points(game, prev_state, state, reward):
+    scored = state.enemy_score > prev_state.enemy_score
+    state = state.replace(enemy_score=jnp.where(scored, prev_state.enemy_score, state.enemy_score))
+    return state, jnp.where(scored, jnp.zeros_like(reward), reward)
+
+
+MODS = [
+    InternalMod(
+        "lazy_enemy",
+        "the computer's paddle only moves while the ball comes towards it",
+        mechanics={"enemy_tracking": _lazy_enemy_tracking},
+    ),
+    PostStepMod(
+        "no_enemy_points",
+        "points won by the computer are not counted (score and -1 reward dropped)",
+        fn=_no_enemy_points,
+    ),
+    InternalMod(
+        "slow_enemy",
+        "the computer's paddle moves 1 px per frame instead of 2",
+        constants={"enemy_speed": 1},
+    ),
+]
