@@ -401,7 +401,7 @@ def _prose_rules(doc: Document, secs: Sequence[Section], ids: _Ids,
                     statement=f"{CATEGORY_LABEL[category]} claim with no number: "
                               + ", ".join(keywords(sentence, 6)),
                     reason="the text implies a quantity but does not state it",
-                    document=doc.id, quote=sentence,
+                    document=doc.id, source=span_ref(doc, unit.start, unit.end),
                 ))
                 continue
             rules.append(Rule(

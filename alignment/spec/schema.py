@@ -333,7 +333,10 @@ class UnsupportedClaim(_Model):
     statement: str
     reason: str
     document: Optional[str] = None
-    quote: Optional[str] = None
+    quote: Optional[str] = Field(
+        default=None, description="the extractor's quote when it matched no span of the document")
+    source: Optional[SourceRef] = Field(
+        default=None, description="the span the claim was read from, when it is a real one")
 
 
 # --------------------------------------------------------------------------------------------------
