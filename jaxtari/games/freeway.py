@@ -1,0 +1,329 @@
+"""Freeway (Activision, 1981) in pure JAX, frame for frame like ALE's game 0, difficulty 0.
+
+Every number below was measured on ALE 0.12.1 (ale-py, repeat_action_probability=0, one frame per
+``act``) by stepping the emulator frame by frame and diffing RAM and screens, unless it says
+otherwise. RAM addresses for the chicken (ram[14]), score (ram[103]) and cars (ram[108..117]) come
+from OCAtari's Freeway extractor and were re-checked here; the rest were found here:
+
+- cars: ram[117 - i] is the x of lane i (top to bottom), 0..159 wrapping. The top five lanes drive
+  left, the bottom five right. Lane speeds are 1 px every k frames, k = 5, 4, 3, 2, 1, 1, 2, 3, 4, 5
+  top to bottom, never changing in game 0. Counting frames t from reset (t = 0 right after
+  ``reset_game``), a left-driving car moves on frames t >= 1 with (t - 1) % k == 0, a right-driving
+  one on frames t >= 2 with (t - 2) % k == 0 (exact for all 8192 frames of a game). The screen shows
+  a car at x = ram - 3, except that a left-driving car is drawn where it was before this frame's
+  move (so it lags by 1 px on the frames it moves). On the last frame of the game the left-driving
+  cars do not move.
+- chicken: ram[14] ("climb": 6 on the kerb, 177 at the top) grows by 1 on each frame UP is held and
+  shrinks by 1 under DOWN (not below 6). From 177, UP scores a point: climb back to 6, ram[103] + 1
+  (BCD) and a reward of 1 on that frame.
+- stun (ram[106]): after a crossing 0x80 | 15, after a hit 0x40 | 28; the low bits count down by one
+  on every even frame t, and the byte is cleared when they reach 0. The chicken only obeys the
+  joystick on a frame whose previous ram[106] is 0. While the previous hit count is >= 16 the chicken
+  is pushed down 1 px a frame (so a hit costs 24 or 25 px, 12 - 13 frames of push, and about 55
+  frames without control).
+- a hit is registered on frame t when, on the screen drawn on frame t - 1, a lit pixel of the
+  chicken overlaps a lit pixel of a car (tyres included) -- the TIA's collision latch, read one frame
+  late. A hit is ignored after a crossing (0x80) and while the hit count is still >= 23, so a car can
+  hit the chicken again late in its push. Checked on 12,000 frames of random play: every hit and
+  every non-hit agrees.
+- the chicken's pose: WALK_A when bit 2 of climb is set; when it is clear, HURT while a hit is
+  counting down (including the frame its count reaches 0) and WALK_B otherwise.
+- the player's score digits latch the score on every odd frame (so they show it one or two frames
+  late).
+- the game ends after 8192 frames (32 x 256; ram[105] counts the 256-frame periods, ram[1] the
+  frames within one); ALE's ``game_over()`` is true from frame 8192 on. Not 8160 (2:16): the game
+  runs 2:16.5. ALE's ``lives()`` is 0 throughout.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari import render
+from jaxtari.env import Game, ObjectGroup, joystick, pytree_dataclass
+from jaxtari.games import freeway_art as art
+
+NUM_LANES = 10
+
+
+@dataclasses.dataclass(frozen=True)
+class FreewayConstants:
+    game_frames: int = 8192
+    # Per lane, top to bottom: a car moves 1 px every `lane_periods[i]` frames in direction
+    # `lane_dirs[i]` (-1 left, +1 right, 0 parked).
+    lane_periods: tuple = (5, 4, 3, 2, 1, 1, 2, 3, 4, 5)
+    lane_dirs: tuple = (-1, -1, -1, -1, -1, 1, 1, 1, 1, 1)
+    car_colours: tuple = art.CAR_RGB
+    climb_start: int = 6         # ram[14] on the kerb
+    climb_top: int = 177         # the last climb before the crossing
+    climb_step: int = 1          # px per frame under UP / DOWN
+    cross_wait: int = 15         # ram[106] low bits after a crossing (x 2 frames)
+    hit_wait: int = 28           # ram[106] low bits after a hit (x 2 frames)
+    hit_push_until: int = 16     # pushed down while the hit count (before this frame) is >= this
+    hit_immune_from: int = 23    # a new hit is ignored while the hit count is >= this
+    push_step: int = 1           # px per frame of push after a hit
+    points_per_crossing: int = 1
+
+
+@pytree_dataclass
+class FreewayState:
+    frame: jax.Array        # int32 frames since reset
+    key: jax.Array          # PRNG key (Freeway's game 0 has no randomness; carried for the API)
+    climb: jax.Array        # int32, ram[14]: 6 on the kerb .. 177 at the top
+    car_x: jax.Array        # int32 (10,), ram[117 - i]: 0..159
+    hit_count: jax.Array    # int32, low bits of ram[106] while bit 6 is set, else 0
+    cross_count: jax.Array  # int32, low bits of ram[106] while bit 7 is set, else 0
+    hurt_pose: jax.Array    # bool, a hit is counting down on this frame (HURT replaces WALK_B)
+    score: jax.Array        # int32, ram[103] as a number
+    shown_score: jax.Array  # int32, the score the digits show on this frame
+
+
+def _collision_table() -> np.ndarray:
+    """overlap[pose, car_faces_right, dy + 9, dx + 7]: do chicken and car share a lit pixel?
+
+    dy = car top - chicken top, dx = car left - chicken left (screen pixels).
+    """
+    chick = [np.array([[c == "#" for c in row] for row in pose]) for pose in art.CHICKEN_ART]
+    car_l = np.array([[c != "." for c in row] for row in art.CAR_ART])
+    cars = [car_l, car_l[:, ::-1]]
+    ch_h, ch_w = chick[0].shape
+    car_h, car_w = car_l.shape
+    table = np.zeros((len(chick), 2, car_h + ch_h - 1, car_w + ch_w - 1), bool)
+    for p, cm in enumerate(chick):
+        for f, km in enumerate(cars):
+            for dy in range(-(car_h - 1), ch_h):
+                for dx in range(-(car_w - 1), ch_w):
+                    canvas = np.zeros((ch_h + 2 * car_h, ch_w + 2 * car_w), bool)
+                    canvas[car_h:car_h + ch_h, car_w:car_w + ch_w] = cm
+                    sub = canvas[car_h + dy:car_h + dy + car_h, car_w + dx:car_w + dx + car_w]
+                    table[p, f, dy + car_h - 1, dx + car_w - 1] = (sub & km).any()
+    return table
+
+
+_OVERLAP = _collision_table()
+_CAR_H, _CAR_W = len(art.CAR_ART), len(art.CAR_ART[0])
+_CH_H, _CH_W = len(art.CHICKEN_ART[0]), len(art.CHICKEN_ART[0][0])
+_LANE_TOP = np.asarray(art.CAR_TOP_Y0 + art.LANE_SPACING * np.arange(NUM_LANES), np.int32)
+
+
+class Freeway(Game):
+    name = "freeway"
+    minimal_actions = (0, 2, 5)  # NOOP, UP, DOWN (ALEInterface.getMinimalActionSet())
+    Constants = FreewayConstants
+    mechanics = ("move_cars", "move_chicken", "collide")
+
+    def __init__(self, constants=None, **kw):
+        super().__init__(constants, **kw)
+        c = self.consts
+        for name in ("lane_periods", "lane_dirs", "car_colours"):
+            if len(getattr(c, name)) != NUM_LANES:
+                raise ValueError(f"freeway: {name} needs one entry per lane ({NUM_LANES}), "
+                                 f"got {len(getattr(c, name))}")
+        if any(int(p) < 1 for p in c.lane_periods):
+            raise ValueError("freeway: lane_periods must be >= 1 (use lane_dirs = 0 to park a lane)")
+        self._periods = np.asarray(c.lane_periods, np.int32)
+        self._dirs = np.asarray(c.lane_dirs, np.int32)
+        # Which lanes are drawn where they were before this frame's move (left-driving ones).
+        self._draw_lag = self._dirs < 0
+        self._car_sheet = _car_sheet(c.car_colours, self._dirs)
+        self._backgrounds = {}
+
+    # ---- reset / step -------------------------------------------------------------------------
+    def _reset(self, key):
+        return FreewayState(
+            frame=jnp.int32(0), key=key, climb=jnp.int32(self.consts.climb_start),
+            car_x=jnp.zeros((NUM_LANES,), jnp.int32), hit_count=jnp.int32(0),
+            cross_count=jnp.int32(0), hurt_pose=jnp.bool_(False), score=jnp.int32(0),
+            shown_score=jnp.int32(0),
+        )
+
+    def _lanes_moving(self, frame):
+        """(10,) bool: which cars move on frame ``frame`` (the measured per-lane schedule)."""
+        left = self._dirs < 0
+        first = jnp.where(jnp.asarray(left), 1, 2)
+        due = (frame >= first) & ((frame - first) % jnp.asarray(self._periods) == 0)
+        last = frame >= self.consts.game_frames
+        return due & (jnp.asarray(self._dirs) != 0) & ~(jnp.asarray(left) & last)
+
+    def move_cars(self, car_x, frame):
+        """Cars after frame ``frame``'s move (x wraps at 160)."""
+        step = jnp.where(self._lanes_moving(frame), jnp.asarray(self._dirs), 0)
+        return (car_x + step) % render.SCREEN_W
+
+    def move_chicken(self, state, ale_action):
+        """Climb after the joystick / the push of a hit (before the crossing check)."""
+        c = self.consts
+        js = joystick(ale_action)
+        free = (state.hit_count == 0) & (state.cross_count == 0)
+        dy = js.up.astype(jnp.int32) - js.down.astype(jnp.int32)
+        pushed = state.hit_count >= c.hit_push_until
+        climb = jnp.where(free, state.climb + c.climb_step * dy, state.climb)
+        climb = jnp.where(pushed, state.climb - c.push_step, climb)
+        return jnp.maximum(climb, c.climb_start)
+
+    def collide(self, state):
+        """Did the chicken overlap a car on the screen drawn for ``state``? (bool scalar)"""
+        pose = self._pose(state)
+        chick_top = art.CHICKEN_SCREEN_Y0 - state.climb
+        dy = jnp.asarray(_LANE_TOP) - chick_top
+        dx = self._car_screen_x(state) - art.CHICKEN_X
+        inside = (dy > -_CAR_H) & (dy < _CH_H) & (dx > -_CAR_W) & (dx < _CH_W)
+        iy = jnp.clip(dy + _CAR_H - 1, 0, _OVERLAP.shape[2] - 1)
+        ix = jnp.clip(dx + _CAR_W - 1, 0, _OVERLAP.shape[3] - 1)
+        faces_right = jnp.asarray((self._dirs > 0).astype(np.int32))
+        return jnp.any(jnp.asarray(_OVERLAP)[pose, faces_right, iy, ix] & inside)
+
+    def _step(self, state, ale_action):
+        c = self.consts
+        frame = state.frame + 1
+        live = state.frame < c.game_frames
+        hit = self.collide(state)
+        climb = self.move_chicken(state, ale_action)
+        crossed = climb > c.climb_top
+        climb = jnp.where(crossed, c.climb_start, climb)
+        cross_count = jnp.where(crossed, c.cross_wait, state.cross_count)
+        hit_count = jnp.where(crossed, 0, state.hit_count)
+        can_hit = (cross_count == 0) & (hit_count < c.hit_immune_from)
+        hit_count = jnp.where(hit & can_hit, c.hit_wait, hit_count)
+        hurt_pose = hit_count > 0
+        tick = (frame % 2 == 0).astype(jnp.int32)
+        hit_count = jnp.maximum(hit_count - tick, 0)
+        cross_count = jnp.maximum(cross_count - tick, 0)
+        reward = jnp.where(crossed, c.points_per_crossing, 0).astype(jnp.int32)
+        score = state.score + reward
+        shown = jnp.where(frame % 2 == 1, state.score, state.shown_score)
+        new = FreewayState(
+            frame=frame, key=state.key, climb=climb, car_x=self.move_cars(state.car_x, frame),
+            hit_count=hit_count, cross_count=cross_count, hurt_pose=hurt_pose, score=score,
+            shown_score=shown,
+        )
+        # After the game is over nothing moves any more (the wrappers reset on `done`).
+        keep = {f.name: jnp.where(live, getattr(new, f.name), getattr(state, f.name))
+                for f in dataclasses.fields(FreewayState) if f.name not in ("frame", "key")}
+        new = new.replace(**keep)
+        return new, jnp.where(live, reward, 0)
+
+    # ---- what the outside sees ---------------------------------------------------------------
+    def is_terminal(self, state):
+        return state.frame >= self.consts.game_frames
+
+    def score(self, state):
+        return state.score
+
+    def lives(self, state):
+        return jnp.int32(0)  # ALE reports 0 lives for Freeway throughout
+
+    def _pose(self, state):
+        second = jnp.where(state.hurt_pose, art.POSE_HURT, art.POSE_WALK_B)
+        return jnp.where((state.climb & 4) == 0, second, art.POSE_WALK_A).astype(jnp.int32)
+
+    def _car_screen_x(self, state):
+        """Left x where each car is drawn on this frame (-3..156)."""
+        lag = jnp.where(jnp.asarray(self._draw_lag) & self._lanes_moving(state.frame),
+                        -jnp.asarray(self._dirs), 0)
+        return (state.car_x + lag) % render.SCREEN_W - 3
+
+    def chicken_y(self, state):
+        return art.CHICKEN_SCREEN_Y0 - state.climb
+
+    def objects(self, state):
+        pose = self._pose(state)
+        return {
+            "chicken": ObjectGroup.make(art.CHICKEN_X, self.chicken_y(state), _CH_W, _CH_H,
+                                        pose=pose),
+            "other_chicken": ObjectGroup.make(art.OTHER_CHICKEN_X,
+                                              art.CHICKEN_SCREEN_Y0 - self.consts.climb_start,
+                                              _CH_W, _CH_H, pose=art.POSE_WALK_A),
+            "cars": ObjectGroup.make(self._car_screen_x(state), jnp.asarray(_LANE_TOP), _CAR_W,
+                                     _CAR_H, lane=jnp.arange(NUM_LANES),
+                                     direction=jnp.asarray(self._dirs)),
+            "score": ObjectGroup.make(art.PLAYER_SCORE_X, art.SCORE_Y, 2 * art.DIGIT_SPACING, 8,
+                                      value=state.shown_score),
+        }
+
+    def signals(self, state):
+        return {
+            "chicken_y": self.chicken_y(state),
+            "car_x": state.car_x - 3,
+            "player_score": state.score,
+            "timer": jnp.maximum(self.consts.game_frames - state.frame, 0),
+        }
+
+    # ---- pixels ----------------------------------------------------------------------------------
+    def _background(self, raster):
+        key = (raster.height, raster.width, raster.channels)
+        if key not in self._backgrounds:
+            with jax.ensure_compile_time_eval():
+                self._backgrounds[key] = np.asarray(_draw_background(raster))
+        return jnp.asarray(self._backgrounds[key])
+
+    def _draw(self, raster, state):
+        canvas = self._background(raster)
+        canvas = render.draw_digits(canvas, raster, _DIGITS, state.shown_score,
+                                    art.PLAYER_SCORE_X, art.SCORE_Y, 2, art.DIGIT_SPACING)
+        canvas = render.draw_sprites(canvas, raster, _CHICKENS, self._pose(state), art.CHICKEN_X,
+                                     self.chicken_y(state), True)
+        # Cars are drawn over the chicken (the car's pixels win where they overlap); a car
+        # half off the right edge shows its front at the left, under the HMOVE bar.
+        x = self._car_screen_x(state)
+        xs = jnp.concatenate([x, x + render.SCREEN_W])
+        ys = jnp.tile(jnp.asarray(_LANE_TOP), 2)
+        which = jnp.tile(jnp.arange(NUM_LANES), 2)
+        canvas = render.draw_sprites(canvas, raster, self._car_sheet, which, xs, ys, True)
+        bar = render.rect_mask(raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H)
+        return render.paint(canvas, bar, art.BLACK)
+
+    def render(self, state):
+        return self._draw(render.FULL, state)
+
+    def render_gray84(self, state):
+        return self._draw(render.SMALL_GRAY, state)
+
+
+# ---- sprite sheets and the static picture -------------------------------------------------------
+def _masks(rows_per_sprite, lit="#"):
+    return np.array([[[ch in lit for ch in row] for row in s] for s in rows_per_sprite], bool)
+
+
+def _car_sheet(colours, dirs) -> render.SpriteSheet:
+    """One 8x10 car per lane in its colour (black tyres), mirrored for right-driving lanes."""
+    body = _masks([art.CAR_ART], "#")[0]
+    tyre = _masks([art.CAR_ART], "k")[0]
+    n = len(colours)
+    rgb = np.zeros((n, _CAR_H, _CAR_W, 3), np.uint8)
+    mask = np.zeros((n, _CAR_H, _CAR_W), bool)
+    for i, (col, d) in enumerate(zip(colours, dirs)):
+        b, t = (body[:, ::-1], tyre[:, ::-1]) if d > 0 else (body, tyre)
+        rgb[i][b] = col
+        rgb[i][t] = art.TYRE_RGB
+        mask[i] = b | t
+    return render.SpriteSheet(rgb, render.gray(rgb), mask)
+
+
+_CHICKENS = render.SpriteSheet.from_art([list(p) for p in art.CHICKEN_ART], art.CHICKEN_RGB)
+_DIGITS = render.SpriteSheet.from_art([list(d) for d in art.DIGIT_ART], art.SCORE_RGB)
+_LOGO = render.SpriteSheet.from_art([list(art.LOGO_ART)], art.SCORE_RGB)
+
+
+def _draw_background(raster):
+    """The picture that never changes: road, kerbs, lane lines, the other chicken, its score."""
+    c = raster.blank(art.ROAD_RGB)
+    for (y, h), col in ((art.SCORE_BAND, art.ROAD_RGB), (art.TOP_KERB, art.KERB_RGB),
+                        (art.BOTTOM_KERB, art.KERB_RGB)):
+        c = render.draw_rect(c, raster, 0, y, render.SCREEN_W, h, col)
+    for y, h in art.BLACK_ROWS:
+        c = render.draw_rect(c, raster, 0, y, render.SCREEN_W, h, art.BLACK)
+    dash = ((raster.xs >= art.DASH_X0) & ((raster.xs - art.DASH_X0) % art.DASH_PERIOD < art.DASH_LEN))
+    for ys, col in ((art.LANE_LINE_YS, art.LANE_LINE_RGB), (art.MEDIAN_YS, art.MEDIAN_RGB)):
+        for y in ys:
+            c = render.paint(c, (raster.ys == y) & dash, col)
+    c = render.draw_sprites(c, raster, _LOGO, 0, art.LOGO_XY[0], art.LOGO_XY[1], True)
+    c = render.draw_sprites(c, raster, _CHICKENS, art.POSE_WALK_A, art.OTHER_CHICKEN_X,
+                            art.CHICKEN_SCREEN_Y0 - FreewayConstants.climb_start, True)
+    c = render.draw_digits(c, raster, _DIGITS, 0, art.OTHER_SCORE_X, art.SCORE_Y, 2,
+                           art.DIGIT_SPACING)
+    return c
