@@ -70,6 +70,8 @@ class GameEntry:
     signals: Mapping[str, Signal]
     jax_game: str | None  # name for jaxtari.make, or None when no JAX game is planned yet
     notes: str = ""
+    # the `scripted` policy of `jaxtari-align compare`: (action name, agent steps) pairs, looped
+    script: tuple[tuple[str, int], ...] = (("NOOP", 1),)
 
     @property
     def farama_url(self) -> str:
@@ -156,11 +158,12 @@ def _core_signals() -> dict[str, Signal]:
     }
 
 
-def _entry(name, ale_id, rom, slug, manual, actions, game_signals, jax_game, notes=""):
+def _entry(name, ale_id, rom, slug, manual, actions, game_signals, jax_game, notes="", script=None):
     signals = _core_signals()
     for s in game_signals:
         signals[s.name] = s
-    return GameEntry(name, ale_id, rom, slug, manual, tuple(actions), signals, jax_game, notes)
+    script = tuple(script) if script else (("NOOP", 1),)
+    return GameEntry(name, ale_id, rom, slug, manual, tuple(actions), signals, jax_game, notes, script)
 
 
 OCATARI = "OCAtari's extractor (k4ntz/OC_Atari), /work/shared/facts/ale-ram.md"
@@ -189,6 +192,7 @@ def _pong() -> GameEntry:
         "https://atariage.com/manual_html_page.php?SoftwareLabelID=587",
         ("NOOP", "FIRE", "RIGHT", "LEFT", "RIGHTFIRE", "LEFTFIRE"), sig, "pong",
         notes="score = player_score - enemy_score = the summed ALE reward; no lives (ALE lives() is 0).",
+        script=(("RIGHTFIRE", 6), ("NOOP", 2), ("LEFTFIRE", 6), ("NOOP", 2)),  # sweep the paddle
     )
 
 
@@ -238,6 +242,7 @@ def _freeway() -> GameEntry:
         "https://atariage.com/manual_html_page.php?SoftwareLabelID=192",
         ("NOOP", "UP", "DOWN"), sig, "freeway",
         notes="no lives (ALE lives() is 0); the game ends after 8192 frames (2 min 16.5 s).",
+        script=(("UP", 12), ("NOOP", 3)),  # walk up, pausing now and then
     )
 
 
@@ -287,6 +292,7 @@ def _frostbite() -> GameEntry:
          "DOWNRIGHTFIRE", "DOWNLEFTFIRE"),
         sig, "frostbite",
         notes="lives: ALE lives() = ram[76]+1 while alive; score = BCD ram[72..74] = summed reward.",
+        script=(("DOWN", 10), ("UP", 10), ("RIGHT", 3), ("LEFT", 3)),  # hop over the floes and back
     )
 
 
