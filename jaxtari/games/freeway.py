@@ -131,6 +131,7 @@ class Freeway(Game):
         self._draw_lag = self._dirs < 0
         self._car_sheet = _car_sheet(c.car_colours, self._dirs)
         self._backgrounds = {}
+        self._other_chicken_y = art.CHICKEN_SCREEN_Y0 - c.climb_start  # never moves (no 2nd player)
 
     # ---- reset / step -------------------------------------------------------------------------
     def _reset(self, key):
@@ -234,10 +235,9 @@ class Freeway(Game):
         pose = self._pose(state)
         return {
             "chicken": ObjectGroup.make(art.CHICKEN_X, self.chicken_y(state), _CH_W, _CH_H,
-                                        pose=pose),
-            "other_chicken": ObjectGroup.make(art.OTHER_CHICKEN_X,
-                                              art.CHICKEN_SCREEN_Y0 - self.consts.climb_start,
-                                              _CH_W, _CH_H, pose=art.POSE_WALK_A),
+                                        state.frame > 0, pose=pose),
+            "other_chicken": ObjectGroup.make(art.OTHER_CHICKEN_X, self._other_chicken_y, _CH_W,
+                                              _CH_H, state.frame > 0, pose=art.POSE_WALK_A),
             "cars": ObjectGroup.make(self._car_screen_x(state), jnp.asarray(_LANE_TOP), _CAR_W,
                                      _CAR_H, lane=jnp.arange(NUM_LANES),
                                      direction=jnp.asarray(self._dirs)),
@@ -265,8 +265,11 @@ class Freeway(Game):
         canvas = self._background(raster)
         canvas = render.draw_digits(canvas, raster, _DIGITS, state.shown_score,
                                     art.PLAYER_SCORE_X, art.SCORE_Y, 2, art.DIGIT_SPACING)
-        canvas = render.draw_sprites(canvas, raster, _CHICKENS, self._pose(state), art.CHICKEN_X,
-                                     self.chicken_y(state), True)
+        shown = state.frame > 0  # ALE's first frame after reset shows no chickens
+        canvas = render.draw_sprites(
+            canvas, raster, _CHICKENS, jnp.stack([self._pose(state), jnp.int32(art.POSE_WALK_A)]),
+            jnp.array([art.CHICKEN_X, art.OTHER_CHICKEN_X]),
+            jnp.stack([self.chicken_y(state), jnp.int32(self._other_chicken_y)]), shown)
         # Cars are drawn over the chicken (the car's pixels win where they overlap); a car
         # half off the right edge shows its front at the left, under the HMOVE bar.
         x = self._car_screen_x(state)
@@ -310,7 +313,7 @@ _LOGO = render.SpriteSheet.from_art([list(art.LOGO_ART)], art.SCORE_RGB)
 
 
 def _draw_background(raster):
-    """The picture that never changes: road, kerbs, lane lines, the other chicken, its score."""
+    """The picture that never changes: road, kerbs, lane lines, the logo, the other score."""
     c = raster.blank(art.ROAD_RGB)
     for (y, h), col in ((art.SCORE_BAND, art.ROAD_RGB), (art.TOP_KERB, art.KERB_RGB),
                         (art.BOTTOM_KERB, art.KERB_RGB)):
@@ -322,8 +325,6 @@ def _draw_background(raster):
         for y in ys:
             c = render.paint(c, (raster.ys == y) & dash, col)
     c = render.draw_sprites(c, raster, _LOGO, 0, art.LOGO_XY[0], art.LOGO_XY[1], True)
-    c = render.draw_sprites(c, raster, _CHICKENS, art.POSE_WALK_A, art.OTHER_CHICKEN_X,
-                            art.CHICKEN_SCREEN_Y0 - FreewayConstants.climb_start, True)
     c = render.draw_digits(c, raster, _DIGITS, 0, art.OTHER_SCORE_X, art.SCORE_Y, 2,
                            art.DIGIT_SPACING)
     return c
