@@ -436,3 +436,19 @@ def test_unknown_mod_names_the_known_ones():
     with pytest.raises(ModError, match="unknown mod 'nope'.*lazy_enemy.*no_enemy_points"):
         jaxtari.make("pong", mods=["nope"])
     assert isinstance(jaxtari.make("Pong"), Pong)
+
+
+def test_full_action_space_matches_ale():
+    """All 18 actions (UP/DOWN do nothing to a paddle; any RIGHT/LEFT/FIRE part counts): exact."""
+    full = jaxtari.make("pong", full_action_space=True)
+    rng = np.random.default_rng(5)
+    actions = np.repeat(rng.integers(0, 18, size=80), 5).astype(np.int32)
+    ale = AleGame("pong", full_action_space=True)
+    rows = []
+    for a in actions:
+        ale.step(int(a))
+        rows.append(ale.signals())
+    _, states, rewards, _ = make_rollout(full)(full.reset(jax.random.key(0))[1], jnp.asarray(actions))
+    jax_sig = jax_signals(full, states, rewards)
+    for k in ("player_y", "ball_x", "ball_y", "enemy_y", "score"):
+        np.testing.assert_array_equal(np.array([r[k] for r in rows]), jax_sig[k], err_msg=k)
