@@ -168,6 +168,10 @@ def merge(fresh: GameSpec, existing: Optional[GameSpec], *, force: bool = False,
     data: dict[str, Any] = fresh.model_dump()
     data["sources"] = [s.model_dump() for s in sources]
     data["rules"] = [r.model_dump() for r in kept + added]
+    if kept and (not added or existing.extractor == fresh.extractor):
+        data["extractor"] = existing.extractor  # the reviewed spec's history stays as it was
+    elif kept:
+        data["extractor"] = f"{existing.extractor}; new candidates: {fresh.extractor}"
     context = {"documents": dict(documents)} if documents is not None else None
     spec = GameSpec.model_validate(data, context=context)
     return MergeResult(spec, [r.id for r in kept], [r.id for r in added], skipped, 0)
