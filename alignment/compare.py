@@ -368,7 +368,8 @@ def register(app) -> None:
 
         err = Console(stderr=True)
         if policy not in POLICIES:
-            err.print(f"error: unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
+            err.print(f"error: unknown policy {policy!r}; policies: {', '.join(POLICIES)}",
+                      markup=False, soft_wrap=True)
             raise typer.Exit(1)
         try:
             with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
@@ -382,9 +383,10 @@ def register(app) -> None:
                 )
             paths = write_report(report, out)
         except (UnknownCatalogGame, PolicyError, CompareError, AleError) as exc:
-            err.print(f"error: {exc}", markup=False, highlight=False)
+            err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(1)
         except OSError as exc:
-            err.print(f"error: cannot write the report to {str(out)!r}: {exc}", markup=False)
+            err.print(f"error: cannot write the report to {str(out)!r}: {exc}", markup=False,
+                      soft_wrap=True)
             raise typer.Exit(1)
         print_report(Console(), report, paths)

@@ -5,6 +5,7 @@ samples per side, a ratio over an empty set) are ``None``, never NaN, so they su
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -47,8 +48,11 @@ def two_sample(a: Sequence[float], b: Sequence[float]) -> dict:
         out["welch_t"] = {"statistic": 0.0, "p_value": 1.0}
         out["mann_whitney_u"] = {"statistic": float(x.size * y.size / 2), "p_value": 1.0}
         return out
-    t = stats.ttest_ind(x, y, equal_var=False)
-    out["welch_t"] = {"statistic": _finite(t.statistic), "p_value": _finite(t.pvalue)}
+    if np.ptp(x) > 0 or np.ptp(y) > 0:  # Welch's t needs some variance; two constants have none
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            t = stats.ttest_ind(x, y, equal_var=False)
+        out["welch_t"] = {"statistic": _finite(t.statistic), "p_value": _finite(t.pvalue)}
     u = stats.mannwhitneyu(x, y, alternative="two-sided")
     out["mann_whitney_u"] = {"statistic": _finite(u.statistic), "p_value": _finite(u.pvalue)}
     return out
