@@ -94,6 +94,7 @@ _BLOCKS = {"p", "div", "section", "article", "main", "blockquote", "figure", "fi
            "dt", "dd", "center", "body", "html", "font", "tbody", "thead"}
 _INLINE_WS = re.compile(r"\s+")
 _HEADERLINK = "\u00b6"  # the pilcrow Sphinx appends to headings
+_BR = "\x00"  # stands for <br> until a block is flushed (a stray NUL would act as one)
 
 
 def _inline(node: Tag | NavigableString) -> str:
@@ -124,6 +125,21 @@ def _table_rows(table: Tag) -> list[list[str]]:
     return rows
 
 
+_LAYOUT_CELL_CHARS = 200  # a data cell holds a word or a number, not a paragraph
+
+
+def _is_layout_table(table: Tag) -> bool:
+    """A table used for page layout (cells holding paragraphs, headings or other tables)."""
+    for cell in table.find_all(["td", "th"]):
+        if cell.find_parent("table") is not table:
+            continue
+        if cell.find(["p", "div", "table", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre"]):
+            return True
+        if len(cell.find_all("br")) > 1 or len(cell.get_text()) > _LAYOUT_CELL_CHARS:
+            return True
+    return False
+
+
 def _render_table(table: Tag) -> str:
     rows = _table_rows(table)
     if not rows:
@@ -140,10 +156,13 @@ def _blocks(node: Tag) -> Iterator[str]:
     pending: list[str] = []
 
     def flush() -> Iterator[str]:
-        text = _clean_inline("".join(pending))
+        joined = "".join(pending)
         pending.clear()
-        if text:
-            yield text
+        # two line breaks in a row end a paragraph; a single one is just a wrapped line
+        for part in re.split(rf"{_BR}\s*(?:{_BR}\s*)+", joined):
+            text = _clean_inline(part.replace(_BR, " "))
+            if text:
+                yield text
 
     for child in node.children:
         if isinstance(child, NavigableString):
@@ -162,6 +181,11 @@ def _blocks(node: Tag) -> Iterator[str]:
                 yield "#" * _HEADINGS[name] + " " + text
         elif name == "table":
             yield from flush()
+            if _is_layout_table(child):  # old pages lay out whole manuals in table cells
+                for cell in child.find_all(["td", "th"]):
+                    if cell.find_parent("table") is child:
+                        yield from _blocks(cell)
+                continue
             rendered = _render_table(child)
             if rendered:
                 yield rendered
@@ -181,7 +205,7 @@ def _blocks(node: Tag) -> Iterator[str]:
             if text.strip():
                 yield "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
         elif name == "br":
-            yield from flush()
+            pending.append(_BR)
         elif name == "hr":
             yield from flush()
         elif name in _BLOCKS or name == "li" or child.find(

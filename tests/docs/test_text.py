@@ -152,3 +152,22 @@ def test_fuzz_normalize_and_sections(raw):
         assert sec.start == prev_end or prev_end == 0
         assert sec.start <= sec.body_start <= sec.end
         prev_end = sec.end
+
+
+def test_layout_tables_are_read_as_text():
+    html = ("<html><body><table><tr><td width=100></td><td>"
+            "<h2>SCORING</h2><p>Each fish is worth 150 points.</p>"
+            "<table><tr><th>Level</th><th>Points</th></tr><tr><td>1</td><td>15</td></tr></table>"
+            "<font>A builder is lost<br>when he lands<br>in the water.</font>"
+            "</td></tr></table></body></html>")
+    text = html_to_text(html)
+    assert "## SCORING" in text and "Each fish is worth 150 points." in text
+    assert "| Level | Points |" in text and "| 1 | 15 |" in text  # the data table inside stays a table
+    assert "A builder is lost" in text and "| <" not in text
+    assert not any(line.startswith("|") and "fish" in line for line in text.splitlines())
+
+
+def test_line_breaks_wrap_and_double_breaks_end_paragraphs():
+    html = "<body>Fish are worth<br>150 points.<br><br>A builder<br/>is lost.</body>"
+    text = html_to_text(html)
+    assert text == "Fish are worth 150 points.\n\nA builder is lost.\n"
