@@ -105,6 +105,11 @@ class FrostbiteState:
     key: jax.Array
     fc: jax.Array            # ram[1] frame counter
     lfsr: jax.Array          # ram[2] random byte (also the aurora colours)
+    sky_lfsr: jax.Array      # ram[2] as the picture of this frame used it (before the overscan)
+    shown_score: jax.Array   # the score the picture shows (before the overscan's fish points)
+    shown_blocks: jax.Array  # the igloo the picture shows (built from ram[77] in the last overscan)
+    igloo_built: jax.Array   # ram[77] as the overscan built the igloo picture from it
+    shown_shape: jax.Array   # the floe shape the picture shows
     speed: jax.Array         # ram[22..24] px this frame: floes, enemies/bear, Bailey in the air
     speed_frac: jax.Array    # ram[25..27]
     floe_shape: jax.Array    # ram[30] (drawn/collided with last frame's value: floe_shape_drawn)
@@ -198,6 +203,7 @@ def _bits(rows):
 
 PLAYER_BITS = np.stack([_bits(f) for f in art.PLAYER_ART])            # (6, 19, 8)
 ENEMY_BITS = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
+BEAR_BITS = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8,16,16)
 FLOE_PIECE_START = np.array([[p[0] for p in s] for s in art.FLOE_PIECES], np.int32)  # (16, 2)
 FLOE_PIECE_W = np.array([[p[1] for p in s] for s in art.FLOE_PIECES], np.int32)
 
@@ -252,7 +258,8 @@ class Frostbite(Game):
             lfsr = jax.random.randint(sub, (), 1, 256, jnp.int32)
         i32 = lambda v: jnp.asarray(v, jnp.int32)
         s = FrostbiteState(
-            frame=i32(0), key=key, fc=i32(_lookup(c.reset_fc, mode)), lfsr=lfsr,
+            frame=i32(0), key=key, fc=i32(_lookup(c.reset_fc, mode)), lfsr=lfsr, sky_lfsr=lfsr, shown_score=i32(0), shown_blocks=i32(NO_BLOCKS),
+            igloo_built=i32(NO_BLOCKS), shown_shape=i32(8),
             speed=i32(_lookup(c.reset_speed, mode)), speed_frac=i32(_lookup(c.reset_frac, mode)),
             floe_shape=i32(0), floe_shape_drawn=i32(0), floe_x=i32(START_FLOE_X),
             floe_white=jnp.ones(4, bool), row_byte=i32(START_ROW_BYTE), enemy_x=i32(START_ENEMY_X),
@@ -562,12 +569,19 @@ class Frostbite(Game):
                          (s.row_byte & 0x80) != 0, line, jnp.broadcast_to(px, (4, art.ENEMY_LINES, 8)))
         on_enemy = jnp.any(ebits & elit, axis=(1, 2))
         first = lambda hit: jnp.where(jnp.any(hit), jnp.argmax(hit), -1).astype(jnp.int32)
-        # the bear (16 px wide from bear_x + 3) on the shore lines 58..76; approximated by boxes
-        top = s.y + 29
-        bear_touch = ((s.x < s.bear_x + 3 + 16) & (s.x + 8 > s.bear_x + 3)
-                      & (top < 77) & (top + 18 > 58) & (s.sink == 0))
+        # the bear: 16 lines from y = 58 (drawn, and colliding, on every level; seen from level 4)
+        by = art.BEAR_Y + jnp.arange(art.BEAR_H)
+        bbits, _ = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, by)                 # (16, 8)
+        mirrored = (s.facing & 0x10) != 0
+        rel = px - bear_left(s)
+        col = jnp.where(mirrored, art.BEAR_W - 1 - rel, rel)
+        inside = (rel >= 0) & (rel < art.BEAR_W)
+        blit = jnp.asarray(BEAR_BITS)[s.bear_frame][:, jnp.clip(col, 0, art.BEAR_W - 1)] & inside
+        bear_touch = jnp.any(bbits & blit)
         del rows
-        return s.replace(floe_row=first(on_floe), enemy_row=first(on_enemy),
+        return s.replace(floe_row=first(on_floe), enemy_row=first(on_enemy), sky_lfsr=s.lfsr,
+                         shown_score=s.score, shown_blocks=s.igloo_built,
+                         shown_shape=s.floe_shape_drawn,
                          bear_hit=s.bear_hit | bear_touch)
 
     def _overscan(self, s, joy):
@@ -592,6 +606,7 @@ class Frostbite(Game):
         lfsr = jnp.where((s.fc & 7) == 0, lfsr_step(s.lfsr), s.lfsr)
         return s.replace(sound=snd2, speed=speed.astype(jnp.int32), speed_frac=tot & 15,
                          fire_prev=joy.fire, reverse=edge & (s.jump == 0), lfsr=lfsr,
+                         igloo_built=s.blocks,
                          floe_shape_drawn=s.floe_shape)
 
     # ---- queries --------------------------------------------------------------------------------
@@ -624,7 +639,7 @@ class Frostbite(Game):
     def objects(self, state):
         s = state
         # floes: 4 rows x 3 floes (x of the leftmost piece of each floe, line 0)
-        shape = s.floe_shape_drawn
+        shape = s.shown_shape
         start = jnp.asarray(FLOE_PIECE_START)[shape]
         width = jnp.asarray(FLOE_PIECE_W)[shape]
         left_off = jnp.min(start)
@@ -645,7 +660,7 @@ class Frostbite(Game):
         player = ObjectGroup.make(s.x, s.y + 29 + s.sink, 8, 18 - jnp.minimum(s.sink, 18), visible,
                                   row=jnp.where(s.floe_row < 0, -1, s.floe_row),
                                   frozen=s.frozen)
-        bear = ObjectGroup.make(s.bear_x + 3, 58, 16, 19,
+        bear = ObjectGroup.make(bear_left(s), art.BEAR_Y, art.BEAR_W, art.BEAR_H,
                                 (s.level_index >= BEAR_LEVEL_INDEX) & self.consts.bear)
         blocks = s.blocks + 1
         igloo = ObjectGroup.make(112, jnp.where(blocks > 0, 35, 51), 32, jnp.where(blocks > 0, 20, 4),
@@ -657,6 +672,12 @@ class Frostbite(Game):
 
     def render_gray84(self, state):
         return draw_frame(self, state, render.SMALL_GRAY)
+
+
+def bear_left(state):
+    """Screen x of the bear's 16-px box: ram[104] + 3, 4 px further left when it walks right
+    (the mirrored double-width sprite lands there; measured on ALE frames)."""
+    return state.bear_x + 3 - jnp.where((state.facing & 0x10) != 0, 4, 0)
 
 
 def enemy_screen_x(state):

@@ -3,7 +3,7 @@
 Each screen line is looked up in static tables (which floe line or enemy line it belongs to), and the
 pixels are computed from the state with the same geometry the collisions use, so the picture shows
 every object where ``objects()`` and the collisions put it. The aurora lines (33..41) are drawn in
-the colours of ALE's reset frame (the cartridge cycles them from its random byte).
+colours the cartridge derives from its random byte (ram[2]).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import jax.numpy as jnp
 from jaxtari import render
 from jaxtari.games import frostbite_art as art
 
-_AURORA = ((149, 111, 227), (164, 89, 208), (212, 108, 195), (214, 92, 92), (213, 130, 74),
-           (213, 130, 74), (195, 144, 61), (195, 144, 61), (210, 210, 64))  # lines 33..41
+# aurora colour of line 33 + i: [i, bit] -> RGB, bit = bit 1 of the rotated random byte
+_AURORA = np.array([[art.AURORA_RGB[c], art.AURORA_RGB[c ^ 2]] for c in art.AURORA_CODES], np.int32)
 
 
 def _bits(rows):
@@ -24,9 +24,22 @@ def _bits(rows):
 
 _PLAYER = np.stack([_bits(f) for f in art.PLAYER_ART])
 _ENEMY = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
+_BEAR = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]
 _DIGITS = np.stack([_bits(d) for d in art.DIGIT_ART])
 _ROW_RGB = np.array(art.PLAYER_ROW_RGB, np.int32)
 _ENEMY_RGB = np.array(art.ENEMY_RGB, np.int32)
+
+
+def _logo():
+    rgb = np.zeros((210, 160, 3), np.uint8)
+    mask = np.zeros((210, 160), bool)
+    for y, x, w, c in art.LOGO_RUNS:
+        rgb[y, x:x + w] = c
+        mask[y, x:x + w] = True
+    return rgb, mask
+
+
+_LOGO_RGB, _LOGO_MASK = _logo()
 
 
 def _line_tables(raster):
@@ -41,12 +54,14 @@ def _line_tables(raster):
     return floe[:, None], enemy[:, None]
 
 
-def _background(raster, night):
+def _background(raster, night, lfsr):
     ys = jnp.asarray(raster.ys)
     xs = jnp.asarray(raster.xs)
     sky = jnp.where(night, jnp.array(art.SKY_NIGHT_RGB), jnp.array(art.SKY_DAY_RGB))
     shore = jnp.where(night, jnp.array(art.SHORE_NIGHT_RGB), jnp.array(art.SHORE_DAY_RGB))
-    aurora = jnp.asarray(np.array(_AURORA, np.int32))[jnp.clip(ys - 33, 0, 8)]  # (H,1,3)
+    i = jnp.clip(ys - 33, 0, 8)
+    rot = ((lfsr << i) | (lfsr >> (8 - i))) & 0xFF
+    aurora = jnp.asarray(_AURORA)[i, (rot >> 1) & 1]                           # (H,1,3)
     img = jnp.zeros((raster.height, raster.width, 3), jnp.int32)
     in_sky = (ys >= art.SKY_Y[0]) & (ys < 33)
     in_aurora = (ys >= 33) & (ys < art.SKY_Y[1])
@@ -73,15 +88,15 @@ def _digits(img, ys, xs, value, n, x0, y0, show_leading, colour, shown=True):
 
 
 def draw_frame(game, s, raster):
-    from jaxtari.games.frostbite import FLOE_PIECE_START, FLOE_PIECE_W, window_mask
+    from jaxtari.games.frostbite import FLOE_PIECE_START, FLOE_PIECE_W, bear_left, window_mask
 
     mono = game.consts.monochrome
     night = ((s.level_index >> 2) & 1) == 1
-    img, ys, xs = _background(raster, night)
+    img, ys, xs = _background(raster, night, s.sky_lfsr)
     floe_id, enemy_id = (jnp.asarray(t) for t in _line_tables(raster))
 
     # HUD: score, temperature + degree sign, lives in reserve
-    img = _digits(img, ys, xs, s.score, 6, art.DIGIT_CELL_X, art.HUD_SCORE_Y, False, art.HUD_RGB)
+    img = _digits(img, ys, xs, s.shown_score, 6, art.DIGIT_CELL_X, art.HUD_SCORE_Y, False, art.HUD_RGB)
     blink = (s.temperature < 10) & (s.flags == 0) & ((s.fc & 8) == 0)
     img = _digits(img, ys, xs, s.temperature, 2, art.DIGIT_CELL_X, art.HUD_TEMP_Y, False, art.HUD_RGB, ~blink)
     img = _digits(img, ys, xs, s.lives, 1, art.DIGIT_CELL_X + 5 * art.DIGIT_SPACING, art.HUD_TEMP_Y, False,
@@ -91,7 +106,7 @@ def draw_frame(game, s, raster):
     img = jnp.where((deg & ~blink)[..., None], jnp.asarray(art.HUD_RGB), img)
 
     # igloo stage
-    blocks = s.blocks
+    blocks = s.shown_blocks
     bands = np.zeros((17, 5, 3), np.int32)
     for k, bs in enumerate(art.IGLOO_BANDS):
         for b, (y, x, w) in enumerate(bs):
@@ -106,7 +121,7 @@ def draw_frame(game, s, raster):
     # floes
     fr = jnp.clip(floe_id // art.FLOE_LINES, 0, 3)
     fk = jnp.clip(floe_id % art.FLOE_LINES, 0, art.FLOE_LINES - 1)
-    shape = s.floe_shape_drawn
+    shape = s.shown_shape
     fx = s.floe_x[fr] + jnp.asarray(art.FLOE_LINE_SHIFT, jnp.int32)[fk]      # (H,1)
     start = fx[..., None, None] + jnp.asarray(FLOE_PIECE_START)[shape] + 32 * jnp.arange(3)[:, None]
     rel = (xs[..., None, None] - start) % 160                                 # (H,W,3,2)
@@ -131,10 +146,14 @@ def draw_frame(game, s, raster):
     foe = jnp.any(ebit, axis=-1)
     img = jnp.where(foe[..., None], jnp.asarray(_ENEMY_RGB)[s.row_byte[er] & 3], img)
 
-    # polar bear (drawn as its box; colour of day or night)
+    # polar bear (from level 4; before, the cartridge draws it in the shore's colour)
     bear_on = (s.level_index >= 3) & game.consts.bear
-    bx = s.bear_x + 3
-    bear = bear_on & (ys >= art.BEAR_Y) & (ys < art.BEAR_Y + art.BEAR_H) & (xs >= bx) & (xs < bx + art.BEAR_W)
+    brel = xs - bear_left(s)
+    bcolx = jnp.where((s.facing & 0x10) != 0, art.BEAR_W - 1 - brel, brel)
+    bline = ys - art.BEAR_Y
+    bear = bear_on & (bline >= 0) & (bline < art.BEAR_H) & (brel >= 0) & (brel < art.BEAR_W)
+    bbit = jnp.asarray(_BEAR)[s.bear_frame, jnp.clip(bline, 0, art.BEAR_H - 1), jnp.clip(bcolx, 0, art.BEAR_W - 1)]
+    bear = jnp.where(mono, bear, bear & bbit)
     bcol = jnp.where(night, jnp.array(art.BEAR_NIGHT_RGB), jnp.array(art.BEAR_DAY_RGB))
     img = jnp.where(bear[..., None], bcol, img)
 
@@ -146,11 +165,14 @@ def draw_frame(game, s, raster):
     inb = (row >= 0) & (row < 19) & (ys - top < 19) & (xs - s.x >= 0) & (xs - s.x < 8) & (s.y > 0)
     pbit = jnp.asarray(_PLAYER)[s.anim, jnp.clip(row, 0, 18), jnp.clip(c, 0, 7)]
     pbit = jnp.where(mono, inb, pbit & inb)
-    pcol = jnp.asarray(_ROW_RGB)[jnp.clip(row, 0, 18)]                        # (H,1,3)
-    pcol = jnp.where((ys - top < s.frozen)[..., None], jnp.asarray(art.FROZEN_RGB), pcol)
+    pcol = jnp.asarray(_ROW_RGB)[s.anim, jnp.clip(row, 0, 18)]                 # (H,1,3)
+    pcol = jnp.where((row < s.frozen)[..., None], jnp.asarray(art.FROZEN_RGB), pcol)
     img = jnp.where(pbit[..., None], pcol, img)
 
-    # the black bar of the left 8 columns
+    # the Activision logo (static), the black bar of the left 8 columns
+    r_ys, r_xs = raster.ys[:, 0], raster.xs[0]
+    logo = _LOGO_MASK[r_ys][:, r_xs]
+    img = jnp.where(jnp.asarray(logo)[..., None], jnp.asarray(_LOGO_RGB[r_ys][:, r_xs].astype(np.int32)), img)
     img = jnp.where((xs < 8)[..., None], 0, img)
     img = img.astype(jnp.uint8)
     if raster.channels == 1:

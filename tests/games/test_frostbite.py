@@ -1,0 +1,443 @@
+"""Frostbite in JAX against the real emulator (ale-py) and against the rules of the manual.
+
+The emulator checks replay the same frames on ALE and on the JAX game and compare every RAM byte
+the JAX state mirrors (``mirrored_ram``), plus reward, score and lives, frame by frame with zero
+tolerance: the port runs the cartridge's own frame logic, so anything short of exact is a bug.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxtari
+from jaxtari import render
+from jaxtari.games import frostbite as fb
+from jaxtari.games import frostbite_art as art
+from jaxtari.mods import ModError
+
+from alignment.catalog import entry
+from alignment.reference import AleGame
+
+NOOP, FIRE, UP, RIGHT, LEFT, DOWN = 0, 1, 2, 3, 4, 5
+DOWNRIGHT, DOWNLEFT, DOWNFIRE = 8, 9, 13
+
+
+@pytest.fixture(scope="module")
+def game():
+    return jaxtari.make("frostbite")
+
+
+@pytest.fixture(scope="module")
+def step(game):
+    return jax.jit(game._step)
+
+
+@pytest.fixture(scope="module")
+def ram_of():
+    return jax.jit(fb.mirrored_ram)
+
+
+def start(game):
+    return game._reset(jax.random.key(0))
+
+
+def advance(step, s, action, n):
+    total = 0
+    for _ in range(n):
+        s, r = step(s, jnp.int32(action))
+        total += int(r)
+    return s, total
+
+
+def standing(game, row, x=60, **kw):
+    """Bailey standing still on floe row ``row`` (0 bottom .. 3 top) at x, a floe under him in
+    every row, the opening pause over."""
+    s = start(game)
+    fields = dict(hold=jnp.int32(0), y=jnp.int32(fb.ROW_Y[row]), x=jnp.int32(x),
+                  floe_row=jnp.int32(row), floe_x=jnp.full(4, x - 4, jnp.int32))
+    fields.update(kw)
+    return s.replace(**fields)
+
+
+def script(seed, n, choices=(0, 2, 5, 5, 3, 4, 1, 13, 8, 9)):
+    rng = np.random.default_rng(seed)
+    acts = []
+    while len(acts) < n:
+        acts += [int(rng.choice(choices))] * int(rng.integers(1, 25))
+    return acts[:n]
+
+
+def compare_with_ale(game, step, ram_of, ale, s, actions):
+    """Play ``actions`` on both; assert every mirrored byte, reward and lives agree each frame."""
+    frames = 0
+    for t, a in enumerate(actions):
+        if ale.terminated:
+            assert bool(game.is_terminal(s)), f"frame {t}: ALE ended the episode, JAX did not"
+            break
+        r_ale = ale.act(a)
+        s, r_jax = step(s, jnp.int32(a))
+        ram = ale.ram
+        mine = {k: int(v) for k, v in ram_of(s).items()}
+        diff = {k: (int(ram[k]), v) for k, v in mine.items() if int(ram[k]) != v}
+        assert not diff, f"frame {t} action {a}: RAM bytes (ALE, JAX) differ: {diff}"
+        assert r_ale == int(r_jax), f"frame {t}: reward ALE {r_ale} JAX {int(r_jax)}"
+        assert ale.lives == int(game.lives(s)), f"frame {t}: lives"
+        assert ale.score == int(game.score(s))
+        frames += 1
+    return s, frames
+
+
+# ---- API -------------------------------------------------------------------------------------------
+def test_minimal_action_set_is_ales(game):
+    ale = AleGame("frostbite")
+    assert game.action_ids == ale.action_ids == tuple(range(18))
+    assert game.action_names == entry("frostbite").minimal_actions
+
+
+def test_reset_step_shapes_and_dtypes(game):
+    obs, s = game.reset(jax.random.key(0))
+    assert obs.dtype == jnp.float32 and obs.ndim == 1
+    assert game.observation_space.shape == obs.shape
+    obs2, s2, r, done, info = game.step(s, 3)
+    assert obs2.shape == obs.shape and r.dtype == jnp.float32 and done.dtype == jnp.bool_
+    assert int(s2.frame) == 1 and set(info) == {"lives", "score", "frame"}
+    sig = game.signals(s2)
+    shapes = {"floe_x": (4,), "floe_white": (4,), "enemy_x": (4,)}
+    for name in ("player_x", "player_y", "row", "level", "igloo_blocks", "temperature",
+                 "floe_x", "floe_white", "enemy_x", "bear_x"):
+        assert jnp.shape(sig[name]) == shapes.get(name, ()), name
+    objs = game.objects(s2)
+    assert {k: v.size for k, v in objs.items()} == {"player": 1, "floes": 12, "enemies": 12,
+                                                    "bear": 1, "igloo": 1}
+    assert int(game.lives(s)) == 4 and int(sig["level"]) == 1 and int(sig["temperature"]) == 45
+
+
+def _plain(tree):
+    return [np.asarray(jax.random.key_data(x) if jnp.issubdtype(x.dtype, jax.dtypes.prng_key) else x)
+            for x in jax.tree.leaves(tree)]
+
+
+def test_jit_and_vmap_equal_plain_call(game):
+    obs, s = game.reset(jax.random.key(1))
+    plain = game.step(s, 5)
+    jitted = jax.jit(game.step)(s, 5)
+    for a, b in zip(_plain(plain), _plain(jitted)):
+        np.testing.assert_array_equal(a, b)
+    keys = jax.random.split(jax.random.key(2), 3)
+    obs_b, s_b = jax.vmap(game.reset)(keys)
+    out_b = jax.vmap(game.step)(s_b, jnp.array([5, 5, 5]))
+    one = game.step(game.reset(keys[1])[1], 5)
+    for a, b in zip(_plain(one), _plain(out_b)):
+        np.testing.assert_array_equal(a, b[1])
+
+
+def test_same_key_same_game(game, step):
+    a = start(game)
+    b = start(game)
+    for act in (0, 5, 5, 3, 1, 2):
+        a, _ = advance(step, a, act, 20)
+        b, _ = advance(step, b, act, 20)
+    assert all(np.array_equal(x, y) for x, y in zip(_plain(a), _plain(b)))
+    # ALE's start does not depend on the seed (measured: ram[2] = 204 after every reset)
+    assert int(game._reset(jax.random.key(7)).lfsr) == int(game._reset(jax.random.key(0)).lfsr) == 204
+    rnd = fb.Frostbite(fb.FrostbiteConstants(randomize_start=True))
+    k1, k2 = rnd._reset(jax.random.key(1)), rnd._reset(jax.random.key(1))
+    assert int(k1.lfsr) == int(k2.lfsr)
+    assert len({int(rnd._reset(jax.random.key(i)).lfsr) for i in range(8)}) > 1
+
+
+def test_bad_mode_is_a_clear_error():
+    with pytest.raises(ValueError, match="mode 1 is not an ALE mode of Frostbite; use 0 or 2"):
+        fb.Frostbite(fb.FrostbiteConstants(mode=1))._reset(jax.random.key(0))
+
+
+# ---- against the emulator ------------------------------------------------------------------------------
+OPENING = ([NOOP] * 70 + [DOWN] * 32 + [NOOP] * 10 + [DOWN] * 32 + [RIGHT] * 30 + [DOWN] * 32
+           + [FIRE] + [NOOP] * 20 + [DOWNLEFT] * 32 + [UP] * 32 + [LEFT] * 20 + [UP] * 32
+           + [UP] * 32 + [DOWNRIGHT] * 40 + [DOWN] * 60 + [NOOP] * 150)
+
+
+def test_opening_matches_ale_byte_for_byte(game, step, ram_of):
+    ale = AleGame("frostbite")
+    s0 = start(game)
+    assert {k: int(v) for k, v in ram_of(s0).items()} == {k: int(ale.ram[k]) for k in ram_of(s0)}
+    s, frames = compare_with_ale(game, step, ram_of, ale, s0, OPENING)
+    assert frames == len(OPENING)
+    assert ale.score >= 40 and int(s.blocks) + 1 >= 4     # several landings happened
+    # the catalog's signals agree too (level excepted: the catalog reads ram[70], see the report)
+    e = entry("frostbite")
+    mine, theirs = e.jax_signals(game, s), ale.signals()
+    for name, sig in e.signals.items():
+        if name not in ("level", "frame"):
+            assert sig.within(theirs[name], mine[name]), (name, theirs[name], mine[name])
+    assert int(game.signals(s)["level"]) == int(ale.ram[75]) + 1
+
+
+@pytest.mark.parametrize("level_index,seed", [(1, 11), (3, 13), (5, 15)])
+def test_random_play_on_later_levels_matches_ale(game, step, ram_of, level_index, seed):
+    """Scripted start: ram[75] (the level) written at reset on both sides, then random play."""
+    ale = AleGame("frostbite")
+    ale.set_ram(75, level_index)
+    s = start(game).replace(level_index=jnp.int32(level_index))
+    _, frames = compare_with_ale(game, step, ram_of, ale, s, script(seed, 900))
+    assert frames > 600
+
+
+def test_entering_the_igloo_matches_ale(game, step, ram_of):
+    ale = AleGame("frostbite")
+    ale.set_ram(77, 15)
+    s = start(game).replace(blocks=jnp.int32(15))
+    acts = [NOOP] * 70 + [RIGHT] * 125 + [UP] * 5 + [NOOP] * 700
+    s, _ = compare_with_ale(game, step, ram_of, ale, s, acts)
+    assert int(s.level_index) == 1 and int(s.blocks) == -1 and ale.score == 160 + 10 * 43   # 16 blocks, 43 degrees left
+
+
+def test_advanced_mode_matches_ale(ram_of):
+    game = fb.Frostbite(fb.FrostbiteConstants(mode=2))
+    step = jax.jit(game._step)
+    ale = AleGame("frostbite", mode=2)
+    s = game._reset(jax.random.key(0))
+    assert int(game.signals(s)["level"]) == 5
+    compare_with_ale(game, step, ram_of, ale, s, script(21, 700))
+
+
+# ---- mechanics from scripted JAX starts ---------------------------------------------------------------
+def test_jump_down_lands_turns_row_blue_and_builds_a_block(game, step):
+    s = standing(game, 1)
+    s, pts = advance(step, s, DOWN, 36)
+    assert int(s.y) == fb.ROW_Y[0] and int(s.floe_row) == 0
+    assert pts == 10 and int(s.blocks) + 1 == 1
+    assert not bool(s.floe_white[0]) and bool(s.floe_white[1])
+    s3 = standing(game, 1, level_index=jnp.int32(2))
+    _, pts3 = advance(step, s3, DOWN, 36)
+    assert pts3 == 30   # 10 x level (manual's table)
+
+
+def test_jump_up_and_no_block_for_a_blue_row(game, step):
+    s = standing(game, 1, floe_white=jnp.array([True, True, False, True]))
+    s, pts = advance(step, s, UP, 2)
+    s, more = advance(step, s, NOOP, 34)
+    pts += more
+    assert int(s.y) == fb.ROW_Y[2] and pts == 0 and int(s.blocks) == -1
+
+
+def test_fire_reverses_the_row_at_the_cost_of_a_block(game, step):
+    s = standing(game, 0, blocks=jnp.int32(2))
+    before = int(s.row_byte[0]) & 0x40
+    s, _ = advance(step, s, FIRE, 3)
+    assert int(s.row_byte[0]) & 0x40 != before and int(s.blocks) == 1
+    # igloo complete: reversing costs nothing
+    s = standing(game, 0, blocks=jnp.int32(15))
+    s, _ = advance(step, s, FIRE, 3)
+    assert int(s.row_byte[0]) & 0x40 != before and int(s.blocks) == 15
+    # no block yet: the cartridge ignores the button
+    s = standing(game, 0)
+    s, _ = advance(step, s, FIRE, 3)
+    assert int(s.row_byte[0]) & 0x40 == before and int(s.blocks) == -1
+    # held button reverses once (a new press is needed)
+    s = standing(game, 0, blocks=jnp.int32(5))
+    s, _ = advance(step, s, FIRE, 30)
+    assert int(s.blocks) == 4
+
+
+def test_all_rows_blue_turn_white_again(game, step):
+    blue = jnp.zeros(4, bool)
+    s, _ = advance(step, standing(game, 0, floe_white=blue, blocks=jnp.int32(7)), NOOP, 1)
+    assert bool(jnp.all(s.floe_white))
+    s, _ = advance(step, standing(game, 0, floe_white=blue, blocks=jnp.int32(15)), NOOP, 1)
+    assert not bool(jnp.any(s.floe_white))    # not once the igloo is complete
+
+
+def test_temperature_counts_down_and_freezes_bailey(game, step):
+    s = start(game)
+    s, _ = advance(step, s, NOOP, 64 + 128)
+    assert int(s.temperature) in (42, 43)      # one degree per 64 frames after the opening pause
+    s = standing(game, 0, temperature=jnp.int32(1), fc=jnp.int32(62))
+    s, _ = advance(step, s, NOOP, 2)
+    assert int(s.temperature) == 0 and int(s.flags) == fb.F_FREEZE
+    lives = int(game.lives(s))
+    s, _ = advance(step, s, NOOP, 18 * 5 + 0x70 + 2)
+    assert int(game.lives(s)) == lives - 1 and int(s.temperature) == 45 and int(s.y) == fb.SHORE_Y
+
+
+def test_falling_into_the_water_costs_a_life(game, step):
+    s = standing(game, 0, floe_x=jnp.full(4, 120, jnp.int32), floe_row=jnp.int32(-1))
+    s, _ = advance(step, s, NOOP, 1)
+    assert int(s.flags) == fb.F_SINK
+    s, _ = advance(step, s, NOOP, 18 * 5 + 0x70 + 2)
+    assert int(game.lives(s)) == 3 and int(s.y) == fb.SHORE_Y and not bool(game.is_terminal(s))
+
+
+def test_complete_igloo_entry_pays_blocks_and_degrees_and_next_level(game, step):
+    s = start(game).replace(hold=jnp.int32(0), blocks=jnp.int32(15), x=jnp.int32(123),
+                            temperature=jnp.int32(30), fc=jnp.int32(1))
+    s, pts = advance(step, s, UP, 2)
+    assert int(s.jump) > 0 and bool(s.igloo_jump)
+    s, more = advance(step, s, NOOP, 20 + 64 + 16 * 7 + 30 * 3 + 0x30 + 5)
+    assert pts + more == 16 * 10 + 30 * 10      # manual: 160 at level 1, 10 x degree x level
+    assert int(s.level_index) == 1 and int(s.blocks) == -1 and int(s.temperature) == 45
+    # not at the door: UP on the shore does nothing
+    s = start(game).replace(hold=jnp.int32(0), blocks=jnp.int32(15), x=jnp.int32(80))
+    s, _ = advance(step, s, UP, 4)
+    assert int(s.jump) == 0 and int(s.y) == fb.SHORE_Y
+
+
+def test_bear_walks_the_shore_from_level_4_and_chases_bailey_off(game, step):
+    s = start(game).replace(hold=jnp.int32(0), level_index=jnp.int32(2), fc=jnp.int32(0))
+    s, _ = advance(step, s, NOOP, 100)
+    assert int(s.bear_x) == fb.BEAR_MAX_X and not bool(game.objects(s)["bear"].active[0])
+    s = start(game).replace(hold=jnp.int32(0), level_index=jnp.int32(3), fc=jnp.int32(0))
+    assert bool(game.objects(s)["bear"].active[0])
+    s, _ = advance(step, s, NOOP, 120)
+    assert int(s.bear_x) < fb.BEAR_MAX_X - 10    # walked towards Bailey
+    s, _ = advance(step, s, NOOP, 150)
+    assert bool(s.bear_hit) and int(s.x) < 64     # caught: the bear drives him left
+    s, _ = advance(step, s, NOOP, 500)
+    assert int(game.lives(s)) == 3               # chased off the left edge, lost
+
+
+def test_fish_is_worth_200_points(game, step):
+    # a fish in the bottom row right under Bailey (kind 1, one copy at the floe)
+    s = standing(game, 0, row_byte=jnp.array([0x11, 0x50, 0x10, 0x50], jnp.int32),
+                 enemy_x=jnp.array([58, 0xC0, 0xB0, 0xD0], jnp.int32),
+                 enemy_copies=jnp.array([4, 1, 1, 1], jnp.int32))
+    s, pts = advance(step, s, NOOP, 60)
+    assert pts == 200 and int(s.fish_eaten) == 1 and int(s.enemy_copies[0]) == 0
+
+
+def test_goose_pushes_bailey(game, step):
+    s = standing(game, 0, row_byte=jnp.array([0x10, 0x50, 0x10, 0x50], jnp.int32),
+                 enemy_x=jnp.array([58, 0xC0, 0xB0, 0xD0], jnp.int32),
+                 enemy_copies=jnp.array([4, 1, 1, 1], jnp.int32))
+    s, _ = advance(step, s, NOOP, 3)
+    assert int(s.pushed_row) == 0
+    s, _ = advance(step, s, DOWN, 5)
+    assert int(s.jump) == 0                       # no jumping while pushed
+
+
+def test_game_over_when_the_last_bailey_is_lost(game, step):
+    s = standing(game, 0, lives=jnp.int32(0), floe_x=jnp.full(4, 120, jnp.int32),
+                 floe_row=jnp.int32(-1))
+    assert int(game.lives(s)) == 1 and not bool(game.is_terminal(s))
+    s, _ = advance(step, s, NOOP, 1)
+    assert bool(game.is_terminal(s))
+    s = standing(game, 0, lives=jnp.int32(0), temperature=jnp.int32(1), fc=jnp.int32(62))
+    s, _ = advance(step, s, NOOP, 2 + 18 * 5 + 0x70 + 2)
+    assert bool(game.is_terminal(s))
+
+
+def test_bonus_life_every_5000_points(game, step):
+    s = standing(game, 1, score=jnp.int32(4990))
+    s, pts = advance(step, s, DOWN, 36)
+    assert pts == 10 and int(s.score) == 5000 and int(game.lives(s)) == 5
+    s = standing(game, 1, score=jnp.int32(4990), lives=jnp.int32(9))
+    s, _ = advance(step, s, DOWN, 36)
+    assert int(game.lives(s)) == 10               # ram[76] stays at 9
+
+
+def test_floes_break_up_from_level_6(game, step):
+    game = jaxtari.make("frostbite", mods=["no_bear"])   # keep the bear from ending the life
+    step = jax.jit(game._step)
+    s = start(game).replace(hold=jnp.int32(0), level_index=jnp.int32(5), fc=jnp.int32(0))
+    shapes = set()
+    for _ in range(20):
+        s, _ = advance(step, s, NOOP, 16)
+        shapes.add(int(s.floe_shape))
+    assert len(shapes) > 10
+    s = start(game).replace(hold=jnp.int32(0), level_index=jnp.int32(4))
+    s, _ = advance(step, s, NOOP, 200)
+    assert int(s.floe_shape) == 8
+
+
+# ---- rendering -----------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def busy_state(game, step):
+    s = start(game).replace(level_index=jnp.int32(3))
+    s, _ = advance(step, s, NOOP, 70)
+    s, _ = advance(step, s, DOWN, 40)
+    s, _ = advance(step, s, NOOP, 200)
+    return s
+
+
+def test_render_draws_objects_where_objects_says(game, busy_state):
+    s = busy_state
+    img = np.asarray(jax.jit(game.render)(s))
+    assert img.shape == (210, 160, 3) and img.dtype == np.uint8
+    o = game.objects(s)
+    p = o["player"]
+    box = img[int(p.y[0]):int(p.y[0] + p.h[0]), int(p.x[0]):int(p.x[0] + p.w[0])]
+    cols = {tuple(c) for c in box.reshape(-1, 3)}
+    assert set(map(tuple, art.PLAYER_ROW_RGB[int(s.anim)])) & cols
+    f = o["floes"]
+    for i in range(f.size):
+        x, y = int(f.x[i]), int(f.y[i])
+        want = art.WHITE_FLOE_RGB if int(f.attrs["white"][i]) else art.BLUE_FLOE_RGB
+        assert (img[y, x % 160] == want).all() or (img[y, (x + 4) % 160] == want).all()
+    e = o["enemies"]
+    assert bool(jnp.any(e.active))
+    for i in np.nonzero(np.asarray(e.active))[0]:
+        x, y = int(e.x[i]), int(e.y[i])
+        patch = img[y:y + 8, x:x + 8].reshape(-1, 3)
+        assert (patch == art.ENEMY_RGB[int(e.attrs["kind"][i])]).all(-1).any()
+
+
+def test_gray84_is_the_same_drawing_sampled(game, busy_state):
+    full = np.asarray(jax.jit(game.render)(busy_state))
+    small = np.asarray(jax.jit(game.render_gray84)(busy_state))
+    assert small.shape == (84, 84) and small.dtype == np.uint8
+    r = render.SMALL_GRAY
+    np.testing.assert_array_equal(small, render.gray(full[r.ys[:, 0]][:, r.xs[0]]))
+
+
+def test_render_matches_ale_frame(game, step):
+    ale = AleGame("frostbite")
+    s = start(game)
+    for a in [NOOP] * 70 + [DOWN] * 40:
+        ale.act(a)
+        s, _ = step(s, jnp.int32(a))
+    mine = np.asarray(jax.jit(game.render)(s))
+    theirs = ale.rgb()
+    differ = (mine != theirs).any(-1)
+    assert differ.sum() == 0, np.nonzero(differ)
+
+
+# ---- mods ----------------------------------------------------------------------------------------------
+def test_mods(game, step):
+    calm = jaxtari.make("frostbite", mods=["no_enemies"])
+    s, _ = advance(jax.jit(calm._step), calm._reset(jax.random.key(0)), NOOP, 1500)
+    assert not bool(jnp.any(calm.objects(s)["enemies"].active))
+    s2, _ = advance(step, start(game), NOOP, 1500)
+    assert bool(jnp.any(game.objects(s2)["enemies"].active))
+
+    slow = jaxtari.make("frostbite", mods=["slow_floes"])
+    a, _ = advance(jax.jit(slow._step), slow._reset(jax.random.key(0)), NOOP, 400)
+    b, _ = advance(step, start(game), NOOP, 400)
+    moved = lambda st: abs(int(st.floe_x[0]) - fb.START_FLOE_X[0])
+    assert moved(a) * 2 in (moved(b) - 1, moved(b), moved(b) + 1) and moved(b) > 20
+
+    mono = jaxtari.make("frostbite", mods=["monochrome"])
+    sm = start(mono).replace(level_index=jnp.int32(3))
+    img = np.asarray(mono.render(sm))
+    p = mono.objects(sm)["player"]
+    box = img[int(p.y[0]):int(p.y[0] + p.h[0]), int(p.x[0]):int(p.x[0] + 8)]
+    bg = np.array(art.SHORE_DAY_RGB)
+    assert not (box == bg).all(-1).any()         # a solid box
+    assert (np.asarray(game.render(sm)) != img).any()
+
+    nb = jaxtari.make("frostbite", mods=["no_bear"])
+    s3 = nb._reset(jax.random.key(0)).replace(level_index=jnp.int32(3))
+    s3, _ = advance(jax.jit(nb._step), s3, NOOP, 300)
+    assert int(s3.bear_x) == fb.BEAR_MAX_X and not bool(nb.objects(s3)["bear"].active[0])
+
+    warm = jaxtari.make("frostbite", mods=["keep_warm"])
+    obs, sw = warm.reset(jax.random.key(0))
+    stepw = jax.jit(warm.step)
+    for _ in range(400):
+        obs, sw, r, d, i = stepw(sw, 0)
+    assert int(sw.temperature) == 45
+
+    with pytest.raises(ModError, match="unknown mod 'fast'"):
+        jaxtari.make("frostbite", mods=["fast"])
