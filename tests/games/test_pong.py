@@ -24,7 +24,7 @@ SIGNALS = [k for k in CATALOG.signals if k not in ("frame",)]
 MINIMAL = ("NOOP", "FIRE", "RIGHT", "LEFT", "RIGHTFIRE", "LEFTFIRE")
 
 
-# ---- helpers ----------------------------------------------------------------------------------
+# ---- helpers -------------------------------------------------------------------------------------
 def make_rollout(game):
     """jit(scan) of game.step over a fixed action sequence: (final, states, rewards, dones)."""
 
@@ -76,7 +76,7 @@ def ale_run(actions, *, policy=None, setup=None, frames=None, rgb=False):
 
 
 def tracker(seed, fire_p=0.3):
-    """A scripted player that follows the ball's height (RAM 54) with noise, pressing FIRE at times."""
+    """A scripted player following the ball's height (RAM 54) with noise, pressing FIRE at times."""
     rng = np.random.default_rng(seed)
     offset = [0]
 
@@ -102,7 +102,8 @@ def assert_signals_equal(ale_sig, jax_sig, names, frames):
     for k in names:
         a, j = ale_sig[k][:frames], jax_sig[k][:frames]
         bad = np.nonzero(a != j)[0]
-        assert bad.size == 0, f"{k}: first disagreement at frame {bad[0]}: ALE {a[bad[0]]}, JAX {j[bad[0]]}"
+        assert bad.size == 0, (
+            f"{k}: first disagreement at frame {bad[0]}: ALE {a[bad[0]]}, JAX {j[bad[0]]}")
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +130,7 @@ def tracked(game, rollout, start):
     return ale_sig, actions, screens, states, jax_signals(game, states, rewards), dones
 
 
-# ---- the API --------------------------------------------------------------------------------------
+# ---- the API -------------------------------------------------------------------------------------
 def test_actions_are_ales_minimal_set(game):
     assert game.action_names == MINIMAL == CATALOG.minimal_actions
     assert game.action_ids == AleGame("pong").action_ids
@@ -191,12 +192,13 @@ def test_objects_have_fixed_shapes(game, start, tracked):
     states = tracked[3]
     shapes = {k: jax.tree_util.tree_map(jnp.shape, g) for k, g in game.objects(start).items()}
     for t in (0, 100, 700):
-        now = {k: jax.tree_util.tree_map(jnp.shape, g) for k, g in game.objects(at(states, t)).items()}
+        objs = game.objects(at(states, t))
+        now = {k: jax.tree_util.tree_map(jnp.shape, g) for k, g in objs.items()}
         assert now == shapes
     assert set(shapes) == {"player", "enemy", "ball"}
 
 
-# ---- against the emulator ----------------------------------------------------------------------------
+# ---- against the emulator ------------------------------------------------------------------------
 def test_matches_ale_frame_for_frame_with_a_tracking_player(tracked):
     """1,500 frames (about 10 rallies, paddle hits, FIRE speed-ups, points both ways): every
     catalog signal is EXACT on every frame (tolerance 0 px, 0 points), because the model follows
@@ -331,12 +333,13 @@ def test_pot_reading_integer_form_equals_stellas_double_formula(game):
     np.testing.assert_array_equal(got, want)
 
 
-# ---- rendering ------------------------------------------------------------------------------------
+# ---- rendering -----------------------------------------------------------------------------------
 def _inside(raster, group, court=(34, 194)):
     ys, xs = raster.ys, raster.xs
     top = max(int(group.y[0]), court[0])
     bottom = min(int(group.y[0] + group.h[0]), court[1])
-    return (ys >= top) & (ys < bottom) & (xs >= int(group.x[0])) & (xs < int(group.x[0] + group.w[0]))
+    left, right = int(group.x[0]), int(group.x[0] + group.w[0])
+    return (ys >= top) & (ys < bottom) & (xs >= left) & (xs < right)
 
 
 @pytest.mark.parametrize("which", ["render", "render_gray84"])
@@ -361,7 +364,8 @@ def test_render_draws_objects_where_objects_says(game, tracked, which):
             assert (pix == want).all(), (t, name)
             # and nowhere else in the court
             court = (raster.ys >= 34) & (raster.ys < 194) & np.ones_like(raster.xs, bool)
-            outside = court & ~_inside(raster, objs[name]) & (raster.xs < 80 if name == "enemy" else raster.xs >= 80)
+            half = raster.xs < 80 if name == "enemy" else raster.xs >= 80
+            outside = court & ~_inside(raster, objs[name]) & half
             other = img[outside]
             hits = (other == want).all(-1) if other.ndim == 2 else (other == want)
             assert not hits.any(), (t, name)
@@ -382,7 +386,7 @@ def test_score_digits_match_ale(game, tracked):
     np.testing.assert_array_equal(ours[:, :24], screens[:300, :24])
 
 
-# ---- mods -----------------------------------------------------------------------------------------
+# ---- mods ----------------------------------------------------------------------------------------
 NOOPS = jnp.zeros(600, jnp.int32)
 
 
@@ -448,7 +452,8 @@ def test_full_action_space_matches_ale():
     for a in actions:
         ale.step(int(a))
         rows.append(ale.signals())
-    _, states, rewards, _ = make_rollout(full)(full.reset(jax.random.key(0))[1], jnp.asarray(actions))
+    start = full.reset(jax.random.key(0))[1]
+    _, states, rewards, _ = make_rollout(full)(start, jnp.asarray(actions))
     jax_sig = jax_signals(full, states, rewards)
     for k in ("player_y", "ball_x", "ball_y", "enemy_y", "score"):
         np.testing.assert_array_equal(np.array([r[k] for r in rows]), jax_sig[k], err_msg=k)
