@@ -202,9 +202,10 @@ class Freeway(Game):
             hit_count=hit_count, cross_count=cross_count, hurt_pose=hurt_pose, score=score,
             shown_score=shown,
         )
-        # After the game is over nothing moves any more (the wrappers reset on `done`).
+        # After the game is over nothing moves any more, the frame count included (as ALE's
+        # console freezes at game over; the wrappers reset on `done`).
         keep = {f.name: jnp.where(live, getattr(new, f.name), getattr(state, f.name))
-                for f in dataclasses.fields(FreewayState) if f.name not in ("frame", "key")}
+                for f in dataclasses.fields(FreewayState) if f.name != "key"}
         new = new.replace(**keep)
         return new, jnp.where(live, reward, 0)
 

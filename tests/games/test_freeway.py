@@ -1,0 +1,335 @@
+"""Freeway in JAX against the real emulator (ale-py) and against its own rules.
+
+The emulator checks play the same frames on ALE and on the JAX game from reset and compare every
+catalog signal (chicken y, the ten car x, score, timer), the reward and the end of the game with
+zero tolerance, and the screens pixel for pixel: the port reproduces the cartridge's frame timing
+(measured on ALE 0.12.1), so anything short of exact is a bug.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxtari
+from jaxtari import render
+from jaxtari.games import freeway as fw
+from jaxtari.games import freeway_art as art
+from jaxtari.mods import ModError
+
+from alignment.catalog import entry
+from alignment.reference import AleGame
+
+NOOP, UP, DOWN = 0, 1, 2  # indices into the minimal action set
+
+
+@pytest.fixture(scope="module")
+def game():
+    return jaxtari.make("freeway")
+
+
+@pytest.fixture(scope="module")
+def step(game):
+    return jax.jit(game.step)
+
+
+@pytest.fixture(scope="module")
+def draw(game):
+    return jax.jit(lambda s: (game.render(s), game.render_gray84(s)))
+
+
+def start(game):
+    return game.reset(jax.random.key(0))[1]
+
+
+def script(seed, n, p=(0.2, 0.6, 0.2)):
+    """Held actions of random lengths (UP most of the time, so the chicken meets the traffic)."""
+    rng = np.random.default_rng(seed)
+    acts = []
+    while len(acts) < n:
+        acts += [int(rng.choice(3, p=p))] * int(rng.integers(1, 30))
+    return acts[:n]
+
+
+def rollout(game, actions, s=None):
+    """(states, rewards, dones) of the given action indices, as one scanned program."""
+    s = start(game) if s is None else s
+
+    def body(st, a):
+        _, st, r, d, _ = game.step(st, a)
+        return st, (st, r, d)
+
+    _, (states, rewards, dones) = jax.jit(lambda st, a: jax.lax.scan(body, st, a))(
+        s, jnp.asarray(actions, jnp.int32))
+    return jax.device_get(states), np.asarray(rewards), np.asarray(dones)
+
+
+def at(states, t):
+    return jax.tree_util.tree_map(lambda a: a[t], states)
+
+
+# ---- the API ------------------------------------------------------------------------------------
+def test_actions_and_lives_match_ale(game):
+    ale = AleGame("freeway")
+    assert game.action_ids == ale.action_ids == (0, 2, 5)
+    assert game.action_names == ("NOOP", "UP", "DOWN")
+    assert int(game.lives(start(game))) == ale.lives == 0
+    assert tuple(entry("freeway").minimal_actions) == game.action_names
+
+
+def test_shapes_and_dtypes(game, step):
+    obs, s = game.reset(jax.random.key(3))
+    assert obs.dtype == jnp.float32 and obs.shape == game.observation_space.shape
+    assert s.car_x.shape == (10,) and s.car_x.dtype == jnp.int32
+    for name in ("frame", "climb", "hit_count", "cross_count", "score", "shown_score"):
+        assert getattr(s, name).shape == () and getattr(s, name).dtype == jnp.int32, name
+    obs2, s2, r, d, info = step(s, UP)
+    assert obs2.shape == obs.shape and r.dtype == jnp.float32 and d.dtype == jnp.bool_
+    assert set(info) == {"lives", "score", "frame"} and int(info["frame"]) == 1
+    sig = game.signals(s2)
+    assert set(sig) == set(entry("freeway").signals) - {"score", "lives", "terminated", "frame"}
+    assert sig["car_x"].shape == (10,)
+    assert int(sig["timer"]) == 8191 and int(game.signals(s)["timer"]) == 8192
+
+
+def test_jit_and_vmap_equal_plain_calls(game, step):
+    acts = script(5, 12, p=(0.1, 0.8, 0.1))
+    s_plain = s_jit = start(game)
+    for a in acts:
+        o1, s_plain, r1, d1, _ = game.step(s_plain, a)
+        o2, s_jit, r2, d2, _ = step(s_jit, a)
+        np.testing.assert_array_equal(o1, o2)
+        assert float(r1) == float(r2) and bool(d1) == bool(d2)
+    for f in ("climb", "car_x", "hit_count", "score", "frame"):
+        np.testing.assert_array_equal(getattr(s_plain, f), getattr(s_jit, f))
+    # vmap: 3 environments with different action streams equal 3 single runs
+    streams = np.array([script(k, 200) for k in (1, 2, 3)], np.int32)
+    _, batch = jax.vmap(game.reset)(jax.random.split(jax.random.key(0), 3))
+    vstep = jax.jit(jax.vmap(game.step))
+    for t in range(streams.shape[1]):
+        _, batch, _, _, _ = vstep(batch, jnp.asarray(streams[:, t]))
+    for k in range(3):
+        states, _, _ = rollout(game, streams[k])
+        np.testing.assert_array_equal(batch.climb[k], states.climb[-1])
+        np.testing.assert_array_equal(batch.car_x[k], states.car_x[-1])
+        np.testing.assert_array_equal(batch.hit_count[k], states.hit_count[-1])
+
+
+def test_deterministic_per_key(game):
+    acts = script(9, 300)
+    a, ra, _ = rollout(game, acts, game.reset(jax.random.key(11))[1])
+    b, rb, _ = rollout(game, acts, game.reset(jax.random.key(11))[1])
+    for f in ("climb", "car_x", "hit_count", "cross_count", "score"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
+    np.testing.assert_array_equal(ra, rb)
+
+
+def test_objects_have_fixed_shapes(game, step):
+    s = start(game)
+    shapes = jax.tree_util.tree_map(jnp.shape, game.objects(s))
+    for a in script(4, 60):
+        _, s, *_ = step(s, a)
+        assert jax.tree_util.tree_map(jnp.shape, game.objects(s)) == shapes
+    assert game.objects(s)["cars"].size == 10 and game.objects(s)["chicken"].size == 1
+
+
+def test_bad_constants_and_mods_say_what_to_fix():
+    with pytest.raises(ValueError, match="one entry per lane"):
+        fw.Freeway(fw.FreewayConstants(lane_periods=(1, 2)))
+    with pytest.raises(ValueError, match="lane_dirs = 0"):
+        fw.Freeway(fw.FreewayConstants(lane_periods=(0,) * 10))
+    with pytest.raises(ModError, match="mods for this game: all_black_cars"):
+        jaxtari.make("freeway", mods=["fast_cars"])
+
+
+# ---- the emulator ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed, p_up, crosses", [(2, 0.8, True), (1, 0.6, False)])
+def test_signals_reward_and_screens_match_ale_frame_for_frame(game, draw, seed, p_up, crosses):
+    """600 frames of scripted play from reset: every signal exact, screens pixel-exact."""
+    p_other = (1 - p_up) / 2
+    acts = script(seed, 600, p=(p_other, p_up, p_other))
+    states, rewards, _ = rollout(game, acts)
+    ale = AleGame("freeway")
+    small = render.SMALL_GRAY
+    for t, a in enumerate(acts):
+        r = ale.step(a)
+        s = at(states, t)
+        ref = ale.signals()
+        mine = game.signals(s)
+        assert int(mine["chicken_y"]) == ref["chicken_y"], f"frame {t + 1}"
+        np.testing.assert_array_equal(np.asarray(mine["car_x"]), ref["car_x"], f"frame {t + 1}")
+        assert int(mine["player_score"]) == ref["player_score"], f"frame {t + 1}"
+        assert int(mine["timer"]) == ref["timer"], f"frame {t + 1}"
+        assert float(rewards[t]) == r and int(game.score(s)) == ref["score"], f"frame {t + 1}"
+        assert int(s.hit_count) == (int(ale.ram[106]) & 0x3F if ale.ram[106] & 0x40 else 0)
+        if t % 6 == 0:
+            rgb, gray84 = draw(s)
+            np.testing.assert_array_equal(np.asarray(rgb), ale.rgb(), f"frame {t + 1}")
+            np.testing.assert_array_equal(
+                np.asarray(gray84), ale.gray()[small.ys, small.xs], f"frame {t + 1}")
+    assert (states.hit_count > 0).any()  # the script meets the traffic
+    assert (ale.score > 0) == crosses
+
+
+def test_reset_frame_matches_ale(game, draw):
+    ale = AleGame("freeway")
+    s = start(game)
+    rgb, _ = draw(s)
+    np.testing.assert_array_equal(np.asarray(rgb), ale.rgb())
+    assert int(game.signals(s)["chicken_y"]) == ale.signals()["chicken_y"]
+
+
+def test_whole_game_of_up_matches_ale(game):
+    """Holding UP for the whole game: the same 21 crossings, and the end on frame 8192."""
+    n = 8200
+    states, rewards, dones = rollout(game, [UP] * n)
+    ale = AleGame("freeway")
+    ale_rewards, ale_end = [], None
+    for t in range(n):
+        ale_rewards.append(ale.step(UP))
+        if ale.terminated and ale_end is None:
+            ale_end = t + 1
+    assert ale_end == 8192
+    assert int(np.argmax(dones)) + 1 == ale_end and not dones[ale_end - 2]
+    np.testing.assert_array_equal(rewards, np.asarray(ale_rewards, np.float32))
+    assert int(rewards.sum()) == ale.score == 21
+    last = at(states, n - 1)
+    assert int(last.frame) == 8192 and int(game.signals(last)["timer"]) == 0
+    assert int(game.signals(last)["chicken_y"]) == ale.signals()["chicken_y"]
+    np.testing.assert_array_equal(np.asarray(game.signals(last)["car_x"]), ale.signals()["car_x"])
+
+
+# ---- mechanics from scripted starts -------------------------------------------------------------------
+def test_crossing_scores_one_and_puts_the_chicken_back(game, step):
+    s = start(game).replace(climb=jnp.int32(177), frame=jnp.int32(100))
+    _, s1, r, _, _ = step(s, NOOP)
+    assert int(s1.climb) == 177 and float(r) == 0  # standing at the top does not score
+    _, s2, r, _, info = step(s1, UP)
+    assert float(r) == 1 and int(info["score"]) == 1
+    assert int(game.signals(s2)["chicken_y"]) == 193 - 6  # back on the bottom kerb
+    # ... and waits before UP moves it again: a crossing on an even frame holds it 28 frames,
+    # it moves on the 29th (measured on ALE: crossing on frame 172, moving again on frame 201)
+    waited = 0
+    while int(s2.climb) == 6 and waited < 100:
+        _, s2, *_ = step(s2, UP)
+        waited += 1
+    assert waited == 29
+
+
+def test_up_and_down_move_one_pixel_per_frame(game, step):
+    s = start(game)
+    ys = []
+    for a in [UP] * 5 + [DOWN] * 8 + [NOOP] * 2:
+        _, s, *_ = step(s, a)
+        ys.append(int(game.signals(s)["chicken_y"]))
+    assert ys == [186, 185, 184, 183, 182, 183, 184, 185, 186, 187, 187, 187, 187, 187, 187]
+
+
+def test_a_hit_pushes_the_chicken_back_and_takes_control(game):
+    """Holding UP from reset, the first car hits on frame 211 (measured on ALE)."""
+    states, _, _ = rollout(game, [UP] * 400)
+    hit = [t for t in range(1, 400) if states.hit_count[t] > states.hit_count[t - 1]]
+    assert hit, "no hit while walking into the traffic"
+    t0 = hit[0]
+    assert t0 + 1 == 211  # states[t] is the state after frame t+1
+    climbs = states.climb[t0:t0 + 60]
+    # pushed down 1 px per frame for the first frames despite UP, then held with no control
+    assert all(np.diff(climbs[:11]) == -1)
+    free_again = t0 + int(np.argmax(states.hit_count[t0:] == 0))
+    assert 54 <= free_again - t0 <= 56
+    assert states.climb[free_again + 1] == states.climb[free_again] + 1  # UP works again
+
+
+def test_timer_ends_the_episode(game, step):
+    s = start(game).replace(frame=jnp.int32(8190))
+    _, s, _, done, _ = step(s, UP)
+    assert not bool(done) and int(game.signals(s)["timer"]) == 1
+    _, s, _, done, _ = step(s, UP)
+    assert bool(done) and int(game.signals(s)["timer"]) == 0
+    climb = int(s.climb)
+    _, s, r, done, _ = step(s, UP)  # nothing moves after the end
+    assert bool(done) and int(s.climb) == climb and float(r) == 0 and int(s.frame) == 8192
+
+
+# ---- rendering -------------------------------------------------------------------------------------------
+def test_render_draws_each_object_where_objects_says(game, draw):
+    states, _, _ = rollout(game, [UP] * 90)
+    s = at(states, 89)
+    rgb, gray84 = (np.asarray(a) for a in draw(s))
+    objs = game.objects(s)
+    cars = objs["cars"]
+    small = render.SMALL_GRAY
+    for i in range(10):
+        x, y, w, h = (int(v[i]) for v in (cars.x, cars.y, cars.w, cars.h))
+        colour = np.array(art.CAR_RGB[i], np.uint8)
+        lit = (rgb == colour).all(-1)
+        lit[:24] = lit[185:] = False  # the score digits and the logo share lane 3's colour
+        ys, xs = np.nonzero(lit)
+        xs = np.where(xs >= x + w, xs - 160, xs)  # a car across the right edge wraps to the left
+        assert lit.any() and ys.min() >= y and ys.max() < y + h and xs.min() >= x and xs.max() < x + w
+    ch = objs["chicken"]
+    x, y = int(ch.x[0]), int(ch.y[0])
+    yellow = (rgb[24:185, 8:] == np.array(art.CHICKEN_RGB, np.uint8)).all(-1)
+    yellow[[102 - 24, 104 - 24]] = False  # the yellow median line
+    ys, xs = np.nonzero(yellow)
+    assert ys.min() + 24 >= y and ys.max() + 24 < y + 8 and xs.min() + 8 >= x and xs.max() + 8 < x + 7
+    # the 84x84 frame samples the same drawing: each pixel is the grey of its ALE pixel
+    np.testing.assert_array_equal(gray84, render.gray(rgb[small.ys, small.xs]))
+
+
+# ---- mods ----------------------------------------------------------------------------------------------------
+def test_stop_cars_parks_every_car_and_changes_nothing_else(game):
+    mod = jaxtari.make("freeway", mods=["stop_cars"])
+    acts = [NOOP] * 50 + [UP] * 200
+    orig, _, _ = rollout(game, acts)
+    parked, rewards, _ = rollout(mod, acts)
+    assert (parked.car_x == 0).all() and (orig.car_x != 0).any()
+    assert (parked.hit_count == 0).all()  # parked cars sit left of the chicken's column
+    # the chicken walks straight up: 171 UP frames to the top, the crossing on the 172nd
+    assert int(np.argmax(rewards)) == 50 + 171
+    np.testing.assert_array_equal(parked.frame, orig.frame)
+
+
+def test_all_black_cars_changes_only_car_body_pixels(game):
+    mod = jaxtari.make("freeway", mods=["all_black_cars"])
+    acts = script(2, 250)
+    a, ra, _ = rollout(game, acts)
+    b, rb, _ = rollout(mod, acts)
+    for f in ("climb", "car_x", "hit_count", "cross_count", "score"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
+    np.testing.assert_array_equal(ra, rb)
+    s = at(a, 249)
+    im_a, im_b = np.asarray(jax.jit(game.render)(s)), np.asarray(jax.jit(mod.render)(s))
+    changed = (im_a != im_b).any(-1)
+    assert changed.any()
+    assert (im_b[changed] == 0).all()  # changed pixels are now black ...
+    body = np.zeros_like(changed)
+    for c in art.CAR_RGB:
+        body |= (im_a == np.array(c, np.uint8)).all(-1)
+    body[:24] = body[185:] = False  # the score digits and the logo share lane 3's colour
+    np.testing.assert_array_equal(changed, body)  # ... and were exactly the car bodies
+
+
+def test_invincible_chicken_is_never_hit(game):
+    mod = jaxtari.make("freeway", mods=["invincible"])
+    orig, r_orig, _ = rollout(game, [UP] * 800)
+    inv, r_inv, _ = rollout(mod, [UP] * 800)
+    assert (orig.hit_count > 0).any() and (inv.hit_count == 0).all()
+    np.testing.assert_array_equal(inv.car_x, orig.car_x)
+    # 171 UP frames per crossing, then the 28-frame wait on the kerb: 4 crossings against 3
+    assert list(np.nonzero(r_inv)[0]) == [171, 371, 571, 771] and r_orig.sum() == 3
+
+
+def test_hit_penalty_costs_one_per_hit_and_leaves_the_game_alone(game):
+    mod = jaxtari.make("freeway", mods=["hit_penalty"])
+    acts = script(1, 600)
+    a, ra, _ = rollout(game, acts)
+    b, rb, _ = rollout(mod, acts)
+    for f in ("climb", "car_x", "hit_count", "cross_count", "score"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
+    prev = np.concatenate([[0], a.hit_count[:-1]])
+    new_hits = a.hit_count > prev
+    assert new_hits.sum() > 0
+    np.testing.assert_array_equal(rb, ra - new_hits.astype(np.float32))
