@@ -53,16 +53,19 @@ def script(seed, n, p=(0.2, 0.6, 0.2)):
     return acts[:n]
 
 
+_SCANS = {}
+
+
 def rollout(game, actions, s=None):
     """(states, rewards, dones) of the given action indices, as one scanned program."""
     s = start(game) if s is None else s
+    if id(game) not in _SCANS:
+        def body(st, a):
+            _, st, r, d, _ = game.step(st, a)
+            return st, (st, r, d)
 
-    def body(st, a):
-        _, st, r, d, _ = game.step(st, a)
-        return st, (st, r, d)
-
-    _, (states, rewards, dones) = jax.jit(lambda st, a: jax.lax.scan(body, st, a))(
-        s, jnp.asarray(actions, jnp.int32))
+        _SCANS[id(game)] = (game, jax.jit(lambda st, a: jax.lax.scan(body, st, a)))
+    _, (states, rewards, dones) = _SCANS[id(game)][1](s, jnp.asarray(actions, jnp.int32))
     return jax.device_get(states), np.asarray(rewards), np.asarray(dones)
 
 
@@ -163,7 +166,9 @@ def test_signals_reward_and_screens_match_ale_frame_for_frame(game, draw, seed, 
         assert int(mine["player_score"]) == ref["player_score"], f"frame {t + 1}"
         assert int(mine["timer"]) == ref["timer"], f"frame {t + 1}"
         assert float(rewards[t]) == r and int(game.score(s)) == ref["score"], f"frame {t + 1}"
-        assert int(s.hit_count) == (int(ale.ram[106]) & 0x3F if ale.ram[106] & 0x40 else 0)
+        stun = int(ale.ram[106])  # 0x40 | count after a hit, 0x80 | count after a crossing
+        assert int(s.hit_count) == (stun & 0x3F if stun & 0x40 else 0), f"frame {t + 1}"
+        assert int(s.cross_count) == (stun & 0x3F if stun & 0x80 else 0), f"frame {t + 1}"
         if t % 6 == 0:
             rgb, gray84 = draw(s)
             np.testing.assert_array_equal(np.asarray(rgb), ale.rgb(), f"frame {t + 1}")
@@ -171,6 +176,23 @@ def test_signals_reward_and_screens_match_ale_frame_for_frame(game, draw, seed, 
                 np.asarray(gray84), ale.gray()[small.ys, small.xs], f"frame {t + 1}")
     assert (states.hit_count > 0).any()  # the script meets the traffic
     assert (ale.score > 0) == crosses
+
+
+def test_full_action_set_matches_ale():
+    """All 18 joystick actions (diagonals and FIRE included) move the chicken as ALE does."""
+    full = jaxtari.make("freeway", full_action_space=True)
+    rng = np.random.default_rng(0)
+    acts = []
+    while len(acts) < 400:
+        acts += [int(rng.integers(0, 18))] * int(rng.integers(1, 20))
+    acts = acts[:400]
+    states, rewards, _ = rollout(full, acts)
+    ale = AleGame("freeway", full_action_space=True)
+    for t, a in enumerate(acts):
+        assert float(rewards[t]) == ale.step(a)
+        ref = ale.signals()
+        assert int(193 - states.climb[t]) == ref["chicken_y"], f"frame {t + 1}, action {a}"
+        np.testing.assert_array_equal(states.car_x[t] - 3, ref["car_x"])
 
 
 def test_reset_frame_matches_ale(game, draw):
