@@ -19,7 +19,7 @@ from OCAtari's Freeway extractor and were re-checked here; the rest were found h
 - stun (ram[106]): after a crossing 0x80 | 15, after a hit 0x40 | 28; the low bits count down by one
   on every even frame t, and the byte is cleared when they reach 0. The chicken only obeys the
   joystick on a frame whose previous ram[106] is 0. While the previous hit count is >= 16 the chicken
-  is pushed down 1 px a frame (so a hit costs 24 or 25 px, 12 - 13 frames of push, and about 55
+  is pushed down 1 px a frame (so a hit costs 24 or 25 px over as many frames, and 54 or 55
   frames without control).
 - a hit is registered on frame t when, on the screen drawn on frame t - 1, a lit pixel of the
   chicken overlaps a lit pixel of a car (tyres included) -- the TIA's collision latch, read one frame
@@ -57,6 +57,9 @@ class FreewayConstants:
     # `lane_dirs[i]` (-1 left, +1 right, 0 parked).
     lane_periods: tuple = (5, 4, 3, 2, 1, 1, 2, 3, 4, 5)
     lane_dirs: tuple = (-1, -1, -1, -1, -1, 1, 1, 1, 1, 1)
+    # Which way each lane's car sprite faces (drawn and collided with), independent of lane_dirs
+    # so that a mod that parks or reverses cars does not redraw them.
+    lane_faces_right: tuple = (False,) * 5 + (True,) * 5
     car_colours: tuple = art.CAR_RGB
     climb_start: int = 6         # ram[14] on the kerb
     climb_top: int = 177         # the last climb before the crossing
@@ -119,7 +122,7 @@ class Freeway(Game):
     def __init__(self, constants=None, **kw):
         super().__init__(constants, **kw)
         c = self.consts
-        for name in ("lane_periods", "lane_dirs", "car_colours"):
+        for name in ("lane_periods", "lane_dirs", "lane_faces_right", "car_colours"):
             if len(getattr(c, name)) != NUM_LANES:
                 raise ValueError(f"freeway: {name} needs one entry per lane ({NUM_LANES}), "
                                  f"got {len(getattr(c, name))}")
@@ -129,7 +132,8 @@ class Freeway(Game):
         self._dirs = np.asarray(c.lane_dirs, np.int32)
         # Which lanes are drawn where they were before this frame's move (left-driving ones).
         self._draw_lag = self._dirs < 0
-        self._car_sheet = _car_sheet(c.car_colours, self._dirs)
+        self._faces_right = np.asarray(c.lane_faces_right, bool)
+        self._car_sheet = _car_sheet(c.car_colours, self._faces_right)
         self._backgrounds = {}
         self._other_chicken_y = art.CHICKEN_SCREEN_Y0 - c.climb_start  # never moves (no 2nd player)
 
@@ -175,7 +179,7 @@ class Freeway(Game):
         inside = (dy > -_CAR_H) & (dy < _CH_H) & (dx > -_CAR_W) & (dx < _CH_W)
         iy = jnp.clip(dy + _CAR_H - 1, 0, _OVERLAP.shape[2] - 1)
         ix = jnp.clip(dx + _CAR_W - 1, 0, _OVERLAP.shape[3] - 1)
-        faces_right = jnp.asarray((self._dirs > 0).astype(np.int32))
+        faces_right = jnp.asarray(self._faces_right.astype(np.int32))
         return jnp.any(jnp.asarray(_OVERLAP)[pose, faces_right, iy, ix] & inside)
 
     def _step(self, state, ale_action):
@@ -293,15 +297,15 @@ def _masks(rows_per_sprite, lit="#"):
     return np.array([[[ch in lit for ch in row] for row in s] for s in rows_per_sprite], bool)
 
 
-def _car_sheet(colours, dirs) -> render.SpriteSheet:
-    """One 8x10 car per lane in its colour (black tyres), mirrored for right-driving lanes."""
+def _car_sheet(colours, faces_right) -> render.SpriteSheet:
+    """One 8x10 car per lane in its colour (black tyres), mirrored where it faces right."""
     body = _masks([art.CAR_ART], "#")[0]
     tyre = _masks([art.CAR_ART], "k")[0]
     n = len(colours)
     rgb = np.zeros((n, _CAR_H, _CAR_W, 3), np.uint8)
     mask = np.zeros((n, _CAR_H, _CAR_W), bool)
-    for i, (col, d) in enumerate(zip(colours, dirs)):
-        b, t = (body[:, ::-1], tyre[:, ::-1]) if d > 0 else (body, tyre)
+    for i, (col, right) in enumerate(zip(colours, faces_right)):
+        b, t = (body[:, ::-1], tyre[:, ::-1]) if right else (body, tyre)
         rgb[i][b] = col
         rgb[i][t] = art.TYRE_RGB
         mask[i] = b | t

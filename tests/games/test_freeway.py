@@ -312,6 +312,9 @@ def test_stop_cars_parks_every_car_and_changes_nothing_else(game):
     # the chicken walks straight up: 171 UP frames to the top, the crossing on the 172nd
     assert int(np.argmax(rewards)) == 50 + 171
     np.testing.assert_array_equal(parked.frame, orig.frame)
+    # on frame 1 no car has visibly moved yet in the original: the two pictures are the same
+    np.testing.assert_array_equal(np.asarray(jax.jit(mod.render)(at(parked, 0))),
+                                  np.asarray(jax.jit(game.render)(at(orig, 0))))
 
 
 def test_all_black_cars_changes_only_car_body_pixels(game):
