@@ -259,8 +259,11 @@ def _frostbite() -> GameEntry:
                f"ram[100]+29, {OCATARI}", description="Frostbite Bailey, top y"),
         Signal("row", _ram(57), _jax_signal("row"), 0, "row",
                f"ram[57], {OCATARI}", description="255 on the shore, 3..0 for the floe rows top to bottom"),
-        Signal("level", _ram(70, 1), _jax_signal("level"), 0, "level",
-               f"ram[70]+1 (ram[70] is 0 at reset), {OCATARI}", description="1-based level"),
+        Signal("level", _ram(75, 1), _jax_signal("level"), 0, "level",
+               f"ram[75]+1, {MEASURED}: ram[75] is 0 at reset and a written value stays and brings "
+               f"the level's enemies (3 -> the bear, which the manual puts at level 4); ram[70], "
+               f"named in /work/shared/facts/ale-ram.md, does not keep a written value",
+               description="1-based level"),
         Signal("igloo_blocks", lambda ram: 0 if ram[77] == 255 else int(ram[77]) + 1,
                _jax_signal("igloo_blocks"), 0, "blocks",
                f"ram[77] (255 none, k -> k+1 blocks), {OCATARI}",

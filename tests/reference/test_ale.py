@@ -355,10 +355,18 @@ def test_frostbite_temperature_zero_costs_a_life():
 
 def test_frostbite_level_from_ram():
     ale = AleGame("frostbite")
-    ale.set_ram(70, 3)  # the level index (OCAtari): level 4
+    ale.set_ram(75, 3)  # level index 3: level 4, the first with the polar bear (AtariAge manual)
     assert ale.signals()["level"] == 4
-    ale.set_ram(104, 40)
-    assert ale.signals()["bear_x"] == 43
+    bear = []
+    for _ in range(200):
+        ale.step(0)
+        bear.append(ale.signals()["bear_x"])
+    assert ale.signals()["level"] == 4  # the byte keeps what was written: it is the game's level
+    assert max(bear) > 0 and len(set(bear)) > 10  # the bear is out and walking
+    plain = AleGame("frostbite")
+    for _ in range(200):
+        plain.step(0)
+    assert plain.signals()["bear_x"] == -1 and plain.signals()["level"] == 1
 
 
 # ---- against ALE's own conventions ---------------------------------------------------------------
