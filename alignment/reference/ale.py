@@ -181,6 +181,16 @@ class AleGame:
             )
         return self.act(self.action_ids[i])
 
+    def repeat(self, index: int, frames: int) -> int:
+        """``frames`` frames of the action at ``index`` (one agent step of ALE v5 with frames=4);
+        returns the summed reward. Stops early at game over."""
+        total = 0
+        for _ in range(int(frames)):
+            total += self.step(index)
+            if self.terminated:
+                break
+        return total
+
     # ---- what can be read ---------------------------------------------------------------------
     @property
     def ram(self) -> np.ndarray:
