@@ -246,3 +246,14 @@ def test_catalog_entry_without_a_jax_game(tmp_path, monkeypatch):
     _no_traceback(result)
     assert result.exit_code != 0
     assert "ghostpong has no JAX game" in result.output
+
+
+def test_scripted_policy_loops_the_catalog_script():
+    e = catalog.entry("freeway")
+    assert e.script == (("UP", 12), ("NOOP", 3))
+    a = episode_actions(e, "scripted", seed=0, episodes=2, steps=20)
+    assert a.tolist() == [[1] * 12 + [0] * 3 + [1] * 5] * 2
+    for name in catalog.list_catalog():  # every script names real actions of its game
+        g = catalog.entry(name)
+        assert episode_actions(g, "scripted", seed=0, episodes=1, steps=40).max() < len(
+            g.minimal_actions)
