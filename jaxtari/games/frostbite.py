@@ -28,6 +28,10 @@ from jaxtari import render
 from jaxtari.env import Game, ObjectGroup, joystick, pytree_dataclass
 from jaxtari.games import frostbite_art as art
 from jaxtari.games.frostbite_draw import draw_frame
+from jaxtari.games.frostbite_geometry import (  # noqa: F401  (re-exported for the draw code)
+    BEAR_BITS, FLOE_PIECE_START, FLOE_PIECE_W, SCREEN_WINDOW, bear_left, enemy_lit, enemy_screen_x,
+    floe_lit, player_pixels, window_mask,
+)
 
 # ---- numbers of the cartridge (each checked against ALE RAM) ------------------------------------
 SHORE_Y = 27                 # ram[100] standing on the shore; rows are 26 px apart below it
@@ -57,7 +61,6 @@ JUMP_UP_START, JUMP_DOWN_START, JUMP_UP_END = 31, 15, 16
 # Enemies: x of the first copy is a byte (ram[96+i]) that wraps at 256; copies 16 px apart; which of
 # the 3 copies exist (ram[92+i] bits 2,1,0 = copy at +0,+16,+32) by level, and which are on screen.
 COPIES_BY_LEVEL = (1, 5, 5, 7)   # level_index & 3 (level_index 3 uses entry 0)
-SCREEN_WINDOW = (6, 4, 0, 0, 0, 0, 1, 3)  # (x - 128) >> 4 for x >= 128; all copies below 128
 ENEMY_GONE = 0xC8            # (x & 0xF8) == 0xC8: off screen, a new enemy spawns
 SPAWN_X_LEFT, SPAWN_X_RIGHT = 0xA8, 0xD8
 START_ENEMY_X = (0xA0, 0xC0, 0xB0, 0xD0)
@@ -180,11 +183,6 @@ def speed_bases(level_index):
     return jnp.stack([b >> 1, b - 1, b]) & 0xFF
 
 
-def window_mask(enemy_x):
-    idx = jnp.clip((enemy_x - 128) >> 4, 0, 7)
-    return jnp.where(enemy_x < 128, 7, jnp.asarray(SCREEN_WINDOW, jnp.int32)[idx])
-
-
 def add_points(score, lives, points, max_lives):
     """Add points the cartridge's way: a bonus Bailey when a carry out of the tens byte leaves the
     hundreds byte at 00 or 50 (every 5,000 points), up to max_lives."""
@@ -194,50 +192,6 @@ def add_points(score, lives, points, max_lives):
     hundreds = (new // 100) % 100
     bonus = carry & ((hundreds == 0) | (hundreds == 50)) & (lives < max_lives)
     return new, lives + bonus.astype(jnp.int32)
-
-
-# ---- sprite tables used by the collisions ------------------------------------------------------------
-def _bits(rows):
-    return np.array([[ch == "#" for ch in r] for r in rows], bool)
-
-
-PLAYER_BITS = np.stack([_bits(f) for f in art.PLAYER_ART])            # (6, 19, 8)
-ENEMY_BITS = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
-BEAR_BITS = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8,16,16)
-FLOE_PIECE_START = np.array([[p[0] for p in s] for s in art.FLOE_PIECES], np.int32)  # (16, 2)
-FLOE_PIECE_W = np.array([[p[1] for p in s] for s in art.FLOE_PIECES], np.int32)
-
-
-def player_pixels(anim, sink, facing, x, y, line_y):
-    """Bailey's lit pixels on screen lines ``line_y`` (any shape ...): (..., 8) bool and their x."""
-    row = line_y - (y + 28) - sink
-    ok = (row >= 0) & (row < 19) & (line_y - (y + 28) < 19)
-    bits = jnp.asarray(PLAYER_BITS)[anim, jnp.clip(row, 0, 18)]        # (..., 8)
-    bits = jnp.where((facing & 8) != 0, bits[..., ::-1], bits)
-    return bits & ok[..., None], x + jnp.arange(8)
-
-
-def floe_lit(floe_x, shape, px):
-    """Whether screen x ``px`` (..., 8) is ice on each floe line: floe_x, shape broadcast."""
-    starts = (floe_x[..., None, None] + jnp.asarray(FLOE_PIECE_START)[shape][..., None, :]
-              + art.FLOE_COPY_SPACING * jnp.arange(3)[:, None])        # (..., 3, 2)
-    widths = jnp.asarray(FLOE_PIECE_W)[shape][..., None, :]
-    rel = (px[..., None, None] - starts[..., None, :, :]) % 160          # (..., 8, 3, 2)
-    return jnp.any(rel < widths[..., None, :, :], axis=(-1, -2))
-
-
-def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):
-    """Enemy pixels at px (rows, lines, 8) for enemy band line index ``line`` (rows, lines)."""
-    eff = copies & window_mask(enemy_x)                                  # (4,)
-    cx = (enemy_x[:, None] + art.ENEMY_COPY_SPACING * jnp.arange(3)) & 0xFF  # (4, 3)
-    vis = ((eff[:, None] >> (2 - jnp.arange(3))) & 1) == 1
-    grow = line - bob[:, None]                                           # (4, L)
-    rel = px[:, :, :, None] - cx[:, None, None, :]                       # (4, L, 8, 3)
-    col = jnp.where(left[:, None, None, None], 7 - rel, rel)
-    inside = (rel >= 0) & (rel < 8) & vis[:, None, None, :] & (grow >= 0)[:, :, None, None]
-    bits = jnp.asarray(ENEMY_BITS)[glyph[:, None, None, None], jnp.clip(grow, 0, 7)[:, :, None, None],
-                                   jnp.clip(col, 0, 7)]
-    return jnp.any(bits & inside, axis=-1)
 
 
 class Frostbite(Game):
@@ -552,8 +506,8 @@ class Frostbite(Game):
         return s
 
     def _collisions(self, s):
-        """Pixel overlap of Bailey's sprite with each floe band and enemy band of this frame."""
-        rows = jnp.arange(4)
+        """Pixel overlap of Bailey's sprite with each floe band, enemy band and the bear, as the
+        picture of this frame produces them (the hardware collision latches the game reads)."""
         # floes: 7 lines per row
         fy = jnp.asarray(art.FLOE_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.FLOE_LINES)  # (4, 7)
         bits, px = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, fy)                  # (4,7,8)
@@ -578,7 +532,6 @@ class Frostbite(Game):
         inside = (rel >= 0) & (rel < art.BEAR_W)
         blit = jnp.asarray(BEAR_BITS)[s.bear_frame][:, jnp.clip(col, 0, art.BEAR_W - 1)] & inside
         bear_touch = jnp.any(bbits & blit)
-        del rows
         return s.replace(floe_row=first(on_floe), enemy_row=first(on_enemy), sky_lfsr=s.lfsr,
                          shown_score=s.score, shown_blocks=s.igloo_built,
                          shown_shape=s.floe_shape_drawn,
@@ -672,21 +625,6 @@ class Frostbite(Game):
 
     def render_gray84(self, state):
         return draw_frame(self, state, render.SMALL_GRAY)
-
-
-def bear_left(state):
-    """Screen x of the bear's 16-px box: ram[104] + 3, 4 px further left when it walks right
-    (the mirrored double-width sprite lands there; measured on ALE frames)."""
-    return state.bear_x + 3 - jnp.where((state.facing & 0x10) != 0, 4, 0)
-
-
-def enemy_screen_x(state):
-    """x of the first visible copy of each row's enemy, as ram[84+i] holds it (0 when none)."""
-    eff = state.enemy_copies & window_mask(state.enemy_x)
-    offset = jnp.asarray([0, 32, 16, 16, 0, 0, 0, 0], jnp.int32)[eff]
-    x = (state.enemy_x + offset) & 0xFF
-    x = jnp.where(x >= 0xA0, x - 0x60, x)
-    return jnp.where(eff == 0, 0, x)
 
 
 def _to_bcd(v):

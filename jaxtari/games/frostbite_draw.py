@@ -88,7 +88,7 @@ def _digits(img, ys, xs, value, n, x0, y0, show_leading, colour, shown=True):
 
 
 def draw_frame(game, s, raster):
-    from jaxtari.games.frostbite import FLOE_PIECE_START, FLOE_PIECE_W, bear_left, window_mask
+    from jaxtari.games.frostbite_geometry import FLOE_PIECE_START, FLOE_PIECE_W, bear_left, window_mask
 
     mono = game.consts.monochrome
     night = ((s.level_index >> 2) & 1) == 1

@@ -1,0 +1,74 @@
+"""Where Frostbite's objects are on screen, pixel by pixel: the sprite masks (captured from ALE
+frames, see frostbite_art) and the geometry the collisions and the picture share."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari.games import frostbite_art as art
+
+SCREEN_WINDOW = (6, 4, 0, 0, 0, 0, 1, 3)  # (x - 128) >> 4 for x >= 128; all copies below 128
+
+
+def window_mask(enemy_x):
+    idx = jnp.clip((enemy_x - 128) >> 4, 0, 7)
+    return jnp.where(enemy_x < 128, 7, jnp.asarray(SCREEN_WINDOW, jnp.int32)[idx])
+
+
+def _bits(rows):
+    return np.array([[ch == "#" for ch in r] for r in rows], bool)
+
+
+PLAYER_BITS = np.stack([_bits(f) for f in art.PLAYER_ART])            # (6, 19, 8)
+ENEMY_BITS = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
+BEAR_BITS = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8,16,16)
+FLOE_PIECE_START = np.array([[p[0] for p in s] for s in art.FLOE_PIECES], np.int32)  # (16, 2)
+FLOE_PIECE_W = np.array([[p[1] for p in s] for s in art.FLOE_PIECES], np.int32)
+
+
+def player_pixels(anim, sink, facing, x, y, line_y):
+    """Bailey's lit pixels on screen lines ``line_y`` (any shape ...): (..., 8) bool and their x."""
+    row = line_y - (y + 28) - sink
+    ok = (row >= 0) & (row < 19) & (line_y - (y + 28) < 19)
+    bits = jnp.asarray(PLAYER_BITS)[anim, jnp.clip(row, 0, 18)]        # (..., 8)
+    bits = jnp.where((facing & 8) != 0, bits[..., ::-1], bits)
+    return bits & ok[..., None], x + jnp.arange(8)
+
+
+def floe_lit(floe_x, shape, px):
+    """Whether screen x ``px`` (..., 8) is ice on each floe line: floe_x, shape broadcast."""
+    starts = (floe_x[..., None, None] + jnp.asarray(FLOE_PIECE_START)[shape][..., None, :]
+              + art.FLOE_COPY_SPACING * jnp.arange(3)[:, None])        # (..., 3, 2)
+    widths = jnp.asarray(FLOE_PIECE_W)[shape][..., None, :]
+    rel = (px[..., None, None] - starts[..., None, :, :]) % 160          # (..., 8, 3, 2)
+    return jnp.any(rel < widths[..., None, :, :], axis=(-1, -2))
+
+
+def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):
+    """Enemy pixels at px (rows, lines, 8) for enemy band line index ``line`` (rows, lines)."""
+    eff = copies & window_mask(enemy_x)                                  # (4,)
+    cx = (enemy_x[:, None] + art.ENEMY_COPY_SPACING * jnp.arange(3)) & 0xFF  # (4, 3)
+    vis = ((eff[:, None] >> (2 - jnp.arange(3))) & 1) == 1
+    grow = line - bob[:, None]                                           # (4, L)
+    rel = px[:, :, :, None] - cx[:, None, None, :]                       # (4, L, 8, 3)
+    col = jnp.where(left[:, None, None, None], 7 - rel, rel)
+    inside = (rel >= 0) & (rel < 8) & vis[:, None, None, :] & (grow >= 0)[:, :, None, None]
+    bits = jnp.asarray(ENEMY_BITS)[glyph[:, None, None, None], jnp.clip(grow, 0, 7)[:, :, None, None],
+                                   jnp.clip(col, 0, 7)]
+    return jnp.any(bits & inside, axis=-1)
+
+
+def bear_left(state):
+    """Screen x of the bear's 16-px box: ram[104] + 3, 4 px further left when it walks right
+    (the mirrored double-width sprite lands there; measured on ALE frames)."""
+    return state.bear_x + 3 - jnp.where((state.facing & 0x10) != 0, 4, 0)
+
+
+def enemy_screen_x(state):
+    """x of the first visible copy of each row's enemy, as ram[84+i] holds it (0 when none)."""
+    eff = state.enemy_copies & window_mask(state.enemy_x)
+    offset = jnp.asarray([0, 32, 16, 16, 0, 0, 0, 0], jnp.int32)[eff]
+    x = (state.enemy_x + offset) & 0xFF
+    x = jnp.where(x >= 0xA0, x - 0x60, x)
+    return jnp.where(eff == 0, 0, x)
