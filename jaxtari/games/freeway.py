@@ -23,9 +23,11 @@ from OCAtari's Freeway extractor and were re-checked here; the rest were found h
   frames without control).
 - a hit is registered on frame t when, on the screen drawn on frame t - 1, a lit pixel of the
   chicken overlaps a lit pixel of a car (tyres included) -- the TIA's collision latch, read one frame
-  late. A hit is ignored after a crossing (0x80) and while the hit count is still >= 23, so a car can
-  hit the chicken again late in its push. Checked on 12,000 frames of random play: every hit and
-  every non-hit agrees.
+  late. The bottom lane's car also counts from the screen of frame t - 2 (seen 4 times in 12 random
+  games, when a hit's immunity ended just after the car left the chicken; never for lanes 0..8, 29
+  cases). A hit is ignored after a crossing (0x80) and while the hit count is still >= 23, so a car
+  can hit the chicken again late in its push. Checked on 12 whole games of random play: every hit
+  and every non-hit agrees.
 - the chicken's pose: WALK_A when bit 2 of climb is set; when it is clear, HURT while a hit is
   counting down (including the frame its count reaches 0) and WALK_B otherwise.
 - the player's score digits latch the score on every odd frame (so they show it one or two frames
@@ -70,6 +72,8 @@ class FreewayConstants:
     hit_immune_from: int = 23    # a new hit is ignored while the hit count is >= this
     push_step: int = 1           # px per frame of push after a hit
     points_per_crossing: int = 1
+    # Lanes whose collision is also read one frame later (measured: only the bottom lane).
+    late_collision_lanes: tuple = (False,) * 9 + (True,)
 
 
 @pytree_dataclass
@@ -81,6 +85,7 @@ class FreewayState:
     hit_count: jax.Array    # int32, low bits of ram[106] while bit 6 is set, else 0
     cross_count: jax.Array  # int32, low bits of ram[106] while bit 7 is set, else 0
     hurt_pose: jax.Array    # bool, a hit is counting down on this frame (HURT replaces WALK_B)
+    late_overlap: jax.Array  # bool, a late-read lane's car overlapped the chicken on this screen
     score: jax.Array        # int32, ram[103] as a number
     shown_score: jax.Array  # int32, the score the digits show on this frame
 
@@ -122,7 +127,8 @@ class Freeway(Game):
     def __init__(self, constants=None, **kw):
         super().__init__(constants, **kw)
         c = self.consts
-        for name in ("lane_periods", "lane_dirs", "lane_faces_right", "car_colours"):
+        for name in ("lane_periods", "lane_dirs", "lane_faces_right", "car_colours",
+                     "late_collision_lanes"):
             if len(getattr(c, name)) != NUM_LANES:
                 raise ValueError(f"freeway: {name} needs one entry per lane ({NUM_LANES}), "
                                  f"got {len(getattr(c, name))}")
@@ -142,7 +148,8 @@ class Freeway(Game):
         return FreewayState(
             frame=jnp.int32(0), key=key, climb=jnp.int32(self.consts.climb_start),
             car_x=jnp.zeros((NUM_LANES,), jnp.int32), hit_count=jnp.int32(0),
-            cross_count=jnp.int32(0), hurt_pose=jnp.bool_(False), score=jnp.int32(0),
+            cross_count=jnp.int32(0), hurt_pose=jnp.bool_(False), late_overlap=jnp.bool_(False),
+            score=jnp.int32(0),
             shown_score=jnp.int32(0),
         )
 
@@ -171,7 +178,7 @@ class Freeway(Game):
         return jnp.maximum(climb, c.climb_start)
 
     def collide(self, state):
-        """Did the chicken overlap a car on the screen drawn for ``state``? (bool scalar)"""
+        """(10,) bool: which lane's car overlaps the chicken on the screen drawn for ``state``."""
         pose = self._pose(state)
         chick_top = art.CHICKEN_SCREEN_Y0 - state.climb
         dy = jnp.asarray(_LANE_TOP) - chick_top
@@ -180,13 +187,15 @@ class Freeway(Game):
         iy = jnp.clip(dy + _CAR_H - 1, 0, _OVERLAP.shape[2] - 1)
         ix = jnp.clip(dx + _CAR_W - 1, 0, _OVERLAP.shape[3] - 1)
         faces_right = jnp.asarray(self._faces_right.astype(np.int32))
-        return jnp.any(jnp.asarray(_OVERLAP)[pose, faces_right, iy, ix] & inside)
+        return jnp.asarray(_OVERLAP)[pose, faces_right, iy, ix] & inside
 
     def _step(self, state, ale_action):
         c = self.consts
         frame = state.frame + 1
         live = state.frame < c.game_frames
-        hit = self.collide(state)
+        overlap = self.collide(state)
+        hit = jnp.any(overlap) | state.late_overlap
+        late = jnp.any(overlap & jnp.asarray(self.consts.late_collision_lanes, bool))
         climb = self.move_chicken(state, ale_action)
         crossed = climb > c.climb_top
         climb = jnp.where(crossed, c.climb_start, climb)
@@ -203,8 +212,8 @@ class Freeway(Game):
         shown = jnp.where(frame % 2 == 1, state.score, state.shown_score)
         new = FreewayState(
             frame=frame, key=state.key, climb=climb, car_x=self.move_cars(state.car_x, frame),
-            hit_count=hit_count, cross_count=cross_count, hurt_pose=hurt_pose, score=score,
-            shown_score=shown,
+            hit_count=hit_count, cross_count=cross_count, hurt_pose=hurt_pose, late_overlap=late,
+            score=score, shown_score=shown,
         )
         # After the game is over nothing moves any more, the frame count included (as ALE's
         # console freezes at game over; the wrappers reset on `done`).

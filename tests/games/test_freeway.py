@@ -264,6 +264,23 @@ def test_a_hit_pushes_the_chicken_back_and_takes_control(game):
     assert states.climb[free_again + 1] == states.climb[free_again] + 1  # UP works again
 
 
+def test_bottom_lane_hits_late_as_on_ale(game):
+    """The bottom lane's car also hits from two frames back (ALE frame 7419 of this script: the
+    car left the chicken on frame 7418, as the chicken's immunity ran out)."""
+    acts = script(10, 7420, p=(0.1, 0.8, 0.1))
+    states, _, _ = rollout(game, acts)
+    ale = AleGame("freeway")
+    for a in acts[:7400]:
+        ale.step(a)
+    seen = []
+    for t in range(7400, 7420):
+        ale.step(acts[t])
+        stun = int(ale.ram[106])
+        seen.append((stun & 0x3F if stun & 0x40 else 0, int(states.hit_count[t])))
+    assert seen[18] == (28, 28) and not game.collide(at(states, 7417)).any()
+    assert [a for a, _ in seen] == [b for _, b in seen]
+
+
 def test_timer_ends_the_episode(game, step):
     s = start(game).replace(frame=jnp.int32(8190))
     _, s, _, done, _ = step(s, UP)
