@@ -31,7 +31,7 @@ from OCAtari's Freeway extractor and were re-checked here; the rest were found h
 - the chicken's pose: WALK_A when bit 2 of climb is set; when it is clear, HURT while a hit is
   counting down (including the frame its count reaches 0) and WALK_B otherwise.
 - the player's score digits latch the score on every odd frame (so they show it one or two frames
-  late).
+  late); in the last 512 frames both scores cycle through the palette (see freeway_art).
 - the game ends after 8192 frames (32 x 256; ram[105] counts the 256-frame periods, ram[1] the
   frames within one); ALE's ``game_over()`` is true from frame 8192 on. Not 8160 (2:16): the game
   runs 2:16.5. ALE's ``lives()`` is 0 throughout.
@@ -277,15 +277,15 @@ class Freeway(Game):
 
     def _draw(self, raster, state):
         canvas = self._background(raster)
-        canvas = render.draw_digits(canvas, raster, _DIGITS, state.shown_score,
-                                    art.PLAYER_SCORE_X, art.SCORE_Y, 2, art.DIGIT_SPACING)
+        canvas = render.paint(canvas, self._score_mask(raster, state), self._score_colour(state))
         shown = state.frame > 0  # ALE's first frame after reset shows no chickens
         canvas = render.draw_sprites(
             canvas, raster, _CHICKENS, jnp.stack([self._pose(state), jnp.int32(art.POSE_WALK_A)]),
             jnp.array([art.CHICKEN_X, art.OTHER_CHICKEN_X]),
             jnp.stack([self.chicken_y(state), jnp.int32(self._other_chicken_y)]), shown)
-        # Cars are drawn over the chicken (the car's pixels win where they overlap); a car
-        # half off the right edge shows its front at the left, under the HMOVE bar.
+        # Cars are drawn over the chicken (the car's pixels win where they overlap). x wraps at
+        # 160: a car at x < 0 shows its left columns at the right edge (x 157..159) and the rest
+        # under the HMOVE bar.
         x = self._car_screen_x(state)
         xs = jnp.concatenate([x, x + render.SCREEN_W])
         ys = jnp.tile(jnp.asarray(_LANE_TOP), 2)
@@ -293,6 +293,20 @@ class Freeway(Game):
         canvas = render.draw_sprites(canvas, raster, self._car_sheet, which, xs, ys, True)
         bar = render.rect_mask(raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H)
         return render.paint(canvas, bar, art.BLACK)
+
+    def _score_mask(self, raster, state):
+        """(H, W) bool: the lit pixels of both players' score digits."""
+        m = jnp.zeros((raster.height, raster.width), jnp.uint8)
+        m = render.draw_digits(m, raster, _DIGIT_MASKS, state.shown_score, art.PLAYER_SCORE_X,
+                               art.SCORE_Y, 2, art.DIGIT_SPACING)
+        m = render.draw_digits(m, raster, _DIGIT_MASKS, 0, art.OTHER_SCORE_X, art.SCORE_Y, 2,
+                               art.DIGIT_SPACING)
+        return m > 0
+
+    def _score_colour(self, state):
+        flashing = state.frame >= self.consts.game_frames - art.SCORE_FLASH_FRAMES
+        flash = jnp.asarray(art.SCORE_FLASH_RGB, jnp.uint8)[(state.frame % 256) // 2]
+        return jnp.where(flashing, flash, jnp.asarray(art.SCORE_RGB, jnp.uint8))
 
     def render(self, state):
         return self._draw(render.FULL, state)
@@ -322,12 +336,12 @@ def _car_sheet(colours, faces_right) -> render.SpriteSheet:
 
 
 _CHICKENS = render.SpriteSheet.from_art([list(p) for p in art.CHICKEN_ART], art.CHICKEN_RGB)
-_DIGITS = render.SpriteSheet.from_art([list(d) for d in art.DIGIT_ART], art.SCORE_RGB)
+_DIGIT_MASKS = render.SpriteSheet.from_art([list(d) for d in art.DIGIT_ART], (255, 255, 255))
 _LOGO = render.SpriteSheet.from_art([list(art.LOGO_ART)], art.SCORE_RGB)
 
 
 def _draw_background(raster):
-    """The picture that never changes: road, kerbs, lane lines, the logo, the other score."""
+    """The picture that never changes: road, kerbs, lane lines, the logo."""
     c = raster.blank(art.ROAD_RGB)
     for (y, h), col in ((art.SCORE_BAND, art.ROAD_RGB), (art.TOP_KERB, art.KERB_RGB),
                         (art.BOTTOM_KERB, art.KERB_RGB)):
@@ -339,6 +353,4 @@ def _draw_background(raster):
         for y in ys:
             c = render.paint(c, (raster.ys == y) & dash, col)
     c = render.draw_sprites(c, raster, _LOGO, 0, art.LOGO_XY[0], art.LOGO_XY[1], True)
-    c = render.draw_digits(c, raster, _DIGITS, 0, art.OTHER_SCORE_X, art.SCORE_Y, 2,
-                           art.DIGIT_SPACING)
     return c

@@ -203,8 +203,9 @@ def test_reset_frame_matches_ale(game, draw):
     assert int(game.signals(s)["chicken_y"]) == ale.signals()["chicken_y"]
 
 
-def test_whole_game_of_up_matches_ale(game):
-    """Holding UP for the whole game: the same 21 crossings, and the end on frame 8192."""
+def test_whole_game_of_up_matches_ale(game, draw):
+    """Holding UP for the whole game: the same 21 crossings, the end on frame 8192, and the
+    score digits cycling through the palette over the last 512 frames."""
     n = 8200
     states, rewards, dones = rollout(game, [UP] * n)
     ale = AleGame("freeway")
@@ -213,6 +214,9 @@ def test_whole_game_of_up_matches_ale(game):
         ale_rewards.append(ale.step(UP))
         if ale.terminated and ale_end is None:
             ale_end = t + 1
+        if t + 1 in (7679, 7680, 7703, 7958, 8191, 8192):
+            np.testing.assert_array_equal(np.asarray(draw(at(states, t))[0]), ale.rgb(),
+                                          f"frame {t + 1}")
     assert ale_end == 8192
     assert int(np.argmax(dones)) + 1 == ale_end and not dones[ale_end - 2]
     np.testing.assert_array_equal(rewards, np.asarray(ale_rewards, np.float32))
