@@ -69,6 +69,7 @@ START_FLOE_X = (16, 80, 16, 80)
 FISH_EATEN_MASK = (3, 5, 6, 3, 3, 1, 5, 4, 6, 6, 4, 0xB0, 0x07, 0xA5, 0xF8, 0x65)
 ENEMY_BOB = (4, 3, 2, 1, 0, 0, 0, 1, 2, 3, 4, 3, 2, 1, 0, 0)  # fish/crab/clam sway down, by (fc>>3)
 KIND_GOOSE, KIND_FISH, KIND_CRAB, KIND_CLAM = 0, 1, 2, 3
+LAST_ENEMY_LINE_X = 24       # collision read at CPU cycle ~31 of the line: screen x ~ 3*31 - 68
 
 # Sound timer ram[116] doubles as the fish score trickle: 0x5B counts down, +10 on 20 of its 26 frames.
 FISH_TRICKLE = 0x5B
@@ -257,16 +258,16 @@ class Frostbite(Game):
         accumulators add each frame; the floe entry scaled by floe_speed_scale/16."""
         return numerators.at[0].set(numerators[0] * self.consts.floe_speed_scale // 16)
 
-    def spawn_enemy(self, s, row, lfsr):
-        """Row byte and start x of a new enemy in ``row`` (cartridge rule), from the random byte."""
+    def spawn_enemy(self, s, lfsr):
+        """Row bytes and start x of new enemies (cartridge rule), one random byte per row (4,)."""
         li = s.level_index
         t = jnp.minimum(lfsr & 7, jnp.minimum(li, 7))
         t = jnp.where((s.fish_eaten >= FISH_LIMIT) & ((t & 3) == KIND_FISH), t + 1, t)
-        b = ((t | (s.row_byte[row] & 0xC0)) ^ (lfsr & 0x80)) & 0xFF
+        b = ((t | (s.row_byte & 0xC0)) ^ (lfsr & 0x80)) & 0xFF
         ex = jnp.where(b & 0x80, SPAWN_X_LEFT, SPAWN_X_RIGHT)
         copies = jnp.asarray(COPIES_BY_LEVEL, jnp.int32)[jnp.where(li == 3, 0, li & 3)]
         copies = copies if self.consts.enemies else jnp.int32(0)
-        return b, ex, copies
+        return b, ex, jnp.broadcast_to(copies, (4,))
 
     # ---- one frame ------------------------------------------------------------------------------------
     def _step(self, state, ale_action):
@@ -361,16 +362,18 @@ class Frostbite(Game):
         sp = s.speed[1]
         ex = _w(move, jnp.where(left, s.enemy_x - sp, s.enemy_x + sp) & 0xFF, s.enemy_x)
         gone = move & ((ex & 0xF8) == ENEMY_GONE)
-        lfsr = s.lfsr
-        row_byte, copies = s.row_byte, s.enemy_copies
-        for r in (3, 2, 1, 0):   # the cartridge's order: each respawn draws new random bits
-            g = gone[r]
-            new_lfsr = lfsr_step(lfsr)
-            b, start_x, cp = self.spawn_enemy(s.replace(row_byte=row_byte), r, new_lfsr)
-            lfsr = _w(g, new_lfsr, lfsr)
-            row_byte = row_byte.at[r].set(_w(g, b, row_byte[r]))
-            ex = ex.at[r].set(_w(g, start_x, ex[r]))
-            copies = copies.at[r].set(_w(g, cp, copies[r]))
+        # the cartridge handles rows 3..0 in turn, each respawn advancing the random byte:
+        # row r draws the byte after (respawns in rows r..3) steps
+        chain = [s.lfsr]
+        for _ in range(4):
+            chain.append(lfsr_step(chain[-1]))
+        chain = jnp.stack(chain)
+        n_upto = jnp.cumsum(gone[::-1].astype(jnp.int32))[::-1]       # respawns in rows r..3
+        b, start_x, cp = self.spawn_enemy(s, chain[n_upto])
+        lfsr = chain[n_upto[0]]
+        row_byte = jnp.where(gone, b, s.row_byte)
+        ex = jnp.where(gone, start_x, ex)
+        copies = jnp.where(gone, cp, s.enemy_copies)
         # a pushing enemy moves Bailey with it (lost when pushed past the screen edge)
         pr = jnp.clip(s.pushed_row, 0, 3)
         push = move[pr] & (s.pushed_row >= 0)
@@ -521,7 +524,11 @@ class Frostbite(Game):
         line = jnp.broadcast_to(jnp.arange(art.ENEMY_LINES), (4, art.ENEMY_LINES))
         elit = enemy_lit(s.enemy_x, s.enemy_copies, s.enemy_glyph, s.enemy_bob,
                          (s.row_byte & 0x80) != 0, line, jnp.broadcast_to(px, (4, art.ENEMY_LINES, 8)))
-        on_enemy = jnp.any(ebits & elit, axis=(1, 2))
+        # the cartridge reads the enemy collision early in the band's last line: of that line only
+        # the pixels left of x = LAST_ENEMY_LINE_X have been drawn (measured: a crab's bottom row
+        # under Bailey's sinking sprite at x = 125 does not count on ALE)
+        counted = (line < art.ENEMY_LINES - 1)[..., None] | (px < LAST_ENEMY_LINE_X)
+        on_enemy = jnp.any(ebits & elit & counted, axis=(1, 2))
         first = lambda hit: jnp.where(jnp.any(hit), jnp.argmax(hit), -1).astype(jnp.int32)
         # the bear: 16 lines from y = 58 (drawn, and colliding, on every level; seen from level 4)
         by = art.BEAR_Y + jnp.arange(art.BEAR_H)

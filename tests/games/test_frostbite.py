@@ -205,6 +205,21 @@ def test_random_play_on_later_levels_matches_ale(game, step, ram_of, level_index
     assert frames > 600
 
 
+def test_long_play_with_lives_pinned_matches_ale(game, step, ram_of):
+    """3,000 frames of random play on level 4 (crabs, fish, the bear), ram[76] rewritten to 9 on both
+    sides every 500 frames so the episode lasts: pushes, fish, sinking and new lives all happen."""
+    ale = AleGame("frostbite")
+    ale.set_ram(75, 3)
+    s = start(game).replace(level_index=jnp.int32(3))
+    acts = script(3, 3000, choices=(0, 2, 5, 5, 5, 3, 4, 1, 13, 8, 9))
+    for chunk in range(6):
+        ale.set_ram(76, 9)
+        s = s.replace(lives=jnp.int32(9))
+        s, frames = compare_with_ale(game, step, ram_of, ale, s, acts[500 * chunk:500 * (chunk + 1)])
+        assert frames == 500
+    assert ale.score > 0
+
+
 def test_entering_the_igloo_matches_ale(game, step, ram_of):
     ale = AleGame("frostbite")
     ale.set_ram(77, 15)
