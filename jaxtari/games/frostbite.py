@@ -12,6 +12,17 @@ tests in tests/games/test_frostbite.py replay the same inputs on ALE and here). 
 (AtariAge) gives the scoring table (10 x level per block, the degree bonus, 200 per fish), 45
 degrees at the start, 4 Baileys, a bonus one every 5,000 points up to 9, the bear from level 4.
 
+Where it knowingly differs from ALE (everything else is byte-exact in the tests):
+- the episode ends when the last Bailey is lost to the cold or the bear; ALE only ends it when the
+  last Bailey sinks (ram[76] == 0 and ram[113] bit 7) and otherwise runs the attract mode on until
+  the 108,000-frame cap (measured: not over after 60,000 frames);
+- the cartridge's attract (demo) mode and two-player games are not modelled (ALE's modes 0 and 2
+  are one-player);
+- the enemy band's last line counts for collisions only left of x = LAST_ENEMY_LINE_X (from the
+  cycle the cartridge reads the latch; matches ALE on every frame tested);
+- the picture matches ALE's frames pixel for pixel on the frames tested, except rare single pixels
+  of Bailey where the cartridge changes his colour mid-line.
+
 Units: x, y are ALE screen pixels; ``y`` is ram[100] (Bailey's top row on screen is y + 29);
 rows are numbered 0 (bottom) .. 3 (top) as in ram[57]; ``level_index`` is ram[75] (0 = level 1).
 """

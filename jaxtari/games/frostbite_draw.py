@@ -101,6 +101,14 @@ def draw_frame(game, s, raster):
     img = _digits(img, ys, xs, s.temperature, 2, art.DIGIT_CELL_X, art.HUD_TEMP_Y, False, art.HUD_RGB, ~blink)
     img = _digits(img, ys, xs, s.lives, 1, art.DIGIT_CELL_X + 5 * art.DIGIT_SPACING, art.HUD_TEMP_Y, False,
                   art.HUD_RGB, (s.lives > 0) & ~blink)
+    # the magic fish (manual: "near your score" at high levels): from level 21 (ram[75] >= 20) the
+    # fish glyph takes the 4th cell of the temperature line
+    magic = (s.level_index >= 20) & ~blink
+    mx = art.DIGIT_CELL_X + 3 * art.DIGIT_SPACING
+    mrow, mcol = ys - art.HUD_TEMP_Y, xs - mx
+    fish = jnp.asarray(_ENEMY)[2, jnp.clip(mrow, 0, 7), jnp.clip(mcol, 0, 7)]
+    fish = fish & (mrow >= 0) & (mrow < 8) & (mcol >= 0) & (mcol < 8) & magic
+    img = jnp.where(fish[..., None], jnp.asarray(art.HUD_RGB), img)
     deg = (ys >= art.HUD_TEMP_Y) & (ys < art.HUD_TEMP_Y + 3) & (xs >= 38) & (xs < 41)
     deg = deg & jnp.asarray(_bits(art.DEGREE_ART))[jnp.clip(ys - art.HUD_TEMP_Y, 0, 2), jnp.clip(xs - 38, 0, 7)]
     img = jnp.where((deg & ~blink)[..., None], jnp.asarray(art.HUD_RGB), img)
