@@ -226,10 +226,11 @@ def _freeway() -> GameEntry:
                f"(ram[14] is 6 at the kerb, grows while UP is held, back to 6 after a crossing)",
                description="the agent's (left, x=44) chicken, top y: 187 at the start, smaller "
                            "further up the road"),
-        Signal("car_x", _freeway_car_x, _jax_signal("car_x"), 1, "px",
+        Signal("car_x", _freeway_car_x, _jax_signal("car_x"), 0, "px",
                f"ram[117..108] - 3; addresses from {OCATARI}, lane order and offset {MEASURED} "
-               f"(the screen lags by up to 1 px)", shape=(10,),
-               description="left x of the car in each lane, lanes top to bottom (y = 23 + 16 i); "
+               f"(the picture lags the RAM by up to 1 px; the signal is the RAM)", shape=(10,),
+               description="left x of the car in each lane, lanes top to bottom (car tops at "
+                           "y = 27 + 16 i); "
                            "the top five drive left, the bottom five right"),
         Signal("player_score", lambda ram: bcd(ram[103]), _jax_signal("player_score"), 0, "points",
                f"BCD ram[103], {OCATARI}", description="crossings made by the agent's chicken"),
