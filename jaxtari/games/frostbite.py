@@ -590,7 +590,9 @@ class Frostbite(Game):
         return state.score
 
     def lives(self, state):
-        return (state.lives & 15) + 1
+        # ALE reports ram[76] + 1 while the game runs and 0 once it is over (measured: after a
+        # random game ends ram[76] is 0 and ALEInterface.lives() is 0, not 1).
+        return jnp.where(self.is_terminal(state), 0, (state.lives & 15) + 1)
 
     def signals(self, state):
         return {
