@@ -17,6 +17,7 @@ app = typer.Typer(
 COMMAND_MODULES = (
     "alignment.spec.command",
     "alignment.compare",
+    "alignment.probes",
 )
 
 for _name in COMMAND_MODULES:

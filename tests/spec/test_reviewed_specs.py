@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import operator
 
 import pytest
 
 from alignment.docs.corpus import load_documents
 from alignment.spec.offline import extract
-from alignment.spec.schema import ALE_ACTION_NAMES, Probe
+from alignment.spec.schema import Probe
 from alignment.spec.store import _overlaps, load_spec
 from tests.docs.paths import SHARED_DOCS, SPECS, needs_shared
 
@@ -43,36 +42,11 @@ def test_spans_are_real_and_every_candidate_is_decided(game):
             assert rule.statement.strip() != rule.source.text(docs).strip()  # own words
 
 
-def _compare(op: str, start, end, value) -> bool:
-    if op in ("==", "!=", "<", "<=", ">", ">="):
-        fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-              ">": operator.gt, ">=": operator.ge}[op]
-        return bool(fn(end, value))
-    return {
-        "increases": end > start, "decreases": end < start, "changes": end != start,
-        "unchanged": end == start, "increases_by": end - start == value,
-        "decreases_by": start - end == value,
-    }[op]
-
-
 def run_probe_on_ale(game: str, probe: Probe) -> list[str]:
     """The expectations of ``probe`` that the real emulator does not meet (empty: all hold)."""
-    from alignment.reference.ale import AleGame
+    from alignment.probes import run_on_ale
 
-    assert probe.start == "reset"  # the reviewed specs use no save points
-    ale = AleGame(game, seed=probe.seed)
-    start = ale.signals()
-    for step in probe.steps:
-        action = ALE_ACTION_NAMES.index(step.action)
-        for _ in range(step.frames):
-            ale.act(action)
-    end = ale.signals()
-    failed = []
-    for exp in probe.expectations:
-        a, b = start[exp.signal], end[exp.signal]
-        if not _compare(exp.op, a, b, exp.value):
-            failed.append(f"{exp.describe()} (start {a}, end {b})")
-    return failed
+    return run_on_ale(game, probe).failures
 
 
 def _probed_rules():
