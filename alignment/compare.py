@@ -24,10 +24,11 @@ import math
 import platform
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import numpy as np
 
+from alignment import atomic
 from alignment import stats
 from alignment.catalog import GameEntry, UnknownCatalogGame, entry as catalog_entry
 from alignment.reference.ale import AleError
@@ -338,8 +339,8 @@ def write_report(report: dict, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     j = out / f"{report['game']}-compare.json"
     md = out / f"{report['game']}-compare.md"
-    j.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    md.write_text(render_markdown(report), encoding="utf-8")
+    atomic.write_text(j, json.dumps(report, indent=2) + "\n")
+    atomic.write_text(md, render_markdown(report))
     return [j, md]
 
 

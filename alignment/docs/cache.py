@@ -12,11 +12,12 @@ import datetime as _dt
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Optional
 
 import platformdirs
+
+from alignment import atomic
 
 APP_NAME = "jaxtari-align"
 
@@ -35,18 +36,6 @@ class CacheEntry:
     content_type: str
     charset: Optional[str]
     body: bytes
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class DocCache:
@@ -85,7 +74,7 @@ class DocCache:
             body=body,
         )
         meta_path, body_path = self._paths(url)
-        _atomic_write(body_path, body)
+        atomic.write_bytes(body_path, body)
         meta = {k: v for k, v in dataclasses.asdict(entry).items() if k != "body"}
-        _atomic_write(meta_path, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
+        atomic.write_bytes(meta_path, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
         return entry

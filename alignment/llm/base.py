@@ -17,13 +17,14 @@ import datetime as _dt
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Generic, Optional, Protocol, TypeVar, runtime_checkable
 
 import platformdirs
 import pydantic
 from pydantic import BaseModel
+
+from alignment import atomic
 
 APP_NAME = "jaxtari-align"
 CACHE_ENV = "JAXTARI_ALIGN_CACHE"
@@ -201,20 +202,8 @@ class ResponseCache:
             "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "output": text,
         }
-        _atomic_write(path, json.dumps(entry, indent=1, ensure_ascii=False).encode("utf-8"))
+        atomic.write_bytes(path, json.dumps(entry, indent=1, ensure_ascii=False).encode("utf-8"))
         return path
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,7 +8,6 @@ An existing spec's reviewed and rejected rules are kept unless ``--force``.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -25,7 +24,6 @@ from alignment.docs.fetch import FetchError
 from alignment.docs.text import DocumentError
 from alignment.spec import offline
 from alignment.spec.schema import (
-    CATEGORIES,
     GameSpec,
     Rule,
     UnsupportedClaim,

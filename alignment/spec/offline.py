@@ -20,7 +20,7 @@ from typing import Iterable, Optional, Sequence
 
 from alignment import gamenames
 from alignment.docs.document import Document
-from alignment.docs.text import Section, lines_with_offsets, pipe_tables, sections
+from alignment.docs.text import Section, lines_with_offsets, sections
 from alignment.spec.farama import FaramaPage, parse_farama
 from alignment.spec.quantities import find_quantities, parameters_of
 from alignment.spec.schema import (
@@ -29,7 +29,6 @@ from alignment.spec.schema import (
     Quantity,
     Rule,
     Source,
-    SourceRef,
     UnsupportedClaim,
     span_ref,
 )

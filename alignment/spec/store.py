@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
@@ -101,18 +100,9 @@ def load_spec(path: os.PathLike | str, *,
 
 def write_spec(spec: GameSpec, path: os.PathLike | str) -> Path:
     """Write atomically (temp file in the same directory, then ``os.replace``)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = dump_yaml(spec)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    from alignment import atomic
+
+    return atomic.write_text(path, dump_yaml(spec))
 
 
 # --------------------------------------------------------------------------------------------------
