@@ -4,30 +4,83 @@ Each screen line is looked up in static tables (which floe line or enemy line it
 pixels are computed from the state with the same geometry the collisions use, so the picture shows
 every object where ``objects()`` and the collisions put it. The aurora lines (33..41) are drawn in
 colours the cartridge derives from its random byte (ram[2]).
+
+How it is computed (fast on a CPU, no per-pixel gathers, no large constants mixed with traced
+values): everything is worked out per raster *line* first, and only the last few selects touch every
+pixel.
+
+* Each sampled screen line gets its background colour (sky, aurora, shore, water, black).
+* The HUD, the igloo, the bear, the enemies and the floes never share a screen line with each other
+  (checked at import), and each is a single colour on its line. So they form one layer: per line a
+  160-bit bitmap of lit screen pixels (5 uint32 words, like the 2600's graphics registers) and one
+  colour. Sprites are placed into the words with shifts; the floes, which wrap around the screen, are
+  placed on a 160-bit ring where a copy 32 px further is exactly the next word.
+* The igloo door is a rectangle, Bailey is an 8-px sprite drawn with a per-line bit row and column
+  shifts, the Activision logo (static) replaces the few lines it covers, the left 8 columns are black.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import functools
+
 import jax.numpy as jnp
+import numpy as np
 
 from jaxtari import render
 from jaxtari.games import frostbite_art as art
 
-# aurora colour of line 33 + i: [i, bit] -> RGB, bit = bit 1 of the rotated random byte
-_AURORA = np.array([[art.AURORA_RGB[c], art.AURORA_RGB[c ^ 2]] for c in art.AURORA_CODES], np.int32)
+_U32 = jnp.uint32
+_WORDS = 5  # 160 screen columns = 5 x 32 bits
 
 
 def _bits(rows):
     return np.array([[ch == "#" for ch in r] for r in rows], bool)
 
 
-_PLAYER = np.stack([_bits(f) for f in art.PLAYER_ART])
+def _row_bits(bits, flip=False):
+    """(..., w) bool sprite rows -> (...,) uint32 with bit j = pixel j from the sprite's left edge
+    (``flip``: mirrored, bit j = sprite column w-1-j)."""
+    if flip:
+        bits = bits[..., ::-1]
+    w = bits.shape[-1]
+    assert w <= 32
+    return (bits.astype(np.uint64) << np.arange(w, dtype=np.uint64)).sum(-1).astype(np.uint32)
+
+
+def _both(bits):
+    """Row bits as drawn and mirrored, stacked on a last axis [flip]."""
+    return np.stack([_row_bits(bits), _row_bits(bits, True)], -1)
+
+
+_PLAYER = np.stack([_bits(f) for f in art.PLAYER_ART])                             # (6, 19, 8)
 _ENEMY = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
-_BEAR = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]
-_DIGITS = np.stack([_bits(d) for d in art.DIGIT_ART])
-_ROW_RGB = np.array(art.PLAYER_ROW_RGB, np.int32)
-_ENEMY_RGB = np.array(art.ENEMY_RGB, np.int32)
+_BEAR = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8, 16, 16)
+_DIGITS = np.stack([_bits(d) for d in art.DIGIT_ART])                                # (10, 8, 8)
+
+_PLAYER_RB = _both(_PLAYER)          # (6, 19, 2)
+_ENEMY_RB = _both(_ENEMY)            # (8, 8, 2)
+_BEAR_RB = _both(_BEAR)              # (8, 16, 2)
+_DIGIT_RB = _row_bits(_DIGITS)       # (10, 8)
+_FISH_RB = _row_bits(_ENEMY[2])      # (8,)  the magic fish of the HUD (enemy glyph 2, as drawn)
+_DEGREE_RB = _row_bits(_bits(art.DEGREE_ART)[:, :3])  # (3,)  3 px wide (x 38..40)
+
+# igloo stage (ram[77] + 1, 0 = none) -> its 5 bands (y, x, width); unused bands have width 0
+_IGLOO = np.zeros((17, 5, 3), np.int32)
+for _k, _bs in enumerate(art.IGLOO_BANDS):
+    for _b, (_y, _x, _w) in enumerate(_bs):
+        _IGLOO[_k + 1, _b] = (_y, _x, _w)
+assert _IGLOO[..., 2].max() <= 32
+
+# floe pieces: the second piece as bits of the first's pattern (both within 32 px)
+_FLOE_A = np.array([p[0][0] for p in art.FLOE_PIECES], np.int32)
+_FLOE_PATTERN = np.zeros(len(art.FLOE_PIECES), np.uint32)
+for _k, ((_a, _wa), (_b, _wb)) in enumerate(art.FLOE_PIECES):
+    assert 0 <= _b - _a and _b - _a + _wb <= 32 and _wa <= 32
+    _FLOE_PATTERN[_k] = (((1 << _wa) - 1) | (((1 << _wb) - 1) << (_b - _a))) & 0xFFFFFFFF
+assert art.FLOE_COPY_SPACING == 32 and art.FLOE_COPIES == 3  # a copy = the next word of the ring
+
+_AURORA_CODES = np.array([[c, c ^ 2] for c in art.AURORA_CODES])  # [line - 33, bit]
+_DOOR = (44, 55, 124, 132)  # y0, y1, x0, x1
 
 
 def _logo():
@@ -41,9 +94,38 @@ def _logo():
 
 _LOGO_RGB, _LOGO_MASK = _logo()
 
+# screen lines of each single-colour object band (they must not share a line: one layer)
+_HUD_LINES = set(range(art.HUD_SCORE_Y, art.HUD_SCORE_Y + 8)) | set(range(art.HUD_TEMP_Y, art.HUD_TEMP_Y + 8))
+_IGLOO_LINES = {int(y) + i for y in _IGLOO[..., 0][_IGLOO[..., 2] > 0] for i in range(4)}
+_BEAR_LINES = set(range(art.BEAR_Y, art.BEAR_Y + art.BEAR_H))
+_ENEMY_LINES = {y + j for y in art.ENEMY_TOP_Y for j in range(art.ENEMY_LINES)}
+_FLOE_LINES = {y + k for y in art.FLOE_TOP_Y for k in range(art.FLOE_LINES)}
+_BANDS = (_HUD_LINES, _IGLOO_LINES, _BEAR_LINES, _ENEMY_LINES, _FLOE_LINES)
+assert sum(map(len, _BANDS)) == len(set().union(*_BANDS)), "object bands share a screen line"
 
-def _line_tables(raster):
-    ys = raster.ys[:, 0]
+
+def _fmt(raster, rgb):
+    """RGB colour(s) (..., 3) in the raster's channel format (..., C), as numpy uint8."""
+    rgb = np.asarray(rgb, np.uint8)
+    return rgb if raster.channels == 3 else render.gray(rgb)[..., None]
+
+
+@functools.lru_cache(maxsize=8)
+def _static(height, width, channels, ys_bytes, xs_bytes):
+    """Per-raster tables: everything about the picture that does not depend on the state."""
+    ys = np.frombuffer(ys_bytes, np.int32)
+    xs = np.frombuffer(xs_bytes, np.int32)
+    raster = render.Raster(height, width, ys[:, None], xs[None, :], channels)
+    t = {}
+    # line kinds
+    t["sky"] = (ys >= art.SKY_Y[0]) & (ys < 33)
+    t["aurora"] = (ys >= 33) & (ys < art.SKY_Y[1])
+    t["shore"] = (ys >= art.SHORE_Y[0]) & (ys < art.SHORE_Y[1])
+    t["water"] = (ys >= art.WATER_Y[0]) & (ys < art.WATER_Y[1])
+    i = np.clip(ys - 33, 0, 8)
+    t["aurora_i"] = i
+    rgb = np.array([[art.AURORA_RGB[c] for c in cs] for cs in _AURORA_CODES])  # (9, 2, 3)
+    t["aurora_col"] = _fmt(raster, rgb[i]).astype(np.int32)                    # (H, 2, C)
     floe = np.full(ys.shape, -1, np.int32)
     enemy = np.full(ys.shape, -1, np.int32)
     for r in range(4):
@@ -51,138 +133,256 @@ def _line_tables(raster):
             floe[ys == art.FLOE_TOP_Y[r] + k] = r * art.FLOE_LINES + k
         for j in range(art.ENEMY_LINES):
             enemy[ys == art.ENEMY_TOP_Y[r] + j] = r * art.ENEMY_LINES + j
-    return floe[:, None], enemy[:, None]
+    t["floe"] = floe >= 0
+    t["floe_r"] = np.clip(floe // art.FLOE_LINES, 0, 3)
+    t["floe_shift"] = np.asarray(art.FLOE_LINE_SHIFT, np.int32)[np.clip(floe % art.FLOE_LINES, 0, art.FLOE_LINES - 1)]
+    t["enemy"] = enemy >= 0
+    t["enemy_r"] = np.clip(enemy // art.ENEMY_LINES, 0, 3)
+    t["enemy_j"] = enemy % art.ENEMY_LINES
+    t["score"] = (ys >= art.HUD_SCORE_Y) & (ys < art.HUD_SCORE_Y + 8)
+    t["temp"] = (ys >= art.HUD_TEMP_Y) & (ys < art.HUD_TEMP_Y + 8)
+    t["deg"] = (ys >= art.HUD_TEMP_Y) & (ys < art.HUD_TEMP_Y + 3)
+    t["hud"] = t["score"] | t["temp"]
+    t["score_row"] = np.clip(ys - art.HUD_SCORE_Y, 0, 7)
+    t["temp_row"] = np.clip(ys - art.HUD_TEMP_Y, 0, 7)
+    t["deg_row"] = np.clip(ys - art.HUD_TEMP_Y, 0, 2)
+    t["bear_line"] = ys - art.BEAR_Y
+    t["bear"] = (t["bear_line"] >= 0) & (t["bear_line"] < art.BEAR_H)
+    t["igloo"] = np.isin(ys, sorted(_IGLOO_LINES))
+    t["door_rows"] = ((ys >= _DOOR[0]) & (ys < _DOOR[1]))[:, None]
+    t["door_cols"] = ((xs >= _DOOR[2]) & (xs < _DOOR[3]))[None, :]
+    # the raster lines of each object band, and where each line finds its bitmap among the bands'
+    # (a line of no band takes the all-zero row at the end)
+    bands = ("hud", "igloo", "bear", "enemy", "floe")
+    order = np.concatenate([np.nonzero(t[b])[0] for b in bands])
+    for b in bands:
+        t[b + "_rows"] = np.nonzero(t[b])[0]
+    perm = np.full(height, order.size, np.int32)
+    perm[order] = np.arange(order.size)
+    t["band_perm"] = perm
+    # columns: which word and bit of a line bitmap each raster column samples
+    t["word"] = (xs // 32)[None, :]
+    t["bit"] = (xs % 32).astype(np.uint32)[None, :]
+    t["bar"] = (xs < 8)[None, :]
+    # the logo: the raster lines it covers (contiguous), their mask and colours
+    rows = np.nonzero(_LOGO_MASK[ys].any(1))[0]
+    assert rows.size and (np.diff(rows) == 1).all()
+    t["logo_rows"] = (int(rows[0]), int(rows[-1]) + 1)
+    t["logo_mask"] = _LOGO_MASK[ys[rows]][:, xs][..., None]
+    t["logo_col"] = _fmt(raster, _LOGO_RGB[ys[rows]][:, xs])
+    # colours
+    for name in ("SKY_DAY", "SKY_NIGHT", "SHORE_DAY", "SHORE_NIGHT", "WATER", "IGLOO", "DOOR",
+                 "BEAR_DAY", "BEAR_NIGHT", "HUD", "WHITE_FLOE", "BLUE_FLOE", "FROZEN"):
+        t[name] = _fmt(raster, getattr(art, name + "_RGB")).astype(np.int32)
+    t["ENEMY"] = _fmt(raster, art.ENEMY_RGB).astype(np.int32)            # (4, C)
+    t["PLAYER_ROW"] = _fmt(raster, art.PLAYER_ROW_RGB).astype(np.int32)  # (6, 19, C)
+    return t
 
 
-def _background(raster, night, lfsr):
-    ys = jnp.asarray(raster.ys)
-    xs = jnp.asarray(raster.xs)
-    sky = jnp.where(night, jnp.array(art.SKY_NIGHT_RGB), jnp.array(art.SKY_DAY_RGB))
-    shore = jnp.where(night, jnp.array(art.SHORE_NIGHT_RGB), jnp.array(art.SHORE_DAY_RGB))
-    i = jnp.clip(ys - 33, 0, 8)
-    rot = ((lfsr << i) | (lfsr >> (8 - i))) & 0xFF
-    aurora = jnp.asarray(_AURORA)[i, (rot >> 1) & 1]                           # (H,1,3)
-    img = jnp.zeros((raster.height, raster.width, 3), jnp.int32)
-    in_sky = (ys >= art.SKY_Y[0]) & (ys < 33)
-    in_aurora = (ys >= 33) & (ys < art.SKY_Y[1])
-    in_shore = (ys >= art.SHORE_Y[0]) & (ys < art.SHORE_Y[1])
-    in_water = (ys >= art.WATER_Y[0]) & (ys < art.WATER_Y[1])
-    img = jnp.where(in_sky[..., None], sky, img)
-    img = jnp.where(in_aurora[..., None], aurora, img)
-    img = jnp.where(in_shore[..., None], shore, img)
-    img = jnp.where(in_water[..., None], jnp.array(art.WATER_RGB), img)
-    return jnp.broadcast_to(img, (raster.height, raster.width, 3)), ys, xs
+def _tables(raster):
+    return _static(raster.height, raster.width, raster.channels,
+                   np.ascontiguousarray(raster.ys[:, 0], np.int32).tobytes(),
+                   np.ascontiguousarray(raster.xs[0], np.int32).tobytes())
 
 
-def _digits(img, ys, xs, value, n, x0, y0, show_leading, colour, shown=True):
+def _place(v, x, ring=False):
+    """Line bitmaps (..., 5) uint32 of a pattern ``v`` (..., uint32, bit j = pixel x + j) at screen
+    x ``x``: pixels off the screen dropped, or (``ring``) wrapped modulo 160."""
+    v = jnp.asarray(v, _U32)[..., None]
+    off = jnp.asarray(x, jnp.int32)[..., None] - 32 * jnp.arange(_WORDS, dtype=jnp.int32)
+    if ring:
+        off = off % 160
+        lo = jnp.where(off < 32, v << jnp.clip(off, 0, 31).astype(_U32), _U32(0))
+        hi = jnp.where(off > 128, v >> jnp.clip(160 - off, 0, 31).astype(_U32), _U32(0))
+    else:
+        lo = jnp.where((off >= 0) & (off < 32), v << jnp.clip(off, 0, 31).astype(_U32), _U32(0))
+        hi = jnp.where((off < 0) & (off > -32), v >> jnp.clip(-off, 0, 31).astype(_U32), _U32(0))
+    return lo | hi
+
+
+def _expand(t, words):
+    """(H, 5) line bitmaps -> (H, W) bool at the raster's sampled columns."""
+    sel = words[:, :1]
+    for k in range(1, _WORDS):
+        sel = jnp.where(t["word"] == k, words[:, k:k + 1], sel)
+    return ((sel >> t["bit"]) & _U32(1)) != 0
+
+
+def _digit_bits(value, n, show_leading):
+    """Digit glyph indices (n,) of ``value`` and whether each is shown (leading zeros hidden)."""
     powers = 10 ** np.arange(n - 1, -1, -1)
     digits = (value // jnp.asarray(powers)) % 10
     vis = show_leading | (value >= jnp.asarray(powers)) | (jnp.arange(n) == n - 1)
-    cell = (xs - x0) // art.DIGIT_SPACING
-    inside = (xs >= x0) & (cell < n) & (ys >= y0) & (ys < y0 + 8)
-    cellc = jnp.clip(cell, 0, n - 1)
-    d = digits[cellc]
-    lit = jnp.asarray(_DIGITS)[d, jnp.clip(ys - y0, 0, 7), jnp.clip(xs - x0 - cellc * 8, 0, 7)]
-    m = inside & lit & vis[cellc] & shown
-    return jnp.where(m[..., None], jnp.asarray(colour), img)
+    return digits, vis
+
+
+def _place_static(acc, v, x, w):
+    """OR a w-px pattern ``v`` (..., uint32) at the static screen x ``x`` into words ``acc`` {k: ...}."""
+    k, off = divmod(x, 32)
+    acc[k] = acc.get(k, 0) | (v << off)
+    if off + w > 32 and k + 1 < _WORDS:
+        acc[k + 1] = acc.get(k + 1, 0) | (v >> (32 - off))
+
+
+def _hud_words(t, s, blink):
+    rows = t["hud_rows"]
+    score_d, score_v = _digit_bits(s.shown_score, 6, False)
+    temp_d, temp_v = _digit_bits(s.temperature, 2, False)
+    lives_d, lives_v = _digit_bits(s.lives, 1, False)
+    on = ~blink
+    temp_v = temp_v & on
+    lives_v = lives_v & (s.lives > 0) & on
+    magic = (s.level_index >= 20) & on
+    sr, tr = jnp.asarray(t["score_row"][rows]), jnp.asarray(t["temp_row"][rows])
+    score_line, temp_line = t["score"][rows], t["temp"][rows]
+    dig = jnp.asarray(_DIGIT_RB)
+    acc = {}
+    x0 = art.DIGIT_CELL_X
+    for i in range(6):
+        v = jnp.where(score_v[i] & score_line, dig[score_d[i], sr], _U32(0))
+        _place_static(acc, v, x0 + i * art.DIGIT_SPACING, 8)
+    cells = [(temp_d[0], temp_v[0], 0), (temp_d[1], temp_v[1], 1), (lives_d[0], lives_v[0], 5)]
+    for d, vis, cell in cells:
+        v = jnp.where(vis & temp_line, dig[d, tr], _U32(0))
+        _place_static(acc, v, x0 + cell * art.DIGIT_SPACING, 8)
+    fish = jnp.where(magic & temp_line, jnp.asarray(_FISH_RB)[tr], _U32(0))
+    _place_static(acc, fish, x0 + 3 * art.DIGIT_SPACING, 8)
+    deg = jnp.where(on & t["deg"][rows], jnp.asarray(_DEGREE_RB)[jnp.asarray(t["deg_row"][rows])], _U32(0))
+    _place_static(acc, deg, 38, 3)
+    zero = jnp.zeros(rows.shape, _U32)
+    return jnp.stack([jnp.broadcast_to(acc.get(k, zero), rows.shape) for k in range(_WORDS)], -1)
+
+
+def _igloo_words(t, ys, blocks):
+    ys = ys[t["igloo_rows"]]
+    bk = jnp.asarray(_IGLOO)[jnp.clip(blocks + 1, 0, 16)]                 # (5, 3)
+    words = 0
+    for b in range(5):
+        iy, ix, iw = bk[b, 0], bk[b, 1], bk[b, 2]
+        on = (ys >= iy) & (ys < iy + 4) & (iw > 0)
+        pat = jnp.where(iw >= 32, _U32(0xFFFFFFFF), (_U32(1) << jnp.clip(iw, 0, 31).astype(_U32)) - _U32(1))
+        words = words | _place(jnp.where(on, pat, _U32(0)), jnp.broadcast_to(ix, ys.shape))
+    return words
+
+
+def _floe_words(t, s):
+    rows = t["floe_rows"]
+    fr = jnp.asarray(t["floe_r"][rows])
+    shape = s.shown_shape
+    p0 = s.floe_x[fr] + jnp.asarray(t["floe_shift"][rows]) + jnp.asarray(_FLOE_A)[shape]   # (n,)
+    pat = jnp.broadcast_to(jnp.asarray(_FLOE_PATTERN)[shape], p0.shape)
+    # the copies 32 and 64 px further are the same bits one and two words on (a 160-bit ring)
+    return (_place(pat, p0, ring=True) | _place(pat, p0 + 32, ring=True)
+            | _place(pat, p0 + 64, ring=True))
+
+
+def _enemy_words(t, s, mono):
+    from jaxtari.games.frostbite_geometry import window_mask
+
+    rows = t["enemy_rows"]
+    er = jnp.asarray(t["enemy_r"][rows])
+    eff = (s.enemy_copies & window_mask(s.enemy_x))[er]                               # (H,)
+    left = ((s.row_byte[er] & 0x80) != 0).astype(jnp.int32)
+    grow = jnp.asarray(t["enemy_j"][rows]) - s.enemy_bob[er]
+    on = grow >= 0
+    if mono:
+        pat = jnp.full(er.shape, 0xFF, _U32)
+    else:
+        pat = jnp.asarray(_ENEMY_RB)[s.enemy_glyph[er], jnp.clip(grow, 0, 7), left]
+    ex = s.enemy_x[er]
+    words = 0
+    for c in range(3):
+        vis = on & (((eff >> (2 - c)) & 1) == 1)
+        cx = (ex + art.ENEMY_COPY_SPACING * c) & 0xFF
+        words = words | _place(jnp.where(vis, pat, _U32(0)), cx)
+    return words
+
+
+def _bear_words(t, s, game, mono):
+    from jaxtari.games.frostbite_geometry import bear_left
+
+    bear_on = (s.level_index >= 3) & game.consts.bear
+    line = jnp.asarray(t["bear_line"][t["bear_rows"]])
+    flip = ((s.facing & 0x10) != 0).astype(jnp.int32)
+    if mono:
+        pat = jnp.full(line.shape, 0xFFFF, _U32)
+    else:
+        pat = jnp.asarray(_BEAR_RB)[s.bear_frame, jnp.clip(line, 0, art.BEAR_H - 1), flip]
+    pat = jnp.where(bear_on, pat, _U32(0))
+    return _place(pat, jnp.broadcast_to(bear_left(s), line.shape))
 
 
 def draw_frame(game, s, raster):
-    from jaxtari.games.frostbite_geometry import FLOE_PIECE_START, FLOE_PIECE_W, bear_left, window_mask
-
-    mono = game.consts.monochrome
+    t = _tables(raster)
+    mono = bool(game.consts.monochrome)
     night = ((s.level_index >> 2) & 1) == 1
-    img, ys, xs = _background(raster, night, s.sky_lfsr)
-    floe_id, enemy_id = (jnp.asarray(t) for t in _line_tables(raster))
+    ys = jnp.asarray(raster.ys[:, 0])
+    xs = jnp.asarray(raster.xs)
+    col = lambda name: jnp.asarray(t[name])
+    sel = lambda c, a, b: jnp.where(c, a, b)   # per-line colour selects, (H, C)
+    line = lambda name: jnp.asarray(t[name])[:, None]
 
-    # HUD: score, temperature + degree sign, lives in reserve
-    img = _digits(img, ys, xs, s.shown_score, 6, art.DIGIT_CELL_X, art.HUD_SCORE_Y, False, art.HUD_RGB)
+    # background colour of each line
+    lfsr = s.sky_lfsr
+    i = jnp.asarray(t["aurora_i"])
+    rot = ((lfsr << i) | (lfsr >> (8 - i))) & 0xFF
+    ac = jnp.asarray(t["aurora_col"])
+    aurora = jnp.where((((rot >> 1) & 1) == 1)[:, None], ac[:, 1], ac[:, 0])       # (H, C)
+    bg = jnp.zeros(aurora.shape, jnp.int32)
+    bg = sel(line("sky"), sel(night, col("SKY_NIGHT"), col("SKY_DAY")), bg)
+    bg = sel(line("aurora"), aurora, bg)
+    bg = sel(line("shore"), sel(night, col("SHORE_NIGHT"), col("SHORE_DAY")), bg)
+    bg = sel(line("water"), col("WATER"), bg)
+
+    # one layer for the HUD, igloo, bear, enemies and floes (they never share a line)
     blink = (s.temperature < 10) & (s.flags == 0) & ((s.fc & 8) == 0)
-    img = _digits(img, ys, xs, s.temperature, 2, art.DIGIT_CELL_X, art.HUD_TEMP_Y, False, art.HUD_RGB, ~blink)
-    img = _digits(img, ys, xs, s.lives, 1, art.DIGIT_CELL_X + 5 * art.DIGIT_SPACING, art.HUD_TEMP_Y, False,
-                  art.HUD_RGB, (s.lives > 0) & ~blink)
-    # the magic fish (manual: "near your score" at high levels): from level 21 (ram[75] >= 20) the
-    # fish glyph takes the 4th cell of the temperature line
-    magic = (s.level_index >= 20) & ~blink
-    mx = art.DIGIT_CELL_X + 3 * art.DIGIT_SPACING
-    mrow, mcol = ys - art.HUD_TEMP_Y, xs - mx
-    fish = jnp.asarray(_ENEMY)[2, jnp.clip(mrow, 0, 7), jnp.clip(mcol, 0, 7)]
-    fish = fish & (mrow >= 0) & (mrow < 8) & (mcol >= 0) & (mcol < 8) & magic
-    img = jnp.where(fish[..., None], jnp.asarray(art.HUD_RGB), img)
-    deg = (ys >= art.HUD_TEMP_Y) & (ys < art.HUD_TEMP_Y + 3) & (xs >= 38) & (xs < 41)
-    deg = deg & jnp.asarray(_bits(art.DEGREE_ART))[jnp.clip(ys - art.HUD_TEMP_Y, 0, 2), jnp.clip(xs - 38, 0, 7)]
-    img = jnp.where((deg & ~blink)[..., None], jnp.asarray(art.HUD_RGB), img)
+    one = 1 + (s.fc >> 30)  # = 1; see the composition below
+    bands = [_hud_words(t, s, blink), _igloo_words(t, ys, s.shown_blocks), _bear_words(t, s, game, mono),
+             _enemy_words(t, s, mono), _floe_words(t, s)]
+    words = jnp.concatenate([b // one.astype(_U32) for b in bands] + [jnp.zeros((1, _WORDS), _U32)],
+                            axis=0)[jnp.asarray(t["band_perm"])]
+    fr = jnp.asarray(t["floe_r"])
+    er = jnp.asarray(t["enemy_r"])
+    obj = sel(s.floe_white[fr][:, None], col("WHITE_FLOE"), col("BLUE_FLOE"))
+    obj = sel(line("enemy"), col("ENEMY")[s.row_byte[er] & 3], obj)
+    obj = sel(line("bear"), sel(night, col("BEAR_NIGHT"), col("BEAR_DAY")), obj)
+    obj = sel(line("igloo"), col("IGLOO"), obj)
+    obj = sel(line("hud"), col("HUD"), obj)
 
-    # igloo stage
-    blocks = s.shown_blocks
-    bands = np.zeros((17, 5, 3), np.int32)
-    for k, bs in enumerate(art.IGLOO_BANDS):
-        for b, (y, x, w) in enumerate(bs):
-            bands[k + 1, b] = (y, x, w)
-    bk = jnp.asarray(bands)[jnp.clip(blocks + 1, 0, 16)]                  # (5, 3)
-    iy, ix, iw = bk[:, 0, None, None], bk[:, 1, None, None], bk[:, 2, None, None]
-    igloo = jnp.any((ys >= iy) & (ys < iy + 4) & (xs >= ix) & (xs < ix + iw) & (iw > 0), axis=0)
-    img = jnp.where(igloo[..., None], jnp.asarray(art.IGLOO_RGB), img)
-    door = (blocks == 15) & ((s.fc & 8) == 0) & (ys >= 44) & (ys < 55) & (xs >= 124) & (xs < 132)
-    img = jnp.where(door[..., None], jnp.asarray(art.DOOR_RGB), img)
-
-    # floes
-    fr = jnp.clip(floe_id // art.FLOE_LINES, 0, 3)
-    fk = jnp.clip(floe_id % art.FLOE_LINES, 0, art.FLOE_LINES - 1)
-    shape = s.shown_shape
-    fx = s.floe_x[fr] + jnp.asarray(art.FLOE_LINE_SHIFT, jnp.int32)[fk]      # (H,1)
-    start = fx[..., None, None] + jnp.asarray(FLOE_PIECE_START)[shape] + 32 * jnp.arange(3)[:, None]
-    rel = (xs[..., None, None] - start) % 160                                 # (H,W,3,2)
-    ice = jnp.any(rel < jnp.asarray(FLOE_PIECE_W)[shape], axis=(-1, -2)) & (floe_id >= 0)
-    fcol = jnp.where(s.floe_white[fr][..., None], jnp.array(art.WHITE_FLOE_RGB), jnp.array(art.BLUE_FLOE_RGB))
-    img = jnp.where(ice[..., None], fcol, img)
-
-    # enemies
-    er = jnp.clip(enemy_id // art.ENEMY_LINES, 0, 3)
-    ej = enemy_id % art.ENEMY_LINES
-    eff = (s.enemy_copies & window_mask(s.enemy_x))[er]                       # (H,1)
-    cx = (s.enemy_x[er][..., None] + 16 * jnp.arange(3)) & 0xFF               # (H,1,3)
-    vis = ((eff[..., None] >> (2 - jnp.arange(3))) & 1) == 1
-    erel = xs[..., None] - cx                                                 # (H,W,3)
-    left = ((s.row_byte[er] & 0x80) != 0)[..., None]
-    col = jnp.where(left, 7 - erel, erel)
-    grow = (ej - s.enemy_bob[er])[..., None]
-    inside = (erel >= 0) & (erel < 8) & vis & (grow >= 0) & (enemy_id >= 0)[..., None]
-    glyph = s.enemy_glyph[er][..., None]
-    ebit = jnp.asarray(_ENEMY)[glyph, jnp.clip(grow, 0, 7), jnp.clip(col, 0, 7)]
-    ebit = jnp.where(mono, inside, ebit & inside)
-    foe = jnp.any(ebit, axis=-1)
-    img = jnp.where(foe[..., None], jnp.asarray(_ENEMY_RGB)[s.row_byte[er] & 3], img)
-
-    # polar bear (from level 4; before, the cartridge draws it in the shore's colour)
-    bear_on = (s.level_index >= 3) & game.consts.bear
-    brel = xs - bear_left(s)
-    bcolx = jnp.where((s.facing & 0x10) != 0, art.BEAR_W - 1 - brel, brel)
-    bline = ys - art.BEAR_Y
-    bear = bear_on & (bline >= 0) & (bline < art.BEAR_H) & (brel >= 0) & (brel < art.BEAR_W)
-    bbit = jnp.asarray(_BEAR)[s.bear_frame, jnp.clip(bline, 0, art.BEAR_H - 1), jnp.clip(bcolx, 0, art.BEAR_W - 1)]
-    bear = jnp.where(mono, bear, bear & bbit)
-    bcol = jnp.where(night, jnp.array(art.BEAR_NIGHT_RGB), jnp.array(art.BEAR_DAY_RGB))
-    img = jnp.where(bear[..., None], bcol, img)
-
-    # Frostbite Bailey
+    # Frostbite Bailey: his sprite row and colour on each line, then column shifts
     top = s.y + 28
     row = ys - top - s.sink
-    c = xs - s.x
-    c = jnp.where((s.facing & 8) != 0, 7 - c, c)
-    inb = (row >= 0) & (row < 19) & (ys - top < 19) & (xs - s.x >= 0) & (xs - s.x < 8) & (s.y > 0)
-    pbit = jnp.asarray(_PLAYER)[s.anim, jnp.clip(row, 0, 18), jnp.clip(c, 0, 7)]
-    pbit = jnp.where(mono, inb, pbit & inb)
-    pcol = jnp.asarray(_ROW_RGB)[s.anim, jnp.clip(row, 0, 18)]                 # (H,1,3)
-    pcol = jnp.where((row < s.frozen)[..., None], jnp.asarray(art.FROZEN_RGB), pcol)
-    img = jnp.where(pbit[..., None], pcol, img)
+    row_ok = (row >= 0) & (row < 19) & (ys - top < 19) & (s.y > 0)
+    rowc = jnp.clip(row, 0, 18)
+    if mono:
+        pbits = jnp.where(row_ok, _U32(0xFF), _U32(0))
+    else:
+        flip = ((s.facing & 8) != 0).astype(jnp.int32)
+        pbits = jnp.where(row_ok, jnp.asarray(_PLAYER_RB)[s.anim, rowc, flip], _U32(0))
+    pcol = col("PLAYER_ROW")[s.anim, rowc]                                          # (H, C)
+    pcol = sel((row < s.frozen)[:, None], col("FROZEN"), pcol)
 
-    # the Activision logo (static), the black bar of the left 8 columns
-    r_ys, r_xs = raster.ys[:, 0], raster.xs[0]
-    logo = _LOGO_MASK[r_ys][:, r_xs]
-    img = jnp.where(jnp.asarray(logo)[..., None], jnp.asarray(_LOGO_RGB[r_ys][:, r_xs].astype(np.int32)), img)
-    img = jnp.where((xs < 8)[..., None], 0, img)
-    img = img.astype(jnp.uint8)
+    # compose: background, object layer, door, Bailey. The per-line values must be computed once per
+    # line, not once per pixel: XLA fuses cheap elementwise chains into their consumer (and would
+    # repeat each line's few hundred operations for every pixel of it), but not an integer division
+    # by a value it cannot see. So each goes through ``// one`` (one = 1, as the compiler cannot
+    # know: fc < 256); on the CPU the optimization barrier is removed before fusion.
+    pbits = pbits // one.astype(_U32)
+    bg, obj, pcol = (v // one for v in (bg, obj, pcol))
+    c = xs - s.x                                                                     # (1, W)
+    player = (((pbits[:, None] >> jnp.clip(c, 0, 7).astype(_U32)) & _U32(1)) != 0) & (c >= 0) & (c < 8)
+    door_on = (s.shown_blocks == 15) & ((s.fc & 8) == 0)
+    u8 = lambda a: a.astype(jnp.uint8)
+    img = jnp.broadcast_to(u8(bg)[:, None, :], (raster.height, raster.width, bg.shape[-1]))
+    img = jnp.where(_expand(t, words)[..., None], u8(obj)[:, None, :], img)
+    door = jnp.asarray(t["door_rows"]) & jnp.asarray(t["door_cols"]) & door_on
+    img = jnp.where(door[..., None], u8(col("DOOR")), img)
+    img = jnp.where(player[..., None], u8(pcol)[:, None, :], img)
+    # the Activision logo (static) over its lines, the black bar of the left 8 columns
+    r0, r1 = t["logo_rows"]
+    logo = jnp.where(jnp.asarray(t["logo_mask"]), jnp.asarray(t["logo_col"]), img[r0:r1])
+    img = jnp.concatenate([img[:r0], logo, img[r1:]], axis=0)
+    img = jnp.where(jnp.asarray(t["bar"])[..., None], jnp.uint8(0), img)
     if raster.channels == 1:
-        return render.colour_for(raster, img)
+        return img[..., 0]
     return img
