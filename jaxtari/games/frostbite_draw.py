@@ -372,17 +372,19 @@ def draw_frame(game, s, raster):
     c = xs - s.x                                                                     # (1, W)
     player = (((pbits[:, None] >> jnp.clip(c, 0, 7).astype(_U32)) & _U32(1)) != 0) & (c >= 0) & (c < 8)
     door_on = (s.shown_blocks == 15) & ((s.fc & 8) == 0)
-    u8 = lambda a: a.astype(jnp.uint8)
-    img = jnp.broadcast_to(u8(bg)[:, None, :], (raster.height, raster.width, bg.shape[-1]))
-    img = jnp.where(_expand(t, words)[..., None], u8(obj)[:, None, :], img)
+    rgb = raster.channels == 3
+    # grey: (H, W) with per-line colours (H, 1); RGB: (H, W, 3) with (H, 1, 3)
+    lines = (lambda a: a.astype(jnp.uint8)[:, None, :]) if rgb else (lambda a: a.astype(jnp.uint8)[:, :1])
+    px = (lambda m: m[..., None]) if rgb else (lambda m: m)
+    const = (lambda a: jnp.asarray(a)) if rgb else (lambda a: jnp.asarray(a)[..., 0])
+    shape = (raster.height, raster.width) + ((3,) if rgb else ())
+    img = jnp.broadcast_to(lines(bg), shape)
+    img = jnp.where(px(_expand(t, words)), lines(obj), img)
     door = jnp.asarray(t["door_rows"]) & jnp.asarray(t["door_cols"]) & door_on
-    img = jnp.where(door[..., None], u8(col("DOOR")), img)
-    img = jnp.where(player[..., None], u8(pcol)[:, None, :], img)
+    img = jnp.where(px(door), const(t["DOOR"]).astype(jnp.uint8), img)
+    img = jnp.where(px(player), lines(pcol), img)
     # the Activision logo (static) over its lines, the black bar of the left 8 columns
     r0, r1 = t["logo_rows"]
-    logo = jnp.where(jnp.asarray(t["logo_mask"]), jnp.asarray(t["logo_col"]), img[r0:r1])
+    logo = jnp.where(const(t["logo_mask"]), const(t["logo_col"]), img[r0:r1])
     img = jnp.concatenate([img[:r0], logo, img[r1:]], axis=0)
-    img = jnp.where(jnp.asarray(t["bar"])[..., None], jnp.uint8(0), img)
-    if raster.channels == 1:
-        return img[..., 0]
-    return img
+    return jnp.where(px(jnp.asarray(t["bar"])), jnp.uint8(0), img)
