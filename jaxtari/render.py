@@ -243,3 +243,50 @@ def draw_digits(canvas, raster: Raster, digit_sheet: SpriteSheet, value, x, y, n
     shown = jnp.asarray(leading_zeros) | (value >= jnp.asarray(powers)) | (jnp.arange(n_digits) == n_digits - 1)
     xs = x + jnp.arange(n_digits) * spacing
     return draw_sprites(canvas, raster, digit_sheet, digits + colour_sheet_index_offset, xs, y, shown)
+
+
+def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active, flip=None):
+    """Like :func:`draw_sprites` for sprites whose row ranges do not overlap (one per lane, say).
+
+    Each raster row belongs to at most one sprite, so all n sprites are drawn in one pass per layer
+    instead of n. Where row ranges do overlap, the later sprite owns the shared rows.
+    """
+    which = jnp.atleast_1d(jnp.asarray(which, jnp.int32))
+    x = jnp.atleast_1d(jnp.asarray(x, jnp.int32))
+    y = jnp.atleast_1d(jnp.asarray(y, jnp.int32))
+    n = max(which.shape[0], x.shape[0], y.shape[0])
+    which, x, y = (jnp.broadcast_to(v, (n,)) for v in (which, x, y))
+    active = jnp.broadcast_to(jnp.asarray(active, bool), (n,))
+    flip = jnp.zeros((n,), bool) if flip is None else jnp.broadcast_to(jnp.asarray(flip, bool), (n,))
+    bits, rgb, grey, dxs = sheet.layers
+    colours = jnp.asarray(rgb if canvas.ndim == 3 else grey)
+    sh, sw = sheet.height, sheet.width
+    ys = jnp.asarray(raster.ys[:, 0])
+    xs = jnp.asarray(raster.xs[0])
+    ty = ys[None, :] - y[:, None]  # (n, H)
+    covers = (ty >= 0) & (ty < sh) & active[:, None]
+    owner = jnp.where(covers, jnp.arange(1, n + 1)[:, None], 0).max(axis=0)  # (H,)
+    has = owner > 0
+    idx = jnp.clip(owner - 1, 0, n - 1)
+    rows = jnp.arange(ys.shape[0])
+    ty_r = jnp.clip(ty[idx, rows], 0, sh - 1)
+    w_r = which[idx]  # sprite of each raster row
+    row_bits = jnp.where(has[None, :], jnp.asarray(bits)[w_r, :, ty_r].T, jnp.uint32(0))  # (L, H)
+    col = xs[None, :] - x[idx][:, None]  # (H, W)
+    col = jnp.where(flip[idx][:, None], sw - 1 - col, col)
+    bit = col[None] - jnp.asarray(dxs)[w_r].T[:, :, None]  # (L, H, W)
+    ok = (col[None] >= 0) & (col[None] < sw) & (bit >= 0) & (bit < BITS)
+    shift = jnp.where(ok, bit, BITS).astype(jnp.uint32)
+    row_colour = colours[w_r]  # (H, L[, 3])
+    # Materialise the tables before the per-pixel passes (see draw_sprites).
+    row_bits, shift, row_colour = jax.lax.optimization_barrier((row_bits, shift, row_colour))
+    for l in range(bits.shape[1]):
+        sft = shift[l]
+        lit = ((row_bits[l][:, None] >> jnp.minimum(sft, BITS - 1)) & jnp.uint32(1)) == 1
+        lit = lit & (sft < BITS)
+        c = row_colour[:, l]
+        if canvas.ndim == 3:
+            canvas = jnp.where(lit[..., None], c[:, None, :], canvas)
+        else:
+            canvas = jnp.where(lit, c[:, None], canvas)
+    return canvas.astype(jnp.uint8)

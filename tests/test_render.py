@@ -94,3 +94,21 @@ def test_drawing_traces_under_jit_and_vmap():
     out = np.asarray(f(np.array([0, 40, 80])))
     assert out.shape == (3, 84, 84)
     assert [int(np.nonzero(o.any(axis=0))[0].min()) for o in out] == [0, 21, 42]
+
+
+@settings(max_examples=6, deadline=None)
+@given(sheet=sheets(), data=st.data())
+def test_sprite_rows_equal_draw_sprites_for_lanes(sheet, data):
+    """Sprites in disjoint row bands (lanes): the one-pass drawing equals the general one."""
+    n = data.draw(st.integers(1, 6))
+    lane = sheet.height + data.draw(st.integers(0, 4))
+    which = np.array(data.draw(st.lists(st.integers(0, sheet.mask.shape[0] - 1), min_size=n, max_size=n)))
+    x = np.array(data.draw(st.lists(st.integers(-45, 165), min_size=n, max_size=n)))
+    y = 3 + lane * np.arange(n)
+    active = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    flip = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    for raster in (render.FULL, render.SMALL_GRAY):
+        bg = raster.blank((24, 26, 167))
+        a = render.draw_sprites(bg, raster, sheet, which, x, y, active, flip=flip)
+        b = render.draw_sprite_rows(bg, raster, sheet, which, x, y, active, flip=flip)
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -287,10 +287,11 @@ class Freeway(Game):
         # 160: a car at x < 0 shows its left columns at the right edge (x 157..159) and the rest
         # under the HMOVE bar.
         x = self._car_screen_x(state)
-        xs = jnp.concatenate([x, x + render.SCREEN_W])
-        ys = jnp.tile(jnp.asarray(_LANE_TOP), 2)
-        which = jnp.tile(jnp.arange(NUM_LANES), 2)
-        canvas = render.draw_sprites(canvas, raster, self._car_sheet, which, xs, ys, True)
+        lanes = jnp.arange(NUM_LANES)
+        # One lane per row band: each call draws all ten cars in one pass per layer.
+        for shown_x in (x, x + render.SCREEN_W):
+            canvas = render.draw_sprite_rows(canvas, raster, self._car_sheet, lanes, shown_x,
+                                             jnp.asarray(_LANE_TOP), True)
         bar = render.rect_mask(raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H)
         return render.paint(canvas, bar, art.BLACK)
 
