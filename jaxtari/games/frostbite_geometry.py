@@ -23,8 +23,13 @@ def _bits(rows):
 PLAYER_BITS = np.stack([_bits(f) for f in art.PLAYER_ART])            # (6, 19, 8)
 ENEMY_BITS = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
 BEAR_BITS = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8,16,16)
+# ENEMY_ROW_BITS[glyph, row, mirrored]: bit j = pixel j of the row as drawn (mirrored: column 7 - j)
+ENEMY_ROW_BITS = np.stack([(ENEMY_BITS.astype(np.uint32) << np.arange(8, dtype=np.uint32)).sum(-1),
+                           (ENEMY_BITS[..., ::-1].astype(np.uint32) << np.arange(8, dtype=np.uint32)).sum(-1)],
+                          -1).astype(np.uint32)
 FLOE_PIECE_START = np.array([[p[0] for p in s] for s in art.FLOE_PIECES], np.int32)  # (16, 2)
 FLOE_PIECE_W = np.array([[p[1] for p in s] for s in art.FLOE_PIECES], np.int32)
+assert art.FLOE_COPY_SPACING == 32 and art.FLOE_COPIES == 3 and FLOE_PIECE_W.max() <= 32  # floe_lit
 
 
 def player_pixels(anim, sink, facing, x, y, line_y):
@@ -38,11 +43,13 @@ def player_pixels(anim, sink, facing, x, y, line_y):
 
 def floe_lit(floe_x, shape, px):
     """Whether screen x ``px`` (..., 8) is ice on each floe line: floe_x, shape broadcast."""
-    starts = (floe_x[..., None, None] + jnp.asarray(FLOE_PIECE_START)[shape][..., None, :]
-              + art.FLOE_COPY_SPACING * jnp.arange(3)[:, None])        # (..., 3, 2)
+    # (px - start - 32c) % 160 < w for some copy c < 3  <=>  r = (px - start) % 160 lies in
+    # [32c, 32c + w): r < 96 and r % 32 < w (w <= 32, 64 + w <= 160), one remainder for all copies
+    starts = floe_x[..., None] + jnp.asarray(FLOE_PIECE_START)[shape]       # (..., 2)
     widths = jnp.asarray(FLOE_PIECE_W)[shape][..., None, :]
-    rel = (px[..., None, None] - starts[..., None, :, :]) % 160          # (..., 8, 3, 2)
-    return jnp.any(rel < widths[..., None, :, :], axis=(-1, -2))
+    rel = (px[..., None] - starts[..., None, :]) % 160                     # (..., 8, 2)
+    lit = (rel < art.FLOE_COPY_SPACING * art.FLOE_COPIES) & ((rel & 31) < widths)
+    return jnp.any(lit, axis=-1)
 
 
 def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):
@@ -52,10 +59,10 @@ def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):
     vis = ((eff[:, None] >> (2 - jnp.arange(3))) & 1) == 1
     grow = line - bob[:, None]                                           # (4, L)
     rel = px[:, :, :, None] - cx[:, None, None, :]                       # (4, L, 8, 3)
-    col = jnp.where(left[:, None, None, None], 7 - rel, rel)
     inside = (rel >= 0) & (rel < 8) & vis[:, None, None, :] & (grow >= 0)[:, :, None, None]
-    bits = jnp.asarray(ENEMY_BITS)[glyph[:, None, None, None], jnp.clip(grow, 0, 7)[:, :, None, None],
-                                   jnp.clip(col, 0, 7)]
+    # the glyph row as bits (mirrored when moving left), bit = pixel offset from the copy's x
+    row = jnp.asarray(ENEMY_ROW_BITS)[glyph[:, None], jnp.clip(grow, 0, 7), left.astype(jnp.int32)[:, None]]
+    bits = ((row[:, :, None, None] >> jnp.clip(rel, 0, 7).astype(jnp.uint32)) & 1) != 0
     return jnp.any(bits & inside, axis=-1)
 
 
