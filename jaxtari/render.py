@@ -217,8 +217,10 @@ def draw_sprites(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active
     ok = (col[:, None, :] >= 0) & (col[:, None, :] < sw) & (bit >= 0) & (bit < BITS)
     # A zero mask never lights: fold the column test into the row masks' companion.
     shift = jnp.where(ok, bit, BITS).astype(jnp.uint32)  # BITS: shifted past every bit
-    # Materialise these small tables before the per-pixel passes: otherwise XLA may fuse the
-    # gathers above into the per-pixel loop and redo them for every pixel (measured 40x slower).
+    # The per-row/per-column tables are built once above, vectorised over sprites and layers. The
+    # barrier asks XLA to keep them out of the per-pixel loop; note that XLA's CPU backend may drop
+    # it (frostbite_draw.py found that and uses an opaque division instead), so the gain measured
+    # here comes mostly from computing the tables once for all sprites.
     row_bits, shift = jax.lax.optimization_barrier((row_bits, shift))
     for i in range(n):
         for l in range(n_layers):
@@ -278,7 +280,7 @@ def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, ac
     ok = (col[None] >= 0) & (col[None] < sw) & (bit >= 0) & (bit < BITS)
     shift = jnp.where(ok, bit, BITS).astype(jnp.uint32)
     row_colour = colours[w_r]  # (H, L[, 3])
-    # Materialise the tables before the per-pixel passes (see draw_sprites).
+    # Keep the tables out of the per-pixel loop where XLA honours it (see draw_sprites).
     row_bits, shift, row_colour = jax.lax.optimization_barrier((row_bits, shift, row_colour))
     for l in range(bits.shape[1]):
         sft = shift[l]
