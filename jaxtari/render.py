@@ -187,11 +187,8 @@ class SpriteSheet:
         return bits, rgb, gray(rgb), dxs
 
 
-def draw_sprites(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active, flip=None):
-    """Draw n sprites from ``sheet`` (sprite index ``which``) with top-left corners at (x, y).
-
-    ``flip`` (n,) bool mirrors a sprite horizontally. Later sprites win where they overlap.
-    """
+def _sprite_args(which, x, y, active, flip):
+    """Broadcast the per-sprite arguments to one common length n (int32 / bool arrays)."""
     which = jnp.atleast_1d(jnp.asarray(which, jnp.int32))
     x = jnp.atleast_1d(jnp.asarray(x, jnp.int32))
     y = jnp.atleast_1d(jnp.asarray(y, jnp.int32))
@@ -199,6 +196,16 @@ def draw_sprites(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active
     which, x, y = (jnp.broadcast_to(v, (n,)) for v in (which, x, y))
     active = jnp.broadcast_to(jnp.asarray(active, bool), (n,))
     flip = jnp.zeros((n,), bool) if flip is None else jnp.broadcast_to(jnp.asarray(flip, bool), (n,))
+    return which, x, y, active, flip
+
+
+def draw_sprites(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active, flip=None):
+    """Draw n sprites from ``sheet`` (sprite index ``which``) with top-left corners at (x, y).
+
+    ``flip`` (n,) bool mirrors a sprite horizontally. Later sprites win where they overlap.
+    """
+    which, x, y, active, flip = _sprite_args(which, x, y, active, flip)
+    n = which.shape[0]
     bits, rgb, grey, dxs = sheet.layers
     colours = jnp.asarray(rgb if canvas.ndim == 3 else grey)[which]  # (n, L[, 3])
     sh, sw = sheet.height, sheet.width
@@ -253,13 +260,8 @@ def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, ac
     Each raster row belongs to at most one sprite, so all n sprites are drawn in one pass per layer
     instead of n. Where row ranges do overlap, the later sprite owns the shared rows.
     """
-    which = jnp.atleast_1d(jnp.asarray(which, jnp.int32))
-    x = jnp.atleast_1d(jnp.asarray(x, jnp.int32))
-    y = jnp.atleast_1d(jnp.asarray(y, jnp.int32))
-    n = max(which.shape[0], x.shape[0], y.shape[0])
-    which, x, y = (jnp.broadcast_to(v, (n,)) for v in (which, x, y))
-    active = jnp.broadcast_to(jnp.asarray(active, bool), (n,))
-    flip = jnp.zeros((n,), bool) if flip is None else jnp.broadcast_to(jnp.asarray(flip, bool), (n,))
+    which, x, y, active, flip = _sprite_args(which, x, y, active, flip)
+    n = which.shape[0]
     bits, rgb, grey, dxs = sheet.layers
     colours = jnp.asarray(rgb if canvas.ndim == 3 else grey)
     sh, sw = sheet.height, sheet.width
