@@ -49,6 +49,16 @@ class Raster:
         xs = np.floor((np.arange(size) + 0.5) * SCREEN_W / size).astype(np.int32)
         return Raster(size, size, ys[:, None], xs[None, :], 1)
 
+    @property
+    def key(self) -> tuple:
+        """A hashable identity (for caching static pictures per raster)."""
+        return (self.height, self.width, self.channels, self.ys.tobytes(), self.xs.tobytes())
+
+    def rows(self, y0: int, y1: int) -> "Raster":
+        """The part of this raster whose rows sample screen lines ``y0 <= y < y1``."""
+        r0, r1 = np.searchsorted(self.ys[:, 0], [y0, y1])
+        return dataclasses.replace(self, height=int(r1 - r0), ys=self.ys[r0:r1])
+
     def blank(self, colour) -> jax.Array:
         """A canvas filled with one colour (RGB triple; converted to grey for a grey raster)."""
         c = colour_for(self, colour)
@@ -58,6 +68,28 @@ class Raster:
 
 FULL = Raster.full_rgb()
 SMALL_GRAY = Raster.small_gray()
+
+
+def draw_bands(raster: Raster, bands) -> jax.Array:
+    """A picture made of horizontal bands drawn separately and stacked.
+
+    ``bands`` is a list of ``(y_end, draw)`` in screen order: band i covers the screen lines from the
+    previous band's ``y_end`` (0 for the first) to its own, the last ending at 210, and ``draw(sub)``
+    returns the band's canvas for the sub-raster ``sub`` (see :meth:`Raster.rows`). Whatever a band
+    draws only costs work on the raster rows inside it, so a game that knows where its objects can
+    ever be (scores at the top, paddles in the court) pays per object only for its own rows.
+    """
+    parts, y0 = [], 0
+    for y_end, draw in bands:
+        if y_end <= y0:
+            raise ValueError(f"bands must be in increasing screen order, got {y_end} after {y0}")
+        sub = raster.rows(y0, y_end)
+        if sub.height:
+            parts.append(draw(sub))
+        y0 = y_end
+    if y0 != SCREEN_H:
+        raise ValueError(f"bands must end at screen line {SCREEN_H}, got {y0}")
+    return jnp.concatenate(parts, axis=0)
 
 
 def gray(rgb) -> np.ndarray:

@@ -112,3 +112,39 @@ def test_sprite_rows_equal_draw_sprites_for_lanes(sheet, data):
         a = render.draw_sprites(bg, raster, sheet, which, x, y, active, flip=flip)
         b = render.draw_sprite_rows(bg, raster, sheet, which, x, y, active, flip=flip)
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_bands_equal_one_canvas_when_objects_stay_in_their_band(data):
+    """A picture drawn by bands equals the whole-canvas drawing of the same rects, band by band."""
+    cuts = sorted(data.draw(st.sets(st.integers(1, 209), min_size=1, max_size=4)))
+    edges = [0, *cuts, render.SCREEN_H]
+    rects = []  # one rect per band, clipped to it, so drawing it in its band loses nothing
+    for y0, y1 in zip(edges, edges[1:]):
+        ry = data.draw(st.integers(y0, y1 - 1))
+        rh = data.draw(st.integers(1, y1 - ry))
+        rx, rw = data.draw(st.integers(-10, 150)), data.draw(st.integers(1, 40))
+        rects.append((rx, ry, rw, rh, data.draw(st.tuples(*[st.integers(0, 255)] * 3))))
+
+    def paint(raster, rs):
+        canvas = raster.blank((10, 20, 30))
+        if not rs:
+            return canvas
+        x, y, w, h, c = (np.array(v) for v in zip(*rs))
+        return render.draw_rects(canvas, raster, x, y, w, h, c.astype(np.uint8), np.ones(len(rs), bool))
+
+    for raster in (render.FULL, render.SMALL_GRAY):
+        bands = [(y1, lambda sub, r=r: paint(sub, [r])) for y1, r in zip(edges[1:], rects)]
+        got = render.draw_bands(raster, bands)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(paint(raster, rects)))
+
+
+def test_bands_must_be_ordered_and_cover_the_screen():
+    blank = lambda sub: sub.blank((0, 0, 0))
+    with pytest.raises(ValueError, match="increasing"):
+        render.draw_bands(render.FULL, [(100, blank), (50, blank), (210, blank)])
+    with pytest.raises(ValueError, match="end at screen line 210"):
+        render.draw_bands(render.FULL, [(100, blank), (200, blank)])
+    rows = render.SMALL_GRAY.rows(34, 194)
+    assert rows.height == len(rows.ys) and rows.ys.min() >= 34 and rows.ys.max() < 194

@@ -374,40 +374,48 @@ class Pong(Game):
             return jnp.where(attract, jnp.asarray(attract_colour, jnp.int32),
                              jnp.asarray(colour, jnp.int32))
 
-        bg = pick(c.attract_background, c.background)
+        bg = pick(c.attract_background, c.background).astype(jnp.uint8)
         wall = pick(c.attract_wall, c.wall_colour)
-        canvas = jnp.broadcast_to(render.colour_for(raster, bg.astype(jnp.uint8)),
-                                  raster.blank((0, 0, 0)).shape).astype(jnp.uint8)
-        o = self.objects(state)
-        court = (c.top_wall[1], c.bottom_wall[0])
-        cols, tops = self._ball_columns(state.ball_x, state.ball_y)
-        xs = jnp.concatenate([o["enemy"].x, o["player"].x, cols])
-        ys = jnp.concatenate([o["enemy"].y, o["player"].y, tops])
-        ws = jnp.array([c.paddle_w, c.paddle_w, 1, 1])
-        hs = jnp.array([c.paddle_h, c.paddle_h, c.ball_h, c.ball_h])
-        act = jnp.concatenate([o["enemy"].active, o["player"].active,
-                               jnp.broadcast_to(o["ball"].active, (2,))])
-        # objects are only visible inside the court (the walls are drawn over them)
-        top = jnp.maximum(ys, court[0])
-        bottom = jnp.minimum(ys + hs, court[1])
-        colours = jnp.stack([pick(c.attract_enemy, c.enemy_colour),
-                             pick(c.attract_player, c.player_colour), wall, wall])
-        canvas = render.draw_rects(canvas, raster, xs, top, ws, bottom - top, colours,
-                                   act & (bottom > top))
-        walls_y = jnp.array([c.top_wall[0], c.bottom_wall[0]])
-        walls_h = jnp.array([c.top_wall[1] - c.top_wall[0], c.bottom_wall[1] - c.bottom_wall[0]])
-        canvas = render.draw_rects(canvas, raster, jnp.zeros(2, jnp.int32), walls_y,
-                                   jnp.full(2, render.SCREEN_W), walls_h, wall, jnp.ones(2, bool))
-        # scores: tens hidden below 10; sheet slots 0 enemy, 1 player, 2/3 their attract colours
-        slot = jnp.where(attract, 2, 0)
-        e, p = state.shown_enemy, state.shown_player
-        which = jnp.stack([(e // 10) % 10, e % 10, (p // 10) % 10, p % 10])
-        which = which + 10 * jnp.stack([slot, slot, slot + 1, slot + 1])
-        dx = jnp.array([c.enemy_digits_x[0], c.enemy_digits_x[1], c.player_digits_x[0],
-                        c.player_digits_x[1]])
-        shown = jnp.stack([e >= 10, jnp.bool_(True), p >= 10, jnp.bool_(True)])
-        canvas = render.draw_sprites(canvas, raster, self._digits, which, dx, c.digit_rows[0], shown)
-        return render.draw_rect(canvas, raster, 0, 0, 8, 1, c.hmove_bar)
+
+        def fill(colour):
+            return lambda sub: jnp.broadcast_to(render.colour_for(sub, colour.astype(jnp.uint8)),
+                                                sub.blank((0, 0, 0)).shape).astype(jnp.uint8)
+
+        def scores(sub):
+            # tens hidden below 10; sheet slots 0 enemy, 1 player, 2/3 their attract colours
+            slot = jnp.where(attract, 2, 0)
+            e, p = state.shown_enemy, state.shown_player
+            which = jnp.stack([(e // 10) % 10, e % 10, (p // 10) % 10, p % 10])
+            which = which + 10 * jnp.stack([slot, slot, slot + 1, slot + 1])
+            dx = jnp.array([c.enemy_digits_x[0], c.enemy_digits_x[1], c.player_digits_x[0],
+                            c.player_digits_x[1]])
+            shown = jnp.stack([e >= 10, jnp.bool_(True), p >= 10, jnp.bool_(True)])
+            canvas = render.draw_sprites(fill(bg)(sub), sub, self._digits, which, dx,
+                                         c.digit_rows[0], shown)
+            return render.draw_rect(canvas, sub, 0, 0, 8, 1, c.hmove_bar)
+
+        def court(sub):
+            o = self.objects(state)
+            cols, tops = self._ball_columns(state.ball_x, state.ball_y)
+            xs = jnp.concatenate([o["enemy"].x, o["player"].x, cols])
+            ys = jnp.concatenate([o["enemy"].y, o["player"].y, tops])
+            ws = jnp.array([c.paddle_w, c.paddle_w, 1, 1])
+            hs = jnp.array([c.paddle_h, c.paddle_h, c.ball_h, c.ball_h])
+            act = jnp.concatenate([o["enemy"].active, o["player"].active,
+                                   jnp.broadcast_to(o["ball"].active, (2,))])
+            # objects are only visible inside the court (the walls hide them)
+            top = jnp.maximum(ys, c.top_wall[1])
+            bottom = jnp.minimum(ys + hs, c.bottom_wall[0])
+            colours = jnp.stack([pick(c.attract_enemy, c.enemy_colour),
+                                 pick(c.attract_player, c.player_colour), wall, wall])
+            return render.draw_rects(fill(bg)(sub), sub, xs, top, ws, bottom - top, colours,
+                                     act & (bottom > top))
+
+        # The screen from top to bottom: scores (and the HMOVE bar), top wall, court, bottom wall.
+        return render.draw_bands(raster, [
+            (c.top_wall[0], scores), (c.top_wall[1], fill(wall)),
+            (c.bottom_wall[0], court), (c.bottom_wall[1], fill(wall)),
+        ])
 
     def render(self, state):
         return self._draw(render.FULL, state)
