@@ -154,6 +154,26 @@ def test_frame_stack_of_pixels_shapes_and_order():
     assert all(np.array_equal(o3[i], o3[3]) for i in range(4))
 
 
+def test_frame_stack_equals_a_deque_of_frames_refilled_at_each_restart():
+    """k=4 over several episodes (restart every 3 agent steps), against the plain reference model."""
+    single = PixelObservation(AtariWrapper(toy(game_over_frame=12), sticky_prob=0.0))
+    stacked = FrameStack(single, 4)
+    actions = [1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1]
+    frames = run(single, actions)
+    got = run(stacked, actions)
+    first, _ = single.reset(jax.random.key(0))
+    window = [np.asarray(first)] * 4
+    restarts = 0
+    for (obs, _, _, _, info), (want, *_) in zip(frames, got):
+        if info["episode_restart"]:
+            window = [np.asarray(obs)] * 4
+            restarts += 1
+        else:
+            window = window[1:] + [np.asarray(obs)]
+        np.testing.assert_array_equal(np.asarray(want), np.stack(window))
+    assert restarts >= 2
+
+
 def test_object_observation_is_the_games_features():
     env = ObjectObservation(AtariWrapper(toy(), sticky_prob=0.0))
     obs, s = env.reset(jax.random.key(0))
