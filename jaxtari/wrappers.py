@@ -77,6 +77,48 @@ class Wrapper:
         return getattr(self.env, name)
 
 
+class _Packer:
+    """Packs a game state's leaves into one int32 vector and back (shapes and dtypes from ``like``).
+
+    Keys are stored as their key data, floats bit for bit, bools and small integers widened.
+    """
+
+    def __init__(self, like):
+        self.leaves, self.treedef = jax.tree_util.tree_flatten(like)
+
+    @staticmethod
+    def _words(x) -> jax.Array:
+        if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+            x = jax.random.key_data(x)
+        if x.dtype.itemsize == 4 and x.dtype != jnp.int32:
+            x = jax.lax.bitcast_convert_type(x, jnp.int32)
+        elif x.dtype.itemsize > 4 or jnp.issubdtype(x.dtype, jnp.floating):
+            raise TypeError(f"cannot pack a game-state leaf of dtype {x.dtype}")
+        return x.astype(jnp.int32).reshape(-1)
+
+    def pack(self, tree) -> jax.Array:
+        return jnp.concatenate([self._words(x) for x in jax.tree_util.tree_leaves(tree)])
+
+    def unpack(self, row: jax.Array):
+        out, at = [], 0
+        for like in self.leaves:
+            if jnp.issubdtype(like.dtype, jax.dtypes.prng_key):
+                data = jax.random.key_data(like)
+                words = row[at:at + data.size].reshape(data.shape)
+                x = jax.random.wrap_key_data(jax.lax.bitcast_convert_type(words, data.dtype),
+                                             impl=jax.random.key_impl(like))
+                at += data.size
+            else:
+                words = row[at:at + like.size].reshape(like.shape)
+                if like.dtype.itemsize == 4 and like.dtype != jnp.int32:
+                    x = jax.lax.bitcast_convert_type(words, like.dtype)
+                else:
+                    x = words.astype(like.dtype)
+                at += like.size
+            out.append(x)
+        return jax.tree_util.tree_unflatten(self.treedef, out)
+
+
 @pytree_dataclass
 class AtariState:
     game_state: Any
@@ -84,7 +126,7 @@ class AtariState:
     last_action: jax.Array  # index of the action applied on the previous frame (sticky actions)
     episode_frames: jax.Array  # emulator frames since the episode began
     lives: jax.Array
-    starts: Any  # stacked start states (noop_max + 1 of them) a new episode picks from
+    starts: jax.Array  # (noop_max + 1, words) int32: the start states a new episode picks from
 
 
 class AtariWrapper:
@@ -138,9 +180,9 @@ class AtariWrapper:
     def _frames(self, game_state, key, last_action, action, n_frames: int):
         """Run ``n_frames`` emulator frames of ``action`` with sticky actions; stop at game over."""
 
-        def one(carry, k):
+        def one(carry, u):
             gs, last, total, over = carry
-            sticky = jax.random.uniform(k) < self.sticky_prob
+            sticky = u < self.sticky_prob
             a = jnp.where(sticky, last, action)
             _, new_gs, r, d, _ = self._game.step(gs, a)
             # After game over the console is frozen (ALE's act() does nothing then).
@@ -149,28 +191,38 @@ class AtariWrapper:
             last = jnp.where(over, last, a)
             return (gs, last, total, over | d), None
 
-        keys = jax.random.split(key, n_frames)
+        # One draw for all the frames' sticky coins (a key per frame cost a split and a draw each).
+        coins = jax.random.uniform(key, (n_frames,))
         init = (game_state, last_action, jnp.float32(0.0), self._game.is_terminal(game_state))
-        (gs, last, total, over), _ = jax.lax.scan(one, init, keys)
+        (gs, last, total, over), _ = jax.lax.scan(one, init, coins)
         return gs, last, total, over
 
     def _start_states(self, game_state):
-        """The states after 0..noop_max NOOP agent steps from ``game_state``, stacked."""
+        """The states after 0..noop_max NOOP agent steps from ``game_state``, packed (see _Packer)."""
+        packer = _Packer(game_state)
         if self.noop_max == 0:
-            return jax.tree_util.tree_map(lambda x: x[None], game_state)
+            return packer.pack(game_state)[None]
 
         def noop(gs, _):
             # No-op starts use plain NOOPs: no sticky randomness (key) is involved.
             gs, _, _, _ = self._frames(gs, jax.random.key(0), NOOP_ACTION, NOOP_ACTION, self.frameskip)
-            return gs, gs
+            return gs, packer.pack(gs)
 
         _, after = jax.lax.scan(noop, game_state, None, length=self.noop_max)
-        return jax.tree_util.tree_map(lambda x0, xs: jnp.concatenate([x0[None], xs]), game_state, after)
+        return jnp.concatenate([packer.pack(game_state)[None], after])
 
-    def _pick_start(self, starts, key):
+    def _pick_start(self, starts, key, like):
+        """One of the packed ``starts`` at random, as a game state shaped like ``like``."""
         k_n, k_game = jax.random.split(key)
-        n = jax.random.randint(k_n, (), 0, self.noop_max + 1)
-        gs = jax.tree_util.tree_map(lambda xs: xs[n], starts)
+        if self.noop_max == 0:
+            row = starts[0]
+        else:
+            # One gather of one row: under vmap, a gather per state leaf cost Pong a third of its
+            # throughput.
+            # One draw of 32 random bits (randint would draw twice); the modulo's bias is below 1e-8.
+            n = jax.random.bits(k_n, dtype=jnp.uint32) % jnp.uint32(self.noop_max + 1)
+            row = starts[n.astype(jnp.int32)]
+        gs = _Packer(like).unpack(row)
         # A fresh key gives each episode its own randomness even from the same start.
         return gs.replace(key=k_game)
 
@@ -179,7 +231,7 @@ class AtariWrapper:
         k_game, k_pick, k_next = jax.random.split(key, 3)
         _, gs0 = self._game.reset(k_game)
         starts = self._start_states(gs0)
-        gs = self._pick_start(starts, k_pick)
+        gs = self._pick_start(starts, k_pick, gs0)
         state = AtariState(
             game_state=gs,
             key=k_next,
@@ -212,7 +264,7 @@ class AtariWrapper:
             "episode_restart": episode_over if self.autoreset else jnp.bool_(False),
         }
         if self.autoreset:
-            fresh = self._pick_start(state.starts, k_reset)
+            fresh = self._pick_start(state.starts, k_reset, gs)
             gs = _select(episode_over, fresh, gs)
             frames = jnp.where(episode_over, 0, frames)
             last = jnp.where(episode_over, NOOP_ACTION, last)

@@ -8,6 +8,7 @@ import pytest
 from jaxtari.wrappers import (
     AtariWrapper, FrameStack, LogWrapper, ObjectObservation, PixelObservation,
 )
+from jaxtari.wrappers import _Packer
 from tests.toy_game import ToyConstants, ToyGame
 
 
@@ -124,6 +125,45 @@ def test_noop_starts_begin_episodes_at_varied_noop_counts():
     # deterministic per key
     _, s2 = jax.vmap(env.reset)(keys)
     assert np.array_equal(frames, np.asarray(s2.game_state.frame))
+
+
+def _leaves_equal(a, b):
+    for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b), strict=True):
+        if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+            x, y = jax.random.key_data(x), jax.random.key_data(y)
+        assert x.dtype == y.dtype and x.shape == y.shape
+        assert np.array_equal(np.asarray(x), np.asarray(y))
+
+
+def test_start_state_packing_round_trips_every_leaf_kind():
+    tree = {
+        "key": jax.random.key(7), "flag": jnp.array([True, False, True]),
+        "byte": jnp.array([0, 200, 255], jnp.uint8), "small": jnp.array([-3, 30000], jnp.int16),
+        "word": jnp.array([2**32 - 1, 5], jnp.uint32), "real": jnp.array([-0.0, 1.5e-30, jnp.inf]),
+        "grid": jnp.arange(-6, 6, dtype=jnp.int32).reshape(3, 4),
+    }
+    packer = _Packer(tree)
+    row = packer.pack(tree)
+    assert row.dtype == jnp.int32 and row.shape == (2 + 3 + 3 + 2 + 2 + 3 + 12,)
+    _leaves_equal(packer.unpack(row), tree)
+    with pytest.raises(TypeError, match="float16"):
+        _Packer({"x": jnp.zeros(2, jnp.float16)}).pack({"x": jnp.zeros(2, jnp.float16)})
+
+
+@pytest.mark.parametrize("game", ["pong", "frostbite"])
+def test_noop_starts_are_the_states_reached_by_noop_steps(game):
+    """Each packed start unpacks to exactly the state n NOOP agent steps reach (real games)."""
+    import jaxtari
+
+    env = AtariWrapper(jaxtari.make(game), sticky_prob=0.0, noop_max=3)
+    _, gs = env.game.reset(jax.random.key(0))
+    starts = env._start_states(gs)
+    assert starts.shape[0] == 4
+    noop = AtariWrapper(jaxtari.make(game), sticky_prob=0.0)
+    expect = gs
+    for n in range(4):
+        _leaves_equal(_Packer(gs).unpack(starts[n]), expect)
+        expect, *_ = noop._frames(expect, jax.random.key(0), 0, 0, 4)
 
 
 def test_noop_start_autoreset_draws_new_start_and_fresh_key():
