@@ -41,7 +41,7 @@ from jaxtari.games import frostbite_art as art
 from jaxtari.games.frostbite_draw import draw_frame
 from jaxtari.games.frostbite_geometry import (  # noqa: F401  (re-exported for the draw code)
     BEAR_BITS, FLOE_PIECE_START, FLOE_PIECE_W, SCREEN_WINDOW, bear_left, enemy_lit, enemy_screen_x,
-    floe_lit, player_pixels, window_mask,
+    PLAYER_LINES, floe_lit, player_pixels, window_mask,
 )
 
 # ---- numbers of the cartridge (each checked against ALE RAM) ------------------------------------
@@ -522,24 +522,38 @@ class Frostbite(Game):
     def _collisions(self, s):
         """Pixel overlap of Bailey's sprite with each floe band, enemy band and the bear, as the
         picture of this frame produces them (the hardware collision latches the game reads)."""
+        rows = jnp.arange(4)
+        # Bailey's pixels lie on lines [y + 28, y + 47) (19 lines; sinking only hides the top). The
+        # floe bands (7 lines) are 19 lines apart and the enemy bands (8 lines) 18, so that window
+        # meets at most one band of each kind: only that band's pixels are tested.
+        top, bottom = s.y + 28, s.y + 28 + PLAYER_LINES
+
+        def band(tops, lines):
+            tops = jnp.asarray(tops, jnp.int32)
+            meets = (tops < bottom) & (tops + lines > top)
+            return jnp.argmax(meets), jnp.any(meets), tops
+
         # floes: 7 lines per row
-        fy = jnp.asarray(art.FLOE_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.FLOE_LINES)  # (4, 7)
-        bits, px = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, fy)                  # (4,7,8)
-        shift = jnp.asarray(art.FLOE_LINE_SHIFT, jnp.int32)
-        fx = (s.floe_x[:, None] + shift[None, :])                                          # (4, 7)
-        lit = floe_lit(fx, s.floe_shape_drawn, jnp.broadcast_to(px, (4, art.FLOE_LINES, 8)))
-        on_floe = jnp.any(bits & lit, axis=(1, 2))
+        r, any_floe, ftops = band(art.FLOE_TOP_Y, art.FLOE_LINES)
+        fy = ftops[r] + jnp.arange(art.FLOE_LINES)                                          # (7,)
+        bits, px = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, fy)                  # (7, 8)
+        fx = s.floe_x[r] + jnp.asarray(art.FLOE_LINE_SHIFT, jnp.int32)                     # (7,)
+        lit = floe_lit(fx, s.floe_shape_drawn, jnp.broadcast_to(px, (art.FLOE_LINES, 8)))
+        on_floe = (rows == r) & any_floe & jnp.any(bits & lit)
         # enemies: 8 lines per row
-        ey = jnp.asarray(art.ENEMY_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.ENEMY_LINES)
-        ebits, _ = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, ey)                  # (4,8,8)
-        line = jnp.broadcast_to(jnp.arange(art.ENEMY_LINES), (4, art.ENEMY_LINES))
-        elit = enemy_lit(s.enemy_x, s.enemy_copies, s.enemy_glyph, s.enemy_bob,
-                         (s.row_byte & 0x80) != 0, line, jnp.broadcast_to(px, (4, art.ENEMY_LINES, 8)))
+        e, any_enemy, etops = band(art.ENEMY_TOP_Y, art.ENEMY_LINES)
+        ey = etops[e] + jnp.arange(art.ENEMY_LINES)
+        ebits, _ = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, ey)                  # (8, 8)
+        line = jnp.arange(art.ENEMY_LINES)[None]                                            # (1, 8)
+        one = lambda v: v[e][None]
+        elit = enemy_lit(one(s.enemy_x), one(s.enemy_copies), one(s.enemy_glyph), one(s.enemy_bob),
+                         one((s.row_byte & 0x80) != 0), line,
+                         jnp.broadcast_to(px, (1, art.ENEMY_LINES, 8)))[0]
         # the cartridge reads the enemy collision early in the band's last line: of that line only
         # the pixels left of x = LAST_ENEMY_LINE_X have been drawn (measured: a crab's bottom row
         # under Bailey's sinking sprite at x = 125 does not count on ALE)
-        counted = (line < art.ENEMY_LINES - 1)[..., None] | (px < LAST_ENEMY_LINE_X)
-        on_enemy = jnp.any(ebits & elit & counted, axis=(1, 2))
+        counted = (line[0] < art.ENEMY_LINES - 1)[:, None] | (px < LAST_ENEMY_LINE_X)
+        on_enemy = (rows == e) & any_enemy & jnp.any(ebits & elit & counted)
         first = lambda hit: jnp.where(jnp.any(hit), jnp.argmax(hit), -1).astype(jnp.int32)
         # the bear: 16 lines from y = 58 (drawn, and colliding, on every level; seen from level 4)
         by = art.BEAR_Y + jnp.arange(art.BEAR_H)

@@ -21,6 +21,17 @@ def _bits(rows):
 
 
 PLAYER_BITS = np.stack([_bits(f) for f in art.PLAYER_ART])            # (6, 19, 8)
+PLAYER_LINES = PLAYER_BITS.shape[1]                                   # 19 lines of sprite
+
+
+def _bands_met(tops, lines):
+    """Most bands (tops, ``lines`` high) that a PLAYER_LINES-high window on any line meets."""
+    a = np.arange(-PLAYER_LINES, 256)[:, None]
+    return int(((np.asarray(tops) < a + PLAYER_LINES) & (np.asarray(tops) + lines > a)).sum(1).max())
+
+
+# The collisions test one floe band and one enemy band only: Bailey cannot meet two at once.
+assert _bands_met(art.FLOE_TOP_Y, art.FLOE_LINES) == 1 and _bands_met(art.ENEMY_TOP_Y, art.ENEMY_LINES) == 1
 ENEMY_BITS = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
 BEAR_BITS = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8,16,16)
 # ENEMY_ROW_BITS[glyph, row, mirrored]: bit j = pixel j of the row as drawn (mirrored: column 7 - j)
@@ -35,8 +46,8 @@ assert art.FLOE_COPY_SPACING == 32 and art.FLOE_COPIES == 3 and FLOE_PIECE_W.max
 def player_pixels(anim, sink, facing, x, y, line_y):
     """Bailey's lit pixels on screen lines ``line_y`` (any shape ...): (..., 8) bool and their x."""
     row = line_y - (y + 28) - sink
-    ok = (row >= 0) & (row < 19) & (line_y - (y + 28) < 19)
-    bits = jnp.asarray(PLAYER_BITS)[anim, jnp.clip(row, 0, 18)]        # (..., 8)
+    ok = (row >= 0) & (row < PLAYER_LINES) & (line_y - (y + 28) < PLAYER_LINES)
+    bits = jnp.asarray(PLAYER_BITS)[anim, jnp.clip(row, 0, PLAYER_LINES - 1)]        # (..., 8)
     bits = jnp.where((facing & 8) != 0, bits[..., ::-1], bits)
     return bits & ok[..., None], x + jnp.arange(8)
 

@@ -487,3 +487,46 @@ def test_mods(game, step, modded, draw):
 
     with pytest.raises(ModError, match="unknown mod 'fast'"):
         jaxtari.make("frostbite", mods=["fast"])
+
+
+# ---- collisions: one band per kind equals testing every band -------------------------------------
+def _collisions_every_band(s):
+    """Reference: Bailey's pixels tested against all four floe and enemy bands."""
+    from jaxtari.games.frostbite_geometry import enemy_lit, floe_lit, player_pixels
+
+    fy = jnp.asarray(art.FLOE_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.FLOE_LINES)
+    bits, px = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, fy)
+    fx = s.floe_x[:, None] + jnp.asarray(art.FLOE_LINE_SHIFT, jnp.int32)[None, :]
+    lit = floe_lit(fx, s.floe_shape_drawn, jnp.broadcast_to(px, (4, art.FLOE_LINES, 8)))
+    on_floe = jnp.any(bits & lit, axis=(1, 2))
+    ey = jnp.asarray(art.ENEMY_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.ENEMY_LINES)
+    ebits, _ = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, ey)
+    line = jnp.broadcast_to(jnp.arange(art.ENEMY_LINES), (4, art.ENEMY_LINES))
+    elit = enemy_lit(s.enemy_x, s.enemy_copies, s.enemy_glyph, s.enemy_bob, (s.row_byte & 0x80) != 0,
+                     line, jnp.broadcast_to(px, (4, art.ENEMY_LINES, 8)))
+    counted = (line < art.ENEMY_LINES - 1)[..., None] | (px < fb.LAST_ENEMY_LINE_X)
+    on_enemy = jnp.any(ebits & elit & counted, axis=(1, 2))
+    first = lambda hit: jnp.where(jnp.any(hit), jnp.argmax(hit), -1).astype(jnp.int32)
+    return first(on_floe), first(on_enemy)
+
+
+def test_collisions_testing_one_band_equal_testing_every_band(game):
+    """Random states, Bailey on every line and column: the same floe and enemy rows are hit."""
+    n = 20_000
+    rng = np.random.default_rng(11)
+    base = start(game)
+    i32 = lambda a: jnp.asarray(a, jnp.int32)
+    states = jax.vmap(lambda y, x, sink, anim, facing, fx, shape, ex, cp, gl, bob, rb: base.replace(
+        y=y, x=x, sink=sink, anim=anim, facing=facing, floe_x=fx, floe_shape_drawn=shape, enemy_x=ex,
+        enemy_copies=cp, enemy_glyph=gl, enemy_bob=bob, row_byte=rb))(
+        i32(rng.integers(0, 180, n)), i32(rng.integers(0, 160, n)), i32(rng.integers(0, 20, n)),
+        i32(rng.integers(0, 6, n)), i32(rng.choice([0, 8, 16, 24], n)), i32(rng.integers(0, 160, (n, 4))),
+        i32(rng.integers(0, 16, n)), i32(rng.integers(0, 256, (n, 4))), i32(rng.integers(0, 8, (n, 4))),
+        i32(rng.integers(0, 8, (n, 4))), i32(rng.integers(0, 5, (n, 4))), i32(rng.integers(0, 256, (n, 4))))
+    got = jax.jit(jax.vmap(game._collisions))(states)
+    want_floe, want_enemy = jax.jit(jax.vmap(_collisions_every_band))(states)
+    np.testing.assert_array_equal(np.asarray(got.floe_row), np.asarray(want_floe))
+    np.testing.assert_array_equal(np.asarray(got.enemy_row), np.asarray(want_enemy))
+    # the sample exercises both outcomes on every row
+    for rows in (np.asarray(want_floe), np.asarray(want_enemy)):
+        assert set(np.unique(rows)) == {-1, 0, 1, 2, 3}
