@@ -116,6 +116,10 @@ _OVERLAP = _collision_table()
 _CAR_H, _CAR_W = len(art.CAR_ART), len(art.CAR_ART[0])
 _CH_H, _CH_W = len(art.CHICKEN_ART[0]), len(art.CHICKEN_ART[0][0])
 _LANE_TOP = np.asarray(art.CAR_TOP_Y0 + art.LANE_SPACING * np.arange(NUM_LANES), np.int32)
+# collide() looks at two lanes only: the rows a car shares with the chicken (-CAR_H < dy < CH_H)
+# are 17 consecutive lines, which hold at most two lane tops 16 apart; lane `first` is the
+# topmost lane that can meet it.
+assert _CAR_H + _CH_H - 1 <= 2 * art.LANE_SPACING
 
 
 class Freeway(Game):
@@ -181,13 +185,18 @@ class Freeway(Game):
         """(10,) bool: which lane's car overlaps the chicken on the screen drawn for ``state``."""
         pose = self._pose(state)
         chick_top = art.CHICKEN_SCREEN_Y0 - state.climb
-        dy = jnp.asarray(_LANE_TOP) - chick_top
-        dx = self._car_screen_x(state) - art.CHICKEN_X
+        # A car can share rows with the chicken when -CAR_H < dy < CH_H: 17 rows, and lanes are 16
+        # apart, so only two lanes can (asserted at import). Only those two are looked up.
+        first = jnp.clip((chick_top - _CAR_H - _LANE_TOP[0]) // art.LANE_SPACING + 1, 0, NUM_LANES - 2)
+        lanes = first + jnp.arange(2)
+        dy = jnp.asarray(_LANE_TOP)[lanes] - chick_top
+        dx = self._car_screen_x(state)[lanes] - art.CHICKEN_X
         inside = (dy > -_CAR_H) & (dy < _CH_H) & (dx > -_CAR_W) & (dx < _CH_W)
         iy = jnp.clip(dy + _CAR_H - 1, 0, _OVERLAP.shape[2] - 1)
         ix = jnp.clip(dx + _CAR_W - 1, 0, _OVERLAP.shape[3] - 1)
-        faces_right = jnp.asarray(self._faces_right.astype(np.int32))
-        return jnp.asarray(_OVERLAP)[pose, faces_right, iy, ix] & inside
+        faces_right = jnp.asarray(self._faces_right.astype(np.int32))[lanes]
+        hit = jnp.asarray(_OVERLAP)[pose, faces_right, iy, ix] & inside
+        return jnp.any((jnp.arange(NUM_LANES)[:, None] == lanes[None, :]) & hit[None, :], axis=1)
 
     def _step(self, state, ale_action):
         c = self.consts
