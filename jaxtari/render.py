@@ -286,11 +286,14 @@ def draw_digits(canvas, raster: Raster, digit_sheet: SpriteSheet, value, x, y, n
     return draw_sprites(canvas, raster, digit_sheet, digits + colour_sheet_index_offset, xs, y, shown)
 
 
-def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active, flip=None):
+def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active, flip=None,
+                     wrap: int | None = None):
     """Like :func:`draw_sprites` for sprites whose row ranges do not overlap (one per lane, say).
 
     Each raster row belongs to at most one sprite, so all n sprites are drawn in one pass per layer
-    instead of n. Where row ranges do overlap, the later sprite owns the shared rows.
+    instead of n. Where row ranges do overlap, the later sprite owns the shared rows. With ``wrap``
+    (e.g. 160), columns wrap around at that width: a sprite running off one edge shows on the other
+    (x must lie within (-wrap, wrap)).
     """
     which, x, y, active, flip = _sprite_args(which, x, y, active, flip)
     n = which.shape[0]
@@ -309,6 +312,8 @@ def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, ac
     w_r = which[idx]  # sprite of each raster row
     row_bits = jnp.where(has[None, :], jnp.asarray(bits)[w_r, :, ty_r].T, jnp.uint32(0))  # (L, H)
     col = xs[None, :] - x[idx][:, None]  # (H, W)
+    if wrap is not None:  # x within (-wrap, wrap): one add or subtract (cheaper than a remainder)
+        col = jnp.where(col < 0, col + wrap, jnp.where(col >= wrap, col - wrap, col))
     col = jnp.where(flip[idx][:, None], sw - 1 - col, col)
     bit = col[None] - jnp.asarray(dxs)[w_r].T[:, :, None]  # (L, H, W)
     ok = (col[None] >= 0) & (col[None] < sw) & (bit >= 0) & (bit < BITS)

@@ -148,3 +148,23 @@ def test_bands_must_be_ordered_and_cover_the_screen():
         render.draw_bands(render.FULL, [(100, blank), (200, blank)])
     rows = render.SMALL_GRAY.rows(34, 194)
     assert rows.height == len(rows.ys) and rows.ys.min() >= 34 and rows.ys.max() < 194
+
+
+@settings(max_examples=10, deadline=None)
+@given(sheet=sheets(), data=st.data())
+def test_sprite_rows_wrapped_equal_copies_one_screen_width_apart(sheet, data):
+    """wrap=160 shows what runs off one edge on the other: the same as drawing the sprites at x,
+    x - 160 and x + 160."""
+    n = data.draw(st.integers(1, 4))
+    lane = sheet.height + data.draw(st.integers(0, 4))
+    which = np.array(data.draw(st.lists(st.integers(0, sheet.mask.shape[0] - 1), min_size=n, max_size=n)))
+    x = np.array(data.draw(st.lists(st.integers(-45, 159), min_size=n, max_size=n)))
+    y = 3 + lane * np.arange(n)
+    flip = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    for raster in (render.FULL, render.SMALL_GRAY):
+        bg = raster.blank((24, 26, 167))
+        got = render.draw_sprite_rows(bg, raster, sheet, which, x, y, True, flip=flip, wrap=160)
+        want = bg
+        for shift in (-160, 0, 160):
+            want = render.draw_sprite_rows(want, raster, sheet, which, x + shift, y, True, flip=flip)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

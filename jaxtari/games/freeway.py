@@ -294,13 +294,14 @@ class Freeway(Game):
             jnp.stack([self.chicken_y(state), jnp.int32(self._other_chicken_y)]), shown)
         # Cars are drawn over the chicken (the car's pixels win where they overlap). x wraps at
         # 160: a car at x < 0 shows its left columns at the right edge (x 157..159) and the rest
-        # under the HMOVE bar.
+        # under the HMOVE bar. (Wrapping every car also sends the right end of one at x > 152 to
+        # columns 0..3, which the HMOVE bar covers, so the picture is the same.)
         x = self._car_screen_x(state)
         lanes = jnp.arange(NUM_LANES)
-        # One lane per row band: each call draws all ten cars in one pass per layer.
-        for shown_x in (x, x + render.SCREEN_W):
-            canvas = render.draw_sprite_rows(canvas, raster, self._car_sheet, lanes, shown_x,
-                                             jnp.asarray(_LANE_TOP), True)
+        # One lane per row band: all ten cars in one pass per layer.
+        assert _CAR_W <= art.HMOVE_BAR_W
+        canvas = render.draw_sprite_rows(canvas, raster, self._car_sheet, lanes, x,
+                                         jnp.asarray(_LANE_TOP), True, wrap=render.SCREEN_W)
         bar = render.rect_mask(raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H)
         return render.paint(canvas, bar, art.BLACK)
 
