@@ -70,6 +70,18 @@ FULL = Raster.full_rgb()
 SMALL_GRAY = Raster.small_gray()
 
 
+def materialize(x: jax.Array) -> jax.Array:
+    """``x`` unchanged, but computed once into a buffer that its consumers read.
+
+    XLA's CPU backend fuses cheap elementwise producers into each consumer and recomputes them
+    there (a renderer into every slot of a frame stack, a per-line table into every pixel of the
+    line), and it drops ``optimization_barrier`` before fusion. An in-place update of one element
+    with itself needs its operand in memory, so it stops that fusion, for the cost of one element.
+    """
+    corner = (0,) * x.ndim
+    return jax.lax.dynamic_update_slice(x, jax.lax.slice(x, corner, (1,) * x.ndim), corner)
+
+
 def draw_bands(raster: Raster, bands) -> jax.Array:
     """A picture made of horizontal bands drawn separately and stacked.
 
@@ -256,11 +268,9 @@ def draw_sprites(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active
     ok = (col[:, None, :] >= 0) & (col[:, None, :] < sw) & (bit >= 0) & (bit < BITS)
     # A zero mask never lights: fold the column test into the row masks' companion.
     shift = jnp.where(ok, bit, BITS).astype(jnp.uint32)  # BITS: shifted past every bit
-    # The per-row/per-column tables are built once above, vectorised over sprites and layers. The
-    # barrier asks XLA to keep them out of the per-pixel loop; note that XLA's CPU backend may drop
-    # it (frostbite_draw.py found that and uses an opaque division instead), so the gain measured
-    # here comes mostly from computing the tables once for all sprites.
-    row_bits, shift = jax.lax.optimization_barrier((row_bits, shift))
+    # The per-row/per-column tables are built once above, vectorised over sprites and layers, and
+    # kept in memory so the per-pixel loop reads them instead of recomputing them (materialize).
+    row_bits, shift = materialize(row_bits), materialize(shift)
     for i in range(n):
         for l in range(n_layers):
             # uint32 >> 32 is undefined in XLA; clamp and test the sentinel separately.
@@ -319,8 +329,8 @@ def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, ac
     ok = (col[None] >= 0) & (col[None] < sw) & (bit >= 0) & (bit < BITS)
     shift = jnp.where(ok, bit, BITS).astype(jnp.uint32)
     row_colour = colours[w_r]  # (H, L[, 3])
-    # Keep the tables out of the per-pixel loop where XLA honours it (see draw_sprites).
-    row_bits, shift, row_colour = jax.lax.optimization_barrier((row_bits, shift, row_colour))
+    # Keep the tables out of the per-pixel loop (see draw_sprites).
+    row_bits, shift, row_colour = (materialize(v) for v in (row_bits, shift, row_colour))
     for l in range(bits.shape[1]):
         sft = shift[l]
         lit = ((row_bits[l][:, None] >> jnp.minimum(sft, BITS - 1)) & jnp.uint32(1)) == 1
