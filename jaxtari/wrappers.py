@@ -87,10 +87,18 @@ class _Packer:
         self.leaves, self.treedef = jax.tree_util.tree_flatten(like)
 
     @staticmethod
-    def _words(x) -> jax.Array:
-        if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
-            x = jax.random.key_data(x)
-        if x.dtype.itemsize == 4 and x.dtype != jnp.int32:
+    def _plain(x) -> jax.Array:
+        """A key as its key data; any other leaf as it is."""
+        return jax.random.key_data(x) if jnp.issubdtype(x.dtype, jax.dtypes.prng_key) else x
+
+    @staticmethod
+    def _bitcast(dtype) -> bool:
+        """Whether a dtype is stored bit for bit (4-byte) rather than widened."""
+        return dtype.itemsize == 4 and dtype != jnp.int32
+
+    def _words(self, x) -> jax.Array:
+        x = self._plain(x)
+        if self._bitcast(x.dtype):
             x = jax.lax.bitcast_convert_type(x, jnp.int32)
         elif x.dtype.itemsize > 4 or jnp.issubdtype(x.dtype, jnp.floating):
             raise TypeError(f"cannot pack a game-state leaf of dtype {x.dtype}")
@@ -102,19 +110,15 @@ class _Packer:
     def unpack(self, row: jax.Array):
         out, at = [], 0
         for like in self.leaves:
-            if jnp.issubdtype(like.dtype, jax.dtypes.prng_key):
-                data = jax.random.key_data(like)
-                words = row[at:at + data.size].reshape(data.shape)
-                x = jax.random.wrap_key_data(jax.lax.bitcast_convert_type(words, data.dtype),
-                                             impl=jax.random.key_impl(like))
-                at += data.size
+            plain = self._plain(like)
+            words = row[at:at + plain.size].reshape(plain.shape)
+            at += plain.size
+            if self._bitcast(plain.dtype):
+                x = jax.lax.bitcast_convert_type(words, plain.dtype)
             else:
-                words = row[at:at + like.size].reshape(like.shape)
-                if like.dtype.itemsize == 4 and like.dtype != jnp.int32:
-                    x = jax.lax.bitcast_convert_type(words, like.dtype)
-                else:
-                    x = words.astype(like.dtype)
-                at += like.size
+                x = words.astype(plain.dtype)
+            if plain is not like:  # a key
+                x = jax.random.wrap_key_data(x, impl=jax.random.key_impl(like))
             out.append(x)
         return jax.tree_util.tree_unflatten(self.treedef, out)
 
@@ -217,9 +221,9 @@ class AtariWrapper:
         if self.noop_max == 0:
             row = starts[0]
         else:
-            # One gather of one row: under vmap, a gather per state leaf cost Pong a third of its
-            # throughput.
-            # One draw of 32 random bits (randint would draw twice); the modulo's bias is below 1e-8.
+            # One gather of one row (under vmap, a gather per state leaf cost Pong a third of its
+            # throughput), indexed by one draw of 32 random bits (randint would draw twice; the
+            # modulo's bias is below 1e-8).
             n = jax.random.bits(k_n, dtype=jnp.uint32) % jnp.uint32(self.noop_max + 1)
             row = starts[n.astype(jnp.int32)]
         gs = _Packer(like).unpack(row)
