@@ -120,6 +120,8 @@ _LANE_TOP = np.asarray(art.CAR_TOP_Y0 + art.LANE_SPACING * np.arange(NUM_LANES),
 # are 17 consecutive lines, which hold at most two lane tops 16 apart; lane `first` is the
 # topmost lane that can meet it.
 assert _CAR_H + _CH_H - 1 <= 2 * art.LANE_SPACING
+# _draw wraps every car at 160: what that adds at x 0..3 (a car at x > 152) lies under the bar.
+assert _CAR_W <= art.HMOVE_BAR_W
 
 
 class Freeway(Game):
@@ -299,7 +301,6 @@ class Freeway(Game):
         x = self._car_screen_x(state)
         lanes = jnp.arange(NUM_LANES)
         # One lane per row band: all ten cars in one pass per layer.
-        assert _CAR_W <= art.HMOVE_BAR_W
         canvas = render.draw_sprite_rows(canvas, raster, self._car_sheet, lanes, x,
                                          jnp.asarray(_LANE_TOP), True, wrap=render.SCREEN_W)
         bar = render.rect_mask(raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H)
