@@ -96,17 +96,23 @@ def test_drawing_traces_under_jit_and_vmap():
     assert [int(np.nonzero(o.any(axis=0))[0].min()) for o in out] == [0, 21, 42]
 
 
+def lane_sprites(sheet, data, max_n, x_max):
+    """n sprites, one per lane (disjoint row bands): which, x, y, active, flip."""
+    n = data.draw(st.integers(1, max_n))
+    lane = sheet.height + data.draw(st.integers(0, 4))
+    which = np.array(data.draw(st.lists(st.integers(0, sheet.mask.shape[0] - 1), min_size=n, max_size=n)))
+    x = np.array(data.draw(st.lists(st.integers(-45, x_max), min_size=n, max_size=n)))
+    y = 3 + lane * np.arange(n)
+    active = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    flip = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    return which, x, y, active, flip
+
+
 @settings(max_examples=6, deadline=None)
 @given(sheet=sheets(), data=st.data())
 def test_sprite_rows_equal_draw_sprites_for_lanes(sheet, data):
     """Sprites in disjoint row bands (lanes): the one-pass drawing equals the general one."""
-    n = data.draw(st.integers(1, 6))
-    lane = sheet.height + data.draw(st.integers(0, 4))
-    which = np.array(data.draw(st.lists(st.integers(0, sheet.mask.shape[0] - 1), min_size=n, max_size=n)))
-    x = np.array(data.draw(st.lists(st.integers(-45, 165), min_size=n, max_size=n)))
-    y = 3 + lane * np.arange(n)
-    active = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
-    flip = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    which, x, y, active, flip = lane_sprites(sheet, data, 6, 165)
     for raster in (render.FULL, render.SMALL_GRAY):
         bg = raster.blank((24, 26, 167))
         a = render.draw_sprites(bg, raster, sheet, which, x, y, active, flip=flip)
@@ -155,16 +161,11 @@ def test_bands_must_be_ordered_and_cover_the_screen():
 def test_sprite_rows_wrapped_equal_copies_one_screen_width_apart(sheet, data):
     """wrap=160 shows what runs off one edge on the other: the same as drawing the sprites at x,
     x - 160 and x + 160."""
-    n = data.draw(st.integers(1, 4))
-    lane = sheet.height + data.draw(st.integers(0, 4))
-    which = np.array(data.draw(st.lists(st.integers(0, sheet.mask.shape[0] - 1), min_size=n, max_size=n)))
-    x = np.array(data.draw(st.lists(st.integers(-45, 159), min_size=n, max_size=n)))
-    y = 3 + lane * np.arange(n)
-    flip = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    which, x, y, active, flip = lane_sprites(sheet, data, 4, 159)
     for raster in (render.FULL, render.SMALL_GRAY):
         bg = raster.blank((24, 26, 167))
-        got = render.draw_sprite_rows(bg, raster, sheet, which, x, y, True, flip=flip, wrap=160)
+        got = render.draw_sprite_rows(bg, raster, sheet, which, x, y, active, flip=flip, wrap=160)
         want = bg
         for shift in (-160, 0, 160):
-            want = render.draw_sprite_rows(want, raster, sheet, which, x + shift, y, True, flip=flip)
+            want = render.draw_sprite_rows(want, raster, sheet, which, x + shift, y, active, flip=flip)
         np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
