@@ -181,13 +181,13 @@ class AtariWrapper:
         return self._game.observation_space
 
     # -- the pieces ---------------------------------------------------------------------------
-    def _frames(self, game_state, key, last_action, action, n_frames: int):
-        """Run ``n_frames`` emulator frames of ``action`` with sticky actions; stop at game over."""
+    def _frames(self, game_state, sticky, last_action, action):
+        """Run one emulator frame of ``action`` per entry of ``sticky`` (True: repeat the previous
+        frame's action instead); stop at game over."""
 
-        def one(carry, u):
+        def one(carry, repeat):
             gs, last, total, over = carry
-            sticky = u < self.sticky_prob
-            a = jnp.where(sticky, last, action)
+            a = jnp.where(repeat, last, action)
             _, new_gs, r, d, _ = self._game.step(gs, a)
             # After game over the console is frozen (ALE's act() does nothing then).
             gs = _select(over, gs, new_gs)
@@ -195,11 +195,15 @@ class AtariWrapper:
             last = jnp.where(over, last, a)
             return (gs, last, total, over | d), None
 
-        # One draw for all the frames' sticky coins (a key per frame cost a split and a draw each).
-        coins = jax.random.uniform(key, (n_frames,))
         init = (game_state, last_action, jnp.float32(0.0), self._game.is_terminal(game_state))
-        (gs, last, total, over), _ = jax.lax.scan(one, init, coins)
+        (gs, last, total, over), _ = jax.lax.scan(one, init, sticky)
         return gs, last, total, over
+
+    def _sticky(self, words: jax.Array) -> jax.Array:
+        """Per frame, whether the previous action repeats: P(word < threshold) = sticky_prob."""
+        if self.sticky_prob >= 1.0:
+            return jnp.ones(words.shape, bool)
+        return words < jnp.uint32(round(self.sticky_prob * 2.0 ** 32))
 
     def _start_states(self, game_state):
         """The states after 0..noop_max NOOP agent steps from ``game_state``, packed (see _Packer)."""
@@ -209,33 +213,47 @@ class AtariWrapper:
 
         def noop(gs, _):
             # No-op starts use plain NOOPs: no sticky randomness (key) is involved.
-            gs, _, _, _ = self._frames(gs, jax.random.key(0), NOOP_ACTION, NOOP_ACTION, self.frameskip)
+            gs, _, _, _ = self._frames(gs, jnp.zeros(self.frameskip, bool), NOOP_ACTION, NOOP_ACTION)
             return gs, packer.pack(gs)
 
         _, after = jax.lax.scan(noop, game_state, None, length=self.noop_max)
         return jnp.concatenate([packer.pack(game_state)[None], after])
 
-    def _pick_start(self, starts, key, like):
-        """One of the packed ``starts`` at random, as a game state shaped like ``like``."""
-        k_n, k_game = jax.random.split(key)
+    def _pick_start(self, starts, word, game_key, like):
+        """One of the packed ``starts`` (picked by the random uint32 ``word``), as a game state
+        shaped like ``like``, with ``game_key`` as its key."""
         if self.noop_max == 0:
             row = starts[0]
         else:
             # One gather of one row (under vmap, a gather per state leaf cost Pong a third of its
-            # throughput), indexed by one draw of 32 random bits (randint would draw twice; the
-            # modulo's bias is below 1e-8).
-            n = jax.random.bits(k_n, dtype=jnp.uint32) % jnp.uint32(self.noop_max + 1)
-            row = starts[n.astype(jnp.int32)]
+            # throughput). The modulo's bias is below 1e-8.
+            row = starts[(word % jnp.uint32(self.noop_max + 1)).astype(jnp.int32)]
         gs = _Packer(like).unpack(row)
         # A fresh key gives each episode its own randomness even from the same start.
-        return gs.replace(key=k_game)
+        return gs.replace(key=game_key)
+
+    def _draw(self, key: jax.Array):
+        """All of one agent step's randomness from one draw of random words: the next key, the
+        sticky coins of its frames, and a new episode's start pick and game key.
+
+        On the CPU every jax.random call is a loop of its own (threefry's rounds are rolled), and
+        each one cost about as much as a game frame at small N; a step used to make four."""
+        shape = jax.random.key_data(key).shape
+        size = int(np.prod(shape))
+        impl = jax.random.key_impl(key)
+        words = jax.random.bits(key, (2 * size + self.frameskip + 1,), jnp.uint32)
+        next_key = jax.random.wrap_key_data(words[:size].reshape(shape), impl=impl)
+        game_key = jax.random.wrap_key_data(words[size:2 * size].reshape(shape), impl=impl)
+        rest = words[2 * size:]
+        return next_key, self._sticky(rest[:self.frameskip]), rest[self.frameskip], game_key
 
     # -- the protocol -------------------------------------------------------------------------
     def reset(self, key: jax.Array):
-        k_game, k_pick, k_next = jax.random.split(key, 3)
-        _, gs0 = self._game.reset(k_game)
+        k_reset, k_draw = jax.random.split(key)
+        _, gs0 = self._game.reset(k_reset)
         starts = self._start_states(gs0)
-        gs = self._pick_start(starts, k_pick, gs0)
+        k_next, _, pick, k_game = self._draw(k_draw)
+        gs = self._pick_start(starts, pick, k_game, gs0)
         state = AtariState(
             game_state=gs,
             key=k_next,
@@ -248,10 +266,8 @@ class AtariWrapper:
 
     def step(self, state: AtariState, action):
         action = jnp.asarray(action, jnp.int32)
-        key, k_frames, k_reset = jax.random.split(state.key, 3)
-        gs, last, reward, terminated = self._frames(
-            state.game_state, k_frames, state.last_action, action, self.frameskip
-        )
+        key, sticky, pick, k_game = self._draw(state.key)
+        gs, last, reward, terminated = self._frames(state.game_state, sticky, state.last_action, action)
         frames = state.episode_frames + self.frameskip
         truncated = (frames >= self.max_episode_frames) & ~terminated
         lives = jnp.asarray(self._game.lives(gs), jnp.int32)
@@ -268,7 +284,7 @@ class AtariWrapper:
             "episode_restart": episode_over if self.autoreset else jnp.bool_(False),
         }
         if self.autoreset:
-            fresh = self._pick_start(state.starts, k_reset, gs)
+            fresh = self._pick_start(state.starts, pick, k_game, gs)
             gs = _select(episode_over, fresh, gs)
             frames = jnp.where(episode_over, 0, frames)
             last = jnp.where(episode_over, NOOP_ACTION, last)

@@ -62,6 +62,29 @@ def test_sticky_actions_repeat_previous_frame_action_at_the_set_rate():
     assert np.all(old_frames >= 0) and np.all(old_frames <= 4)
 
 
+def test_sticky_prob_one_keeps_the_first_action_forever():
+    # Every frame repeats the previous one's action, so the NOOP of reset is never replaced.
+    env = AtariWrapper(toy(game_over_frame=10_000), sticky_prob=1.0)
+    res = run(env, [1, 2, 3])
+    assert [r for _, _, r, _, _ in res] == [0.0, 0.0, 0.0]
+    assert all(int(s.last_action) == 0 for _, s, _, _, _ in res)
+
+
+def test_each_step_draws_a_new_key_and_sticky_coins():
+    """The one draw per step yields a fresh key each step (no key repeats over a long run)."""
+    env = AtariWrapper(toy(game_over_frame=10_000), sticky_prob=0.5)
+    _, s = env.reset(jax.random.key(11))
+    step = jax.jit(env.step)
+    seen, rewards = set(), []
+    for i in range(200):
+        _, s, r, _, _ = step(s, jnp.int32(1 + i % 2))
+        seen.add(tuple(np.asarray(jax.random.key_data(s.key)).tolist()))
+        rewards.append(float(r))
+    assert len(seen) == 200
+    # With p=0.5 the frames of a step mix both actions in many different ways.
+    assert len(set(rewards)) >= 4
+
+
 def test_no_sticky_means_every_frame_uses_the_new_action():
     env = AtariWrapper(toy(game_over_frame=10_000), sticky_prob=0.0)
     res = run(env, [1, 2, 1, 2])
@@ -163,7 +186,7 @@ def test_noop_starts_are_the_states_reached_by_noop_steps(game):
     expect = gs
     for n in range(4):
         _leaves_equal(_Packer(gs).unpack(starts[n]), expect)
-        expect, *_ = noop._frames(expect, jax.random.key(0), 0, 0, 4)
+        expect, *_ = noop._frames(expect, jnp.zeros(4, bool), 0, 0)
 
 
 def test_noop_start_autoreset_draws_new_start_and_fresh_key():
