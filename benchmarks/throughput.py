@@ -53,7 +53,9 @@ def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_ma
     def rollout(carry, key):
         def body(carry, k):
             s, _ = carry
-            actions = jax.random.randint(k, (n,), 0, num_actions)
+            # One draw of random words (randint makes three threefry calls, each a loop of its own
+            # on the CPU); the same for upstream below.
+            actions = (jax.random.bits(k, (n,), jnp.uint32) % num_actions).astype(jnp.int32)
             obs_, s, r, d, _ = jax.vmap(env.step)(s, actions)
             # The whole observation is carried to the next step, so every pixel of every step is
             # computed and written to memory, as it would be for an agent; nothing reads it, so the
@@ -111,28 +113,61 @@ def bench_ale(game: str, n: int, steps: int, repeats: int, threads: int) -> dict
 
 
 UPSTREAM_SCRIPT = r"""
-import json, statistics, sys, time
+# Runs inside the upstream Python. Upstream jaxtari (module ``jaxtari``, package ``jaxatari``) refuses
+# to start without its sprite pack; when none is installed, XDG_DATA_HOME points at a temporary
+# folder, marked as holding replacement sprites, and each sprite file a game asks for is created
+# there as a solid block the first time it is missing (backgrounds 210x160, others 8x8).
+import json, os, statistics, sys, time
+from pathlib import Path
+import numpy as np
 import jax, jax.numpy as jnp
 game, n, steps, repeats, pixels = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
-import jaxatari
-from jaxatari.wrappers import AtariWrapper, ObjectCentricWrapper, PixelObsWrapper
-env = AtariWrapper(jaxatari.make(game), sticky_actions=True, frame_stack_size=4)
-env = PixelObsWrapper(env) if pixels else ObjectCentricWrapper(env)
+import jaxtari
+from jaxtari import paths
+stand_ins = None
+if not paths.ownership_or_alt_markers_present():
+    os.environ["XDG_DATA_HOME"] = sys.argv[6]
+    root = paths.canonical_storage_dir()
+    (root / "sprites").mkdir(parents=True, exist_ok=True)
+    (root / paths.ALT_SPRITES_MARKER_NAME).write_text("stand-ins for a benchmark\n")
+    paths.write_sprite_version(root, paths.REQUIRED_SPRITE_VERSION)
+    stand_ins = str(root / "sprites")
+from jaxtari.wrappers import AtariWrapper, ObjectCentricWrapper, PixelObsWrapper
+made = []
+for _ in range(500):
+    try:
+        base = jaxtari.make(game)
+        break
+    except FileNotFoundError as e:
+        path = Path(e.filename or "")
+        if not stand_ins or path.suffix != ".npy" or not str(path).startswith(stand_ins):
+            raise
+        shape = (210, 160, 4) if "background" in path.name else (8, 8, 4)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.save(path, np.full(shape, 200, np.uint8))
+        made.append(path.name)
+else:
+    raise SystemExit("gave up making stand-in sprites")
+env = AtariWrapper(base, sticky_actions=0.25, noop_max=0)
+env = PixelObsWrapper(env, do_pixel_resize=True, grayscale=True, use_native_downscaling=True,
+                      frame_stack_size=4) if pixels else ObjectCentricWrapper(env, frame_stack_size=4)
 na = env.action_space().n
 keys = jax.random.split(jax.random.key(0), n)
 obs, state = jax.jit(jax.vmap(env.reset))(keys)
-def rollout(state, key):
-    def body(s, k):
-        a = jax.random.randint(k, (n,), 0, na)
-        o, s, r, d, i = jax.vmap(env.step)(s, a)
-        return s, r.sum()
-    return jax.lax.scan(body, state, jax.random.split(key, steps))
-t0 = time.perf_counter(); f = jax.jit(rollout).lower(state, jax.random.key(1)).compile(); c = time.perf_counter() - t0
-state, out = f(state, jax.random.key(2)); jax.block_until_ready(out)
+def rollout(carry, key):
+    def body(carry, k):
+        s, _ = carry
+        a = (jax.random.bits(k, (n,), jnp.uint32) % na).astype(jnp.int32)
+        o, s, r = jax.vmap(env.step)(s, a)[:3]  # 0.2.0 returns terminated and truncated apart
+        return (s, o), r.sum()
+    return jax.lax.scan(body, carry, jax.random.split(key, steps))
+carry = (state, obs)
+t0 = time.perf_counter(); f = jax.jit(rollout).lower(carry, jax.random.key(1)).compile(); c = time.perf_counter() - t0
+carry, out = f(carry, jax.random.key(2)); jax.block_until_ready(out)
 ts = []
 for i in range(repeats):
-    t0 = time.perf_counter(); state, out = f(state, jax.random.key(3 + i)); jax.block_until_ready(out); ts.append(time.perf_counter() - t0)
-print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "compile_s": c}))
+    t0 = time.perf_counter(); carry, out = f(carry, jax.random.key(3 + i)); jax.block_until_ready(out); ts.append(time.perf_counter() - t0)
+print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "compile_s": c, "stand_in_sprites": len(made)}))
 """
 
 
@@ -141,7 +176,8 @@ def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats
         script = Path(tmp) / "upstream_bench.py"
         script.write_text(UPSTREAM_SCRIPT)
         proc = subprocess.run(
-            [python, str(script), game, str(n), str(steps), str(repeats), "1" if obs == "pixels" else "0"],
+            [python, str(script), game, str(n), str(steps), str(repeats), "1" if obs == "pixels" else "0",
+             str(Path(tmp) / "data")],
             capture_output=True, text=True, timeout=1800,
         )
     if proc.returncode != 0:
@@ -156,22 +192,34 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    best_ale = {}
+    # Each peer's best batch size is what a jaxtari row is compared with: ale-py (pixels, stack 4)
+    # for every row, upstream jaxtari in the same observation mode.
+    best_ale, best_up = {}, {}
     for r in rows:
         if r["stack"].startswith("ale-py"):
             best_ale[r["game"]] = max(best_ale.get(r["game"], 0), r["steps_per_s"])
+        elif r["stack"].startswith("upstream"):
+            key = (r["game"], r["stack"].split()[-1])
+            best_up[key] = max(best_up.get(key, 0), r["steps_per_s"])
     table = Table(title="Agent steps/s (frameskip 4, sticky 0.25, random actions)")
-    for col in ("game", "stack", "N", "steps/s", "× best ale-py", "compile s", "bytes/env"):
+    cols = ["game", "stack", "N", "steps/s", "× best ale-py"]
+    if best_up:
+        cols.append("× best upstream")
+    cols += ["compile s", "bytes/env"]
+    for col in cols:
         table.add_column(col, justify="right" if col not in ("game", "stack") else "left")
     for r in rows:
-        ratio = r["steps_per_s"] / best_ale[r["game"]] if r["game"] in best_ale else None
-        table.add_row(
-            r["game"], r["stack"], str(r["n"]), f"{r['steps_per_s']:,.0f}",
-            f"{ratio:,.1f}" if ratio else "-",
-            f"{r['compile_s']:.1f}" if r.get("compile_s") is not None else "-",
-            f"{r['bytes_per_env']:,.0f}" if r.get("bytes_per_env") else "-",
-        )
-    console = Console()
+        ours = r["stack"].startswith("jaxtari")
+        ale = best_ale.get(r["game"]) if ours else None
+        up = best_up.get((r["game"], r["stack"].split()[-1])) if ours else None
+        cells = [r["game"], r["stack"], str(r["n"]), f"{r['steps_per_s']:,.0f}",
+                 f"{r['steps_per_s'] / ale:,.1f}" if ale else "-"]
+        if best_up:
+            cells.append(f"{r['steps_per_s'] / up:,.1f}" if up else "-")
+        cells += [f"{r['compile_s']:.1f}" if r.get("compile_s") is not None else "-",
+                  f"{r['bytes_per_env']:,.0f}" if r.get("bytes_per_env") else "-"]
+        table.add_row(*cells)
+    console = Console(width=None if sys.stdout.isatty() else 150)
     console.print(table)
     for off, on in noop_rows:
         cost = 1 - on["steps_per_s"] / off["steps_per_s"]
@@ -192,6 +240,9 @@ def main(argv=None) -> int:
     ap.add_argument("--modes", nargs="+", default=["objects", "pixels"], choices=["objects", "pixels"])
     ap.add_argument("--no-ale", action="store_true")
     ap.add_argument("--upstream-python", help="a Python with upstream jaxatari installed")
+    ap.add_argument("--upstream-n", nargs="+", type=int,
+                    help="batch sizes for upstream jaxtari (default: those of --n; its Frostbite "
+                         "pixels take minutes per scan at N=4096)")
     ap.add_argument("--json", type=Path, help="also write the rows here")
     args = ap.parse_args(argv)
 
@@ -207,10 +258,13 @@ def main(argv=None) -> int:
                 rows.append(bench_jaxtari(game, mode, n, args.steps, args.repeats))
                 print(f"  jaxtari {mode} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
                       f"(compile {rows[-1]['compile_s']:.1f}s)", flush=True)
-                if args.upstream_python:
+                if args.upstream_python and n in (args.upstream_n or args.n):
                     up = bench_upstream(args.upstream_python, game, mode, n, args.steps, args.repeats)
                     if up:
                         rows.append(up)
+                        print(f"  {up['stack']} {game} N={n}: {up['steps_per_s']:,.0f}/s "
+                              f"(compile {up['compile_s']:.1f}s, {up['stand_in_sprites']} stand-in "
+                              "sprites)", flush=True)
         n_big = max(args.n)
         off = next(r for r in rows if r["game"] == game and r["stack"] == "jaxtari objects" and r["n"] == n_big) \
             if "objects" in args.modes else None
