@@ -5,7 +5,9 @@ Agent steps per second (frameskip 4, sticky actions 0.25, uniformly random actio
 - jaxtari, object-centric observations, N = 1, 64, 1024, 4096 envs under ``vmap``;
 - jaxtari, 84x84 grey pixel observations with a frame stack of 4;
 - ale-py's ``AtariVectorEnv`` (C++ threads, 84x84 grey, stack 4) on the same game;
-- optionally upstream jaxtari, when ``--upstream-python`` names a Python that has it installed.
+- optionally upstream jaxtari, when ``--upstream-python`` names a Python that has it installed
+  (``pip install jaxatari==0.2.0``; without its sprite pack, solid stand-ins are made in a
+  temporary folder), object-centric and native-downscaled 84x84 grey pixels, both stack 4.
 
 Each jaxtari measurement jits one ``lax.scan`` of ``--steps`` agent steps over N envs (auto-reset
 inside), compiles it once (the compile time is reported on its own), then reports the median of
@@ -224,8 +226,8 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     for off, on in noop_rows:
         cost = 1 - on["steps_per_s"] / off["steps_per_s"]
         console.print(
-            f"{off['game']}: no-op starts (noop_max=30) at N={off['n']}: {on['steps_per_s']:,.0f} "
-            f"vs {off['steps_per_s']:,.0f} steps/s off -> {cost:+.1%} cost"
+            f"{off['game']}: no-op starts (noop_max=30) at N={off['n']}, best of 3 each: "
+            f"{on['steps_per_s']:,.0f} vs {off['steps_per_s']:,.0f} steps/s off -> {cost:+.1%} cost"
         )
 
 
@@ -266,11 +268,13 @@ def main(argv=None) -> int:
                               f"(compile {up['compile_s']:.1f}s, {up['stand_in_sprites']} stand-in "
                               "sprites)", flush=True)
         n_big = max(args.n)
-        off = next(r for r in rows if r["game"] == game and r["stack"] == "jaxtari objects" and r["n"] == n_big) \
-            if "objects" in args.modes else None
-        if off:
-            on = bench_jaxtari(game, "objects", n_big, args.steps, args.repeats, noop_max=30)
-            noop_rows.append((off, on))
+        if "objects" in args.modes:
+            # Off and on are measured in turn, three times each, and the best of each is compared:
+            # single runs on a shared machine vary by more than the cost being measured.
+            runs = [bench_jaxtari(game, "objects", n_big, args.steps, args.repeats, noop_max=m)
+                    for _ in range(3) for m in (0, 30)]
+            noop_rows.append(tuple(max((r for r in runs if r["noop_max"] == m),
+                                       key=lambda r: r["steps_per_s"]) for m in (0, 30)))
     print_table(rows, noop_rows)
     if args.json:
         meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "jax": jax.__version__,
