@@ -203,7 +203,7 @@ class AtariWrapper:
         """Per frame, whether the previous action repeats: P(word < threshold) = sticky_prob."""
         if self.sticky_prob >= 1.0:
             return jnp.ones(words.shape, bool)
-        return words < jnp.uint32(round(self.sticky_prob * 2.0 ** 32))
+        return words < jnp.uint32(min(round(self.sticky_prob * 2.0 ** 32), 2 ** 32 - 1))
 
     def _start_states(self, game_state):
         """The states after 0..noop_max NOOP agent steps from ``game_state``, packed (see _Packer)."""
