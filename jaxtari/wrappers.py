@@ -236,8 +236,8 @@ class AtariWrapper:
         """All of one agent step's randomness from one draw of random words: the next key, the
         sticky coins of its frames, and a new episode's start pick and game key.
 
-        On the CPU every jax.random call is a loop of its own (threefry's rounds are rolled), and
-        each one cost about as much as a game frame at small N; a step used to make four."""
+        On the CPU every jax.random call is a loop of its own (threefry's rounds are rolled); a step
+        used to make four (one draw: Pong OC N=64 892k -> 1.29M steps/s)."""
         shape = jax.random.key_data(key).shape
         size = int(np.prod(shape))
         impl = jax.random.key_impl(key)
