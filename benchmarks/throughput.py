@@ -190,6 +190,11 @@ def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats
             "noop_max": 0, **res}
 
 
+def _mode(row: dict) -> str:
+    """A row's observation mode ("objects" / "pixels"): the last word of its stack."""
+    return row["stack"].split()[-1]
+
+
 def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -201,7 +206,7 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
         if r["stack"].startswith("ale-py"):
             best_ale[r["game"]] = max(best_ale.get(r["game"], 0), r["steps_per_s"])
         elif r["stack"].startswith("upstream"):
-            key = (r["game"], r["stack"].split()[-1])
+            key = (r["game"], _mode(r))
             best_up[key] = max(best_up.get(key, 0), r["steps_per_s"])
     table = Table(title="Agent steps/s (frameskip 4, sticky 0.25, random actions)")
     cols = ["game", "stack", "N", "steps/s", "× best ale-py"]
@@ -213,7 +218,7 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     for r in rows:
         ours = r["stack"].startswith("jaxtari")
         ale = best_ale.get(r["game"]) if ours else None
-        up = best_up.get((r["game"], r["stack"].split()[-1])) if ours else None
+        up = best_up.get((r["game"], _mode(r))) if ours else None
         cells = [r["game"], r["stack"], str(r["n"]), f"{r['steps_per_s']:,.0f}",
                  f"{r['steps_per_s'] / ale:,.1f}" if ale else "-"]
         if best_up:
