@@ -119,18 +119,19 @@ def colour_for(raster: Raster, colour) -> jax.Array:
     return jnp.round(c.astype(jnp.float32) @ w.astype(jnp.float32)).astype(jnp.uint8)
 
 
+def _spans(raster: Raster, x, y, w, h, active):
+    """Per rectangle (leading axis), which raster rows (n, H) and columns (n, W) it covers."""
+    ys, xs = jnp.asarray(raster.ys[:, 0]), jnp.asarray(raster.xs[0])
+    rows = (ys >= y[:, None]) & (ys < (y + h)[:, None]) & active[:, None]
+    cols = (xs >= x[:, None]) & (xs < (x + w)[:, None])
+    return rows, cols
+
+
 def rect_mask(raster: Raster, x, y, w, h) -> jax.Array:
     """Boolean (height, width) mask of the screen rectangle [x, x+w) x [y, y+h)."""
-    return (
-        (raster.ys >= y) & (raster.ys < y + h) & (raster.xs >= x) & (raster.xs < x + w)
-    )
-
-
-def rects_mask(raster: Raster, x, y, w, h, active) -> jax.Array:
-    """Boolean (n, height, width) masks of n rectangles (inactive ones empty)."""
-    x, y, w, h = (jnp.asarray(v)[:, None, None] for v in (x, y, w, h))
-    act = jnp.asarray(active)[:, None, None]
-    return rect_mask(raster, x, y, w, h) & act
+    x, y, w, h = (jnp.reshape(jnp.asarray(v, jnp.int32), (1,)) for v in (x, y, w, h))
+    rows, cols = _spans(raster, x, y, w, h, jnp.ones((1,), bool))
+    return rows[0][:, None] & cols[0][None, :]
 
 
 def paint(canvas: jax.Array, mask: jax.Array, colour) -> jax.Array:
@@ -142,7 +143,7 @@ def paint(canvas: jax.Array, mask: jax.Array, colour) -> jax.Array:
 
 def draw_rect(canvas, raster: Raster, x, y, w, h, colour, active=True):
     """Draw one solid rectangle."""
-    return paint(canvas, rect_mask(raster, x, y, w, h) & jnp.asarray(active), colour)
+    return draw_rects(canvas, raster, x, y, w, h, colour, active)
 
 
 def draw_rects(canvas, raster: Raster, x, y, w, h, colours, active):
@@ -150,15 +151,20 @@ def draw_rects(canvas, raster: Raster, x, y, w, h, colours, active):
 
     ``colours`` is (n, 3) RGB (or one RGB triple for all). Painted one after the other: each is a
     single elementwise select that XLA fuses with the next, which is far cheaper on a CPU than
-    building (n, H, W) masks and gathering a colour per pixel.
+    building (n, H, W) masks and gathering a colour per pixel. A rectangle is the product of the
+    rows and the columns it covers, computed once per rectangle and kept in memory (materialize),
+    so a pixel costs two loads and an ``and`` per rectangle instead of four comparisons against
+    traced bounds (Pong's court at 84x84, N=64: 1.95 -> 1.12 us per frame).
     """
     x, y, w, h = (jnp.atleast_1d(jnp.asarray(v, jnp.int32)) for v in (x, y, w, h))
     n = max(v.shape[0] for v in (x, y, w, h))
     x, y, w, h = (jnp.broadcast_to(v, (n,)) for v in (x, y, w, h))
     active = jnp.broadcast_to(jnp.asarray(active, bool), (n,))
     cols = colour_for(raster, jnp.broadcast_to(jnp.asarray(colours), (n, 3)))
+    rows_in, cols_in = _spans(raster, x, y, w, h, active)
+    rows_in, cols_in, cols = materialize(rows_in), materialize(cols_in), materialize(cols)
     for i in range(n):
-        mask = rect_mask(raster, x[i], y[i], w[i], h[i]) & active[i]
+        mask = rows_in[i][:, None] & cols_in[i][None, :]
         m = mask[..., None] if canvas.ndim == 3 else mask
         canvas = jnp.where(m, cols[i], canvas)
     return canvas.astype(jnp.uint8)
@@ -279,6 +285,26 @@ def draw_sprites(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, active
             lit = lit & (sft < BITS)[None, :]
             canvas = jnp.where(lit[..., None] if canvas.ndim == 3 else lit, colours[i, l], canvas)
     return canvas.astype(jnp.uint8)
+
+
+def glyph_table(raster: Raster, masks, xs, y) -> np.ndarray:
+    """(len(xs), k + 1, H, W) bool, built in numpy: the raster pixels glyph g of ``masks`` (k, h, w)
+    lights with its top-left corner at the static screen position (xs[j], y); entry k lights none.
+
+    For glyphs at fixed places (score digits), drawing is then one table lookup per pixel and
+    place, ``table[j][glyph]``, instead of a shift-and-test per sprite layer over the whole band
+    (Pong's 84x84 frame, N=64: 1.03 -> 0.65 us).
+    """
+    masks = np.asarray(masks, bool)
+    k, h, w = masks.shape
+    ty = raster.ys[:, 0] - int(y)
+    out = np.zeros((len(xs), k + 1, raster.height, raster.width), bool)
+    for j, x in enumerate(xs):
+        tx = raster.xs[0] - int(x)
+        inside = ((ty >= 0) & (ty < h))[:, None] & ((tx >= 0) & (tx < w))[None, :]
+        lit = masks[:, np.clip(ty, 0, h - 1)][:, :, np.clip(tx, 0, w - 1)]
+        out[j, :k] = lit & inside
+    return out
 
 
 def draw_digits(canvas, raster: Raster, digit_sheet: SpriteSheet, value, x, y, n_digits: int,

@@ -168,15 +168,14 @@ class Pong(Game):
     Constants = PongConstants
     mechanics = ("player_paddle", "enemy_tracking", "wall_bounce", "paddle_bounce")
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        c = self.consts
-        masks = _digit_masks()
-        colours = [c.enemy_colour, c.player_colour, c.attract_enemy, c.attract_player]
-        # sheet index = 10 * palette slot + digit
-        self._digits = render.SpriteSheet.from_masks(
-            np.concatenate([masks] * len(colours)), np.repeat(np.array(colours, np.uint8), 10, axis=0)
-        )
+    def _score_places(self, raster) -> np.ndarray:
+        """The four digit places' glyph tables (render.glyph_table) for a raster, built once."""
+        cache = self.__dict__.setdefault("_score_tables", {})
+        if raster.key not in cache:
+            c = self.consts
+            xs = [c.enemy_digits_x[0], c.enemy_digits_x[1], c.player_digits_x[0], c.player_digits_x[1]]
+            cache[raster.key] = render.glyph_table(raster, _digit_masks(), xs, c.digit_rows[0])
+        return cache[raster.key]
 
     # ---- reset ---------------------------------------------------------------------------------
     def _reset(self, key):
@@ -382,16 +381,15 @@ class Pong(Game):
                                                 sub.blank((0, 0, 0)).shape).astype(jnp.uint8)
 
         def scores(sub):
-            # tens hidden below 10; sheet slots 0 enemy, 1 player, 2/3 their attract colours
-            slot = jnp.where(attract, 2, 0)
+            # one table per digit place (enemy tens, ones, player tens, ones); 10 = not drawn
             e, p = state.shown_enemy, state.shown_player
-            which = jnp.stack([(e // 10) % 10, e % 10, (p // 10) % 10, p % 10])
-            which = which + 10 * jnp.stack([slot, slot, slot + 1, slot + 1])
-            dx = jnp.array([c.enemy_digits_x[0], c.enemy_digits_x[1], c.player_digits_x[0],
-                            c.player_digits_x[1]])
-            shown = jnp.stack([e >= 10, jnp.bool_(True), p >= 10, jnp.bool_(True)])
-            canvas = render.draw_sprites(fill(bg)(sub), sub, self._digits, which, dx,
-                                         c.digit_rows[0], shown)
+            places = jnp.asarray(self._score_places(sub))
+            blank = jnp.int32(10)
+            lit_e = (places[0][jnp.where(e >= 10, (e // 10) % 10, blank)] | places[1][e % 10])
+            lit_p = (places[2][jnp.where(p >= 10, (p // 10) % 10, blank)] | places[3][p % 10])
+            canvas = fill(bg)(sub)
+            canvas = render.paint(canvas, lit_p, pick(c.attract_player, c.player_colour))
+            canvas = render.paint(canvas, lit_e, pick(c.attract_enemy, c.enemy_colour))
             return render.draw_rect(canvas, sub, 0, 0, 8, 1, c.hmove_bar)
 
         def court(sub):

@@ -457,3 +457,21 @@ def test_full_action_space_matches_ale():
     jax_sig = jax_signals(full, states, rewards)
     for k in ("player_y", "ball_x", "ball_y", "enemy_y", "score"):
         np.testing.assert_array_equal(np.array([r[k] for r in rows]), jax_sig[k], err_msg=k)
+
+
+@pytest.mark.parametrize("enemy,player", [(12, 7), (3, 19)])
+def test_score_digits_match_ale_pixels(game, rollout, start, enemy, player):
+    """Scores written into RAM 13/14 (one and two digits): the score band (screen lines 0-23) of
+    both renders is ALE's, pixel for pixel, once the new scores are shown (a frame later)."""
+    ale_bytes = {13: enemy, 14: player}
+    _, _, screens = ale_run(np.zeros(3, np.int32), setup=_scripted_start(ale_bytes), rgb=True)
+    s0 = _jax_scripted(game, rollout, start, ale_bytes)
+    _, states, _, _ = rollout(s0, jnp.zeros(3, jnp.int32))
+    s = at(states, 2)
+    assert (int(s.shown_enemy), int(s.shown_player)) == (enemy, player)
+    band = 24  # the top wall starts at line 24
+    np.testing.assert_array_equal(np.asarray(jax.jit(game.render)(s))[:band], screens[2][:band])
+    small = np.asarray(jax.jit(game.render_gray84)(s))
+    rows = render.SMALL_GRAY.ys[:, 0] < band
+    grey = render.gray(screens[2])[render.SMALL_GRAY.ys[:, 0]][:, render.SMALL_GRAY.xs[0]]
+    np.testing.assert_array_equal(small[rows], grey[rows])
