@@ -307,6 +307,27 @@ def glyph_table(raster: Raster, masks, xs, y) -> np.ndarray:
     return out
 
 
+def digits_mask(raster: Raster, masks, value, x: int, y: int, n_digits: int, spacing: int,
+                leading_zeros: bool = False) -> jax.Array:
+    """(H, W) bool: the pixels a non-negative integer lights, drawn with glyphs ``masks`` (10, h, w)
+    at a static place, laid out like :func:`draw_digits` (right-aligned, leading zeros hidden).
+
+    Built from :func:`glyph_table` over the rows the digits cover: one lookup per pixel and digit.
+    """
+    masks = np.asarray(masks, bool)
+    h = masks.shape[1]
+    sub = raster.rows(y, y + h)
+    r0 = int(np.searchsorted(raster.ys[:, 0], y))
+    table = jnp.asarray(glyph_table(sub, masks, [x + i * spacing for i in range(n_digits)], y))
+    value = jnp.asarray(value, jnp.int32)
+    powers = 10 ** np.arange(n_digits - 1, -1, -1)
+    lit = jnp.zeros((sub.height, sub.width), bool)
+    for i, p in enumerate(powers):
+        shown = (value >= p) | (i == n_digits - 1) | leading_zeros
+        lit = lit | table[i][jnp.where(shown, (value // p) % 10, masks.shape[0])]
+    return jnp.pad(lit, ((r0, raster.height - r0 - sub.height), (0, 0)))
+
+
 def draw_digits(canvas, raster: Raster, digit_sheet: SpriteSheet, value, x, y, n_digits: int,
                 spacing: int, colour_sheet_index_offset: int = 0, leading_zeros: bool = False):
     """Draw a non-negative integer with ``n_digits`` digit sprites (sheet index = digit).

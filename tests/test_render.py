@@ -169,3 +169,18 @@ def test_sprite_rows_wrapped_equal_copies_one_screen_width_apart(sheet, data):
         for shift in (-160, 0, 160):
             want = render.draw_sprite_rows(want, raster, sheet, which, x + shift, y, active, flip=flip)
         np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("value,leading", [(0, False), (7, False), (42, False), (305, False), (7, True)])
+def test_digits_mask_lights_what_draw_digits_draws(value, leading):
+    """The table-driven digits (glyph_table) light exactly the pixels the sprite path draws, on
+    both rasters: hidden leading zeros, a lone 0, and leading zeros shown."""
+    rng = np.random.default_rng(3)
+    masks = rng.random((10, 7, 5)) < 0.5
+    sheet = render.SpriteSheet.from_masks(masks, np.full((10, 3), 255, np.uint8))
+    for raster in (render.FULL, render.SMALL_GRAY):
+        want = render.draw_digits(raster.blank((0, 0, 0)), raster, sheet, value, 30, 11, 3, 6,
+                                  leading_zeros=leading)
+        got = render.digits_mask(raster, masks, value, 30, 11, 3, 6, leading_zeros=leading)
+        want = np.asarray(want).reshape(raster.height, raster.width, -1).max(axis=-1) > 0
+        np.testing.assert_array_equal(np.asarray(got), want)

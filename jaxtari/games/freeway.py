@@ -312,12 +312,10 @@ class Freeway(Game):
 
     def _score_mask(self, raster, state):
         """(H, W) bool: the lit pixels of both players' score digits."""
-        m = jnp.zeros((raster.height, raster.width), jnp.uint8)
-        m = render.draw_digits(m, raster, _DIGIT_MASKS, state.shown_score, art.PLAYER_SCORE_X,
-                               art.SCORE_Y, 2, art.DIGIT_SPACING)
-        m = render.draw_digits(m, raster, _DIGIT_MASKS, 0, art.OTHER_SCORE_X, art.SCORE_Y, 2,
-                               art.DIGIT_SPACING)
-        return m > 0
+        def digits(value, x):
+            return render.digits_mask(raster, _DIGIT_MASKS.mask, value, x, art.SCORE_Y, 2,
+                                      art.DIGIT_SPACING)
+        return digits(state.shown_score, art.PLAYER_SCORE_X) | digits(0, art.OTHER_SCORE_X)
 
     def _score_colour(self, state):
         flashing = state.frame >= self.consts.game_frames - art.SCORE_FLASH_FRAMES
