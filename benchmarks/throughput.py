@@ -2,7 +2,7 @@
 
 Agent steps per second (frameskip 4, sticky actions 0.25, uniformly random actions) for:
 
-- jaxtari, object-centric observations, N = 1, 64, 1024, 4096 envs under ``vmap``;
+- jaxtari, object-centric observations, N = 1, 64, 256, 1024, 4096 envs under ``vmap``;
 - jaxtari, 84x84 grey pixel observations with a frame stack of 4;
 - ale-py's ``AtariVectorEnv`` (C++ threads, 84x84 grey, stack 4) on the same game;
 - optionally upstream jaxtari, when ``--upstream-python`` names a Python that has it installed
@@ -239,7 +239,7 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", nargs="+", default=["pong", "freeway", "frostbite"])
-    ap.add_argument("--n", nargs="+", type=int, default=[1, 64, 1024, 4096])
+    ap.add_argument("--n", nargs="+", type=int, default=[1, 64, 256, 1024, 4096])
     ap.add_argument("--ale-n", nargs="+", type=int, default=[1, 16, 64])
     ap.add_argument("--ale-threads", type=int, default=2)
     ap.add_argument("--steps", type=int, default=128, help="agent steps per timed scan")
