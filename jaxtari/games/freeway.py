@@ -294,10 +294,12 @@ class Freeway(Game):
         canvas = self._background(raster)
         canvas = render.paint(canvas, self._score_mask(raster, state), self._score_colour(state))
         shown = state.frame > 0  # ALE's first frame after reset shows no chickens
-        canvas = render.draw_sprites(
-            canvas, raster, _CHICKENS, jnp.stack([self._pose(state), jnp.int32(art.POSE_WALK_A)]),
-            jnp.array([art.CHICKEN_X, art.OTHER_CHICKEN_X]),
-            jnp.stack([self.chicken_y(state), jnp.int32(self._other_chicken_y)]), shown)
+        canvas = render.draw_sprites(canvas, raster, _CHICKENS, self._pose(state), art.CHICKEN_X,
+                                     self.chicken_y(state), shown)
+        # The second player's chicken never moves or changes pose: a fixed mask.
+        other = render.glyph_table(raster, _CHICKENS.mask, [art.OTHER_CHICKEN_X],
+                                   self._other_chicken_y)[0, art.POSE_WALK_A]
+        canvas = render.paint(canvas, jnp.asarray(other) & shown, art.CHICKEN_RGB)
         # Cars are drawn over the chicken (the car's pixels win where they overlap). x wraps at
         # 160: a car at x < 0 shows its left columns at the right edge (x 157..159) and the rest
         # under the HMOVE bar. (Wrapping every car also sends the right end of one at x > 152 to
