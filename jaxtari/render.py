@@ -372,14 +372,18 @@ def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, ac
     if wrap is not None:  # x within (-wrap, wrap): one add or subtract (cheaper than a remainder)
         col = jnp.where(col < 0, col + wrap, jnp.where(col >= wrap, col - wrap, col))
     col = jnp.where(flip[idx][:, None], sw - 1 - col, col)
-    bit = col[None] - jnp.asarray(dxs)[w_r].T[:, :, None]  # (L, H, W)
-    ok = (col[None] >= 0) & (col[None] < sw) & (bit >= 0) & (bit < BITS)
+    # Sprites up to 32 columns wide have every layer at column 0: one shift table serves them all
+    # (Freeway's cars, body and tyres, at 84x84, N=64: 5.2 -> 4.2 us per frame).
+    shared = bool((dxs == 0).all())
+    col = col[None]  # (1, H, W)
+    bit = col if shared else col - jnp.asarray(dxs)[w_r].T[:, :, None]  # (1 or L, H, W)
+    ok = (col >= 0) & (col < sw) & (bit >= 0) & (bit < BITS)
     shift = jnp.where(ok, bit, BITS).astype(jnp.uint32)
     row_colour = colours[w_r]  # (H, L[, 3])
     # Keep the tables out of the per-pixel loop (see draw_sprites).
     row_bits, shift, row_colour = (materialize(v) for v in (row_bits, shift, row_colour))
     for l in range(bits.shape[1]):
-        sft = shift[l]
+        sft = shift[0 if shared else l]
         lit = ((row_bits[l][:, None] >> jnp.minimum(sft, BITS - 1)) & jnp.uint32(1)) == 1
         lit = lit & (sft < BITS)
         c = row_colour[:, l]
