@@ -77,6 +77,11 @@ def materialize(x: jax.Array) -> jax.Array:
     there (a renderer into every slot of a frame stack, a per-line table into every pixel of the
     line), and it drops ``optimization_barrier`` before fusion. An in-place update of one element
     with itself needs its operand in memory, so it stops that fusion, for the cost of one element.
+
+    It is not a guarantee: seen here, XLA fused the update itself into its reader (and so
+    recomputed the table per pixel again) where the result had a single elementwise reader, or
+    several ``where`` readers of a rendered frame. It holds where the result is read through
+    slices (a table per sprite or layer, ``table[i]``). Check the compiled HLO when relying on it.
     """
     corner = (0,) * x.ndim
     return jax.lax.dynamic_update_slice(x, jax.lax.slice(x, corner, (1,) * x.ndim), corner)
