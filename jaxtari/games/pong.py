@@ -168,15 +168,6 @@ class Pong(Game):
     Constants = PongConstants
     mechanics = ("player_paddle", "enemy_tracking", "wall_bounce", "paddle_bounce")
 
-    def _score_places(self, raster) -> np.ndarray:
-        """The four digit places' glyph tables (render.glyph_table) for a raster, built once."""
-        cache = self.__dict__.setdefault("_score_tables", {})
-        if raster.key not in cache:
-            c = self.consts
-            xs = [c.enemy_digits_x[0], c.enemy_digits_x[1], c.player_digits_x[0], c.player_digits_x[1]]
-            cache[raster.key] = render.glyph_table(raster, _digit_masks(), xs, c.digit_rows[0])
-        return cache[raster.key]
-
     # ---- reset ---------------------------------------------------------------------------------
     def _reset(self, key):
         c = self.consts
@@ -381,15 +372,14 @@ class Pong(Game):
                                                 sub.blank((0, 0, 0)).shape).astype(jnp.uint8)
 
         def scores(sub):
-            # one table per digit place (enemy tens, ones, player tens, ones); 10 = not drawn
-            e, p = state.shown_enemy, state.shown_player
-            places = jnp.asarray(self._score_places(sub))
-            blank = jnp.int32(10)
-            lit_e = (places[0][jnp.where(e >= 10, (e // 10) % 10, blank)] | places[1][e % 10])
-            lit_p = (places[2][jnp.where(p >= 10, (p // 10) % 10, blank)] | places[3][p % 10])
+            def digits(value, x):  # two digits, the tens hidden below 10
+                return render.digits_mask(sub, _digit_masks(), value, x[0], c.digit_rows[0], 2,
+                                          x[1] - x[0])
             canvas = fill(bg)(sub)
-            canvas = render.paint(canvas, lit_p, pick(c.attract_player, c.player_colour))
-            canvas = render.paint(canvas, lit_e, pick(c.attract_enemy, c.enemy_colour))
+            canvas = render.paint(canvas, digits(state.shown_player, c.player_digits_x),
+                                  pick(c.attract_player, c.player_colour))
+            canvas = render.paint(canvas, digits(state.shown_enemy, c.enemy_digits_x),
+                                  pick(c.attract_enemy, c.enemy_colour))
             return render.draw_rect(canvas, sub, 0, 0, 8, 1, c.hmove_bar)
 
         def court(sub):
