@@ -12,7 +12,8 @@ Agent steps per second (frameskip 4, sticky actions 0.25, uniformly random actio
 Each jaxtari measurement jits one ``lax.scan`` of ``--steps`` agent steps over N envs (auto-reset
 inside), compiles it once (the compile time is reported on its own), then reports the median of
 ``--repeats`` timed runs. Memory per env is the size of one env's state. The no-op-start overhead
-(noop_max=30 against 0, object-centric, the largest N) is measured too.
+(noop_max=30 against 0, object-centric, the largest N) is measured too, from runs of the two
+taken in turn in one process.
 
     python benchmarks/throughput.py --games pong freeway frostbite
     python benchmarks/throughput.py --games pong --n 1 64 --repeats 2 --json out.json
@@ -47,47 +48,72 @@ def _tree_bytes(tree) -> int:
     return sum(x.size * x.dtype.itemsize for x in jax.tree_util.tree_leaves(tree))
 
 
-def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_max: int = 0) -> dict:
-    env = make_env(game, obs=obs, frame_stack=4 if obs == "pixels" else 1, log=False,
-                   noop_max=noop_max)
-    num_actions = env.num_actions
+class _Rollout:
+    """One compiled scan of ``steps`` agent steps over N envs, and its carried state."""
 
-    def rollout(carry, key):
-        def body(carry, k):
-            s, _ = carry
-            # One draw of random words (randint makes three threefry calls, each a loop of its own
-            # on the CPU); the same for upstream below.
-            actions = (jax.random.bits(k, (n,), jnp.uint32) % num_actions).astype(jnp.int32)
-            obs_, s, r, d, _ = jax.vmap(env.step)(s, actions)
-            # The whole observation is carried to the next step, so every pixel of every step is
-            # computed and written to memory, as it would be for an agent; nothing reads it, so the
-            # consumer costs nothing. (Reducing only a slice of it would let XLA skip the rest.)
-            return (s, obs_), (r.sum(), d.sum())
+    def __init__(self, game: str, obs: str, n: int, steps: int, noop_max: int = 0):
+        env = make_env(game, obs=obs, frame_stack=4 if obs == "pixels" else 1, log=False,
+                       noop_max=noop_max)
+        num_actions = env.num_actions
 
-        return jax.lax.scan(body, carry, jax.random.split(key, steps))
+        def rollout(carry, key):
+            def body(carry, k):
+                s, _ = carry
+                # One draw of random words (randint makes three threefry calls, each a loop of its
+                # own on the CPU); the same for upstream below.
+                actions = (jax.random.bits(k, (n,), jnp.uint32) % num_actions).astype(jnp.int32)
+                obs_, s, r, d, _ = jax.vmap(env.step)(s, actions)
+                # The whole observation is carried to the next step, so every pixel of every step
+                # is computed and written to memory, as it would be for an agent; nothing reads it,
+                # so the consumer costs nothing. (Reducing only a slice of it would let XLA skip
+                # the rest.)
+                return (s, obs_), (r.sum(), d.sum())
 
-    keys = jax.random.split(jax.random.key(0), n)
-    obs0, state = jax.jit(jax.vmap(env.reset))(keys)
-    state = (state, obs0)
-    jax.block_until_ready(state)
+            return jax.lax.scan(body, carry, jax.random.split(key, steps))
 
-    t0 = time.perf_counter()
-    compiled = jax.jit(rollout, donate_argnums=0).lower(state, jax.random.key(1)).compile()
-    compile_s = time.perf_counter() - t0
-
-    state, out = compiled(state, jax.random.key(2))  # warm-up
-    jax.block_until_ready(out)
-    times = []
-    for i in range(repeats):
+        keys = jax.random.split(jax.random.key(0), n)
+        obs0, state = jax.jit(jax.vmap(env.reset))(keys)
+        self.state = (state, obs0)
+        jax.block_until_ready(self.state)
         t0 = time.perf_counter()
-        state, out = compiled(state, jax.random.key(3 + i))
+        self.compiled = jax.jit(rollout, donate_argnums=0).lower(self.state, jax.random.key(1)).compile()
+        self.compile_s = time.perf_counter() - t0
+        self.game, self.obs, self.n, self.steps, self.noop_max = game, obs, n, steps, noop_max
+        self.runs = 0
+        self.run()  # warm-up
+
+    def run(self) -> float:
+        """One timed scan: seconds."""
+        t0 = time.perf_counter()
+        self.state, out = self.compiled(self.state, jax.random.key(2 + self.runs))
         jax.block_until_ready(out)
-        times.append(time.perf_counter() - t0)
-    med = statistics.median(times)
-    return {
-        "stack": f"jaxtari {obs}", "game": game, "n": n, "steps_per_s": n * steps / med,
-        "compile_s": compile_s, "bytes_per_env": _tree_bytes(state[0]) / n, "noop_max": noop_max,
-    }
+        self.runs += 1
+        return time.perf_counter() - t0
+
+    def row(self, times: list[float]) -> dict:
+        return {
+            "stack": f"jaxtari {self.obs}", "game": self.game, "n": self.n,
+            "steps_per_s": self.n * self.steps / statistics.median(times),
+            "compile_s": self.compile_s, "bytes_per_env": _tree_bytes(self.state[0]) / self.n,
+            "noop_max": self.noop_max,
+        }
+
+
+def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_max: int = 0) -> dict:
+    r = _Rollout(game, obs, n, steps, noop_max)
+    return r.row([r.run() for _ in range(repeats)])
+
+
+def bench_noop_cost(game: str, n: int, steps: int, rounds: int) -> tuple[dict, dict]:
+    """Object-centric rows without and with no-op starts (noop_max=30), timed in turn in one
+    process, ``rounds`` runs each: the machine's slow and fast phases (up to 2x, lasting longer
+    than a run) then fall on both alike, which separate measurements did not manage."""
+    off, on = _Rollout(game, "objects", n, steps, 0), _Rollout(game, "objects", n, steps, 30)
+    t_off, t_on = [], []
+    for _ in range(rounds):
+        t_off.append(off.run())
+        t_on.append(on.run())
+    return off.row(t_off), on.row(t_on)
 
 
 def bench_ale(game: str, n: int, steps: int, repeats: int, threads: int) -> dict:
@@ -231,7 +257,7 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     for off, on in noop_rows:
         cost = 1 - on["steps_per_s"] / off["steps_per_s"]
         console.print(
-            f"{off['game']}: no-op starts (noop_max=30) at N={off['n']}, best of 3 each: "
+            f"{off['game']}: no-op starts (noop_max=30) at N={off['n']}, runs in turn, medians: "
             f"{on['steps_per_s']:,.0f} vs {off['steps_per_s']:,.0f} steps/s off -> {cost:+.1%} cost"
         )
 
@@ -272,14 +298,8 @@ def main(argv=None) -> int:
                         print(f"  {up['stack']} {game} N={n}: {up['steps_per_s']:,.0f}/s "
                               f"(compile {up['compile_s']:.1f}s, {up['stand_in_sprites']} stand-in "
                               "sprites)", flush=True)
-        n_big = max(args.n)
         if "objects" in args.modes:
-            # Off and on are measured in turn, three times each, and the best of each is compared:
-            # single runs on a shared machine vary by more than the cost being measured.
-            runs = [bench_jaxtari(game, "objects", n_big, args.steps, args.repeats, noop_max=m)
-                    for _ in range(3) for m in (0, 30)]
-            noop_rows.append(tuple(max((r for r in runs if r["noop_max"] == m),
-                                       key=lambda r: r["steps_per_s"]) for m in (0, 30)))
+            noop_rows.append(bench_noop_cost(game, max(args.n), args.steps, 3 * args.repeats))
     print_table(rows, noop_rows)
     if args.json:
         meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "jax": jax.__version__,
