@@ -132,13 +132,6 @@ def _spans(raster: Raster, x, y, w, h, active):
     return rows, cols
 
 
-def rect_mask(raster: Raster, x, y, w, h) -> jax.Array:
-    """Boolean (height, width) mask of the screen rectangle [x, x+w) x [y, y+h)."""
-    x, y, w, h = (jnp.reshape(jnp.asarray(v, jnp.int32), (1,)) for v in (x, y, w, h))
-    rows, cols = _spans(raster, x, y, w, h, jnp.ones((1,), bool))
-    return rows[0][:, None] & cols[0][None, :]
-
-
 def paint(canvas: jax.Array, mask: jax.Array, colour) -> jax.Array:
     """Paint ``colour`` (RGB) where ``mask`` (height, width) is true; RGB or grey canvas."""
     if canvas.ndim == 3:

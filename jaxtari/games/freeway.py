@@ -309,8 +309,7 @@ class Freeway(Game):
         # One lane per row band: all ten cars in one pass per layer.
         canvas = render.draw_sprite_rows(canvas, raster, self._car_sheet, lanes, x,
                                          jnp.asarray(_LANE_TOP), True, wrap=render.SCREEN_W)
-        bar = render.rect_mask(raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H)
-        return render.paint(canvas, bar, art.BLACK)
+        return render.draw_rect(canvas, raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H, art.BLACK)
 
     def _score_mask(self, raster, state):
         """(H, W) bool: the lit pixels of both players' score digits."""
