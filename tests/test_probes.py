@@ -46,6 +46,14 @@ def test_a_wrong_probe_fails_on_both_backends():
         assert probes.run_probe("frostbite", _block_probe(10), backend).passed
 
 
+def test_a_mod_applies_to_the_jax_game_only():
+    rule = load_spec(SPECS / "pong.yaml").rule("scoring.point-against")
+    assert probes.run_probe("pong", rule.probe, "jax").passed
+    modded = probes.run_probe("pong", rule.probe, "jax", mods=["no_enemy_points"])
+    assert modded.failures == ["enemy_score == 1 (start 0, end 0)"]
+    assert probes.run_probe("pong", rule.probe, "ale", mods=["no_enemy_points"]).passed
+
+
 def test_save_point_start_is_the_same_situation_on_both_backends():
     probe = Probe.model_validate({
         "start": "on-first-row",

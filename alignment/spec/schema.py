@@ -284,6 +284,9 @@ class Rule(_Model):
     status: Status = "extracted"
     note: Optional[str] = None
     probe: Optional[Probe] = None
+    no_probe_reason: Optional[str] = Field(
+        default=None, description="why this rule has no probe (the audit lists it): what a probe "
+        "would need that the signals or the emulator cannot give")
 
     @field_validator("id")
     @classmethod
@@ -315,6 +318,11 @@ class Rule(_Model):
             raise ValueError(
                 f"rule {self.id!r} cites no source span; a rule taken from a document must point at "
                 "its span (or be marked origin: measured, with a probe and a note)"
+            )
+        if self.probe is not None and self.no_probe_reason:
+            raise ValueError(
+                f"rule {self.id!r} has a probe and a no_probe_reason; drop the reason (the probe "
+                "runs) or the probe"
             )
         if self.origin == "measured":
             if self.source is not None:
