@@ -19,6 +19,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxtari.xla import materialize  # noqa: F401  (the name games and wrappers have used)
+
 SCREEN_H = 210
 SCREEN_W = 160
 SMALL = 84
@@ -70,21 +72,31 @@ FULL = Raster.full_rgb()
 SMALL_GRAY = Raster.small_gray()
 
 
-def materialize(x: jax.Array) -> jax.Array:
-    """``x`` unchanged, but computed once into a buffer that its consumers read.
+def art_mask(art, lit: str = "#") -> np.ndarray:
+    """Pixel art written as text -> a boolean mask: a character in ``lit`` is a lit pixel.
 
-    XLA's CPU backend fuses cheap elementwise producers into each consumer and recomputes them
-    there (a renderer into every slot of a frame stack, a per-line table into every pixel of the
-    line), and it drops ``optimization_barrier`` before fusion. An in-place update of one element
-    with itself needs its operand in memory, so it stops that fusion, for the cost of one element.
-
-    It is not a guarantee: seen here, XLA fused the update itself into its reader (and so
-    recomputed the table per pixel again) where the result had a single elementwise reader, or
-    several ``where`` readers of a rendered frame. It holds where the result is read through
-    slices (a table per sprite or layer, ``table[i]``). Check the compiled HLO when relying on it.
+    ``art`` is one sprite (a sequence of equal-length strings, one per row) or any nesting of
+    sprites of one size (frames of an animation, kinds of enemy, ...); the result has shape
+    ``(..., rows, columns)``. Every game's sprites go through here, so a ragged row is caught once,
+    with its place named, instead of surfacing as a numpy shape error.
     """
-    corner = (0,) * x.ndim
-    return jax.lax.dynamic_update_slice(x, jax.lax.slice(x, corner, (1,) * x.ndim), corner)
+    def rows_of(a, where):
+        if isinstance(a, str):
+            raise ValueError(f"pixel art at {where or 'top level'} is a single string; give its rows "
+                             "as a sequence of strings")
+        if all(isinstance(r, str) for r in a):
+            widths = {len(r) for r in a}
+            if len(widths) > 1:
+                raise ValueError(f"pixel art at {where or 'top level'} has rows of widths "
+                                 f"{sorted(widths)}; every row of a sprite must be equally wide")
+            return [[ch in lit for ch in r] for r in a]
+        return [rows_of(b, f"{where}[{i}]") for i, b in enumerate(a)]
+
+    out = rows_of(art, "")
+    try:
+        return np.array(out, bool)
+    except ValueError as exc:  # sprites of different sizes in one nesting
+        raise ValueError(f"pixel art sprites differ in size and cannot be stacked: {exc}") from None
 
 
 def draw_bands(raster: Raster, bands) -> jax.Array:
@@ -152,7 +164,7 @@ def draw_rects(canvas, raster: Raster, x, y, w, h, colours, active):
     building (n, H, W) masks and gathering a colour per pixel. A rectangle is the product of the
     rows and the columns it covers, computed once per rectangle and kept in memory (materialize),
     so a pixel costs two loads and an ``and`` per rectangle instead of four comparisons against
-    traced bounds (Pong's court at 84x84, N=64: 1.95 -> 1.12 us per frame).
+    traced bounds.
     """
     x, y, w, h = (jnp.atleast_1d(jnp.asarray(v, jnp.int32)) for v in (x, y, w, h))
     n = max(v.shape[0] for v in (x, y, w, h))
@@ -197,9 +209,7 @@ class SpriteSheet:
     @staticmethod
     def from_art(rows_per_sprite, colours) -> "SpriteSheet":
         """Sprites as ASCII art (a list of lists of strings, '#' = lit), one colour each."""
-        masks = np.array(
-            [[[ch == "#" for ch in row] for row in sprite] for sprite in rows_per_sprite], bool
-        )
+        masks = art_mask(rows_per_sprite)
         return SpriteSheet.from_masks(masks, colours)
 
     @property
@@ -290,8 +300,7 @@ def glyph_table(raster: Raster, masks, xs, y) -> np.ndarray:
     lights with its top-left corner at the static screen position (xs[j], y); entry k lights none.
 
     For glyphs at fixed places (score digits), drawing is then one table lookup per pixel and
-    place, ``table[j][glyph]``, instead of a shift-and-test per sprite layer over the whole band
-    (Pong's 84x84 frame, N=64: 1.03 -> 0.65 us).
+    place, ``table[j][glyph]``, instead of a shift-and-test per sprite layer over the whole band.
     """
     masks = np.asarray(masks, bool)
     k, h, w = masks.shape
@@ -370,8 +379,7 @@ def draw_sprite_rows(canvas, raster: Raster, sheet: SpriteSheet, which, x, y, ac
     if wrap is not None:  # x within (-wrap, wrap): one add or subtract (cheaper than a remainder)
         col = jnp.where(col < 0, col + wrap, jnp.where(col >= wrap, col - wrap, col))
     col = jnp.where(flip[idx][:, None], sw - 1 - col, col)
-    # Sprites up to 32 columns wide have every layer at column 0: one shift table serves them all
-    # (Freeway's cars, body and tyres, at 84x84, N=64: 5.2 -> 4.2 us per frame).
+    # Sprites up to 32 columns wide have every layer at column 0: one shift table serves them all.
     shared = bool((dxs == 0).all())
     col = col[None]  # (1, H, W)
     bit = col if shared else col - jnp.asarray(dxs)[w_r].T[:, :, None]  # (1 or L, H, W)

@@ -30,18 +30,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxtari import render, spaces
+from jaxtari import spaces
 from jaxtari.env import Game, pytree_dataclass
+from jaxtari.xla import StatePacker, materialize, select_tree
 
 FRAMESKIP = 4
 STICKY_PROB = 0.25
 MAX_EPISODE_FRAMES = 108_000  # ALE v5 max_num_frames_per_episode
 NOOP_ACTION = 0  # index 0 is NOOP in every ALE action set
-
-
-def _select(pred, a, b):
-    """Tree-wise ``where(pred, a, b)`` for a scalar predicate."""
-    return jax.tree_util.tree_map(lambda x, y: jnp.where(pred, x, y), a, b)
 
 
 class Wrapper:
@@ -77,50 +73,9 @@ class Wrapper:
         return getattr(self.env, name)
 
 
-class _Packer:
-    """Packs a game state's leaves into one int32 vector and back (shapes and dtypes from ``like``).
-
-    Keys are stored as their key data, floats bit for bit, bools and small integers widened.
-    """
-
-    def __init__(self, like):
-        self.leaves, self.treedef = jax.tree_util.tree_flatten(like)
-
-    @staticmethod
-    def _plain(x) -> jax.Array:
-        """A key as its key data; any other leaf as it is."""
-        return jax.random.key_data(x) if jnp.issubdtype(x.dtype, jax.dtypes.prng_key) else x
-
-    @staticmethod
-    def _bitcast(dtype) -> bool:
-        """Whether a dtype is stored bit for bit (4-byte) rather than widened."""
-        return dtype.itemsize == 4 and dtype != jnp.int32
-
-    def _words(self, x) -> jax.Array:
-        x = self._plain(x)
-        if self._bitcast(x.dtype):
-            x = jax.lax.bitcast_convert_type(x, jnp.int32)
-        elif x.dtype.itemsize > 4 or jnp.issubdtype(x.dtype, jnp.floating):
-            raise TypeError(f"cannot pack a game-state leaf of dtype {x.dtype}")
-        return x.astype(jnp.int32).reshape(-1)
-
-    def pack(self, tree) -> jax.Array:
-        return jnp.concatenate([self._words(x) for x in jax.tree_util.tree_leaves(tree)])
-
-    def unpack(self, row: jax.Array):
-        out, at = [], 0
-        for like in self.leaves:
-            plain = self._plain(like)
-            words = row[at:at + plain.size].reshape(plain.shape)
-            at += plain.size
-            if self._bitcast(plain.dtype):
-                x = jax.lax.bitcast_convert_type(words, plain.dtype)
-            else:
-                x = words.astype(plain.dtype)
-            if plain is not like:  # a key
-                x = jax.random.wrap_key_data(x, impl=jax.random.key_impl(like))
-            out.append(x)
-        return jax.tree_util.tree_unflatten(self.treedef, out)
+# Old private names, still imported by tests written before jaxtari.xla held them.
+_Packer = StatePacker
+_select = select_tree
 
 
 @pytree_dataclass
@@ -190,7 +145,7 @@ class AtariWrapper:
             a = jnp.where(repeat, last, action)
             _, new_gs, r, d, _ = self._game.step(gs, a)
             # After game over the console is frozen (ALE's act() does nothing then).
-            gs = _select(over, gs, new_gs)
+            gs = select_tree(over, gs, new_gs)
             total = total + jnp.where(over, 0.0, r)
             last = jnp.where(over, last, a)
             return (gs, last, total, over | d), None
@@ -207,7 +162,7 @@ class AtariWrapper:
 
     def _start_states(self, game_state):
         """The states after 0..noop_max NOOP agent steps from ``game_state``, packed (see _Packer)."""
-        packer = _Packer(game_state)
+        packer = StatePacker(game_state)
         if self.noop_max == 0:
             return packer.pack(game_state)[None]
 
@@ -225,10 +180,9 @@ class AtariWrapper:
         if self.noop_max == 0:
             row = starts[0]
         else:
-            # One gather of one row (under vmap, a gather per state leaf cost Pong a third of its
-            # throughput). The modulo's bias is below 1e-8.
+            # One gather of one row (see StatePacker). The modulo's bias is below 1e-8.
             row = starts[(word % jnp.uint32(self.noop_max + 1)).astype(jnp.int32)]
-        gs = _Packer(like).unpack(row)
+        gs = StatePacker(like).unpack(row)
         # A fresh key gives each episode its own randomness even from the same start.
         return gs.replace(key=game_key)
 
@@ -236,8 +190,8 @@ class AtariWrapper:
         """All of one agent step's randomness from one draw of random words: the next key, the
         sticky coins of its frames, and a new episode's start pick and game key.
 
-        On the CPU every jax.random call is a loop of its own (threefry's rounds are rolled); a step
-        used to make four (one draw: Pong OC N=64 892k -> 1.29M steps/s)."""
+        On the CPU every jax.random call is a loop of its own (threefry's rounds are rolled), so one
+        draw serves the whole step instead of four."""
         shape = jax.random.key_data(key).shape
         size = int(np.prod(shape))
         impl = jax.random.key_impl(key)
@@ -285,7 +239,7 @@ class AtariWrapper:
         }
         if self.autoreset:
             fresh = self._pick_start(state.starts, pick, k_game, gs)
-            gs = _select(episode_over, fresh, gs)
+            gs = select_tree(episode_over, fresh, gs)
             frames = jnp.where(episode_over, 0, frames)
             last = jnp.where(episode_over, NOOP_ACTION, last)
             lives = jnp.where(episode_over, jnp.asarray(self._game.lives(fresh), jnp.int32), lives)
@@ -348,13 +302,13 @@ class FrameStack(Wrapper):
             raise ValueError(f"frame stack size must be >= 1, got {k}")
         self.k = int(k)
 
-    # How this is laid out is a measured choice (XLA CPU, 84x84 Pong, N=1024):
+    # How this is laid out is a measured choice (XLA CPU; the figures are in the commit history):
     # - the k frames are k separate arrays, so a step renames buffers instead of shifting one
-    #   (k, ...) array (one (k, 84, 84) carry was ~60x slower than rendering alone on Freeway);
+    #   (k, ...) array, which was many times slower than rendering alone;
     # - XLA fuses the renderer into every consumer of the new frame, so writing it into older
     #   slots on a restart (`where(restart, obs, old)` per slot) rendered it k times. Instead the
     #   frames shift unconditionally and a count of the slots that belong to this episode decides,
-    #   in the output only, which slots show the newest frame: pixels+stack ran ~2x faster.
+    #   in the output only, which slots show the newest frame.
     def reset(self, key):
         obs, inner = self.env.reset(key)
         frames = (obs,) * self.k
@@ -362,10 +316,9 @@ class FrameStack(Wrapper):
 
     def step(self, state, action):
         obs, inner, r, d, info = self.env.step(state.inner, action)
-        # Rendered once into memory (render.materialize): on the XLA CPU backend the renderer was
-        # being fused into, and recomputed by, every consumer of the new frame (Freeway pixels+stack4
-        # N=1024: 13.5k -> 43.7k steps/s, Frostbite 28k -> 38k, Pong 110k -> 124k).
-        obs = render.materialize(obs)
+        # Rendered once into memory (jaxtari.xla.materialize): on the XLA CPU backend the renderer
+        # was being fused into, and recomputed by, every consumer of the new frame.
+        obs = materialize(obs)
         restart = jnp.asarray(info.get("episode_restart", False))
         frames = state.frames[1:] + (obs,)
         filled = jnp.where(restart, 1, jnp.minimum(state.filled + 1, self.k))

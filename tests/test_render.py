@@ -184,3 +184,20 @@ def test_digits_mask_lights_what_draw_digits_draws(value, leading):
         got = render.digits_mask(raster, masks, value, 30, 11, 3, 6, leading_zeros=leading)
         want = np.asarray(want).reshape(raster.height, raster.width, -1).max(axis=-1) > 0
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_art_mask_reads_text_art_of_any_nesting():
+    one = render.art_mask(("#.", ".#", "##"))
+    assert one.dtype == bool and one.tolist() == [[True, False], [False, True], [True, True]]
+    frames = render.art_mask([[("#.", ".#")], [("..", "##")]])
+    assert frames.shape == (2, 1, 2, 2) and frames[1, 0, 1].all() and not frames[1, 0, 0].any()
+    assert render.art_mask(("#k.",), lit="#k").tolist() == [[True, True, False]]
+
+
+def test_art_mask_names_a_ragged_row_or_a_bare_string():
+    with pytest.raises(ValueError, match=r"\[1\] has rows of widths \[2, 3\]"):
+        render.art_mask([("##", ".."), ("##", "...")])
+    with pytest.raises(ValueError, match="single string"):
+        render.art_mask("##")
+    with pytest.raises(ValueError, match="differ in size"):
+        render.art_mask([("##",), ("##", "##")])

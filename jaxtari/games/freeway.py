@@ -50,6 +50,11 @@ from jaxtari.env import Game, ObjectGroup, joystick, pytree_dataclass
 from jaxtari.games import freeway_art as art
 
 NUM_LANES = 10
+# A car's screen left x is its RAM x (ram[117 - lane]) minus this (measured on ALE frames); the
+# car_x signal and the ground-truth module use the same offset.
+CAR_SCREEN_X_OFFSET = 3
+# The chicken's screen top y is this minus its climb ram[14].
+CHICKEN_SCREEN_Y0 = art.CHICKEN_SCREEN_Y0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,8 +100,8 @@ def _collision_table() -> np.ndarray:
 
     dy = car top - chicken top, dx = car left - chicken left (screen pixels).
     """
-    chick = [np.array([[c == "#" for c in row] for row in pose]) for pose in art.CHICKEN_ART]
-    car_l = np.array([[c != "." for c in row] for row in art.CAR_ART])
+    chick = list(render.art_mask(art.CHICKEN_ART))
+    car_l = render.art_mask(art.CAR_ART, lit="#k")
     cars = [car_l, car_l[:, ::-1]]
     ch_h, ch_w = chick[0].shape
     car_h, car_w = car_l.shape
@@ -163,7 +168,7 @@ class Freeway(Game):
         """(10,) bool: which cars move on frame ``frame`` (the measured per-lane schedule)."""
         last = frame >= self.consts.game_frames
         # Per lane with its own constant period: a remainder by a constant compiles to a multiply,
-        # one by a vector of periods to a division per lane (OC N=4096: 1.23M -> 1.55M steps/s).
+        # one by a vector of periods to a division per lane.
         moving = []
         for period, d in zip(self._periods.tolist(), self._dirs.tolist()):
             first = 1 if d < 0 else 2
@@ -252,13 +257,13 @@ class Freeway(Game):
         return jnp.where((state.climb & 4) == 0, second, art.POSE_WALK_A).astype(jnp.int32)
 
     def _car_screen_x(self, state):
-        """Left x where each car is drawn on this frame (-3..156)."""
+        """Left x where each car is drawn on this frame (-CAR_SCREEN_X_OFFSET..156)."""
         lag = jnp.where(jnp.asarray(self._draw_lag) & self._lanes_moving(state.frame),
                         -jnp.asarray(self._dirs), 0)
-        return (state.car_x + lag) % render.SCREEN_W - 3
+        return (state.car_x + lag) % render.SCREEN_W - CAR_SCREEN_X_OFFSET
 
     def chicken_y(self, state):
-        return art.CHICKEN_SCREEN_Y0 - state.climb
+        return CHICKEN_SCREEN_Y0 - state.climb
 
     def objects(self, state):
         pose = self._pose(state)
@@ -277,7 +282,7 @@ class Freeway(Game):
     def signals(self, state):
         return {
             "chicken_y": self.chicken_y(state),
-            "car_x": state.car_x - 3,
+            "car_x": state.car_x - CAR_SCREEN_X_OFFSET,
             "player_score": state.score,
             "timer": jnp.maximum(self.consts.game_frames - state.frame, 0),
         }
@@ -331,14 +336,10 @@ class Freeway(Game):
 
 
 # ---- sprite sheets and the static picture -------------------------------------------------------
-def _masks(rows_per_sprite, lit="#"):
-    return np.array([[[ch in lit for ch in row] for row in s] for s in rows_per_sprite], bool)
-
-
 def _car_sheet(colours, faces_right) -> render.SpriteSheet:
     """One 8x10 car per lane in its colour (black tyres), mirrored where it faces right."""
-    body = _masks([art.CAR_ART], "#")[0]
-    tyre = _masks([art.CAR_ART], "k")[0]
+    body = render.art_mask(art.CAR_ART, lit="#")
+    tyre = render.art_mask(art.CAR_ART, lit="k")
     n = len(colours)
     rgb = np.zeros((n, _CAR_H, _CAR_W, 3), np.uint8)
     mask = np.zeros((n, _CAR_H, _CAR_W), bool)

@@ -158,7 +158,7 @@ _GLYPHS = (
 
 
 def _digit_masks() -> np.ndarray:
-    cells = np.array([[[c == "#" for c in row] for row in g] for g in _GLYPHS], bool)
+    cells = render.art_mask(_GLYPHS)
     return cells.repeat(4, axis=1).repeat(4, axis=2)  # (10, 20, 12)
 
 

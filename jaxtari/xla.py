@@ -1,0 +1,99 @@
+"""Workarounds for how XLA compiles our code on the CPU, in one place, each with its reason.
+
+Everything here computes exactly what the plain expression would; what differs is the compiled
+program. Each helper has a test (tests/test_xla.py) that reads the compiled HLO
+(``jax.jit(f).lower(...).compile().as_text()``) and checks that the program does what the helper
+claims, so an XLA upgrade that changes the picture shows up as a failing test, not as a silent
+slowdown. How much each one is worth is measured in benchmarks/ and quoted in commit messages.
+
+- :func:`materialize`: keep a per-line (or per-sprite) table in memory instead of letting XLA fuse
+  its computation into, and repeat it for, every pixel that reads it.
+- :func:`select_tree`: choose between two already computed states with an elementwise select,
+  never a branch.
+- :class:`StatePacker`: a state as one int32 row, so picking one of several stored states costs one
+  gather, not one per state leaf.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+
+def materialize(x: jax.Array) -> jax.Array:
+    """``x`` unchanged, but computed once into a buffer that its consumers read.
+
+    Why: XLA's CPU backend fuses cheap elementwise producers into each consumer and recomputes them
+    there (a renderer into every slot of a frame stack, a per-line table into every pixel of the
+    line), and it drops ``optimization_barrier`` before fusion. An in-place update of one element
+    with itself needs its operand in memory, so it stops that fusion, for the cost of one element.
+
+    It is not a guarantee: XLA has been seen to fuse the update itself into its reader (and so
+    recompute the table per pixel again) where the result had a single elementwise reader, or
+    several ``where`` readers of a rendered frame. It holds where the result is read through slices
+    (a table per sprite or layer, ``table[i]``). Check the compiled HLO when relying on it.
+    """
+    corner = (0,) * x.ndim
+    return jax.lax.dynamic_update_slice(x, jax.lax.slice(x, corner, (1,) * x.ndim), corner)
+
+
+def select_tree(pred, on_true, on_false):
+    """Tree-wise ``where(pred, on_true, on_false)`` for a scalar predicate.
+
+    Why: both sides are already computed where this is used (the state after a frame and the frozen
+    one; a fresh episode's start and the running state). Under ``vmap`` a ``lax.cond`` on a batched
+    predicate becomes a select of both branches anyway; a select says so and costs the same with
+    and without ``vmap``, with no branch in the program.
+    """
+    return jax.tree_util.tree_map(lambda a, b: jnp.where(pred, a, b), on_true, on_false)
+
+
+class StatePacker:
+    """Packs a state's leaves into one int32 vector and back (shapes and dtypes from ``like``).
+
+    Why: a new episode picks one of several stored start states by a random index. Stored as one
+    (k, words) int32 table, the pick is one gather of one row; stored as a state of stacked leaves,
+    it is a gather per leaf, which under ``vmap`` cost a large share of a small game's step.
+
+    Keys are stored as their key data, 4-byte values bit for bit, bools and small integers widened.
+    """
+
+    def __init__(self, like):
+        self.leaves, self.treedef = jax.tree_util.tree_flatten(like)
+
+    @staticmethod
+    def _plain(x) -> jax.Array:
+        """A key as its key data; any other leaf as it is."""
+        return jax.random.key_data(x) if jnp.issubdtype(x.dtype, jax.dtypes.prng_key) else x
+
+    @staticmethod
+    def _bitcast(dtype) -> bool:
+        """Whether a dtype is stored bit for bit (4-byte) rather than widened."""
+        return dtype.itemsize == 4 and dtype != jnp.int32
+
+    def _words(self, x) -> jax.Array:
+        x = self._plain(x)
+        if self._bitcast(x.dtype):
+            x = jax.lax.bitcast_convert_type(x, jnp.int32)
+        elif x.dtype.itemsize > 4 or jnp.issubdtype(x.dtype, jnp.floating):
+            raise TypeError(f"cannot pack a game-state leaf of dtype {x.dtype}: use 4-byte floats "
+                            "or integers of at most 4 bytes")
+        return x.astype(jnp.int32).reshape(-1)
+
+    def pack(self, tree) -> jax.Array:
+        return jnp.concatenate([self._words(x) for x in jax.tree_util.tree_leaves(tree)])
+
+    def unpack(self, row: jax.Array):
+        out, at = [], 0
+        for like in self.leaves:
+            plain = self._plain(like)
+            words = row[at:at + plain.size].reshape(plain.shape)
+            at += plain.size
+            if self._bitcast(plain.dtype):
+                x = jax.lax.bitcast_convert_type(words, plain.dtype)
+            else:
+                x = words.astype(plain.dtype)
+            if plain is not like:  # a key
+                x = jax.random.wrap_key_data(x, impl=jax.random.key_impl(like))
+            out.append(x)
+        return jax.tree_util.tree_unflatten(self.treedef, out)
