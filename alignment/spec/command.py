@@ -30,7 +30,7 @@ from alignment.spec.schema import (
     json_schema_text,
     span_problem,
 )
-from alignment.spec.store import MergeConflict, SpecFileError, load_spec, merge, spec_path, write_spec
+from alignment.spec.store import SpecFileError, load_spec, merge, spec_path, write_spec
 
 PROVIDERS = ("offline", "anthropic", "openai")
 
@@ -144,10 +144,7 @@ def run_spec(game: str, *, llm: str = "offline", model: Optional[str] = None,
         except SpecFileError as err:
             if not force:
                 raise SpecCommandError(f"{err}\n(or pass --force to overwrite it)") from None
-    try:
-        result = merge(fresh, existing, force=force, documents=loaded.by_id())
-    except MergeConflict as err:
-        raise SpecCommandError(str(err)) from None
+    result = merge(fresh, existing, force=force, documents=loaded.by_id())
     write_spec(result.spec, path)
     _summary(console, result.spec, path, kept=len(result.kept), added=len(result.added),
              skipped=len(result.skipped), discarded=result.discarded_reviews,

@@ -5,6 +5,10 @@ block style, so a review shows up as a small diff. Writing goes through a tempor
 same directory and ``os.replace``, so a crash never leaves half a spec. Re-extracting a game whose
 spec holds reviewed (or rejected) rules keeps those rules and adds only new extracted candidates
 that do not overlap them; ``force`` discards the reviews and writes the fresh extraction.
+
+When a document changed under a reviewed rule, the review follows its text: the cited passage (known
+by its length and sha256) is looked for in the new text and the span moved there. A rule whose
+passage is gone is kept as ``stale`` with a note, for a person to re-review; it is never dropped.
 """
 
 from __future__ import annotations
@@ -17,10 +21,10 @@ from typing import Any, Mapping, Optional
 import yaml
 from pydantic import ValidationError
 
-from alignment.docs.document import Document
-from alignment.spec.schema import GameSpec, Rule, check_spans
+from alignment.docs.document import Document, sha256_text
+from alignment.spec.schema import GameSpec, Rule, SourceRef, span_problem
 
-KEPT_STATUSES = ("reviewed", "rejected")
+KEPT_STATUSES = ("reviewed", "rejected", "stale")
 
 
 class SpecFileError(ValueError):
@@ -109,10 +113,6 @@ def write_spec(spec: GameSpec, path: os.PathLike | str) -> Path:
 # Merging a fresh extraction with a reviewed spec
 
 
-class MergeConflict(ValueError):
-    """Reviewed rules whose spans no longer match the documents."""
-
-
 @dataclasses.dataclass
 class MergeResult:
     spec: GameSpec
@@ -120,6 +120,8 @@ class MergeResult:
     added: list[str]  # ids of new extracted rules
     skipped: list[str]  # ids of extracted candidates already covered by a kept rule
     discarded_reviews: int  # reviewed/rejected rules dropped because of force
+    reanchored: list[str] = dataclasses.field(default_factory=list)  # spans moved with their text
+    stale: list[str] = dataclasses.field(default_factory=list)  # cited text gone: re-review
 
 
 def _overlaps(a: Rule, b: Rule) -> bool:
@@ -129,25 +131,61 @@ def _overlaps(a: Rule, b: Rule) -> bool:
     return a.source.start < b.source.end and b.source.start < a.source.end
 
 
+def find_passage(ref: SourceRef, document: Document) -> Optional[SourceRef]:
+    """Where the passage ``ref`` cites now stands in ``document`` (same length and sha256), or None.
+
+    Of several occurrences the one nearest the old offset wins.
+    """
+    length = ref.end - ref.start
+    text = document.text
+    best: Optional[int] = None
+    for start in range(0, len(text) - length + 1):
+        if sha256_text(text[start:start + length]) == ref.sha256:
+            if best is None or abs(start - ref.start) < abs(best - ref.start):
+                best = start
+    if best is None:
+        return None
+    return ref.model_copy(update={"start": best, "end": best + length})
+
+
+def _follow_documents(rules: list[Rule], documents: Mapping[str, Document]
+                      ) -> tuple[list[Rule], list[str], list[str]]:
+    """Kept rules with their spans moved to where their text now is, or marked stale."""
+    out, moved, stale = [], [], []
+    for rule in rules:
+        if rule.source is None or rule.status == "stale" or not span_problem(rule.source, documents):
+            out.append(rule)
+            continue
+        doc = documents.get(rule.source.document)
+        found = find_passage(rule.source, doc) if doc is not None else None
+        if found is not None:
+            out.append(rule.model_copy(update={"source": found}))
+            moved.append(rule.id)
+        else:
+            was = rule.status
+            note = (f"re-review: the text this {was} rule cited ({rule.source.document} "
+                    f"[{rule.source.start}, {rule.source.end})) is no longer in the document")
+            out.append(rule.model_copy(update={
+                "status": "stale", "note": note + (f"; earlier note: {rule.note}" if rule.note else "")}))
+            stale.append(rule.id)
+    return out, moved, stale
+
+
 def merge(fresh: GameSpec, existing: Optional[GameSpec], *, force: bool = False,
           documents: Optional[Mapping[str, Document]] = None) -> MergeResult:
-    """The spec to write: ``fresh``, keeping ``existing``'s reviewed and rejected rules."""
+    """The spec to write: ``fresh``, keeping ``existing``'s reviewed, rejected and stale rules."""
     if existing is None or force:
         discarded = 0 if existing is None else sum(r.status in KEPT_STATUSES for r in existing.rules)
         return MergeResult(fresh, [], [r.id for r in fresh.rules], [], discarded)
     kept = [r for r in existing.rules if r.status in KEPT_STATUSES]
+    moved: list[str] = []
+    stale: list[str] = []
     if documents is not None and kept:
-        probe = existing.model_copy(update={"rules": kept})
-        stale = check_spans(probe, documents)
-        if stale:
-            raise MergeConflict(
-                "reviewed rules no longer match the documents:\n  - " + "\n  - ".join(stale)
-                + "\nRe-review them against the new text, or pass --force to discard the reviews."
-            )
+        kept, moved, stale = _follow_documents(kept, documents)
     kept_ids = {r.id for r in kept}
     added, skipped = [], []
     for rule in fresh.rules:
-        if rule.id in kept_ids or any(_overlaps(rule, k) for k in kept):
+        if rule.id in kept_ids or any(_overlaps(rule, k) for k in kept if k.status != "stale"):
             skipped.append(rule.id)
         else:
             added.append(rule)
@@ -164,4 +202,5 @@ def merge(fresh: GameSpec, existing: Optional[GameSpec], *, force: bool = False,
         data["extractor"] = f"{existing.extractor}; new candidates: {fresh.extractor}"
     context = {"documents": dict(documents)} if documents is not None else None
     spec = GameSpec.model_validate(data, context=context)
-    return MergeResult(spec, [r.id for r in kept], [r.id for r in added], skipped, 0)
+    return MergeResult(spec, [r.id for r in kept], [r.id for r in added], skipped, 0,
+                       reanchored=moved, stale=stale)

@@ -10,7 +10,6 @@ from alignment.docs.document import Document
 from alignment.spec.offline import extract
 from alignment.spec.schema import GameSpec
 from alignment.spec.store import (
-    MergeConflict,
     SpecFileError,
     dump_yaml,
     load_spec,
@@ -123,12 +122,55 @@ def test_force_discards_reviews(fresh):
     assert all(r.status == "extracted" for r in result.spec.rules)
 
 
-def test_reviews_of_changed_documents_conflict(fresh):
+def test_reviews_follow_their_text_when_a_document_changes(fresh):
+    """An edit elsewhere in the page moves the cited passage: the review moves with it."""
+    loaded, spec = fresh
+    existing = _reviewed(spec, "action.minimal-set", note="checked by hand")
+    farama = loaded.documents[0]
+    old_ref = existing.rule("action.minimal-set").source
+    cited = farama.text[old_ref.start:old_ref.end]
+    inserted = "An editor's sentence added at the top of the page.\n"
+    changed = Document(**{**farama.model_dump(exclude={"sha256"}), "text": inserted + farama.text})
+    docs = {**loaded.by_id(), farama.id: changed}
+    result = merge(extract("frostbite", list(docs.values())), existing, documents=docs)
+    assert result.reanchored == ["action.minimal-set"] and result.stale == []
+    rule = result.spec.rule("action.minimal-set")
+    assert rule.status == "reviewed" and rule.note == "checked by hand"
+    assert rule.source.start == old_ref.start + len(inserted)
+    assert changed.text[rule.source.start:rule.source.end] == cited
+    assert rule.source.sha256 == old_ref.sha256
+
+
+def test_reviews_whose_text_is_gone_are_kept_for_re_review(fresh):
     loaded, spec = fresh
     existing = _reviewed(spec, "action.minimal-set")
     farama = loaded.documents[0]
+    ref = existing.rule("action.minimal-set").source
+    cited = farama.text[ref.start:ref.end]
+    reworded = cited.replace("|       0 | NOOP", "|   0 | NOOP  ", 1)
+    assert reworded != cited
     changed = Document(**{**farama.model_dump(exclude={"sha256"}),
-                          "text": farama.text.replace("|       0 | NOOP", "|       0 | NOOP ", 1)})
+                          "text": farama.text.replace(cited, reworded, 1)})
     docs = {**loaded.by_id(), farama.id: changed}
-    with pytest.raises(MergeConflict, match=r"(?s)rule action.minimal-set: .*pass --force"):
-        merge(spec, existing, documents=docs)
+    refreshed = extract("frostbite", list(docs.values()))
+    result = merge(refreshed, existing, documents=docs)
+    assert result.stale == ["action.minimal-set"] and result.reanchored == []
+    rule = result.spec.rule("action.minimal-set")
+    assert rule.status == "stale" and rule.note.startswith("re-review:")
+    assert rule.statement == existing.rule("action.minimal-set").statement
+    # the stale rule survives a second merge, and a round trip through the file
+    again = merge(refreshed, result.spec, documents=docs)
+    assert again.spec.rule("action.minimal-set").status == "stale"
+    back = parse_yaml(dump_yaml(again.spec), documents=docs)
+    assert back.rule("action.minimal-set").status == "stale"
+
+
+def test_spec_from_a_newer_tool_is_refused(fresh):
+    _, spec = fresh
+    data = yaml.safe_load(dump_yaml(spec))
+    data["schema_version"] = 2
+    with pytest.raises(SpecFileError, match="newer jaxtari-align.*upgrade"):
+        parse_yaml(yaml.safe_dump(data), where="frostbite.yaml")
+    data["schema_version"] = 0
+    with pytest.raises(SpecFileError, match="schema_version 0"):
+        parse_yaml(yaml.safe_dump(data), where="frostbite.yaml")
