@@ -101,3 +101,10 @@ def farama_url(slug: str) -> str:
 def file_key(stem: str) -> str:
     """The key used to match a corpus file name (``river_raid``) to a slug (``riverraid``)."""
     return re.sub(r"[^a-z0-9]", "", stem.lower())
+
+
+def name_keys(slug: str) -> set[str]:
+    """Every separator-free lower-case spelling of a game's name (``montezumasrevenge``, ...)."""
+    keys = {file_key(slug), file_key(ENV_NAMES.get(slug, slug))}
+    keys.update(k for k, v in _ALIASES.items() if v == slug)
+    return keys

@@ -24,7 +24,8 @@ import httpx
 from alignment import gamenames
 from alignment.docs.cache import DocCache
 from alignment.docs.document import Document, DocumentKind
-from alignment.docs.fetch import FetchError, fetch
+from alignment.docs.fetch import DEFAULT_MAX_BYTES, FetchError, fetch
+from alignment.docs.identity import check_document_game
 from alignment.docs.text import DocumentError, decode_bytes, html_links, html_to_text, normalize_text
 
 DOCS_ENV = "JAXTARI_ALIGN_DOCS"
@@ -147,19 +148,27 @@ class Corpus:
             return None
         doc_id = document_id(kind, slug)
         try:
+            size = path.stat().st_size
+            if size > DEFAULT_MAX_BYTES:
+                raise DocumentError(
+                    doc_id, f"is {size:,} bytes ({path}), over the {DEFAULT_MAX_BYTES:,}-byte cap "
+                    "for a documentation page", hint="point at the game's page or manual itself")
             data = path.read_bytes()
         except OSError as err:
             raise DocumentError(doc_id, f"cannot be read from {path}: {err.strerror}") from None
         try:
             text = text_from_bytes(data, doc_id, suffix=path.suffix)
         except DocumentError as err:
-            raise DocumentError(doc_id, f"{err.problem} ({path})", line=err.line) from None
+            raise DocumentError(doc_id, f"{err.problem} ({path})", line=err.line,
+                                hint=err.hint) from None
         rel = path.relative_to(self.root).as_posix()
         original, copied = self._provenance.get(rel, ("", ""))
         url = original or url_hint or (gamenames.farama_url(slug) if kind == "farama" else "")
         origin = f"{rel} in an offline corpus" + (f" (copied from {copied})" if copied else "")
-        return Document(id=doc_id, kind=kind, game=slug, url=url, retrieved=CORPUS_RETRIEVED,
-                        text=text, origin=origin)
+        doc = Document(id=doc_id, kind=kind, game=slug, url=url, retrieved=CORPUS_RETRIEVED,
+                       text=text, origin=origin)
+        check_document_game(doc, slug, where=str(path))
+        return doc
 
 
 def atariage_link(text: str) -> str:
@@ -179,6 +188,7 @@ def _fetch_document(kind: DocumentKind, slug: str, url: str, cache: DocCache,
                            charset=entry.charset)
     doc = Document(id=doc_id, kind=kind, game=slug, url=url, retrieved=entry.retrieved, text=text,
                    origin=f"fetched {entry.retrieved}, cache key {DocCache.key(url)[:16]}")
+    check_document_game(doc, slug, where=url)
     return doc, entry.body, entry.content_type
 
 

@@ -16,7 +16,9 @@ import httpx
 DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_RETRIES = 3
 DEFAULT_BACKOFF_S = 1.0
-DEFAULT_MAX_BYTES = 4 * 1024 * 1024  # a documentation page is well under 1 MiB
+# A documentation page is tens of kB; the offline extractor's time grows with the text, so a larger
+# file is a wrong file, refused before any work (offline corpus files and fetched pages alike).
+DEFAULT_MAX_BYTES = 1024 * 1024
 USER_AGENT = "jaxtari-align (documentation fetcher; +https://ale.farama.org)"
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})

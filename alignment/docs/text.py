@@ -30,6 +30,7 @@ class DocumentError(ValueError):
         self.document = document
         self.line = line
         self.problem = problem
+        self.hint = hint
 
 
 # --------------------------------------------------------------------------------------------------

@@ -104,3 +104,54 @@ def test_real_frostbite_manual_provenance():
     assert manual.url == "https://atariage.com/manual_html_page.php?SoftwareLabelID=199"
     assert "LeonGuertler/Atari-10K" in manual.origin
     assert "\x1a" not in manual.text  # a stray control byte of the transcription is dropped
+
+
+def _corpus_with(tmp_path, kind_dir: str, name: str, text: str):
+    (tmp_path / kind_dir).mkdir(parents=True, exist_ok=True)
+    (tmp_path / kind_dir / name).write_text(text, "utf-8")
+    return tmp_path
+
+
+def test_another_games_farama_page_is_refused(tmp_path):
+    pong = (TEST_DOCS / "farama" / "pong.md").read_text("utf-8")
+    root = _corpus_with(tmp_path, "farama", "frostbite.md", pong)
+    with pytest.raises(DocumentError, match=r"Farama page of pong, not frostbite.*farama/frostbite\.md"):
+        load_documents("frostbite", docs_dir=root)
+
+
+def test_another_games_manual_is_refused(tmp_path):
+    frostbite_page = (TEST_DOCS / "farama" / "frostbite.md").read_text("utf-8")
+    root = _corpus_with(tmp_path, "farama", "frostbite.md", frostbite_page)
+    _corpus_with(root, "atariage", "frostbite.txt",
+                 "BREAKOUT\n(c) 1978\n\nUse your paddle controllers. Knock the bricks out of the wall.\n")
+    with pytest.raises(DocumentError, match=r"manual of breakout, not frostbite.*atariage/frostbite\.txt"):
+        load_documents("frostbite", docs_dir=root)
+
+
+def test_a_document_naming_no_game_is_accepted():
+    # the project's test manual never names Frostbite: nothing contradicts its file name
+    loaded = load_documents("frostbite", docs_dir=TEST_DOCS)
+    assert [d.id for d in loaded.documents] == ["farama/frostbite", "manual/frostbite"]
+
+
+@needs_shared
+def test_every_shared_document_is_its_own_games():
+    """No false alarm on the real pages and manuals (each page loads with its manual, if any)."""
+    for path in sorted((SHARED_DOCS / "farama").glob("*.md")):
+        if path.stem in ("environments", "env_spec"):
+            continue
+        loaded = load_documents(path.stem, docs_dir=SHARED_DOCS)
+        assert loaded.documents[0].id == f"farama/{gamenames.resolve(path.stem)}"
+
+
+def test_oversized_document_is_refused_before_reading(tmp_path):
+    root = _corpus_with(tmp_path, "farama", "pong.md", "# Pong\n" + "x" * (1024 * 1024 + 1))
+    with pytest.raises(DocumentError, match=r"over the 1,048,576-byte cap"):
+        load_documents("pong", docs_dir=root)
+
+
+def test_encoding_hint_survives(tmp_path):
+    (tmp_path / "farama").mkdir()
+    (tmp_path / "farama" / "pong.md").write_bytes("# Pong\n caf\xe9 \xff\xfe ok".encode("latin-1"))
+    with pytest.raises(DocumentError, match="re-save the file as UTF-8"):
+        load_documents("pong", docs_dir=tmp_path)
