@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "alignment.spec.command",
     "alignment.compare",
     "alignment.probes",
+    "alignment.pipeline.command",
 )
 
 for _name in COMMAND_MODULES:

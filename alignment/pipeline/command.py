@@ -1,0 +1,214 @@
+"""``jaxtari-align run GAME``, ``review RUN`` and ``runs``: the pipeline from the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from alignment.pipeline import execute, runs
+from alignment.pipeline.configuration import Configuration
+from alignment.pipeline.report import stage_rows
+from alignment.pipeline.review import ReviewAnswerError, check_answer
+
+_STATE_HELP = f"state directory of runs (default: ${runs.STATE_ENV}, else {runs.DEFAULT_STATE_DIR}/)"
+
+
+def _fail(message: str, code: int = 1) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def pipeline_games() -> list[str]:
+    """Games the pipeline can run: those with a JAX implementation."""
+    import jaxtari
+
+    return sorted(jaxtari.list_games())
+
+
+def resolve_game(name: str) -> str:
+    from alignment import gamenames
+
+    choices = pipeline_games()
+    try:
+        slug = gamenames.resolve(name)
+    except gamenames.UnknownGameError:
+        slug = name.strip().lower()
+    if slug not in choices:
+        _fail(f"unknown game {name!r}; the pipeline runs: {', '.join(choices)}", 2)
+    return slug
+
+
+def _compiled(saver):
+    from alignment import graph
+
+    return graph.compile(checkpointer=saver)
+
+
+def _show_rule(console: Console, rule: dict[str, Any]) -> None:
+    console.print(f"[bold]{rule['id']}[/bold] ({rule['why']})")
+    console.print(f"  {rule['statement']}", soft_wrap=True)
+    span = rule.get("span")
+    if span:
+        where = f"{span['document']} [{span['start']}:{span['end']}]"
+        text = span.get("text")
+        console.print(f"  cites {where}" + (f": \"{' '.join(text.split())}\"" if text else ""),
+                      soft_wrap=True)
+    probe = rule.get("probe")
+    if probe:
+        steps = ", ".join(f"{s['action']} x{s['frames']}" for s in probe["steps"])
+        checks = ", ".join(f"{e['signal']} {e['op']}" + (f" {e['value']}" if e.get("value") is not None
+                                                          else "") for e in probe["expectations"])
+        console.print(f"  probe: from {probe['start']}, {steps}; expect {checks}", soft_wrap=True)
+    else:
+        console.print("  probe: none")
+
+
+def _show(console: Console, info: runs.RunInfo) -> int:
+    table = Table(title=f"run {info.run_id} ({info.game}): {info.status}", title_justify="left")
+    for col in ("stage", "status", "detail"):
+        table.add_column(col)
+    for stage, status, detail in stage_rows(info.values):
+        table.add_row(stage, status, detail)
+    console.print(table)
+    for err in info.values.get("errors") or ():
+        console.print(f"[yellow]note:[/yellow] {err}", soft_wrap=True)
+    if info.waiting and info.waiting.get("kind") == "review":
+        console.print(f"{len(info.waiting['rules'])} rule(s) of {info.waiting['spec_path']} "
+                      "wait for review:")
+        for rule in info.waiting["rules"]:
+            _show_rule(console, rule)
+        console.print(f"answer with `jaxtari-align review {info.run_id}` (or --accept/--reject "
+                      f"RULE), then `jaxtari-align run {info.game} --resume {info.run_id}`")
+        return 0
+    if info.waiting:
+        console.print(f"no recorded playtest of {info.game}: record one with "
+                      f"`{info.waiting['command']}`, then `jaxtari-align run {info.game} "
+                      f"--resume {info.run_id}`")
+        return 0
+    if info.status.startswith(("failed", "stopped")):
+        console.print(f"resume with `jaxtari-align run {info.game} --resume {info.run_id}` "
+                      f"(traceback, if any: logs/{info.run_id}.log in the state directory)")
+        return 1
+    report = (info.values.get("report") or {}).get("path")
+    if report:
+        console.print(f"report: {report}")
+    failed = [s for s, status, _ in stage_rows(info.values) if status == "failed"]
+    return 1 if failed else 0
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run_command(
+        game: str = typer.Argument(..., help="game to run the pipeline on, e.g. frostbite"),
+        resume: Optional[str] = typer.Option(None, "--resume", help="continue the run with this id"),
+        extract: bool = typer.Option(False, "--extract",
+                                     help="re-extract the spec from documents (default: reuse the "
+                                          "committed specs/GAME.yaml when there is one)"),
+        docs: Optional[str] = typer.Option(None, "--docs", help="offline documents corpus"),
+        llm: str = typer.Option("offline", "--llm", help="offline | anthropic | openai"),
+        model: Optional[str] = typer.Option(None, "--model", help="LLM model name (with --llm)"),
+        faults: bool = typer.Option(True, "--faults/--no-faults", help="audit seeded faults"),
+        playtest_missing: str = typer.Option(
+            "mark", "--playtest-missing", help="no recorded session: mark | interrupt"),
+        stress: Optional[str] = typer.Option(
+            None, "--stress", help="stress budget (smoke, cpu, paper or steps); default: skipped"),
+        stress_obs: str = typer.Option("objects", "--stress-obs", help="objects | pixels"),
+        stress_seeds: int = typer.Option(5, "--stress-seeds", help="seeds per backend"),
+        state: Optional[str] = typer.Option(None, "--state-dir", help=_STATE_HELP),
+    ) -> None:
+        """Run the pipeline on GAME: spec -> review -> audit -> playtest replay -> stress -> report."""
+        console = Console()
+        # a resumed run names its own game (checked below); a new one must be a game we have
+        slug = game.strip().lower() if resume else resolve_game(game)
+        root = runs.state_dir(state)
+        try:
+            cfg = Configuration(extract=extract, docs=docs, llm=llm, model=model, faults=faults,
+                                playtest_missing=playtest_missing, stress_budget=stress,
+                                stress_obs=stress_obs, stress_seeds=stress_seeds,
+                                reports_dir=str(root / "reports"))
+        except ValueError as err:
+            _fail(str(err), 2)
+        try:
+            with runs.open_store(root) as saver:
+                compiled = _compiled(saver)
+                if resume:
+                    info = runs.find_run(compiled, saver, resume)
+                    if info.game != slug and info.game != resolve_game(game):
+                        _fail(f"run {resume} is a run of {info.game}, not {slug}; "
+                              f"resume it with `jaxtari-align run {info.game} --resume {resume}`", 2)
+                    info = execute.resume(compiled, info, root)
+                else:
+                    info = execute.start(compiled, slug, cfg, root)
+        except (runs.RunStoreError, runs.UnknownRunError, execute.NeedsAnswer) as err:
+            _fail(str(err))
+        raise typer.Exit(_show(console, info))
+
+    @app.command("review")
+    def review_command(
+        run_id: str = typer.Argument(..., help="the run waiting for review"),
+        accept: list[str] = typer.Option([], "--accept", help="accept this rule (repeatable)"),
+        reject: list[str] = typer.Option([], "--reject", help="reject this rule (repeatable)"),
+        state: Optional[str] = typer.Option(None, "--state-dir", help=_STATE_HELP),
+    ) -> None:
+        """Answer a run's review: accept or reject each new or changed rule (then `run --resume`)."""
+        console = Console()
+        root = runs.state_dir(state)
+        try:
+            with runs.open_store(root) as saver:
+                info = runs.find_run(_compiled(saver), saver, run_id)
+        except (runs.RunStoreError, runs.UnknownRunError) as err:
+            _fail(str(err))
+        if not info.waiting or info.waiting.get("kind") != "review":
+            _fail(f"run {run_id} does not wait for review (status: {info.status})")
+        rules = info.waiting["rules"]
+        ids = [r["id"] for r in rules]
+        if accept or reject:
+            answer = {"accept": list(accept), "reject": list(reject)}
+        else:
+            answer = {"accept": [], "reject": []}
+            console.print(f"{len(rules)} rule(s) of {info.waiting['spec_path']} wait for review. "
+                          "To edit one, change the spec file, then accept it.")
+            for rule in rules:
+                _show_rule(console, rule)
+                try:
+                    choice = typer.prompt("  accept, reject or skip? [a/r/s]", default="s")
+                except (EOFError, typer.Abort):
+                    _fail("no answer read; answer with --accept RULE / --reject RULE")
+                choice = choice.strip().lower()[:1]
+                if choice in ("a", "r"):
+                    answer["accept" if choice == "a" else "reject"].append(rule["id"])
+        try:
+            check_answer(answer, ids)
+        except ReviewAnswerError as err:
+            _fail(str(err), 2)
+        path = runs.save_answer(root, run_id, answer)
+        console.print(f"{len(answer['accept'])} accepted, {len(answer['reject'])} rejected, "
+                      f"{len(ids) - len(answer['accept']) - len(answer['reject'])} left for later "
+                      f"(saved in {path}); continue with "
+                      f"`jaxtari-align run {info.game} --resume {run_id}`")
+
+    @app.command("runs")
+    def runs_command(
+        state: Optional[str] = typer.Option(None, "--state-dir", help=_STATE_HELP),
+    ) -> None:
+        """List pipeline runs with their game, the stage reached and their status."""
+        root = runs.state_dir(state)
+        if not runs.db_path(root).exists():
+            typer.echo(f"no runs yet (no {runs.db_path(root)})")
+            return
+        try:
+            with runs.open_store(root) as saver:
+                compiled = _compiled(saver)
+                infos = [runs.run_info(compiled, r) for r in runs.run_ids(saver)]
+        except runs.RunStoreError as err:
+            _fail(str(err))
+        table = Table(title=f"runs in {root}", title_justify="left")
+        for col in ("run", "game", "stage reached", "status"):
+            table.add_column(col)
+        for info in infos:
+            table.add_row(info.run_id, info.game, info.stage, info.status)
+        Console().print(table)

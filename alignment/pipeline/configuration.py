@@ -1,0 +1,69 @@
+"""How a pipeline run is set up: where artefacts live, which documents and extractor, which budget.
+
+The graph's context (LangGraph's ``context_schema``: nodes read it as ``runtime.context``). It is not
+checkpointed, so the command line records it in the run's state and ``--resume`` continues with the
+same settings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping, Optional
+
+# The module holding each stage's core (PLAN contract 3). A test may point a stage at another module
+# with the same functions (the toy game's stages); the default is the project's own.
+DEFAULT_STAGE_MODULES: dict[str, str] = {
+    "spec": "alignment.spec.core",
+    "audit": "alignment.audit.core",
+    "audit_report": "alignment.audit.report",
+    "playtest": "alignment.playtest.core",
+    "stress": "alignment.stress.core",
+}
+
+PLAYTEST_MISSING = ("mark", "interrupt")
+
+
+@dataclasses.dataclass(frozen=True)
+class Configuration:
+    specs_dir: str = "specs"
+    audits_dir: str = "audits"
+    playtest_dir: str = "playtest"
+    stress_dir: str = "stress"
+    reports_dir: str = ".jaxtari-align/reports"
+    # Spec: a committed spec is reused as it is unless `extract`; extraction reads `docs`
+    # (an offline corpus; None: $JAXTARI_ALIGN_DOCS, else HTTP through the cache).
+    extract: bool = False
+    docs: Optional[str] = None
+    llm: str = "offline"
+    model: Optional[str] = None
+    faults: bool = True
+    # A game without a recorded session: "mark" it not playtested, or "interrupt" the run for one.
+    playtest_missing: str = "mark"
+    # Stress runs only when a budget is asked for (smoke, cpu, paper or a step count).
+    stress_budget: Optional[str] = None
+    stress_obs: str = "objects"
+    stress_seeds: int = 5
+    stage_modules: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: dict(DEFAULT_STAGE_MODULES))
+
+    def __post_init__(self) -> None:
+        if self.playtest_missing not in PLAYTEST_MISSING:
+            raise ValueError(f"playtest_missing must be one of {', '.join(PLAYTEST_MISSING)}, "
+                             f"not {self.playtest_missing!r}")
+        unknown = sorted(set(self.stage_modules) - set(DEFAULT_STAGE_MODULES))
+        if unknown:
+            raise ValueError(f"unknown stage(s) {', '.join(unknown)} in stage_modules; "
+                             f"stages: {', '.join(DEFAULT_STAGE_MODULES)}")
+
+    def module(self, stage: str) -> str:
+        return {**DEFAULT_STAGE_MODULES, **self.stage_modules}[stage]
+
+    def as_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["stage_modules"] = dict(self.stage_modules)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Configuration":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})

@@ -1,0 +1,61 @@
+"""Starting and resuming runs of the compiled graph (what ``run`` and ``run --resume`` do).
+
+A node that raises leaves the run at that node (checkpoints are written synchronously after each
+step), so the caller reports the failure and ``--resume`` re-runs that node. The traceback goes to
+``<state dir>/logs/<run>.log``, the terminal gets one line.
+"""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+from typing import Any, Optional
+
+from langgraph.types import Command
+
+from alignment import atomic
+from alignment.pipeline import runs
+from alignment.pipeline.configuration import Configuration
+
+
+class NeedsAnswer(RuntimeError):
+    """The run waits for a review answer that has not been given yet."""
+
+
+def _invoke(compiled, payload: Any, run_id: str, cfg: Configuration, root: Path) -> runs.RunInfo:
+    try:
+        compiled.invoke(payload, runs.run_config(run_id), context=cfg, durability="sync")
+    except runs.RunStoreError:
+        raise
+    except Exception:  # a stage failed: recorded in the checkpoint, reported by run_info
+        atomic.write_text(root / "logs" / f"{run_id}.log", traceback.format_exc())
+    return runs.run_info(compiled, run_id)
+
+
+def start(compiled, game: str, cfg: Configuration, root: Path,
+          run_id: Optional[str] = None) -> runs.RunInfo:
+    run_id = run_id or runs.new_run_id(game)
+    initial = {"game": game, "run_id": run_id, "settings": cfg.as_dict(), "errors": [],
+               "acknowledged": [], "decisions": {}}
+    return _invoke(compiled, initial, run_id, cfg, root)
+
+
+def resume(compiled, info: runs.RunInfo, root: Path) -> runs.RunInfo:
+    """Continue a run: with the waiting review answer, after a playtest, or from a failed node."""
+    cfg = Configuration.from_dict(info.values.get("settings") or {})
+    if not info.next:
+        return info
+    payload: Any = None
+    if info.waiting is not None and info.waiting.get("kind") == "review":
+        answer = runs.load_answer(root, info.run_id)
+        if answer is None:
+            raise NeedsAnswer(
+                f"run {info.run_id} waits for review of {len(info.waiting['rules'])} rule(s); answer "
+                f"with `jaxtari-align review {info.run_id}` (or --accept/--reject RULE), then resume")
+        payload = Command(resume=answer)
+    elif info.waiting is not None:
+        payload = Command(resume="checked")  # a playtest was asked for: the node looks again
+    result = _invoke(compiled, payload, info.run_id, cfg, root)
+    if info.waiting is not None and info.waiting.get("kind") == "review":
+        runs.clear_answer(root, info.run_id)  # consumed (an invalid one is reported in the state)
+    return result

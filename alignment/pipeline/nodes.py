@@ -1,0 +1,233 @@
+"""The pipeline's nodes (one per stage, each calling that stage's core) and the routing functions.
+
+A node returns data for the state and never prints. Each imports its stage core when it runs, so a
+stage that is not on this branch yet shows as "not built yet" in the run instead of a fake result.
+A node that stops for a person (``interrupt``) does nothing before it but read: LangGraph re-runs
+an interrupted node from its start on resume.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from alignment.pipeline import review as review_step
+from alignment.pipeline import stages
+from alignment.pipeline.configuration import Configuration
+from alignment.pipeline.report import write_run_report
+from alignment.pipeline.state import PipelineState
+from alignment.spec.store import load_spec, spec_path
+
+
+def _cfg(runtime: Runtime[Configuration]) -> Configuration:
+    return runtime.context or Configuration()
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    return json.loads(Path(path).read_text("utf-8"))
+
+
+# --------------------------------------------------------------------------------------------------
+# spec
+
+
+def spec(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
+    cfg, game = _cfg(runtime), state["game"]
+    path = spec_path(cfg.specs_dir, game)
+    if path.exists() and not cfg.extract:
+        current = load_spec(path)
+        counts = {s: sum(r.status == s for r in current.rules) for s in ("extracted", "reviewed", "rejected")}
+        return {"stage": "spec", "spec_path": str(path), "spec": {
+            "status": "reused", "counts": counts,
+            "detail": f"the committed {path} as it is (pass --extract to re-extract it from documents)"}}
+    try:
+        core = stages.load("spec", cfg)
+    except stages.StageNotBuilt as err:
+        return {"stage": "spec", "spec_path": None, "spec": stages.not_built(err)}
+    result = core.build_and_store(game, docs=cfg.docs, llm=cfg.llm, model=cfg.model,
+                                  out_dir=Path(cfg.specs_dir), force=False)
+    ids = {k: [str(i) for i in getattr(result, k, ()) or ()] for k in ("added", "changed", "kept")}
+    return {"stage": "spec", "spec_path": str(result.path),
+            "spec": {"status": "done", **ids,
+                     "detail": f"{len(ids['added'])} new, {len(ids['changed'])} changed, "
+                               f"{len(ids['kept'])} kept rule(s) in {result.path}"}}
+
+
+def after_spec(state: PipelineState) -> str:
+    return "review" if state.get("spec_path") else "report"
+
+
+# --------------------------------------------------------------------------------------------------
+# review (human in the loop)
+
+
+def _documents(game: str, cfg: Configuration) -> dict[str, Any]:
+    """The cited documents when an offline corpus is at hand (review shows span text); else none."""
+    from alignment.docs.corpus import load_documents, resolve_docs_dir
+
+    try:
+        if resolve_docs_dir(cfg.docs) is None:
+            return {}
+        return load_documents(game, docs_dir=cfg.docs).by_id()
+    except (ValueError, OSError):
+        return {}  # the span's place is still shown; only its text is missing
+
+
+def review(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
+    cfg, game = _cfg(runtime), state["game"]
+    path = Path(state["spec_path"])
+    current = load_spec(path)
+    pending = review_step.pending_rules(
+        current, changed=(state.get("spec") or {}).get("changed", ()),
+        ale_failures=(state.get("audit") or {}).get("ale_failures") or {},
+        acknowledged=state.get("acknowledged") or ())
+    if not pending:
+        return {"stage": "review", "review": {"status": "done", "pending": [], "applied": [],
+                                              "detail": "no rule waits for review"}}
+    answer = interrupt(review_step.payload(game, path, current, pending, _documents(game, cfg)))
+    ids = [p.rule_id for p in pending]
+    try:
+        decisions = review_step.check_answer(answer, ids)
+    except review_step.ReviewAnswerError as err:
+        return {"errors": [f"review: {err}"],
+                "review": {"status": "waiting", "pending": ids, "applied": [], "detail": str(err)}}
+    applied, acknowledged = review_step.apply(path, decisions, pending, state.get("run_id", "?"))
+    remaining = [i for i in ids if i not in decisions]
+    accepted = sum(v == review_step.ACCEPT for v in decisions.values())
+    return {"stage": "review", "decisions": decisions, "acknowledged": acknowledged,
+            "review": {"status": "waiting" if remaining else "done", "pending": remaining,
+                       "applied": applied,
+                       "detail": f"{accepted} accepted, {len(decisions) - accepted} rejected, "
+                                 f"{len(remaining)} still waiting"}}
+
+
+def after_review(state: PipelineState) -> str:
+    outcome = state.get("review") or {}
+    if outcome.get("pending"):
+        return "review"
+    audited = (state.get("audit") or {}).get("status") in ("done", "failed")
+    # Only acknowledgements (nothing written to the spec): the audit already in hand still holds.
+    if audited and not outcome.get("applied"):
+        return "playtest"
+    return "audit"
+
+
+# --------------------------------------------------------------------------------------------------
+# audit
+
+
+def ale_failures(audit: Mapping[str, Any]) -> dict[str, str]:
+    """Rule id -> what failed, for the rules whose probe fails on ALE, from an audit JSON."""
+    listed = (audit.get("summary") or {}).get("probes_failing_on_ale")
+    out: dict[str, str] = {}
+    for rule in audit.get("rules") or ():
+        ale = rule.get("ale") or (rule.get("probe") or {}).get("ale") or {}
+        if isinstance(ale, Mapping) and ale.get("passed") is False:
+            out[rule["id"]] = "; ".join(ale.get("failures") or ()) or "fails on ALE"
+    if isinstance(listed, (list, tuple)):
+        for rule_id in listed:
+            out.setdefault(str(rule_id), "fails on ALE")
+    return out
+
+
+def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
+    cfg, game = _cfg(runtime), state["game"]
+    try:
+        core = stages.load("audit", cfg)
+        report = stages.load("audit_report", cfg)
+    except stages.StageNotBuilt as err:
+        return {"stage": "audit", "audit": stages.not_built(err)}
+    out_dir = Path(cfg.audits_dir)
+    result = core.run_audit(game, llm=cfg.llm, out_dir=out_dir, specs_dir=Path(cfg.specs_dir),
+                            faults=cfg.faults)
+    report.write(result, out_dir)
+    path = out_dir / f"{game}.json"
+    written = _read_json(path)
+    summary = written.get("summary") or {}
+    failing = ale_failures(written)
+    detail = ", ".join(f"{k} {summary[k]:.2f}" for k in ("coverage", "recall", "precision",
+                                                           "fault_detection")
+                       if isinstance(summary.get(k), (int, float)))
+    return {"stage": "audit", "audit": {"status": "done", "path": str(path), "summary": summary,
+                                        "ale_failures": failing, "detail": detail}}
+
+
+def after_audit(state: PipelineState) -> str:
+    failing = (state.get("audit") or {}).get("ale_failures") or {}
+    if set(failing) - set(state.get("acknowledged") or ()):
+        return "review"
+    return "playtest"
+
+
+# --------------------------------------------------------------------------------------------------
+# playtest replay
+
+
+def playtest(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
+    cfg, game = _cfg(runtime), state["game"]
+    try:
+        core = stages.load("playtest", cfg)
+    except stages.StageNotBuilt as err:
+        return {"stage": "playtest", "playtest": stages.not_built(err)}
+    root = Path(cfg.playtest_dir)
+    paths = list(core.sessions_for(game, root=root))
+    if not paths and cfg.playtest_missing == "interrupt":
+        interrupt({"kind": "playtest", "game": game, "where": str(root / game),
+                   "command": f"jaxtari-align play {game}"})
+        paths = list(core.sessions_for(game, root=root))
+    if not paths:
+        return {"stage": "playtest", "playtest": {
+            "status": "not playtested", "sessions": [],
+            "detail": f"no recorded session under {root / game}; record one with "
+                      f"`jaxtari-align play {game}`"}}
+    results = core.replay(paths)
+    sessions = [{"path": str(p), "passed": bool(r.passed), "frames": int(r.frames),
+                 "failure": None if r.failure is None else str(r.failure)}
+                for p, r in zip(paths, results)]
+    passed = sum(s["passed"] for s in sessions)
+    return {"stage": "playtest", "playtest": {
+        "status": "done" if passed == len(sessions) else "failed", "sessions": sessions,
+        "detail": f"{passed} of {len(sessions)} session(s) replay clean"}}
+
+
+def after_playtest(state: PipelineState, runtime: Runtime[Configuration]) -> str:
+    return "stress" if _cfg(runtime).stress_budget else "report"
+
+
+# --------------------------------------------------------------------------------------------------
+# stress
+
+
+def stress(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
+    cfg, game = _cfg(runtime), state["game"]
+    try:
+        core = stages.load("stress", cfg)
+    except stages.StageNotBuilt as err:
+        return {"stage": "stress", "stress": stages.not_built(err)}
+    out_dir = Path(cfg.stress_dir)
+    core.run_stress(game, obs=cfg.stress_obs, budget=cfg.stress_budget, seeds=cfg.stress_seeds,
+                    out_dir=out_dir)
+    path = out_dir / f"{game}-{cfg.stress_obs}.json"
+    verdict = _read_json(path).get("verdict") or {}
+    label = verdict.get("label", "?")
+    return {"stage": "stress", "stress": {
+        "status": "failed" if label == "different" else "done", "path": str(path),
+        "verdict": verdict, "detail": f"{label} at budget {cfg.stress_budget}"}}
+
+
+# --------------------------------------------------------------------------------------------------
+# report
+
+
+def report(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
+    cfg = _cfg(runtime)
+    update: dict[str, Any] = {}
+    if "stress" not in state:
+        update["stress"] = {"status": "skipped",
+                            "detail": "no budget asked (pass --stress smoke|cpu|paper|STEPS)"}
+    path = write_run_report({**state, **update}, Path(cfg.reports_dir))
+    return {**update, "stage": "report", "report": {"status": "done", "path": str(path)}}

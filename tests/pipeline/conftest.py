@@ -1,0 +1,19 @@
+import pytest
+
+from alignment.pipeline.configuration import Configuration
+
+TOY = "tests.pipeline.toy_stages"
+
+
+@pytest.fixture
+def toy_cfg(tmp_path):
+    """A configuration whose stages are the toy's, with every artefact under tmp_path."""
+    def make(**overrides) -> Configuration:
+        base = dict(specs_dir=str(tmp_path / "specs"), audits_dir=str(tmp_path / "audits"),
+                    playtest_dir=str(tmp_path / "playtest"), stress_dir=str(tmp_path / "stress"),
+                    reports_dir=str(tmp_path / "state" / "reports"),
+                    stage_modules={s: TOY for s in ("spec", "audit", "audit_report", "playtest",
+                                                    "stress")})
+        base.update(overrides)
+        return Configuration(**base)
+    return make
