@@ -1,6 +1,7 @@
 """The review step: which rules wait for a person, what they are shown, and applying the answer.
 
-A rule waits for review when its status is ``extracted`` (new or changed by the spec stage), or
+A rule waits for review when its status is ``extracted`` (new or changed by the spec stage) or
+``stale`` (its cited text changed), or
 when it is reviewed but its probe fails on ALE (a wrong probe or a wrong rule) and nobody has
 looked at that yet. The person accepts (the rule becomes ``reviewed``; an ALE-failing one is kept
 as it is and acknowledged), rejects (the rule stays in the spec with status ``rejected`` and a note
@@ -37,6 +38,9 @@ def pending_rules(spec: GameSpec, *, changed: Iterable[str] = (),
     for rule in spec.rules:
         if rule.status == "extracted":
             out.append(Pending(rule.id, "changed" if rule.id in changed else "new"))
+        elif rule.status == "stale":
+            out.append(Pending(rule.id, "stale: its cited text is gone from the document; fix the "
+                                        "span in the spec file, then accept"))
         elif rule.status == "reviewed" and rule.id in (ale_failures or {}) and rule.id not in done:
             out.append(Pending(rule.id, f"probe fails on ALE: {ale_failures[rule.id]}"))
     return out
@@ -111,7 +115,7 @@ def apply(spec_path: Path, decisions: Mapping[str, str], pending: list[Pending],
     rules, changed, acknowledged = [], [], []
     for rule in spec.rules:
         verdict = decisions.get(rule.id)
-        if verdict == ACCEPT and rule.status == "extracted":
+        if verdict == ACCEPT and rule.status in ("extracted", "stale"):
             rule = rule.model_copy(update={"status": "reviewed"})
             changed.append(rule.id)
         elif verdict == ACCEPT:
