@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "alignment.compare",
     "alignment.probes",
     "alignment.pipeline.command",
+    "alignment.audit.command",
 )
 
 for _name in COMMAND_MODULES:

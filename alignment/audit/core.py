@@ -1,0 +1,370 @@
+"""The audit of one game against its reviewed spec (stage 2): returns data, never prints.
+
+:func:`run_audit` audits a catalog game; :func:`audit` audits any :class:`Subject` (a spec, a game
+class, its source files and a probe runner), which is how the tests audit a toy game.
+
+Per reviewed rule the outcome is one of
+
+- ``pass``: the probe holds on ALE and on the JAX game;
+- ``fail``: it holds on ALE and fails on JAX - a bug in the JAX game;
+- ``wrong-probe``: it fails on ALE - a wrong probe or a wrong rule, never counted against JAX;
+- ``probe-error``: the probe cannot run as written (unknown signal, unknown save point...);
+- ``unprobed``: no probe; ``no_probe_reason`` says why, or the rule is a coverage gap.
+
+coverage = rules with an ALE-validated probe (pass + fail) / reviewed rules;
+recall = pass / (pass + fail);
+precision = justified items / all items, where the items are the game's mechanics and Constants
+fields (justified by a rule tag or a ``measured:`` tag, :mod:`alignment.audit.trace`) and the kinds
+of event the JAX game produced in matched rollouts (justified when ALE produced them too,
+:mod:`alignment.audit.events`);
+fault detection = seeded faults whose broken rule was flagged / seeded faults
+(:mod:`alignment.audit.faults`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import os
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from alignment.audit import trace as tracing
+from alignment.audit.faults import DEFAULT_FAULTS_DIR, Fault, FaultResult, load_faults
+from alignment.spec.schema import GameSpec, Probe
+
+SCHEMA = "jaxtari-align/audit/v1"
+OUTCOMES = ("fail", "probe-error", "wrong-probe", "unprobed", "pass")
+
+
+class AuditError(ValueError):
+    """An audit that cannot run; the message names the problem and the fix."""
+
+
+ProbeRunner = Callable[[Probe, str, Sequence[Any]], Any]  # (probe, backend, mods) -> ProbeResult
+
+
+@dataclasses.dataclass
+class Subject:
+    """Everything an audit reads about one game."""
+
+    game: str
+    spec: GameSpec
+    game_cls: type
+    source_files: list[Path]
+    run_probe: ProbeRunner
+    signals: Sequence[str]
+    code_hash: str
+    versions: dict
+    events: Optional[Callable[[], dict]] = None  # matched-rollout events (behavioural precision)
+    faults: Optional[list[Fault]] = None
+    faults_note: str = ""
+    spec_path: str = ""
+    spans: str = "not checked"
+
+
+@dataclasses.dataclass
+class RuleResult:
+    id: str
+    category: str
+    statement: str
+    origin: str
+    outcome: str
+    detail: str = ""
+    ale: Optional[dict] = None
+    jax: Optional[dict] = None
+    no_probe_reason: Optional[str] = None
+    trace: list[str] = dataclasses.field(default_factory=list)
+    llm: Optional[dict] = None
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class AuditResult:
+    game: str
+    code_hash: str
+    versions: dict
+    created: str
+    spec_path: str
+    spans: str
+    rules: list[RuleResult]
+    traceability: tracing.Traceability
+    structure: list[tracing.Item]
+    behaviour: Optional[dict]
+    faults: Optional[list[FaultResult]]
+    faults_note: str
+    llm: dict
+
+    def count(self, outcome: str) -> int:
+        return sum(r.outcome == outcome for r in self.rules)
+
+    def summary(self) -> dict:
+        reviewed = len(self.rules)
+        passed, failed = self.count("pass"), self.count("fail")
+        probed = passed + failed
+        structural_ok = sum(i.justified for i in self.structure)
+        b = self.behaviour or {"kinds": {"jax": {}}, "unjustified": []}
+        jax_kinds = len(b["kinds"]["jax"])
+        behaviour_ok = jax_kinds - len(b["unjustified"])
+        items = len(self.structure) + jax_kinds
+        faults = self.faults or []
+        detected = sum(f.detected for f in faults)
+        return {
+            "reviewed_rules": reviewed,
+            "probed_rules": probed,
+            "coverage": _ratio(probed, reviewed),
+            "recall": _ratio(passed, probed),
+            "precision": _ratio(structural_ok + behaviour_ok, items),
+            "structural_precision": _ratio(structural_ok, len(self.structure)),
+            "behavioural_precision": _ratio(behaviour_ok, jax_kinds),
+            "seeded_faults": len(faults),
+            "seeded_faults_detected": detected,
+            "fault_detection": _ratio(detected, len(faults)),
+            "probes_failing_on_ale": self.count("wrong-probe"),
+            "failing_on_jax": failed,
+            "probe_errors": self.count("probe-error"),
+            "unprobed_rules": self.count("unprobed"),
+            "unprobed_without_reason": sum(r.outcome == "unprobed" and not r.no_probe_reason
+                                           for r in self.rules),
+            "untraced_rules": len(self.traceability.untraced),
+            "unknown_tags": len(self.traceability.unknown_tags),
+        }
+
+    def to_json(self) -> dict:
+        return {
+            "schema": SCHEMA,
+            "game": self.game,
+            "code_hash": self.code_hash,
+            "versions": self.versions,
+            "created": self.created,
+            "spec": {"path": self.spec_path, "spans": self.spans},
+            "summary": self.summary(),
+            "rules": [r.to_json() for r in self.rules],
+            "traceability": self.traceability.to_json(),
+            "structure": [i.to_json() for i in self.structure],
+            "behaviour": self.behaviour,
+            "faults": None if self.faults is None else [f.to_json() for f in self.faults],
+            "faults_note": self.faults_note,
+            "llm": self.llm,
+        }
+
+
+def _ratio(a: int, b: int) -> Optional[float]:
+    return round(a / b, 4) if b else None
+
+
+def _probe_problem(rule, signals: Sequence[str]) -> Optional[str]:
+    for i, exp in enumerate(rule.probe.expectations, 1):
+        if exp.signal not in signals:
+            return (f"rule {rule.id}: probe expectation {i} ({exp.describe()}) names unknown signal "
+                    f"{exp.signal!r}; signals of this game: {', '.join(signals)}")
+    return None
+
+
+def _result_json(result) -> dict:
+    return {"passed": bool(result.passed), "failures": list(result.failures)}
+
+
+def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None,
+          llm_cache=None, faults: bool = True,
+          progress: Optional[Callable[[str], None]] = None) -> AuditResult:
+    """Audit ``subject``: probes on both backends, traceability, precision, seeded faults."""
+    say = progress or (lambda label: None)
+    spec = subject.spec
+    tags = tracing.read_tags(subject.source_files)
+    traced = tracing.trace(spec, tags)
+    reviewed = [r for r in spec.rules if r.status == "reviewed"]
+
+    rules: list[RuleResult] = []
+    for n, rule in enumerate(reviewed, 1):
+        say(f"probe {n}/{len(reviewed)}: {rule.id}")
+        res = RuleResult(rule.id, rule.category, rule.statement, rule.origin, "unprobed",
+                         no_probe_reason=rule.no_probe_reason, trace=traced.locations[rule.id])
+        rules.append(res)
+        if rule.probe is None:
+            res.detail = rule.no_probe_reason or "no probe and no reason given: a coverage gap"
+            continue
+        problem = _probe_problem(rule, subject.signals)
+        if problem is None:
+            try:
+                ale = subject.run_probe(rule.probe, "ale", ())
+                res.ale = _result_json(ale)
+                if ale.passed:
+                    jax = subject.run_probe(rule.probe, "jax", ())
+                    res.jax = _result_json(jax)
+            except ValueError as exc:  # ProbeError: an unknown save point, ...
+                problem = f"rule {rule.id}: {exc}"
+        if problem is not None:
+            res.outcome, res.detail = "probe-error", problem
+        elif not res.ale["passed"]:
+            res.outcome = "wrong-probe"
+            res.detail = ("the probe fails on ALE, the ground truth: a wrong probe or a wrong rule "
+                          f"({'; '.join(res.ale['failures'])})")
+        elif not res.jax["passed"]:
+            res.outcome = "fail"
+            res.detail = f"holds on ALE, fails on JAX: {'; '.join(res.jax['failures'])}"
+        else:
+            res.outcome = "pass"
+
+    structure = tracing.structure(subject.game_cls, tags, {r.id for r in reviewed})
+
+    behaviour = None
+    if subject.events is not None:
+        say("matched rollouts (behavioural precision)")
+        behaviour = subject.events()
+
+    fault_results = None
+    faults_note = subject.faults_note
+    if faults and subject.faults is not None:
+        fault_results = _run_faults(subject, reviewed, rules, say)
+    elif not faults:
+        faults_note = "seeded faults not run (faults=False)"
+
+    llm_info: dict[str, Any] = {"provider": llm, "model": model}
+    if llm != "offline":
+        from alignment.audit.llm_audit import audit_rules
+
+        say(f"LLM auditor ({llm})")
+        verdicts = audit_rules(subject, reviewed, provider=llm, model=model, cache=llm_cache)
+        by_id = {r.id: r for r in rules}
+        for rule_id, v in verdicts.items():
+            by_id[rule_id].llm = v
+        llm_info["model"] = next((v.get("model") for v in verdicts.values() if v.get("model")), model)
+
+    return AuditResult(
+        game=subject.game, code_hash=subject.code_hash, versions=subject.versions,
+        created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        spec_path=subject.spec_path, spans=subject.spans, rules=rules, traceability=traced,
+        structure=structure, behaviour=behaviour, faults=fault_results, faults_note=faults_note,
+        llm=llm_info,
+    )
+
+
+def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], say) -> list[FaultResult]:
+    probes = {r.id: r.probe for r in reviewed}
+    holding = [r.id for r in rules if r.outcome == "pass"]
+    known = {r.id for r in subject.spec.rules}
+    out = []
+    for n, fault in enumerate(subject.faults, 1):
+        say(f"seeded fault {n}/{len(subject.faults)}: {fault.name}")
+        if fault.breaks not in known:
+            out.append(FaultResult(fault.name, fault.breaks, fault.description, [],
+                                   error=f"names rule {fault.breaks!r}, which the spec lacks"))
+            continue
+        flagged, error = [], None
+        try:
+            for rule_id in holding:
+                if not subject.run_probe(probes[rule_id], "jax", (fault.mod,)).passed:
+                    flagged.append(rule_id)
+        except Exception as exc:  # a fault that breaks the game's build is reported, not raised
+            error = f"{type(exc).__name__}: {exc}"
+        out.append(FaultResult(fault.name, fault.breaks, fault.description, flagged, error))
+    return out
+
+
+# ---- catalog games ----------------------------------------------------------------------------
+
+
+def check_out_dir(out_dir: Path) -> None:
+    """Fail before any work when reports cannot be written to ``out_dir``."""
+    out_dir = Path(out_dir)
+    probe_dir = out_dir
+    while not probe_dir.exists():
+        probe_dir = probe_dir.parent
+    if not probe_dir.is_dir():
+        raise AuditError(f"cannot write the audit to {str(out_dir)!r}: {str(probe_dir)!r} is not a "
+                         "directory; choose another --out")
+    if not os.access(probe_dir, os.W_OK | os.X_OK):
+        raise AuditError(f"cannot write the audit to {str(out_dir)!r}: {str(probe_dir)!r} is not "
+                         "writable; choose another --out (the previous report is left as it was)")
+
+
+def _load_spec(game: str, specs_dir: Path, documents) -> GameSpec:
+    from alignment.spec.store import SpecFileError, load_spec
+
+    path = Path(specs_dir) / f"{game}.yaml"
+    if not path.exists():
+        raise AuditError(f"{game} has no spec: {path} is missing; make it with "
+                         f"`jaxtari-align spec {game} --out {specs_dir}` and review it")
+    try:
+        return load_spec(path, documents=documents)
+    except SpecFileError as err:
+        raise AuditError(_name_rules(str(err), path)) from None
+
+
+def _name_rules(message: str, path: Path) -> str:
+    """A schema error's ``rules[3]`` made ``rules[3] (scoring.ice-block)``: the rule by its id."""
+    import re
+
+    import yaml
+
+    try:
+        rules = yaml.safe_load(path.read_text("utf-8")).get("rules") or []
+    except Exception:
+        return message
+
+    def named(m):
+        i = int(m.group(1))
+        rid = rules[i].get("id") if i < len(rules) and isinstance(rules[i], dict) else None
+        return f"{m.group(0)} ({rid})" if rid else m.group(0)
+
+    return re.sub(r"rules\[(\d+)\]", named, message)
+
+
+def _documents(game: str, docs) -> tuple[Optional[dict], str]:
+    from alignment.docs.corpus import load_documents, resolve_docs_dir
+
+    if resolve_docs_dir(docs) is None:
+        return None, "not checked (no --docs corpus or JAXTARI_ALIGN_DOCS)"
+    loaded = load_documents(game, docs_dir=docs)
+    return loaded.by_id(), f"checked against {', '.join(sorted(loaded.by_id())) or 'no documents'}"
+
+
+def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
+              out_dir: Path = Path("audits"), specs_dir: Path = Path("specs"), faults: bool = True,
+              faults_dir: Path = DEFAULT_FAULTS_DIR, docs=None, events: bool = True,
+              llm_cache=None, progress: Optional[Callable[[str], None]] = None) -> AuditResult:
+    """Audit a catalog game's JAX implementation against ``specs_dir/<game>.yaml``.
+
+    Writes nothing (:func:`alignment.audit.report.write` does); ``out_dir`` is checked to be
+    writable before any work.
+    """
+    from alignment import catalog, probes
+    from alignment.audit.source import code_hash, game_source_files
+    from alignment.compare import _versions
+
+    try:
+        canon = catalog.canonical(game)
+    except catalog.UnknownCatalogGame as exc:
+        raise AuditError(str(exc)) from None
+    e = catalog.entry(canon)
+    ok, why = e.jax_available()
+    if not ok:
+        raise AuditError(f"cannot audit {canon}: {why}")
+    check_out_dir(out_dir)
+    documents, spans = _documents(canon, docs)
+    spec = _load_spec(canon, specs_dir, documents)
+
+    import jaxtari
+
+    fault_set = load_faults(canon, faults_dir) if faults else None
+    note = "" if fault_set is not None or not faults else (
+        f"no seeded faults: {faults_dir}/{canon}.py does not exist")
+    subject = Subject(
+        game=canon, spec=spec, game_cls=jaxtari.game_class(e.jax_game),
+        source_files=game_source_files(e.jax_game),
+        run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods),
+        signals=list(e.signals), code_hash=code_hash(e.jax_game), versions=_versions(),
+        events=(lambda: _events(canon)) if events else None, faults=fault_set, faults_note=note,
+        spec_path=str(Path(specs_dir) / f"{canon}.yaml"), spans=spans,
+    )
+    return audit(subject, llm=llm, model=model, llm_cache=llm_cache, faults=faults,
+                 progress=progress)
+
+
+def _events(game: str) -> dict:
+    from alignment.audit.events import matched_events
+
+    return matched_events(game)

@@ -1,0 +1,84 @@
+"""Seeded faults: the audit audits itself.
+
+A fault is a mod (an ``InternalMod`` or ``PostStepMod``) that breaks exactly one rule of a game, and
+names that rule. Fault sets live with the tests, not in the game's public mod registry: a file
+``<faults_dir>/<game>.py`` defines ``FAULTS``, a list of :class:`Fault`. The audit loads that file by
+path (it is the project's own test code, never a spec's or a model's), runs every ALE-validated probe
+on the JAX game built with each fault, and counts the fault detected when the rule it breaks is
+flagged (its probe, which held on the real game, fails). A fault the audit misses is a bug in the
+audit; rules flagged besides the broken one are reported as collateral.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+DEFAULT_FAULTS_DIR = Path("tests/faults")
+
+
+@dataclasses.dataclass(frozen=True)
+class Fault:
+    mod: Any  # jaxtari.mods.InternalMod | PostStepMod
+    breaks: str  # the rule id it breaks
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.mod.name
+
+
+class FaultSetError(ValueError):
+    """A fault file that cannot be used (does not load, lacks FAULTS, names no rule...)."""
+
+
+def faults_file(game: str, faults_dir: Path = DEFAULT_FAULTS_DIR) -> Path:
+    return Path(faults_dir) / f"{game}.py"
+
+
+def load_faults(game: str, faults_dir: Path = DEFAULT_FAULTS_DIR) -> Optional[list[Fault]]:
+    """The faults of ``game`` from ``<faults_dir>/<game>.py``; None when there is no such file."""
+    path = faults_file(game, faults_dir)
+    if not path.is_file():
+        return None
+    name = f"_jaxtari_align_faults_{game}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise FaultSetError(f"the fault set {path} failed to load: {type(exc).__name__}: {exc}") from None
+    faults = getattr(module, "FAULTS", None)
+    if not isinstance(faults, (list, tuple)) or not all(isinstance(f, Fault) for f in faults):
+        raise FaultSetError(f"{path} must define FAULTS, a list of alignment.audit.faults.Fault")
+    names = [f.name for f in faults]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise FaultSetError(f"{path}: fault name(s) used twice: {', '.join(dupes)}")
+    return list(faults)
+
+
+@dataclasses.dataclass
+class FaultResult:
+    fault: str
+    breaks: str
+    description: str
+    flagged: list[str]  # rules whose probe held on the real game and fails with the fault
+    error: Optional[str] = None  # the faulty game did not build or run
+
+    @property
+    def detected(self) -> bool:
+        return self.breaks in self.flagged
+
+    @property
+    def collateral(self) -> list[str]:
+        return [r for r in self.flagged if r != self.breaks]
+
+    def to_json(self) -> dict:
+        return {"fault": self.fault, "breaks": self.breaks, "description": self.description,
+                "detected": self.detected, "flagged": self.flagged, "collateral": self.collateral,
+                "error": self.error}

@@ -1,0 +1,229 @@
+"""The audit report: ``<out>/<game>.json`` (schema: docs/audit-schema.md) and ``<out>/<game>.md``.
+
+The markdown is what a reviewer reads in a pull request: one table of the headline numbers, then
+what is wrong (failures first), what changed since the reference report, and every rule.
+Both files are written atomically, so a failed run leaves the previous report whole.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Optional
+
+from alignment import atomic
+from alignment.audit.core import OUTCOMES, AuditError, AuditResult
+
+MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
+        "probe-error": "**probe error**", "unprobed": "unprobed"}
+
+
+# ---- the reference report (--against) --------------------------------------------------------
+
+
+def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Optional[dict], str]:
+    """The report to compare with, and how it is named: ``ref`` is a file, or a git ref whose
+    ``<out_dir>/<game>.json`` is read; None reads the report now in ``out_dir`` (the committed one
+    unless it was changed). (None, why) when there is none."""
+    if ref is None:
+        path = Path(out_dir) / f"{game}.json"
+        if not path.is_file():
+            return None, f"no earlier report at {path}"
+        return _parse(path.read_text("utf-8"), str(path)), str(path)
+    if Path(ref).is_file():
+        return _parse(Path(ref).read_text("utf-8"), ref), ref
+    target = (Path(out_dir) / f"{game}.json").as_posix()
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        rel = Path(target).resolve().relative_to(top).as_posix() if Path(target).is_absolute() \
+            else (Path.cwd().resolve() / target).relative_to(top).as_posix()
+        shown = subprocess.run(["git", "show", f"{ref}:{rel}"], capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+        raise AuditError(f"--against {ref!r}: not a file, and git cannot read it here ({exc})") from None
+    if shown.returncode != 0:
+        raise AuditError(f"--against {ref!r}: neither a file nor a git ref holding {rel} "
+                         f"({shown.stderr.strip()})")
+    return _parse(shown.stdout, f"{ref}:{rel}"), f"{ref}:{rel}"
+
+
+def _parse(text: str, where: str) -> dict:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise AuditError(f"--against: {where} is not an audit report ({exc})") from None
+    if not isinstance(data, dict) or data.get("schema") != "jaxtari-align/audit/v1":
+        raise AuditError(f"--against: {where} is not a jaxtari-align/audit/v1 report")
+    return data
+
+
+def changes(previous: dict, current: dict, ref: str) -> dict:
+    """Rules whose outcome changed (pass->fail is a regression), new and dropped rules."""
+    before = {r["id"]: r["outcome"] for r in previous.get("rules", [])}
+    after = {r["id"]: r["outcome"] for r in current["rules"]}
+    changed = [{"rule": rid, "before": before[rid], "after": out}
+               for rid, out in after.items() if rid in before and before[rid] != out]
+    keys = ("coverage", "recall", "precision", "fault_detection", "probes_failing_on_ale")
+    return {
+        "ref": ref,
+        "code_hash_before": previous.get("code_hash"),
+        "regressions": [c["rule"] for c in changed if c["before"] == "pass"],
+        "fixed": [c["rule"] for c in changed if c["after"] == "pass"],
+        "changed": changed,
+        "new_rules": [rid for rid in after if rid not in before],
+        "dropped_rules": [rid for rid in before if rid not in after],
+        "summary_before": {k: previous.get("summary", {}).get(k) for k in keys},
+    }
+
+
+# ---- markdown --------------------------------------------------------------------------------
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(head: list[str], rows: list[list]) -> list[str]:
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def render_markdown(report: dict) -> str:
+    s = report["summary"]
+    g = report["game"]
+    versions = ", ".join(f"{k} {v}" for k, v in report["versions"].items())
+    faults = ("-" if s["seeded_faults"] == 0
+              else f"{s['seeded_faults_detected']}/{s['seeded_faults']} ({_pct(s['fault_detection'])})")
+    lines = [f"# Audit of {g}: the JAX game against its reviewed spec and ALE", ""]
+    lines += _table(
+        ["coverage", "recall", "precision", "seeded faults detected", "probes failing on ALE",
+         "code hash", "versions"],
+        [[f"{_pct(s['coverage'])} ({s['probed_rules']}/{s['reviewed_rules']})",
+          f"{_pct(s['recall'])} ({s['probed_rules'] - s['failing_on_jax']}/{s['probed_rules']})",
+          _pct(s["precision"]), faults, s["probes_failing_on_ale"], f"`{report['code_hash'][:12]}`",
+          versions]])
+    lines += ["", f"Spec `{report['spec']['path']}` (spans {report['spec']['spans']}); "
+              f"created {report['created']}; LLM auditor: {report['llm']['provider']}.", ""]
+
+    rules = report["rules"]
+    bad = [r for r in rules if r["outcome"] in ("fail", "probe-error", "wrong-probe")]
+    lines += ["## Failures", ""]
+    problems = []
+    for r in sorted(bad, key=lambda r: OUTCOMES.index(r["outcome"])):
+        problems.append(f"- {MARK[r['outcome']]} `{r['id']}`: {r['detail']}")
+    b = report.get("behaviour")
+    if b and b["unjustified"]:
+        problems.append("- **behaviour only the JAX game shows** (never on ALE in the same matched "
+                        f"rollouts): {', '.join(b['unjustified'])}")
+    missed = [f for f in report.get("faults") or [] if not f["detected"]]
+    for f in missed:
+        why = f["error"] or f"flagged {', '.join(f['flagged']) or 'nothing'}"
+        problems.append(f"- **seeded fault missed** `{f['fault']}` (breaks `{f['breaks']}`): {why}")
+    for t in report["traceability"]["unknown_tags"]:
+        problems.append(f"- **tag** `rule: {t['tag']}` at {t['at']} {t['problem']}")
+    gaps = [r for r in rules if r["outcome"] == "unprobed" and not r["no_probe_reason"]]
+    if gaps:
+        ids = ", ".join(f"`{r['id']}`" for r in gaps)
+        problems.append(f"- **unprobed without a reason**: {ids}")
+    lines += problems or ["None."]
+    lines.append("")
+
+    if report.get("changed_since"):
+        c = report["changed_since"]
+        lines += [f"## Changed since {c['ref']}", ""]
+        rows = [[f"`{x['rule']}`", x["before"], x["after"]] for x in c["changed"]]
+        rows += [[f"`{rid}`", "(new rule)", next(r["outcome"] for r in rules if r["id"] == rid)]
+                 for rid in c["new_rules"]]
+        rows += [[f"`{rid}`", "(rule dropped)", "-"] for rid in c["dropped_rules"]]
+        if rows:
+            lines += _table(["rule", "before", "now"], rows)
+        else:
+            lines.append("No rule changed outcome; no rule added or dropped.")
+        if c["regressions"]:
+            lines += ["", f"**Regressions (pass -> not pass): {', '.join(c['regressions'])}**"]
+        lines.append("")
+
+    lines += ["## Rules", ""]
+    rows = []
+    for r in sorted(rules, key=lambda r: (OUTCOMES.index(r["outcome"]), r["id"])):
+        ale = "-" if r["ale"] is None else ("pass" if r["ale"]["passed"] else "fail")
+        jax = "-" if r["jax"] is None else ("pass" if r["jax"]["passed"] else "fail")
+        code = ", ".join(r["trace"][:3]) + (" ..." if len(r["trace"]) > 3 else "") or "(no tag)"
+        note = r["detail"] if r["outcome"] != "pass" else ""
+        row = [f"`{r['id']}`", MARK[r["outcome"]], ale, jax, code, note]
+        if r.get("llm"):
+            row.insert(5, r["llm"].get("verdict", "-"))
+        rows.append(row)
+    head = ["rule", "outcome", "ALE", "JAX", "code"]
+    head += ["LLM verdict"] if any(r.get("llm") for r in rules) else []
+    lines += _table(head + ["note"], rows)
+    lines.append("")
+
+    st = report["structure"]
+    unjust = [i for i in st if not i["justified"]]
+    measured = [i for i in st if not i["rules"] and i["measured"]]
+    lines += ["## Precision", "",
+              f"Structural: {len(st) - len(unjust)} of {len(st)} mechanics and constants justified "
+              f"({sum(bool(i['rules']) for i in st)} by a rule, {len(measured)} measured on ALE with "
+              "no document rule).", ""]
+    if unjust:
+        lines += ["Unjustified (no rule tag, no measurement):", ""]
+        lines += _table(["kind", "name", "at"], [[i["kind"], f"`{i['name']}`", i["at"]] for i in unjust])
+        lines.append("")
+    if measured:
+        lines += ["<details><summary>Measured on ALE, no document rule</summary>", ""]
+        lines += _table(["kind", "name", "measurement"],
+                        [[i["kind"], f"`{i['name']}`", i["measured"]] for i in measured])
+        lines += ["", "</details>", ""]
+    if b:
+        kinds = sorted(set(b["kinds"]["ale"]) | set(b["kinds"]["jax"]))
+        lines += [f"Behavioural (matched rollouts, sticky off, frameskip {b['settings']['frameskip']}, "
+                  f"{len(b['rollouts'])} rollouts of up to {b['settings']['max_frames']} frames): "
+                  f"precision {_pct(b['precision'])}, recall {_pct(b['recall'])}.", ""]
+        lines += _table(["event", "ALE", "JAX"],
+                        [[k, b["kinds"]["ale"].get(k, 0), b["kinds"]["jax"].get(k, 0)] for k in kinds])
+        lines.append("")
+
+    if report.get("faults") is not None:
+        lines += ["## Seeded faults", ""]
+        lines += _table(["fault", "breaks", "detected", "also flagged", "what it does"],
+                        [[f"`{f['fault']}`", f"`{f['breaks']}`", "yes" if f["detected"] else "**NO**",
+                          ", ".join(f["collateral"]) or "-", f["error"] or f["description"]]
+                         for f in report["faults"]])
+        lines.append("")
+    elif report.get("faults_note"):
+        lines += ["## Seeded faults", "", report["faults_note"], ""]
+
+    unprobed = [r for r in rules if r["outcome"] == "unprobed"]
+    if unprobed:
+        lines += ["## Rules without a probe", ""]
+        lines += [f"- `{r['id']}`: {r['no_probe_reason'] or 'no reason given (a coverage gap)'}"
+                  for r in unprobed]
+        lines.append("")
+    if report["traceability"]["untraced_rules"]:
+        lines += ["## Rules no code tag cites", "",
+                  ", ".join(f"`{x}`" for x in report["traceability"]["untraced_rules"]), ""]
+    return "\n".join(lines)
+
+
+def to_json(result: AuditResult, previous: Optional[dict] = None, ref: str = "") -> dict:
+    data = result.to_json()
+    if previous is not None:
+        data["changed_since"] = changes(previous, data, ref)
+    return data
+
+
+def write(result: AuditResult, out_dir: Path = Path("audits"), *, previous: Optional[dict] = None,
+          ref: str = "") -> list[Path]:
+    """Write ``<out_dir>/<game>.json`` and ``.md`` atomically; ``previous`` adds "changed since"."""
+    data = to_json(result, previous, ref)
+    out_dir = Path(out_dir)
+    j = atomic.write_text(out_dir / f"{result.game}.json", json.dumps(data, indent=1) + "\n")
+    md = atomic.write_text(out_dir / f"{result.game}.md", render_markdown(data) + "\n")
+    return [j, md]
