@@ -15,9 +15,10 @@ from jaxtari.env import Game, ObjectGroup, pytree_dataclass
 
 @dataclasses.dataclass(frozen=True)
 class ToyConstants:
-    life_loss_frame: int = 40
+    life_loss_frame: int = 40  # rule: lives.loss-at-40
+    # rule: termination.at-100
     game_over_frame: int = 100
-    start_lives: int = 3
+    start_lives: int = 3  # rule: lives.three-frogs (no such rule: the audit tests report this tag)
 
 
 @pytree_dataclass
@@ -43,7 +44,7 @@ class ToyGame(Game):
             lives=jnp.int32(self.consts.start_lives), noise=jax.random.uniform(k2),
         )
 
-    def payout(self, ale_action):
+    def payout(self, ale_action):  # rule: scoring.action-payout
         return ale_action.astype(jnp.float32)
 
     def _step(self, state, ale_action):

@@ -181,10 +181,10 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
     for n, rule in enumerate(reviewed, 1):
         say(f"probe {n}/{len(reviewed)}: {rule.id}")
         res = RuleResult(rule.id, rule.category, rule.statement, rule.origin, "unprobed",
-                         no_probe_reason=rule.no_probe_reason, trace=traced.locations[rule.id])
+                         no_probe_reason=rule.unprobed, trace=traced.locations[rule.id])
         rules.append(res)
         if rule.probe is None:
-            res.detail = rule.no_probe_reason or "no probe and no reason given: a coverage gap"
+            res.detail = rule.unprobed or "no probe and no reason given: a coverage gap"
             continue
         problem = _probe_problem(rule, subject.signals)
         if problem is None:

@@ -183,9 +183,11 @@ def render_markdown(report: dict) -> str:
         lines += ["", "</details>", ""]
     if b:
         kinds = sorted(set(b["kinds"]["ale"]) | set(b["kinds"]["jax"]))
-        lines += [f"Behavioural (matched rollouts, sticky off, frameskip {b['settings']['frameskip']}, "
-                  f"{len(b['rollouts'])} rollouts of up to {b['settings']['max_frames']} frames): "
-                  f"precision {_pct(b['precision'])}, recall {_pct(b['recall'])}.", ""]
+        st = b.get("settings")
+        how = (f" ({len(b['rollouts'])} rollouts of up to {st['max_frames']} frames, frameskip "
+               f"{st['frameskip']}, sticky off)" if st else "")
+        lines += [f"Behavioural, event kinds in matched rollouts{how}: precision "
+                  f"{_pct(b['precision'])}, recall {_pct(b['recall'])}.", ""]
         lines += _table(["event", "ALE", "JAX"],
                         [[k, b["kinds"]["ale"].get(k, 0), b["kinds"]["jax"].get(k, 0)] for k in kinds])
         lines.append("")

@@ -277,9 +277,9 @@ class Rule(_Model):
     status: Status = "extracted"
     note: Optional[str] = None
     probe: Optional[Probe] = None
-    no_probe_reason: Optional[str] = Field(
-        default=None, description="why this rule has no probe (the audit lists it): what a probe "
-        "would need that the signals or the emulator cannot give")
+    unprobed: Optional[str] = Field(
+        default=None, description="why this rule cannot be checked by a probe (a reviewed rule has "
+        "a probe or this reason; audits list these)")
 
     @field_validator("id")
     @classmethod
@@ -321,11 +321,8 @@ class Rule(_Model):
                 f"rule {self.id!r} cites no source span; a rule taken from a document must point at "
                 "its span (or be marked origin: measured, with a probe and a note)"
             )
-        if self.probe is not None and self.no_probe_reason:
-            raise ValueError(
-                f"rule {self.id!r} has a probe and a no_probe_reason; drop the reason (the probe "
-                "runs) or the probe"
-            )
+        if self.unprobed is not None and self.probe is not None:
+            raise ValueError(f"rule {self.id!r} has a probe and an 'unprobed' reason; keep one")
         if self.origin == "measured":
             if self.source is not None:
                 raise ValueError(f"rule {self.id!r} is 'measured' and must not cite a document span")
