@@ -33,7 +33,9 @@ NAME = "anthropic"
 API_KEY_ENV = "ANTHROPIC_API_KEY"
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_MAX_RETRIES = 4
-DEFAULT_TIMEOUT_S = 300.0
+DEFAULT_TIMEOUT_S = 120.0
+# The whole call, SDK retries included: a user waits this long at most (--timeout).
+DEFAULT_DEADLINE_S = 180.0
 ANSWER_TOOL = "record_answer"
 Mode = Literal["json_schema", "tool"]
 
@@ -45,11 +47,14 @@ class AnthropicProvider:
 
     def __init__(self, model: Optional[str] = None, *, api_key: Optional[str] = None,
                  max_retries: int = DEFAULT_MAX_RETRIES, timeout: float = DEFAULT_TIMEOUT_S,
+                 deadline: float = DEFAULT_DEADLINE_S,
                  mode: Mode = "json_schema") -> None:
         self.model = model or DEFAULT_MODEL
         self.mode: Mode = mode
         self.max_retries = max_retries
-        self.timeout = timeout
+        self.deadline = deadline
+        # no single attempt may outlive the whole call
+        self.timeout = min(timeout, deadline)
         self._api_key = api_key
         self._client = None  # made on first use: a cache hit needs neither a key nor a client
 

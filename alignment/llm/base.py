@@ -17,8 +17,10 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import threading
+import time
 from pathlib import Path
-from typing import Generic, Optional, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Optional, Protocol, TypeVar, runtime_checkable
 
 import platformdirs
 import pydantic
@@ -100,6 +102,7 @@ class Provider(Protocol):
 
     name: str  # 'anthropic', 'openai'
     model: str  # the model id the requests go to
+    # optional ``deadline``: seconds the whole call may take, retries included (None: no limit)
 
     def generate(self, request: StructuredRequest[T]) -> tuple[T, str]:
         """The validated answer and the JSON text it was parsed from.
@@ -229,9 +232,12 @@ def structured_call(provider: Provider, request: StructuredRequest[T],
             except pydantic.ValidationError:
                 pass  # an entry from an older schema: ask again and overwrite it
     attempts = 1 + MALFORMED_OUTPUT_RETRIES
+    deadline = getattr(provider, "deadline", None)
+    started = time.monotonic()
     for attempt in range(attempts):
         try:
-            output, text = provider.generate(request)
+            left = None if deadline is None else deadline - (time.monotonic() - started)
+            output, text = _within(provider, request, left)
             break
         except LLMOutputError as err:
             if not err.retryable:
@@ -241,6 +247,43 @@ def structured_call(provider: Provider, request: StructuredRequest[T],
     if cache is not None:
         cache.put(provider.name, provider.model, key, text)
     return CallResult(output, False, key)
+
+
+def _within(provider: Provider, request: StructuredRequest[T], seconds: Optional[float]
+            ) -> tuple[T, str]:
+    """``provider.generate(request)``, given up on after ``seconds`` (None: no limit).
+
+    The SDKs bound each HTTP attempt but retry on their own, honouring a server's retry-after; a
+    network that accepts and never answers would hold the user for attempts x timeout. A daemon
+    thread is abandoned at the deadline (its own timeout ends it later) and the process can exit.
+    """
+    if seconds is None:
+        return provider.generate(request)
+    if seconds <= 0:
+        raise _deadline_error(provider)
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = provider.generate(request)
+        except BaseException as err:  # handed to the caller's thread
+            box["error"] = err
+
+    worker = threading.Thread(target=work, name=f"{provider.name}-request", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise _deadline_error(provider)
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _deadline_error(provider: Provider) -> LLMRequestError:
+    return LLMRequestError(
+        f"{provider.name} ({provider.model}) gave no answer within the {provider.deadline:g} s "
+        "deadline; re-run later, or allow more with --timeout SECONDS"
+    )
 
 
 def require_key(provider: str, env_var: str, api_key: Optional[str]) -> str:

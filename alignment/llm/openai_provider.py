@@ -30,7 +30,9 @@ NAME = "openai"
 API_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_MODEL = "gpt-5.5"
 DEFAULT_MAX_RETRIES = 4
-DEFAULT_TIMEOUT_S = 300.0
+DEFAULT_TIMEOUT_S = 120.0
+# The whole call, SDK retries included: a user waits this long at most (--timeout).
+DEFAULT_DEADLINE_S = 180.0
 
 
 class OpenAIProvider:
@@ -39,10 +41,13 @@ class OpenAIProvider:
     name = NAME
 
     def __init__(self, model: Optional[str] = None, *, api_key: Optional[str] = None,
-                 max_retries: int = DEFAULT_MAX_RETRIES, timeout: float = DEFAULT_TIMEOUT_S) -> None:
+                 max_retries: int = DEFAULT_MAX_RETRIES, timeout: float = DEFAULT_TIMEOUT_S,
+                 deadline: float = DEFAULT_DEADLINE_S) -> None:
         self.model = model or DEFAULT_MODEL
         self.max_retries = max_retries
-        self.timeout = timeout
+        self.deadline = deadline
+        # no single attempt may outlive the whole call
+        self.timeout = min(timeout, deadline)
         self._api_key = api_key
         self._client = None  # made on first use: a cache hit needs neither a key nor a client
 

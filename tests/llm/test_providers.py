@@ -268,3 +268,28 @@ def test_anthropic_other_bad_request_is_reported_not_retried(router, api_env):
         structured_call(_provider("anthropic"), _request(), cache=None)
     assert route.call_count == 1
     assert "prompt is too long" in str(err.value) and "400" in str(err.value)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_server_that_never_answers_meets_the_deadline(provider, router, api_env):
+    """A network that accepts and then holds the request (here: 2 s per attempt, retried) must not
+    hold the user past the total deadline, whatever the per-attempt timeout and retries say."""
+    import time
+
+    def hang(request):
+        time.sleep(2.0)
+        return ok_response(provider, GOOD)
+
+    router.post(PROVIDER_URLS[provider]).mock(side_effect=hang)
+    started = time.monotonic()
+    with pytest.raises(LLMRequestError, match=r"no answer within the 0\.5 s deadline.*--timeout"):
+        structured_call(_provider(provider, max_retries=4, timeout=60, deadline=0.5), _request(),
+                        cache=None)
+    assert time.monotonic() - started < 1.5
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_an_answer_inside_the_deadline_is_used(provider, router, api_env):
+    router.post(PROVIDER_URLS[provider]).mock(return_value=ok_response(provider, GOOD))
+    result = structured_call(_provider(provider, deadline=30), _request(), cache=None)
+    assert result.output.rules[0].id == "scoring.fresh-pad"
