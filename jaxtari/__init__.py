@@ -55,7 +55,7 @@ def make(name: str, mods: Sequence = (), *, full_action_space: bool = False) -> 
 
     canon = canonical_name(name)
     cls = game_class(canon)
-    resolved = mods_lib.resolve(canon, list(mods))
+    resolved = mods_lib.resolve(canon, mods)
     consts, mechanics = mods_lib.apply_internal(cls, resolved)
     post = [m for m in resolved if isinstance(m, PostStepMod)]
     return cls(

@@ -143,6 +143,35 @@ class UnknownGameError(ValueError):
     pass
 
 
+class InvalidActionError(ValueError):
+    """An action that is not an index into the game's action set; names the legal range."""
+
+
+def _action_problem(action, n: int) -> str | None:
+    """Why ``action`` is no index into an action set of size ``n``, or None.
+
+    A traced value is checked for what tracing knows (dtype, shape); a concrete one fully.
+    """
+    if isinstance(action, (bool, np.bool_)):
+        return f"{action!r} is a bool"
+    if isinstance(action, jax.core.Tracer):
+        if not jnp.issubdtype(action.dtype, jnp.integer):
+            return f"a traced {action.dtype} value (actions are integers)"
+        if action.shape != ():
+            return f"a traced array of shape {action.shape} (one action is a scalar; vmap for a batch)"
+        return None
+    if isinstance(action, (str, bytes)):
+        return f"{action!r} is a string (use game.action_index({action!r}) for a name)"
+    arr = np.asarray(action)
+    if arr.shape != ():
+        return f"{action!r} has shape {arr.shape} (one action is a scalar; vmap for a batch)"
+    if not np.issubdtype(arr.dtype, np.integer):
+        return f"{action!r} is a {arr.dtype} (actions are integers)"
+    if not 0 <= int(arr) < n:
+        return f"{int(arr)} is out of range"
+    return None
+
+
 class Game:
     """Base class of every jaxtari game; see the module docstring for what a subclass provides."""
 
@@ -198,9 +227,47 @@ class Game:
             )
         return self.action_names.index(key)
 
+    def check_action(self, action) -> None:
+        """Raise :class:`InvalidActionError` for anything but an index into this action set.
+
+        Concrete actions are checked fully; under ``jit`` only dtype and shape can be (an
+        out-of-range traced action plays NOOP: see :meth:`to_ale_action` and :meth:`checked_step`).
+        """
+        problem = _action_problem(action, self.num_actions)
+        if problem:
+            legal = ", ".join(f"{i}={n}" for i, n in enumerate(self.action_names))
+            raise InvalidActionError(
+                f"{self.name}: invalid action: {problem}; actions are integers 0..{self.num_actions - 1} "
+                f"({legal})"
+            )
+
     def to_ale_action(self, action):
-        """Map an index into this game's action set to an ALE action id (traceable)."""
-        return jnp.asarray(self._action_table)[jnp.asarray(action, jnp.int32)]
+        """Map an index into this game's action set to an ALE action id (traceable).
+
+        Under ``jit`` an index outside the set becomes NOOP, never another action (an index
+        wrapped or clipped into range would silently play a real move).
+        """
+        self.check_action(action)
+        index = jnp.asarray(action, jnp.int32)
+        valid = (index >= 0) & (index < self.num_actions)
+        table = jnp.asarray(self._action_table)
+        return jnp.where(valid, table[jnp.clip(index, 0, self.num_actions - 1)], ACTION_NAMES.index("NOOP"))
+
+    def checked_step(self, state, action):
+        """:meth:`step` that reports an out-of-range action from inside compiled code.
+
+        Returns ``(error, (obs, state, reward, done, info))`` from ``jax.experimental.checkify``;
+        ``error.throw()`` raises naming the action. Works under ``jit`` and ``vmap``.
+        """
+        from jax.experimental import checkify
+
+        def run(state, action):
+            index = jnp.asarray(action, jnp.int32)
+            checkify.check((index >= 0) & (index < self.num_actions),
+                           f"{self.name}: action {{a}} is outside 0..{self.num_actions - 1}", a=index)
+            return self.step(state, action)
+
+        return checkify.checkify(run)(state, action)
 
     # ---- the transition ----------------------------------------------------------------------
     def reset(self, key: jax.Array):

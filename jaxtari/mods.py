@@ -17,6 +17,8 @@ import dataclasses
 import importlib
 from typing import Any, Callable, Mapping, Sequence
 
+import numpy as np
+
 
 class ModError(ValueError):
     """An unknown mod, a mod that names something the game lacks, or two mods that conflict."""
@@ -57,7 +59,10 @@ def registered_mods(game_name: str) -> dict[str, Mod]:
 def resolve(game_name: str, mods: Sequence[str | Mod]) -> list[Mod]:
     """Turn names and mod objects into mod objects, with a clear error for unknown names."""
     available = registered_mods(game_name)
+    if isinstance(mods, (str, InternalMod, PostStepMod)):
+        mods = [mods]  # one mod given on its own, not a sequence of its characters
     out: list[Mod] = []
+    mods = list(mods)
     for m in mods:
         if isinstance(m, (InternalMod, PostStepMod)):
             out.append(m)
@@ -74,6 +79,26 @@ def resolve(game_name: str, mods: Sequence[str | Mod]) -> list[Mod]:
     if dupes:
         raise ModError(f"{game_name}: mod(s) given twice: {', '.join(dupes)}")
     return out
+
+
+def _constant_problem(default, value) -> str | None:
+    """Why ``value`` cannot stand in for a constant whose default is ``default``, or None.
+
+    Caught when the game is made, not at the first ``step`` deep inside a trace.
+    """
+    try:
+        want, got = np.asarray(default), np.asarray(value)
+    except Exception:  # a value numpy cannot even read
+        return f"{type(value).__name__} is not a number or array"
+    if got.dtype == object or got.dtype.kind in "USV":
+        return f"{type(value).__name__} is not a number or array"
+    if want.shape != got.shape:
+        return f"it has shape {want.shape}, not {got.shape}"
+    if want.dtype.kind == "b" and got.dtype.kind != "b":
+        return "it is a flag (True/False)"
+    if want.dtype.kind in "iu" and got.dtype.kind not in "iub":
+        return f"it is a whole number, not {got.dtype}"
+    return None
 
 
 def apply_internal(game_cls, mods: Sequence[Mod]):
@@ -97,6 +122,12 @@ def apply_internal(game_cls, mods: Sequence[Mod]):
                 raise ModError(
                     f"{game_cls.name}: mods {const_owner[field]!r} and {mod.name!r} both set "
                     f"constant {field!r}; use one of them"
+                )
+            problem = _constant_problem(getattr(consts, field), value)
+            if problem:
+                raise ModError(
+                    f"{game_cls.name}: mod {mod.name!r} sets constant {field!r} to {value!r}, but "
+                    f"{problem} (default {getattr(consts, field)!r})"
                 )
             const_owner[field] = mod.name
             overrides[field] = value

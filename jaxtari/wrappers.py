@@ -219,6 +219,7 @@ class AtariWrapper:
         return self._game.observation(gs), state
 
     def step(self, state: AtariState, action):
+        self._game.check_action(action)
         action = jnp.asarray(action, jnp.int32)
         key, sticky, pick, k_game = self._draw(state.key)
         gs, last, reward, terminated = self._frames(state.game_state, sticky, state.last_action, action)
@@ -396,6 +397,8 @@ def make_env(
     """
     import jaxtari
 
+    if isinstance(frame_stack, bool) or not isinstance(frame_stack, (int, np.integer)) or frame_stack < 1:
+        raise ValueError(f"frame_stack must be a whole number >= 1 (1: no stack), got {frame_stack!r}")
     game = jaxtari.make(name, mods=mods, full_action_space=full_action_space)
     env = AtariWrapper(game, **atari_kwargs)
     if obs == "objects":
