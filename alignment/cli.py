@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "alignment.probes",
     "alignment.pipeline.command",
     "alignment.audit.command",
+    "alignment.gate_command",
 )
 
 for _name in COMMAND_MODULES:

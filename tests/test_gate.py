@@ -1,0 +1,171 @@
+"""The fidelity gate: thresholds as validated data, figures against them and against a base ref."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from alignment import gate
+from alignment.cli import app
+
+runner = CliRunner()
+GOOD = {"coverage": 0.95, "recall": 0.96, "precision": 0.9, "fault_detection": 1.0}
+
+
+def _audit(root: Path, game: str, **summary) -> None:
+    figures = {**GOOD, **summary}
+    doc = {"schema": gate.AUDIT_SCHEMA, "game": game, "code_hash": "c0de", "versions": {},
+           "summary": {"reviewed_rules": 20, "probed_rules": 19, "seeded_faults": 4,
+                       "seeded_faults_detected": 4, "probes_failing_on_ale": 0, **figures},
+           "rules": []}
+    (root / "audits").mkdir(exist_ok=True)
+    (root / "audits" / f"{game}.json").write_text(json.dumps(doc))
+
+
+def _stress(root: Path, game: str, label: str, obs: str = "objects") -> None:
+    (root / "stress").mkdir(exist_ok=True)
+    (root / "stress" / f"{game}-{obs}.json").write_text(json.dumps(
+        {"schema": gate.STRESS_SCHEMA, "verdict": {"label": label, "margin": 0.1, "detail": ""}}))
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root,
+                   check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    _git(tmp_path, "init", "-q", "-b", "main")
+    _audit(tmp_path, "pong")
+    _stress(tmp_path, "pong", "equivalent")
+    (tmp_path / "fidelity.toml").write_text(
+        "[defaults]\nrequire_playtest = false\n[games.pong]\nrecall = 0.9\n")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "base")
+    return tmp_path
+
+
+def _evaluate(root, game="pong", **kw):
+    cfg = gate.load_config(root / "fidelity.toml")
+    return gate.evaluate(game, cfg.for_game(game), root=root, replay=None,
+                         code_hash=lambda g: None, **kw)
+
+
+def test_passes_above_thresholds_and_fails_when_recall_dropped_against_base(repo):
+    assert _evaluate(repo, base="main").passed
+    _audit(repo, "pong", recall=0.92)  # still above the 0.90 threshold
+    verdict = _evaluate(repo, base="main")
+    assert verdict.failures == ["recall dropped against main: 0.96 -> 0.92"]
+    assert _evaluate(repo).passed  # without a base only the thresholds count
+    _audit(repo, "pong", recall=0.85)
+    assert "recall 0.85 is below 0.90" in _evaluate(repo).failures
+
+
+def test_stress_different_fails_and_a_worse_verdict_than_base_fails(repo):
+    _stress(repo, "pong", "inconclusive")
+    assert _evaluate(repo, base="main").failures == [
+        "stress (objects) got worse against main: equivalent -> inconclusive"]
+    _stress(repo, "pong", "different")
+    assert "stress (objects): the learning curves are different" in _evaluate(repo).failures
+
+
+def test_a_game_without_an_audit_fails_with_the_command_that_makes_one(repo):
+    assert _evaluate(repo, game="freeway").failures == [
+        "no audit: make one with `jaxtari-align audit freeway` and commit audits/freeway.json"]
+    (repo / "audits" / "freeway.json").write_text('{"schema": "something/else"}')
+    assert _evaluate(repo, game="freeway").failures == [
+        "audits/freeway.json has schema 'something/else', not 'jaxtari-align/audit/v1'"]
+
+
+def test_an_audit_made_for_other_code_is_stale(repo):
+    cfg = gate.load_config(repo / "fidelity.toml")
+    verdict = gate.evaluate("pong", cfg.for_game("pong"), root=repo, replay=None,
+                            code_hash=lambda g: "feedface" * 8)
+    assert verdict.failures == ["audits/pong.json was made for code c0de, the game's code is now "
+                                "feedfacefeed: re-run `jaxtari-align audit pong`"]
+
+
+def test_playtest_required_and_removed_sessions_fail(repo):
+    (repo / "fidelity.toml").write_text("[defaults]\nrequire_playtest = true\n")
+    assert _evaluate(repo).failures == [
+        "not playtested: record a session with `jaxtari-align play pong`"]
+    session = repo / "playtest" / "pong" / "s1.jsonl.gz"
+    session.parent.mkdir(parents=True)
+    session.write_bytes(b"")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "session")
+    cfg = gate.load_config(repo / "fidelity.toml")
+    replayed = gate.evaluate("pong", cfg.for_game("pong"), root=repo, code_hash=lambda g: None,
+                             replay=lambda game, root: (1, 0, ["s1.jsonl.gz: frame 7, score"]))
+    assert replayed.figures["playtest_pass"] == 0.0
+    assert replayed.failures == ["playtest: 0 of 1 session(s) replay clean (needs 100%): "
+                                 "s1.jsonl.gz: frame 7, score"]
+    session.unlink()
+    assert "playtest sessions removed against HEAD: playtest/pong/s1.jsonl.gz" in \
+        _evaluate(repo, base="HEAD").failures
+
+
+@pytest.mark.parametrize("toml, named", [
+    ("[defaults]\nrecal = 0.9\n", "defaults.recal: unknown key"),
+    ("[games.pong]\nrecall = 1.5\n", "games.pong.recall: 1.5 is outside [0, 1]"),
+    ("[defaults]\nprecision = -0.1\n", "defaults.precision: -0.1 is outside [0, 1]"),
+    ("[limits]\nx = 1\n", "limits: unknown key"),
+    ("[defaults\n", "is not valid TOML"),
+])
+def test_a_bad_fidelity_toml_names_the_key(tmp_path, toml, named):
+    path = tmp_path / "fidelity.toml"
+    path.write_text(toml)
+    with pytest.raises(gate.GateConfigError) as err:
+        gate.load_config(path)
+    assert named in str(err.value) and str(path) in str(err.value)
+
+
+def test_command_table_markdown_exit_status_and_step_summary(repo, monkeypatch):
+    monkeypatch.chdir(repo)
+    summary = repo / "summary.md"
+    summary.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    _audit(repo, "pong", recall=0.92)
+    out = runner.invoke(app, ["gate", "pong", "--base", "main", "--no-replay",
+                              "--markdown", "gate.md"])
+    assert out.exit_code == 1, out.output
+    assert "recall dropped against main: 0.96 -> 0.92" in out.output
+    written = (repo / "gate.md").read_text()
+    verdicts = [_evaluate(repo, base="main")]
+    assert written == gate.markdown(verdicts, base="main")
+    assert "| pong | 0.95 (≥ 0.90) | 0.92 (≥ 0.90) |" in written and "FAIL" in written
+    assert summary.read_text() == "earlier step\n" + written
+
+    _audit(repo, "pong")
+    out = runner.invoke(app, ["gate", "pong", "--base", "main", "--no-replay"])
+    assert out.exit_code == 0, out.output
+
+
+def test_command_bad_input(repo, monkeypatch):
+    monkeypatch.chdir(repo)
+    out = runner.invoke(app, ["gate", "pong", "--base", "no-such-branch"])
+    assert out.exit_code == 2 and "--base 'no-such-branch' is not a git ref" in out.output
+    out = runner.invoke(app, ["gate", "pongg", "--no-replay"])
+    assert out.exit_code == 2 and "unknown game(s) pongg; games: " in out.output
+    out = runner.invoke(app, ["gate", "--config", "missing.toml"])
+    assert out.exit_code == 2 and "no gate thresholds at missing.toml" in out.output
+
+
+def test_touched_games(repo):
+    games = ["freeway", "frostbite", "pong"]
+    _git(repo, "checkout", "-qb", "change")
+    (repo / "README.md").write_text("words\n")
+    _git(repo, "add", "-A"); _git(repo, "commit", "-qm", "docs")
+    assert gate.touched_games("main", games, repo) == []
+    (repo / "jaxtari" / "games").mkdir(parents=True)
+    (repo / "jaxtari" / "games" / "frostbite_draw.py").write_text("x = 1\n")
+    (repo / "specs").mkdir()
+    (repo / "specs" / "pong.yaml").write_text("game: pong\n")
+    _git(repo, "add", "-A"); _git(repo, "commit", "-qm", "games")
+    assert gate.touched_games("main", games, repo) == ["frostbite", "pong"]
+    (repo / "alignment").mkdir()
+    (repo / "alignment" / "backends.py").write_text("x = 1\n")
+    _git(repo, "add", "-A"); _git(repo, "commit", "-qm", "shared")
+    assert gate.touched_games("main", games, repo) == games
