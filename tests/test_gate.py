@@ -1,50 +1,18 @@
 """The fidelity gate: thresholds as validated data, figures against them and against a base ref."""
 
-import json
-import subprocess
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
 from alignment import gate
 from alignment.cli import app
+from tests.gate_fixtures import git as _git, make_repo, write_audit as _audit, write_stress as _stress
 
 runner = CliRunner()
-GOOD = {"coverage": 0.95, "recall": 0.96, "precision": 0.9, "fault_detection": 1.0}
-
-
-def _audit(root: Path, game: str, **summary) -> None:
-    figures = {**GOOD, **summary}
-    doc = {"schema": gate.AUDIT_SCHEMA, "game": game, "code_hash": "c0de", "versions": {},
-           "summary": {"reviewed_rules": 20, "probed_rules": 19, "seeded_faults": 4,
-                       "seeded_faults_detected": 4, "probes_failing_on_ale": 0, **figures},
-           "rules": []}
-    (root / "audits").mkdir(exist_ok=True)
-    (root / "audits" / f"{game}.json").write_text(json.dumps(doc))
-
-
-def _stress(root: Path, game: str, label: str, obs: str = "objects") -> None:
-    (root / "stress").mkdir(exist_ok=True)
-    (root / "stress" / f"{game}-{obs}.json").write_text(json.dumps(
-        {"schema": gate.STRESS_SCHEMA, "verdict": {"label": label, "margin": 0.1, "detail": ""}}))
-
-
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root,
-                   check=True, capture_output=True)
 
 
 @pytest.fixture
 def repo(tmp_path):
-    _git(tmp_path, "init", "-q", "-b", "main")
-    _audit(tmp_path, "pong")
-    _stress(tmp_path, "pong", "equivalent")
-    (tmp_path / "fidelity.toml").write_text(
-        "[defaults]\nrequire_playtest = false\n[games.pong]\nrecall = 0.9\n")
-    _git(tmp_path, "add", "-A")
-    _git(tmp_path, "commit", "-qm", "base")
-    return tmp_path
+    return make_repo(tmp_path)
 
 
 def _evaluate(root, game="pong", **kw):
