@@ -179,7 +179,8 @@ def _audit_figures(art: Artefacts, game: str) -> tuple[Optional[dict], Optional[
     figures = {k: summary.get(k) for k in AUDIT_FIGURES}
     bad = [k for k, v in figures.items() if not isinstance(v, (int, float))]
     if bad:
-        return None, f"audits/{game}.json has no number for {', '.join(bad)} in its summary"
+        return None, (f"audits/{game}.json measures no {', '.join(bad)} (nothing to count: no "
+                      "probed rules or no seeded faults); the audit's report says why")
     return {**figures, "code_hash": doc.get("code_hash")}, None
 
 
@@ -213,10 +214,16 @@ def replay_sessions(game: str, root: Path) -> tuple[int, int, list[str]]:
 
 
 def _current_code_hash(game: str) -> Optional[str]:
+    """The hash the audit records for the game's code (contract 5), or None where not available."""
     try:
         from alignment.catalog import code_hash
     except ImportError:
-        return None  # not on this branch yet: staleness is not checked
+        try:
+            from alignment import catalog
+            from alignment.audit.source import code_hash as source_hash
+        except ImportError:
+            return None  # no audit stage on this branch: staleness is not checked
+        return source_hash(catalog.entry(game).jax_game)
     return code_hash(game)
 
 

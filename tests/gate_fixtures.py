@@ -9,9 +9,11 @@ from alignment import gate
 GOOD = {"coverage": 0.95, "recall": 0.96, "precision": 0.9, "fault_detection": 1.0}
 
 
-def write_audit(root: Path, game: str, **summary) -> None:
+def write_audit(root: Path, game: str, code_hash: str = "", **summary) -> None:
+    """An audit of the game's current code (or of ``code_hash``) with GOOD figures but ``summary``."""
     figures = {**GOOD, **summary}
-    doc = {"schema": gate.AUDIT_SCHEMA, "game": game, "code_hash": "c0de", "versions": {},
+    code_hash = code_hash or gate._current_code_hash(game) or "c0de"
+    doc = {"schema": gate.AUDIT_SCHEMA, "game": game, "code_hash": code_hash, "versions": {},
            "summary": {"reviewed_rules": 20, "probed_rules": 19, "seeded_faults": 4,
                        "seeded_faults_detected": 4, "probes_failing_on_ale": 0, **figures},
            "rules": []}

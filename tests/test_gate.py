@@ -48,6 +48,7 @@ def test_a_game_without_an_audit_fails_with_the_command_that_makes_one(repo):
 
 
 def test_an_audit_made_for_other_code_is_stale(repo):
+    _audit(repo, "pong", code_hash="c0de")
     cfg = gate.load_config(repo / "fidelity.toml")
     verdict = gate.evaluate("pong", cfg.for_game("pong"), root=repo, replay=None,
                             code_hash=lambda g: "feedface" * 8)

@@ -125,9 +125,11 @@ def ale_failures(audit: Mapping[str, Any]) -> dict[str, str]:
     listed = (audit.get("summary") or {}).get("probes_failing_on_ale")
     out: dict[str, str] = {}
     for rule in audit.get("rules") or ():
-        ale = rule.get("ale") or (rule.get("probe") or {}).get("ale") or {}
-        if isinstance(ale, Mapping) and ale.get("passed") is False:
-            out[rule["id"]] = "; ".join(ale.get("failures") or ()) or "fails on ALE"
+        ale = rule.get("ale") or {}
+        if rule.get("outcome") == "wrong-probe" or (isinstance(ale, Mapping)
+                                                    and ale.get("passed") is False):
+            out[rule["id"]] = ("; ".join(ale.get("failures") or ()) or rule.get("detail")
+                               or "fails on ALE")
     if isinstance(listed, (list, tuple)):
         for rule_id in listed:
             out.setdefault(str(rule_id), "fails on ALE")
@@ -142,8 +144,8 @@ def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     except stages.StageNotBuilt as err:
         return {"stage": "audit", "audit": stages.not_built(err)}
     out_dir = Path(cfg.audits_dir)
-    result = core.run_audit(game, llm=cfg.llm, out_dir=out_dir, specs_dir=Path(cfg.specs_dir),
-                            faults=cfg.faults)
+    result = core.run_audit(game, llm=cfg.llm, model=cfg.model, out_dir=out_dir,
+                            specs_dir=Path(cfg.specs_dir), faults=cfg.faults, docs=cfg.docs)
     report.write(result, out_dir)
     path = out_dir / f"{game}.json"
     written = _read_json(path)

@@ -126,8 +126,8 @@ def _check(probe, run) -> dict:
 # Audit (core + report writer)
 
 
-def run_audit(game, *, llm="offline", out_dir=Path("audits"), specs_dir=Path("specs"),
-              faults=True) -> dict:
+def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_dir=Path("specs"),
+              faults=True, docs=None) -> dict:
     marker = Path(out_dir) / ".fail-once"
     if marker.exists():
         marker.unlink()
@@ -138,7 +138,8 @@ def run_audit(game, *, llm="offline", out_dir=Path("audits"), specs_dir=Path("sp
     for rule in reviewed:
         ale = _check(rule.probe, reference_run)
         jax_side = _check(rule.probe, jax_run) if ale["passed"] else None
-        rules.append({"id": rule.id, "ale": ale, "jax": jax_side})
+        outcome = "wrong-probe" if not ale["passed"] else "pass" if jax_side["passed"] else "fail"
+        rules.append({"id": rule.id, "outcome": outcome, "ale": ale, "jax": jax_side})
     valid = [r for r in rules if r["ale"]["passed"]]
     summary = {
         "reviewed_rules": len(reviewed), "probed_rules": len(valid),
