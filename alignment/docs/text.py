@@ -321,14 +321,15 @@ def pipe_tables(text: str, start: int = 0, end: Optional[int] = None) -> list[li
     """The ``| a | b |`` tables in a range; each is its list of rows (separator rows dropped)."""
     tables: list[list[TableRow]] = []
     current: list[TableRow] = []
+    line_no = text.count("\n", 0, start)  # counted once, then line by line (not from 0 per row)
     for off, line in lines_with_offsets(text, start, end):
+        line_no += 1
         s = line.strip()
         if s.startswith("|") and s.endswith("|") and len(s) > 1:
             cells = tuple(c.strip() for c in s[1:-1].split("|"))
             if not all(re.fullmatch(r":?-{3,}:?", c) for c in cells if c) or not any(cells):
                 lead = len(line) - len(line.lstrip())
-                current.append(TableRow(off + lead, off + lead + len(s), cells,
-                                        text.count("\n", 0, off) + 1))
+                current.append(TableRow(off + lead, off + lead + len(s), cells, line_no))
         else:
             if current:
                 tables.append(current)

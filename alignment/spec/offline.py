@@ -117,6 +117,7 @@ _LABEL_VALUE = re.compile(
     r"(?P<value>\d[\d,]*(?:\s*-\s*\d[\d,]*)?(?:\s+points?)?)(?=\s{2,}|\s*$)",
     re.I,
 )
+_CHART_GAP = re.compile(r"\s{2,}\d")
 _ABBREVIATIONS = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|vs|etc|Inc|Co|Mfg|Corp|No|e\.g|i\.e)\.)$")
 
 
@@ -175,7 +176,9 @@ def units(doc: Document, section: Section) -> list[Unit]:
                 or _NUMERIC_ROW.match(line) or re.fullmatch(r"\{Figure\d*\}", s):
             flush()
             continue
-        pairs = list(_LABEL_VALUE.finditer(line))
+        # The chart pattern backtracks heavily on long prose lines; it can only match where two
+        # spaces precede a digit, so other lines skip it.
+        pairs = list(_LABEL_VALUE.finditer(line)) if _CHART_GAP.search(line) else []
         if pairs and not _LABEL_VALUE.sub("", line).strip():  # the line is nothing but pairs
             flush()
             header = last_text_line
@@ -249,12 +252,17 @@ def statement_for(category: str, section: str, sentence: str, params: dict[str, 
 class _Ids:
     def __init__(self) -> None:
         self.used: set[str] = set()
+        self.next_suffix: dict[str, int] = {}  # per base: where to resume counting (no rescans)
 
     def make(self, category: str, words: Sequence[str]) -> str:
         base = f"{category}.{_slug(words)}"
-        rid, n = base, 2
+        rid, n = base, self.next_suffix.get(base, 2)
+        if rid in self.used:
+            rid = f"{base}-{n}"
         while rid in self.used:
-            rid, n = f"{base}-{n}", n + 1
+            n += 1
+            rid = f"{base}-{n}"
+        self.next_suffix[base] = n + 1 if rid != base else n
         self.used.add(rid)
         return rid
 

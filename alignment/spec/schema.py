@@ -13,6 +13,7 @@ signals. Nothing in a spec is ever executed.
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 from typing import Any, Literal, Mapping, Optional, Union
@@ -426,7 +427,7 @@ class GameSpec(_Model):
     @model_validator(mode="after")
     def _cross_checks(self, info: ValidationInfo) -> "GameSpec":
         ids = [r.id for r in self.rules]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        dupes = sorted(i for i, n in collections.Counter(ids).items() if n > 1)
         if dupes:
             raise ValueError(f"rule id(s) used more than once: {', '.join(dupes)}")
         source_ids = {s.id for s in self.sources}
