@@ -109,6 +109,8 @@ def register(app: typer.Typer) -> None:
                                      help="re-extract the spec from documents (default: reuse the "
                                           "committed specs/GAME.yaml when there is one)"),
         docs: Optional[str] = typer.Option(None, "--docs", help="offline documents corpus"),
+        online: bool = typer.Option(False, "--online",
+                                    help="fetch the documents over HTTP when a spec is extracted"),
         llm: str = typer.Option("offline", "--llm", help="offline | anthropic | openai"),
         model: Optional[str] = typer.Option(None, "--model", help="LLM model name (with --llm)"),
         faults: bool = typer.Option(True, "--faults/--no-faults", help="audit seeded faults"),
@@ -126,8 +128,8 @@ def register(app: typer.Typer) -> None:
         slug = game.strip().lower() if resume else resolve_game(game)
         root = runs.state_dir(state)
         try:
-            cfg = Configuration(extract=extract, docs=docs, llm=llm, model=model, faults=faults,
-                                playtest_missing=playtest_missing, stress_budget=stress,
+            cfg = Configuration(extract=extract, docs=docs, online=online, llm=llm, model=model,
+                                faults=faults, playtest_missing=playtest_missing, stress_budget=stress,
                                 stress_obs=stress_obs, stress_seeds=stress_seeds,
                                 reports_dir=str(root / "reports"))
         except ValueError as err:

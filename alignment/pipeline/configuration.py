@@ -31,9 +31,10 @@ class Configuration:
     stress_dir: str = "stress"
     reports_dir: str = ".jaxtari-align/reports"
     # Spec: a committed spec is reused as it is unless `extract`; extraction reads `docs`
-    # (an offline corpus; None: $JAXTARI_ALIGN_DOCS, else HTTP through the cache).
+    # (an offline corpus; None: $JAXTARI_ALIGN_DOCS), and fetches the pages only when `online`.
     extract: bool = False
     docs: Optional[str] = None
+    online: bool = False
     llm: str = "offline"
     model: Optional[str] = None
     faults: bool = True

@@ -56,6 +56,8 @@ def resume(compiled, info: runs.RunInfo, root: Path) -> runs.RunInfo:
     elif info.waiting is not None:
         payload = Command(resume="checked")  # a playtest was asked for: the node looks again
     result = _invoke(compiled, payload, info.run_id, cfg, root)
-    if info.waiting is not None and info.waiting.get("kind") == "review":
-        runs.clear_answer(root, info.run_id)  # consumed (an invalid one is reported in the state)
+    # An answer is consumed once the review node has run with it (an invalid one is reported in
+    # the state); a run killed after that finds it still there and does not need it.
+    if result.waiting is None or result.waiting.get("kind") != "review" or payload is not None:
+        runs.clear_answer(root, info.run_id)
     return result

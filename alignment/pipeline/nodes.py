@@ -9,12 +9,14 @@ an interrupted node from its start on resume.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Mapping
 
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from alignment.docs.corpus import DOCS_ENV
 from alignment.pipeline import review as review_step
 from alignment.pipeline import stages
 from alignment.pipeline.configuration import Configuration
@@ -44,6 +46,12 @@ def spec(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
         return {"stage": "spec", "spec_path": str(path), "spec": {
             "status": "reused", "counts": counts,
             "detail": f"the committed {path} as it is (pass --extract to re-extract it from documents)"}}
+    if not (cfg.docs or os.environ.get(DOCS_ENV) or cfg.online):
+        why = "no committed spec" if not path.exists() else "--extract asked"
+        return {"stage": "spec", "spec_path": None, "spec": {
+            "status": "failed",
+            "detail": f"{why} for {game} and no documents offline: pass --docs DIR (a corpus of "
+                      f"farama/ and atariage/ files, or ${DOCS_ENV}) or --online to fetch the pages"}}
     try:
         core = stages.load("spec", cfg)
     except stages.StageNotBuilt as err:

@@ -131,3 +131,14 @@ def test_a_stage_not_on_the_branch_says_not_built_yet(toy_cfg):
                                "detail": "alignment.no_such_stage.core is not built yet (issue 15)"}
     assert not (Path(cfg.audits_dir) / "toy.json").exists()
     assert result["report"]["status"] == "done"
+
+
+def test_without_a_spec_or_documents_the_run_says_what_to_pass(toy_cfg, monkeypatch):
+    monkeypatch.delenv("JAXTARI_ALIGN_DOCS", raising=False)
+    cfg = toy_cfg(docs=None)
+    result = _run(graph.compile(InMemorySaver()), {"game": "toy", "run_id": "t1"}, cfg)
+    assert result["spec"]["status"] == "failed"
+    assert "no committed spec for toy and no documents offline: pass --docs DIR" in \
+        result["spec"]["detail"]
+    assert "review" not in result and result["report"]["status"] == "done"
+    assert not (Path(cfg.specs_dir) / "toy.yaml").exists()

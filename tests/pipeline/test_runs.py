@@ -1,6 +1,12 @@
 """Durable runs in the real SQLite checkpointer, and the run/review/runs commands."""
 
+import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -43,6 +49,49 @@ def test_a_node_that_raises_leaves_a_run_that_resume_finishes(toy_cfg, tmp_path)
     info = _resume(root)  # a fresh store connection, as a new process would have
     assert info.status == "done" and info.stage == "report"
     assert info.values["audit"]["summary"]["recall"] == 1.0
+    assert not runs.answer_path(root, "toy-1").exists()
+
+
+RESUME_SCRIPT = """
+import sys
+from pathlib import Path
+from alignment import graph
+from alignment.pipeline import execute, runs
+root = Path(sys.argv[1])
+with runs.open_store(root) as saver:
+    compiled = graph.compile(saver)
+    execute.resume(compiled, runs.find_run(compiled, saver, "toy-1"), root)
+"""
+
+
+def test_a_run_killed_inside_a_node_resumes_from_that_node(toy_cfg, tmp_path):
+    cfg, root = toy_cfg(), tmp_path / "state"
+    _start(cfg, root)
+    runs.save_answer(root, "toy-1", {"accept": ALL_RULES[:3], "reject": ALL_RULES[3:]})
+    audits = Path(cfg.audits_dir)
+    audits.mkdir(parents=True)
+    (audits / ".hang").touch()
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", RESUME_SCRIPT, str(root)], cwd=repo,
+                            env={**os.environ, "PYTHONPATH": str(repo)})
+    try:
+        deadline = time.monotonic() + 120
+        while not (audits / ".started").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "the audit never started"
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    (audits / ".hang").unlink()
+    with runs.open_store(root) as saver:
+        killed = runs.run_info(graph.compile(saver), "toy-1")
+    assert killed.status == "stopped before audit" and killed.stage == "review"
+
+    info = _resume(root)  # the answer was applied before the kill; the audit runs again
+    assert info.status == "done", info.status
+    assert info.values["decisions"][ALL_RULES[3]] == "reject"
+    assert info.values["audit"]["status"] == "done"
+    assert load_spec(Path(cfg.specs_dir) / "toy.yaml").rule(ALL_RULES[3]).status == "rejected"
     assert not runs.answer_path(root, "toy-1").exists()
 
 

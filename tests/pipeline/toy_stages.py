@@ -5,13 +5,15 @@ own rules written as plain Python (:func:`reference_run`); the "JAX" side is ``t
 ``ToyGame`` run for real. The artefacts follow the schemas the gate reads.
 
 Knobs for tests, as files (so that a re-run node sees the same world as a fresh process would):
-``<audits dir>/.fail-once`` makes the next audit raise once.
+``<audits dir>/.fail-once`` makes the next audit raise once; ``<audits dir>/.hang`` makes it write
+``.started`` and then wait (for a test to kill the process).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -132,6 +134,9 @@ def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_
     if marker.exists():
         marker.unlink()
         raise RuntimeError("injected failure in the toy audit")
+    if (Path(out_dir) / ".hang").exists():
+        (Path(out_dir) / ".started").touch()
+        time.sleep(600)
     spec = load_spec(spec_path(specs_dir, game))
     reviewed = [r for r in spec.rules if r.status == "reviewed"]
     rules = []
