@@ -16,8 +16,7 @@ app = typer.Typer(
 # Each module exposes register(app) adding its commands.
 COMMAND_MODULES = (
     "alignment.spec.command",
-    "alignment.compare",
-    "alignment.probes",
+    "alignment.audit.command",
     "alignment.pipeline.command",
     "alignment.audit.command",
     "alignment.gate_command",

@@ -1,14 +1,159 @@
-"""``jaxtari-align audit GAME``: audit a JAX game against its reviewed spec on the real emulator."""
+"""The audit stage's commands: ``jaxtari-align audit``, ``probe`` and ``compare``.
+
+Only this module prints: the cores (:mod:`alignment.audit.core`, :mod:`alignment.audit.probes`,
+:mod:`alignment.audit.compare`) return data; :mod:`alignment.audit.report` and
+:mod:`alignment.audit.compare_report` write the files.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Optional
 
+from alignment import catalog
+from alignment.audit import compare_report, probes
+from alignment.audit.compare import CompareError, run_compare
+from alignment.audit.compare_report import fmt
+from alignment.backends import BackendError
+from alignment.catalog import UnknownCatalogGame
+from alignment.reference.ale import AleError
+from alignment.reference.policy import POLICIES, PolicyError
+
 DEFAULT_OUT = Path("audits")
 
 
 def register(app) -> None:
+    """Add the ``audit``, ``probe`` and ``compare`` commands to the jaxtari-align app."""
+    _register_audit(app)
+    _register_probes_and_compare(app)
+
+
+def _register_probes_and_compare(app) -> None:
+    import typer
+
+    @app.command("probe")
+    def probe_command(
+        game: str = typer.Argument(..., help="game name, e.g. Frostbite"),
+        specs: Path = typer.Option(Path("specs"), "--specs", help="folder of <game>.yaml specs"),
+        backend: list[str] = typer.Option(list(probes.BACKENDS), "--backend", help="ale and/or jax"),
+    ) -> None:
+        """Run every reviewed probe of specs/<game>.yaml on ALE and on the JAX game."""
+        from rich.console import Console
+        from rich.table import Table
+
+        from alignment.spec.store import load_spec
+
+        console = Console()
+        try:
+            canon = catalog.canonical(game)
+            path = specs / f"{canon}.yaml"
+            if not path.exists():
+                raise probes.ProbeError(
+                    f"no spec at {path}; write one with `jaxtari-align spec {game}`")
+            for b in backend:
+                if b not in probes.BACKENDS:
+                    raise probes.ProbeError(
+                        f"unknown backend {b!r}; backends: {', '.join(probes.BACKENDS)}")
+            results = probes.run_probes(load_spec(path), backend)
+        except (probes.ProbeError, catalog.UnknownCatalogGame, ValueError) as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(1)
+        table = Table(title=f"{canon}: probes of {path}")
+        table.add_column("rule")
+        for b in backend:
+            table.add_column(b)
+        failed = 0
+        for rule_id, by_backend in results:
+            cells = []
+            for b in backend:
+                r = by_backend[b]
+                failed += not r.passed
+                cells.append("[green]pass[/green]" if r.passed else f"[red]{r.summary()}[/red]")
+            table.add_row(rule_id, *cells)
+        console.print(table)
+        if not results:
+            console.print("no reviewed rule of this spec has a probe")
+        if failed:
+            raise typer.Exit(1)
+
+    @app.command("compare")
+    def compare(
+        game: str = typer.Argument(..., help="catalog game: pong, freeway, frostbite, ..."),
+        policy: str = typer.Option("random", help="random | scripted | file"),
+        episodes: int = typer.Option(5, min=1, help="episodes per backend"),
+        seed: int = typer.Option(0, help="seed of the policy and the sticky actions"),
+        policy_file: Optional[Path] = typer.Option(
+            None, help='with --policy file: JSON ["NOOP", "UP", ...] or {"actions": [...], '
+                       '"repeat": k}, or names separated by spaces'),
+        max_frames: int = typer.Option(10_000, min=1, help="emulator frames per episode at most"),
+        out: Path = typer.Option(Path("compare-reports"), help="folder for <game>-compare.json/.md"),
+        frameskip: int = typer.Option(4, min=1, help="frames per agent step (ALE v5: 4)"),
+        sticky: float = typer.Option(0.25, min=0.0, max=1.0,
+                                     help="sticky-action probability of the v5 episodes (ALE v5: 0.25)"),
+    ) -> None:
+        """Play the same policy on ALE and on the JAX game; compare episodes, events and signals."""
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        err = Console(stderr=True)
+        if policy not in POLICIES:
+            err.print(f"error: unknown policy {policy!r}; policies: {', '.join(POLICIES)}",
+                      markup=False, soft_wrap=True)
+            raise typer.Exit(1)
+        try:
+            with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
+                          "{task.total}"), TimeElapsedColumn(), console=err, transient=True) as bar:
+                task = bar.add_task(f"compare {game}", total=2 * episodes + 1)
+                report = run_compare(
+                    game, policy=policy, episodes=episodes, seed=seed,
+                    policy_file=str(policy_file) if policy_file else None, max_frames=max_frames,
+                    frameskip=frameskip, sticky=sticky,
+                    advance=lambda label, n: bar.update(task, advance=n, description=label),
+                )
+            paths = compare_report.write_report(report, out)
+        except (UnknownCatalogGame, PolicyError, CompareError, AleError, BackendError) as exc:
+            err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(1)
+        except OSError as exc:
+            err.print(f"error: cannot write the report to {str(out)!r}: {exc}", markup=False,
+                      soft_wrap=True)
+            raise typer.Exit(1)
+        _print_compare(Console(), report, paths)
+
+
+def _print_compare(console, report: dict, paths: list[Path]) -> None:
+    from rich.table import Table
+
+    table_rows = compare_report.rows(report)
+    st = report["settings"]
+    console.print(f"[bold]{report['game']}[/bold]: ALE vs JAX, policy {st['policy']}, "
+                  f"{st['episodes']} episodes, seed {st['seed']}, frameskip {st['frameskip']}, "
+                  f"sticky {st['sticky']}, max {st['max_frames']} frames")
+    t = Table(title="Episodes (v5 protocol)")
+    for c in ("", "ALE mean ± std", "JAX mean ± std", "Welch p", "Mann-Whitney p"):
+        t.add_column(c)
+    for r in table_rows["dist"]:
+        t.add_row(*r)
+    console.print(t)
+    t = Table(title=f"Events (precision {fmt(report['events']['precision'])}, "
+                    f"recall {fmt(report['events']['recall'])})")
+    for c in ("", "ALE", "JAX"):
+        t.add_column(c)
+    for r in table_rows["events"]:
+        t.add_row(*r)
+    console.print(t)
+    t = Table(title="Matched runs (same actions, sticky off)")
+    for c in ("signal", "agreement", "first divergence", "max |diff|", "tolerance"):
+        t.add_column(c)
+    for r in table_rows["signals"]:
+        style = "green" if r[1] == "1" else "yellow"
+        t.add_row(*r, style=style)
+    console.print(t)
+    for p in paths:
+        console.print(f"wrote {p}")
+
+
+def _register_audit(app) -> None:
     import typer
 
     @app.command("audit")
@@ -58,7 +203,7 @@ def register(app) -> None:
             fail(str(exc))
         except OSError as exc:
             fail(f"cannot write the audit to {str(out)!r}: {exc}")
-        _print(Console(), result, paths, previous is not None)
+        _print_audit(Console(), result, paths, previous is not None)
         s = result.summary()
         if s["failing_on_jax"] or s["probe_errors"]:
             raise typer.Exit(1)
@@ -74,7 +219,7 @@ def _canonical(game: str) -> str:
         raise AuditError(str(exc)) from None
 
 
-def _print(console, result, paths, compared: bool) -> None:
+def _print_audit(console, result, paths, compared: bool) -> None:
     from rich.table import Table
 
     s = result.summary()

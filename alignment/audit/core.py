@@ -331,9 +331,10 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     Writes nothing (:func:`alignment.audit.report.write` does); ``out_dir`` is checked to be
     writable before any work.
     """
-    from alignment import catalog, probes
+    from alignment import catalog
+    from alignment.audit import probes
+    from alignment.audit.compare import versions
     from alignment.audit.source import code_hash, game_source_files
-    from alignment.compare import _versions
 
     try:
         canon = catalog.canonical(game)
@@ -356,7 +357,7 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
         game=canon, spec=spec, game_cls=jaxtari.game_class(e.jax_game),
         source_files=game_source_files(e.jax_game),
         run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods),
-        signals=list(e.signals), code_hash=code_hash(e.jax_game), versions=_versions(),
+        signals=list(e.signals), code_hash=code_hash(e.jax_game), versions=versions(),
         events=(lambda: _events(canon)) if events else None, faults=fault_set, faults_note=note,
         spec_path=str(Path(specs_dir) / f"{canon}.yaml"), spans=spans,
     )

@@ -1,8 +1,8 @@
 """Behavioural precision: events the JAX game produces in matched rollouts that ALE never produces.
 
 Matched rollouts are compare's: the same open-loop agent actions on both backends, frameskip 4,
-sticky actions off, every catalog signal after every frame (:func:`alignment.reference.rollout.ale_frames`
-and :class:`~alignment.reference.rollout.JaxRunner`). From each side's traces the kinds of event it
+sticky actions off, every catalog signal after every frame (:func:`alignment.audit.compare.matched_run`
+on both :mod:`alignment.backends`). From each side's traces the kinds of event it
 produced are read - a reward value (``reward +10``), a life lost or won (``lives -1``), a level
 change (``level +1``), the episode's end (``episode end``) - and a JAX kind that ALE never produced
 in the same rollouts is unjustified behaviour.
@@ -63,13 +63,14 @@ def compare_events(ale: Counter, jax: Counter) -> dict[str, Any]:
 
 def matched_events(game: str, *, seed: int = 0, max_frames: int = MAX_FRAMES) -> dict[str, Any]:
     """Event kinds of both backends over the audit's matched rollouts of a catalog game."""
+    from alignment.audit.compare import load_jax_backend, matched_run
+    from alignment.audit.episodes import expand_to_frames
+    from alignment.backends import make_backend
     from alignment.catalog import entry as catalog_entry
-    from alignment.compare import load_jax_game
     from alignment.reference.policy import episode_actions
-    from alignment.reference.rollout import JaxRunner, ale_frames, expand_to_frames
 
     e = catalog_entry(game)
-    runner = JaxRunner(e, load_jax_game(e))
+    jax_side, ale_side = load_jax_backend(e), make_backend("ale", e.name)
     steps = -(-max_frames // FRAMESKIP)
     ale, jax = Counter(), Counter()
     rollouts = []
@@ -77,7 +78,8 @@ def matched_events(game: str, *, seed: int = 0, max_frames: int = MAX_FRAMES) ->
         actions = episode_actions(e, policy, seed=seed, episodes=episodes, steps=steps)
         for i in range(episodes):
             frames = expand_to_frames(actions[i], FRAMESKIP, max_frames)
-            a, j = ale_frames(e, frames), runner.frames(seed * 1000 + i, frames)
+            a = matched_run(ale_side, 0, frames)
+            j = matched_run(jax_side, seed * 1000 + i, frames)
             ka, kj = event_kinds(a), event_kinds(j)
             ale.update(ka)
             jax.update(kj)

@@ -3,7 +3,8 @@
 :class:`AleGame` wraps one ``ale_py.ALEInterface`` (not gymnasium, not a mock). Each :meth:`AleGame.act`
 advances exactly one emulator frame (ALE ``frame_skip`` is 1), which is what one raw ``Game.step``
 of a jaxtari game does; the ALE v5 protocol (frameskip 4, sticky actions 0.25) is built on top by the
-caller (see :mod:`alignment.reference.rollout`). Keep sticky actions off (0) for probes and matched
+caller (see :mod:`alignment.audit.episodes`); :mod:`alignment.backends` puts this adapter and the JAX
+games behind one lockstep API. Keep sticky actions off (0) for probes and matched
 comparisons, where the emulator is then fully deterministic.
 
 Sticky actions follow ALE's ``repeat_action_probability`` rule exactly — each frame, with probability

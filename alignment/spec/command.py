@@ -1,94 +1,29 @@
 """``jaxtari-align spec GAME``: extract a game's rule spec from its documents into specs/<game>.yaml.
 
-The offline extractor is the default (deterministic, no keys, no network beyond fetching the pages
-when no ``--docs`` corpus is given). ``--llm anthropic|openai`` hands the documents to
-:func:`alignment.spec.llm_extract.extract`, whose rules are accepted only where their spans are real.
-An existing spec's reviewed and rejected rules are kept unless ``--force``.
+The work is :func:`alignment.spec.core.build_and_store`; this module parses the options and prints
+what it returned.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
-from pydantic import ValidationError
 
-from alignment import gamenames
-from alignment.docs.cache import default_cache_dir
-from alignment.docs.corpus import CorpusError, load_documents
-from alignment.docs.document import Document
-from alignment.docs.fetch import FetchError
-from alignment.docs.text import DocumentError
-from alignment.spec import offline
-from alignment.spec.schema import (
-    GameSpec,
-    Rule,
-    UnsupportedClaim,
-    json_schema_text,
-    span_problem,
-)
-from alignment.spec.store import SpecFileError, load_spec, merge, spec_path, write_spec
+from alignment.spec.core import SpecError, SpecResult, build_and_store
+from alignment.spec.schema import json_schema_text
 
-PROVIDERS = ("offline", "anthropic", "openai")
+SpecCommandError = SpecError  # the name before the stage split
 
 
-class SpecCommandError(RuntimeError):
-    """A failure to report as a message (exit code 1), never as a traceback."""
-
-
-class _no_error(Exception):
-    """Stands in for an extractor error class that does not exist (catches nothing)."""
-
-
-def _llm_rules(game: str, documents: Sequence[Document], provider: str, model: Optional[str],
-               ) -> tuple[list[Rule], list[UnsupportedClaim]]:
-    """Rules from an LLM, keeping only those whose spans are real (the rest become unsupported)."""
-    try:
-        from alignment.spec import llm_extract
-    except ImportError as err:  # the LLM extractor is a separate module
-        raise SpecCommandError(f"the LLM extractor is not available ({err}); use --llm offline") from None
-    cache_dir = default_cache_dir() / "llm"
-    llm_error = getattr(llm_extract, "LLMError", None) or _no_error
-    try:
-        rules, unsupported = llm_extract.extract(game, list(documents), provider, model, cache_dir)
-    except llm_error as err:
-        raise SpecCommandError(f"the {provider} extractor failed: {err}") from None
-    by_id = {d.id: d for d in documents}
-    accepted: list[Rule] = []
-    unsupported = list(unsupported)
-    for rule in rules:
-        problem = span_problem(rule.source, by_id) if rule.source is not None else (
-            "cites no source span" if rule.origin == "document" else None)
-        if problem:
-            unsupported.append(UnsupportedClaim(statement=rule.statement, reason=problem,
-                                                document=rule.source.document if rule.source else None))
-        else:
-            accepted.append(rule)
-    return accepted, unsupported
-
-
-def build_spec(game: str, documents: Sequence[Document], *, llm: str = "offline",
-               model: Optional[str] = None) -> GameSpec:
-    """A fresh spec of ``game`` from ``documents`` with the chosen extractor."""
-    if llm == "offline":
-        return offline.extract(game, documents)
-    rules, unsupported = _llm_rules(game, documents, llm, model)
-    skeleton = offline.skeleton(game, documents)
-    data = skeleton.model_dump()
-    data.update(rules=[r.model_dump() for r in rules],
-                unsupported=[u.model_dump() for u in unsupported],
-                extractor=f"{llm}:{model}" if model else llm)
-    try:
-        return GameSpec.model_validate(data, context={"documents": {d.id: d for d in documents}})
-    except ValidationError as err:
-        raise SpecCommandError(f"the {llm} extractor produced an invalid spec: {err}") from None
-
-
-def _summary(console: Console, spec: GameSpec, path: Path, *, kept: int, added: int,
-             skipped: int, discarded: int, missing: list[str]) -> None:
+def print_summary(console: Console, result: SpecResult) -> None:
+    """The spec's rules by category and status, what the run kept, added and discarded."""
+    spec, path, missing = result.spec, result.path, result.missing
+    kept, added, skipped = len(result.kept), len(result.added), len(result.skipped)
+    discarded = result.discarded_reviews
     table = Table(title=f"{spec.title or spec.game} ({spec.env_id}) - {len(spec.rules)} rules",
                   title_justify="left")
     table.add_column("category")
@@ -117,41 +52,6 @@ def _summary(console: Console, spec: GameSpec, path: Path, *, kept: int, added: 
     console.print(f"wrote {path}")
 
 
-def run_spec(game: str, *, llm: str = "offline", model: Optional[str] = None,
-             docs: Optional[str] = None, out: str = "specs", force: bool = False,
-             console: Optional[Console] = None) -> Path:
-    console = console or Console()
-    if llm not in PROVIDERS:
-        raise SpecCommandError(f"--llm must be one of {', '.join(PROVIDERS)}, not {llm!r}")
-    try:
-        slug = gamenames.resolve(game)
-        loaded = load_documents(slug, docs_dir=docs)
-    except (gamenames.UnknownGameError, CorpusError, DocumentError, FetchError) as err:
-        raise SpecCommandError(str(err)) from None
-    if not loaded.documents:
-        raise SpecCommandError(
-            f"no documents found for {slug}:\n  - " + "\n  - ".join(loaded.missing)
-        )
-    try:
-        fresh = build_spec(slug, loaded.documents, llm=llm, model=model)
-    except DocumentError as err:
-        raise SpecCommandError(str(err)) from None
-    path = spec_path(out, slug)
-    existing = None
-    if path.exists():
-        try:
-            existing = load_spec(path)
-        except SpecFileError as err:
-            if not force:
-                raise SpecCommandError(f"{err}\n(or pass --force to overwrite it)") from None
-    result = merge(fresh, existing, force=force, documents=loaded.by_id())
-    write_spec(result.spec, path)
-    _summary(console, result.spec, path, kept=len(result.kept), added=len(result.added),
-             skipped=len(result.skipped), discarded=result.discarded_reviews,
-             missing=loaded.missing)
-    return path
-
-
 def register(app: typer.Typer) -> None:
     """Add the ``spec`` command to the jaxtari-align app."""
 
@@ -175,7 +75,9 @@ def register(app: typer.Typer) -> None:
             typer.echo("error: give a GAME (e.g. `jaxtari-align spec frostbite`), or --schema", err=True)
             raise typer.Exit(2)
         try:
-            run_spec(game, llm=llm, model=model, docs=docs, out=out, force=force)
-        except SpecCommandError as err:
+            result = build_and_store(game, docs=docs, llm=llm, model=model, out_dir=Path(out),
+                                     force=force)
+        except SpecError as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(1) from None
+        print_summary(Console(), result)

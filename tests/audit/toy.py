@@ -12,7 +12,7 @@ from collections import Counter
 import jax
 import numpy as np
 
-from alignment import probes
+from alignment.audit import probes
 from alignment.audit.core import Subject
 from alignment.audit.events import compare_events, event_kinds
 from alignment.audit.faults import Fault

@@ -44,7 +44,7 @@ def test_spans_are_real_and_every_candidate_is_decided(game):
 
 def run_probe_on_ale(game: str, probe: Probe) -> list[str]:
     """The expectations of ``probe`` that the real emulator does not meet (empty: all hold)."""
-    from alignment.probes import run_on_ale
+    from alignment.audit.probes import run_on_ale
 
     return run_on_ale(game, probe).failures
 

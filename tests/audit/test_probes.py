@@ -3,7 +3,7 @@
 import pytest
 from typer.testing import CliRunner
 
-from alignment import probes
+from alignment.audit import probes
 from alignment.cli import app
 from alignment.spec.schema import Probe
 from alignment.spec.store import load_spec

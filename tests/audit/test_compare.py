@@ -12,7 +12,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from alignment import catalog, compare, stats
+from alignment import catalog, stats
+from alignment.audit import command, compare
 from alignment.reference import AleGame
 from alignment.reference.policy import PolicyError, episode_actions, read_policy_file
 
@@ -21,7 +22,7 @@ EPISODES, SEED, MAX_FRAMES, FRAMESKIP = 2, 3, 1200, 4
 
 def _app():
     app = typer.Typer()
-    compare.register(app)
+    command.register(app)
 
     @app.command("other")  # a second command keeps typer from flattening the app into one command
     def _other() -> None:

@@ -1,0 +1,364 @@
+"""ALE and JAX behind one lockstep API: reset, act, signals, frames, clone/restore.
+
+>>> ale = make_backend("ale", "frostbite")          # doctest: +SKIP
+>>> jax_side = make_backend("jax", "frostbite")     # doctest: +SKIP
+>>> for b in (ale, jax_side):                       # doctest: +SKIP
+...     b.reset(seed=0); b.act("DOWN", frames=8); print(b.signals()["row"])
+
+Both kinds advance one emulator frame per frame with sticky actions off, so the same actions give
+the same frames on both sides, and both report every catalog signal (:mod:`alignment.catalog`) as
+plain python/numpy values. After game over both stand still (no frame advances, reward 0) until
+:meth:`Backend.reset`. :meth:`Backend.run` is the fast path for long action sequences: per-frame
+signal traces and rewards; on the JAX side a compiled ``lax.scan`` over fixed-size chunks (one
+compile per game serves every length; a shorter chunk is masked, not recompiled).
+
+Actions are indices into :attr:`Backend.action_names` (the game's minimal set in ALE's order, or all
+18 with ``full_action_space=True``) or ALE action names. The JAX side's compiled functions are cached
+per (game, mods, mode, action set), so probes, compare and the playtest recorder share one compile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from alignment import catalog
+from alignment.reference.ale import AleError, AleGame, AleSnapshot
+
+BACKENDS = ("ale", "jax")
+REWARD = "reward"  # the key of the per-frame rewards in :meth:`Backend.run`'s traces
+
+# Frames per compiled call on the JAX side: act() and run() pad the last chunk with masked frames.
+ACT_CHUNK = 64
+RUN_CHUNK = 1024
+
+
+class BackendError(ValueError):
+    """A backend that cannot be built or driven as asked (the message says what to change)."""
+
+
+def make_backend(kind: str, game: str, *, mods: Sequence = (), mode: int | None = None,
+                 full_action_space: bool = False) -> "Backend":
+    """An ALE (``"ale"``) or JAX (``"jax"``) backend of a catalog game, reset with seed 0."""
+    if kind == "ale":
+        return AleBackend(game, mods=mods, mode=mode, full_action_space=full_action_space)
+    if kind == "jax":
+        return JaxBackend(game, mods=mods, mode=mode, full_action_space=full_action_space)
+    raise BackendError(f"unknown backend {kind!r}; backends: {', '.join(BACKENDS)}")
+
+
+def to_python(value) -> Any:
+    """A scalar as bool/int/float, an array as a numpy array."""
+    a = np.asarray(value)
+    if a.ndim == 0:
+        if a.dtype == np.bool_:
+            return bool(a)
+        if np.issubdtype(a.dtype, np.integer):
+            return int(a)
+        return float(a)
+    return a
+
+
+class Backend:
+    """What both kinds share: action lookup and the trace layout of :meth:`run`."""
+
+    kind: str
+    game: str
+    entry: catalog.GameEntry
+    action_names: tuple[str, ...]
+
+    def action_index(self, action: int | str) -> int:
+        """The index in :attr:`action_names` of an index or an ALE action name."""
+        if isinstance(action, str):
+            key = action.strip().upper()
+            if key not in self.action_names:
+                raise BackendError(f"{self.game}: unknown action {action!r}; this backend's actions "
+                                   f"are: {', '.join(self.action_names)}")
+            return self.action_names.index(key)
+        i = int(action)
+        if not 0 <= i < len(self.action_names):
+            raise BackendError(f"{self.game}: action index {action!r} out of range "
+                               f"0..{len(self.action_names) - 1} ({', '.join(self.action_names)})")
+        return i
+
+    def action_indices(self, frame_actions: Iterable[int | str]) -> np.ndarray:
+        return np.asarray([self.action_index(a) for a in frame_actions], np.int32)
+
+    def _check_frames(self, frames: int) -> int:
+        n = int(frames)
+        if n < 0:
+            raise BackendError(f"frames must be >= 0, got {frames!r}")
+        return n
+
+    def _empty_traces(self) -> dict[str, np.ndarray]:
+        out = {k: np.zeros((0, *s.shape)) for k, s in self.entry.signals.items()}
+        out[REWARD] = np.zeros(0, np.float64)
+        return out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game!r}, frame={self.frame})"
+
+    # the API both kinds implement: reset, act, signals, rgb, clone, restore, run, terminated, frame
+
+
+# ---- ALE ---------------------------------------------------------------------------------------
+class AleBackend(Backend):
+    """The real emulator (:class:`~alignment.reference.ale.AleGame`), sticky actions off."""
+
+    kind = "ale"
+
+    def __init__(self, game: str, *, mods: Sequence = (), mode: int | None = None,
+                 full_action_space: bool = False):
+        self.entry = catalog.entry(game)
+        self.game = self.entry.name
+        if mods:
+            names = ", ".join(m if isinstance(m, str) else getattr(m, "name", repr(m)) for m in mods)
+            raise BackendError(f"{self.game}: mods ({names}) have no ALE counterpart (RAM writes) "
+                               f"yet; they are JAX-only, so run them on the jax backend")
+        self.mods: tuple = ()
+        self.mode = mode
+        self.full_action_space = bool(full_action_space)
+        self._ale = self._new(seed=0)
+        self.action_names = self._ale.action_names
+
+    def _new(self, seed: int) -> AleGame:
+        try:
+            return AleGame(self.game, seed=seed, sticky=0.0, mode=self.mode,
+                           full_action_space=self.full_action_space)
+        except AleError as exc:
+            raise BackendError(str(exc)) from None
+
+    def reset(self, seed: int = 0) -> None:
+        if int(seed) != self._ale.seed:
+            self._ale = self._new(int(seed))
+        else:
+            self._ale.reset()
+
+    def act(self, action: int | str, frames: int = 1) -> float:
+        i, total = self.action_index(action), 0
+        for _ in range(self._check_frames(frames)):
+            if self._ale.terminated:
+                break
+            total += self._ale.step(i)
+        return float(total)
+
+    def run(self, frame_actions) -> dict[str, np.ndarray]:
+        actions = self.action_indices(frame_actions)
+        if not len(actions):
+            return self._empty_traces()
+        rows, rewards = [], np.zeros(len(actions), np.float64)
+        for t, a in enumerate(actions):
+            rewards[t] = self._ale.step(int(a))
+            rows.append(self._ale.signals())
+        out = {k: np.asarray([row[k] for row in rows]) for k in self.entry.signals}
+        out[REWARD] = rewards
+        return out
+
+    def signals(self) -> dict[str, Any]:
+        return self._ale.signals()
+
+    def rgb(self) -> np.ndarray:
+        return self._ale.rgb()
+
+    def ram(self) -> np.ndarray:
+        return self._ale.ram
+
+    def clone(self) -> AleSnapshot:
+        return self._ale.clone()
+
+    def restore(self, snapshot: AleSnapshot) -> None:
+        if not isinstance(snapshot, AleSnapshot):
+            raise BackendError(f"restore() takes what this ale backend's clone() returned, got "
+                               f"{type(snapshot).__name__}")
+        self._ale.restore(snapshot)
+
+    @property
+    def terminated(self) -> bool:
+        return self._ale.terminated
+
+    @property
+    def frame(self) -> int:
+        return self._ale.frame
+
+
+# ---- JAX ---------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class JaxSnapshot:
+    """A JAX game state (immutable, so holding it is a snapshot) and the game it belongs to."""
+
+    key: tuple
+    state: Any
+
+
+@dataclasses.dataclass
+class _Compiled:
+    """One JAX game built with its mods and mode, and its compiled functions."""
+
+    game: Any  # jaxtari Game
+    reset: Any
+    signals: Any
+    render: Any
+    advance: Any  # (state, actions[ACT_CHUNK], n) -> (state, summed reward)
+    trace: Any  # (state, actions[RUN_CHUNK], n) -> (state, (signals per frame, rewards))
+
+
+_COMPILED: dict[tuple, _Compiled] = {}
+
+
+def _mods_key(mods: Sequence) -> tuple:
+    # by name: registered and fault mod names are unique, and a fault audit builds its mod objects
+    # afresh for each run, which must not cost a compile each
+    return tuple(m.strip().lower().replace("-", "_") if isinstance(m, str) else m.name for m in mods)
+
+
+def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
+           full_action_space: bool) -> _Compiled:
+    import jax
+    import jax.numpy as jnp
+
+    import jaxtari
+    from jaxtari.mods import InternalMod, ModError
+
+    all_mods = list(mods)
+    if mode is not None:
+        consts = jaxtari.game_class(entry.jax_game).Constants()
+        if not any(f.name == "mode" for f in dataclasses.fields(consts)):
+            raise BackendError(f"{entry.name}: the JAX game has no game modes, so ALE mode {mode} "
+                               f"cannot be selected on it (leave mode unset)")
+        all_mods.append(InternalMod("ale-mode", f"ALE game mode {mode}", constants={"mode": int(mode)}))
+    try:
+        game = jaxtari.make(entry.jax_game, all_mods, full_action_space=full_action_space)
+        state0 = jax.eval_shape(lambda k: game.reset(k)[1], jax.random.key(0))
+    except (ModError, ValueError) as exc:
+        raise BackendError(f"{entry.name}: the JAX game could not be built: {exc}") from None
+    if not full_action_space and tuple(game.action_names) != tuple(entry.minimal_actions):
+        raise BackendError(
+            f"{entry.name}: the JAX game's actions ({', '.join(game.action_names)}) differ from the "
+            f"catalog's minimal action set ({', '.join(entry.minimal_actions)})")
+
+    def signals(state):
+        return {k: jnp.asarray(s.jax(game, state)) for k, s in entry.signals.items()}
+
+    try:
+        shapes = jax.eval_shape(signals, state0)
+    except KeyError as exc:
+        raise BackendError(f"{entry.name}: the JAX game's signals(state) lacks the catalog signal "
+                           f"{exc}; catalog signals: {', '.join(entry.signals)}") from None
+    for k, sig in entry.signals.items():
+        if tuple(shapes[k].shape) != tuple(sig.shape):
+            raise BackendError(f"{entry.name}: JAX signal {k!r} has shape {tuple(shapes[k].shape)}, "
+                               f"the catalog says {tuple(sig.shape)}")
+
+    def frame(state, t_and_action, n):
+        # one emulator frame where t < n and the game is not over; otherwise the state stands still
+        t, a = t_and_action
+        _, new, reward, _, _ = game.step(state, a)
+        live = (t < n) & ~jnp.asarray(game.is_terminal(state))
+        new = jax.tree.map(lambda x, y: jnp.where(live, x, y), new, state)
+        return new, jnp.where(live, reward, 0.0)
+
+    def advance(state, actions, n):
+        def body(carry, ta):
+            s, total = carry
+            s, r = frame(s, ta, n)
+            return (s, total + r), None
+
+        (state, total), _ = jax.lax.scan(body, (state, jnp.float32(0)),
+                                         (jnp.arange(actions.shape[0]), actions))
+        return state, total
+
+    def trace(state, actions, n):
+        def body(s, ta):
+            s, r = frame(s, ta, n)
+            return s, (signals(s), r)
+
+        return jax.lax.scan(body, state, (jnp.arange(actions.shape[0]), actions))
+
+    return _Compiled(game, jax.jit(lambda k: game.reset(k)[1]), jax.jit(signals),
+                     jax.jit(game.render), jax.jit(advance), jax.jit(trace))
+
+
+class JaxBackend(Backend):
+    """A jaxtari game, one raw ``step`` (one emulator frame) per frame."""
+
+    kind = "jax"
+
+    def __init__(self, game: str, *, mods: Sequence = (), mode: int | None = None,
+                 full_action_space: bool = False):
+        self.entry = catalog.entry(game)
+        self.game = self.entry.name
+        ok, why = self.entry.jax_available()
+        if not ok:
+            raise BackendError(why)
+        self.mods = tuple(mods)
+        self.mode = mode
+        self.full_action_space = bool(full_action_space)
+        self.cache_key = (self.game, self.entry.jax_game, _mods_key(mods), mode, self.full_action_space)
+        if self.cache_key not in _COMPILED:
+            _COMPILED[self.cache_key] = _build(self.entry, mods, mode, self.full_action_space)
+        self._fns = _COMPILED[self.cache_key]
+        self.jax_game = self._fns.game
+        self.action_names = tuple(self.jax_game.action_names)
+        self.reset(0)
+
+    def reset(self, seed: int = 0) -> None:
+        import jax
+
+        self.state = self._fns.reset(jax.random.key(int(seed)))
+
+    def _chunks(self, actions: np.ndarray, size: int):
+        for start in range(0, len(actions), size):
+            part = actions[start:start + size]
+            padded = np.zeros(size, np.int32)
+            padded[:len(part)] = part
+            yield padded, len(part)
+
+    def act(self, action: int | str, frames: int = 1) -> float:
+        n = self._check_frames(frames)
+        actions = np.full(n, self.action_index(action), np.int32)
+        total = 0.0
+        for padded, k in self._chunks(actions, ACT_CHUNK):
+            self.state, r = self._fns.advance(self.state, padded, np.int32(k))
+            total += float(r)
+        return total
+
+    def run(self, frame_actions) -> dict[str, np.ndarray]:
+        actions = self.action_indices(frame_actions)
+        if not len(actions):
+            return self._empty_traces()
+        parts = []
+        for padded, k in self._chunks(actions, RUN_CHUNK):
+            self.state, (sig, rewards) = self._fns.trace(self.state, padded, np.int32(k))
+            part = {name: np.asarray(v)[:k] for name, v in sig.items()}
+            part[REWARD] = np.asarray(rewards, np.float64)[:k]
+            parts.append(part)
+        return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+    def signals(self) -> dict[str, Any]:
+        return {k: to_python(v) for k, v in self._fns.signals(self.state).items()}
+
+    def rgb(self) -> np.ndarray:
+        return np.asarray(self._fns.render(self.state), np.uint8)
+
+    def clone(self) -> JaxSnapshot:
+        return JaxSnapshot(self.cache_key, self.state)
+
+    def restore(self, snapshot: JaxSnapshot) -> None:
+        if not isinstance(snapshot, JaxSnapshot) or snapshot.key != self.cache_key:
+            raise BackendError(f"restore() takes what this jax backend's clone() returned, got "
+                               f"{type(snapshot).__name__}")
+        self.state = snapshot.state
+
+    @property
+    def terminated(self) -> bool:
+        return bool(self.jax_game.is_terminal(self.state))
+
+    @property
+    def frame(self) -> int:
+        return int(self.state.frame)
+
+
+__all__ = ["ACT_CHUNK", "AleBackend", "Backend", "BackendError", "BACKENDS", "JaxBackend",
+           "JaxSnapshot", "REWARD", "RUN_CHUNK", "make_backend", "to_python"]
