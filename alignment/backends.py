@@ -220,6 +220,7 @@ def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
 
     import jaxtari
     from jaxtari.mods import InternalMod, ModError
+    from jaxtari.xla import select_tree
 
     all_mods = list(mods)
     if mode is not None:
@@ -256,7 +257,7 @@ def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
         t, a = t_and_action
         _, new, reward, _, _ = game.step(state, a)
         live = (t < n) & ~jnp.asarray(game.is_terminal(state))
-        new = jax.tree.map(lambda x, y: jnp.where(live, x, y), new, state)
+        new = select_tree(live, new, state)
         return new, jnp.where(live, reward, 0.0)
 
     def advance(state, actions, n):
