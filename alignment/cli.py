@@ -18,7 +18,6 @@ COMMAND_MODULES = (
     "alignment.spec.command",
     "alignment.audit.command",
     "alignment.pipeline.command",
-    "alignment.audit.command",
     "alignment.gate_command",
 )
 
