@@ -1,5 +1,7 @@
 """The fidelity gate: thresholds as validated data, figures against them and against a base ref."""
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -138,3 +140,29 @@ def test_touched_games(repo):
     (repo / "alignment" / "backends.py").write_text("x = 1\n")
     _git(repo, "add", "-A"); _git(repo, "commit", "-qm", "shared")
     assert gate.touched_games("main", games, repo) == games
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _committed_games():
+    cfg = gate.load_config(ROOT / "fidelity.toml")
+    games = [g for g in gate.default_games(ROOT, cfg) if (ROOT / "audits" / f"{g}.json").exists()]
+    if not games:
+        pytest.skip("no audits committed on this branch yet")
+    return cfg, games
+
+
+def test_gate_passes_on_the_committed_artefacts():
+    cfg, games = _committed_games()
+    for game in games:
+        verdict = gate.evaluate(game, cfg.for_game(game), root=ROOT, replay=None)
+        assert verdict.passed, (game, verdict.failures)
+
+
+@pytest.mark.slow
+def test_gate_passes_on_the_committed_artefacts_with_replays():
+    cfg, games = _committed_games()
+    for game in games:
+        verdict = gate.evaluate(game, cfg.for_game(game), root=ROOT)
+        assert verdict.passed, (game, verdict.failures)
