@@ -14,7 +14,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional
 
-from alignment.spec.schema import GameSpec, Rule
+from alignment.spec.schema import GameSpec, Rule, span_problem
 from alignment.spec.store import load_spec, write_spec
 
 ACCEPT, REJECT = "accept", "reject"
@@ -51,9 +51,8 @@ def _span(rule: Rule, documents: Mapping[str, Any]) -> Optional[dict[str, Any]]:
         return None
     ref = rule.source
     span: dict[str, Any] = {"document": ref.document, "start": ref.start, "end": ref.end}
-    doc = documents.get(ref.document)
-    if doc is not None and ref.end <= len(doc.text):
-        span["text"] = doc.text[ref.start:ref.end]
+    if span_problem(ref, documents) is None:  # a stale rule's old offsets point at other text
+        span["text"] = documents[ref.document].text[ref.start:ref.end]
     return span
 
 

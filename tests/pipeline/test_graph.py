@@ -142,3 +142,27 @@ def test_without_a_spec_or_documents_the_run_says_what_to_pass(toy_cfg, monkeypa
         result["spec"]["detail"]
     assert "review" not in result and result["report"]["status"] == "done"
     assert not (Path(cfg.specs_dir) / "toy.yaml").exists()
+
+
+def test_review_shows_rules_of_the_real_extractor_with_their_cited_text(tmp_path):
+    from alignment.docs.corpus import load_documents
+    from alignment.pipeline.configuration import Configuration
+
+    docs = Path(__file__).resolve().parents[1] / "data" / "docs"
+    cfg = Configuration(specs_dir=str(tmp_path / "specs"), docs=str(docs),
+                        reports_dir=str(tmp_path / "reports"), playtest_dir=str(tmp_path / "playtest"),
+                        stage_modules={"audit": "tests.pipeline.no_such_stage"})
+    compiled = graph.compile(InMemorySaver())
+    result = _run(compiled, {"game": "frostbite", "run_id": "f1"}, cfg)
+    [shown] = _waiting(result)
+    by_id = load_documents("frostbite", docs_dir=docs).by_id()
+    assert len(shown["rules"]) >= 5 and all(r["why"] == "new" for r in shown["rules"])
+    for rule in shown["rules"]:
+        span = rule["span"]
+        assert span["text"] == by_id[span["document"]].text[span["start"]:span["end"]]
+    first, *rest = [r["id"] for r in shown["rules"]]
+    result = _run(compiled, Command(resume={"reject": [first], "accept": rest}), cfg)
+    spec = load_spec(Path(cfg.specs_dir) / "frostbite.yaml")
+    assert spec.rule(first).status == "rejected" and "rejected in review (run f1)" in spec.rule(first).note
+    assert all(spec.rule(i).status == "reviewed" for i in rest)
+    assert result["audit"]["status"] == "not built yet" and result["report"]["status"] == "done"
