@@ -175,3 +175,12 @@ def test_a_locked_store_is_named(tmp_path, monkeypatch):
         holder.close()
     assert out.exit_code == 1
     assert f"the checkpoint database {db} is locked by another process" in out.output
+
+
+def test_review_of_a_run_that_does_not_wait_for_one(toy_cfg, tmp_path):
+    cfg, root = toy_cfg(), tmp_path / "state"
+    _start(cfg, root)
+    runs.save_answer(root, "toy-1", {"accept": ALL_RULES[:3], "reject": ALL_RULES[3:]})
+    assert _resume(root).status == "done"
+    out = runner.invoke(app, ["review", "toy-1", "--accept", ALL_RULES[0], "--state-dir", str(root)])
+    assert out.exit_code == 1 and "run toy-1 does not wait for review (status: done)" in out.output
