@@ -196,6 +196,15 @@ def _stress_verdicts(art: Artefacts, game: str) -> tuple[dict[str, str], list[st
     return verdicts, problems
 
 
+def why_failed(result) -> str:
+    """A failed replay's first difference, or why the session could not be replayed at all."""
+    for attr in ("failure", "error", "read_problem"):
+        value = getattr(result, attr, None)
+        if value:
+            return str(getattr(value, "message", value))
+    return "failed"
+
+
 ReplayFn = Callable[[str, Path], tuple[int, int, list[str]]]
 
 
@@ -209,7 +218,7 @@ def replay_sessions(game: str, root: Path) -> tuple[int, int, list[str]]:
         raise
     paths = list(core.sessions_for(game, root=root / "playtest"))
     results = core.replay(paths) if paths else []
-    failures = [f"{Path(p).name}: {r.failure}" for p, r in zip(paths, results) if not r.passed]
+    failures = [f"{Path(p).name}: {why_failed(r)}" for p, r in zip(paths, results) if not r.passed]
     return len(paths), sum(bool(r.passed) for r in results), failures
 
 

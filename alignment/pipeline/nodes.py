@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from alignment.docs.corpus import DOCS_ENV
+from alignment.gate import why_failed
 from alignment.pipeline import review as review_step
 from alignment.pipeline import stages
 from alignment.pipeline.configuration import Configuration
@@ -196,7 +197,7 @@ def playtest(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
                       f"`jaxtari-align play {game}`"}}
     results = core.replay(paths)
     sessions = [{"path": str(p), "passed": bool(r.passed), "frames": int(r.frames),
-                 "failure": None if r.failure is None else str(r.failure)}
+                 "failure": None if r.passed else why_failed(r)}
                 for p, r in zip(paths, results)]
     passed = sum(s["passed"] for s in sessions)
     return {"stage": "playtest", "playtest": {
