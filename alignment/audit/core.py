@@ -224,12 +224,13 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
 
     llm_info: dict[str, Any] = {"provider": llm, "model": model}
     if llm != "offline":
-        from alignment.audit.llm_audit import audit_rules
+        from alignment.audit.llm_audit import audit_rules, reconcile
 
         say(f"LLM auditor ({llm})")
         verdicts = audit_rules(subject, reviewed, provider=llm, model=model, cache=llm_cache)
         by_id = {r.id: r for r in rules}
         for rule_id, v in verdicts.items():
+            v["disagrees_with_probe"] = reconcile(by_id[rule_id].outcome, v)
             by_id[rule_id].llm = v
         llm_info["model"] = next((v.get("model") for v in verdicts.values() if v.get("model")), model)
 

@@ -125,6 +125,12 @@ def render_markdown(report: dict) -> str:
     for f in missed:
         why = f["error"] or f"flagged {', '.join(f['flagged']) or 'nothing'}"
         problems.append(f"- **seeded fault missed** `{f['fault']}` (breaks `{f['breaks']}`): {why}")
+    for r in rules:
+        v = r.get("llm") or {}
+        if v.get("rejected"):
+            problems.append(f"- **LLM verdict rejected** `{r['id']}`: {v['rejected']}")
+        elif v.get("disagrees_with_probe"):
+            problems.append(f"- **LLM disagrees** `{r['id']}`: {v['disagrees_with_probe']}")
     for t in report["traceability"]["unknown_tags"]:
         problems.append(f"- **tag** `rule: {t['tag']}` at {t['at']} {t['problem']}")
     gaps = [r for r in rules if r["outcome"] == "unprobed" and not r["no_probe_reason"]]
