@@ -168,6 +168,8 @@ def _register_audit(app) -> None:
             None, "--against", help="report to compare with: a file, or a git ref whose "
             "<out>/<game>.json is read (default: the report now in --out)"),
         faults: bool = typer.Option(True, "--faults/--no-faults", help="run the seeded faults"),
+        events: bool = typer.Option(True, "--events/--no-events", help="matched rollouts on both "
+                                    "backends for behavioural precision"),
         faults_dir: Path = typer.Option(Path("tests/faults"), "--faults-dir",
                                         help="folder of <game>.py seeded-fault sets"),
         docs: Optional[str] = typer.Option(None, "--docs", help="documents corpus to check the "
@@ -196,7 +198,7 @@ def _register_audit(app) -> None:
             with err.status(f"audit {canon}") as status:
                 result = core.run_audit(
                     canon, llm=llm, model=model, out_dir=out, specs_dir=specs, faults=faults,
-                    faults_dir=faults_dir, docs=docs,
+                    faults_dir=faults_dir, docs=docs, events=events,
                     progress=lambda label: status.update(f"audit {canon}: {label}"))
             paths = report.write(result, out, previous=previous, ref=ref)
         except (core.AuditError, CorpusError, LLMError) as exc:
@@ -220,6 +222,7 @@ def _canonical(game: str) -> str:
 
 
 def _print_audit(console, result, paths, compared: bool) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     s = result.summary()
@@ -236,6 +239,6 @@ def _print_audit(console, result, paths, compared: bool) -> None:
     console.print(t)
     for r in result.rules:
         if r.outcome in ("fail", "probe-error", "wrong-probe"):
-            console.print(f"[red]{r.outcome}[/red] {r.id}: {r.detail}", soft_wrap=True)
+            console.print(f"[red]{r.outcome}[/red] {r.id}: {escape(r.detail)}", soft_wrap=True)
     for p in paths:
         console.print(f"wrote {p}")

@@ -30,7 +30,10 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
         path = Path(out_dir) / f"{game}.json"
         if not path.is_file():
             return None, f"no earlier report at {path}"
-        return _parse(path.read_text("utf-8"), str(path)), str(path)
+        try:
+            return _parse(path.read_text("utf-8"), str(path)), str(path)
+        except (AuditError, OSError, UnicodeDecodeError) as exc:  # no usable earlier report: no diff
+            return None, f"the earlier report {path} is unusable ({exc})"
     if Path(ref).is_file():
         return _parse(Path(ref).read_text("utf-8"), ref), ref
     target = (Path(out_dir) / f"{game}.json").as_posix()
