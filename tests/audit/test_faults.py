@@ -2,7 +2,7 @@
 
 import pytest
 
-from alignment import probes
+from alignment.audit import probes
 from alignment.audit.faults import FaultSetError, load_faults
 from alignment.spec.store import load_spec
 from tests.docs.paths import SPECS
