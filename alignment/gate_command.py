@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -69,7 +70,8 @@ def register(app: typer.Typer) -> None:
             table.add_column(col)
         for row in gate.table_rows(verdicts):
             table.add_row(*row[:-1], row[-1] if row[-1] == "pass" else f"[red]{row[-1]}[/red]")
-        console = Console()
+        # CI logs are not terminals: without a width rich squeezes the table into 80 columns
+        console = Console(width=None if sys.stdout.isatty() else 132)
         console.print(table)
         for v in verdicts:
             for reason in v.failures:
