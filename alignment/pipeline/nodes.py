@@ -43,10 +43,13 @@ def spec(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     path = spec_path(cfg.specs_dir, game)
     if path.exists() and not cfg.extract:
         current = load_spec(path)
-        counts = {s: sum(r.status == s for r in current.rules) for s in ("extracted", "reviewed", "rejected")}
+        counts = {s: sum(r.status == s for r in current.rules)
+                  for s in ("extracted", "reviewed", "rejected", "stale")}
+        listed = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
         return {"stage": "spec", "spec_path": str(path), "spec": {
             "status": "reused", "counts": counts,
-            "detail": f"the committed {path} as it is (pass --extract to re-extract it from documents)"}}
+            "detail": f"the committed {path} ({listed or 'no rules'}) as it is; --extract "
+                      "extracts it again from documents"}}
     if not (cfg.docs or os.environ.get(DOCS_ENV) or cfg.online):
         why = "no committed spec" if not path.exists() else "--extract asked"
         return {"stage": "spec", "spec_path": None, "spec": {
