@@ -34,8 +34,8 @@ from jaxtari import spaces
 from jaxtari.env import Game, pytree_dataclass
 from jaxtari.xla import StatePacker, materialize, select_tree
 
-FRAMESKIP = 4
-STICKY_PROB = 0.25
+FRAMESKIP = 4  # rule: timing.frameskip-v5
+STICKY_PROB = 0.25  # rule: action.sticky-v5
 MAX_EPISODE_FRAMES = 108_000  # ALE v5 max_num_frames_per_episode
 NOOP_ACTION = 0  # index 0 is NOOP in every ALE action set
 

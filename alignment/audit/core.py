@@ -335,7 +335,7 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     from alignment import catalog
     from alignment.audit import probes
     from alignment.audit.compare import versions
-    from alignment.audit.source import code_hash, game_source_files
+    from alignment.audit.source import code_hash, game_source_files, shared_source_files
 
     try:
         canon = catalog.canonical(game)
@@ -356,7 +356,7 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
         f"no seeded faults: {faults_dir}/{canon}.py does not exist")
     subject = Subject(
         game=canon, spec=spec, game_cls=jaxtari.game_class(e.jax_game),
-        source_files=game_source_files(e.jax_game),
+        source_files=game_source_files(e.jax_game) + shared_source_files(),
         run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods),
         signals=list(e.signals), code_hash=code_hash(e.jax_game), versions=versions(),
         events=(lambda: _events(canon)) if events else None, faults=fault_set, faults_note=note,

@@ -25,6 +25,12 @@ def game_source_files(game: str, games_dir: Path = GAMES_DIR) -> list[Path]:
     return sorted({f.resolve() for f in files if f.is_file()})
 
 
+def shared_source_files(games_dir: Path = GAMES_DIR) -> list[Path]:
+    """Code every game runs through, traced with each game (the v5 protocol lives in the wrappers).
+    Not part of a game's code hash."""
+    return [games_dir.parent / "wrappers.py"]
+
+
 def display_path(path: Path) -> str:
     """A path as the report shows it: relative to the repository when it is inside it."""
     try:

@@ -59,25 +59,27 @@ CHICKEN_SCREEN_Y0 = art.CHICKEN_SCREEN_Y0
 
 @dataclasses.dataclass(frozen=True)
 class FreewayConstants:
-    game_frames: int = 8192
+    game_frames: int = 8192  # rule: termination.time-limit
     # Per lane, top to bottom: a car moves 1 px every `lane_periods[i]` frames in direction
     # `lane_dirs[i]` (-1 left, +1 right, 0 parked).
+    # measured: ram[108..117] on all 8192 frames of a game
     lane_periods: tuple = (5, 4, 3, 2, 1, 1, 2, 3, 4, 5)
-    lane_dirs: tuple = (-1, -1, -1, -1, -1, 1, 1, 1, 1, 1)
+    lane_dirs: tuple = (-1, -1, -1, -1, -1, 1, 1, 1, 1, 1)  # measured: ram[108..117]
+    # measured: getScreenRGB frames
     # Which way each lane's car sprite faces (drawn and collided with), independent of lane_dirs
     # so that a mod that parks or reverses cars does not redraw them.
     lane_faces_right: tuple = (False,) * 5 + (True,) * 5
-    car_colours: tuple = art.CAR_RGB
-    climb_start: int = 6         # ram[14] on the kerb
-    climb_top: int = 177         # the last climb before the crossing
-    climb_step: int = 1          # px per frame under UP / DOWN
-    cross_wait: int = 15         # ram[106] low bits after a crossing (x 2 frames)
-    hit_wait: int = 28           # ram[106] low bits after a hit (x 2 frames)
-    hit_push_until: int = 16     # pushed down while the hit count (before this frame) is >= this
-    hit_immune_from: int = 23    # a new hit is ignored while the hit count is >= this
-    push_step: int = 1           # px per frame of push after a hit
-    points_per_crossing: int = 1
-    # Lanes whose collision is also read one frame later (measured: only the bottom lane).
+    car_colours: tuple = art.CAR_RGB  # measured: getScreenRGB
+    climb_start: int = 6         # ram[14] on the kerb  measured: ram[14]
+    climb_top: int = 177         # the last climb before the crossing  rule: scoring.crossing
+    climb_step: int = 1          # px per frame under UP / DOWN  rule: action.walk-chicken, action.down-moves-back
+    cross_wait: int = 15         # ram[106] low bits after a crossing (x 2 frames)  measured: ram[106]
+    hit_wait: int = 28           # ram[106] low bits after a hit (x 2 frames)  measured: ram[106], 12 random games
+    hit_push_until: int = 16     # pushed down while the hit count (before this frame) is >= this  measured: ram[106], 12 random games
+    hit_immune_from: int = 23    # a new hit is ignored while the hit count is >= this  measured: ram[106], 12 random games
+    push_step: int = 1           # px per frame of push after a hit  measured: ram[106], 12 random games
+    points_per_crossing: int = 1  # rule: scoring.crossing
+    # Lanes whose collision is also read one frame later (measured: only the bottom lane, 12 random games).
     late_collision_lanes: tuple = (False,) * 9 + (True,)
 
 
@@ -131,7 +133,7 @@ assert _CAR_W <= art.HMOVE_BAR_W
 
 class Freeway(Game):
     name = "freeway"
-    minimal_actions = (0, 2, 5)  # NOOP, UP, DOWN (ALEInterface.getMinimalActionSet())
+    minimal_actions = (0, 2, 5)  # NOOP, UP, DOWN (ALEInterface.getMinimalActionSet())  rule: action.minimal-set
     Constants = FreewayConstants
     mechanics = ("move_cars", "move_chicken", "collide")
 
@@ -176,11 +178,13 @@ class Freeway(Game):
             moving.append(due & (d != 0) & ~((d < 0) & last))
         return jnp.stack(moving)
 
+    # measured: ram[108..117], the per-lane schedule exact over all 8192 frames
     def move_cars(self, car_x, frame):
         """Cars after frame ``frame``'s move (x wraps at 160)."""
         step = jnp.where(self._lanes_moving(frame), jnp.asarray(self._dirs), 0)
         return (car_x + step) % render.SCREEN_W
 
+    # rule: action.walk-chicken, action.down-moves-back
     def move_chicken(self, state, ale_action):
         """Climb after the joystick / the push of a hit (before the crossing check)."""
         c = self.consts
@@ -192,6 +196,7 @@ class Freeway(Game):
         climb = jnp.where(pushed, state.climb - c.push_step, climb)
         return jnp.maximum(climb, c.climb_start)
 
+    # measured: every hit and non-hit of 12 random games (TIA collision latch, read a frame late)
     def collide(self, state):
         """(10,) bool: which lane's car overlaps the chicken on the screen drawn for ``state``."""
         pose = self._pose(state)
@@ -243,14 +248,14 @@ class Freeway(Game):
         return new, jnp.where(live, reward, 0)
 
     # ---- what the outside sees ---------------------------------------------------------------
-    def is_terminal(self, state):
+    def is_terminal(self, state):  # rule: termination.time-limit
         return state.frame >= self.consts.game_frames
 
     def score(self, state):
         return state.score
 
     def lives(self, state):
-        return jnp.int32(0)  # ALE reports 0 lives for Freeway throughout
+        return jnp.int32(0)  # ALE reports 0 lives for Freeway throughout  rule: lives.none
 
     def _pose(self, state):
         second = jnp.where(state.hurt_pose, art.POSE_HURT, art.POSE_WALK_B)

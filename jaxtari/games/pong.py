@@ -56,7 +56,7 @@ from jaxtari.env import Game, ObjectGroup, joystick, pytree_dataclass
 
 @dataclasses.dataclass(frozen=True)
 class PongConstants:
-    # ---- the agent's paddle controller (ALE's paddle emulation, checked on RAM 60 frame by frame)
+    # ---- the agent's paddle controller  measured: ALE's paddle emulation, RAM 60 frame by frame
     pot_delta: int = 23_000  # resistance change per frame of RIGHT (-) / LEFT (+)
     pot_min: int = 27_450
     pot_max: int = 790_196
@@ -68,25 +68,25 @@ class PongConstants:
     pot_reading_floor: int = 38  # the reading when the pot never charged in time (RAM 60 floor)
     pot_reading_cap: int = 220  # last loop value of the kernel (ROM)
     start_pot_average: int = 109  # RAM 60 and RAM 51 after reset
-    # ---- court (ROM coordinates: RAM 49 = screen x + 49, RAM 54 = screen y + 14)
+    # ---- court (ROM coordinates: RAM 49 = screen x + 49, RAM 54 = screen y + 14)  measured: RAM 49/54/11/8 on 8 whole games
     wall_top_zone: int = 45  # ball y <= this bounces off the top wall
     wall_bottom_zone: int = 206  # ball y >= this bounces off the bottom wall
-    player_scores_at: int = 52  # ball x <= this: the agent wins the point
-    enemy_scores_at: int = 205  # ball x >= this: the computer wins the point
+    player_scores_at: int = 52  # ball x <= this: the agent wins the point  rule: scoring.point-for
+    enemy_scores_at: int = 205  # ball x >= this: the computer wins the point  rule: scoring.point-against
     serve_x: int = 128
     serve_y: int = 128
-    serve_delay: int = 63  # frames from a point to the next serve (RAM 11)
+    serve_delay: int = 63  # frames from a point to the next serve (RAM 11)  rule: physics.auto-serve
     start_delay: int = 59  # RAM 11 after reset: first serve on frame 59
-    win_score: int = 21
+    win_score: int = 21  # rule: termination.first-to-21
     max_ball_speed: int = 4  # |dx| cap of the FIRE speed-up (ROM)
     hit_offset: int = 6  # dy = f(paddle - ball_y + hit_offset) (ROM, see module docstring)
-    # ---- the computer's paddle
+    # ---- the computer's paddle  measured: RAM 50 and the ROM's frame counter RAM 8
     enemy_speed: int = 2
     enemy_rest_mask: int = 7  # it rests on frames where the ROM frame counter & mask == 0
     start_enemy_y: int = 22  # RAM 50 / RAM 21 after reset
     start_clock: int = 71  # RAM 8 (the ROM's frame counter) after reset
     start_ball_y: int = 60  # RAM 54 after reset (hidden: the ball is off screen until the serve)
-    # ---- geometry on screen (measured on frames)
+    # ---- geometry on screen  measured: getScreenRGB frames
     player_x: int = 140
     enemy_x: int = 16
     paddle_w: int = 4
@@ -106,7 +106,7 @@ class PongConstants:
     digit_rows: tuple = (1, 21)
     enemy_digits_x: tuple = (20, 36)  # tens, ones
     player_digits_x: tuple = (100, 116)
-    # ---- colours (getScreenRGB)
+    # ---- colours  measured: getScreenRGB
     background: tuple = (144, 72, 17)
     wall_colour: tuple = (236, 236, 236)  # walls and ball
     player_colour: tuple = (92, 186, 92)
@@ -164,6 +164,7 @@ def _digit_masks() -> np.ndarray:
 
 class Pong(Game):
     name = "pong"
+    # rule: action.minimal-set
     minimal_actions = (0, 1, 3, 4, 11, 12)  # ALEInterface.getMinimalActionSet() for pong.bin
     Constants = PongConstants
     mechanics = ("player_paddle", "enemy_tracking", "wall_bounce", "paddle_bounce")
@@ -192,11 +193,13 @@ class Pong(Game):
         reading = jnp.minimum(40 + 2 * steps, c.pot_reading_cap)
         return jnp.where(cycles >= c.pot_first_cycle, reading, c.pot_reading_floor)
 
+    # rule: action.right-paddle, action.paddle-directions
     def player_paddle(self, state, joy):
         """ALE's resistance update for this frame's action -> new pot (the ROM reads it later)."""
         c = self.consts
         return jnp.clip(state.pot - c.pot_delta * joy.dx, c.pot_min, c.pot_max)
 
+    # rule: action.right-paddle (the computer moves the left paddle)
     def enemy_tracking(self, state, enemy_y, ball_x, ball_y, ball_dx):
         """The computer's paddle: 2 px towards the ball's y, resting every 8th frame (ROM)."""
         c = self.consts
@@ -207,6 +210,7 @@ class Pong(Game):
         new = jnp.where(enemy_y > ball_y, up, jnp.where(enemy_y < ball_y, down, enemy_y))
         return jnp.where(moves, new & 255, enemy_y)
 
+    # measured: ball y and dy (RAM 54/56) on 150 wall bounces; no document states the walls
     def wall_bounce(self, ball_y, ball_dy):
         """Top/bottom wall: dy flips and y steps one pixel back towards the court."""
         c = self.consts
@@ -214,6 +218,7 @@ class Pong(Game):
         nudged = jnp.where(ball_y < 128, ball_y + 1, ball_y - 1)
         return jnp.where(hit, nudged, ball_y), jnp.where(hit, -ball_dy, ball_dy)
 
+    # rule: physics.deflect
     def paddle_bounce(self, paddle_y, ball_y):
         """New dy from where the ball met a paddle (ROM's formula, see the module docstring)."""
         c = self.consts
@@ -274,7 +279,7 @@ class Pong(Game):
         hit_player = ~walled & self._touches(state, c.player_x, self._player_top(state.player_y))
         hit_enemy = (~walled & ~hit_player
                      & self._touches(state, c.enemy_x, self._enemy_top(state.enemy_y)))
-        hit = hit_player | hit_enemy
+        hit = hit_player | hit_enemy  # rule: physics.deflect
         dx = state.ball_dx
         faster = jnp.where(dx >= 0, jnp.minimum(dx + 1, c.max_ball_speed),
                            jnp.maximum(dx - 1, -c.max_ball_speed))
@@ -285,6 +290,7 @@ class Pong(Game):
         dx = jnp.where(hit & away, -dx, dx)
 
         # the serve: from the centre, towards the side that lost the point, dy keeps its sign
+        # rule: physics.auto-serve
         serve_dy = jnp.where(state.ball_dy >= 0, 1, -1)
         dx = jnp.where(serve, state.serve_dx, jnp.where(live, dx, state.ball_dx))
         dy = jnp.where(serve, serve_dy, jnp.where(live, dy, state.ball_dy))
@@ -306,6 +312,7 @@ class Pong(Game):
         pot_average = jnp.where(reads, (state.pot_average + self.pot_reading(pot)) >> 1,
                                 state.pot_average)
 
+        # rule: scoring.point-for, scoring.point-against
         reward = player_point.astype(jnp.int32) - enemy_point.astype(jnp.int32)
         new = state.replace(
             frame=state.frame + 1, pot=pot, pot_average=pot_average, player_y=state.pot_average,
@@ -319,7 +326,7 @@ class Pong(Game):
         return new, reward
 
     # ---- episode -------------------------------------------------------------------------------
-    def is_terminal(self, state):
+    def is_terminal(self, state):  # rule: termination.first-to-21
         w = self.consts.win_score
         return (state.player_score >= w) | (state.enemy_score >= w)
 
@@ -327,7 +334,7 @@ class Pong(Game):
         return state.player_score - state.enemy_score
 
     def lives(self, state):
-        return jnp.int32(0)  # ALEInterface.lives() is 0 for Pong
+        return jnp.int32(0)  # ALEInterface.lives() is 0 for Pong  rule: lives.none
 
     # ---- what is on screen ---------------------------------------------------------------------
     def objects(self, state):
