@@ -68,6 +68,7 @@ def write_bytes(path: os.PathLike | str, data: bytes) -> Path:
     except FileNotFoundError:
         mode = _new_file_mode()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    _in_flight.add(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -76,7 +77,18 @@ def write_bytes(path: os.PathLike | str, data: bytes) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        _in_flight.discard(tmp)
     return path
+
+
+# Temporary files of writes under way: an interrupt that ends the process at once removes them.
+_in_flight: set[str] = set()
+
+
+def discard_in_flight() -> None:
+    for tmp in list(_in_flight):
+        Path(tmp).unlink(missing_ok=True)
 
 
 def write_text(path: os.PathLike | str, text: str) -> Path:

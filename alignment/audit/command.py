@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from alignment import catalog
+from alignment import catalog, cli_checks
 from alignment.audit import compare_report, probes
 from alignment.audit.compare import CompareError, run_compare
 from alignment.audit.compare_report import fmt
@@ -54,7 +54,14 @@ def _register_probes_and_compare(app) -> None:
                 if b not in probes.BACKENDS:
                     raise probes.ProbeError(
                         f"unknown backend {b!r}; backends: {', '.join(probes.BACKENDS)}")
-            results = probes.run_probes(load_spec(path), backend)
+            spec = load_spec(path)
+            if spec.game != canon:
+                raise probes.ProbeError(
+                    f"{path} is the spec of {spec.game!r} (its game: field), not {canon!r}; "
+                    f"give the folder holding {canon}.yaml with --specs")
+            for warning in _stale_spans(spec):
+                console.print(f"[yellow]warning:[/yellow] {warning}", soft_wrap=True)
+            results = probes.run_probes(spec, backend)
         except (probes.ProbeError, catalog.UnknownCatalogGame, ValueError) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(1)
@@ -80,14 +87,15 @@ def _register_probes_and_compare(app) -> None:
     def compare(
         game: str = typer.Argument(..., help="catalog game: pong, freeway, frostbite, ..."),
         policy: str = typer.Option("random", help="random | scripted | file"),
-        episodes: int = typer.Option(5, min=1, help="episodes per backend"),
-        seed: int = typer.Option(0, help="seed of the policy and the sticky actions"),
+        episodes: int = typer.Option(5, min=1, max=cli_checks.MAX_EPISODES, help="episodes per backend"),
+        seed: int = cli_checks.seed_option(help="seed of the policy and the sticky actions"),
         policy_file: Optional[Path] = typer.Option(
             None, help='with --policy file: JSON ["NOOP", "UP", ...] or {"actions": [...], '
                        '"repeat": k}, or names separated by spaces'),
-        max_frames: int = typer.Option(10_000, min=1, help="emulator frames per episode at most"),
+        max_frames: int = cli_checks.frames_option(10_000, "emulator frames per episode at most"),
         out: Path = typer.Option(Path("compare-reports"), help="folder for <game>-compare.json/.md"),
-        frameskip: int = typer.Option(4, min=1, help="frames per agent step (ALE v5: 4)"),
+        frameskip: int = typer.Option(4, min=1, max=cli_checks.MAX_EPISODE_FRAMES,
+                                      help="frames per agent step (ALE v5: 4), at most --max-frames"),
         sticky: float = typer.Option(0.25, min=0.0, max=1.0,
                                      help="sticky-action probability of the v5 episodes (ALE v5: 0.25)"),
     ) -> None:
@@ -97,9 +105,12 @@ def _register_probes_and_compare(app) -> None:
 
         err = Console(stderr=True)
         if policy not in POLICIES:
-            err.print(f"error: unknown policy {policy!r}; policies: {', '.join(POLICIES)}",
-                      markup=False, soft_wrap=True)
-            raise typer.Exit(1)
+            raise cli_checks.bad_parameter(
+                "--policy", f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
+        if frameskip > max_frames:
+            raise cli_checks.bad_parameter(
+                "--frameskip", f"{frameskip} frames per step is more than --max-frames {max_frames}")
+        cli_checks.output_dir(out)
         try:
             with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
                           "{task.total}"), TimeElapsedColumn(), console=err, transient=True) as bar:
@@ -119,6 +130,23 @@ def _register_probes_and_compare(app) -> None:
                       soft_wrap=True)
             raise typer.Exit(1)
         _print_compare(Console(), report, paths)
+
+
+def _stale_spans(spec) -> list[str]:
+    """Spans of the spec that no longer match its documents, when those are at hand (offline)."""
+    import os
+
+    from alignment.docs.corpus import DOCS_ENV, load_documents
+    from alignment.spec.schema import check_spans
+
+    if not os.environ.get(DOCS_ENV):
+        return []
+    try:
+        loaded = load_documents(spec.game)
+    except Exception as exc:  # documents that cannot be read do not stop the probes
+        return [f"could not check the spec's spans against ${DOCS_ENV}: {exc}"]
+    return [f"stale span: {p}; re-extract with `jaxtari-align spec {spec.game}`"
+            for p in check_spans(spec, loaded.by_id())]
 
 
 def _print_compare(console, report: dict, paths: list[Path]) -> None:

@@ -154,5 +154,13 @@ def run_probes(spec: GameSpec, backends: Iterable[str] = BACKENDS, *, reviewed_o
     for rule in spec.rules:
         if rule.probe is None or (reviewed_only and rule.status != "reviewed"):
             continue
-        out.append((rule.id, {b: run_probe(spec.game, rule.probe, b) for b in backends}))
+        out.append((rule.id, {b: _result_or_error(spec.game, rule.id, rule.probe, b) for b in backends}))
     return out
+
+
+def _result_or_error(game: str, rule_id: str, probe: Probe, backend: str) -> ProbeResult:
+    """A probe that cannot run (unknown signal, start, action) fails its own row, not the table."""
+    try:
+        return run_probe(game, probe, backend)
+    except ProbeError as exc:
+        return ProbeResult(game, backend, False, [f"rule {rule_id}: cannot run its probe: {exc}"], {}, {})

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from alignment.catalog import GameEntry
+from alignment.cli_checks import MAX_EPISODE_FRAMES
 
 POLICIES = ("random", "scripted", "file")
 
@@ -42,6 +43,8 @@ def _indices(entry: GameEntry, names: list, where: str) -> list[int]:
 def read_policy_file(entry: GameEntry, path: str | Path) -> np.ndarray:
     """The action indices (one per agent step, before looping) a policy file describes."""
     p = Path(path)
+    if p.is_dir():
+        raise PolicyError(f"policy file {str(p)!r} is a directory; give the file inside it")
     if not p.is_file():
         raise PolicyError(f"policy file {str(p)!r} does not exist (give --policy-file PATH)")
     try:
@@ -74,6 +77,12 @@ def read_policy_file(entry: GameEntry, path: str | Path) -> np.ndarray:
     if not names:
         raise PolicyError(f"policy file {str(p)!r} lists no actions")
     idx = _indices(entry, names, f"policy file {str(p)!r}")
+    # No episode outlasts the v5 cap, so a longer sequence would only be cut: refuse it before
+    # allocating it.
+    if len(idx) * repeat > MAX_EPISODE_FRAMES:
+        raise PolicyError(
+            f"policy file {str(p)!r}: {len(idx):,} actions x repeat {repeat:,} is more than "
+            f"{MAX_EPISODE_FRAMES:,} steps, the longest episode ALE v5 plays")
     return np.repeat(np.asarray(idx, np.int32), repeat)
 
 

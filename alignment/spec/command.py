@@ -66,6 +66,9 @@ def register(app: typer.Typer) -> None:
         out: str = typer.Option("specs", "--out", help="directory of the spec files"),
         force: bool = typer.Option(False, "--force", help="discard reviewed rules and overwrite"),
         schema: bool = typer.Option(False, "--schema", help="print the spec JSON schema and exit"),
+        timeout: float = typer.Option(
+            180.0, "--timeout", min=1.0, max=3600.0,
+            help="with --llm: seconds the model may take in all, retries included"),
     ) -> None:
         """Extract the rule spec of GAME from its Farama page and AtariAge manual."""
         if schema:
@@ -74,9 +77,16 @@ def register(app: typer.Typer) -> None:
         if not game:
             typer.echo("error: give a GAME (e.g. `jaxtari-align spec frostbite`), or --schema", err=True)
             raise typer.Exit(2)
+        if llm != "offline":
+            from alignment.llm import PROVIDERS, default_model
+
+            if llm in PROVIDERS:
+                typer.echo(f"calling {llm} ({model or default_model(llm)}) for the rules of {game}: "
+                           f"at most {timeout:g} s; a cached answer is used when there is one",
+                           err=True)
         try:
             result = build_and_store(game, docs=docs, llm=llm, model=model, out_dir=Path(out),
-                                     force=force)
+                                     force=force, deadline=timeout)
         except SpecError as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(1) from None

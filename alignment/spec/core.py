@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 
 from pydantic import ValidationError
 
-from alignment import gamenames
+from alignment import atomic, gamenames
 from alignment.docs.cache import default_cache_dir
 from alignment.docs.corpus import CorpusError, load_documents
 from alignment.docs.document import Document
@@ -53,7 +53,7 @@ class _no_error(Exception):
 
 
 def _llm_rules(game: str, documents: Sequence[Document], provider: str, model: Optional[str],
-               ) -> tuple[list[Rule], list[UnsupportedClaim]]:
+               deadline: Optional[float] = None) -> tuple[list[Rule], list[UnsupportedClaim]]:
     """Rules from an LLM, keeping only those whose spans are real (the rest become unsupported)."""
     try:
         from alignment.spec import llm_extract
@@ -62,7 +62,8 @@ def _llm_rules(game: str, documents: Sequence[Document], provider: str, model: O
     cache_dir = default_cache_dir() / "llm"
     llm_error = getattr(llm_extract, "LLMError", None) or _no_error
     try:
-        rules, unsupported = llm_extract.extract(game, list(documents), provider, model, cache_dir)
+        rules, unsupported = llm_extract.extract(game, list(documents), provider, model, cache_dir,
+                                                 deadline=deadline)
     except llm_error as err:
         raise SpecError(f"the {provider} extractor failed: {err}") from None
     by_id = {d.id: d for d in documents}
@@ -80,11 +81,11 @@ def _llm_rules(game: str, documents: Sequence[Document], provider: str, model: O
 
 
 def build_spec(game: str, documents: Sequence[Document], *, llm: str = "offline",
-               model: Optional[str] = None) -> GameSpec:
+               model: Optional[str] = None, deadline: Optional[float] = None) -> GameSpec:
     """A fresh spec of ``game`` from ``documents`` with the chosen extractor."""
     if llm == "offline":
         return offline.extract(game, documents)
-    rules, unsupported = _llm_rules(game, documents, llm, model)
+    rules, unsupported = _llm_rules(game, documents, llm, model, deadline)
     skeleton = offline.skeleton(game, documents)
     data = skeleton.model_dump()
     data.update(rules=[r.model_dump() for r in rules],
@@ -98,7 +99,7 @@ def build_spec(game: str, documents: Sequence[Document], *, llm: str = "offline"
 
 def build_and_store(game: str, *, docs: Optional[str | Path] = None, llm: str = "offline",
                     model: Optional[str] = None, out_dir: Path = Path("specs"),
-                    force: bool = False) -> SpecResult:
+                    force: bool = False, deadline: Optional[float] = None) -> SpecResult:
     """Extract ``game``'s spec from its documents, merge it with the stored one, write it atomically.
 
     Raises :class:`SpecError` (a message for the user) for an unknown game, no documents, a bad
@@ -111,10 +112,14 @@ def build_and_store(game: str, *, docs: Optional[str | Path] = None, llm: str = 
         loaded = load_documents(slug, docs_dir=None if docs is None else str(docs))
     except (gamenames.UnknownGameError, CorpusError, DocumentError, FetchError) as err:
         raise SpecError(str(err)) from None
+    try:
+        atomic.check_writable(spec_path(out_dir, slug), what="spec file")
+    except atomic.OutputLocationError as err:
+        raise SpecError(f"{err} (--out {str(out_dir)!r})") from None
     if not loaded.documents:
         raise SpecError(f"no documents found for {slug}:\n  - " + "\n  - ".join(loaded.missing))
     try:
-        fresh = build_spec(slug, loaded.documents, llm=llm, model=model)
+        fresh = build_spec(slug, loaded.documents, llm=llm, model=model, deadline=deadline)
     except DocumentError as err:
         raise SpecError(str(err)) from None
     path = spec_path(out_dir, slug)

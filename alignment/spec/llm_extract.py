@@ -351,7 +351,8 @@ def extract_with(provider: Provider, game: str, documents: Sequence[Document],
 
 
 def extract(game: str, documents: Iterable[Document], provider: str, model: Optional[str] = None,
-            cache_dir: Optional[Union[str, Path]] = None) -> tuple[list[Rule], list[UnsupportedClaim]]:
+            cache_dir: Optional[Union[str, Path]] = None, deadline: Optional[float] = None,
+            ) -> tuple[list[Rule], list[UnsupportedClaim]]:
     """Rules of ``game`` from ``documents`` by ``provider`` ('offline', 'anthropic', 'openai').
 
     ``model`` overrides the provider's default model; ``cache_dir`` is the directory of cached
@@ -363,4 +364,6 @@ def extract(game: str, documents: Iterable[Document], provider: str, model: Opti
         from alignment.llm.offline import offline_rules
 
         return offline_rules(game, documents)
-    return extract_with(make_provider(provider, model), game, documents, ResponseCache(cache_dir))
+    settings = {} if deadline is None else {"deadline": deadline}
+    return extract_with(make_provider(provider, model, **settings), game, documents,
+                        ResponseCache(cache_dir))

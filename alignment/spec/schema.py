@@ -234,7 +234,7 @@ class Expectation(_Model):
 class Probe(_Model):
     """A short scripted run whose outcome checks a rule on both backends."""
 
-    seed: int = Field(default=0, ge=0)
+    seed: int = Field(default=0, ge=0, le=2**32 - 1, description="0..2**32-1, as ALE and numpy take")
     start: str = Field(default="reset", description="'reset' or the name of a save point")
     steps: list[ProbeStep] = Field(min_length=1)
     expectations: list[Expectation] = Field(min_length=1)

@@ -125,7 +125,7 @@ def test_llm_rules_without_a_real_span_become_unsupported(run, tmp_path, monkeyp
 
     calls = []
 
-    def fake_extract(game, documents, provider, model, cache_dir):
+    def fake_extract(game, documents, provider, model, cache_dir, deadline=None):
         calls.append((game, [d.id for d in documents], provider, model))
         manual = next(d for d in documents if d.kind == "manual")
         real = Rule(id="scoring.fish", category="scoring", statement="A fish gives 150 points.",
