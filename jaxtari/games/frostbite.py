@@ -45,22 +45,23 @@ from jaxtari.games.frostbite_geometry import (  # noqa: F401  (re-exported for t
 )
 
 # ---- numbers of the cartridge (each checked against ALE RAM) ------------------------------------
-SHORE_Y = 27                 # ram[100] standing on the shore; rows are 26 px apart below it
+# measured: each number read off the disassembly and checked against ALE RAM (see the docstring)
+SHORE_Y = 27                 # ram[100] standing on the shore; rows are 26 px apart below it  rule: physics.shore-hideout
 ROW_Y = (131, 105, 79, 53)   # ram[100] standing on row 0..3
 LOWEST_JUMP_Y = 112          # no downward jump from y >= 112 (the bottom row)
 IGLOO_ENTER_Y = 6            # a jump that takes y below 6 enters the igloo
-DOOR_X = (120, 127)          # UP on the shore starts the igloo jump only for x in this range
+DOOR_X = (120, 127)          # UP on the shore starts the igloo jump only for x in this range  rule: progression.igloo-door
 IGLOO_JUMP_X = 123           # x is held here during the igloo jump
 PLAYER_MIN_X_SHORE, PLAYER_MIN_X_ROW, PLAYER_MAX_X = 17, 10, 150  # joystick limits
 CARRY_MIN_X, CARRY_MAX_X = 9, 151  # a floe carries Bailey at most to these x
 SINK_LINES = 18              # sinking and freezing advance one line per 5 frames, 18 lines
 WHITE_HOLD = 16              # frames after a landing before all-blue rows can turn white again
 BEAR_MIN_X, BEAR_MAX_X = 16, 140
-BEAR_LEVEL_INDEX = 3         # level 4 (manual: "Polar Grizzlies come out ... at level 4")
+BEAR_LEVEL_INDEX = 3         # level 4 (manual: "Polar Grizzlies come out ... at level 4")  rule: spawning.grizzly-from-level-4
 TIMED_ENEMY_LEVEL_INDEX = 5  # from level 6 clams and crabs rest every other 64 frames
 NO_BLOCKS = -1               # ram[77] = 255
-FULL_IGLOO = 15              # ram[77] = 15: 16 blocks, the door is open
-MAX_LIVES = 9                # ram[76] never grows past 9 (bonus Baileys)
+FULL_IGLOO = 15              # ram[77] = 15: 16 blocks, the door is open  rule: progression.igloo-door
+MAX_LIVES = 9                # ram[76] never grows past 9 (bonus Baileys)  rule: lives.bonus-every-5000
 FISH_LIMIT = 12              # after 12 fish in a level, would-be fish spawn as crabs
 
 # Jump: one step on every even frame; up from 31 to 16 (15 steps), down from 15 to 0 (15 steps);
@@ -79,7 +80,7 @@ START_ROW_BYTE = (0x10, 0x50, 0x10, 0x50)  # bit 6: floes move left; bit 7: enem
 START_FLOE_X = (16, 80, 16, 80)
 FISH_EATEN_MASK = (3, 5, 6, 3, 3, 1, 5, 4, 6, 6, 4, 0xB0, 0x07, 0xA5, 0xF8, 0x65)
 ENEMY_BOB = (4, 3, 2, 1, 0, 0, 0, 1, 2, 3, 4, 3, 2, 1, 0, 0)  # fish/crab/clam sway down, by (fc>>3)
-KIND_GOOSE, KIND_FISH, KIND_CRAB, KIND_CLAM = 0, 1, 2, 3
+KIND_GOOSE, KIND_FISH, KIND_CRAB, KIND_CLAM = 0, 1, 2, 3  # rule: spawning.fish, physics.hazards-push
 LAST_ENEMY_LINE_X = 24       # collision read at CPU cycle ~31 of the line: screen x ~ 3*31 - 68
 
 # Sound timer ram[116] doubles as the fish score trickle: 0x5B counts down, +10 on 20 of its 26 frames.
@@ -91,27 +92,28 @@ F_SINK, F_TALLY, F_DEAD, F_FREEZE, F_LEVEL = 0x80, 0x40, 0x20, 0x10, 0x08  # ram
 HOLD_NEW_SCREEN, HOLD_SINK_STEP, HOLD_AFTER_SINK = 64, 4, 0x70
 HOLD_BLOCK, HOLD_DEGREE, HOLD_LEVEL_END, HOLD_FISH = 6, 2, 0x30, 16
 HOLD_IGLOO = 0x40
-TEMPERATURE_PERIOD = 64      # one degree every 64 frames (framecounter & 63 == 0)
+TEMPERATURE_PERIOD = 64      # one degree every 64 frames (framecounter & 63 == 0)  rule: timing.temperature-falls
 
 
 @dataclasses.dataclass(frozen=True)
 class FrostbiteConstants:
-    mode: int = 0                       # ALE mode 0 (level 1) or 2 (advanced: level 5)
-    start_lives: int = 3                # ram[76] (ALE lives() = ram[76] + 1)
-    start_temperature: int = 45
-    bonus_life_every: int = 5000        # checked as the hundreds byte becoming 00 or 50
-    max_lives: int = MAX_LIVES
-    floe_speed_scale: int = 16          # floe speeds are in 1/16 px per frame; a mod may slow them
-    enemies: bool = True                # False: enemies never spawn (mod no_enemies)
-    bear: bool = True
+    mode: int = 0                       # ALE mode 0 (level 1) or 2 (advanced: level 5)  rule: progression.start-level
+    start_lives: int = 3                # ram[76] (ALE lives() = ram[76] + 1)  rule: lives.reserves-at-start
+    start_temperature: int = 45  # rule: timing.temperature-start
+    bonus_life_every: int = 5000        # checked as the hundreds byte becoming 00 or 50  rule: lives.bonus-every-5000
+    max_lives: int = MAX_LIVES  # rule: lives.bonus-every-5000
+    floe_speed_scale: int = 16          # floe speeds are in 1/16 px per frame; a mod may slow them  rule: physics.floes-drift
+    enemies: bool = True                # False: enemies never spawn (mod no_enemies)  rule: spawning.fish, physics.hazards-push
+    bear: bool = True  # rule: spawning.grizzly-from-level-4
+    # measured: ALE RAM after reset_game
     # ALE's reset leaves the framecounter (ram[1]), random byte (ram[2]) and speed fractions
     # (ram[25..27]) at these values (measured after reset_game, modes 0 and 2).
     reset_fc: tuple = ((0, 70), (2, 74))
-    reset_lfsr: tuple = ((0, 204), (2, 101))
-    reset_frac: tuple = ((0, (14, 5, 12)), (2, (6, 1, 12)))
-    reset_speed: tuple = ((0, (0, 0, 0)), (2, (0, 1, 0)))
-    randomize_start: bool = False       # True: random byte from the key (ALE is deterministic)
-    monochrome: bool = False            # draw sprites as solid boxes (mod monochrome)
+    reset_lfsr: tuple = ((0, 204), (2, 101))  # measured: ALE RAM after reset_game
+    reset_frac: tuple = ((0, (14, 5, 12)), (2, (6, 1, 12)))  # measured: ALE RAM after reset_game
+    reset_speed: tuple = ((0, (0, 0, 0)), (2, (0, 1, 0)))  # measured: ALE RAM after reset_game
+    randomize_start: bool = False       # True: random byte from the key (ALE is deterministic)  measured: ALE's start is deterministic; True is an option of this port
+    monochrome: bool = False            # draw sprites as solid boxes (mod monochrome)  measured: drawing option of the mod monochrome, off as on ALE
 
 
 @pytree_dataclass
@@ -195,6 +197,7 @@ def speed_bases(level_index):
     return jnp.stack([b >> 1, b - 1, b]) & 0xFF
 
 
+# rule: lives.bonus-every-5000
 def add_points(score, lives, points, max_lives):
     """Add points the cartridge's way: a bonus Bailey when a carry out of the tens byte leaves the
     hundreds byte at 00 or 50 (every 5,000 points), up to max_lives."""
@@ -208,7 +211,7 @@ def add_points(score, lives, points, max_lives):
 
 class Frostbite(Game):
     name = "frostbite"
-    minimal_actions = tuple(range(18))   # ALE: getMinimalActionSet() is all 18 actions
+    minimal_actions = tuple(range(18))   # ALE: getMinimalActionSet() is all 18 actions  rule: action.minimal-set
     Constants = FrostbiteConstants
     mechanics = ("spawn_enemy", "floe_speed")
 
@@ -264,11 +267,13 @@ class Frostbite(Game):
         )
 
     # ---- swappable mechanics ------------------------------------------------------------------------
+    # rule: physics.floes-drift, physics.steer-in-air
     def floe_speed(self, numerators):
         """Speed numerators (1/16 px per frame: floes, enemies, Bailey in the air) -> what the
         accumulators add each frame; the floe entry scaled by floe_speed_scale/16."""
         return numerators.at[0].set(numerators[0] * self.consts.floe_speed_scale // 16)
 
+    # rule: spawning.fish, physics.hazards-push
     def spawn_enemy(self, s, lfsr):
         """Row bytes and start x of new enemies (cartridge rule), one random byte per row (4,)."""
         li = s.level_index
@@ -289,7 +294,7 @@ class Frostbite(Game):
         fc = (s.fc + 1) & 0xFF
         s = s.replace(fc=fc)
         li = s.level_index
-        pts = jnp.minimum(li + 1, 9) * 10            # points per block / degree, level 1..9
+        pts = jnp.minimum(li + 1, 9) * 10            # points per block / degree, level 1..9  rule: scoring.ice-block, scoring.degree-bonus, scoring.constant-after-9, scoring.igloo-entry
 
         # --- logic pause (ram[103]) and the game-over state --------------------------------------
         paused = s.hold != 0
@@ -310,9 +315,9 @@ class Frostbite(Game):
 
         sink_more = sinking & (s.sink < SINK_LINES)
         sink_end = sinking & ~sink_more
-        t_block = tally & (s.blocks >= 0)
+        t_block = tally & (s.blocks >= 0)  # rule: scoring.igloo-entry
         t_end = tally & ~t_block & (s.temperature == 0)
-        t_degree = tally & ~t_block & ~t_end
+        t_degree = tally & ~t_block & ~t_end  # rule: scoring.degree-bonus
         frz_end = freezing & (s.frozen + 1 == SINK_LINES)
         score, lives = add_points(s.score, s.lives, pts, c.max_lives)
         add_tally = t_block | t_degree
@@ -330,12 +335,12 @@ class Frostbite(Game):
             flags=jnp.select([sink_end | frz_end, t_end, over], [F_DEAD, F_LEVEL, 0], s.flags),
             game_over=s.game_over | over,
         )
-        s = s.replace(lives=_w(dead & ~over, s.lives - 1, s.lives),
-                      level_index=_w(done, s.level_index + 1, s.level_index))
+        s = s.replace(lives=_w(dead & ~over, s.lives - 1, s.lives),  # rule: lives.ways-to-lose
+                      level_index=_w(done, s.level_index + 1, s.level_index))  # rule: progression.shifts
         s = self.new_screen(s, (dead & ~over) | done)
         go = go & ~(sinking | tally | dead | freezing | done)
 
-        # --- the bear drives Bailey off the shore (level 4 on) ---------------------------------------
+        # --- the bear drives Bailey off the shore (level 4 on) ---------------------------------------  rule: spawning.grizzly-from-level-4, lives.ways-to-lose
         chase = go & s.bear_hit & (s.jump == 0) & (li >= BEAR_LEVEL_INDEX)
         bf = fc & 3
         s = s.replace(
@@ -409,13 +414,13 @@ class Frostbite(Game):
         standing = go & (s.jump == 0)
         on_shore = s.y == SHORE_Y
         no_floe = s.floe_row < 0
-        drown = standing & no_floe & ~on_shore
+        drown = standing & no_floe & ~on_shore  # rule: lives.ways-to-lose
         s = s.replace(flags=_w(drown, F_SINK, s.flags))
         on_floe = standing & ~no_floe
         X = jnp.clip(s.floe_row, 0, 3)
         rows = jnp.arange(4)
 
-        # landing on a white floe: it turns blue, 10 x level points, one more igloo block
+        # landing on a white floe: it turns blue, 10 x level points, one more igloo block  rule: progression.block-per-white-row, scoring.ice-block, scoring.blue-row-nothing
         touch = on_floe & s.landed & s.floe_white[X]
         score, lives = add_points(s.score, s.lives, pts, c.max_lives)
         add_block = touch & (s.blocks != FULL_IGLOO)
@@ -425,14 +430,14 @@ class Frostbite(Game):
             white_hold=_w(touch, WHITE_HOLD, s.white_hold), landed=s.landed & ~touch,
             score=_w(touch, score, s.score), lives=_w(touch, lives, s.lives),
             blocks=_w(add_block, s.blocks + 1, s.blocks))
-        # FIRE (pressed last frame) reverses the floe row, costing a block unless the igloo is done
+        # FIRE (pressed last frame) reverses the floe row, costing a block unless the igloo is done  rule: action.fire-reverses-floe
         rev = (on_floe & ~add_block & (s.blocks >= 0) & (s.pushed_row < 0) & s.reverse)
         s = s.replace(
             row_byte=jnp.where(rev & (rows == X), s.row_byte ^ 0x40, s.row_byte),
             blocks=_w(rev & (s.blocks != FULL_IGLOO), s.blocks - 1, s.blocks),
             sound=_w(rev, SOUND_CHIRP, s.sound))
-        # touching an enemy: a fish is eaten (200 points trickle in), anything else pushes
-        hit = on_floe & (s.enemy_row >= 0)
+        # touching an enemy: a fish is eaten (200 points trickle in), anything else pushes  rule: scoring.fish, physics.hazards-push
+        hit = on_floe & (s.enemy_row >= 0)  # rule: physics.safe-in-air
         E = jnp.clip(s.enemy_row, 0, 3)
         fish = hit & ((s.row_byte[E] & 3) == KIND_FISH)
         push = hit & ~fish
@@ -456,7 +461,7 @@ class Frostbite(Game):
         cx = jnp.where(cx >= 0xA0, cx - 0xA0, cx)
         s = s.replace(x=_w(carry, jnp.clip(cx, CARRY_MIN_X, CARRY_MAX_X), s.x))
 
-        # joystick up/down starts a jump (shore: only UP at the door of a complete igloo)
+        # joystick up/down starts a jump (shore: only UP at the door of a complete igloo)  rule: action.jump-up-down, progression.igloo-door
         may_jump = (standing & no_floe & on_shore) | carry
         door = (((127 - s.x) & 0xFF) < 8) & (s.blocks == FULL_IGLOO)
         up = may_jump & joy.up
@@ -474,19 +479,19 @@ class Frostbite(Game):
         s = s.replace(bear_hit=s.bear_hit & ~landed_now, landed=s.landed | landed_now)
 
         live = go & ~drown   # the rest of the frame's logic (drowning skips it)
-        enter = live & (s.y < IGLOO_ENTER_Y)
+        enter = live & (s.y < IGLOO_ENTER_Y)  # rule: scoring.igloo-entry
         s = s.replace(y=_w(enter, 0, s.y), igloo_jump=s.igloo_jump & ~enter,
                       flags=_w(enter, F_TALLY, s.flags), hold=_w(enter, HOLD_IGLOO, s.hold))
-        # all four rows blue (and the igloo unfinished): they turn white again
+        # all four rows blue (and the igloo unfinished): they turn white again  rule: rendering.rows-whiten
         rewhite = live & (s.white_hold == 0) & (s.blocks != FULL_IGLOO) & ~jnp.any(s.floe_white)
         s = s.replace(floe_white=s.floe_white | rewhite)
-        # floes drift (wrap at 160)
+        # floes drift (wrap at 160)  rule: physics.floes-drift
         fleft = (s.row_byte & 0x40) != 0
         nfx = jnp.where(fleft, s.floe_x - s.speed[0], s.floe_x + s.speed[0]) & 0xFF
         nfx = jnp.where(nfx >= 0xF0, nfx - 0x60, nfx)
         nfx = jnp.where(nfx >= 0xA0, nfx - 0xA0, nfx)
         s = s.replace(floe_x=_w(live, nfx, s.floe_x))
-        # left/right (1 px every other frame on foot, the air speed while jumping)
+        # left/right (1 px every other frame on foot, the air speed while jumping)  rule: action.walk-left-right, physics.steer-in-air
         steer = live & (s.pushed_row < 0)
         hold_x = steer & s.igloo_jump
         walk = steer & ~s.igloo_jump
@@ -502,12 +507,12 @@ class Frostbite(Game):
         lr = joy.left | joy.right
         anim = jnp.where((s.jump & 15) >= 7, 2, jnp.where(lr, (fc & 4) >> 2, 0))
         s = s.replace(anim=_w(live, anim, s.anim))
-        # temperature: one degree every 64 frames; at 0 Bailey freezes. The bear turns then too.
+        # temperature: one degree every 64 frames; at 0 Bailey freezes. The bear turns then too.  rule: timing.temperature-falls, timing.freeze-at-zero
         tick = live & ((fc & (TEMPERATURE_PERIOD - 1)) == 0)
         temp = _w(tick, s.temperature - 1, s.temperature)
         s = s.replace(temperature=temp, flags=_w(tick & (temp == 0), F_FREEZE, s.flags))
         bear_dir = jnp.where(s.x >= s.bear_x, 0x10, 0)
-        bear_on = live & (s.level_index >= BEAR_LEVEL_INDEX) & c.bear
+        bear_on = live & (s.level_index >= BEAR_LEVEL_INDEX) & c.bear  # rule: spawning.grizzly-from-level-4
         facing = _w(bear_on, (s.facing & 8) | jnp.where(tick, bear_dir, s.facing), s.facing)
         right = (facing & 0x10) != 0
         sp = s.speed[1]
@@ -577,7 +582,7 @@ class Frostbite(Game):
         low = snd & 31
         snd = _w(trickle & (low == 0), 0, snd)
         pay = trickle & ((low & 3) != 0)
-        score, lives = add_points(s.score, s.lives, 10, c.max_lives)
+        score, lives = add_points(s.score, s.lives, 10, c.max_lives)  # rule: scoring.fish
         s = s.replace(score=_w(pay, score, s.score), lives=_w(pay, lives, s.lives))
         decay = (snd & 0x80) != 0
         snd2 = _w(decay, snd - 1, snd)
