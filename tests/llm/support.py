@@ -17,6 +17,7 @@ import pytest
 import respx
 
 import tests.llm.respx_httpx2 as respx_httpx2
+from tests.docs.paths import SHARED_DOCS
 from alignment.docs.document import Document
 
 ANTHROPIC_URL = "https://api.anthropic.com/v1/messages"
@@ -25,7 +26,7 @@ PROVIDER_URLS = {"anthropic": ANTHROPIC_URL, "openai": OPENAI_URL}
 KEY_ENVS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 FAKE_KEYS = {"anthropic": "sk-ant-test-not-a-real-key", "openai": "sk-test-not-a-real-key"}
 
-FROSTBITE_MANUAL = Path("/work/shared/docs/atariage/frostbite.txt")
+FROSTBITE_MANUAL = SHARED_DOCS / "atariage" / "frostbite.txt"
 
 # A small manual of an imaginary game, written for these tests (so they run without ../shared).
 # Its line breaks and double spaces are deliberate: quotes copied across them must still be found.

@@ -1,6 +1,6 @@
 """``jaxtari-align spec GAME --llm anthropic|openai`` end to end, the HTTP mocked by respx.
 
-Uses the real corpus in /work/shared/docs (skipped when absent): the documents are loaded by the
+Uses the real corpus in ../shared/docs (skipped when absent): the documents are loaded by the
 project's corpus loader, the mocked model quotes the manual, and the written spec must cite real
 spans of the loaded text.
 """
@@ -16,6 +16,7 @@ import yaml
 from typer.testing import CliRunner
 
 from alignment.spec import command
+from tests.docs.paths import SHARED_DOCS
 from tests.llm.support import (  # noqa: F401  (fixtures)
     KEY_ENVS,
     PROVIDER_URLS,
@@ -26,7 +27,7 @@ from tests.llm.support import (  # noqa: F401  (fixtures)
     rule,
 )
 
-CORPUS = Path("/work/shared/docs")
+CORPUS = SHARED_DOCS
 LIVES_QUOTE = "You begin the game with one active Frostbite Bailey (TM) and three on reserve."
 INVENTED_QUOTE = "Polar bears are worth 1,000 points when caught on the shore."
 

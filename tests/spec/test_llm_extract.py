@@ -1,6 +1,6 @@
 """The LLM extractor end to end: real SDK code paths against respx-mocked HTTP, spans checked in the text.
 
-The rules the mocked model "returns" quote the real Frostbite manual (/work/shared/docs, skipped when
+The rules the mocked model "returns" quote the real Frostbite manual (../shared/docs, skipped when
 absent) or the small test manual of tests/llm/support.py. Every expected span is computed here from
 the document text itself, never taken from the code under test.
 """
