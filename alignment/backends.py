@@ -26,6 +26,7 @@ import numpy as np
 
 from alignment import catalog
 from alignment.reference.ale import AleError, AleGame, AleSnapshot
+from alignment.signals import to_python
 
 BACKENDS = ("ale", "jax")
 REWARD = "reward"  # the key of the per-frame rewards in :meth:`Backend.run`'s traces
@@ -47,18 +48,6 @@ def make_backend(kind: str, game: str, *, mods: Sequence = (), mode: int | None 
     if kind == "jax":
         return JaxBackend(game, mods=mods, mode=mode, full_action_space=full_action_space)
     raise BackendError(f"unknown backend {kind!r}; backends: {', '.join(BACKENDS)}")
-
-
-def to_python(value) -> Any:
-    """A scalar as bool/int/float, an array as a numpy array."""
-    a = np.asarray(value)
-    if a.ndim == 0:
-        if a.dtype == np.bool_:
-            return bool(a)
-        if np.issubdtype(a.dtype, np.integer):
-            return int(a)
-        return float(a)
-    return a
 
 
 class Backend:

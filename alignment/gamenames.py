@@ -64,10 +64,11 @@ FARAMA_PAGE_URL = "https://ale.farama.org/environments/{slug}/"
 
 
 class UnknownGameError(ValueError):
-    """A name that matches no ALE game with a Farama page."""
+    """A game name the pipeline cannot use (the one error type for names across ``alignment``)."""
 
 
-def _key(name: str) -> str:
+def key(name: str) -> str:
+    """A name reduced for matching: no ``ALE/``, version, suffix, separators or case."""
     s = name.strip()
     s = re.sub(r"^ALE/", "", s, flags=re.I)
     s = re.sub(r"-v\d+$", "", s, flags=re.I)
@@ -76,15 +77,25 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", s.lower())
 
 
+def lookup(name: str) -> str | None:
+    """The slug of an ALE game name in any common spelling, or None."""
+    return _KEYS.get(key(name)) if isinstance(name, str) else None
+
+
+def did_you_mean(name: str, among=None) -> str:
+    """`` Did you mean: a, b?`` for names close to ``name`` (ALE slugs, or ``among``), else ``""``."""
+    keys = _KEYS if among is None else {key(n): n for n in among}
+    close = difflib.get_close_matches(key(name), list(keys), n=3, cutoff=0.75)
+    return f" Did you mean: {', '.join(keys[c] for c in close)}?" if close else ""
+
+
 def resolve(name: str) -> str:
     """The canonical slug of a game name, or :class:`UnknownGameError` listing the known games."""
-    key = _key(name)
-    if key in _KEYS:
-        return _KEYS[key]
-    close = difflib.get_close_matches(key, list(_KEYS), n=3, cutoff=0.75)
-    hint = f" Did you mean: {', '.join(_KEYS[c] for c in close)}?" if close else ""
+    slug = lookup(name)
+    if slug is not None:
+        return slug
     raise UnknownGameError(
-        f"unknown game {name!r}.{hint} Known games (ALE games with a Farama page): "
+        f"unknown game {name!r}.{did_you_mean(name)} Known games (ALE games with a Farama page): "
         + ", ".join(GAME_SLUGS)
     )
 

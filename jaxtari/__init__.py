@@ -36,7 +36,20 @@ def canonical_name(name: str) -> str:
     for canon in _GAMES:
         if re.sub(r"[^a-z0-9]", "", canon) == key:
             return canon
-    raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(list_games())}")
+    known = ", ".join(list_games())
+    if key in _ale_rom_keys():
+        raise UnknownGameError(f"unknown game {name!r}: it is an Atari game in ALE, but jaxtari has not "
+                               f"ported it yet; jaxtari's games: {known}")
+    raise UnknownGameError(f"unknown game {name!r}; known games: {known}")
+
+
+def _ale_rom_keys() -> set[str]:
+    # ale-py names every ROM it ships; jaxtari does not need it, so without it the message is plainer
+    try:
+        from ale_py.roms import get_all_rom_ids
+    except ImportError:
+        return set()
+    return {re.sub(r"[^a-z0-9]", "", rom) for rom in get_all_rom_ids()}
 
 
 def list_games() -> list[str]:

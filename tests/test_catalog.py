@@ -89,3 +89,55 @@ def test_ram_decoding_of_frostbite():
     assert s["floe_white"].tolist() == [True, False, True, False]
     with pytest.raises(ValueError, match="128"):
         e.ale_signals(np.zeros(10, np.uint8))
+
+
+def test_the_registry_finds_one_ground_truth_module_per_game():
+    from alignment import catalog
+    from alignment.reference import games as ground_truth
+
+    modules = sorted(p.stem for p in Path(ground_truth.__file__).parent.glob("[!_]*.py"))
+    assert catalog.games() == modules
+    for name in modules:
+        module = __import__(f"alignment.reference.games.{name}", fromlist=["ENTRY"])
+        assert catalog.entry(name) is module.ENTRY
+
+
+def test_no_source_names_a_path_on_one_machine():
+    for name in list_catalog():
+        for s in entry(name).signals.values():
+            assert "/work/" not in s.source and "shared/facts" not in s.source, (name, s.name)
+
+
+def test_an_ale_game_not_ported_yet_says_so():
+    for spelling in ("ms_pacman", "MsPacman", "ALE/MsPacman-v5"):
+        with pytest.raises(UnknownCatalogGame, match="ms_pacman is an ALE game that jaxtari has not "
+                                                     "ported yet"):
+            entry(spelling)
+    with pytest.raises(UnknownCatalogGame, match="Did you mean: frostbite") as exc:
+        entry("Frostbyte")
+    assert "ALE game" not in str(exc.value)
+
+
+def test_code_hash_follows_the_games_source(tmp_path, monkeypatch):
+    import hashlib
+
+    from alignment import catalog
+
+    files = catalog.game_source_files("freeway")
+    assert {f.name for f in files} >= {"freeway.py", "freeway_art.py", "freeway_mods.py"}
+    assert not any(f.name.startswith("frostbite") for f in files)
+    h = catalog.code_hash("freeway")
+    assert len(h) == 64 and h == catalog.code_hash("ALE/Freeway-v5") != catalog.code_hash("pong")
+    # the same files, one byte changed, give another hash
+    copies = []
+    for f in files:
+        c = tmp_path / f.name
+        c.write_bytes(f.read_bytes())
+        copies.append(c)
+    same = catalog.hash_files(copies)
+    copies[0].write_bytes(copies[0].read_bytes() + b"#")
+    assert catalog.hash_files(copies) != same
+    expected = hashlib.sha256()
+    for c in copies:
+        expected.update(c.resolve().as_posix().encode() + b"\0" + c.read_bytes() + b"\0")
+    assert catalog.hash_files(copies) == expected.hexdigest()

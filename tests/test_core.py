@@ -30,6 +30,11 @@ def test_unknown_game_lists_the_known_ones():
         jaxtari.make("tetris")
     msg = str(err.value)
     assert "tetris" in msg and "pong" in msg and "frostbite" in msg
+    with pytest.raises(jaxtari.UnknownGameError, match="ALE, but jaxtari has not ported it yet"):
+        jaxtari.make("ms_pacman")
+    with pytest.raises(jaxtari.UnknownGameError) as err:
+        jaxtari.make("zork")
+    assert "ALE" not in str(err.value) and "pong" in str(err.value)
 
 
 def test_action_names_follow_ale_order():

@@ -15,8 +15,7 @@ not hold the previous action, so after ``restoreState`` the first sticky frame r
 the emulator last saw, and a restored run is not an exact continuation. Holding the previous action
 and the generator here makes :meth:`AleGame.clone`/:meth:`AleGame.restore` exact with sticky actions on.
 
-Facts this relies on (measured on ale-py 0.12.1, /work/shared/facts/ale-ram.md, re-checked in
-tests/reference/test_ale.py): ``act`` returns that frame's integer reward; ``game_over`` is the
+Facts this relies on (measured here on ale-py 0.12.1, re-checked in tests/reference/test_ale.py): ``act`` returns that frame's integer reward; ``game_over`` is the
 episode end; ``cloneState(include_rng=True)`` captures everything an exact continuation needs,
 including the sticky-action RNG.
 """
@@ -28,16 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from alignment.catalog import GameEntry, entry as catalog_entry
+from alignment import catalog
+from alignment.actions import ACTION_NAMES, NOOP
+from alignment.signals import GameEntry
 
-# ALE's full action set, in ALE's order (ale_py.Action); kept here so this module does not need jax.
-ACTION_NAMES: tuple[str, ...] = (
-    "NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN",
-    "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
-    "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
-    "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE",
-)
-NOOP = 0
 RAM_SIZE = 128
 SCREEN_SHAPE = (210, 160, 3)
 
@@ -89,7 +82,7 @@ class AleGame:
         import ale_py
         from ale_py import roms
 
-        self.entry: GameEntry = catalog_entry(game)
+        self.entry: GameEntry = catalog.entry(game)
         if not 0.0 <= float(sticky) <= 1.0:
             raise AleError(f"sticky (repeat_action_probability) must be within [0, 1], got {sticky}")
         _quiet_ale_logger()

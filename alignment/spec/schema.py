@@ -27,18 +27,10 @@ from pydantic import (
     model_validator,
 )
 
+from alignment.actions import ACTION_NAMES as ALE_ACTION_NAMES
 from alignment.docs.document import Document, sha256_text
 
 SCHEMA_VERSION = 1
-
-# ALE's full action set, in ALE's order (ale_py.Action); the same tuple as jaxtari.env.ACTION_NAMES,
-# repeated here so reading a spec does not import JAX.
-ALE_ACTION_NAMES: tuple[str, ...] = (
-    "NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN",
-    "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
-    "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
-    "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE",
-)
 
 CATEGORIES: tuple[str, ...] = (
     "action", "physics", "scoring", "lives", "termination",

@@ -1,0 +1,73 @@
+"""Freeway's ground truth: the agent's chicken, the ten cars, the score and the game clock in RAM.
+
+Addresses of the chicken (ram[14]), the cars (ram[108..117]) and the score (ram[103]): OCAtari's
+Freeway RAM extractor (k4ntz/OC_Atari, ocatari/ram/freeway.py). Measured here on ale-py 0.12.1 by
+diffing RAM and screen: the lane order of the car bytes, the screen offsets, and the clock
+(ram[105] counts 256-frame periods, ram[1] the frames within one; game over when ram[105] reaches
+32). The offsets and the game length are the JAX game's constants (one home:
+:mod:`jaxtari.games.freeway`); tests/reference/test_ale.py re-checks every address on the emulator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxtari.games.freeway import (
+    CAR_SCREEN_X_OFFSET, CHICKEN_SCREEN_Y0, NUM_LANES, Freeway, FreewayConstants,
+)
+from jaxtari.games.freeway_art import CAR_TOP_Y0, CHICKEN_X, LANE_SPACING
+
+from alignment.actions import names_of
+from alignment.signals import MEASURED, OCATARI, Signal, bcd, jax_signal, make_entry
+
+CLIMB = 14  # the agent's chicken: 6 at the kerb, grows while UP is held, back to 6 after a crossing
+SCORE = 103  # BCD crossings
+CARS_BOTTOM_LANE_FIRST = slice(108, 108 + NUM_LANES)  # ram[108] is the bottom lane's car
+PERIODS = 105  # 256-frame periods since reset
+PERIOD_FRAME = 1  # frames within the current period
+FRAMES_PER_PERIOD = 256
+
+GAME_FRAMES = FreewayConstants().game_frames  # 8192 = 32 periods (2 min 16.5 s)
+
+
+def chicken_y(ram) -> int:
+    return CHICKEN_SCREEN_Y0 - int(ram[CLIMB])
+
+
+def car_x(ram) -> np.ndarray:
+    # the signal lists lanes top to bottom; the picture lags the RAM by up to 1 px (the signal is RAM)
+    return np.asarray(ram[CARS_BOTTOM_LANE_FIRST][::-1], dtype=np.int32) - CAR_SCREEN_X_OFFSET
+
+
+def timer(ram) -> int:
+    return GAME_FRAMES - (int(ram[PERIODS]) * FRAMES_PER_PERIOD + int(ram[PERIOD_FRAME]))
+
+
+def _signals() -> list[Signal]:
+    return [
+        Signal("chicken_y", chicken_y, jax_signal("chicken_y"), 0, "px",
+               f"{CHICKEN_SCREEN_Y0} - ram[{CLIMB}]; ram[{CLIMB}] from {OCATARI}, the offset "
+               f"{MEASURED}",
+               description=f"the agent's (left, x={CHICKEN_X}) chicken, top y: "
+                           f"{CHICKEN_SCREEN_Y0 - 6} at the start, smaller further up the road"),
+        Signal("car_x", car_x, jax_signal("car_x"), 0, "px",
+               f"ram[117..108] - {CAR_SCREEN_X_OFFSET}; addresses from {OCATARI}, lane order and "
+               f"offset {MEASURED}", shape=(NUM_LANES,),
+               description=f"left x of the car in each lane, lanes top to bottom (car tops at "
+                           f"y = {CAR_TOP_Y0} + {LANE_SPACING} i); the top five drive left, the "
+                           f"bottom five right"),
+        Signal("player_score", lambda ram: bcd(ram[SCORE]), jax_signal("player_score"), 0, "points",
+               f"BCD ram[{SCORE}], {OCATARI}", description="crossings made by the agent's chicken"),
+        Signal("timer", timer, jax_signal("timer"), 0, "frames",
+               f"{GAME_FRAMES} - (256*ram[{PERIODS}] + ram[{PERIOD_FRAME}]), {MEASURED}",
+               description=f"frames left until the game ends ({GAME_FRAMES} at reset, 0 at game over)"),
+    ]
+
+
+ENTRY = make_entry(
+    "freeway", "ALE/Freeway-v5",
+    manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=192",
+    minimal_actions=names_of(Freeway.minimal_actions), signals=_signals(), jax_game="freeway",
+    notes=f"no lives (ALE lives() is 0); the game ends after {GAME_FRAMES} frames (2 min 16.5 s).",
+    script=(("UP", 12), ("NOOP", 3)),  # walk up, pausing now and then
+)

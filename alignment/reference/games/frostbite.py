@@ -1,0 +1,100 @@
+"""Frostbite's ground truth: Bailey, the floes, the enemies, the bear, the igloo, temperature, level.
+
+Addresses: OCAtari's Frostbite RAM extractor (k4ntz/OC_Atari, ocatari/ram/frostbite.py), each one also
+named in the public Frostbite disassembly (DNSDEBRO/Disassemblies, Atari2600/Frostbite/frostbite.asm;
+its RAM label is given beside each address below). The level byte is not in OCAtari's extractor: it is
+the disassembly's ``currentLevel``, and measured here on ale-py 0.12.1 (0 at reset; a written value
+stays and brings that level's enemies). tests/reference/test_ale.py re-checks every address on the
+emulator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxtari.games.frostbite import Frostbite
+
+from alignment.actions import names_of
+from alignment.signals import MEASURED, OCATARI, Signal, bcd, jax_signal, make_entry, ram_byte
+
+DISASM = "the Frostbite disassembly (DNSDEBRO/Disassemblies)"
+
+FLOE_X = slice(31, 35)  # iceBlocksHorizPos, by row number (0 bottom .. 3 top)
+FLOE_COLOUR = slice(43, 47)  # iceBlockColors
+ROW = 57  # baileyIceBlockCollisionIdx: 255 on the shore, else the row Bailey stands on
+SCORE = slice(72, 75)  # playerScore, BCD, most significant first
+LEVEL = 75  # currentLevel, 0-based
+LIVES = 76  # remainingLives (ALE lives() = this + 1 while alive)
+IGLOO = 77  # buildingIglooIdx: 255 none, k -> k+1 blocks
+ENEMY_X = slice(84, 88)  # kernelObstacleHorizPos, by row number
+PLAYER_Y = 100  # baileyVertPos
+TEMPERATURE = 101  # temperatureValue, BCD
+PLAYER_X = 102  # baileyHorizPos
+BEAR_X = 104  # polarGrizzlyHorizPos
+
+WHITE_FLOE = 12  # iceBlockColors value of a row not yet jumped on
+NO_BLOCKS = 255
+NO_BEAR = 140  # polarGrizzlyHorizPos on levels without a bear
+PLAYER_Y_OFFSET = 29  # screen top y of Bailey = baileyVertPos + 29 (OCAtari's extractor)
+BEAR_X_OFFSET = 3  # screen left x of the bear = polarGrizzlyHorizPos + 3 (OCAtari's extractor)
+
+POSITION_TOLERANCE = 2  # px
+
+
+def igloo_blocks(ram) -> int:
+    return 0 if ram[IGLOO] == NO_BLOCKS else int(ram[IGLOO]) + 1
+
+
+def bear_x(ram) -> int:
+    return -1 if ram[BEAR_X] == NO_BEAR else int(ram[BEAR_X]) + BEAR_X_OFFSET
+
+
+def _signals() -> list[Signal]:
+    px = POSITION_TOLERANCE
+    return [
+        Signal("player_x", ram_byte(PLAYER_X), jax_signal("player_x"), px, "px",
+               f"ram[{PLAYER_X}] ({DISASM}: baileyHorizPos), {OCATARI}",
+               description="Frostbite Bailey, left x (8x18 px)"),
+        Signal("player_y", ram_byte(PLAYER_Y, PLAYER_Y_OFFSET), jax_signal("player_y"), px, "px",
+               f"ram[{PLAYER_Y}]+{PLAYER_Y_OFFSET} ({DISASM}: baileyVertPos), {OCATARI}",
+               description="Frostbite Bailey, top y"),
+        Signal("row", ram_byte(ROW), jax_signal("row"), 0, "row",
+               f"ram[{ROW}] ({DISASM}: baileyIceBlockCollisionIdx), {OCATARI}",
+               description="255 on the shore, 3..0 for the floe rows top to bottom"),
+        Signal("level", ram_byte(LEVEL, 1), jax_signal("level"), 0, "level",
+               f"ram[{LEVEL}]+1 ({DISASM}: currentLevel), {MEASURED}: 0 at reset, and a written "
+               f"value stays and brings the level's enemies (3 -> the bear, which the manual puts at "
+               f"level 4); ram[70] (copyrightScrollRate) does not keep a written value",
+               description="1-based level"),
+        Signal("igloo_blocks", igloo_blocks, jax_signal("igloo_blocks"), 0, "blocks",
+               f"ram[{IGLOO}] (255 none, k -> k+1 blocks; {DISASM}: buildingIglooIdx), {OCATARI}",
+               description="igloo blocks built, 0..16 (16 = complete, door open)"),
+        Signal("temperature", lambda ram: bcd(ram[TEMPERATURE]), jax_signal("temperature"), 0,
+               "degrees", f"BCD ram[{TEMPERATURE}] ({DISASM}: temperatureValue), {OCATARI}",
+               description="45 at the start of a life, counts down"),
+        Signal("floe_x", lambda ram: np.asarray(ram[FLOE_X], np.int32), jax_signal("floe_x"), px,
+               "px", f"ram[31..34] ({DISASM}: iceBlocksHorizPos), {OCATARI}", shape=(4,),
+               description="left x of each floe row, indexed by row number as `row` is (index 0 "
+                           "the bottom row at y = 174, index 3 the top row at y = 96: y = 174 - 26 i)"),
+        Signal("floe_white", lambda ram: np.asarray(ram[FLOE_COLOUR] == WHITE_FLOE),
+               jax_signal("floe_white"), 0, "bool",
+               f"ram[43..46] == {WHITE_FLOE} ({DISASM}: iceBlockColors), {OCATARI}", shape=(4,),
+               description="whether each floe row is still white (not yet jumped on), indexed by row "
+                           "number (0 bottom .. 3 top); all four turn white again once all are blue"),
+        Signal("enemy_x", lambda ram: np.asarray(ram[ENEMY_X], np.int32), jax_signal("enemy_x"), px,
+               "px", f"ram[84..87] ({DISASM}: kernelObstacleHorizPos), {OCATARI}", shape=(4,),
+               description="left x of each row's enemy, indexed by row number (0 bottom .. 3 top)"),
+        Signal("bear_x", bear_x, jax_signal("bear_x"), px, "px",
+               f"ram[{BEAR_X}]+{BEAR_X_OFFSET}, absent when ram[{BEAR_X}] == {NO_BEAR} ({DISASM}: "
+               f"polarGrizzlyHorizPos), {OCATARI}",
+               description="polar bear left x; -1 when there is no bear (levels without one)"),
+    ]
+
+
+ENTRY = make_entry(
+    "frostbite", "ALE/Frostbite-v5",
+    manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=199",
+    minimal_actions=names_of(Frostbite.minimal_actions), signals=_signals(), jax_game="frostbite",
+    notes="lives: ALE lives() = ram[76]+1 while alive; score = BCD ram[72..74] = summed reward.",
+    script=(("DOWN", 10), ("UP", 10), ("RIGHT", 3), ("LEFT", 3)),  # hop over the floes and back
+)

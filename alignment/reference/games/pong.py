@@ -1,0 +1,53 @@
+"""Pong's ground truth: the paddles, the ball and the two scores in the console RAM.
+
+Addresses: OCAtari's Pong RAM extractor (k4ntz/OC_Atari, ocatari/ram/pong.py). The screen offsets
+are the JAX game's constants (one home: :class:`jaxtari.games.pong.PongConstants`), measured there on
+ale-py 0.12.1 frames; tests/reference/test_ale.py re-checks every address against the screen.
+"""
+
+from __future__ import annotations
+
+from jaxtari.games.pong import Pong, PongConstants
+
+from alignment.actions import names_of
+from alignment.signals import OCATARI, Signal, jax_signal, make_entry, ram_byte
+
+BALL_X = 49  # screen x + PongConstants.ball_x_offset
+ENEMY_Y = 50  # left (orange) paddle; screen top y + enemy_y_offset
+PLAYER_Y = 51  # right (green) paddle; screen top y + player_y_offset
+BALL_Y = 54  # screen top y + ball_y_offset
+ENEMY_SCORE = 13
+PLAYER_SCORE = 14
+
+POSITION_TOLERANCE = 2  # px: a sub-frame of paddle/ball motion still counts as agreement
+
+_C = PongConstants()
+
+
+def _signals() -> list[Signal]:
+    px = POSITION_TOLERANCE
+    return [
+        Signal("player_y", ram_byte(PLAYER_Y, -_C.player_y_offset), jax_signal("player_y"), px, "px",
+               f"ram[{PLAYER_Y}]-{_C.player_y_offset}, {OCATARI}",
+               description=f"right (green) paddle, top y; x={_C.player_x}"),
+        Signal("enemy_y", ram_byte(ENEMY_Y, -_C.enemy_y_offset), jax_signal("enemy_y"), px, "px",
+               f"ram[{ENEMY_Y}]-{_C.enemy_y_offset}, {OCATARI}",
+               description=f"left (orange) paddle, top y; x={_C.enemy_x}"),
+        Signal("ball_x", ram_byte(BALL_X, -_C.ball_x_offset), jax_signal("ball_x"), px, "px",
+               f"ram[{BALL_X}]-{_C.ball_x_offset}, {OCATARI}", description="ball left x"),
+        Signal("ball_y", ram_byte(BALL_Y, -_C.ball_y_offset), jax_signal("ball_y"), px, "px",
+               f"ram[{BALL_Y}]-{_C.ball_y_offset}, {OCATARI}", description="ball top y"),
+        Signal("player_score", ram_byte(PLAYER_SCORE), jax_signal("player_score"), 0, "points",
+               f"ram[{PLAYER_SCORE}], {OCATARI}", description="points won by the agent"),
+        Signal("enemy_score", ram_byte(ENEMY_SCORE), jax_signal("enemy_score"), 0, "points",
+               f"ram[{ENEMY_SCORE}], {OCATARI}", description="points won by the computer"),
+    ]
+
+
+ENTRY = make_entry(
+    "pong", "ALE/Pong-v5",
+    manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=587",
+    minimal_actions=names_of(Pong.minimal_actions), signals=_signals(), jax_game="pong",
+    notes="score = player_score - enemy_score = the summed ALE reward; no lives (ALE lives() is 0).",
+    script=(("RIGHTFIRE", 6), ("NOOP", 2), ("LEFTFIRE", 6), ("NOOP", 2)),  # sweep the paddle
+)

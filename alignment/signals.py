@@ -1,0 +1,166 @@
+"""What the catalog is made of: a :class:`Signal` both backends report, and a game's :class:`GameEntry`.
+
+Every game reports the four core signals ``score`` (rewards summed since reset), ``lives``,
+``terminated`` and ``frame`` (emulator frames since reset); on the ALE side those come from the
+emulator itself (``AleGame``), on the JAX side from ``game.score``/``game.lives``/``game.is_terminal``
+and ``state.frame``. A game's own signals are decoded from the 128 bytes of console RAM on the ALE
+side (``Signal.ale(ram)``, written in the game's ground-truth module
+``alignment/reference/games/<game>.py``) and read from the JAX state through
+``game.signals(state)[name]`` on the other. Units are ALE screen pixels (x 0..159, y 0..209, top-left
+corner of the object's bounding box) unless a signal says otherwise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+CORE_SIGNALS = ("score", "lives", "terminated", "frame")
+
+# How a ground-truth module cites where a RAM fact came from (both public):
+OCATARI = "OCAtari's RAM extractor for this game (k4ntz/OC_Atari, ocatari/ram/)"
+MEASURED = "measured here on ale-py 0.12.1 by diffing RAM and screen"
+
+
+@dataclasses.dataclass(frozen=True)
+class Signal:
+    """One named quantity both backends report.
+
+    ``ale``: ``ram (np.uint8[128]) -> value`` for a per-game signal; ``None`` for a core signal (the
+    emulator reports it). ``jax``: ``(game, state) -> value``. ``tolerance``: the largest absolute
+    difference still counted as agreement (0: exact). ``shape``: ``()`` for a scalar, ``(n,)`` for a
+    fixed-size vector (one entry per object slot). ``source``: where the RAM fact came from.
+    """
+
+    name: str
+    ale: Callable[[np.ndarray], Any] | None
+    jax: Callable[[Any, Any], Any]
+    tolerance: float
+    unit: str
+    source: str
+    shape: tuple[int, ...] = ()
+    description: str = ""
+
+    def within(self, ale_value, jax_value) -> bool:
+        """Whether two values of this signal agree (every element within the tolerance)."""
+        a = np.asarray(ale_value, dtype=np.float64)
+        b = np.asarray(jax_value, dtype=np.float64)
+        if a.shape != b.shape:
+            return False
+        return bool(np.all(np.abs(a - b) <= self.tolerance))
+
+
+@dataclasses.dataclass(frozen=True)
+class GameEntry:
+    name: str  # canonical name, as jaxtari.make takes it
+    ale_id: str  # gymnasium id, e.g. "ALE/Pong-v5"
+    rom: str  # ale_py.roms name
+    farama_slug: str  # https://ale.farama.org/environments/<slug>/
+    manual_url: str  # the AtariAge manual the Farama page links to
+    minimal_actions: tuple[str, ...]  # ALE action names of the minimal set, in ALE's order
+    signals: Mapping[str, Signal]
+    jax_game: str | None  # name for jaxtari.make, or None when no JAX game is planned yet
+    notes: str = ""
+    # the `scripted` policy of `jaxtari-align compare`: (action name, agent steps) pairs, looped
+    script: tuple[tuple[str, int], ...] = (("NOOP", 1),)
+
+    @property
+    def farama_url(self) -> str:
+        return f"https://ale.farama.org/environments/{self.farama_slug}/"
+
+    @property
+    def ram_signals(self) -> dict[str, Signal]:
+        return {k: s for k, s in self.signals.items() if s.ale is not None}
+
+    def ale_signals(self, ram) -> dict[str, Any]:
+        """The game's own signals decoded from a RAM snapshot (the core signals need the emulator,
+        see ``AleGame.signals``)."""
+        ram = np.asarray(ram, dtype=np.uint8)
+        if ram.shape != (128,):
+            raise ValueError(f"a RAM snapshot is 128 bytes, got shape {ram.shape}")
+        return {k: s.ale(ram) for k, s in self.ram_signals.items()}
+
+    def jax_signals(self, game, state) -> dict[str, Any]:
+        """Every signal of this entry read from a JAX state, as numpy values."""
+        return {k: to_python(s.jax(game, state)) for k, s in self.signals.items()}
+
+    def jax_available(self) -> tuple[bool, str]:
+        """Whether the JAX game exists and imports; the reason when it does not."""
+        if self.jax_game is None:
+            return False, f"{self.name} has no JAX game in jaxtari yet (catalog entry only)"
+        try:
+            import jaxtari
+
+            if self.jax_game not in jaxtari.list_games():
+                return False, f"{self.name} is not registered in jaxtari (jaxtari.list_games())"
+            jaxtari.game_class(self.jax_game)
+        except ImportError as exc:
+            return False, f"the JAX game {self.jax_game!r} does not exist yet ({exc})"
+        except Exception as exc:  # a half-written game module: report it, do not crash
+            return False, f"the JAX game {self.jax_game!r} failed to import: {type(exc).__name__}: {exc}"
+        return True, ""
+
+
+def to_python(value) -> Any:
+    """A scalar as bool/int/float, an array as a numpy array."""
+    a = np.asarray(value)
+    if a.ndim == 0:
+        if a.dtype == np.bool_:
+            return bool(a)
+        if np.issubdtype(a.dtype, np.integer):
+            return int(a)
+        return float(a)
+    return a
+
+
+# ---- for the ground-truth modules --------------------------------------------------------------
+def bcd(byte) -> int:
+    """Two binary-coded-decimal digits in one byte (0x45 -> 45)."""
+    b = int(byte)
+    return (b >> 4) * 10 + (b & 0x0F)
+
+
+def bcd_number(ram, addresses) -> int:
+    """A decimal number stored as BCD bytes, most significant first."""
+    n = 0
+    for a in addresses:
+        n = n * 100 + bcd(ram[a])
+    return n
+
+
+def ram_byte(address: int, offset: int = 0) -> Callable[[np.ndarray], int]:
+    """The extractor ``ram[address] + offset``."""
+    return lambda ram: int(ram[address]) + offset
+
+
+def jax_signal(name: str) -> Callable[[Any, Any], Any]:
+    """The JAX side of a per-game signal: ``game.signals(state)[name]``."""
+    return lambda game, state: game.signals(state)[name]
+
+
+def core_signals() -> dict[str, Signal]:
+    emu = "the emulator (ALEInterface: summed act() rewards, lives(), game_over(), frames since reset)"
+    return {
+        "score": Signal("score", None, lambda g, s: g.score(s), 0, "points", emu,
+                        description="rewards summed since reset"),
+        "lives": Signal("lives", None, lambda g, s: g.lives(s), 0, "lives", emu,
+                        description="ALE's lives() (0 for games without lives)"),
+        "terminated": Signal("terminated", None, lambda g, s: g.is_terminal(s), 0, "bool", emu,
+                             description="game over"),
+        "frame": Signal("frame", None, lambda g, s: s.frame, 0, "frames", emu,
+                        description="emulator frames since reset"),
+    }
+
+
+def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, signals,
+               jax_game: str | None, rom: str | None = None, farama_slug: str | None = None,
+               notes: str = "", script=None) -> GameEntry:
+    """A game's entry: the core signals first, then the game's own (in the order given)."""
+    all_signals = core_signals()
+    for s in signals:
+        all_signals[s.name] = s
+    return GameEntry(name, ale_id, rom or name, farama_slug or name, manual_url,
+                     tuple(minimal_actions), all_signals, jax_game, notes,
+                     tuple(script) if script else (("NOOP", 1),))
