@@ -61,8 +61,8 @@ def canonical(name: str) -> str:
     checked = ", ".join(games())
     slug = gamenames.lookup(name)
     if slug is None:
-        raise UnknownGameError(f"unknown game {name!r}.{gamenames.did_you_mean(name, games())} "
-                               f"Games in the catalog: {checked}")
+        raise UnknownGameError(f"unknown game {name!r}; games in the catalog: {checked}."
+                               f"{gamenames.did_you_mean(name, games())}")
     import jaxtari
 
     if slug in jaxtari.list_games():
