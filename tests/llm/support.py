@@ -19,7 +19,6 @@ import respx
 import tests.llm.respx_httpx2 as respx_httpx2
 from tests.docs.paths import SHARED_DOCS
 from alignment.docs.document import Document
-from tests.docs.paths import SHARED_DOCS
 
 ANTHROPIC_URL = "https://api.anthropic.com/v1/messages"
 OPENAI_URL = "https://api.openai.com/v1/chat/completions"
