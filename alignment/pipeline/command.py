@@ -135,16 +135,26 @@ def register(app: typer.Typer) -> None:
         except ValueError as err:
             _fail(str(err), 2)
         try:
-            with runs.open_store(root) as saver:
+            with runs.open_store(root) as saver, console.status("running spec") as spinner:
+                def progress(node: str, update: dict, upcoming: tuple[str, ...]) -> None:
+                    outcome = update.get(node) or {}
+                    if outcome.get("status"):
+                        console.print(f"{node}: {outcome['status']}"
+                                      + (f" - {outcome['detail']}" if outcome.get("detail") else ""),
+                                      soft_wrap=True)
+                    if upcoming:
+                        spinner.update(f"running {', '.join(upcoming)}")
+
                 compiled = _compiled(saver)
                 if resume:
                     info = runs.find_run(compiled, saver, resume)
                     if info.game != slug and info.game != resolve_game(game):
                         _fail(f"run {resume} is a run of {info.game}, not {slug}; "
                               f"resume it with `jaxtari-align run {info.game} --resume {resume}`", 2)
-                    info = execute.resume(compiled, info, root)
+                    spinner.update(f"running {', '.join(info.next) or 'nothing: done'}")
+                    info = execute.resume(compiled, info, root, progress)
                 else:
-                    info = execute.start(compiled, slug, cfg, root)
+                    info = execute.start(compiled, slug, cfg, root, on_stage=progress)
         except (runs.RunStoreError, runs.UnknownRunError, execute.NeedsAnswer) as err:
             _fail(str(err))
         raise typer.Exit(_show(console, info))

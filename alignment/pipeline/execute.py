@@ -7,9 +7,10 @@ step), so the caller reports the failure and ``--resume`` re-runs that node. The
 
 from __future__ import annotations
 
+import sqlite3
 import traceback
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from langgraph.types import Command
 
@@ -22,25 +23,35 @@ class NeedsAnswer(RuntimeError):
     """The run waits for a review answer that has not been given yet."""
 
 
-def _invoke(compiled, payload: Any, run_id: str, cfg: Configuration, root: Path) -> runs.RunInfo:
+StageCallback = Callable[[str, dict, tuple[str, ...]], None]  # (node, its update, nodes next)
+
+
+def _invoke(compiled, payload: Any, run_id: str, cfg: Configuration, root: Path,
+            on_stage: Optional[StageCallback] = None) -> runs.RunInfo:
+    config = runs.run_config(run_id)
     try:
-        compiled.invoke(payload, runs.run_config(run_id), context=cfg, durability="sync")
-    except runs.RunStoreError:
-        raise
+        for chunk in compiled.stream(payload, config, context=cfg, durability="sync",
+                                     stream_mode="updates"):
+            for node, update in chunk.items():
+                if on_stage is not None and node != "__interrupt__":
+                    on_stage(node, update or {}, tuple(compiled.get_state(config).next))
+    except sqlite3.Error:
+        raise  # the store itself failed: runs.open_store names the file
     except Exception:  # a stage failed: recorded in the checkpoint, reported by run_info
         atomic.write_text(root / "logs" / f"{run_id}.log", traceback.format_exc())
     return runs.run_info(compiled, run_id)
 
 
-def start(compiled, game: str, cfg: Configuration, root: Path,
-          run_id: Optional[str] = None) -> runs.RunInfo:
+def start(compiled, game: str, cfg: Configuration, root: Path, run_id: Optional[str] = None,
+          on_stage: Optional[StageCallback] = None) -> runs.RunInfo:
     run_id = run_id or runs.new_run_id(game)
     initial = {"game": game, "run_id": run_id, "settings": cfg.as_dict(), "errors": [],
                "acknowledged": [], "decisions": {}}
-    return _invoke(compiled, initial, run_id, cfg, root)
+    return _invoke(compiled, initial, run_id, cfg, root, on_stage)
 
 
-def resume(compiled, info: runs.RunInfo, root: Path) -> runs.RunInfo:
+def resume(compiled, info: runs.RunInfo, root: Path,
+           on_stage: Optional[StageCallback] = None) -> runs.RunInfo:
     """Continue a run: with the waiting review answer, after a playtest, or from a failed node."""
     cfg = Configuration.from_dict(info.values.get("settings") or {})
     if not info.next:
@@ -55,7 +66,7 @@ def resume(compiled, info: runs.RunInfo, root: Path) -> runs.RunInfo:
         payload = Command(resume=answer)
     elif info.waiting is not None:
         payload = Command(resume="checked")  # a playtest was asked for: the node looks again
-    result = _invoke(compiled, payload, info.run_id, cfg, root)
+    result = _invoke(compiled, payload, info.run_id, cfg, root, on_stage)
     # An answer is consumed once the review node has run with it (an invalid one is reported in
     # the state); a run killed after that finds it still there and does not need it.
     if result.waiting is None or result.waiting.get("kind") != "review" or payload is not None:
