@@ -22,6 +22,14 @@ MAX_FRAMES = 8000
 FRAMESKIP = 4
 
 
+# What an unjustified kind of event costs a user of the JAX game, where that is known.
+CONSEQUENCES = {
+    "episode end": "the JAX game ends episodes where ALE plays on: an ALE v5 episode runs on to the "
+                   "108,000-frame cap instead (up to 27,000 agent steps of a training budget), so a "
+                   "like-for-like stress comparison needs the JAX game to play on as ALE does",
+}
+
+
 def _fmt(v: float) -> str:
     v = float(v)
     return f"{int(v):+d}" if v.is_integer() else f"{v:+g}"
@@ -52,9 +60,11 @@ def compare_events(ale: Counter, jax: Counter) -> dict[str, Any]:
     kinds_ale, kinds_jax = sorted(ale), sorted(jax)
     only_jax = [k for k in kinds_jax if k not in ale]
     only_ale = [k for k in kinds_ale if k not in jax]
+    notes = {k: CONSEQUENCES[k] for k in only_jax if k in CONSEQUENCES}
     return {
         "kinds": {"ale": dict(sorted(ale.items())), "jax": dict(sorted(jax.items()))},
         "unjustified": only_jax,
+        "consequences": notes,
         "missing_on_jax": only_ale,
         "precision": (len(kinds_jax) - len(only_jax)) / len(kinds_jax) if kinds_jax else None,
         "recall": (len(kinds_ale) - len(only_ale)) / len(kinds_ale) if kinds_ale else None,

@@ -124,6 +124,8 @@ def render_markdown(report: dict) -> str:
     if b and b["unjustified"]:
         problems.append("- **behaviour only the JAX game shows** (never on ALE in the same matched "
                         f"rollouts): {', '.join(b['unjustified'])}")
+        for kind, why in (b.get("consequences") or {}).items():
+            problems.append(f"  - {kind}: {why}")
     missed = [f for f in report.get("faults") or [] if not f["detected"]]
     for f in missed:
         why = f["error"] or f"flagged {', '.join(f['flagged']) or 'nothing'}"
