@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "alignment.audit.command",
     "alignment.pipeline.command",
     "alignment.gate_command",
+    "alignment.playtest.command",
 )
 
 for _name in COMMAND_MODULES:
