@@ -191,6 +191,8 @@ class _Compiled:
     render: Any
     advance: Any  # (state, actions[ACT_CHUNK], n) -> (state, summed reward)
     trace: Any  # (state, actions[RUN_CHUNK], n) -> (state, (signals per frame, rewards))
+    step: Any  # (state, action) -> (state, reward): one frame, for interactive play
+    terminal: Any  # state -> bool
 
 
 _COMPILED: dict[tuple, _Compiled] = {}
@@ -266,8 +268,12 @@ def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
 
         return jax.lax.scan(body, state, (jnp.arange(actions.shape[0]), actions))
 
+    def step(state, action):
+        return frame(state, (jnp.int32(0), action), jnp.int32(1))
+
     return _Compiled(game, jax.jit(lambda k: game.reset(k)[1]), jax.jit(signals),
-                     jax.jit(game.render), jax.jit(advance), jax.jit(trace))
+                     jax.jit(game.render), jax.jit(advance), jax.jit(trace), jax.jit(step),
+                     jax.jit(game.is_terminal))
 
 
 class JaxBackend(Backend):
@@ -307,6 +313,9 @@ class JaxBackend(Backend):
 
     def act(self, action: int | str, frames: int = 1) -> float:
         n = self._check_frames(frames)
+        if n == 1:  # the play window's path: a chunk would compute ACT_CHUNK frames for one
+            self.state, r = self._fns.step(self.state, np.int32(self.action_index(action)))
+            return float(r)
         actions = np.full(n, self.action_index(action), np.int32)
         total = 0.0
         for padded, k in self._chunks(actions, ACT_CHUNK):
@@ -343,7 +352,7 @@ class JaxBackend(Backend):
 
     @property
     def terminated(self) -> bool:
-        return bool(self.jax_game.is_terminal(self.state))
+        return bool(self._fns.terminal(self.state))
 
     @property
     def frame(self) -> int:
