@@ -34,27 +34,23 @@ EXACT = 1e-9
 
 
 def code_hash(game: str) -> str:
-    """The JAX game's code hash (contract 5, one home: :func:`alignment.catalog.code_hash`)."""
+    """The JAX game's code hash (contract 5, one home: ``alignment.catalog.code_hash``)."""
     home = getattr(catalog, "code_hash", None)
     if home is not None:
         return home(game)
-    return _code_hash_until_catalog_has_it(game)
+    # Until the catalog has it, the audit stage's hash, which the gate also compares against.
+    from alignment.audit.source import code_hash as audit_code_hash
+
+    return audit_code_hash(catalog.entry(game).jax_game)
 
 
-def _code_hash_until_catalog_has_it(game: str) -> str:
-    # Stand-in with the contract's meaning (sha256 over the game's jaxtari source files) until
-    # alignment.catalog.code_hash lands; removed then.
-    import hashlib
-    import inspect
+def make_sides(game: str, mods: Sequence[str] = (), mode: int | None = None) -> dict[str, Any]:
+    """The ALE and the JAX backend of a session. Mods change the JAX game only: the backends give
+    a mod no ALE counterpart yet, so the ALE side stays the original game."""
+    from alignment.backends import make_backend
 
-    import jaxtari
-
-    module = Path(inspect.getfile(jaxtari.game_class(catalog.entry(game).jax_game)))
-    stem = module.stem
-    h = hashlib.sha256()
-    for f in sorted(module.parent.glob(f"{stem}*.py")):
-        h.update(f.name.encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()
+    return {"ale": make_backend("ale", game, mode=mode),
+            "jax": make_backend("jax", game, mods=tuple(mods), mode=mode)}
 
 
 def versions() -> dict[str, str]:
@@ -162,18 +158,16 @@ def nearest_mark(marks: Sequence[dict], tick: int) -> dict | None:
     return min(marks, key=lambda m: (abs(int(m["tick"]) - tick), int(m["tick"])))
 
 
-class _Backends:
-    """One backend per (kind, game, mods, mode), reused across episodes and sessions."""
+class _Sides:
+    """One pair of backends per (game, JAX mods, mode), reused across episodes and sessions."""
 
     def __init__(self):
-        self._cache: dict[tuple, Any] = {}
+        self._cache: dict[tuple, dict[str, Any]] = {}
 
-    def get(self, kind: str, game: str, mods: tuple[str, ...], mode):
-        from alignment.backends import make_backend
-
-        key = (kind, game, mods, mode)
+    def get(self, game: str, mods: tuple[str, ...], mode) -> dict[str, Any]:
+        key = (game, mods, mode)
         if key not in self._cache:
-            self._cache[key] = make_backend(kind, game, mods=mods, mode=mode)
+            self._cache[key] = make_sides(game, mods, mode)
         return self._cache[key]
 
 
@@ -210,7 +204,7 @@ def _plain(v):
     return plain(v) if not isinstance(v, str) else v
 
 
-def _replay_one(path: Path, backends: _Backends, jax_mods: tuple[str, ...] | None) -> ReplayResult:
+def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None) -> ReplayResult:
     t0 = time.perf_counter()
     try:
         session = read_session(path)
@@ -227,14 +221,13 @@ def _replay_one(path: Path, backends: _Backends, jax_mods: tuple[str, ...] | Non
     except (catalog.UnknownCatalogGame, KeyError, ValueError) as exc:
         result.error = f"cannot replay: {exc}"
         return result
-    recorded_mods = tuple(h.get("mods") or ())
-    mods = {"ale": recorded_mods, "jax": recorded_mods if jax_mods is None else tuple(jax_mods)}
-    result.jax_mods = mods["jax"]
+    mods = tuple(h.get("mods") or ()) if jax_mods is None else tuple(jax_mods)
+    result.jax_mods = mods
     if result.code_changed:
         result.notes.append(f"the JAX game's code changed since recording: code hash "
                             f"{result.code_hash_recorded[:12]} then, {result.code_hash_now[:12]} now")
     try:
-        sides = {k: backends.get(k, game, mods[k], h.get("mode")) for k in SIDES}
+        sides = backends.get(game, mods, h.get("mode"))
     except Exception as exc:  # unknown mod/mode, a JAX game that does not build: a message
         result.error = f"cannot build the backends: {type(exc).__name__}: {exc}"
         return result
@@ -294,7 +287,7 @@ def _replay_one(path: Path, backends: _Backends, jax_mods: tuple[str, ...] | Non
 def replay(paths: Iterable[Path], *, jax_mods: Sequence[str] | None = None) -> list[ReplayResult]:
     """Replay sessions on both backends; ``jax_mods`` replaces the recorded mods on the JAX side
     (to see what a change to the JAX game breaks)."""
-    backends = _Backends()
+    backends = _Sides()
     mods = None if jax_mods is None else tuple(jax_mods)
     return [_replay_one(Path(p), backends, mods) for p in paths]
 

@@ -38,10 +38,9 @@ def _readable(path: Path) -> Session:
 
 
 def _backends(s: Session):
-    from alignment.backends import make_backend
+    from alignment.playtest.core import make_sides
 
-    mods = tuple(s.header.get("mods") or ())
-    return {k: make_backend(k, s.game, mods=mods, mode=s.header.get("mode")) for k in ("ale", "jax")}
+    return make_sides(s.game, tuple(s.header.get("mods") or ()), s.header.get("mode"))
 
 
 def _captions(s: Session, fps: int) -> dict[int, str]:

@@ -24,7 +24,7 @@ import numpy as np
 
 from alignment import catalog
 from alignment.playtest import panes
-from alignment.playtest.core import code_hash, versions
+from alignment.playtest.core import code_hash, make_sides, versions
 from alignment.playtest.keymap import action_for
 from alignment.playtest.session import Recorder, make_header, new_session_id, session_path
 
@@ -83,8 +83,6 @@ class PlayWindow:
     def __init__(self, game: str, *, seed: int = 0, mode: int | None = None,
                  mods: Sequence[str] = (), scale: int = 2, fps: float = 60.0,
                  root: Path = Path("playtest"), player: dict | None = None):
-        from alignment.backends import make_backend
-
         check_display()
         if scale < 1:
             raise PlayError(f"--scale must be >= 1, got {scale}")
@@ -95,7 +93,7 @@ class PlayWindow:
         self.seed, self.mode, self.mods = int(seed), mode, tuple(mods)
         self.scale, self.fps = int(scale), float(fps)
         self.player = player or {"kind": "person", "name": getpass.getuser()}
-        self.sides = {k: make_backend(k, self.game, mods=self.mods, mode=mode) for k in ("ale", "jax")}
+        self.sides = make_sides(self.game, self.mods, mode)
         self.action_names = tuple(self.sides["ale"].action_names)
         if tuple(self.sides["jax"].action_names) != self.action_names:
             raise PlayError(f"{self.game}: the backends' action sets differ: ALE "
@@ -106,7 +104,8 @@ class PlayWindow:
         self.header = make_header(
             session_id=self.session_id, game=self.game, mode=mode, seed=self.seed, mods=self.mods,
             settings={"fps": self.fps, "scale": self.scale, "frameskip": 1, "sticky": 0.0,
-                      "full_action_space": False, "new_episode": "when either side's game ends"},
+                      "full_action_space": False, "mods_apply_to": "jax",
+                      "new_episode": "when either side's game ends"},
             versions=versions(), code_hash=code_hash(self.game), player=self.player,
             actions=self.action_names, signals=self.signal_names)
         # state of the loop
