@@ -115,3 +115,26 @@ def test_against_shows_a_regression(result, tmp_path):
     assert f"## Changed since {ref}" in md
     assert "| `lives.loss-at-40` | pass | fail |" in md
     assert "**Regressions (pass -> not pass): lives.loss-at-40**" in md
+
+
+def test_against_a_git_ref_reads_the_committed_report(result, tmp_path, monkeypatch):
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / "audits").mkdir(parents=True)
+    committed = report.to_json(result)
+    for r in committed["rules"]:
+        if r["id"] == "lives.loss-at-40":
+            r["outcome"] = "pass"
+    (repo / "audits" / "toy.json").write_text(json.dumps(committed))
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "audit"], check=True)
+    (repo / "audits" / "toy.json").write_text("{}")  # the working copy differs from the commit
+    monkeypatch.chdir(repo)
+    previous, ref = report.load_reference("toy", report.Path("audits"), "HEAD")
+    assert ref == "HEAD:audits/toy.json"
+    assert report.changes(previous, report.to_json(result), ref)["regressions"] == ["lives.loss-at-40"]
+    with pytest.raises(core.AuditError, match="neither a file nor a git ref"):
+        report.load_reference("toy", report.Path("audits"), "no-such-ref")
