@@ -34,6 +34,8 @@ FAULTS = [
                       constants={"points_per_crossing": 2}), "scoring.crossing"),
     Fault(InternalMod("crossing_worth_0", "a crossing scores nothing",
                       constants={"points_per_crossing": 0}), "scoring.crossing"),
+    Fault(InternalMod("road_wider", "a crossing needs 240 steps of climb, not 177",
+                      constants={"climb_top": 240}), "scoring.crossing"),
     Fault(InternalMod("long_game", "the game lasts 9000 frames", constants={"game_frames": 9000}),
           "termination.time-limit"),
     Fault(InternalMod("slow_lane", "the car of the fifth lane moves every 3rd frame, not every one",
