@@ -111,8 +111,8 @@ def render_markdown(report: dict) -> str:
           f"{_pct(s['recall'])} ({s['probed_rules'] - s['failing_on_jax']}/{s['probed_rules']})",
           _pct(s["precision"]), faults, s["probes_failing_on_ale"], f"`{report['code_hash'][:12]}`",
           versions]])
-    lines += ["", f"Spec `{report['spec']['path']}` (spans {report['spec']['spans']}); "
-              f"created {report['created']}; LLM auditor: {report['llm']['provider']}.", ""]
+    lines += ["", f"Spec `{report['spec']['path']}`, spans {report['spec']['spans']}. "
+              f"Created {report['created']}; LLM auditor: {report['llm']['provider']}.", ""]
 
     rules = report["rules"]
     bad = [r for r in rules if r["outcome"] in ("fail", "probe-error", "wrong-probe")]
