@@ -94,7 +94,11 @@ class Backend:
 
 # ---- ALE ---------------------------------------------------------------------------------------
 class AleBackend(Backend):
-    """The real emulator (:class:`~alignment.reference.ale.AleGame`), sticky actions off."""
+    """The real emulator (:class:`~alignment.reference.ale.AleGame`), sticky actions off.
+
+    A mod runs here when the game's ground-truth module gives its ALE counterpart (``ale_mods``: RAM
+    writes applied after reset and after every frame); any other mod is JAX-only and refused.
+    """
 
     kind = "ale"
 
@@ -102,11 +106,15 @@ class AleBackend(Backend):
                  full_action_space: bool = False):
         self.entry = catalog.entry(game)
         self.game = self.entry.name
-        if mods:
-            names = ", ".join(m if isinstance(m, str) else getattr(m, "name", repr(m)) for m in mods)
-            raise BackendError(f"{self.game}: mods ({names}) have no ALE counterpart (RAM writes) "
-                               f"yet; they are JAX-only, so run them on the jax backend")
-        self.mods: tuple = ()
+        keys = _mods_key(mods)
+        missing = [k for k in keys if k not in self.entry.ale_mods]
+        if missing:
+            have = ", ".join(sorted(self.entry.ale_mods)) or "none"
+            raise BackendError(f"{self.game}: mods ({', '.join(missing)}) have no ALE counterpart "
+                               f"(RAM writes) yet; they are JAX-only, so run them on the jax backend "
+                               f"(mods with one: {have})")
+        self.mods = tuple(mods)
+        self._writes = tuple(w for k in keys for w in self.entry.ale_mods[k])
         self.mode = mode
         self.full_action_space = bool(full_action_space)
         self._ale = self._new(seed=0)
@@ -114,23 +122,35 @@ class AleBackend(Backend):
 
     def _new(self, seed: int) -> AleGame:
         try:
-            return AleGame(self.game, seed=seed, sticky=0.0, mode=self.mode,
-                           full_action_space=self.full_action_space)
+            ale = AleGame(self.game, seed=seed, sticky=0.0, mode=self.mode,
+                          full_action_space=self.full_action_space)
         except AleError as exc:
             raise BackendError(str(exc)) from None
+        self._write_mods(ale)
+        return ale
+
+    def _write_mods(self, ale: AleGame) -> None:
+        for w in self._writes:
+            ale.set_ram(w.address, w.value)
+
+    def _step(self, index: int) -> int:
+        reward = self._ale.step(index)
+        self._write_mods(self._ale)
+        return reward
 
     def reset(self, seed: int = 0) -> None:
         if int(seed) != self._ale.seed:
             self._ale = self._new(int(seed))
         else:
             self._ale.reset()
+            self._write_mods(self._ale)
 
     def act(self, action: int | str, frames: int = 1) -> float:
         i, total = self.action_index(action), 0
         for _ in range(self._check_frames(frames)):
             if self._ale.terminated:
                 break
-            total += self._ale.step(i)
+            total += self._step(i)
         return float(total)
 
     def run(self, frame_actions) -> dict[str, np.ndarray]:
@@ -139,7 +159,7 @@ class AleBackend(Backend):
             return self._empty_traces()
         rows, rewards = [], np.zeros(len(actions), np.float64)
         for t, a in enumerate(actions):
-            rewards[t] = self._ale.step(int(a))
+            rewards[t] = self._step(int(a))
             rows.append(self._ale.signals())
         out = {k: np.asarray([row[k] for row in rows]) for k in self.entry.signals}
         out[REWARD] = rewards

@@ -53,6 +53,19 @@ class Signal:
 
 
 @dataclasses.dataclass(frozen=True)
+class RamWrite:
+    """One byte the ALE backend writes into the console RAM after reset and after every frame: the
+    ALE side of a JAX mod, as data."""
+
+    address: int  # 0..127
+    value: int  # 0..255
+
+    def __post_init__(self):
+        if not (0 <= self.address < 128 and 0 <= self.value <= 255):
+            raise ValueError(f"a RAM write is address 0..127, value 0..255; got {self}")
+
+
+@dataclasses.dataclass(frozen=True)
 class GameEntry:
     name: str  # canonical name, as jaxtari.make takes it
     ale_id: str  # gymnasium id, e.g. "ALE/Pong-v5"
@@ -65,6 +78,8 @@ class GameEntry:
     notes: str = ""
     # the `scripted` policy of `jaxtari-align compare`: (action name, agent steps) pairs, looped
     script: tuple[tuple[str, int], ...] = (("NOOP", 1),)
+    # JAX mods (by registered name) with an ALE counterpart, as the RAM writes that make it
+    ale_mods: Mapping[str, tuple[RamWrite, ...]] = dataclasses.field(default_factory=dict)
 
     @property
     def farama_url(self) -> str:
@@ -156,11 +171,12 @@ def core_signals() -> dict[str, Signal]:
 
 def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, signals,
                jax_game: str | None, rom: str | None = None, farama_slug: str | None = None,
-               notes: str = "", script=None) -> GameEntry:
+               notes: str = "", script=None, ale_mods=None) -> GameEntry:
     """A game's entry: the core signals first, then the game's own (in the order given)."""
     all_signals = core_signals()
     for s in signals:
         all_signals[s.name] = s
     return GameEntry(name, ale_id, rom or name, farama_slug or name, manual_url,
                      tuple(minimal_actions), all_signals, jax_game, notes,
-                     tuple(script) if script else (("NOOP", 1),))
+                     tuple(script) if script else (("NOOP", 1),),
+                     {k: tuple(v) for k, v in (ale_mods or {}).items()})

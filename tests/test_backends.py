@@ -123,6 +123,23 @@ def test_jax_functions_are_compiled_once_per_game_mods_and_mode():
     assert modded._fns is not make_backend("jax", "frostbite")._fns
 
 
+def test_a_mod_with_an_ale_counterpart_plays_the_same_on_both_kinds():
+    # Freeway's stop_cars on ALE: every car byte held at the parked value (RAM writes, as data)
+    actions = scripted("freeway", 3000)
+    ale, jx = (make_backend(k, "freeway", mods=["stop_cars"]) for k in BACKENDS)
+    a, j = ale.run(actions), jx.run(actions)
+    assert_traces_agree(catalog.entry("freeway"), a, j)
+    assert (a["car_x"] == a["car_x"][0]).all() and a["score"][-1] >= 10
+    plain = make_backend("ale", "freeway").run(actions)  # the writes are what parks the cars
+    assert not (plain["car_x"] == plain["car_x"][0]).all()
+    ale.reset()
+    assert ale.signals()["car_x"].tolist() == j["car_x"][0].tolist()
+    snap = ale.clone()
+    ale.act("UP", 100)
+    ale.restore(snap)
+    assert ale.run(actions[:100])["chicken_y"].tolist() == a["chicken_y"][:100].tolist()
+
+
 def test_frostbite_mode_2_starts_on_level_5_on_both_kinds():
     for kind in BACKENDS:
         assert make_backend(kind, "frostbite", mode=2).signals()["level"] == 5, kind
@@ -146,8 +163,10 @@ def test_bad_input_is_a_clear_error():
         make_backend("gym", "pong")
     with pytest.raises(catalog.UnknownCatalogGame, match="tetris"):
         make_backend("ale", "tetris")
-    with pytest.raises(BackendError, match="JAX-only"):
+    with pytest.raises(BackendError, match="no_enemies.*JAX-only.*mods with one: none"):
         make_backend("ale", "frostbite", mods=["no_enemies"])
+    with pytest.raises(BackendError, match="invincible.*JAX-only.*mods with one: stop_cars"):
+        make_backend("ale", "freeway", mods=["stop_cars", "invincible"])
     with pytest.raises(BackendError, match="no game modes"):
         make_backend("jax", "pong", mode=1)
     with pytest.raises(BackendError, match="mode 7 not available"):

@@ -18,7 +18,7 @@ from jaxtari.games.freeway import (
 from jaxtari.games.freeway_art import CAR_TOP_Y0, CHICKEN_X, LANE_SPACING
 
 from alignment.actions import names_of
-from alignment.signals import MEASURED, OCATARI, Signal, bcd, jax_signal, make_entry
+from alignment.signals import MEASURED, OCATARI, RamWrite, Signal, bcd, jax_signal, make_entry
 
 CLIMB = 14  # the agent's chicken: 6 at the kerb, grows while UP is held, back to 6 after a crossing
 SCORE = 103  # BCD crossings
@@ -64,10 +64,18 @@ def _signals() -> list[Signal]:
     ]
 
 
+# A car byte of 0 is the JAX mod's parked car (screen x -3, under the HMOVE bar at the left edge);
+# holding every car byte there plays like stop_cars on every catalog signal (tests/test_backends.py).
+ALE_MODS = {
+    "stop_cars": tuple(RamWrite(a, 0) for a in range(CARS_BOTTOM_LANE_FIRST.start,
+                                                     CARS_BOTTOM_LANE_FIRST.stop)),
+}
+
 ENTRY = make_entry(
     "freeway", "ALE/Freeway-v5",
     manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=192",
     minimal_actions=names_of(Freeway.minimal_actions), signals=_signals(), jax_game="freeway",
     notes=f"no lives (ALE lives() is 0); the game ends after {GAME_FRAMES} frames (2 min 16.5 s).",
     script=(("UP", 12), ("NOOP", 3)),  # walk up, pausing now and then
+    ale_mods=ALE_MODS,
 )
