@@ -13,15 +13,23 @@ tests in tests/games/test_frostbite.py replay the same inputs on ALE and here). 
 degrees at the start, 4 Baileys, a bonus one every 5,000 points up to 9, the bear from level 4.
 
 Where it knowingly differs from ALE (everything else is byte-exact in the tests):
-- the episode ends when the last Bailey is lost to the cold or the bear; ALE only ends it when the
-  last Bailey sinks (ram[76] == 0 and ram[113] bit 7) and otherwise runs the attract mode on until
-  the 108,000-frame cap (measured: not over after 60,000 frames);
-- the cartridge's attract (demo) mode and two-player games are not modelled (ALE's modes 0 and 2
-  are one-player);
+- the episode ends when the last Bailey is lost to the cold; ALE only ends it when the last Bailey
+  sinks (ram[76] == 0 and ram[113] bit 7: drowned, or chased off the shore by the bear). Frozen,
+  the last Bailey leaves the cartridge in its attract mode: ram[70] counts 255 ticks of 8 frames
+  (about 2,030 frames), then the demo plays for ever with ram[76] = 3, and ALE never signals the
+  end: a v5 episode runs on to the 108,000-frame cap (measured: reward 0 throughout, score kept,
+  lives() 1 and, once the demo starts, 4). Consequence: on ALE such an episode spends up to
+  27,000 agent steps of a training budget on nothing. Here it ends at the freeze, unless the
+  constant ``ale_endless_game_over`` is set (mod ``ale_endless_game_over``), which reproduces
+  ALE's signals (no end, reward 0, score, lives) for like-for-like comparisons; the demo's
+  picture itself is not drawn (the screen stays on the game over);
+- two-player games are not modelled (ALE's modes 0 and 2 are one-player);
 - the enemy band's last line counts for collisions only left of x = LAST_ENEMY_LINE_X (from the
   cycle the cartridge reads the latch; matches ALE on every frame tested);
-- the picture matches ALE's frames pixel for pixel on the frames tested, except rare single pixels
-  of Bailey where the cartridge changes his colour mid-line.
+- the picture matches ALE's frames pixel for pixel on the frames tested, including the lines where
+  the kernel changes Bailey's graphic or colour mid-line (frostbite_art.LATE_GRAPHIC_X and its
+  neighbours); a few single pixels of Bailey in mid-air between a floe band and an enemy band may
+  still differ (seen once in 20,000 frames of random play on levels 1 to 8).
 
 Units: x, y are ALE screen pixels; ``y`` is ram[100] (Bailey's top row on screen is y + 29);
 rows are numbered 0 (bottom) .. 3 (top) as in ram[57]; ``level_index`` is ram[75] (0 = level 1).
@@ -93,6 +101,8 @@ HOLD_NEW_SCREEN, HOLD_SINK_STEP, HOLD_AFTER_SINK = 64, 4, 0x70
 HOLD_BLOCK, HOLD_DEGREE, HOLD_LEVEL_END, HOLD_FISH = 6, 2, 0x30, 16
 HOLD_IGLOO = 0x40
 TEMPERATURE_PERIOD = 64      # one degree every 64 frames (framecounter & 63 == 0)  rule: timing.temperature-falls
+ATTRACT_DELAY = 255          # ram[70] at game over; the demo starts when it has counted down
+DEMO_LIVES = 3               # ram[76] while the demo runs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,6 +123,10 @@ class FrostbiteConstants:
     reset_frac: tuple = ((0, (14, 5, 12)), (2, (6, 1, 12)))  # measured: ALE RAM after reset_game
     reset_speed: tuple = ((0, (0, 0, 0)), (2, (0, 1, 0)))  # measured: ALE RAM after reset_game
     randomize_start: bool = False       # True: random byte from the key (ALE is deterministic)  measured: ALE's start is deterministic; True is an option of this port
+    # True: ALE's end of game (mod ale_endless_game_over). A last Bailey lost to the cold does not
+    # end the episode: the console runs on into its demo, rewards 0, lives() 1 and then, once the
+    # demo starts, 4 (see the module docstring).
+    ale_endless_game_over: bool = False  # measured: ALE runs on after a frozen last Bailey; False is this port's default end
     monochrome: bool = False            # draw sprites as solid boxes (mod monochrome)  measured: drawing option of the mod monochrome, off as on ALE
 
 
@@ -166,6 +180,8 @@ class FrostbiteState:
     floe_row: jax.Array      # ram[57], 255 as -1
     enemy_row: jax.Array     # ram[56], 255 as -1
     game_over: jax.Array     # ram[70] != 0 after the last Bailey is lost
+    attract_delay: jax.Array  # ram[70] after game over: ticks (every 8 frames) until the demo starts
+    demo: jax.Array          # the cartridge's demo is running (only with ale_endless_game_over)
 
 
 def _lookup(pairs, mode):
@@ -240,6 +256,7 @@ class Frostbite(Game):
             bear_hit=jnp.bool_(False), anim=i32(0), bear_frame=i32(0), frozen=i32(0), flags=i32(0),
             pushed_row=i32(-1), sound=i32(0), white_hold=i32(0), landed=jnp.bool_(False),
             fish_eaten=i32(0), floe_row=i32(-1), enemy_row=i32(-1), game_over=jnp.bool_(False),
+            attract_delay=i32(0), demo=jnp.bool_(False),
         )
         s = self.new_screen(s, jnp.bool_(True))
         return s.replace(floe_shape_drawn=s.floe_shape)
@@ -297,6 +314,7 @@ class Frostbite(Game):
         pts = jnp.minimum(li + 1, 9) * 10            # points per block / degree, level 1..9  rule: scoring.ice-block, scoring.degree-bonus, scoring.constant-after-9, scoring.igloo-entry
 
         # --- logic pause (ram[103]) and the game-over state --------------------------------------
+        s = self._attract_countdown(s)
         paused = s.hold != 0
         s = s.replace(hold=_w(paused, s.hold - 1, s.hold))
         go = ~paused & ~s.game_over
@@ -334,6 +352,7 @@ class Frostbite(Game):
                             [HOLD_SINK_STEP, HOLD_AFTER_SINK, HOLD_BLOCK, HOLD_DEGREE, HOLD_LEVEL_END], s.hold),
             flags=jnp.select([sink_end | frz_end, t_end, over], [F_DEAD, F_LEVEL, 0], s.flags),
             game_over=s.game_over | over,
+            attract_delay=jnp.where(over, ATTRACT_DELAY, s.attract_delay),
         )
         s = s.replace(lives=_w(dead & ~over, s.lives - 1, s.lives),  # rule: lives.ways-to-lose
                       level_index=_w(done, s.level_index + 1, s.level_index))  # rule: progression.shifts
@@ -366,6 +385,13 @@ class Frostbite(Game):
         s = self._overscan(s, joy)
         reward = s.score - score0
         return s.replace(frame=s.frame + 1), reward
+
+    def _attract_countdown(self, s):
+        """After game over the cartridge counts ram[70] down every 8 frames and then starts its
+        demo (it never ends the game for ALE: the demo's Baileys are ram[76] = 3)."""
+        tick = s.game_over & ~s.demo & ((s.fc & 7) == 0) & (s.attract_delay > 0)
+        delay = jnp.where(tick, s.attract_delay - 1, s.attract_delay)
+        return s.replace(attract_delay=delay, demo=s.demo | (tick & (delay == 0)))
 
     def _enemies(self, s, go):
         li = s.level_index
@@ -601,9 +627,12 @@ class Frostbite(Game):
 
     # ---- queries --------------------------------------------------------------------------------
     def is_terminal(self, state):
-        # ALE: ram[76] == 0 and ram[113] bit 7 (sinking). A last Bailey lost to the cold or the
-        # bear also ends the game here (ALE keeps running the attract mode until its demo sinks).
-        return ((state.lives == 0) & ((state.flags & F_SINK) != 0)) | state.game_over
+        # ALE: ram[76] == 0 and ram[113] bit 7 (sinking). A last Bailey lost to the cold also ends
+        # the game here, unless ale_endless_game_over (then, as on ALE, the episode runs on).
+        sunk = (state.lives == 0) & ((state.flags & F_SINK) != 0)
+        if self.consts.ale_endless_game_over:
+            return sunk | (state.game_over & (state.sink > 0))   # sank (not frozen): over on ALE too
+        return sunk | state.game_over
 
     def score(self, state):
         return state.score
@@ -611,7 +640,8 @@ class Frostbite(Game):
     def lives(self, state):
         # ALE reports ram[76] + 1 while the game runs and 0 once it is over (measured: after a
         # random game ends ram[76] is 0 and ALEInterface.lives() is 0, not 1).
-        return jnp.where(self.is_terminal(state), 0, (state.lives & 15) + 1)
+        lives = jnp.where(state.demo, DEMO_LIVES, state.lives)
+        return jnp.where(self.is_terminal(state), 0, (lives & 15) + 1)
 
     def signals(self, state):
         return {

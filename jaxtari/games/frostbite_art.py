@@ -16,6 +16,19 @@ PLAYER_ART = (
     ('........', '...##...', '..####..', '..####..', '########', '########', '########', '.######.', '.##..##.', '.######.', '#.####..', '#.#####.', '####.###', '########', '.###.#.#', '.#####.#', '..####..', '..#..#..', '.######.'),
     ('........', '...##...', '..####..', '..####..', '########', '########', '########', '.######.', '.##..##.', '.##..##.', '..####.#', '.#####.#', '####.###', '########', '#.##.##.', '#.#####.', '..####..', '..#..#..', '.######.'),
 )
+# The first screen line Bailey can be drawn on: the kernel draws him only from the igloo's fifth
+# line down, so jumping into the igloo he vanishes line by line into it (measured on ALE frames).
+PLAYER_FIRST_LINE = 47
+# Lines where the kernel writes Bailey's graphic (LATE_GRAPHIC_X) or colour (LATE_COLOUR_X) while
+# the line is being drawn: left of that screen x the line still shows the previous line's value.
+# {line: x}, measured on ALE frames (Bailey jumping onto the shore at its left end).
+LATE_GRAPHIC_X = {**{line: 23 for line in range(47, 55)}, 77: 11}
+LATE_COLOUR_X = {57: 16}
+# Lines where the kernel writes the next line's colour of Bailey early: from that screen x on, the
+# line shows it (the last line of each enemy band and the line after it; measured on ALE frames,
+# levels 6 to 8).
+EARLY_COLOUR_X = {**{top + 7: 118 for top in (160, 134, 108, 82)},
+                  **{top + 8: 109 for top in (160, 134, 108, 82)}}
 # Igloo stage k (ram[77] = k, 0..15): 4-line-tall bands (y, x, width), colour IGLOO_RGB.
 IGLOO_BANDS = (
     ((51, 112, 8),),
@@ -35,6 +48,11 @@ IGLOO_BANDS = (
     ((35, 120, 16), (39, 116, 24), (43, 112, 32), (47, 112, 32), (51, 112, 32)),
     ((35, 120, 16), (39, 116, 24), (43, 112, 32), (47, 112, 32), (51, 112, 32)),
 )
+# The door of the complete igloo (the cartridge's second player sprite, over the igloo's bricks),
+# its top-left corner at (DOOR_XY); measured on ALE frames with ram[77] = 15.
+DOOR_XY = (123, 47)
+FULL_IGLOO = 15    # ram[77] of the complete igloo (16 blocks): the door is drawn
+DOOR_ART = ('.######.',) + ('########',) * 7
 # Enemy glyphs [kind][anim] (kind 0 goose, 1 fish, 2 crab, 3 clam), 8x8, as drawn moving right
 # (bit 7 of the row byte ram[17+i] clear); mirrored when moving left.
 ENEMY_ART = (
@@ -84,21 +102,27 @@ SHORE_NIGHT_RGB = (74, 74, 74)     # 0x02
 SKY_DAY_RGB = (45, 50, 184)        # 0x84
 SKY_NIGHT_RGB = (0, 0, 148)        # 0x80
 IGLOO_RGB = (142, 142, 142)        # 0x06
-DOOR_RGB = (198, 108, 58)          # 0x36 (flickers)
+DOOR_RGB = (0, 0, 0)               # 0x00
+DOOR_FLASH_RGB = (213, 130, 74)    # 0x38: the door flashes on night levels
 BEAR_DAY_RGB = (111, 111, 111)     # 0x04
 BEAR_NIGHT_RGB = (214, 214, 214)   # 0x0C
 HUD_RGB = (132, 144, 252)          # 0x8E
 BLACK_RGB = (0, 0, 0)
-# Bailey's colour per sprite row, top to bottom (hat, face, coat, legs), and the freezing blues.
-PLAYER_ROW_RGB = (  # [anim frame][row]; a row without a lit pixel takes its neighbour's colour
-    ((162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (198, 108, 58), (198, 108, 58), (198, 108, 58), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (162, 162, 42), (162, 162, 42), (162, 162, 42)),
-    ((162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (198, 108, 58), (198, 108, 58), (198, 108, 58), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (162, 162, 42), (162, 162, 42), (162, 162, 42), (162, 162, 42)),
-    ((162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (198, 108, 58), (198, 108, 58), (198, 108, 58), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (162, 162, 42), (162, 162, 42), (162, 162, 42)),
-    ((162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (198, 108, 58), (198, 108, 58), (198, 108, 58), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (162, 162, 42), (162, 162, 42), (162, 162, 42)),
-    ((162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (198, 108, 58), (198, 108, 58), (198, 108, 58), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (162, 162, 42), (162, 162, 42), (162, 162, 42)),
-    ((162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (162, 98, 33), (198, 108, 58), (198, 108, 58), (198, 108, 58), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (142, 142, 142), (162, 162, 42), (162, 162, 42), (162, 162, 42)),
-)
-FROZEN_RGB = (84, 138, 210)
+# Bailey's colours: the cartridge reads his colour on each line from one strip of 39 colours (his
+# own 19, bottom row first, then the 20 blues of freezing), starting PLAYER_COLOUR_BASE[anim frame]
+# entries in and further by ram[107] (sinking) and ram[112] (freezing): so the blues climb into his
+# picture from the top as he freezes. Colour of the line r lines below his top (r = 0..18):
+# PLAYER_COLOUR_STRIP[base + ram[107] + ram[112] + 18 - r].
+_HAT, _COAT = (162, 162, 42), (142, 142, 142)        # 0x16, 0x06
+_FACE, _HAIR = (198, 108, 58), (162, 98, 33)         # 0x36, 0x24
+_ICE = ((24, 59, 157), (45, 87, 176), (66, 114, 194), (84, 138, 210))  # 0x92, 0x94, 0x96, 0x98
+PLAYER_COLOUR_STRIP = ((_HAT,) * 4 + (_COAT,) * 6 + (_FACE,) * 3 + (_HAIR,) * 6
+                       + (_ICE[0],) * 2 + (_ICE[1],) * 2 + (_ICE[2],) * 2 + (_ICE[3],) * 14)
+PLAYER_COLOUR_BASE = (1, 0, 1, 1, 1, 1)
+# [anim frame][row from the top]: his colours when neither sinking nor freezing
+PLAYER_ROW_RGB = tuple(tuple(PLAYER_COLOUR_STRIP[base + 18 - r] for r in range(19))
+                       for base in PLAYER_COLOUR_BASE)
+FROZEN_RGB = _ICE[3]
 # Band layout of the screen (y ranges) measured on the reset frame.
 SKY_Y = (7, 42)
 SHORE_Y = (42, 77)

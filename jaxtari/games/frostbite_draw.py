@@ -15,7 +15,7 @@ pixel.
   160-bit bitmap of lit screen pixels (5 uint32 words, like the 2600's graphics registers) and one
   colour. Sprites are placed into the words with shifts; the floes, which wrap around the screen, are
   placed on a 160-bit ring where a copy 32 px further is exactly the next word.
-* The igloo door is a rectangle, Bailey is an 8-px sprite drawn with a per-line bit row and column
+* The igloo door is a static mask, Bailey is an 8-px sprite drawn with a per-line bit row and column
   shifts, the Activision logo (static) replaces the few lines it covers, the left 8 columns are black.
 """
 
@@ -80,7 +80,9 @@ for _k, ((_a, _wa), (_b, _wb)) in enumerate(art.FLOE_PIECES):
 assert art.FLOE_COPY_SPACING == 32 and art.FLOE_COPIES == 3  # a copy = the next word of the ring
 
 _AURORA_CODES = np.array([[c, c ^ 2] for c in art.AURORA_CODES])  # [line - 33, bit]
-_DOOR = (44, 55, 124, 132)  # y0, y1, x0, x1
+_DOOR_MASK = np.zeros((210, 160), bool)
+_DOOR_MASK[art.DOOR_XY[1]:art.DOOR_XY[1] + len(art.DOOR_ART),
+           art.DOOR_XY[0]:art.DOOR_XY[0] + len(art.DOOR_ART[0])] = render.art_mask(art.DOOR_ART)
 
 
 def _logo():
@@ -149,8 +151,10 @@ def _static(height, width, channels, ys_bytes, xs_bytes):
     t["bear_line"] = ys - art.BEAR_Y
     t["bear"] = (t["bear_line"] >= 0) & (t["bear_line"] < art.BEAR_H)
     t["igloo"] = np.isin(ys, sorted(_IGLOO_LINES))
-    t["door_rows"] = ((ys >= _DOOR[0]) & (ys < _DOOR[1]))[:, None]
-    t["door_cols"] = ((xs >= _DOOR[2]) & (xs < _DOOR[3]))[None, :]
+    t["door"] = _DOOR_MASK[ys][:, xs]
+    late = lambda table: xs[None, :] < np.array([table.get(int(y), 0) for y in ys])[:, None]
+    t["late_graphic"], t["late_colour"] = late(art.LATE_GRAPHIC_X), late(art.LATE_COLOUR_X)
+    t["early_colour"] = ~late(art.EARLY_COLOUR_X) & np.isin(ys, list(art.EARLY_COLOUR_X))[:, None]
     # the raster lines of each object band, and where each line finds its bitmap among the bands'
     # (a line of no band takes the all-zero row at the end)
     bands = ("hud", "igloo", "bear", "enemy", "floe")
@@ -171,11 +175,11 @@ def _static(height, width, channels, ys_bytes, xs_bytes):
     t["logo_mask"] = _LOGO_MASK[ys[rows]][:, xs][..., None]
     t["logo_col"] = _fmt(raster, _LOGO_RGB[ys[rows]][:, xs])
     # colours
-    for name in ("SKY_DAY", "SKY_NIGHT", "SHORE_DAY", "SHORE_NIGHT", "WATER", "IGLOO", "DOOR",
-                 "BEAR_DAY", "BEAR_NIGHT", "HUD", "WHITE_FLOE", "BLUE_FLOE", "FROZEN"):
+    for name in ("SKY_DAY", "SKY_NIGHT", "SHORE_DAY", "SHORE_NIGHT", "WATER", "IGLOO", "DOOR", "DOOR_FLASH",
+                 "BEAR_DAY", "BEAR_NIGHT", "HUD", "WHITE_FLOE", "BLUE_FLOE"):
         t[name] = _fmt(raster, getattr(art, name + "_RGB")).astype(np.int32)
     t["ENEMY"] = _fmt(raster, art.ENEMY_RGB).astype(np.int32)            # (4, C)
-    t["PLAYER_ROW"] = _fmt(raster, art.PLAYER_ROW_RGB).astype(np.int32)  # (6, 19, C)
+    t["PLAYER_STRIP"] = _fmt(raster, art.PLAYER_COLOUR_STRIP).astype(np.int32)  # (39, C)
     return t
 
 
@@ -349,26 +353,41 @@ def draw_frame(game, s, raster):
     obj = sel(line("hud"), col("HUD"), obj)
 
     # Frostbite Bailey: his sprite row and colour on each line, then column shifts
-    top = s.y + 28
-    row = ys - top - s.sink
-    row_ok = (row >= 0) & (row < 19) & (ys - top < 19) & (s.y > 0)
-    rowc = jnp.clip(row, 0, 18)
-    if mono:
-        pbits = jnp.where(row_ok, _U32(0xFF), _U32(0))
-    else:
-        flip = ((s.facing & 8) != 0).astype(jnp.int32)
-        pbits = jnp.where(row_ok, jnp.asarray(_PLAYER_RB)[s.anim, rowc, flip], _U32(0))
-    pcol = col("PLAYER_ROW")[s.anim, rowc]                                          # (H, C)
-    pcol = sel((row < s.frozen)[:, None], col("FROZEN"), pcol)
+    def bailey_line(lines):
+        """Bailey's row bits (H,) and colour (H, C) on screen lines ``lines``."""
+        top = s.y + 28
+        row = lines - top - s.sink
+        row_ok = (row >= 0) & (row < 19) & (lines - top < 19) & (s.y > 0) & (lines >= art.PLAYER_FIRST_LINE)
+        rowc = jnp.clip(row, 0, 18)
+        if mono:
+            bits = jnp.where(row_ok, _U32(0xFF), _U32(0))
+        else:
+            flip = ((s.facing & 8) != 0).astype(jnp.int32)
+            bits = jnp.where(row_ok, jnp.asarray(_PLAYER_RB)[s.anim, rowc, flip], _U32(0))
+        strip = jnp.asarray(art.PLAYER_COLOUR_BASE)[s.anim] + s.sink + s.frozen + 18 - (lines - top)
+        return bits, col("PLAYER_STRIP")[jnp.clip(strip, 0, len(art.PLAYER_COLOUR_STRIP) - 1)]
+
+    pbits, pcol = bailey_line(ys)
+    # left of a late write the pixels show the line above's graphic or colour, right of an early
+    # colour write the line below's colour
+    prev_bits, prev_col = bailey_line(ys - 1)
+    _, next_col = bailey_line(ys + 1)
+    late_g, late_c = jnp.asarray(t["late_graphic"]), jnp.asarray(t["late_colour"])
+    early_c = jnp.asarray(t["early_colour"])
 
     # compose: background, object layer, door, Bailey. The per-line values must be computed once per
     # line, not once per pixel: XLA fuses cheap elementwise chains into their consumer (and would
     # repeat each line's few hundred operations for every pixel of it), so each is materialised
     # (render.materialize; an opaque integer division by 1 did this before, ~20% slower).
-    pbits, bg, obj, pcol = (render.materialize(v) for v in (pbits, bg, obj, pcol))
+    pbits, bg, obj, pcol, prev_bits, prev_col, next_col = (
+        render.materialize(v) for v in (pbits, bg, obj, pcol, prev_bits, prev_col, next_col))
     c = xs - s.x                                                                     # (1, W)
-    player = (((pbits[:, None] >> jnp.clip(c, 0, 7).astype(_U32)) & _U32(1)) != 0) & (c >= 0) & (c < 8)
-    door_on = (s.shown_blocks == 15) & ((s.fc & 8) == 0)
+    shown_bits = jnp.where(late_g, prev_bits[:, None], pbits[:, None])
+    player = (((shown_bits >> jnp.clip(c, 0, 7).astype(_U32)) & _U32(1)) != 0) & (c >= 0) & (c < 8)
+    # the door of the complete igloo is black; on night levels it flashes when bit 3 of the frame
+    # counter and of the random byte the picture used agree (measured on ALE frames)
+    door_on = s.blocks == art.FULL_IGLOO
+    flash = night & (((s.fc ^ s.sky_lfsr) & 8) == 0)
     rgb = raster.channels == 3
     # grey: (H, W) with per-line colours (H, 1); RGB: (H, W, 3) with (H, 1, 3)
     lines = (lambda a: a.astype(jnp.uint8)[:, None, :]) if rgb else (lambda a: a.astype(jnp.uint8)[:, :1])
@@ -377,9 +396,12 @@ def draw_frame(game, s, raster):
     shape = (raster.height, raster.width) + ((3,) if rgb else ())
     img = jnp.broadcast_to(lines(bg), shape)
     img = jnp.where(px(_expand(t, words)), lines(obj), img)
-    door = jnp.asarray(t["door_rows"]) & jnp.asarray(t["door_cols"]) & door_on
-    img = jnp.where(px(door), const(t["DOOR"]).astype(jnp.uint8), img)
+    door = jnp.asarray(t["door"]) & door_on
+    door_colour = jnp.where(flash, const(t["DOOR_FLASH"]), const(t["DOOR"])).astype(jnp.uint8)
+    img = jnp.where(px(door), door_colour, img)
     img = jnp.where(px(player), lines(pcol), img)
+    img = jnp.where(px(player & late_c), lines(prev_col), img)
+    img = jnp.where(px(player & early_c), lines(next_col), img)
     # the Activision logo (static) over its lines, the black bar of the left 8 columns
     r0, r1 = t["logo_rows"]
     logo = jnp.where(const(t["logo_mask"]), const(t["logo_col"]), img[r0:r1])

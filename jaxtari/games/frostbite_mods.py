@@ -23,5 +23,9 @@ MODS = [
                 constants={"monochrome": True}),
     InternalMod("no_bear", "The polar bear never comes out (levels 4 and up).",
                 constants={"bear": False}),
+    InternalMod("ale_endless_game_over",
+                "As on ALE, a last Bailey frozen does not end the game: the console runs on into its "
+                "demo (reward 0) until the episode cap; for like-for-like comparisons with ALE.",
+                constants={"ale_endless_game_over": True}),
     PostStepMod("keep_warm", "The temperature stays at 45 degrees while playing.", _keep_warm),
 ]

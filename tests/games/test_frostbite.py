@@ -376,6 +376,44 @@ def test_last_bailey_frozen_ends_the_game_here_but_not_on_ale(game, step):
     assert not ale.terminated and bool(game.is_terminal(s))
 
 
+def test_ale_endless_game_over_mod_reports_what_ale_reports(modded):
+    """With mod ale_endless_game_over the last Bailey frozen leaves the episode running, as on ALE:
+    every frame the same (no) end, reward, lives and score as ALE, past the demo's start (where
+    ALE's lives() turns from 1 to 4)."""
+    game, step = modded("ale_endless_game_over")
+    ale = AleGame("frostbite")
+    for address, value in {76: 0, 101: 0x01, 73: 0x12, 74: 0x30}.items():
+        ale.set_ram(address, value)
+    ale.act(NOOP)   # the score written into RAM pays its reward on ALE's first frame
+    s = start(game).replace(lives=jnp.int32(0), temperature=jnp.int32(1), score=jnp.int32(1230))
+    s, _ = step(s, jnp.int32(NOOP))
+    seen_lives = set()
+    for t in range(2600):
+        a = NOOP if t < 400 else (t // 7) % 18          # a player who keeps pressing everything
+        r_ale = ale.act(a)
+        s, r_jax = step(s, jnp.int32(a))
+        assert ale.terminated == bool(game.is_terminal(s)) == False, t
+        assert r_ale == int(r_jax) == 0, t
+        assert ale.lives == int(game.lives(s)), (t, ale.lives, int(game.lives(s)))
+        assert ale.score == int(game.score(s)) == 1230
+        seen_lives.add(ale.lives)
+    assert bool(s.game_over) and seen_lives == {1, 4}
+
+
+def test_ale_endless_game_over_still_ends_when_the_last_bailey_sinks(modded):
+    game, step = modded("ale_endless_game_over")
+    ale = AleGame("frostbite")
+    ale.set_ram(76, 0)
+    s = start(game).replace(lives=jnp.int32(0))
+    for t, a in enumerate([NOOP] * 70 + [DOWN] * 10 + [NOOP] * 500):   # drifts into the water
+        ale.act(a)
+        s, _ = step(s, jnp.int32(a))
+        assert ale.terminated == bool(game.is_terminal(s)), t
+        if ale.terminated:
+            break
+    assert ale.terminated
+
+
 def test_bonus_life_every_5000_points(game, step):
     s = standing(game, 1, score=jnp.int32(4990))
     s, pts = advance(step, s, DOWN, 36)
@@ -448,6 +486,79 @@ def test_render_matches_ale_frame(game, step, draw):
     theirs = ale.rgb()
     differ = (mine != theirs).any(-1)
     assert differ.sum() == 0, np.nonzero(differ)
+
+
+def screens_differ(step, draw, ale, s, actions):
+    """Play ``actions`` on both; the frames (index, differing pixels, their rows and columns) where
+    the JAX render and ALE's screen differ."""
+    bad = []
+    for t, a in enumerate(actions):
+        ale.act(a)
+        s, _ = step(s, jnp.int32(a))
+        differ = (np.asarray(draw(s)) != ale.rgb()).any(-1)
+        if differ.any():
+            ys, xs = np.nonzero(differ)
+            bad.append((t, int(differ.sum()), (int(ys.min()), int(ys.max())), (int(xs.min()), int(xs.max()))))
+    return s, bad
+
+
+@pytest.mark.parametrize("level_index", [0, 4])
+def test_complete_igloo_has_ales_door(game, step, draw, level_index):
+    """The door of the complete igloo is black, and flashes on night levels (level 5 here)."""
+    ale = AleGame("frostbite")
+    ale.set_ram(77, 15)
+    ale.set_ram(75, level_index)
+    s = start(game).replace(blocks=jnp.int32(15), level_index=jnp.int32(level_index))
+    _, bad = screens_differ(step, draw, ale, s, [NOOP] * 150)
+    assert bad == []
+    x, y = art.DOOR_XY
+    door = ale.rgb()[y + 1:y + 8, x:x + 8]
+    assert (door != art.IGLOO_RGB).any(-1).all()   # the door is there to be compared
+
+
+def test_walking_into_the_complete_igloo_matches_ale_screens(game, step, draw):
+    ale = AleGame("frostbite")
+    ale.set_ram(77, 15)
+    s = start(game).replace(blocks=jnp.int32(15))
+    s, bad = screens_differ(step, draw, ale, s, [NOOP] * 70 + [RIGHT] * 125 + [UP] * 5 + [NOOP] * 40)
+    assert bad == [] and int(s.y) == 0      # Bailey went into the igloo
+
+
+@pytest.mark.parametrize("x", [10, 12, 20])
+def test_jumping_to_and_from_the_left_end_of_the_shore_matches_ale_screens(game, step, draw, x):
+    """Bailey on the top row near the left edge jumps onto the shore and back: the kernel writes
+    his graphic late on the igloo's lines and his colour late on line 57, so the left of those
+    lines shows the line above."""
+    ale = AleGame("frostbite")
+    for address, value in {100: fb.ROW_Y[3], 102: x, 57: 3, 31: x - 4, 32: x - 4, 33: x - 4, 34: x - 4}.items():
+        ale.set_ram(address, value)
+    s = standing(game, 3, x=x).replace(hold=jnp.int32(fb.HOLD_NEW_SCREEN))
+    acts = [NOOP] * 66 + [UP] * 3 + [NOOP] * 40 + [LEFT] * 20 + [DOWN] * 3 + [NOOP] * 40
+    s, bad = screens_differ(step, draw, ale, s, acts)
+    assert bad == []
+
+
+def test_bailey_by_the_enemy_bands_on_level_8_matches_ale_screens(game, step, draw):
+    """Random play on level 8: next to an enemy band the kernel writes Bailey's next colour early,
+    so the right of those lines shows the line below's colour."""
+    ale = AleGame("frostbite")
+    ale.set_ram(75, 7)
+    ale.set_ram(76, 9)
+    s = start(game).replace(level_index=jnp.int32(7), lives=jnp.int32(9))
+    s, bad = screens_differ(step, draw, ale, s, script(2, 800, choices=(0, 2, 5, 5, 3, 4, 1, 8, 9)))
+    assert bad == []
+
+
+@pytest.mark.parametrize("lives", [1, 0])
+def test_freezing_bailey_matches_ale_screens(game, step, draw, lives):
+    """The blues of freezing climb into Bailey's picture from the top (his colour strip runs on into
+    the freezing blues), on any life; compared until the JAX game ends on the last one."""
+    ale = AleGame("frostbite")
+    ale.set_ram(76, lives)
+    ale.set_ram(101, 0x01)
+    s = start(game).replace(lives=jnp.int32(lives), temperature=jnp.int32(1))
+    s, bad = screens_differ(step, draw, ale, s, [NOOP] * 300)
+    assert bad == [] and int(s.frozen) == fb.SINK_LINES
 
 
 # ---- mods ----------------------------------------------------------------------------------------------
