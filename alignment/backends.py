@@ -127,6 +127,7 @@ class AleBackend(Backend):
         except AleError as exc:
             raise BackendError(str(exc)) from None
         self._write_mods(ale)
+        self._at_load = ale.clone()
         return ale
 
     def _write_mods(self, ale: AleGame) -> None:
@@ -139,11 +140,13 @@ class AleBackend(Backend):
         return reward
 
     def reset(self, seed: int = 0) -> None:
+        # ALE's reset_game is not a clean start: the console state after it depends on how many
+        # resets came before (Frostbite: frame counter 71 or 72 and random byte 204 or 101 on the
+        # first frame, so a save point's steps lead elsewhere; measured on ale-py 0.12.1). Restoring
+        # the state saved right after loading the ROM is one.
         if int(seed) != self._ale.seed:
             self._ale = self._new(int(seed))
-        else:
-            self._ale.reset()
-            self._write_mods(self._ale)
+        self._ale.restore(self._at_load)
 
     def act(self, action: int | str, frames: int = 1) -> float:
         i, total = self.action_index(action), 0
