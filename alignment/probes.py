@@ -3,8 +3,7 @@
 import warnings
 
 from alignment.audit.probes import (  # noqa: F401
-    BACKENDS, SAVE_POINTS, ProbeError, ProbeResult, holds, probe_steps, run_on_ale, run_on_jax,
-    run_probe, run_probes,
+    BACKENDS, ProbeError, ProbeResult, holds, run_on_ale, run_on_jax, run_probe, run_probes,
 )
 
 warnings.warn("alignment.probes moved to alignment.audit.probes", DeprecationWarning, stacklevel=2)

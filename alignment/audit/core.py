@@ -357,8 +357,10 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     subject = Subject(
         game=canon, spec=spec, game_cls=jaxtari.game_class(e.jax_game),
         source_files=game_source_files(e.jax_game) + shared_source_files(),
-        run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods),
-        signals=list(e.signals), code_hash=code_hash(e.jax_game), versions=versions(),
+        run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods,
+                                                               spec=spec),
+        signals=list(e.signals) + list(probes.EXTRA_SIGNALS), code_hash=code_hash(e.jax_game),
+        versions=versions(),
         events=(lambda: _events(canon)) if events else None, faults=fault_set, faults_note=note,
         spec_path=str(Path(specs_dir) / f"{canon}.yaml"), spans=spans,
     )

@@ -1,41 +1,46 @@
 """Run a spec's probes on the real emulator and on the JAX game.
 
-A probe (``alignment.spec.schema.Probe``) is data: a seed, a start, ``{action, frames}`` steps and
-expectations over catalog signals. Nothing in it is executed: actions are looked up by name, signals
-by name in ``alignment.catalog``, operators in a fixed table. A probe runs on ALE first — a probe that
-ALE fails is a wrong probe or a wrong rule — and then on the JAX game, with the same frames (one
-emulator frame per step, sticky actions off, the full 18-action set so any ALE action name works),
-both driven through :mod:`alignment.backends`.
+A probe (``alignment.spec.schema.Probe``) is data: a seed, a start, steps and expectations over
+catalog signals. Nothing in it is executed: actions are looked up by name, signals by name in
+``alignment.catalog``, operators in a fixed table. A probe runs on ALE first — a probe that ALE fails
+is a wrong probe or a wrong rule — and then on the JAX game, the same way:
 
-Starts: ``reset``, or a named save point of the game (``SAVE_POINTS``): a fixed list of steps from
-reset, itself data, so that both backends reach the same situation the same way.
+- the frame protocol (the default): one emulator frame per frame, sticky actions off, the full
+  18-action set so any ALE action name works; the start is ``reset`` or a save point of the spec
+  (steps from reset, themselves data, so both backends reach the same situation the same way);
+- ``protocol: v5``: gymnasium's ``ALE/<Game>-v5`` (frameskip 4, sticky actions 0.25, its own seeded
+  randomness) against ``jaxtari.wrappers.AtariWrapper`` with the same settings; the steps count agent
+  steps, and an expectation with a ``rate`` must hold on that share of the probe's seeds.
 
-This module returns data and never prints; ``jaxtari-align probe GAME`` (in
-:mod:`alignment.audit.command`) runs every probe of ``specs/<game>.yaml`` on both backends.
+Beyond the catalog signals a probe may name ``action_set`` (the backend's minimal action set, in
+index order) and, with ``matches_ale``, the ``screen`` (210x160 RGB): the JAX frame must equal ALE's
+screen pixel for pixel at the end of the probe. The 84x84 grey raster is not compared: the JAX game
+draws it directly from pre-scaled sprites, which is not ALE's screen resized pixel for pixel.
+
+The frame protocol drives both sides through :mod:`alignment.backends`; ``mods`` apply to the JAX
+game only (a fault audit's; ALE stays the reference). This module returns data and never prints;
+``jaxtari-align probe GAME`` (in :mod:`alignment.audit.command`) runs every probe of a spec.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-from alignment.backends import BACKENDS, BackendError, make_backend
-from alignment.spec.schema import GameSpec, Probe, ProbeStep
+from alignment import catalog
+from alignment.backends import BACKENDS, BackendError, make_backend, to_python
+from alignment.spec.schema import (
+    ALE_ACTION_NAMES, RASTERS, STATIC_SIGNALS, GameSpec, Probe, ProbeStep,
+)
 
-# Save points: named starts reached from reset by fixed steps (frame counts measured on ALE 0.12.1).
-SAVE_POINTS: dict[str, dict[str, tuple[tuple[str, int], ...]]] = {
-    "frostbite": {
-        # Bailey has jumped from the shore onto the top floe row and landed (score 10, 1 block).
-        "on-first-row": (("NOOP", 120), ("DOWN", 8), ("NOOP", 60)),
-    },
-    "pong": {
-        # The first serve is in play (it comes 59 frames after reset).
-        "first-serve": (("NOOP", 70),),
-    },
-}
+# Names a probe may use beyond the catalog's signals (see the module docstring).
+EXTRA_SIGNALS: tuple[str, ...] = STATIC_SIGNALS + RASTERS
+CHUNK = 64  # v5 probes pad their agent steps to a multiple of this (masked): one compile per game
+V5_SEEDS = 256  # v5 probes run their seeds in batches of this size on the JAX side (one compile)
 
 
 class ProbeError(ValueError):
@@ -49,8 +54,14 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 def holds(op: str, start: Any, end: Any, value: Any = None) -> bool:
     """Whether an expectation holds: value ops test the end value, change ops compare with start.
 
-    Vector signals (e.g. ``floe_x``) hold when the comparison holds for every element.
+    Vector signals (e.g. ``floe_x``) hold when the comparison holds for every element; a list value
+    (``action_set``) is compared as a whole.
     """
+    if isinstance(value, list):
+        if op not in ("==", "!="):
+            raise ProbeError(f"a list is compared with == or != only, not {op!r}")
+        same = len(end) == len(value) and all(a == b for a, b in zip(end, value))
+        return same == (op == "==")
     start, end = np.asarray(start), np.asarray(end)
     if op in _COMPARE:
         return bool(np.all(_COMPARE[op](end, value)))
@@ -70,97 +81,366 @@ def holds(op: str, start: Any, end: Any, value: Any = None) -> bool:
 
 @dataclasses.dataclass
 class ProbeResult:
+    """A probe's outcome on one backend; ``start``/``end`` are the first seed's signals."""
+
     game: str
     backend: str
     passed: bool
     failures: list[str]
     start: dict[str, Any]
     end: dict[str, Any]
+    seeds: int = 1
+    screen: Optional[np.ndarray] = dataclasses.field(default=None, repr=False)
 
     def summary(self) -> str:
         return "pass" if self.passed else "; ".join(self.failures)
 
 
-def probe_steps(game: str, probe: Probe) -> list[ProbeStep]:
-    """The full list of steps from reset: the save point's, then the probe's own."""
+# ---- starts ----------------------------------------------------------------------------------
+
+
+def probe_plan(spec: Optional[GameSpec], game: str, probe: Probe):
+    """(mode, steps before the start snapshot, the probe's own steps)."""
     if probe.start == "reset":
-        return list(probe.steps)
-    points = SAVE_POINTS.get(game, {})
-    if probe.start not in points:
-        known = ", ".join(["reset", *sorted(points)])
-        raise ProbeError(f"{game}: unknown probe start {probe.start!r}; starts for this game: {known}")
-    return [ProbeStep(action=a, frames=f) for a, f in points[probe.start]] + list(probe.steps)
+        return probe.mode, [], list(probe.steps)
+    if spec is None:
+        raise ProbeError(f"{game}: probe starts from save point {probe.start!r}; give the spec "
+                         "that lists its save points")
+    try:
+        mode, prefix = spec.save_point_steps(probe.start)
+    except KeyError as exc:
+        raise ProbeError(str(exc.args[0])) from None
+    return (probe.mode if probe.mode is not None else mode), prefix, list(probe.steps)
 
 
-def _check(game: str, backend: str, probe: Probe, start: dict, end: dict) -> ProbeResult:
-    failures = []
-    for exp in probe.expectations:
-        if exp.signal not in end:
-            raise ProbeError(
-                f"{game}: probe expects unknown signal {exp.signal!r}; signals: {', '.join(sorted(end))}"
-            )
-        a, b = start[exp.signal], end[exp.signal]
-        if not holds(exp.op, a, b, exp.value):
-            failures.append(f"{exp.describe()} (start {_fmt(a)}, end {_fmt(b)})")
-    return ProbeResult(game, backend, not failures, failures, start, end)
+# ---- checking --------------------------------------------------------------------------------
 
 
 def _fmt(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return str(list(v))
     v = np.asarray(v)
     return str(v.item()) if v.ndim == 0 else str(v.tolist())
 
 
-def _probe_start_and_steps(game: str, probe: Probe):
-    """Split the save point's steps (run before the start snapshot) from the probe's own steps."""
-    all_steps = probe_steps(game, probe)
-    n_prefix = len(all_steps) - len(probe.steps)
-    return all_steps[:n_prefix], all_steps[n_prefix:]
+def _known(game: str, exp, end: dict) -> None:
+    if exp.op != "matches_ale" and exp.signal not in end:
+        raise ProbeError(
+            f"{game}: probe expects unknown signal {exp.signal!r}; signals: {', '.join(sorted(end))}"
+        )
 
 
-def _run(backend: str, game: str, probe: Probe, mods: Sequence = ()) -> ProbeResult:
+def _check(game: str, backend: str, probe: Probe, runs: list[tuple[dict, dict]],
+           screen_diff: Optional[str] = None, screen=None) -> ProbeResult:
+    """Judge the expectations over one run per seed (``runs``: (start, end) signal dicts)."""
+    failures = []
+    for exp in probe.expectations:
+        if exp.op == "matches_ale":
+            if screen_diff:
+                failures.append(f"screen matches ale ({screen_diff})")
+            continue
+        _known(game, exp, runs[0][1])
+        results = [holds(exp.op, s[exp.signal], e[exp.signal], exp.value) for s, e in runs]
+        if exp.rate is None:
+            if not all(results):
+                bad = results.index(False)
+                s, e = runs[bad]
+                where = f"seed {probe.seed + bad}, " if len(runs) > 1 else ""
+                failures.append(f"{exp.describe()} ({where}start {_fmt(s[exp.signal])}, "
+                                f"end {_fmt(e[exp.signal])})")
+        else:
+            share = sum(results) / len(results)
+            if not exp.rate[0] <= share <= exp.rate[1]:
+                failures.append(f"{exp.describe()} (held on {share:.1%} of {len(results)} seeds)")
+    start, end = runs[0]
+    return ProbeResult(game, backend, not failures, failures, start, end, len(runs), screen)
+
+
+def _wants_screen(probe: Probe) -> bool:
+    return any(e.op == "matches_ale" for e in probe.expectations)
+
+
+def screen_difference(ale_rgb: np.ndarray, jax_rgb: np.ndarray) -> Optional[str]:
+    """None when two 210x160 RGB frames are equal; else how many pixels differ, and where."""
+    a, b = np.asarray(ale_rgb), np.asarray(jax_rgb)
+    if a.shape != b.shape:
+        return f"shapes differ: ALE {a.shape}, JAX {b.shape}"
+    diff = np.any(a != b, axis=-1)
+    if not diff.any():
+        return None
+    rows, cols = np.nonzero(diff)
+    return (f"{int(diff.sum())} pixels differ in rows {rows.min()}-{rows.max()}, "
+            f"columns {cols.min()}-{cols.max()}")
+
+
+# ---- ALE -------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def _ale_action_set(canon: str) -> tuple[str, ...]:
+    from alignment.reference import AleGame
+
+    return AleGame(canon).action_names
+
+
+def _backend(kind: str, canon: str, mode: Optional[int], mods: Sequence = ()):
     try:
-        b = make_backend(backend, game, mods=mods, full_action_space=True)
+        if kind == "ale":
+            return _ale_backend(canon, mode)
+        return make_backend("jax", canon, mods=mods, mode=mode, full_action_space=True)
     except BackendError as exc:
         raise ProbeError(str(exc)) from None
-    prefix, steps = _probe_start_and_steps(b.game, probe)
-    b.reset(probe.seed)
+
+
+@functools.lru_cache(maxsize=8)
+def _ale_backend(canon: str, mode: Optional[int]):
+    # one emulator per game and mode, reset per probe: loading the ROM is most of a short probe
+    return make_backend("ale", canon, mode=mode, full_action_space=True)
+
+
+def _frames(kind: str, canon: str, probe: Probe, spec: Optional[GameSpec], seed: int,
+            mods: Sequence = ()):
+    """(start signals, end signals, end screen or None) of one seed, frame protocol."""
+    mode, prefix, steps = probe_plan(spec, canon, probe)
+    b = _backend(kind, canon, mode, mods)
+    b.reset(seed)
     for s in prefix:
         b.act(s.action, s.frames)
     start = b.signals()
     for s in steps:
         b.act(s.action, s.frames)
-    return _check(b.game, backend, probe, start, b.signals())
+    return start, b.signals(), (b.rgb() if _wants_screen(probe) else None)
 
 
-def run_on_ale(game: str, probe: Probe) -> ProbeResult:
-    return _run("ale", game, probe)
+@functools.lru_cache(maxsize=4)
+def _gym_env(canon: str):
+    """gymnasium's ALE v5 environment of the game (v5 defaults: frameskip 4, sticky 0.25, the
+    108,000-frame cap), RAM observations, the full action set (index = ALE id)."""
+    import ale_py
+    import gymnasium
+
+    gymnasium.register_envs(ale_py)
+    return gymnasium.make(catalog.entry(canon).ale_id, obs_type="ram", full_action_space=True)
 
 
-def run_on_jax(game: str, probe: Probe, mods: Sequence = ()) -> ProbeResult:
-    """The probe on the JAX game, built with ``mods`` (names or mod objects; a fault audit's)."""
-    return _run("jax", game, probe, mods)
+def _ale_v5(canon: str, probe: Probe) -> list[tuple[dict, dict]]:
+    """(start, end) signals of each of the probe's episodes on gymnasium's ALE v5 environment.
+
+    The first reset is seeded with ``probe.seed``; the next episodes continue the environment's own
+    random stream (reseeding gymnasium's ALE reloads the ROM, which would cost most of the run)."""
+    entry = catalog.entry(canon)
+    env = _gym_env(canon)
+    ale = env.unwrapped.ale
+    runs = []
+    for episode in range(probe.seeds or 1):
+        env.reset(seed=probe.seed if episode == 0 else None)
+        score, over = 0.0, False
+
+        def signals() -> dict:
+            out = {"score": int(score), "lives": int(ale.lives()), "terminated": bool(ale.game_over()),
+                   "frame": int(ale.getEpisodeFrameNumber())}
+            out.update(entry.ale_signals(np.asarray(ale.getRAM(), np.uint8)))
+            return out
+
+        start = signals()
+        for s in probe.steps:
+            a = ALE_ACTION_NAMES.index(s.action)
+            for _ in range(s.agent_steps):
+                if over:  # the episode is over: nothing advances (as in the JAX wrapper)
+                    break
+                _, r, terminated, truncated, _ = env.step(a)
+                score += float(r)
+                over = terminated or truncated
+        runs.append((start, signals()))
+    return runs
 
 
-def run_probe(game: str, probe: Probe, backend: str, mods: Sequence = ()) -> ProbeResult:
-    """The probe on one backend; ``mods`` apply to the JAX game only (ALE is the reference)."""
-    if backend not in BACKENDS:
-        raise ProbeError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
-    return _run(backend, game, probe, mods if backend == "jax" else ())
+def run_on_ale(game: str, probe: Probe, spec: Optional[GameSpec] = None) -> ProbeResult:
+    """The probe on the emulator; ``spec`` gives the save points a probe may start from."""
+    canon = _canonical(game)
+    static = {"action_set": list(_ale_action_set(canon))}
+    runs, screen = [], None
+    if probe.protocol == "v5":
+        runs = _ale_v5(canon, probe)
+    else:
+        for seed in probe.seed_list:
+            start, end, screen = _frames("ale", canon, probe, spec, seed)
+            runs.append((start, end))
+    runs = [({**start, **static}, {**end, **static}) for start, end in runs]
+    # ALE is the reference of matches_ale: its own screen matches it by definition.
+    return _check(canon, "ale", probe, runs, screen=screen)
+
+
+# ---- JAX -------------------------------------------------------------------------------------
+
+
+def _jax_game(name: str, mods: Sequence = ()):
+    """The JAX game with the full action set (index = ALE id) and ``mods``."""
+    import jaxtari
+
+    try:
+        return jaxtari.make(name, list(mods), full_action_space=True)
+    except Exception as exc:  # an unknown or ill-formed mod: say which
+        raise ProbeError(f"{name}: cannot build the JAX game with mods {list(mods)}: {exc}") from None
+
+
+_V5_COMPILED: dict = {}
+
+
+def _jax_v5_runner(canon: str, game: str, mods: Sequence = ()):
+    """AtariWrapper (v5 settings, no auto-reset) over the full-action game; a jitted function that
+    runs every seed's episode (vmapped) over the same agent actions and reads the signals of the
+    start and end states. Seeds and actions are padded (to V5_SEEDS, and to a multiple of CHUNK
+    with the padding masked off), so one compile serves every v5 probe of a game."""
+    import jax
+    import jax.numpy as jnp
+
+    from jaxtari.wrappers import AtariWrapper
+
+    key = (canon, game, tuple(m if isinstance(m, str) else id(m) for m in mods))
+    if key in _V5_COMPILED:
+        return _V5_COMPILED[key]
+    g = _jax_game(game, mods)
+    env = AtariWrapper(g, autoreset=False)
+    signals = catalog.entry(canon).signals
+
+    def read(state):
+        return {k: sig.jax(g, state) for k, sig in signals.items()}
+
+    @jax.jit
+    def episodes(seeds, actions, active):
+        def one(seed):
+            _, state = env.reset(jax.random.key(seed))
+
+            def body(st, xs):
+                a, on = xs
+                new = env.step(st, a)[1]
+                return jax.tree_util.tree_map(lambda n, o: jnp.where(on, n, o), new, st), None
+
+            end = jax.lax.scan(body, state, (actions, active))[0]
+            return read(env.game_state(state)), read(env.game_state(end))
+
+        return jax.vmap(one)(seeds)
+
+    _V5_COMPILED[key] = episodes
+    return episodes
+
+
+def _jax_v5(canon: str, jax_name: str, probe: Probe, mods: Sequence = ()) -> list[tuple[dict, dict]]:
+    import jax
+
+    episodes = _jax_v5_runner(canon, jax_name, mods)
+    actions = np.concatenate([np.full(s.agent_steps, ALE_ACTION_NAMES.index(s.action), np.int32)
+                              for s in probe.steps])
+    n = len(probe.seed_list)
+    seeds = np.asarray(probe.seed_list + [0] * (-n % V5_SEEDS), np.uint32)
+    active = np.zeros(len(actions) + (-len(actions) % CHUNK), bool)
+    active[:len(actions)] = True
+    actions = np.pad(actions, (0, len(active) - len(actions)))
+    starts, ends = jax.device_get(episodes(seeds, actions, active))
+
+    def row(batch, i):
+        return {k: to_python(v[i]) for k, v in batch.items()}
+
+    return [(row(starts, i), row(ends, i)) for i in range(n)]
+
+
+def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[GameSpec] = None,
+               ale_screen: Optional[np.ndarray] = None) -> ProbeResult:
+    """The probe on the JAX game, built with ``mods`` (names or mod objects; a fault audit's).
+
+    A ``matches_ale`` expectation compares with ``ale_screen`` (the emulator's screen at the end of
+    the same probe), computed here when not given."""
+    canon = _canonical(game)
+    entry = catalog.entry(canon)
+    ok, why = entry.jax_available()
+    if not ok:
+        raise ProbeError(why)
+    static = {"action_set": list(_jax_minimal_actions(entry.jax_game))}
+    runs, screen = [], None
+    if probe.protocol == "v5":
+        runs = _jax_v5(canon, entry.jax_game, probe, mods)
+    else:
+        for seed in probe.seed_list:
+            start, end, screen = _frames("jax", canon, probe, spec, seed, mods)
+            runs.append((start, end))
+    runs = [({**start, **static}, {**end, **static}) for start, end in runs]
+    diff = None
+    if _wants_screen(probe):
+        if ale_screen is None:
+            ale_screen = _frames("ale", canon, probe, spec, probe.seed)[2]
+        diff = screen_difference(ale_screen, screen)
+    return _check(canon, "jax", probe, runs, screen_diff=diff, screen=screen)
+
+
+@functools.lru_cache(maxsize=None)
+def _jax_minimal_actions(name: str) -> tuple[str, ...]:
+    import jaxtari
+
+    return tuple(jaxtari.make(name).action_names)
+
+
+def _canonical(game: str) -> str:
+    try:
+        return catalog.canonical(game)
+    except catalog.UnknownCatalogGame as exc:
+        raise ProbeError(str(exc)) from None
+
+
+def run_probe(game: str, probe: Probe, backend: str, mods: Sequence = (),
+              spec: Optional[GameSpec] = None, ale_screen: Optional[np.ndarray] = None) -> ProbeResult:
+    """The probe on one backend; ``mods`` apply to the JAX game only (ALE is the reference);
+    ``spec`` gives the save points a probe may start from."""
+    if backend == "ale":
+        return run_on_ale(game, probe, spec)
+    if backend == "jax":
+        return run_on_jax(game, probe, mods, spec, ale_screen)
+    raise ProbeError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+
+
+def run_both(game: str, probe: Probe, spec: Optional[GameSpec] = None,
+             backends: Iterable[str] = BACKENDS, mods: Sequence = ()) -> dict[str, ProbeResult]:
+    """The probe on each backend, ALE first (its screen is the JAX side's reference)."""
+    out: dict[str, ProbeResult] = {}
+    for b in backends:
+        ale = out.get("ale")
+        out[b] = run_probe(game, probe, b, mods, spec, ale.screen if ale is not None else None)
+    return out
 
 
 def run_probes(spec: GameSpec, backends: Iterable[str] = BACKENDS, *, reviewed_only: bool = True):
     """(rule id, {backend: ProbeResult}) for every probed rule of a spec."""
+    backends = tuple(backends)
     out = []
     for rule in spec.rules:
         if rule.probe is None or (reviewed_only and rule.status != "reviewed"):
             continue
-        out.append((rule.id, {b: _result_or_error(spec.game, rule.id, rule.probe, b) for b in backends}))
+        out.append((rule.id, _results_or_error(spec, rule.id, rule.probe, backends)))
     return out
 
 
-def _result_or_error(game: str, rule_id: str, probe: Probe, backend: str) -> ProbeResult:
+def _results_or_error(spec: GameSpec, rule_id: str, probe: Probe,
+                      backends: Sequence[str]) -> dict[str, ProbeResult]:
     """A probe that cannot run (unknown signal, start, action) fails its own row, not the table."""
     try:
-        return run_probe(game, probe, backend)
+        return run_both(spec.game, probe, spec, backends)
     except ProbeError as exc:
-        return ProbeResult(game, backend, False, [f"rule {rule_id}: cannot run its probe: {exc}"], {}, {})
+        why = [f"rule {rule_id}: cannot run its probe: {exc}"]
+        return {b: ProbeResult(spec.game, b, False, why, {}, {}) for b in backends}
+
+
+def check_save_point(spec: GameSpec, name: str, backend: str) -> ProbeResult:
+    """Whether a save point's steps reach what it says (``reaches``) on ``backend``."""
+    try:
+        mode, steps = spec.save_point_steps(name)
+    except KeyError as exc:
+        raise ProbeError(str(exc.args[0])) from None
+    # the save point's own steps as a probe from reset, judged by what the save point reaches
+    as_probe = Probe(mode=mode, steps=steps, expectations=spec.save_points[name].reaches)
+    return run_probe(spec.game, as_probe, backend)
+
+
+def coverage(spec: GameSpec) -> tuple[int, int]:
+    """(reviewed rules with a probe, reviewed rules)."""
+    reviewed = [r for r in spec.rules if r.status == "reviewed"]
+    return sum(r.probe is not None for r in reviewed), len(reviewed)

@@ -59,7 +59,9 @@ def _show_rule(console: Console, rule: dict[str, Any]) -> None:
                       soft_wrap=True)
     probe = rule.get("probe")
     if probe:
-        steps = ", ".join(f"{s['action']} x{s['frames']}" for s in probe["steps"])
+        steps = ", ".join(f"{s['action']} x{s['frames']}" if s.get("frames") is not None
+                          else f"{s['action']} x{s.get('agent_steps')} agent steps"
+                          for s in probe["steps"])
         checks = ", ".join(f"{e['signal']} {e['op']}" + (f" {e['value']}" if e.get("value") is not None
                                                           else "") for e in probe["expectations"])
         console.print(f"  probe: from {probe['start']}, {steps}; expect {checks}", soft_wrap=True)

@@ -7,8 +7,10 @@ sha256 of the span text). When a spec is validated together with its documents (
 does not hash to the stored sha256 is rejected: an extractor that cannot point at a real span has
 invented the rule.
 
-A probe is data, never code: a seed, a start, ``{action, frames}`` steps and expectations over named
-signals. Nothing in a spec is ever executed.
+A probe is data, never code: a seed, a start (``reset`` or a save point listed in the spec), steps
+``{action, frames}`` (or ``{action, agent_steps}`` under the v5 protocol) and expectations over named
+signals. A save point is data too: a named list of steps from reset (found once on the emulator by
+``alignment.audit.savepoints``) with the signal values it reaches. Nothing in a spec is ever executed.
 """
 
 from __future__ import annotations
@@ -46,13 +48,23 @@ Status = Literal["extracted", "reviewed", "rejected", "stale"]
 SourceKind = Literal["farama", "manual"]
 Origin = Literal["document", "measured"]
 
-# Comparison operators take a value; change operators compare the end of the probe with its start.
+# Comparison operators take a value; change operators compare the end of the probe with its start;
+# ``matches_ale`` compares a raster of the backend with the emulator's at the same frame.
 VALUE_OPS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=", "increases_by", "decreases_by")
 CHANGE_OPS: tuple[str, ...] = ("increases", "decreases", "changes", "unchanged")
+RASTER_OPS: tuple[str, ...] = ("matches_ale",)
 Op = Literal[
     "==", "!=", "<", "<=", ">", ">=",
     "increases", "decreases", "changes", "unchanged", "increases_by", "decreases_by",
+    "matches_ale",
 ]
+# Rasters a ``matches_ale`` expectation may name: the 210x160 RGB screen. (The 84x84 grey raster is
+# drawn directly from pre-scaled sprites and is not ALE's resized screen pixel for pixel, so it is
+# not compared with ALE; see the probe runner.)
+RASTERS: tuple[str, ...] = ("screen",)
+# Signals read from the backend itself rather than from the catalog: the action set, in index order.
+STATIC_SIGNALS: tuple[str, ...] = ("action_set",)
+PROTOCOLS: tuple[str, ...] = ("frames", "v5")
 
 RULE_ID_RE = re.compile(r"^([a-z]+)\.[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$")
 SIGNAL_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -177,10 +189,23 @@ def _context_documents(info: ValidationInfo) -> Optional[Mapping[str, Document]]
 
 
 class ProbeStep(_Model):
-    """Hold one ALE action for a number of emulator frames (60 Hz, frameskip 1)."""
+    """Hold one ALE action for a number of emulator frames (60 Hz, frameskip 1), or, in a probe of
+    the v5 protocol, for a number of agent steps (each one ``env.step``: 4 frames, sticky actions)."""
 
     action: str = Field(description="ALE action name, e.g. 'NOOP', 'DOWN', 'UPFIRE'")
-    frames: int = Field(ge=1, le=108_000)
+    frames: Optional[int] = Field(default=None, ge=1, le=108_000,
+                                  description="emulator frames (probes of the frame protocol)")
+    agent_steps: Optional[int] = Field(default=None, ge=1, le=27_000,
+                                       description="agent steps (probes with protocol: v5)")
+
+    @model_validator(mode="after")
+    def _one_count(self) -> "ProbeStep":
+        if (self.frames is None) == (self.agent_steps is None):
+            raise ValueError(
+                f"step {self.action}: give exactly one of 'frames' (emulator frames) or "
+                "'agent_steps' (agent steps of a protocol: v5 probe)"
+            )
+        return self
 
     @field_validator("action")
     @classmethod
@@ -196,9 +221,14 @@ class ProbeStep(_Model):
 class Expectation(_Model):
     """A check on one signal at the end of the probe (change ops compare with its start)."""
 
-    signal: str = Field(description="signal name from alignment.catalog, e.g. 'score', 'igloo_blocks'")
+    signal: str = Field(description="signal name from alignment.catalog, e.g. 'score', 'igloo_blocks'; "
+                        "'action_set' (the backend's action names in index order); or, with "
+                        "op matches_ale, a raster: 'screen' (210x160 RGB)")
     op: Op
-    value: Optional[Union[bool, int, float]] = None
+    value: Optional[Union[bool, int, float, list[Union[int, str]]]] = None
+    rate: Optional[tuple[float, float]] = Field(
+        default=None, description="[low, high]: in a probe run over several seeds, the share of seeds "
+        "on which the expectation holds must lie within this range (without it: every seed)")
 
     @field_validator("signal")
     @classmethod
@@ -207,8 +237,27 @@ class Expectation(_Model):
             raise ValueError(f"signal name {v!r} must be lower_snake_case, e.g. 'igloo_blocks'")
         return v
 
+    @field_validator("rate")
+    @classmethod
+    def _rate_range(cls, v):
+        if v is not None and not 0.0 <= v[0] <= v[1] <= 1.0:
+            raise ValueError(f"rate {list(v)} must be [low, high] with 0 <= low <= high <= 1")
+        return v
+
     @model_validator(mode="after")
     def _value_matches_op(self) -> "Expectation":
+        if self.op in RASTER_OPS or self.signal in RASTERS:
+            if self.op not in RASTER_OPS or self.signal not in RASTERS:
+                raise ValueError(
+                    f"expectation '{self.signal} {self.op}': the rasters ({', '.join(RASTERS)}) are "
+                    f"checked only with {', '.join(RASTER_OPS)}, and {', '.join(RASTER_OPS)} only "
+                    "checks a raster"
+                )
+            if self.value is not None:
+                raise ValueError(f"expectation '{self.signal} {self.op}' takes no value")
+            return self
+        if isinstance(self.value, list) and self.op not in ("==", "!="):
+            raise ValueError(f"expectation '{self.signal} {self.op}': a list value needs == or !=")
         if self.op in VALUE_OPS and self.value is None:
             raise ValueError(f"expectation '{self.signal} {self.op}' needs a value")
         if self.op in CHANGE_OPS and self.value is not None:
@@ -220,23 +269,104 @@ class Expectation(_Model):
 
     def describe(self) -> str:
         op = self.op.replace("_", " ")
-        return f"{self.signal} {op}" + ("" if self.value is None else f" {self.value}")
+        text = f"{self.signal} {op}" + ("" if self.value is None else f" {self.value}")
+        if self.rate is not None:
+            text += f" on {self.rate[0]:.0%}..{self.rate[1]:.0%} of seeds"
+        return text
+
+
+def _start_name(v: str) -> str:
+    if not SAVE_POINT_RE.match(v):
+        raise ValueError(f"start {v!r} must be 'reset' or a save point name like 'on-floe'")
+    return v
 
 
 class Probe(_Model):
-    """A short scripted run whose outcome checks a rule on both backends."""
+    """A short scripted run whose outcome checks a rule on both backends.
+
+    ``protocol``: absent (or ``frames``) runs one emulator frame per frame with sticky actions off;
+    ``v5`` runs the ALE v5 protocol on both sides (gymnasium's ``ALE/<Game>-v5`` and
+    ``jaxtari.wrappers.AtariWrapper``: frameskip 4, sticky actions 0.25), its steps counted in agent
+    steps. ``seeds``: run with seeds ``seed .. seed+seeds-1`` (a random protocol is checked as a rate
+    over seeds, see ``Expectation.rate``). ``mode``: the ALE game mode (absent: the default one;
+    a save point start brings its own).
+    """
 
     seed: int = Field(default=0, ge=0, le=2**32 - 1, description="0..2**32-1, as ALE and numpy take")
-    start: str = Field(default="reset", description="'reset' or the name of a save point")
+    start: str = Field(default="reset", description="'reset' or the name of a save point of the spec")
+    mode: Optional[int] = Field(default=None, ge=0, description="ALE game mode (absent: default)")
+    protocol: Optional[Literal["frames", "v5"]] = Field(
+        default=None, description="'frames' (default): emulator frames, sticky actions off; "
+        "'v5': the ALE v5 protocol on both sides, steps in agent steps")
+    seeds: Optional[int] = Field(default=None, ge=1, le=1000,
+                                 description="number of seeds to run, from 'seed' on (default 1)")
     steps: list[ProbeStep] = Field(min_length=1)
     expectations: list[Expectation] = Field(min_length=1)
 
     @field_validator("start")
     @classmethod
-    def _start_name(cls, v: str) -> str:
-        if not SAVE_POINT_RE.match(v):
-            raise ValueError(f"probe start {v!r} must be 'reset' or a save point name like 'on-floe'")
-        return v
+    def _start(cls, v: str) -> str:
+        return _start_name(v)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Probe":
+        v5 = self.protocol == "v5"
+        for step in self.steps:
+            if v5 and step.agent_steps is None:
+                raise ValueError(f"a protocol: v5 probe counts its steps in agent_steps "
+                                 f"(step {step.action} gives frames)")
+            if not v5 and step.frames is None:
+                raise ValueError(f"step {step.action} gives agent_steps; only a protocol: v5 probe "
+                                 "counts agent steps (others count emulator frames)")
+        if v5 and self.start != "reset":
+            raise ValueError("a protocol: v5 probe starts from reset (save points are frame lists)")
+        raster = any(e.op in RASTER_OPS for e in self.expectations)
+        if raster and (v5 or (self.seeds or 1) > 1):
+            raise ValueError("a matches_ale expectation needs a deterministic run: the frame "
+                             "protocol and one seed")
+        for e in self.expectations:
+            if e.rate is not None and (self.seeds or 1) < 2:
+                raise ValueError(f"expectation '{e.describe()}' gives a rate over seeds; "
+                                 "give the probe seeds: N (N >= 2)")
+        return self
+
+    @property
+    def frames(self) -> int:
+        """Emulator frames of the probe's own steps (agent steps x 4 under the v5 protocol)."""
+        return sum(s.frames if s.frames is not None else 4 * s.agent_steps for s in self.steps)
+
+    @property
+    def seed_list(self) -> list[int]:
+        return list(range(self.seed, self.seed + (self.seeds or 1)))
+
+
+class SavePoint(_Model):
+    """A named situation reached from reset by fixed steps: data, found once on the emulator.
+
+    ``start`` chains save points (its steps run after the named one's); ``reaches`` lists what the
+    steps reach (checked on both backends); ``note`` says how it was found.
+    """
+
+    start: str = Field(default="reset", description="'reset' or another save point of the spec")
+    mode: Optional[int] = Field(default=None, ge=0, description="ALE game mode (absent: default)")
+    steps: list[ProbeStep] = Field(min_length=1)
+    reaches: list[Expectation] = Field(min_length=1, description="signal values at the end")
+    note: str = Field(min_length=3, description="what the situation is and how it was found")
+
+    @field_validator("start")
+    @classmethod
+    def _start(cls, v: str) -> str:
+        return _start_name(v)
+
+    @model_validator(mode="after")
+    def _frames_only(self) -> "SavePoint":
+        for step in self.steps:
+            if step.frames is None:
+                raise ValueError(f"a save point's steps count emulator frames (step {step.action})")
+        for e in self.reaches:
+            if e.op in RASTER_OPS or e.rate is not None:
+                raise ValueError(f"a save point reaches signal values; '{e.describe()}' is not one")
+        return self
 
     @property
     def frames(self) -> int:
@@ -384,6 +514,8 @@ class GameSpec(_Model):
     observation_space: str = ""
     flavors: Flavors = Field(default_factory=Flavors)
     variants: list[Variant] = Field(default_factory=list)
+    save_points: dict[str, SavePoint] = Field(
+        default_factory=dict, description="named starts for probes: steps from reset, found on ALE")
     rules: list[Rule] = Field(default_factory=list)
     unsupported: list[UnsupportedClaim] = Field(default_factory=list)
 
@@ -429,6 +561,7 @@ class GameSpec(_Model):
                     f"rule {rule.id!r} cites document {rule.source.document!r}, which is not listed "
                     f"in sources ({', '.join(sorted(source_ids)) or 'none'})"
                 )
+        self._check_save_points()
         documents = _context_documents(info)
         if documents is not None:
             for src in self.sources:
@@ -439,6 +572,49 @@ class GameSpec(_Model):
                         f"but the document now hashes to {doc.sha256[:12]}...; re-extract the spec"
                     )
         return self
+
+    def _check_save_points(self) -> None:
+        names = ", ".join(["reset", *sorted(self.save_points)])
+        for name, point in self.save_points.items():
+            if not SAVE_POINT_RE.match(name) or name == "reset":
+                raise ValueError(f"save point name {name!r} must be a lower-case dashed name "
+                                 "other than 'reset', like 'igloo-complete'")
+            seen = [name]
+            while point.start != "reset":
+                if point.start not in self.save_points:
+                    raise ValueError(f"save point {seen[-1]!r} starts from {point.start!r}, which "
+                                     f"is not a save point of this spec ({names})")
+                if point.start in seen:
+                    raise ValueError(f"save points start from each other in a loop: "
+                                     f"{' -> '.join(seen + [point.start])}")
+                parent = self.save_points[point.start]
+                if parent.mode != point.mode:
+                    raise ValueError(f"save point {seen[-1]!r} (mode {point.mode}) starts from "
+                                     f"{point.start!r} (mode {parent.mode}); modes must agree")
+                seen.append(point.start)
+                point = parent
+        for rule in self.rules:
+            probe = rule.probe
+            if probe is None or probe.start == "reset":
+                continue
+            if probe.start not in self.save_points:
+                raise ValueError(f"rule {rule.id!r}: probe starts from {probe.start!r}, which is not "
+                                 f"a save point of this spec; starts: {names}")
+            mode = self.save_points[probe.start].mode
+            if probe.mode is not None and probe.mode != mode:
+                raise ValueError(f"rule {rule.id!r}: probe mode {probe.mode} differs from the mode "
+                                 f"{mode} of its save point {probe.start!r}")
+
+    def save_point_steps(self, name: str) -> tuple[Optional[int], list[ProbeStep]]:
+        """The mode and every step from reset of a save point (chained starts expanded)."""
+        if name == "reset":
+            return None, []
+        if name not in self.save_points:
+            known = ", ".join(["reset", *sorted(self.save_points)])
+            raise KeyError(f"{self.game}: unknown start {name!r}; starts of this spec: {known}")
+        point = self.save_points[name]
+        _, before = self.save_point_steps(point.start)
+        return point.mode, before + list(point.steps)
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.rules:

@@ -196,6 +196,8 @@ def merge(fresh: GameSpec, existing: Optional[GameSpec], *, force: bool = False,
     data: dict[str, Any] = fresh.model_dump()
     data["sources"] = [s.model_dump() for s in sources]
     data["rules"] = [r.model_dump() for r in kept + added]
+    # Save points were found on the emulator, not extracted: the reviewed spec's stay.
+    data["save_points"] = {k: v.model_dump() for k, v in existing.save_points.items()}
     if kept and (not added or existing.extractor == fresh.extractor):
         data["extractor"] = existing.extractor  # the reviewed spec's history stays as it was
     elif kept:

@@ -456,7 +456,7 @@ class Frostbite(Game):
             white_hold=_w(touch, WHITE_HOLD, s.white_hold), landed=s.landed & ~touch,
             score=_w(touch, score, s.score), lives=_w(touch, lives, s.lives),
             blocks=_w(add_block, s.blocks + 1, s.blocks))
-        # FIRE (pressed last frame) reverses the floe row, costing a block unless the igloo is done  rule: action.fire-reverses-floe
+        # FIRE (pressed last frame) reverses the floe row, costing a block unless the igloo is done  rule: action.fire-reverses-floe, action.fire-keeps-complete-igloo
         rev = (on_floe & ~add_block & (s.blocks >= 0) & (s.pushed_row < 0) & s.reverse)
         s = s.replace(
             row_byte=jnp.where(rev & (rows == X), s.row_byte ^ 0x40, s.row_byte),

@@ -1,5 +1,6 @@
 """Probes (data) run on the real emulator and on the JAX game; the reviewed specs' probes hold on both."""
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -11,23 +12,49 @@ from tests.docs.paths import SPECS
 
 GAMES = ("pong", "freeway", "frostbite")
 
+# Probes that hold on ALE and fail on JAX because of a bug someone is fixing (the audit reports them).
+KNOWN_JAX_FAILURES = {
+    ("frostbite", "progression.igloo-door"):
+        "the complete igloo is drawn without its door (62 pixels, rows 47-54, columns 123-130); "
+        "issue 15's Frostbite render fixes",
+}
+
 
 def _probed():
+    """Every reviewed probe; v5-protocol ones (a compile of the wrapper per game, and hundreds of
+    gymnasium episodes) are slow-marked."""
     out = []
     for game in GAMES:
         spec = load_spec(SPECS / f"{game}.yaml")
-        out += [pytest.param(game, r.id, id=f"{game}:{r.id}")
-                for r in spec.rules if r.probe is not None and r.status == "reviewed"]
+        for r in spec.rules:
+            if r.probe is None or r.status != "reviewed":
+                continue
+            marks = [pytest.mark.slow] if r.probe.protocol == "v5" else []
+            if (game, r.id) in KNOWN_JAX_FAILURES:
+                marks.append(pytest.mark.xfail(reason=KNOWN_JAX_FAILURES[game, r.id], strict=False))
+            out.append(pytest.param(game, r.id, id=f"{game}:{r.id}", marks=marks))
     return out
 
 
 @pytest.mark.parametrize("game, rule_id", _probed())
 def test_reviewed_probe_holds_on_ale_and_on_jax(game, rule_id):
-    rule = load_spec(SPECS / f"{game}.yaml").rule(rule_id)
-    ale = probes.run_on_ale(game, rule.probe)
-    assert ale.passed, ale.failures
-    jax_result = probes.run_on_jax(game, rule.probe)
-    assert jax_result.passed, jax_result.failures
+    spec = load_spec(SPECS / f"{game}.yaml")
+    results = probes.run_both(game, spec.rule(rule_id).probe, spec)
+    assert results["ale"].passed, results["ale"].failures
+    assert results["jax"].passed, results["jax"].failures
+
+
+def _save_points():
+    return [pytest.param(game, name, id=f"{game}:{name}") for game in GAMES
+            for name in load_spec(SPECS / f"{game}.yaml").save_points]
+
+
+@pytest.mark.parametrize("game, name", _save_points())
+def test_save_point_reaches_what_it_says_on_both_backends(game, name):
+    spec = load_spec(SPECS / f"{game}.yaml")
+    for backend in probes.BACKENDS:
+        result = probes.check_save_point(spec, name, backend)
+        assert result.passed, (backend, result.failures)
 
 
 def _block_probe(points):
@@ -55,21 +82,25 @@ def test_a_mod_applies_to_the_jax_game_only():
 
 
 def test_save_point_start_is_the_same_situation_on_both_backends():
+    spec = load_spec(SPECS / "frostbite.yaml")
     probe = Probe.model_validate({
         "start": "on-first-row",
         "steps": [{"action": "NOOP", "frames": 1}],
         "expectations": [{"signal": "igloo_blocks", "op": "==", "value": 1},
                          {"signal": "score", "op": "unchanged"}]})
     for backend in probes.BACKENDS:
-        r = probes.run_probe("frostbite", probe, backend)
+        r = probes.run_probe("frostbite", probe, backend, spec=spec)
         assert r.passed, (backend, r.failures)
         assert r.start["score"] == 10
 
 
 def test_unknown_start_and_signal_are_clear_errors():
+    spec = load_spec(SPECS / "frostbite.yaml")
     bad_start = Probe.model_validate({"start": "castle", "steps": [{"action": "NOOP", "frames": 1}],
                                       "expectations": [{"signal": "score", "op": "==", "value": 0}]})
-    with pytest.raises(probes.ProbeError, match="unknown probe start 'castle'.*on-first-row"):
+    with pytest.raises(probes.ProbeError, match="unknown start 'castle'.*on-first-row"):
+        probes.run_on_ale("frostbite", bad_start, spec)
+    with pytest.raises(probes.ProbeError, match="starts from save point 'castle'; give the spec"):
         probes.run_on_ale("frostbite", bad_start)
     bad_signal = Probe.model_validate({"steps": [{"action": "NOOP", "frames": 1}],
                                        "expectations": [{"signal": "mana", "op": "==", "value": 0}]})
@@ -94,3 +125,52 @@ def test_probe_command_runs_a_spec_and_reports_failures(tmp_path):
     assert missing.exit_code == 1 and "no spec at" in missing.output
     unknown = runner.invoke(app, ["probe", "tetris"])
     assert unknown.exit_code == 1 and "tetris" in unknown.output and "Traceback" not in unknown.output
+
+
+def test_a_screen_probe_compares_the_jax_frame_with_ales():
+    probe = Probe.model_validate({"steps": [{"action": "NOOP", "frames": 130}],
+                                  "expectations": [{"signal": "screen", "op": "matches_ale"}]})
+    both = probes.run_both("frostbite", probe)
+    assert both["ale"].passed and both["jax"].passed, both["jax"].failures
+    assert both["ale"].screen.shape == (210, 160, 3)
+    # a mod that draws the sprites as solid boxes is caught, with where the pixels differ
+    boxes = probes.run_probe("frostbite", probe, "jax", mods=["monochrome"],
+                             ale_screen=both["ale"].screen)
+    assert not boxes.passed and "pixels differ in rows" in boxes.failures[0]
+
+
+def test_screen_difference_counts_and_locates_pixels():
+    a = np.zeros((210, 160, 3), np.uint8)
+    b = a.copy()
+    assert probes.screen_difference(a, b) is None
+    b[44:46, 123:125, 0] = 7
+    assert probes.screen_difference(a, b) == "4 pixels differ in rows 44-45, columns 123-124"
+    assert "shapes differ" in probes.screen_difference(a, b[:84, :84])
+
+
+def test_the_action_set_is_read_from_each_backend():
+    probe = Probe.model_validate({"steps": [{"action": "NOOP", "frames": 1}], "expectations": [
+        {"signal": "action_set", "op": "==", "value": ["NOOP", "UP", "DOWN"]}]})
+    wrong = probe.model_copy(update={"expectations": [probe.expectations[0].model_copy(
+        update={"value": ["NOOP", "DOWN", "UP"]})]})
+    for backend in probes.BACKENDS:
+        assert probes.run_probe("freeway", probe, backend).passed
+        failed = probes.run_probe("freeway", wrong, backend)
+        assert failed.failures == ["action_set == ['NOOP', 'DOWN', 'UP'] "
+                                   "(start ['NOOP', 'UP', 'DOWN'], end ['NOOP', 'UP', 'DOWN'])"]
+
+
+@pytest.mark.slow
+def test_a_v5_probe_runs_gymnasium_and_the_wrapper_and_judges_rates():
+    """One agent step of UP from reset: the chicken climbs 4 px unless sticky actions repeat the
+    reset's NOOP on the first frame (p = 0.25 per frame; 159 of 200 episodes measured on ALE)."""
+    probe = Probe.model_validate({
+        "protocol": "v5", "seeds": 100, "steps": [{"action": "UP", "agent_steps": 1}],
+        "expectations": [{"signal": "frame", "op": "==", "value": 4},
+                         {"signal": "chicken_y", "op": "==", "value": 183, "rate": [0.6, 0.9]}]})
+    never_sticky = probe.model_copy(update={"expectations": [probe.expectations[1].model_copy(
+        update={"rate": (0.99, 1.0)})]})
+    for backend in probes.BACKENDS:
+        assert probes.run_probe("freeway", probe, backend).passed, backend
+        failed = probes.run_probe("freeway", never_sticky, backend)
+        assert len(failed.failures) == 1 and "% of 100 seeds" in failed.failures[0], backend

@@ -189,3 +189,90 @@ def test_action_names_match_jaxtari():
     from jaxtari.env import ACTION_NAMES
 
     assert ALE_ACTION_NAMES == ACTION_NAMES
+
+
+# ---- probe kinds and save points ------------------------------------------------------------------
+
+V5 = {"protocol": "v5", "seeds": 200, "steps": [{"action": "UP", "agent_steps": 1}],
+      "expectations": [{"signal": "chicken_y", "op": "==", "value": 183, "rate": [0.6, 0.9]}]}
+
+
+def test_v5_probe_counts_agent_steps_and_rates_over_seeds():
+    probe = Probe.model_validate(V5)
+    assert probe.frames == 4 and probe.seed_list == list(range(200))
+    assert probe.expectations[0].describe() == "chicken_y == 183 on 60%..90% of seeds"
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda p: p["steps"][0].update(frames=4), "exactly one of 'frames'"),
+    (lambda p: p["steps"][0].update(frames=4, agent_steps=None), "counts its steps in agent_steps"),
+    (lambda p: p.pop("protocol"), "only a protocol: v5 probe counts agent steps"),
+    (lambda p: p.update(start="igloo-complete"), "starts from reset"),
+    (lambda p: p.update(seeds=None), "give the probe seeds"),
+    (lambda p: p["expectations"][0].update(rate=[0.9, 0.6]), "low <= high"),
+    (lambda p: p.update(protocol="v4"), "Input should be"),
+    (lambda p: p["expectations"].append({"signal": "screen", "op": "matches_ale"}),
+     "deterministic run"),
+])
+def test_v5_probe_validation(mutate, message):
+    data = json.loads(json.dumps(V5))
+    mutate(data)
+    with pytest.raises(ValidationError, match=message):
+        Probe.model_validate(data)
+
+
+def test_screen_and_list_expectations():
+    ok = {"steps": [{"action": "NOOP", "frames": 1}],
+          "expectations": [{"signal": "screen", "op": "matches_ale"},
+                           {"signal": "action_set", "op": "==", "value": ["NOOP", "UP"]},
+                           {"signal": "floe_x", "op": "==", "value": [1, 2, 3, 4]}]}
+    assert Probe.model_validate(ok).expectations[0].describe() == "screen matches ale"
+    for bad, message in [({"signal": "screen", "op": "==", "value": 1}, "checked only with"),
+                         ({"signal": "score", "op": "matches_ale"}, "checked only with"),
+                         ({"signal": "screen", "op": "matches_ale", "value": 1}, "takes no value"),
+                         ({"signal": "floe_x", "op": ">", "value": [1]}, "needs == or !=")]:
+        with pytest.raises(ValidationError, match=message):
+            Probe.model_validate({**ok, "expectations": [bad]})
+
+
+def _point(**over) -> dict:
+    data = {"steps": [{"action": "NOOP", "frames": 120}], "note": "measured on ALE",
+            "reaches": [{"signal": "score", "op": "==", "value": 0}]}
+    data.update(over)
+    return data
+
+
+def _probe_from(start: str) -> dict:
+    return {"id": "scoring.x", "category": "scoring", "statement": "A rule.", "origin": "measured",
+            "note": "measured on ALE", "probe": {**PROBE, "start": start}}
+
+
+def test_save_points_chain_and_probes_name_them():
+    spec = GameSpec.model_validate({"game": "frostbite", "rules": [_probe_from("later")],
+                                    "save_points": {"early": _point(mode=2),
+                                                    "later": _point(start="early", mode=2)}})
+    mode, steps = spec.save_point_steps("later")
+    assert mode == 2 and [s.frames for s in steps] == [120, 120]
+    with pytest.raises(KeyError, match="unknown start 'castle'; starts of this spec: reset, early"):
+        spec.save_point_steps("castle")
+
+
+@pytest.mark.parametrize("points, rules, message", [
+    ({"a": _point(start="b"), "b": _point(start="a")}, [], "in a loop: a -> b -> a"),
+    ({"a": _point(start="nowhere")}, [], "starts from 'nowhere', which is not a save point"),
+    ({"a": _point(mode=2), "b": _point(start="a")}, [], "modes must agree"),
+    ({"a": _point()}, [_probe_from("b")], "probe starts from 'b', which is not a save point"),
+    ({"reset": _point()}, [], "other than 'reset'"),
+    ({"a": _point(steps=[{"action": "UP", "agent_steps": 2}])}, [], "count emulator frames"),
+    ({"a": _point(reaches=[{"signal": "screen", "op": "matches_ale"}])}, [], "reaches signal values"),
+])
+def test_bad_save_points_are_named(points, rules, message):
+    with pytest.raises(ValidationError, match=message):
+        GameSpec.model_validate({"game": "frostbite", "rules": rules, "save_points": points})
+
+
+def test_a_rule_has_a_probe_or_a_reason_not_both():
+    base = dict(id="scoring.constant-after-9", category="scoring", statement="Level 9 values stay.",
+                origin="measured", note="measured on ALE 0.12.1")
+    with pytest.raises(ValidationError, match="has a probe and an 'unprobed' reason"):
+        Rule.model_validate({**base, "probe": PROBE, "unprobed": "needs level 10"})

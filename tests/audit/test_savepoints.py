@@ -1,0 +1,50 @@
+"""The save-point search (ALE beam search over clone/restore): its output is data that reproduces."""
+
+from __future__ import annotations
+
+import pytest
+
+from alignment.audit import savepoints
+from alignment.spec.store import load_spec, write_spec
+from tests.docs.paths import SPECS
+
+
+def test_the_search_reproduces_a_stored_save_point():
+    spec = load_spec(SPECS / "frostbite.yaml")
+    found = savepoints.find(spec, "four-rows")
+    stored = spec.save_points["four-rows"]
+    assert [(s.action, s.frames) for s in found.steps] == [(s.action, s.frames) for s in stored.steps]
+    assert found.reaches == stored.reaches and found.mode == stored.mode
+
+
+def test_every_search_target_is_a_stored_save_point():
+    for game, targets in savepoints.TARGETS.items():
+        stored = load_spec(SPECS / f"{game}.yaml").save_points
+        assert set(targets) <= set(stored), game
+
+
+def test_write_stores_the_found_save_point_in_the_spec(tmp_path, capsys):
+    spec = load_spec(SPECS / "frostbite.yaml")
+    stale = spec.save_points["four-rows"].model_copy(update={"note": "an older search's"})
+    write_spec(spec.model_copy(update={"save_points": {**spec.save_points, "four-rows": stale}}),
+               tmp_path / "frostbite.yaml")
+    assert savepoints.main(["frostbite", "four-rows", "--specs", str(tmp_path), "--write"]) == 0
+    again = load_spec(tmp_path / "frostbite.yaml")
+    assert again.save_points["four-rows"] == spec.save_points["four-rows"]
+    assert again.rules == spec.rules
+    assert "wrote save point 'four-rows'" in capsys.readouterr().out
+
+
+def test_bad_requests_are_clear_errors(capsys):
+    assert savepoints.main(["frostbite", "castle", "--specs", str(SPECS)]) == 1
+    assert "no search target 'castle'; targets: at-door" in capsys.readouterr().err
+    assert savepoints.main(["tetris", "x"]) == 1
+    assert "tetris" in capsys.readouterr().err
+
+
+def test_a_goal_out_of_reach_is_reported():
+    import dataclasses
+
+    target = dataclasses.replace(savepoints.FROSTBITE["four-rows"], max_depth=3)
+    with pytest.raises(savepoints.SearchError, match="goal not reached in 3 macros"):
+        savepoints.search("frostbite", target)
