@@ -12,13 +12,6 @@ from tests.docs.paths import SPECS
 
 GAMES = ("pong", "freeway", "frostbite")
 
-# Probes that hold on ALE and fail on JAX because of a bug someone is fixing (the audit reports them).
-KNOWN_JAX_FAILURES = {
-    ("frostbite", "progression.igloo-door"):
-        "the complete igloo is drawn without its door (62 pixels, rows 47-54, columns 123-130); "
-        "issue 15's Frostbite render fixes",
-}
-
 
 def _probed():
     """Every reviewed probe; v5-protocol ones (a compile of the wrapper per game, and hundreds of
@@ -30,8 +23,6 @@ def _probed():
             if r.probe is None or r.status != "reviewed":
                 continue
             marks = [pytest.mark.slow] if r.probe.protocol == "v5" else []
-            if (game, r.id) in KNOWN_JAX_FAILURES:
-                marks.append(pytest.mark.xfail(reason=KNOWN_JAX_FAILURES[game, r.id], strict=False))
             out.append(pytest.param(game, r.id, id=f"{game}:{r.id}", marks=marks))
     return out
 
