@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from alignment import catalog
+from alignment import catalog, cli_checks
 
 ROOT = Path("playtest")
 
@@ -75,17 +75,19 @@ def register(app) -> None:
     @app.command("play")
     def play_command(
         game: str = typer.Argument(..., help="game name, e.g. pong"),
-        seed: int = typer.Option(0, "--seed", help="seed of both sides (episode k uses seed + k)"),
+        seed: int = cli_checks.seed_option(help="seed of both sides (episode k uses seed + k)"),
         mode: Optional[int] = typer.Option(None, "--mode", help="game mode (ALE's numbering)"),
         mods: List[str] = typer.Option([], "--mods", help="a mod name; repeat for several"),
-        scale: int = typer.Option(2, "--scale", help="pixels per Atari pixel"),
-        fps: float = typer.Option(60.0, "--fps", help="frames per second (0: as fast as it goes)"),
+        scale: int = typer.Option(2, "--scale", min=1, max=8, help="pixels per Atari pixel"),
+        fps: float = typer.Option(60.0, "--fps", min=0, max=1000,
+                                  help="frames per second (0: as fast as it goes)"),
         root: Path = typer.Option(ROOT, "--out", help="sessions go to OUT/<game>/<id>.jsonl.gz"),
     ) -> None:
         """Play ALE and the JAX game side by side with one controller; the session is recorded.
 
         Arrows/WASD move, space fires; P pause, '.' step, Tab slow motion, B bug, G looks right,
         N note (type, Enter), Q quit."""
+        root = cli_checks.output_dir(root)
         try:
             result = _play(game, seed, mode, mods, scale, fps, root)
         except _bad_input_errors() as exc:
@@ -239,15 +241,16 @@ def register(app) -> None:
     @pt.command("script")
     def script_command(
         game: str = typer.Argument(..., help="pong, freeway or frostbite"),
-        frames: int = typer.Option(10_800, "--frames", help="frames to play (10,800 = 3 minutes)"),
-        seed: int = typer.Option(0, "--seed"),
+        frames: int = cli_checks.frames_option(10_800, "frames to play (10,800 = 3 minutes)"),
+        seed: int = cli_checks.seed_option(),
         root: Path = typer.Option(ROOT, "--out", help="sessions go to OUT/<game>/<id>.jsonl.gz"),
-        fps: float = typer.Option(0.0, "--fps", help="0: as fast as it goes"),
+        fps: float = typer.Option(0.0, "--fps", min=0, max=1000, help="0: as fast as it goes"),
     ) -> None:
         """Record a session played by the game's scripted player through the real window and its
         event queue (headless with SDL_VIDEODRIVER=dummy); labelled scripted in the header."""
         from alignment.playtest.scripted import player_for
 
+        root = cli_checks.output_dir(root)
         try:
             canon = _check_game(game)
             player = player_for(canon, frames)

@@ -272,7 +272,7 @@ class PlayWindow:
             raise PlayError(HEADLESS_HELP.format(why=f" (pygame: {exc})")) from None
         pygame.display.set_caption(f"jaxtari-align play {self.game}: ALE | JAX | difference")
         text = panes.TextCache()
-        clock = pygame.time.Clock()
+        pacer = Pacer()
         self.recorder = Recorder(self.path, self.header)
         t0 = time.perf_counter()
         reason = "quit"
@@ -294,7 +294,7 @@ class PlayWindow:
                         self.running = False
                 self._draw(screen, text)
                 if self.fps > 0:
-                    clock.tick(self.fps / SLOW_FACTOR if self.slow else self.fps)
+                    pacer.wait(self.fps / SLOW_FACTOR if self.slow else self.fps)
         except BaseException as exc:
             reason = f"error: {type(exc).__name__}"
             raise
@@ -303,6 +303,28 @@ class PlayWindow:
             pygame.display.quit()
         return PlayResult(self.path, self.tick, self.episode + 1, self.marks, self.first_divergence,
                           time.perf_counter() - t0)
+
+
+class Pacer:
+    """Holds a frame rate against absolute deadlines, so a late wake-up (a loaded machine sleeps
+    past the asked time) is made up on the next frames instead of lowering the rate, as a
+    sleep-per-frame limiter does. After falling more than CATCH_UP_S behind (a stall, not jitter)
+    it starts afresh rather than rushing frames."""
+
+    CATCH_UP_S = 0.25
+
+    def __init__(self, clock=time.perf_counter, sleep=time.sleep):
+        self._clock, self._sleep = clock, sleep
+        self._deadline: float | None = None
+
+    def wait(self, fps: float) -> None:
+        period = 1.0 / fps
+        now = self._clock()
+        if self._deadline is None or now - self._deadline > self.CATCH_UP_S:
+            self._deadline = now
+        self._deadline += period
+        if self._deadline > now:
+            self._sleep(self._deadline - now)
 
 
 def _short(v) -> str:

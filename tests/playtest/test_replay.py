@@ -153,3 +153,14 @@ def test_cli_bad_input_gives_messages(tmp_path):
     out = runner.invoke(app, ["play", "pong", "--mode", "7", "--out", str(tmp_path)])
     assert out.exit_code == 1 and "[0, 1]" in out.output
     assert not list(tmp_path.rglob("*.jsonl.gz"))  # nothing recorded for bad input
+
+
+def test_play_refuses_unknown_game_and_bad_out_before_any_work(tmp_path):
+    out = runner.invoke(app, ["play", "pongg", "--out", str(tmp_path)])
+    assert out.exit_code == 1 and "freeway" in out.output and "frostbite" in out.output
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = runner.invoke(app, ["play", "pong", "--out", str(blocker)])
+    assert out.exit_code == 2 and "--out" in out.output
+    out = runner.invoke(app, ["play", "pong", "--scale", "0", "--out", str(tmp_path)])
+    assert out.exit_code == 2
