@@ -44,12 +44,22 @@ def code_hash(game: str) -> str:
     return audit_code_hash(catalog.entry(game).jax_game)
 
 
-def make_sides(game: str, mods: Sequence[str] = (), mode: int | None = None) -> dict[str, Any]:
-    """The ALE and the JAX backend of a session. Mods change the JAX game only: the backends give
-    a mod no ALE counterpart yet, so the ALE side stays the original game."""
+def ale_counterparts(game: str, mods: Sequence[str]) -> tuple[str, ...]:
+    """The mods that also run on ALE (the game's ground truth gives them as RAM writes)."""
+    from alignment.backends import _mods_key
+
+    have = catalog.entry(game).ale_mods
+    return tuple(m for m, k in zip(mods, _mods_key(mods)) if k in have)
+
+
+def make_sides(game: str, mods: Sequence[str] = (), mode: int | None = None, *,
+               ale_mods: Sequence[str] | None = None) -> dict[str, Any]:
+    """The ALE and the JAX backend of a session. The JAX side gets ``mods``; the ALE side those of
+    ``ale_mods`` (default: ``mods``) that have an ALE counterpart, the rest being JAX-only."""
     from alignment.backends import make_backend
 
-    return {"ale": make_backend("ale", game, mode=mode),
+    ale = ale_counterparts(game, tuple(mods if ale_mods is None else ale_mods))
+    return {"ale": make_backend("ale", game, mods=ale, mode=mode),
             "jax": make_backend("jax", game, mods=tuple(mods), mode=mode)}
 
 
@@ -164,10 +174,10 @@ class _Sides:
     def __init__(self):
         self._cache: dict[tuple, dict[str, Any]] = {}
 
-    def get(self, game: str, mods: tuple[str, ...], mode) -> dict[str, Any]:
-        key = (game, mods, mode)
+    def get(self, game: str, mods: tuple[str, ...], mode, ale_mods: tuple[str, ...]) -> dict:
+        key = (game, mods, mode, ale_mods)
         if key not in self._cache:
-            self._cache[key] = make_sides(game, mods, mode)
+            self._cache[key] = make_sides(game, mods, mode, ale_mods=ale_mods)
         return self._cache[key]
 
 
@@ -221,13 +231,14 @@ def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None) 
     except (catalog.UnknownCatalogGame, KeyError, ValueError) as exc:
         result.error = f"cannot replay: {exc}"
         return result
-    mods = tuple(h.get("mods") or ()) if jax_mods is None else tuple(jax_mods)
+    recorded_mods = tuple(h.get("mods") or ())
+    mods = recorded_mods if jax_mods is None else tuple(jax_mods)
     result.jax_mods = mods
     if result.code_changed:
         result.notes.append(f"the JAX game's code changed since recording: code hash "
                             f"{result.code_hash_recorded[:12]} then, {result.code_hash_now[:12]} now")
     try:
-        sides = backends.get(game, mods, h.get("mode"))
+        sides = backends.get(game, mods, h.get("mode"), recorded_mods)
     except Exception as exc:  # unknown mod/mode, a JAX game that does not build: a message
         result.error = f"cannot build the backends: {type(exc).__name__}: {exc}"
         return result

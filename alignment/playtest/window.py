@@ -24,7 +24,7 @@ import numpy as np
 
 from alignment import catalog
 from alignment.playtest import panes
-from alignment.playtest.core import code_hash, make_sides, versions
+from alignment.playtest.core import ale_counterparts, code_hash, make_sides, versions
 from alignment.playtest.keymap import action_for
 from alignment.playtest.session import Recorder, make_header, new_session_id, session_path
 
@@ -104,7 +104,8 @@ class PlayWindow:
         self.header = make_header(
             session_id=self.session_id, game=self.game, mode=mode, seed=self.seed, mods=self.mods,
             settings={"fps": self.fps, "scale": self.scale, "frameskip": 1, "sticky": 0.0,
-                      "full_action_space": False, "mods_apply_to": "jax",
+                      "full_action_space": False,
+                      "ale_mods": list(ale_counterparts(self.game, self.mods)),
                       "new_episode": "when either side's game ends"},
             versions=versions(), code_hash=code_hash(self.game), player=self.player,
             actions=self.action_names, signals=self.signal_names)

@@ -166,3 +166,15 @@ def test_pacer_makes_up_for_late_wake_ups():
         t[0] += 0.005  # the frame's work
         pacer.wait(60)
     assert abs(600 / t[0] - 60) < 0.5  # a sleep-per-frame limiter would give ~48 fps here
+
+
+def test_a_mod_with_an_ale_counterpart_runs_on_both_sides(tmp_path):
+    from alignment.playtest import core
+
+    result = record("freeway", tmp_path, 90, schedule=[], mods=("stop_cars",))
+    s = read_session(result.path)
+    assert s.header["mods"] == ["stop_cars"] and s.header["settings"]["ale_mods"] == ["stop_cars"]
+    assert all(f["agree"] for f in s.frames)
+    assert {x for f in s.frames for side in ("ale", "jax") for x in f[side]["car_x"]} == {-3}
+    [r] = core.replay([result.path])
+    assert r.passed and r.frames == 90
