@@ -191,7 +191,7 @@ class Freeway(Game):
         js = joystick(ale_action)
         free = (state.hit_count == 0) & (state.cross_count == 0)
         dy = js.up.astype(jnp.int32) - js.down.astype(jnp.int32)
-        pushed = state.hit_count >= c.hit_push_until
+        pushed = state.hit_count >= c.hit_push_until  # rule: physics.collision-push-back
         climb = jnp.where(free, state.climb + c.climb_step * dy, state.climb)
         climb = jnp.where(pushed, state.climb - c.push_step, climb)
         return jnp.maximum(climb, c.climb_start)
