@@ -1,4 +1,4 @@
-"""The README's mermaid diagram is the compiled graph's."""
+"""The README's mermaid diagram is the compiled graph's; its first command is the pipeline run."""
 
 import re
 from pathlib import Path
@@ -22,3 +22,10 @@ def test_the_diagram_shows_every_stage_and_the_conditional_routes():
                  "playtest -.-> stress;", "playtest -.-> report;", "stress --> report;",
                  "report --> __end__;"):
         assert edge in text
+
+
+def test_the_readmes_first_command_is_the_pipeline_run_on_frostbite():
+    # tests/pipeline/test_run_real.py runs the same thing end to end (slow)
+    first = re.search(r"```bash\n(.*?)\n```", README.read_text(), flags=re.S).group(1)
+    assert first.split(" && ")[-1] == "jaxtari-align run frostbite"
+    assert 'pip install -e ".[dev]"' in first
