@@ -20,6 +20,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from alignment import catalog
+from alignment.backends import BACKENDS as SIDES
 from alignment.playtest.session import (
     ReadProblem,
     Session,
@@ -28,7 +29,6 @@ from alignment.playtest.session import (
     read_session,
 )
 
-SIDES = ("ale", "jax")
 # Recorded values go through JSON; an integer or a float that survived repr() compares exactly.
 EXACT = 1e-9
 
