@@ -22,6 +22,7 @@ _GAMES: dict[str, str] = {
     "pong": "jaxtari.games.pong:Pong",
     "freeway": "jaxtari.games.freeway:Freeway",
     "frostbite": "jaxtari.games.frostbite:Frostbite",
+    "breakout": "jaxtari.games.breakout:Breakout",
 }
 
 

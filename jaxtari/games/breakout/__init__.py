@@ -1,0 +1,49 @@
+"""Breakout (Atari, 1978) in pure JAX, frame for frame with ALE's emulation of the cartridge.
+
+The state mirrors the cartridge's RAM (each field names its byte), and one ``step`` runs the
+cartridge's frame in its order (read off a disassembly of ALE's ``breakout.bin``, every rule then
+checked on ALE; sources in :mod:`.constants`):
+
+1. **input** - ALE's paddle: RIGHT/LEFT lower/raise the resistance; the frame counter ticks.
+2. **serve or miss** - while no ball is in play (ram[101] == 0), FIRE serves it from line 0x70,
+   from x 0x40, 0x80, 0x80 or 0xC0 by the frame counter's two low bits, moving down at 1 px a frame
+   and sideways at 1 px a frame towards the middle. A ball at ram[101] >= 0xD0 is lost: one ball
+   less, the paddle back to full size, the hit count reset; the game ends when none are left.
+3. **rebuild** - while ram[94] bit 7 is set the wall is being (re)built and the frame skips every
+   collision: 36 frames after reset (the start-up animation, which leaves the bricks unchanged)
+   plus one that refills the wall; one frame when the second wall comes.
+4. **bounces**, from the TIA's collision latches of the picture drawn on the previous frame:
+   - the paddle (unless it was the last thing hit): the ball's offset from the paddle's middle
+     (ram[72] + half width - ram[99]) sets the side it leaves to and, within 4 px of the middle, the
+     steeper angle; the hit count grows to 12; the speed comes from the (hit count, angle) table:
+     counts 0-3 slow, 4-7 faster, 8-11 and 12 faster still (the manual's "progressively smaller
+     angles after the third, seventh and eleventh hit"); a paddle hit with the score at exactly 432
+     brings the second wall;
+   - the playfield: above line 0x28 the top wall (dy turns, the paddle shrinks to 12 or 8 px from
+     16 or 12 for the rest of this ball); else a brick at row (y - 0x32) // 6 and column
+     (x - 0x39) // 8 - if it still stands it goes (7, 7, 4, 4, 1, 1 points top to bottom), a brick
+     of the top three rows sets the hit count to 16 (the fastest speed), and the ball turns; only
+     one brick until the ball meets the paddle or the top wall again;
+   - the side walls turn dx when the ball heads into the nearer one.
+5. **paddle** - the pot reading of the last frame eases the paddle: x <- (x + 235 - reading) / 2,
+   clamped to [0x37, 0xBF].
+6. **ball** - y += dy, x -= dx in 8.8 fixed point.
+7. **kernel and overscan** - the new pot reading; the digits (score, balls left, player 1) latched
+   for the next frame's picture.
+
+Modes (ALE 0..44 = the manual's games 1..12 for one player): the default mode 0 is what the
+fidelity tests hold to zero tolerance; steerable, catch, breakthru, timed and invisible games follow
+the same ROM reading (see ``constants.MODE_FLAGS``) and are checked on ALE in shorter tests.
+
+Where it knowingly differs from ALE:
+- the cartridge's game-select screen, its attract mode and games of two to four players are not
+  modelled; after 65,536 frames without a reset the cartridge stops the game (ram[52]) - the state
+  does too, but the picture keeps the in-game score display;
+- a brick hit is looked up at RAM byte (5 - row) + column base; rows outside 0..5 would address
+  other RAM on the cartridge - they cannot be reached (the playfield has no pixels there) and are
+  ignored here.
+"""
+
+from jaxtari.games.breakout.game import Breakout, BreakoutState
+
+__all__ = ["Breakout", "BreakoutState"]

@@ -1,0 +1,358 @@
+"""Breakout's state and its frame, as the cartridge runs it (see the package docstring)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari import render
+from jaxtari.env import Game, ObjectGroup, joystick, pytree_dataclass
+from jaxtari.games.breakout import constants as k
+from jaxtari.games.breakout import geometry as g
+
+U16 = 0xFFFF
+
+
+@pytree_dataclass
+class BreakoutState:
+    frame: jax.Array        # frames since reset
+    key: jax.Array          # carried as every state does (the cartridge has no randomness)
+    pot: jax.Array          # the paddle's resistance (ohm), ALE's paddle emulation
+    pot_reading: jax.Array  # ram[70], the kernel's reading of the pot on the last frame
+    paddle_x: jax.Array     # ram[72]
+    ball_x: jax.Array       # ram[99] << 8 | ram[100]
+    ball_y: jax.Array       # ram[101] << 8 | ram[102]; ram[101] == 0: no ball in play
+    ball_dx: jax.Array      # ram[105] << 8 | ram[106] (x -= dx each frame)
+    ball_dy: jax.Array      # ram[103] << 8 | ram[104] (y += dy each frame)
+    hits: jax.Array         # ram[107]: bits 0..5 hit count, bit 6 just hit the paddle, bit 7 a brick
+    angle: jax.Array        # ram[109]: 0, or 2 for a hit near the paddle's middle
+    shrunk: jax.Array       # ram[97] bit 7: the ball reached the top wall with this ball
+    bricks: jax.Array       # ram[0..35], the playfield bytes of the wall (uint8 values, int32)
+    wall: jax.Array         # ram[94]: the wall (re)build state
+    lives: jax.Array        # ram[57], balls left
+    score: jax.Array        # ram[76..77] as a number (BCD on the cartridge)
+    clock: jax.Array        # ram[91] << 8 | ram[90], the frame counter
+    active: jax.Array       # ram[52] bit 7: a game is being played
+    sound: jax.Array        # ram[95]: the sound effect's timer (the invisible wall shows while set)
+    last_paddle_x: jax.Array  # ram[117]: paddle x when steering last looked (steerable games)
+    shown_score: jax.Array  # what the digits show: the score and balls of the previous frame
+    shown_lives: jax.Array
+    wall_lit: jax.Array     # invisible games: whether this frame's kernel shows the bricks
+
+
+def _s8(v):
+    """A byte as a signed value."""
+    return jnp.where(v >= 128, v - 256, v)
+
+
+def _neg16(v):
+    return (-v) & U16
+
+
+def _lookup_speed(table, index):
+    idx = jnp.asarray([i for i, _ in table])
+    dx = jnp.asarray([s[0] for _, s in table])
+    dy = jnp.asarray([s[1] for _, s in table])
+    j = jnp.argmax(idx == index)
+    return dx[j], dy[j]
+
+
+class Breakout(Game):
+    name = "breakout"
+    minimal_actions = k.MINIMAL_ACTIONS
+    Constants = k.BreakoutConstants
+    mechanics = ("paddle_bounce", "brick_hit", "paddle_size", "speed")
+
+    # ---- reset ---------------------------------------------------------------------------------
+    def _reset(self, key):
+        c = self.consts
+        if c.mode not in k.MODES:
+            raise ValueError(f"breakout: mode {c.mode} not available; modes: {list(k.MODES)}")
+        if c.difficulty not in (0, 1):
+            raise ValueError(f"breakout: difficulty {c.difficulty} not available; difficulties: [0, 1]")
+        i32 = jnp.int32
+        return BreakoutState(
+            frame=i32(0), key=key, pot=i32(k.POT_START), pot_reading=i32(k.START_POT_READING),
+            paddle_x=i32(k.START_PADDLE), ball_x=i32(0), ball_y=i32(0), ball_dx=i32(0),
+            ball_dy=i32(0), hits=i32(0), angle=i32(0), shrunk=jnp.bool_(False),
+            bricks=jnp.asarray(k.FULL_WALL, jnp.int32), wall=i32(k.START_WALL_STATE),
+            lives=i32(c.start_lives), score=i32(0), clock=i32(0), active=jnp.bool_(True),
+            sound=i32(0), last_paddle_x=i32(0), shown_score=i32(0),
+            shown_lives=i32(c.start_lives), wall_lit=jnp.bool_(False),
+        )
+
+    # ---- swappable mechanics ---------------------------------------------------------------------
+    def speed(self, hits, angle):
+        """(dx, dy) magnitudes (8.8) for a hit count and angle (ROM table)."""
+        return _lookup_speed(self.consts.speed_table, (hits & 0x3C) + angle)
+
+    def paddle_size(self, shrunk):
+        """Index into the paddle sizes: difficulty A, plus one once the ball reached the top."""
+        c = self.consts
+        grow = shrunk.astype(jnp.int32) if c.shrink_on_top_wall else jnp.int32(0)
+        return jnp.int32(c.difficulty) + grow
+
+    def paddle_bounce(self, s, size):
+        """The ball met the paddle (ROM): dx sign from the side it met, angle from how far from the
+        middle, one more hit, then the speed for the new hit count."""
+        c = self.consts
+        bx = s.ball_x >> 8
+        half = jnp.asarray(c.paddle_half)[size]
+        y = (s.paddle_x + half - bx) & 0xFF
+        dead_centre = y == 0
+        nudge = jnp.where(s.ball_dx & 0x8000, -k.EDGE_NUDGE, k.EDGE_NUDGE)
+        ball_x = jnp.where(dead_centre, (s.ball_x + (nudge << 8)) & U16, s.ball_x)
+        y = jnp.where(dead_centre, 1, y)
+        flip = ((y ^ (s.ball_dx >> 8)) & 0x80) != 0
+        ball_dx = jnp.where(flip, _neg16(s.ball_dx), s.ball_dx)
+        d = jnp.where(y >= 128, 256 - y, y)
+        d = jnp.where(((d - 9) & 0x80) == 0, 8, d)
+        d = jnp.where(half == 4, d << 1, d)
+        angle = ((d + 3) & 4) >> 1
+        count = s.hits & 0x3F
+        count = jnp.where(count < c.max_hit_count, count + 1, count)
+        hits = count | 0x40
+        s = s.replace(ball_x=ball_x, ball_dx=ball_dx, angle=angle, hits=hits)
+        s = self._set_speed(s)
+        second_wall = ((c.flags & k.TIMED) == 0) & (s.score == k.SECOND_WALL_SCORE)
+        return s.replace(wall=jnp.where(second_wall, k.SECOND_WALL_STATE, s.wall), sound=0x88)
+
+    def brick_hit(self, s, row, byte, mask):
+        """A brick was knocked out (ROM): points, a top-row speed-up, the bounce."""
+        c = self.consts
+        points = jnp.asarray(c.row_points)[jnp.clip(row, 0, 5)]
+        timed = (c.flags & k.TIMED) != 0
+        score = s.score + jnp.where(timed, 0, points)
+        fast = row < c.fast_rows
+        hits = jnp.where(fast, (s.hits & 0xC0) | c.fast_hit_count, s.hits)
+        angle = jnp.where(fast, 0, s.angle)
+        s = self._set_speed(s.replace(hits=hits, angle=angle))
+        if c.flags & k.BREAKTHRU:
+            s = s.replace(ball_dy=_neg16(s.ball_dy), hits=s.hits & 0x3F)
+        else:
+            s = s.replace(hits=(s.hits & 0x3F) | 0x80)
+        bricks = s.bricks.at[byte].set(s.bricks[byte] & mask)
+        return s.replace(score=score, bricks=bricks, sound=6)
+
+    def _set_speed(self, s):
+        """New speed from the table; dy turns round, dx keeps its direction (ROM)."""
+        dx, dy = self.speed(s.hits & 0x3F, s.angle)
+        dy = jnp.where(s.ball_dy & 0x8000, dy, _neg16(dy))
+        dx = jnp.where(s.ball_dx & 0x8000, _neg16(dx), dx)
+        return s.replace(ball_dx=dx, ball_dy=dy)
+
+    # ---- the picture the cartridge reads back (last frame's collisions) --------------------------
+    def _collisions(self, s, size):
+        """The TIA's collision latches of the picture of state ``s``: (ball-paddle, ball-side
+        wall, ball-playfield). Only the ball's few lines and columns are tested."""
+        c = self.consts
+        by, bx = s.ball_y >> 8, s.ball_x >> 8
+        # the ball covers at most 5 lines from ram[101] + 8, and its 2 columns
+        lines = by + g.BALL_UPPER_Y_OFFSET + jnp.arange(g.BALL_H + 1)
+        cols = bx - g.BALL_X_OFFSET + jnp.arange(g.BALL_W)
+        ball = g.ball_mask(lines, cols, by, bx)  # (5, 2)
+        rows = lambda lo, hi: ((lines >= lo) & (lines < hi))[:, None]  # noqa: E731
+        # paddle (player 0)
+        px = s.paddle_x - g.PADDLE_X_OFFSET
+        pw = jnp.asarray(c.paddle_widths)[size]
+        pad = jnp.any(ball & rows(g.PADDLE_TOP, g.PADDLE_TOP + g.PADDLE_H)
+                      & ((cols >= px) & (cols < px + pw))[None, :])
+        # side walls (missiles)
+        side = jnp.any(ball & ((rows(g.TOP_WALL[0], g.LEFT_WALL_END) & (cols < g.WALL_W)[None, :])
+                               | (rows(g.TOP_WALL[0], g.RIGHT_WALL_END)
+                                  & (cols >= g.SCREEN_W - g.WALL_W)[None, :])))
+        # playfield: the top wall, and the bricks lit under the ball
+        top = jnp.any(ball & rows(*g.TOP_WALL))
+        row = jnp.clip((lines - g.BRICK_TOP) // k.ROW_LINES, 0, k.NUM_ROWS - 1)
+        in_wall = (lines >= g.BRICK_TOP) & (lines < g.BRICK_TOP + k.NUM_ROWS * k.ROW_LINES)
+        pf = jnp.clip(cols // g.PF_PIXEL, 0, 39)
+        byte = jnp.asarray(g.BRICK_BYTE)[row[:, None], pf[None, :]]
+        bit = jnp.asarray(g.BRICK_BIT)[row[:, None], pf[None, :]]
+        lit = ((s.bricks[byte] >> bit) & 1) == 1
+        bricks = jnp.any(ball & lit & in_wall[:, None] & ((cols >= 0) & (cols < g.SCREEN_W))[None, :])
+        return pad, side, top | bricks
+
+    # ---- the frame's phases -----------------------------------------------------------------------
+    def _serve_or_miss(self, s, fire):
+        """Game logic while the game is on: the timer, the serve on FIRE, the lost ball (ROM)."""
+        c = self.consts
+        on = s.active
+        timed = (c.flags & k.TIMED) != 0
+        tick = on & timed & ((s.clock & (k.TIMER_PERIOD - 1)) == 0)
+        s = s.replace(score=s.score + tick.astype(jnp.int32))
+        y = s.ball_y >> 8
+        serve = on & (y == 0) & fire
+        i = s.clock & 3
+        sx = jnp.asarray(k.SERVE_X)[i]
+        served = s.replace(
+            ball_x=(sx << 8) | (s.ball_x & 0xFF), ball_y=(k.SERVE_Y << 8) | (s.ball_y & 0xFF),
+            ball_dx=jnp.asarray(k.SERVE_DX)[i], ball_dy=jnp.int32(k.SERVE_DY), sound=0x48)
+        miss = on & (y >= k.MISS_Y)
+        lives = s.lives - 1
+        # the last ball: the game stops and the frame counter restarts (ROM)
+        missed = s.replace(ball_y=s.ball_y & 0xFF, ball_dx=0, ball_dy=0, shrunk=False, hits=0,
+                           lives=lives, active=lives != 0, clock=jnp.where(lives == 0, 0, s.clock))
+        s = jax.tree_util.tree_map(lambda a, b: jnp.where(serve, a, b), served, s)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(miss, a, b), missed, s)
+
+    def _rebuild(self, s):
+        """While ram[94] bit 7 is set: count down, then (bit 6) refill the wall (ROM)."""
+        count = s.wall & 0x3F
+        done = count == 0
+        refill = done & ((s.wall & k.REFILL) != 0)
+        wall = jnp.where(done, 0, (s.wall & 0xC0) | (count - 1))
+        bricks = jnp.where(refill, jnp.asarray(k.FULL_WALL, jnp.int32), s.bricks)
+        return s.replace(wall=wall, bricks=bricks)
+
+    def _bounces(self, s, latches, size):
+        """Paddle, playfield (top wall or a brick) and side walls, from last frame's picture
+        (``latches``: the collisions of the frame drawn last, ``size``: its paddle's size)."""
+        pad, side, pf = latches
+        # the paddle
+        bounce = pad & ((s.hits & 0x40) == 0)
+        s = jax.tree_util.tree_map(lambda a, b: jnp.where(bounce, a, b),
+                                   self.paddle_bounce(s, size), s)
+        # the playfield: the top wall when (y - 0x28) is negative as a byte, else a brick
+        y = s.ball_y >> 8
+        top = pf & (((y - k.TOP_WALL_Y) & 0x80) != 0)
+        s = jax.tree_util.tree_map(
+            lambda a, b: jnp.where(top, a, b),
+            s.replace(shrunk=True, sound=0x88, ball_dy=_neg16(s.ball_dy), hits=s.hits & 0x3F), s)
+        brick = pf & ~top & ((s.hits & 0x80) == 0)
+        q = jnp.where(y - k.BRICK_TOP_Y < 0, 0, y - k.BRICK_TOP_Y) // k.ROW_LINES
+        # the column's carry: the ROM subtracts one more in row 0 (the carry of 5 - row)
+        bx = (s.ball_x >> 8) - k.BRICK_LEFT_X - ((q == 0) | (q > 5)).astype(jnp.int32)
+        col = jnp.minimum(jnp.maximum(bx, 0) >> 3, k.NUM_COLUMNS - 1)
+        byte = ((5 - q) & 0xFF) + jnp.asarray(k.COLUMN_BASE)[col]
+        mask = jnp.asarray(k.COLUMN_MASKS)[col]
+        byte_ok = byte < 36
+        old = s.bricks[jnp.clip(byte, 0, 35)]
+        knocked = brick & byte_ok & ((old & mask) != old)
+        s = jax.tree_util.tree_map(lambda a, b: jnp.where(knocked, a, b),
+                                   self.brick_hit(s, q, jnp.clip(byte, 0, 35), mask), s)
+        # side walls: turn round when heading into the nearer wall
+        x = s.ball_x >> 8
+        into = ((x ^ (s.ball_dx >> 8)) & 0x80) == 0
+        turn = side & into
+        s = s.replace(ball_dx=jnp.where(turn, _neg16(s.ball_dx), s.ball_dx),
+                      sound=jnp.where(side & ((s.sound & 0x3F) == 0), 0x46, s.sound))
+        return s, side
+
+    def _move_paddle(self, s, side):
+        """Last frame's pot reading eases the paddle towards it (ROM); steering in steerable games."""
+        c = self.consts
+        target = k.PADDLE_TARGET - s.pot_reading
+        x = jnp.clip((target + s.paddle_x) >> 1, k.PADDLE_MIN, k.PADDLE_MAX)
+        if c.flags & k.STEERABLE:
+            up = (s.ball_dy & 0x8000) != 0
+            steer = up & ~side
+            d = s.last_paddle_x - x
+            bx = s.ball_x >> 8
+            bx = jnp.where(steer & (d < 0), bx + 2, jnp.where(steer & (d > 0), bx - 2, bx)) & 0xFF
+            s = s.replace(ball_x=(bx << 8) | (s.ball_x & 0xFF),
+                          last_paddle_x=jnp.where(steer, x, s.last_paddle_x))
+        return s.replace(paddle_x=x)
+
+    def _move_ball(self, s, fire, caught_now):
+        y = (s.ball_y + s.ball_dy) & U16
+        x = (s.ball_x - s.ball_dx) & U16
+        moved = s.replace(ball_x=x, ball_y=y)
+        if self.consts.flags & k.CATCH:
+            held = s.replace(ball_y=(0xB2 << 8) | (s.ball_y & 0xFF),
+                             ball_x=(((s.paddle_x + 4) & 0xFF) << 8) | (s.ball_x & 0xFF))
+            return jax.tree_util.tree_map(lambda a, b: jnp.where(caught_now & fire, a, b),
+                                          held, moved)
+        return moved
+
+    def _step(self, state, ale_action):
+        c = self.consts
+        joy = joystick(ale_action)
+        pot = jnp.clip(state.pot - c.pot_delta * joy.dx, k.POT_MIN, k.POT_MAX)
+        s = state.replace(pot=pot)
+        clock = (s.clock + 1) & U16
+        s = s.replace(clock=clock, active=s.active & (clock != 0))
+        # the collision latches and paddle size of the picture drawn last frame
+        drawn_size = self.paddle_size(state.shrunk)
+        latches = self._collisions(state, drawn_size)
+        s = self._serve_or_miss(s, joy.fire)
+        building = (s.wall & k.REBUILD) != 0
+        bounced, side = self._bounces(s, latches, drawn_size)
+        s = jax.tree_util.tree_map(lambda a, b: jnp.where(building, a, b), self._rebuild(s),
+                                   bounced)
+        side = side & ~building
+        s = self._move_paddle(s, side)
+        s = self._move_ball(s, joy.fire, latches[0])
+        # overscan: the sound timer runs down; the digits and the invisible wall are set up for
+        # the next frame's picture
+        sound = jnp.where((s.sound & 0x3F) != 0, s.sound - 1, s.sound)
+        # (the invisible wall shows on this frame's picture if the last frame's overscan lit it)
+        lit = (state.sound != 0) & ((state.sound & 0xC0) == 0)
+        reward = s.score - state.score
+        s = s.replace(
+            frame=state.frame + 1, pot_reading=self.pot_reading(pot), sound=sound,
+            shown_score=state.score, shown_lives=state.lives, wall_lit=lit,
+        )
+        return s, reward
+
+    def pot_reading(self, pot):
+        """ram[70] for a resistance: the step table measured on ALE (constants.POT_STEPS)."""
+        at = jnp.asarray([r for r, _ in k.POT_STEPS])
+        val = jnp.asarray([0] + [v for _, v in k.POT_STEPS])
+        return val[jnp.sum(pot >= at)]
+
+    # ---- episode -----------------------------------------------------------------------------------
+    def is_terminal(self, state):
+        return state.lives == 0
+
+    def score(self, state):
+        return state.score
+
+    def lives(self, state):
+        return state.lives
+
+    # ---- what is on screen -----------------------------------------------------------------------------
+    def bricks_grid(self, state):
+        """(6, 18) bool: which bricks stand, top row first."""
+        cols = np.arange(k.NUM_COLUMNS)
+        rows = np.arange(k.NUM_ROWS)
+        byte = np.asarray(k.COLUMN_BASE)[None, :] + 5 - rows[:, None]
+        mask = np.asarray(k.COLUMN_MASKS)[cols]
+        b = state.bricks[..., jnp.asarray(byte)]
+        return (b & (0xFF ^ jnp.asarray(mask))) != 0
+
+    def objects(self, state):
+        c = self.consts
+        size = self.paddle_size(state.shrunk)
+        bx = (state.ball_x >> 8) - g.BALL_X_OFFSET
+        by = (state.ball_y >> 8) + g.BALL_Y_OFFSET
+        in_play = (state.ball_y >> 8) != 0
+        grid = self.bricks_grid(state)
+        rr, cc = np.meshgrid(np.arange(k.NUM_ROWS), np.arange(k.NUM_COLUMNS), indexing="ij")
+        return {
+            "paddle": ObjectGroup.make(state.paddle_x - g.PADDLE_X_OFFSET, g.PADDLE_TOP,
+                                       jnp.asarray(c.paddle_widths)[size], g.PADDLE_H),
+            "ball": ObjectGroup.make(bx, by, g.BALL_W, g.BALL_H, in_play),
+            "bricks": ObjectGroup.make(
+                8 + 8 * cc.reshape(-1), g.BRICK_TOP + k.ROW_LINES * rr.reshape(-1), 8,
+                k.ROW_LINES, grid.reshape(-1), points=jnp.asarray(c.row_points)[rr.reshape(-1)]),
+        }
+
+    def signals(self, state):
+        grid = self.bricks_grid(state)
+        return {
+            "paddle_x": state.paddle_x - g.PADDLE_X_OFFSET,
+            "ball_x": (state.ball_x >> 8) - g.BALL_X_OFFSET,
+            "ball_y": (state.ball_y >> 8) + g.BALL_Y_OFFSET,
+            "bricks_per_row": grid.sum(axis=-1).astype(jnp.int32),
+            "hit_count": state.hits & 0x3F,
+            "paddle_shrunk": state.shrunk,
+        }
+
+    def render(self, state):
+        from jaxtari.games.breakout.draw import draw
+        return draw(self, render.FULL, state)
+
+    def render_gray84(self, state):
+        from jaxtari.games.breakout.draw import draw
+        return draw(self, render.SMALL_GRAY, state)
