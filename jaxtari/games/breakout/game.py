@@ -236,7 +236,7 @@ class Breakout(Game):
         into = ((x ^ (s.ball_dx >> 8)) & 0x80) == 0
         turn = side & into
         s = s.replace(ball_dx=jnp.where(turn, _neg16(s.ball_dx), s.ball_dx),
-                      sound=jnp.where(side & ((s.sound & 0x3F) == 0), 0x46, s.sound))
+                      sound=jnp.where(turn & ((s.sound & 0x3F) == 0), 0x46, s.sound))
         return s, side
 
     def _move_paddle(self, s, side):
@@ -247,9 +247,11 @@ class Breakout(Game):
         if c.flags & k.STEERABLE:
             up = (s.ball_dy & 0x8000) != 0
             steer = up & ~side
-            d = s.last_paddle_x - x
+            # the ROM compares the bytes: (last - new) & 0xFF, "positive" below 0x80
+            d = (s.last_paddle_x - x) & 0xFF
             bx = s.ball_x >> 8
-            bx = jnp.where(steer & (d < 0), bx + 2, jnp.where(steer & (d > 0), bx - 2, bx)) & 0xFF
+            step = jnp.where(d == 0, 0, jnp.where(d < 0x80, -2, 2))
+            bx = jnp.where(steer, bx + step, bx) & 0xFF
             s = s.replace(ball_x=(bx << 8) | (s.ball_x & 0xFF),
                           last_paddle_x=jnp.where(steer, x, s.last_paddle_x))
         return s.replace(paddle_x=x)
@@ -356,3 +358,35 @@ class Breakout(Game):
     def render_gray84(self, state):
         from jaxtari.games.breakout.draw import draw
         return draw(self, render.SMALL_GRAY, state)
+
+
+def state_from_ram(game: Breakout, ram, *, pot: int, frame: int = 0, previous_ram=None,
+                   key=None) -> BreakoutState:
+    """The state that mirrors a RAM snapshot of the cartridge (128 bytes, ALE's ``getRAM``).
+
+    What RAM does not hold is given: ``pot`` (ALE's paddle resistance, which the caller tracks from
+    the actions), ``frame``, and ``previous_ram`` (the snapshot one frame earlier: the digits and the
+    invisible wall of this frame's picture were set up from it; the same snapshot when omitted).
+    Used to start the JAX game from a state reached on ALE (tests of deep states by RAM writes).
+    """
+    ram = np.asarray(ram, np.int64)
+    prev = ram if previous_ram is None else np.asarray(previous_ram, np.int64)
+
+    def word(hi, lo):
+        return int(ram[hi]) << 8 | int(ram[lo])
+
+    def score(r):
+        return int(f"{int(r[76]):x}{int(r[77]):02x}")
+
+    i32 = jnp.int32
+    prev_sound = int(prev[95])
+    return BreakoutState(
+        frame=i32(frame), key=jax.random.key(0) if key is None else key, pot=i32(pot),
+        pot_reading=i32(ram[70]), paddle_x=i32(ram[72]), ball_x=i32(word(99, 100)),
+        ball_y=i32(word(101, 102)), ball_dx=i32(word(105, 106)), ball_dy=i32(word(103, 104)),
+        hits=i32(ram[107]), angle=i32(ram[109]), shrunk=jnp.bool_(bool(ram[97] & 0x80)),
+        bricks=jnp.asarray(ram[:36], jnp.int32), wall=i32(ram[94]), lives=i32(ram[57]),
+        score=i32(score(ram)), clock=i32(word(91, 90)), active=jnp.bool_(bool(ram[52] & 0x80)),
+        sound=i32(ram[95]), last_paddle_x=i32(ram[117]), shown_score=i32(score(prev)),
+        shown_lives=i32(prev[57]), wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & 0xC0 == 0),
+    )
