@@ -9,6 +9,7 @@ mirrors, the reward, ALE's lives() and game_over(), and (on sampled frames) the 
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -47,6 +48,7 @@ def act(ale, index):
     return int(ale.act(ale_py.Action(ALE_IDS[index])))
 
 
+@functools.lru_cache(maxsize=None)
 def make_game(mode=0, difficulty=0, mods=()):
     """The JAX game in an ALE mode and difficulty (set the way the backends set a mode: as an
     InternalMod of the constants), with ``mods``."""
@@ -54,7 +56,7 @@ def make_game(mode=0, difficulty=0, mods=()):
     if mode or difficulty:
         extra.append(InternalMod("ale-mode", "ALE mode and difficulty",
                                  constants={"mode": mode, "difficulty": difficulty}))
-    return jaxtari.make("breakout", mods=list(mods) + extra)
+    return jaxtari.make("breakout", mods=list(mods) + extra)  # cached: compiled once per test run
 
 
 def next_pot(pot, index):
@@ -124,7 +126,7 @@ def compare(actions, *, mode=0, difficulty=0, mods=(), ale=None, state=None, pix
             stop_at_end=True) -> Comparison:
     """Replay ``actions`` on ALE (fresh, or ``ale`` as given with the JAX ``state`` mirroring it)
     and on the JAX game; every mismatch, frame by frame."""
-    game = make_game(mode, difficulty, mods)
+    game = make_game(mode, difficulty, tuple(mods))
     if ale is None:
         ale = make_ale(mode, difficulty)
         _, state = game.reset(jax.random.key(0))

@@ -148,10 +148,10 @@ class Breakout(Game):
         wall, ball-playfield). Only the ball's few lines and columns are tested."""
         c = self.consts
         by, bx = s.ball_y >> 8, s.ball_x >> 8
-        # the ball covers at most 5 lines from ram[101] + 8, and its 2 columns
-        lines = by + g.BALL_UPPER_Y_OFFSET + jnp.arange(g.BALL_H + 1)
+        # the ball covers at most 5 lines from ram[101] + 7, and its 2 columns
+        lines = by + g.BALL_SECTIONS[0][1] + jnp.arange(g.BALL_H + 2)
         cols = bx - g.BALL_X_OFFSET + jnp.arange(g.BALL_W)
-        ball = g.ball_mask(lines, cols, by, bx)  # (5, 2)
+        ball = g.ball_mask(lines, cols, by, bx)  # (6, 2)
         rows = lambda lo, hi: ((lines >= lo) & (lines < hi))[:, None]  # noqa: E731
         # paddle (player 0)
         px = s.paddle_x - g.PADDLE_X_OFFSET
@@ -327,14 +327,18 @@ class Breakout(Game):
         c = self.consts
         size = self.paddle_size(state.shrunk)
         bx = (state.ball_x >> 8) - g.BALL_X_OFFSET
-        by = (state.ball_y >> 8) + g.BALL_Y_OFFSET
-        in_play = (state.ball_y >> 8) != 0
+        # the drawn box: the ball's lines shift by a line at each kernel section's border
+        lines = (state.ball_y >> 8) + g.BALL_SECTIONS[0][1] + jnp.arange(g.BALL_H + 2)
+        drawn = g.ball_mask(lines, bx[None], state.ball_y >> 8, state.ball_x >> 8).any(axis=1)
+        by = lines[jnp.argmax(drawn)]
+        bh = jnp.sum(drawn)
+        in_play = ((state.ball_y >> 8) != 0) & (bh > 0)
         grid = self.bricks_grid(state)
         rr, cc = np.meshgrid(np.arange(k.NUM_ROWS), np.arange(k.NUM_COLUMNS), indexing="ij")
         return {
             "paddle": ObjectGroup.make(state.paddle_x - g.PADDLE_X_OFFSET, g.PADDLE_TOP,
                                        jnp.asarray(c.paddle_widths)[size], g.PADDLE_H),
-            "ball": ObjectGroup.make(bx, by, g.BALL_W, g.BALL_H, in_play),
+            "ball": ObjectGroup.make(bx, by, g.BALL_W, bh, in_play),
             "bricks": ObjectGroup.make(
                 8 + 8 * cc.reshape(-1), g.BRICK_TOP + k.ROW_LINES * rr.reshape(-1), 8,
                 k.ROW_LINES, grid.reshape(-1), points=jnp.asarray(c.row_points)[rr.reshape(-1)]),
@@ -345,7 +349,7 @@ class Breakout(Game):
         return {
             "paddle_x": state.paddle_x - g.PADDLE_X_OFFSET,
             "ball_x": (state.ball_x >> 8) - g.BALL_X_OFFSET,
-            "ball_y": (state.ball_y >> 8) + g.BALL_Y_OFFSET,
+            "ball_y": (state.ball_y >> 8) + g.BALL_SECTIONS[-1][1],
             "bricks_per_row": grid.sum(axis=-1).astype(jnp.int32),
             "hit_count": state.hits & 0x3F,
             "paddle_shrunk": state.shrunk,

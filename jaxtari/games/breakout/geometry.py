@@ -9,10 +9,12 @@ Screen lines of the kernel's parts (ALE):
   (missiles 1 and 0, 8 px wide);
 - the six brick rows at lines 57 + 6 r .. 62 + 6 r (playfield, 4 px a playfield pixel);
 - the paddle on lines 189..192 at x = ram[72] - 47 (player 0 at quad width);
-- the ball, 2 px wide, at x = ram[99] - 49; 4 lines tall from line ram[101] + 8 down to line 92
-  (the top wall and brick kernels) and from ram[101] + 9 on lines 93 and below, so it is 5 lines
-  tall while it crosses line 92/93; not drawn above line 17 nor below 195, and on line 195 only
-  left of x = 56 (even ram[101]) or 46 (odd): the kernel's last write turns it off mid-line.
+- the ball, 2 px wide, at x = ram[99] - 49, 4 lines tall from line ram[101] + 7 on the top wall's
+  lines (hidden: same colour; seen through its collisions: ram[101] 9..24 hit the wall), from
+  ram[101] + 8 on lines 32..92, from ram[101] + 9 on lines 93 and below (each kernel section is a
+  line later), so it is 5 lines tall while it crosses a section border; not drawn above line 19
+  nor below 195, and on line 195 only left of x = 56 (even ram[101]) or 46 (odd): the kernel's last
+  write turns it off mid-line.
 """
 
 from __future__ import annotations
@@ -33,11 +35,10 @@ BRICK_TOP = 57
 PADDLE_TOP, PADDLE_H = 189, 4
 PADDLE_X_OFFSET = 47              # screen x = ram[72] - 47
 BALL_X_OFFSET = 49                # screen x = ram[99] - 49
-BALL_Y_OFFSET = 9                 # screen top line = ram[101] + 9 from line 93 on ...
-BALL_UPPER_Y_OFFSET = 8           # ... and ram[101] + 8 above it
-BALL_LOWER_LINE = 93
+# screen top line = ram[101] + offset, by kernel section: (first line of the section, offset)
+BALL_SECTIONS = ((0, 7), (32, 8), (93, 9))
 BALL_W, BALL_H = 2, 4
-BALL_FIRST_LINE, BALL_LAST_LINE = 17, 195
+BALL_FIRST_LINE, BALL_LAST_LINE = 19, 195
 # On the last line the kernel turns the ball off mid-line: only pixels left of this x are drawn
 # (even ram[101], drawn a line late through the vertical delay; odd ram[101]).
 LAST_LINE_CUT_EVEN, LAST_LINE_CUT_ODD = 56, 46
@@ -45,7 +46,10 @@ LAST_LINE_CUT_EVEN, LAST_LINE_CUT_ODD = 56, 46
 
 def ball_mask(lines, cols, ball_y_byte, ball_x_byte):
     """(len(lines), len(cols)) bool: the ball's pixels on the screen lines/columns given."""
-    top = ball_y_byte + jnp.where(lines < BALL_LOWER_LINE, BALL_UPPER_Y_OFFSET, BALL_Y_OFFSET)
+    offset = BALL_SECTIONS[0][1]
+    for first, off in BALL_SECTIONS[1:]:
+        offset = jnp.where(lines >= first, off, offset)
+    top = ball_y_byte + offset
     on = (lines >= top) & (lines < top + BALL_H) & (lines >= BALL_FIRST_LINE) & (
         lines <= BALL_LAST_LINE)
     x0 = ball_x_byte - BALL_X_OFFSET
