@@ -90,7 +90,10 @@ _RUNNERS: dict = {}
 
 
 def rollout(game, state, actions):
-    """(states, rewards) of the JAX game over ``actions`` (one compiled scan per game)."""
+    """(states, rewards) of the JAX game over ``actions`` (one compiled scan per game and length
+    bucket: the actions are padded with NOOP to a power of two, at least 64, and cut back)."""
+    n = len(actions)
+    size = max(64, 1 << (n - 1).bit_length())
     key = id(game)
     if key not in _RUNNERS:
         def body(st, a):
@@ -98,18 +101,29 @@ def rollout(game, state, actions):
             return st2, (st2, reward)
 
         _RUNNERS[key] = (game, jax.jit(lambda st, acts: jax.lax.scan(body, st, acts)[1]))
-    return _RUNNERS[key][1](state, jnp.asarray(actions, jnp.int32))
+    padded = np.zeros(size, np.int32)
+    padded[:n] = actions
+    states, rewards = _RUNNERS[key][1](state, jnp.asarray(padded))
+    return jax.tree_util.tree_map(lambda v: v[:n], (states, rewards))
 
 
 _RENDER: dict = {}
+_CHUNK = 32
 
 
 def render_frames(game, states, frames):
+    """210x160 pictures of the given frames of a rollout (rendered in compiled chunks of 32)."""
     key = id(game)
     if key not in _RENDER:
         _RENDER[key] = (game, jax.jit(jax.vmap(game.render)))
-    picked = jax.tree_util.tree_map(lambda v: v[np.asarray(frames)], states)
-    return np.asarray(_RENDER[key][1](picked))
+    frames = np.asarray(frames)
+    out = []
+    for i in range(0, len(frames), _CHUNK):
+        idx = frames[i:i + _CHUNK]
+        padded = np.concatenate([idx, np.full(_CHUNK - len(idx), idx[-1])])
+        picked = jax.tree_util.tree_map(lambda v: v[padded], states)
+        out.append(np.asarray(_RENDER[key][1](picked))[:len(idx)])
+    return np.concatenate(out)
 
 
 @dataclasses.dataclass
@@ -123,9 +137,10 @@ class Comparison:
 
 
 def compare(actions, *, mode=0, difficulty=0, mods=(), ale=None, state=None, pixel_every=0,
-            stop_at_end=True) -> Comparison:
+            stop_at_end=True, written_points=0) -> Comparison:
     """Replay ``actions`` on ALE (fresh, or ``ale`` as given with the JAX ``state`` mirroring it)
-    and on the JAX game; every mismatch, frame by frame."""
+    and on the JAX game; every mismatch, frame by frame. ``written_points``: a score written into
+    ALE's RAM for a scripted start, which ALE pays out as reward on the first frame."""
     game = make_game(mode, difficulty, tuple(mods))
     if ale is None:
         ale = make_ale(mode, difficulty)
@@ -138,7 +153,7 @@ def compare(actions, *, mode=0, difficulty=0, mods=(), ale=None, state=None, pix
     views = jax.tree_util.tree_map(np.asarray, views)
     mismatches, screens, n = [], {}, 0
     for t, a in enumerate(actions):
-        reward = act(ale, a)
+        reward = act(ale, a) - (written_points if t == 0 else 0)
         n = t + 1
         sj = jax.tree_util.tree_map(lambda v: v[t], views)
         bad = _diff(ram_view(ale.getRAM()), state_view(sj))

@@ -36,8 +36,10 @@ class BreakoutState:
     active: jax.Array       # ram[52] bit 7: a game is being played
     sound: jax.Array        # ram[95]: the sound effect's timer (the invisible wall shows while set)
     last_paddle_x: jax.Array  # ram[117]: paddle x when steering last looked (steerable games)
-    shown_score: jax.Array  # what the digits show: the score and balls of the previous frame
+    shown_score: jax.Array  # what this frame's digits show (latched by the last frame's overscan)
     shown_lives: jax.Array
+    latched_score: jax.Array  # what the next frame's digits will show (latched by this frame's)
+    latched_lives: jax.Array
     wall_lit: jax.Array     # invisible games: whether this frame's kernel shows the bricks
 
 
@@ -79,7 +81,8 @@ class Breakout(Game):
             bricks=jnp.asarray(k.FULL_WALL, jnp.int32), wall=i32(k.START_WALL_STATE),
             lives=i32(c.start_lives), score=i32(0), clock=i32(0), active=jnp.bool_(True),
             sound=i32(0), last_paddle_x=i32(0), shown_score=i32(0),
-            shown_lives=i32(c.start_lives), wall_lit=jnp.bool_(False),
+            shown_lives=i32(c.start_lives), latched_score=i32(0), latched_lives=i32(c.start_lives),
+            wall_lit=jnp.bool_(False),
         )
 
     # ---- swappable mechanics ---------------------------------------------------------------------
@@ -293,7 +296,8 @@ class Breakout(Game):
         reward = s.score - state.score
         s = s.replace(
             frame=state.frame + 1, pot_reading=self.pot_reading(pot), sound=sound,
-            shown_score=state.score, shown_lives=state.lives, wall_lit=lit,
+            shown_score=state.latched_score, shown_lives=state.latched_lives,
+            latched_score=s.score, latched_lives=s.lives, wall_lit=lit,
         )
         return s, reward
 
@@ -392,5 +396,6 @@ def state_from_ram(game: Breakout, ram, *, pot: int, frame: int = 0, previous_ra
         bricks=jnp.asarray(ram[:36], jnp.int32), wall=i32(ram[94]), lives=i32(ram[57]),
         score=i32(score(ram)), clock=i32(word(91, 90)), active=jnp.bool_(bool(ram[52] & 0x80)),
         sound=i32(ram[95]), last_paddle_x=i32(ram[117]), shown_score=i32(score(prev)),
-        shown_lives=i32(prev[57]), wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & 0xC0 == 0),
+        shown_lives=i32(prev[57]), latched_score=i32(score(prev)), latched_lives=i32(prev[57]),
+        wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & 0xC0 == 0),
     )
