@@ -1,0 +1,79 @@
+"""Breakout's ground truth: the paddle, the ball, the bricks, the hit count, the shrink flag.
+
+Addresses: OCAtari's Breakout RAM extractor (k4ntz/OC_Atari, ocatari/ram/breakout.py) for the paddle
+(ram[72]), the ball (ram[99] x, ram[101] y) and the wall (ram[0..35], the playfield bytes of the six
+brick rows); the hit count (ram[107]) and the top-wall flag (ram[97]) and the byte layout of the wall
+were read off a disassembly of the cartridge and measured here on ale-py 0.12.1. ALE itself reads
+the balls left (lives) from ram[57] and the score from ram[76..77] (BCD). The screen offsets and the
+wall layout are the JAX game's constants (one home: :mod:`jaxtari.games.breakout.constants` and
+``.geometry``), measured there on ALE frames; tests/reference/test_breakout_ground_truth.py re-checks
+every address on the emulator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxtari.games.breakout import Breakout
+from jaxtari.games.breakout import constants as k
+from jaxtari.games.breakout import geometry as g
+
+from alignment.actions import names_of
+from alignment.signals import MEASURED, OCATARI, Signal, jax_signal, make_entry, ram_byte
+
+WALL = slice(0, 36)  # playfield bytes: ram[base + 5 - row], bases in constants.COLUMN_BASE
+LIVES = 57
+PADDLE_X = 72
+SCORE = (76, 77)  # BCD, hundreds then tens/ones
+TOP_WALL_FLAG = 97  # bit 7 once the ball reached the top wall with this ball (the paddle shrinks)
+BALL_X = 99
+BALL_Y = 101
+HITS = 107  # bits 0..5: the hit count (paddle hits up to 12; 16 after a brick of the top three rows)
+
+BALL_Y_OFFSET = g.BALL_SECTIONS[-1][1]  # screen top line = ram[101] + 9 (below the wall)
+
+
+def bricks_per_row(ram) -> np.ndarray:
+    """(6,) standing bricks in each row, top row first, from the wall bytes."""
+    ram = np.asarray(ram)
+    rows = np.arange(k.NUM_ROWS)[:, None]
+    byte = np.asarray(k.COLUMN_BASE)[None, :] + 5 - rows
+    cleared = np.asarray(k.COLUMN_MASKS)[None, :]
+    return ((ram[byte] & (0xFF ^ cleared)) != 0).sum(axis=1).astype(np.int64)
+
+
+def _signals() -> list[Signal]:
+    return [
+        Signal("paddle_x", ram_byte(PADDLE_X, -g.PADDLE_X_OFFSET), jax_signal("paddle_x"), 0, "px",
+               f"ram[{PADDLE_X}]-{g.PADDLE_X_OFFSET}; address {OCATARI}, offset {MEASURED}",
+               description="paddle left x (16 px wide, 12 once shrunk; 12/8 at difficulty 1), "
+                           "lines 189..192"),
+        Signal("ball_x", ram_byte(BALL_X, -g.BALL_X_OFFSET), jax_signal("ball_x"), 0, "px",
+               f"ram[{BALL_X}]-{g.BALL_X_OFFSET}; address {OCATARI}, offset {MEASURED}",
+               description="ball left x (2 px wide)"),
+        Signal("ball_y", ram_byte(BALL_Y, BALL_Y_OFFSET), jax_signal("ball_y"), 0, "px",
+               f"ram[{BALL_Y}]+{BALL_Y_OFFSET}; address {OCATARI}, offset {MEASURED}",
+               description="ball top line below the wall (one and two lines higher in the wall's "
+                           "and the top wall's lines); 9 while no ball is in play"),
+        Signal("bricks_per_row", bricks_per_row, jax_signal("bricks_per_row"), 0, "bricks",
+               f"ram[0..35] (wall bytes {OCATARI}; the bit of each brick {MEASURED})",
+               shape=(k.NUM_ROWS,),
+               description="standing bricks per row, top row (7 points) first; 18 per full row"),
+        Signal("hit_count", lambda ram: int(ram[HITS]) & 0x3F, jax_signal("hit_count"), 0, "hits",
+               f"ram[{HITS}] & 63, {MEASURED}",
+               description="paddle hits of this ball up to 12, 16 after a brick of the top three "
+                           "rows; sets the ball's speed"),
+        Signal("paddle_shrunk", lambda ram: bool(ram[TOP_WALL_FLAG] & 0x80),
+               jax_signal("paddle_shrunk"), 0, "bool", f"ram[{TOP_WALL_FLAG}] bit 7, {MEASURED}",
+               description="the ball reached the top wall with this ball: the paddle is shrunk"),
+    ]
+
+
+ENTRY = make_entry(
+    "breakout", "ALE/Breakout-v5",
+    manual_url="https://atariage.com/manual_html_page.php?SoftwareID=889",
+    minimal_actions=names_of(Breakout.minimal_actions), signals=_signals(), jax_game="breakout",
+    notes="lives = ALE lives() = ram[57] (5 balls); score = BCD ram[76..77] = the summed reward; "
+          "FIRE serves; the game ends when the last ball is lost.",
+    script=(("FIRE", 1), ("RIGHT", 8), ("NOOP", 4), ("LEFT", 8), ("NOOP", 4)),
+)
