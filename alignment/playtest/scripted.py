@@ -135,20 +135,65 @@ def freeway_policy(signals: dict, tick: int) -> set:
     return {"up"}
 
 
-def frostbite_policy(signals: dict, tick: int) -> set:
-    """Hop down the floe rows and back up, drifting left and right, firing now and then."""
-    rng = np.random.default_rng(tick // 45)
-    phase = tick % 360
-    held = {"down"} if phase < 180 else {"up"}
-    held.add(("left", "right")[int(rng.integers(2))])
-    if tick % 600 < 3:
-        held.add("fire")
-    return held
+FLOE_PIECES = ((-4, 12), (28, 44), (60, 76))  # white spans of a floe row from its floe_x (px)
+FLOE_ROWS = 4
+SHORE = 255
+JUMP_FRAMES = 4  # frames a jump key is held
+JUMP_AIR = 28  # frames from the key to the landing (measured on ALE from the shore)
+SPEED_WINDOW = 16  # frames over which a floe row's speed is read
 
 
-POLICIES: dict[str, Callable[[dict, int], set]] = {
-    "pong": pong_policy, "freeway": freeway_policy, "frostbite": frostbite_policy,
+class FrostbiteHopper:
+    """Jump from row to row (down to the bottom row, then up to the shore, again) whenever
+    Bailey's middle is over a piece of the floe row he is jumping to; on the shore walk toward the
+    nearest piece of the top row. Every landing on a white floe adds an igloo block."""
+
+    def __init__(self):
+        self.going_down = True
+        self.hold = 0
+        self.key = ""
+        self.history: list[np.ndarray] = []
+
+    def __call__(self, signals: dict, tick: int) -> set:
+        if not signals:
+            return set()
+        self.history = (self.history + [np.asarray(signals["floe_x"], np.float64)])[-SPEED_WINDOW:]
+        if self.hold:
+            self.hold -= 1
+            return {self.key}
+        row = int(signals["row"])
+        if row == SHORE:
+            self.going_down, target = True, FLOE_ROWS - 1
+        else:
+            if row == 0:
+                self.going_down = False
+            target = row - 1 if self.going_down else row + 1
+        middle = int(signals["player_x"]) + 4
+        if target >= FLOE_ROWS:  # back up onto the shore: always possible
+            return self._jump("up")
+        # where the target row will be when Bailey lands (rows drift while he is in the air)
+        speed = (self.history[-1] - self.history[0]) / max(1, len(self.history) - 1)
+        fx = float(self.history[-1][target] + speed[target] * JUMP_AIR)
+        centres = [fx + (a + b) // 2 for a, b in FLOE_PIECES]
+        if any(fx + a + 3 <= middle <= fx + b - 3 for a, b in FLOE_PIECES):
+            return self._jump("down" if target < (row if row != SHORE else FLOE_ROWS) else "up")
+        if row == SHORE:
+            nearest = min(centres, key=lambda c: abs(c - middle))
+            return {"left"} if nearest < middle else {"right"}
+        return set()
+
+    def _jump(self, key: str) -> set:
+        self.key, self.hold = key, JUMP_FRAMES - 1
+        return {key}
+
+
+# game -> a factory of its policy (a fresh one per player: the hopper keeps state)
+POLICIES: dict[str, Callable[[], Callable[[dict, int], set]]] = {
+    "pong": lambda: pong_policy, "freeway": lambda: freeway_policy, "frostbite": FrostbiteHopper,
 }
+# The name a session's header gives the player; a changed policy gets a new version.
+PLAYER_NAMES = {"pong": "scripted-pong-v1", "freeway": "scripted-freeway-v1",
+                "frostbite": "scripted-frostbite-hopper-v2"}
 
 
 def default_schedule(frames: int) -> list[Event]:
@@ -165,5 +210,5 @@ def default_schedule(frames: int) -> list[Event]:
 def player_for(game: str, frames: int, schedule: list[Event] | None = None) -> ScriptedPlayer:
     if game not in POLICIES:
         raise ValueError(f"no scripted player for {game!r}; players: {', '.join(POLICIES)}")
-    return ScriptedPlayer(f"scripted-{game}-v1", POLICIES[game], frames,
+    return ScriptedPlayer(PLAYER_NAMES[game], POLICIES[game](), frames,
                           default_schedule(frames) if schedule is None else schedule)
