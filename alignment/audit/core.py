@@ -243,7 +243,27 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
     )
 
 
+def own_compile(spec: GameSpec, probe: Probe) -> bool:
+    """Whether a probe needs a compile of its own on each faulty game: the v5 protocol (the
+    wrapper), a rendered screen, or a game mode other than the default (a probe's or its save
+    point's)."""
+    if getattr(probe, "protocol", None) == "v5" or getattr(probe, "mode", None) is not None:
+        return True
+    if any(e.op == "matches_ale" for e in probe.expectations):
+        return True
+    points = getattr(spec, "save_points", None) or {}
+    start = probe.start
+    while start in points:
+        if getattr(points[start], "mode", None) is not None:
+            return True
+        start = points[start].start
+    return False
+
+
 def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], say) -> list[FaultResult]:
+    """Each fault against the probes that hold on the real game. The broken rule's probe always
+    runs; of the others, those needing a compile of their own on every faulty game (v5, screen,
+    another mode) are skipped - they cost most of a fault's time and only add collateral."""
     probes = {r.id: r.probe for r in reviewed}
     holding = [r.id for r in rules if r.outcome == "pass"]
     known = {r.id for r in subject.spec.rules}
@@ -254,14 +274,24 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], say) -> lis
             out.append(FaultResult(fault.name, fault.breaks, fault.description, [],
                                    error=f"names rule {fault.breaks!r}, which the spec lacks"))
             continue
+        run = [fault.breaks] if fault.breaks in holding else []
+        skipped = []
+        for rule_id in holding:
+            if rule_id == fault.breaks:
+                continue
+            (skipped if own_compile(subject.spec, probes[rule_id]) else run).append(rule_id)
         flagged, error = [], None
         try:
-            for rule_id in holding:
+            for rule_id in run:
                 if not subject.run_probe(probes[rule_id], "jax", (fault.mod,)).passed:
                     flagged.append(rule_id)
         except Exception as exc:  # a fault that breaks the game's build is reported, not raised
             error = f"{type(exc).__name__}: {exc}"
-        out.append(FaultResult(fault.name, fault.breaks, fault.description, flagged, error))
+        if fault.breaks not in holding and error is None:
+            error = (f"{fault.breaks} has no probe that holds on the real game, so nothing can "
+                     "flag it")
+        out.append(FaultResult(fault.name, fault.breaks, fault.description, flagged, error,
+                               skipped=skipped))
     return out
 
 

@@ -69,6 +69,7 @@ class FaultResult:
     description: str
     flagged: list[str]  # rules whose probe held on the real game and fails with the fault
     error: Optional[str] = None  # the faulty game did not build or run
+    skipped: list[str] = dataclasses.field(default_factory=list)  # probes not run on this fault
 
     @property
     def detected(self) -> bool:
@@ -81,4 +82,4 @@ class FaultResult:
     def to_json(self) -> dict:
         return {"fault": self.fault, "breaks": self.breaks, "description": self.description,
                 "detected": self.detected, "flagged": self.flagged, "collateral": self.collateral,
-                "error": self.error}
+                "error": self.error, "skipped": self.skipped}

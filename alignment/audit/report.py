@@ -205,10 +205,15 @@ def render_markdown(report: dict) -> str:
 
     if report.get("faults") is not None:
         lines += ["## Seeded faults", ""]
-        lines += _table(["fault", "breaks", "detected", "also flagged", "what it does"],
+        lines += _table(["fault", "breaks", "detected", "also flagged", "probes not run",
+                         "what it does"],
                         [[f"`{f['fault']}`", f"`{f['breaks']}`", "yes" if f["detected"] else "**NO**",
-                          ", ".join(f["collateral"]) or "-", f["error"] or f["description"]]
+                          ", ".join(f["collateral"]) or "-", len(f.get("skipped") or ()),
+                          f["error"] or f["description"]]
                          for f in report["faults"]])
+        lines += ["", "A fault runs the probe of the rule it breaks and every other frame-protocol "
+                  "signal probe; v5, screen and other-mode probes of other rules are not run on "
+                  "faults (each needs a compile of its own per faulty game).", ""]
         lines.append("")
     elif report.get("faults_note"):
         lines += ["## Seeded faults", "", report["faults_note"], ""]

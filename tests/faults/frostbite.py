@@ -38,6 +38,26 @@ def _right_ignored_on_shore(game, prev, s, reward):
     return s.replace(x=jnp.where(on_shore & (s.x > prev.x), prev.x, s.x)), reward
 
 
+def _fire_takes_complete_block(game, prev, s, reward):
+    # FIRE on a complete igloo reverses the floe and takes a block as it does otherwise
+    flipped = jnp.any(((s.row_byte ^ prev.row_byte) & 0x40) != 0) & prev.reverse
+    taken = flipped & (prev.blocks == 15) & (s.blocks == 15)
+    return s.replace(blocks=jnp.where(taken, 14, s.blocks)), reward
+
+
+def _no_degree_bonus(game, prev, s, reward):
+    tally = (prev.flags & 0x40) != 0
+    degree = tally & (s.temperature < prev.temperature)
+    return (s.replace(score=jnp.where(degree, prev.score, s.score)),
+            jnp.where(degree, jnp.zeros_like(reward), reward))
+
+
+def _cannot_drown(game, prev, s, reward):
+    # Bailey standing over open water does not sink
+    sinks = ((s.flags & 0x80) != 0) & ((prev.flags & 0x80) == 0) & (s.x != 0)
+    return s.replace(flags=jnp.where(sinks, prev.flags, s.flags)), reward
+
+
 def _frozen_floes(self, numerators):
     return numerators.at[0].set(0)
 
@@ -63,6 +83,12 @@ FAULTS = [
           "lives.bonus-every-5000"),
     Fault(InternalMod("no_grizzly", "no bear from level 4 on", constants={"bear": False}),
           "spawning.grizzly-from-level-4"),
+    Fault(PostStepMod("fire_takes_complete_block", "FIRE takes a block off a complete igloo",
+                      _fire_takes_complete_block), "action.fire-keeps-complete-igloo"),
+    Fault(PostStepMod("no_degree_bonus", "degrees left on entering the igloo score nothing",
+                      _no_degree_bonus), "scoring.degree-bonus"),
+    Fault(PostStepMod("cannot_drown", "Bailey does not sink in open water", _cannot_drown),
+          "lives.ways-to-lose"),
     Fault(InternalMod("still_floes", "the floes do not drift", mechanics={"floe_speed": _frozen_floes}),
           "physics.floes-drift"),
 ]
