@@ -162,6 +162,27 @@ FREEWAY: dict[str, Target] = {
     ),
 }
 
+FROSTBITE.update({
+    "fish-ahead": Target(
+        note="Level 2: Bailey stands on a floe row where a fish swims towards him; left alone he "
+             "catches it.",
+        goal=lambda s, after: _fb_standing(s) and after[-1]["score"] - s["score"] == 200
+        and after[-1]["igloo_blocks"] == s["igloo_blocks"] and after[-1]["lives"] == s["lives"],
+        objective=_fb_blocks, reaches=("score", "igloo_blocks", "lives", "level", "row"),
+        macros=_FB_MOVES, start="level-2", lookahead=(("NOOP", 60),), situation=_fb_situation,
+        beam=20,
+    ),
+    "shore-far-left": Target(
+        note="Level 5 (mode 2): Bailey has jumped up from a floe onto the shore left of where "
+             "walking can take him, out of the bear's reach.",
+        goal=lambda s, after: s["row"] == _FB_SHORE and s["player_y"] == _FB_SHORE_Y + 0
+        and s["player_x"] < 16 and after[-1]["lives"] == s["lives"],
+        objective=lambda s: -float(s["player_x"]) - 0.5 * abs(_fb_position(s) - 1),
+        reaches=("lives", "level", "row"), macros=_FB_MOVES, mode=2, prefix=(("NOOP", 60),),
+        lookahead=(("NOOP", 300),), situation=_fb_situation,
+    ),
+})
+
 TARGETS: dict[str, dict[str, Target]] = {"frostbite": FROSTBITE, "pong": PONG, "freeway": FREEWAY}
 
 
@@ -282,7 +303,7 @@ def _plain(v):
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    from alignment.spec.store import SpecFileError, dump_yaml, load_spec, write_spec
+    from alignment.spec.store import SpecFileError, load_spec, write_spec, yaml_text
 
     p = argparse.ArgumentParser(prog="python -m alignment.audit.savepoints",
                                 description="Find a probe save point on ALE (beam search).")
@@ -305,8 +326,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         write_spec(GameSpec.model_validate(data), path)
         print(f"wrote save point {args.name!r} ({point.frames} frames) to {path}")
     else:
-        text = dump_yaml(GameSpec(game=game, save_points={args.name: point}))
-        print(text.split("save_points:", 1)[1].split("\nrules:", 1)[0])
+        print(yaml_text({args.name: point.model_dump(mode="json", exclude_none=True)}), end="")
     return 0
 
 

@@ -48,6 +48,12 @@ def spec_path(out_dir: os.PathLike | str, game: str) -> Path:
     return Path(out_dir) / f"{game}.yaml"
 
 
+def yaml_text(data: Any) -> str:
+    """Plain data as YAML in the spec files' style (block style, literal multi-line strings)."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
+                     allow_unicode=True, width=100, indent=2)
+
+
 def dump_yaml(spec: GameSpec) -> str:
     data = spec.model_dump(mode="json", exclude_none=True)
     header = (

@@ -48,6 +48,16 @@ def test_save_point_reaches_what_it_says_on_both_backends(game, name):
         assert result.passed, (backend, result.failures)
 
 
+def test_coverage_of_the_reviewed_specs_is_at_least_90_percent():
+    for game in GAMES:
+        spec = load_spec(SPECS / f"{game}.yaml")
+        probed, reviewed = probes.coverage(spec)
+        assert probed >= 0.9 * reviewed, (game, probed, reviewed)
+        for rule in spec.rules:  # a reviewed rule without a probe says why
+            if rule.status == "reviewed" and rule.probe is None:
+                assert rule.unprobed, (game, rule.id)
+
+
 def _block_probe(points):
     return Probe.model_validate({
         "steps": [{"action": "NOOP", "frames": 120}, {"action": "DOWN", "frames": 8},
