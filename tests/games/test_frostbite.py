@@ -15,7 +15,7 @@ import pytest
 import jaxtari
 from jaxtari import render
 from jaxtari.games import frostbite as fb
-from jaxtari.games import frostbite_art as art
+from jaxtari.games.frostbite import art
 from jaxtari.mods import ModError
 
 from alignment.catalog import entry
@@ -603,7 +603,7 @@ def test_mods(game, step, modded, draw):
 # ---- collisions: one band per kind equals testing every band -------------------------------------
 def _collisions_every_band(s):
     """Reference: Bailey's pixels tested against all four floe and enemy bands."""
-    from jaxtari.games.frostbite_geometry import enemy_lit, floe_lit, player_pixels
+    from jaxtari.games.frostbite.geometry import enemy_lit, floe_lit, player_pixels
 
     fy = jnp.asarray(art.FLOE_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.FLOE_LINES)
     bits, px = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, fy)

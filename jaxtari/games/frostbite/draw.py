@@ -27,42 +27,18 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari import render
-from jaxtari.games import frostbite_art as art
+from jaxtari.games.frostbite import art
+from jaxtari.games.frostbite.constants import (
+    BEAR_LEVEL_INDEX, BEAR_WALKS_RIGHT, FACE_LEFT, FULL_IGLOO, PLAYER_SPRITE_TOP,
+    ROW_ENEMY_LEFT, ROW_KIND,
+)
+from jaxtari.games.frostbite.geometry import bear_left, window_mask
+from jaxtari.games.frostbite.sprites import (
+    BEAR_ROWS, DEGREE_ROWS, DIGIT_ROWS, ENEMY_ROWS, FISH_ROWS, PLAYER_LINES, PLAYER_ROWS,
+)
 
 _U32 = jnp.uint32
 _WORDS = 5  # 160 screen columns = 5 x 32 bits
-
-
-def _bits(rows):
-    return np.array([[ch == "#" for ch in r] for r in rows], bool)
-
-
-def _row_bits(bits, flip=False):
-    """(..., w) bool sprite rows -> (...,) uint32 with bit j = pixel j from the sprite's left edge
-    (``flip``: mirrored, bit j = sprite column w-1-j)."""
-    if flip:
-        bits = bits[..., ::-1]
-    w = bits.shape[-1]
-    assert w <= 32
-    return (bits.astype(np.uint64) << np.arange(w, dtype=np.uint64)).sum(-1).astype(np.uint32)
-
-
-def _both(bits):
-    """Row bits as drawn and mirrored, stacked on a last axis [flip]."""
-    return np.stack([_row_bits(bits), _row_bits(bits, True)], -1)
-
-
-_PLAYER = np.stack([_bits(f) for f in art.PLAYER_ART])                             # (6, 19, 8)
-_ENEMY = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
-_BEAR = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8, 16, 16)
-_DIGITS = np.stack([_bits(d) for d in art.DIGIT_ART])                                # (10, 8, 8)
-
-_PLAYER_RB = _both(_PLAYER)          # (6, 19, 2)
-_ENEMY_RB = _both(_ENEMY)            # (8, 8, 2)
-_BEAR_RB = _both(_BEAR)              # (8, 16, 2)
-_DIGIT_RB = _row_bits(_DIGITS)       # (10, 8)
-_FISH_RB = _row_bits(_ENEMY[2])      # (8,)  the magic fish of the HUD (enemy glyph 2, as drawn)
-_DEGREE_RB = _row_bits(_bits(art.DEGREE_ART)[:, :3])  # (3,)  3 px wide (x 38..40)
 
 # igloo stage (ram[77] + 1, 0 = none) -> its 5 bands (y, x, width); unused bands have width 0
 _IGLOO = np.zeros((17, 5, 3), np.int32)
@@ -239,7 +215,7 @@ def _hud_words(t, s, blink):
     magic = (s.level_index >= 20) & on
     sr, tr = jnp.asarray(t["score_row"][rows]), jnp.asarray(t["temp_row"][rows])
     score_line, temp_line = t["score"][rows], t["temp"][rows]
-    dig = jnp.asarray(_DIGIT_RB)
+    dig = jnp.asarray(DIGIT_ROWS)
     acc = {}
     x0 = art.DIGIT_CELL_X
     for i in range(6):
@@ -249,9 +225,9 @@ def _hud_words(t, s, blink):
     for d, vis, cell in cells:
         v = jnp.where(vis & temp_line, dig[d, tr], _U32(0))
         _place_static(acc, v, x0 + cell * art.DIGIT_SPACING, 8)
-    fish = jnp.where(magic & temp_line, jnp.asarray(_FISH_RB)[tr], _U32(0))
+    fish = jnp.where(magic & temp_line, jnp.asarray(FISH_ROWS)[tr], _U32(0))
     _place_static(acc, fish, x0 + 3 * art.DIGIT_SPACING, 8)
-    deg = jnp.where(on & t["deg"][rows], jnp.asarray(_DEGREE_RB)[jnp.asarray(t["deg_row"][rows])], _U32(0))
+    deg = jnp.where(on & t["deg"][rows], jnp.asarray(DEGREE_ROWS)[jnp.asarray(t["deg_row"][rows])], _U32(0))
     _place_static(acc, deg, 38, 3)
     zero = jnp.zeros(rows.shape, _U32)
     return jnp.stack([jnp.broadcast_to(acc.get(k, zero), rows.shape) for k in range(_WORDS)], -1)
@@ -281,18 +257,16 @@ def _floe_words(t, s):
 
 
 def _enemy_words(t, s, mono):
-    from jaxtari.games.frostbite_geometry import window_mask
-
     rows = t["enemy_rows"]
     er = jnp.asarray(t["enemy_r"][rows])
     eff = (s.enemy_copies & window_mask(s.enemy_x))[er]                               # (H,)
-    left = ((s.row_byte[er] & 0x80) != 0).astype(jnp.int32)
+    left = ((s.row_byte[er] & ROW_ENEMY_LEFT) != 0).astype(jnp.int32)
     grow = jnp.asarray(t["enemy_j"][rows]) - s.enemy_bob[er]
     on = grow >= 0
     if mono:
         pat = jnp.full(er.shape, 0xFF, _U32)
     else:
-        pat = jnp.asarray(_ENEMY_RB)[s.enemy_glyph[er], jnp.clip(grow, 0, 7), left]
+        pat = jnp.asarray(ENEMY_ROWS)[s.enemy_glyph[er], jnp.clip(grow, 0, 7), left]
     ex = s.enemy_x[er]
     words = 0
     for c in range(3):
@@ -303,15 +277,13 @@ def _enemy_words(t, s, mono):
 
 
 def _bear_words(t, s, game, mono):
-    from jaxtari.games.frostbite_geometry import bear_left
-
-    bear_on = (s.level_index >= 3) & game.consts.bear
+    bear_on = (s.level_index >= BEAR_LEVEL_INDEX) & game.consts.bear
     line = jnp.asarray(t["bear_line"][t["bear_rows"]])
-    flip = ((s.facing & 0x10) != 0).astype(jnp.int32)
+    flip = ((s.facing & BEAR_WALKS_RIGHT) != 0).astype(jnp.int32)
     if mono:
         pat = jnp.full(line.shape, 0xFFFF, _U32)
     else:
-        pat = jnp.asarray(_BEAR_RB)[s.bear_frame, jnp.clip(line, 0, art.BEAR_H - 1), flip]
+        pat = jnp.asarray(BEAR_ROWS)[s.bear_frame, jnp.clip(line, 0, art.BEAR_H - 1), flip]
     pat = jnp.where(bear_on, pat, _U32(0))
     return _place(pat, jnp.broadcast_to(bear_left(s), line.shape))
 
@@ -347,7 +319,7 @@ def draw_frame(game, s, raster):
     fr = jnp.asarray(t["floe_r"])
     er = jnp.asarray(t["enemy_r"])
     obj = sel(s.floe_white[fr][:, None], col("WHITE_FLOE"), col("BLUE_FLOE"))
-    obj = sel(line("enemy"), col("ENEMY")[s.row_byte[er] & 3], obj)
+    obj = sel(line("enemy"), col("ENEMY")[s.row_byte[er] & ROW_KIND], obj)
     obj = sel(line("bear"), sel(night, col("BEAR_NIGHT"), col("BEAR_DAY")), obj)
     obj = sel(line("igloo"), col("IGLOO"), obj)
     obj = sel(line("hud"), col("HUD"), obj)
@@ -355,16 +327,18 @@ def draw_frame(game, s, raster):
     # Frostbite Bailey: his sprite row and colour on each line, then column shifts
     def bailey_line(lines):
         """Bailey's row bits (H,) and colour (H, C) on screen lines ``lines``."""
-        top = s.y + 28
+        top = s.y + PLAYER_SPRITE_TOP
         row = lines - top - s.sink
-        row_ok = (row >= 0) & (row < 19) & (lines - top < 19) & (s.y > 0) & (lines >= art.PLAYER_FIRST_LINE)
-        rowc = jnp.clip(row, 0, 18)
+        row_ok = ((row >= 0) & (row < PLAYER_LINES) & (lines - top < PLAYER_LINES) & (s.y > 0)
+                  & (lines >= art.PLAYER_FIRST_LINE))
+        rowc = jnp.clip(row, 0, PLAYER_LINES - 1)
         if mono:
             bits = jnp.where(row_ok, _U32(0xFF), _U32(0))
         else:
-            flip = ((s.facing & 8) != 0).astype(jnp.int32)
-            bits = jnp.where(row_ok, jnp.asarray(_PLAYER_RB)[s.anim, rowc, flip], _U32(0))
-        strip = jnp.asarray(art.PLAYER_COLOUR_BASE)[s.anim] + s.sink + s.frozen + 18 - (lines - top)
+            flip = ((s.facing & FACE_LEFT) != 0).astype(jnp.int32)
+            bits = jnp.where(row_ok, jnp.asarray(PLAYER_ROWS)[s.anim, rowc, flip], _U32(0))
+        strip = (jnp.asarray(art.PLAYER_COLOUR_BASE)[s.anim] + s.sink + s.frozen
+                 + PLAYER_LINES - 1 - (lines - top))
         return bits, col("PLAYER_STRIP")[jnp.clip(strip, 0, len(art.PLAYER_COLOUR_STRIP) - 1)]
 
     pbits, pcol = bailey_line(ys)
@@ -386,7 +360,7 @@ def draw_frame(game, s, raster):
     player = (((shown_bits >> jnp.clip(c, 0, 7).astype(_U32)) & _U32(1)) != 0) & (c >= 0) & (c < 8)
     # the door of the complete igloo is black; on night levels it flashes when bit 3 of the frame
     # counter and of the random byte the picture used agree (measured on ALE frames)
-    door_on = s.blocks == art.FULL_IGLOO
+    door_on = s.blocks == FULL_IGLOO
     flash = night & (((s.fc ^ s.sky_lfsr) & 8) == 0)
     rgb = raster.channels == 3
     # grey: (H, W) with per-line colours (H, 1); RGB: (H, W, 3) with (H, 1, 3)

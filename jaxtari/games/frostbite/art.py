@@ -51,7 +51,6 @@ IGLOO_BANDS = (
 # The door of the complete igloo (the cartridge's second player sprite, over the igloo's bricks),
 # its top-left corner at (DOOR_XY); measured on ALE frames with ram[77] = 15.
 DOOR_XY = (123, 47)
-FULL_IGLOO = 15    # ram[77] of the complete igloo (16 blocks): the door is drawn
 DOOR_ART = ('.######.',) + ('########',) * 7
 # Enemy glyphs [kind][anim] (kind 0 goose, 1 fish, 2 crab, 3 clam), 8x8, as drawn moving right
 # (bit 7 of the row byte ram[17+i] clear); mirrored when moving left.

@@ -1,12 +1,18 @@
 """Where Frostbite's objects are on screen, pixel by pixel: the sprite masks (captured from ALE
-frames, see frostbite_art) and the geometry the collisions and the picture share."""
+frames, see art.py) and the geometry the collisions and the picture share."""
 
 from __future__ import annotations
 
 import jax.numpy as jnp
 import numpy as np
 
-from jaxtari.games import frostbite_art as art
+from jaxtari.games.frostbite import art
+from jaxtari.games.frostbite.constants import (
+    BEAR_MIRROR_SHIFT, BEAR_WALKS_RIGHT, BEAR_X_OFFSET, FACE_LEFT, PLAYER_SPRITE_TOP, PLAYER_W,
+)
+from jaxtari.games.frostbite.sprites import (
+    BEAR_BITS, ENEMY_ROWS, FLOE_PIECE_START, FLOE_PIECE_W, PLAYER_BITS, PLAYER_LINES,
+)
 
 SCREEN_WINDOW = (6, 4, 0, 0, 0, 0, 1, 3)  # (x - 128) >> 4 for x >= 128; all copies below 128
 
@@ -14,14 +20,6 @@ SCREEN_WINDOW = (6, 4, 0, 0, 0, 0, 1, 3)  # (x - 128) >> 4 for x >= 128; all cop
 def window_mask(enemy_x):
     idx = jnp.clip((enemy_x - 128) >> 4, 0, 7)
     return jnp.where(enemy_x < 128, 7, jnp.asarray(SCREEN_WINDOW, jnp.int32)[idx])
-
-
-def _bits(rows):
-    return np.array([[ch == "#" for ch in r] for r in rows], bool)
-
-
-PLAYER_BITS = np.stack([_bits(f) for f in art.PLAYER_ART])            # (6, 19, 8)
-PLAYER_LINES = PLAYER_BITS.shape[1]                                   # 19 lines of sprite
 
 
 def _bands_met(tops, lines):
@@ -32,24 +30,16 @@ def _bands_met(tops, lines):
 
 # The collisions test one floe band and one enemy band only: Bailey cannot meet two at once.
 assert _bands_met(art.FLOE_TOP_Y, art.FLOE_LINES) == 1 and _bands_met(art.ENEMY_TOP_Y, art.ENEMY_LINES) == 1
-ENEMY_BITS = np.stack([np.stack([_bits(a) for a in k]) for k in art.ENEMY_ART]).reshape(8, 8, 8)
-BEAR_BITS = np.stack([_bits(a) for a in art.BEAR_ART])[np.asarray(art.BEAR_FRAME_GLYPH)]  # (8,16,16)
-# ENEMY_ROW_BITS[glyph, row, mirrored]: bit j = pixel j of the row as drawn (mirrored: column 7 - j)
-ENEMY_ROW_BITS = np.stack([(ENEMY_BITS.astype(np.uint32) << np.arange(8, dtype=np.uint32)).sum(-1),
-                           (ENEMY_BITS[..., ::-1].astype(np.uint32) << np.arange(8, dtype=np.uint32)).sum(-1)],
-                          -1).astype(np.uint32)
-FLOE_PIECE_START = np.array([[p[0] for p in s] for s in art.FLOE_PIECES], np.int32)  # (16, 2)
-FLOE_PIECE_W = np.array([[p[1] for p in s] for s in art.FLOE_PIECES], np.int32)
 assert art.FLOE_COPY_SPACING == 32 and art.FLOE_COPIES == 3 and FLOE_PIECE_W.max() <= 32  # floe_lit
 
 
 def player_pixels(anim, sink, facing, x, y, line_y):
     """Bailey's lit pixels on screen lines ``line_y`` (any shape ...): (..., 8) bool and their x."""
-    row = line_y - (y + 28) - sink
-    ok = (row >= 0) & (row < PLAYER_LINES) & (line_y - (y + 28) < PLAYER_LINES)
+    row = line_y - (y + PLAYER_SPRITE_TOP) - sink
+    ok = (row >= 0) & (row < PLAYER_LINES) & (line_y - (y + PLAYER_SPRITE_TOP) < PLAYER_LINES)
     bits = jnp.asarray(PLAYER_BITS)[anim, jnp.clip(row, 0, PLAYER_LINES - 1)]        # (..., 8)
-    bits = jnp.where((facing & 8) != 0, bits[..., ::-1], bits)
-    return bits & ok[..., None], x + jnp.arange(8)
+    bits = jnp.where((facing & FACE_LEFT) != 0, bits[..., ::-1], bits)
+    return bits & ok[..., None], x + jnp.arange(PLAYER_W)
 
 
 def floe_lit(floe_x, shape, px):
@@ -72,7 +62,7 @@ def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):
     rel = px[:, :, :, None] - cx[:, None, None, :]                       # (4, L, 8, 3)
     inside = (rel >= 0) & (rel < 8) & vis[:, None, None, :] & (grow >= 0)[:, :, None, None]
     # the glyph row as bits (mirrored when moving left), bit = pixel offset from the copy's x
-    row = jnp.asarray(ENEMY_ROW_BITS)[glyph[:, None], jnp.clip(grow, 0, 7), left.astype(jnp.int32)[:, None]]
+    row = jnp.asarray(ENEMY_ROWS)[glyph[:, None], jnp.clip(grow, 0, 7), left.astype(jnp.int32)[:, None]]
     bits = ((row[:, :, None, None] >> jnp.clip(rel, 0, 7).astype(jnp.uint32)) & 1) != 0
     return jnp.any(bits & inside, axis=-1)
 
@@ -80,7 +70,16 @@ def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):
 def bear_left(state):
     """Screen x of the bear's 16-px box: ram[104] + 3, 4 px further left when it walks right
     (the mirrored double-width sprite lands there; measured on ALE frames)."""
-    return state.bear_x + 3 - jnp.where((state.facing & 0x10) != 0, 4, 0)
+    walks_right = (state.facing & BEAR_WALKS_RIGHT) != 0
+    return state.bear_x + BEAR_X_OFFSET - jnp.where(walks_right, BEAR_MIRROR_SHIFT, 0)
+
+
+def bear_lit(state, px):
+    """Whether the bear lights screen x ``px`` (..., ) on each of its lines: (BEAR_H, ...) bool."""
+    rel = px - bear_left(state)
+    col = jnp.where((state.facing & BEAR_WALKS_RIGHT) != 0, art.BEAR_W - 1 - rel, rel)
+    inside = (rel >= 0) & (rel < art.BEAR_W)
+    return jnp.asarray(BEAR_BITS)[state.bear_frame][:, jnp.clip(col, 0, art.BEAR_W - 1)] & inside
 
 
 def enemy_screen_x(state):
