@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxtari.games.frostbite import Frostbite
+from jaxtari.games.frostbite import (
+    BEAR_MAX_X, BEAR_X_OFFSET, PLAYER_Y_OFFSET, WHITE_FLOE_COLOUR, Frostbite,
+)
 
 from alignment.actions import names_of
 from alignment.signals import MEASURED, OCATARI, Signal, bcd, jax_signal, make_entry, ram_byte
@@ -32,11 +34,13 @@ TEMPERATURE = 101  # temperatureValue, BCD
 PLAYER_X = 102  # baileyHorizPos
 BEAR_X = 104  # polarGrizzlyHorizPos
 
-WHITE_FLOE = 12  # iceBlockColors value of a row not yet jumped on
+# Numbers shared with the JAX game, from their one home (jaxtari.games.frostbite.constants):
+# WHITE_FLOE is the iceBlockColors value of a row not yet jumped on; NO_BEAR the polarGrizzlyHorizPos
+# of levels without a bear (its resting x); Bailey's screen top y is baileyVertPos + PLAYER_Y_OFFSET
+# and the bear's left x polarGrizzlyHorizPos + BEAR_X_OFFSET (both as OCAtari's extractor has them).
+WHITE_FLOE = WHITE_FLOE_COLOUR
 NO_BLOCKS = 255
-NO_BEAR = 140  # polarGrizzlyHorizPos on levels without a bear
-PLAYER_Y_OFFSET = 29  # screen top y of Bailey = baileyVertPos + 29 (OCAtari's extractor)
-BEAR_X_OFFSET = 3  # screen left x of the bear = polarGrizzlyHorizPos + 3 (OCAtari's extractor)
+NO_BEAR = BEAR_MAX_X
 
 POSITION_TOLERANCE = 2  # px
 

@@ -58,6 +58,7 @@ ENEMY_GONE_MASK = 0xF8
 SPAWN_X_LEFT, SPAWN_X_RIGHT = 0xA8, 0xD8
 START_ENEMY_X = (0xA0, 0xC0, 0xB0, 0xD0)
 START_FLOE_X = (16, 80, 16, 80)
+WHITE_FLOE_COLOUR, BLUE_FLOE_COLOUR = 0x0C, 0x98  # ram[43+i]: a row not yet / already jumped on
 WHOLE_FLOES, BROKEN_FLOES = 8, 0  # ram[30] at the start of a level (broken: levels 6, 8, ...)
 FISH_EATEN_MASK = (3, 5, 6, 3, 3, 1, 5, 4, 6, 6, 4, 0xB0, 0x07, 0xA5, 0xF8, 0x65)
 ENEMY_BOB = (4, 3, 2, 1, 0, 0, 0, 1, 2, 3, 4, 3, 2, 1, 0, 0)  # fish/crab/clam sway down, by (fc>>3)

@@ -352,7 +352,7 @@ def draw_frame(game, s, raster):
     # compose: background, object layer, door, Bailey. The per-line values must be computed once per
     # line, not once per pixel: XLA fuses cheap elementwise chains into their consumer (and would
     # repeat each line's few hundred operations for every pixel of it), so each is materialised
-    # (render.materialize; an opaque integer division by 1 did this before, ~20% slower).
+    # (jaxtari.xla.materialize).
     pbits, bg, obj, pcol, prev_bits, prev_col, next_col = (
         render.materialize(v) for v in (pbits, bg, obj, pcol, prev_bits, prev_col, next_col))
     c = xs - s.x                                                                     # (1, W)

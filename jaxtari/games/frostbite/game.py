@@ -11,7 +11,8 @@ from jaxtari.env import Game, ObjectGroup, joystick
 from jaxtari.games.frostbite import art, bailey, collisions, enemies, overscan, status, world
 from jaxtari.games.frostbite.cartridge import to_bcd
 from jaxtari.games.frostbite.constants import (
-    BEAR_LEVEL_INDEX, BEAR_MAX_X, BEAR_X_OFFSET, DEMO_LIVES, F_SINK, FrostbiteConstants,
+    BEAR_LEVEL_INDEX, BEAR_MAX_X, BEAR_X_OFFSET, BLUE_FLOE_COLOUR, DEMO_LIVES, F_SINK,
+    WHITE_FLOE_COLOUR, FrostbiteConstants,
     PLAYER_H, PLAYER_W, PLAYER_Y_OFFSET, ROW_KIND,
 )
 from jaxtari.games.frostbite.draw import draw_frame
@@ -167,7 +168,7 @@ def mirrored_ram(state) -> dict:
         out[25 + i] = s.speed_frac[i]
     for i in range(4):
         out[31 + i] = s.floe_x[i]
-        out[43 + i] = jnp.where(s.floe_white[i], 12, 0x98)
+        out[43 + i] = jnp.where(s.floe_white[i], WHITE_FLOE_COLOUR, BLUE_FLOE_COLOUR)
         out[17 + i] = s.row_byte[i]
         out[96 + i] = s.enemy_x[i]
         out[92 + i] = s.enemy_copies[i]

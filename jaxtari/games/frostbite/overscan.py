@@ -10,7 +10,8 @@ from jaxtari.games.frostbite.constants import (
     FISH_POINTS_STEP, RANDOM_PERIOD, SINK_LINES, SOUND_COUNT, SOUND_DECAY, SOUND_TRICKLE,
 )
 
-FRACTION = 16                # speeds are in 1/16 px per frame
+FRACTION_BITS = 4            # speeds are in 1/16 px per frame
+FRACTION = 1 << FRACTION_BITS
 
 
 # rule: scoring.fish
@@ -35,15 +36,15 @@ def next_speeds(game, s):
     """Speeds of the next frame (floes, enemies, Bailey in the air): integer part and 1/16
     fractions accumulated, from the level's numerators (game.floe_speed may scale them)."""
     num = game.floe_speed(speed_bases(s.level_index))
-    total = s.speed_frac + (num % FRACTION)
-    speed = num // FRACTION + (total >= FRACTION)
-    return s.replace(speed=speed.astype(jnp.int32), speed_frac=total % FRACTION)
+    total = s.speed_frac + (num & (FRACTION - 1))
+    speed = (num >> FRACTION_BITS) + (total >= FRACTION)
+    return s.replace(speed=speed.astype(jnp.int32), speed_frac=total & (FRACTION - 1))
 
 
 def read_fire_and_random(s, joy):
     """A new press of FIRE (not while jumping) reverses the floe next frame; the random byte
     advances every 8 frames; the igloo and floe pictures of the next frame are fixed."""
     edge = joy.fire & ~s.fire_prev
-    lfsr = jnp.where((s.fc % RANDOM_PERIOD) == 0, lfsr_step(s.lfsr), s.lfsr)
+    lfsr = jnp.where((s.fc & (RANDOM_PERIOD - 1)) == 0, lfsr_step(s.lfsr), s.lfsr)
     return s.replace(fire_prev=joy.fire, reverse=edge & (s.jump == 0), lfsr=lfsr,
                      igloo_built=s.blocks, floe_shape_drawn=s.floe_shape)

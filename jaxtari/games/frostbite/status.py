@@ -28,7 +28,7 @@ def next_frame(s):
     frames and then starts its demo (never ending the game for ALE: the demo's Baileys are
     ram[76] = 3)."""
     s = s.replace(fc=(s.fc + 1) & 0xFF)
-    tick = s.game_over & ~s.demo & ((s.fc % ATTRACT_TICK) == 0) & (s.attract_delay > 0)
+    tick = s.game_over & ~s.demo & ((s.fc & (ATTRACT_TICK - 1)) == 0) & (s.attract_delay > 0)
     delay = jnp.where(tick, s.attract_delay - 1, s.attract_delay)
     return s.replace(attract_delay=delay, demo=s.demo | (tick & (delay == 0)))
 

@@ -28,7 +28,7 @@ def bear_chases_bailey(s, go):
 def floes_break_up(s, go):
     """On levels 6, 8, ... the floes break up and rejoin: their shape steps every 16 frames."""
     li = s.level_index
-    breathe = go & (li % 2 == 1) & (li >= BREAKING_FLOES_LEVEL_INDEX) & ((s.fc % BREAK_PERIOD) == 0)
+    breathe = go & (li % 2 == 1) & (li >= BREAKING_FLOES_LEVEL_INDEX) & ((s.fc & (BREAK_PERIOD - 1)) == 0)
     return s.replace(floe_shape=jnp.where(breathe, (s.floe_shape - 1) % 16, s.floe_shape))
 
 
@@ -51,7 +51,7 @@ def drift_floes(s, live):
 def cool_down(s, live):
     """One degree every 64 frames; at 0 Bailey freezes. Returns the state and whether a degree
     went (the bear turns on the same beat)."""
-    tick = live & ((s.fc % TEMPERATURE_PERIOD) == 0)
+    tick = live & ((s.fc & (TEMPERATURE_PERIOD - 1)) == 0)
     temperature = jnp.where(tick, s.temperature - 1, s.temperature)
     return s.replace(temperature=temperature,
                      flags=jnp.where(tick & (temperature == 0), F_FREEZE, s.flags)), tick
