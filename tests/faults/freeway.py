@@ -42,5 +42,5 @@ FAULTS = [
                       constants={"lane_periods": (5, 4, 3, 2, 3, 1, 2, 3, 4, 5)}),
           "physics.car-speeds"),
     Fault(InternalMod("no_collisions", "cars never hit the chicken",
-                      mechanics={"collide": _no_hits}), "physics.hit-pushes-back"),
+                      mechanics={"collide": _no_hits}), "physics.collision-push-back"),
 ]
