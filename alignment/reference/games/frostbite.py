@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from jaxtari.games.frostbite import (
-    BEAR_MAX_X, BEAR_X_OFFSET, PLAYER_Y_OFFSET, WHITE_FLOE_COLOUR, Frostbite,
+    BEAR_MAX_X, BEAR_X_OFFSET, FULL_IGLOO, PLAYER_H, PLAYER_W, PLAYER_Y_OFFSET, WHITE_FLOE_COLOUR,
+    Frostbite,
 )
 
 from alignment.actions import names_of
@@ -58,7 +59,7 @@ def _signals() -> list[Signal]:
     return [
         Signal("player_x", ram_byte(PLAYER_X), jax_signal("player_x"), px, "px",
                f"ram[{PLAYER_X}] ({DISASM}: baileyHorizPos), {OCATARI}",
-               description="Frostbite Bailey, left x (8x18 px)"),
+               description=f"Frostbite Bailey, left x ({PLAYER_W}x{PLAYER_H} px)"),
         Signal("player_y", ram_byte(PLAYER_Y, PLAYER_Y_OFFSET), jax_signal("player_y"), px, "px",
                f"ram[{PLAYER_Y}]+{PLAYER_Y_OFFSET} ({DISASM}: baileyVertPos), {OCATARI}",
                description="Frostbite Bailey, top y"),
@@ -72,7 +73,8 @@ def _signals() -> list[Signal]:
                description="1-based level"),
         Signal("igloo_blocks", igloo_blocks, jax_signal("igloo_blocks"), 0, "blocks",
                f"ram[{IGLOO}] (255 none, k -> k+1 blocks; {DISASM}: buildingIglooIdx), {OCATARI}",
-               description="igloo blocks built, 0..16 (16 = complete, door open)"),
+               description=f"igloo blocks built, 0..{FULL_IGLOO + 1} ({FULL_IGLOO + 1} = complete, "
+                           f"door open)"),
         Signal("temperature", lambda ram: bcd(ram[TEMPERATURE]), jax_signal("temperature"), 0,
                "degrees", f"BCD ram[{TEMPERATURE}] ({DISASM}: temperatureValue), {OCATARI}",
                description="45 at the start of a life, counts down"),
