@@ -25,10 +25,11 @@ PLAYER_FIRST_LINE = 47
 LATE_GRAPHIC_X = {**{line: 23 for line in range(47, 55)}, 77: 11}
 LATE_COLOUR_X = {57: 16}
 # Lines where the kernel writes the next line's colour of Bailey early: from that screen x on, the
-# line shows it (the last line of each enemy band and the line after it; measured on ALE frames,
-# levels 6 to 8).
+# line shows it (the last line of each enemy band and the line after it, and the line after each
+# floe band; measured on ALE frames, levels 6 to 8).
 EARLY_COLOUR_X = {**{top + 7: 118 for top in (160, 134, 108, 82)},
-                  **{top + 8: 109 for top in (160, 134, 108, 82)}}
+                  **{top + 8: 109 for top in (160, 134, 108, 82)},
+                  **{top + 8: 109 for top in (174, 148, 122, 96)}}
 # Igloo stage k (ram[77] = k, 0..15): 4-line-tall bands (y, x, width), colour IGLOO_RGB.
 IGLOO_BANDS = (
     ((51, 112, 8),),
