@@ -40,7 +40,7 @@ ball goes on through bricks) follow the same ROM reading (``constants.MODE_FLAGS
 How close it is (tests/games/test_breakout*.py, measured on ale-py 0.12.1): every RAM byte the state
 mirrors, the reward, lives() and game_over() agree with zero tolerance on every frame of 20 whole
 random games (actions held 1 and 1..8 frames; 13,888 frames), 10 whole games of a ball-tracking
-player (73,447 frames, scores up to 421, the paddle shrunk and the top speed reached), and a
+player (73,447 frames, scores up to 421; the top speed in all, the paddle shrunk in 6), and a
 3,000-frame game in each of the 12 modes at both difficulties (65,315 frames); the 210x160 screen
 is pixel-exact on every 10th frame of all of them, and on every frame of the scripted starts.
 

@@ -103,9 +103,11 @@ ROW_POINTS = (7, 7, 4, 4, 1, 1)  # top row first (manual: red, orange, yellow, g
 COLUMN_BASE = (30, 24, 24, 24, 24, 18, 18, 18, 18, 12, 12, 6, 6, 6, 6, 0, 0, 0)
 COLUMN_MASKS = (0x3F, 0x3F, 0xCF, 0xF3, 0xFC, 0xFC, 0xF3, 0xCF, 0x3F,
                 0xCF, 0x3F, 0x3F, 0xCF, 0xF3, 0xFC, 0xFC, 0xF3, 0xCF)
-FULL_WALL = (0x3F,) * 6 + (0xFF,) * 24 + (0xC0,) * 6  # ram[0..35] of a full wall
+# ram[0..35] of a full wall  rule: spawning.brick-wall-appears-top
+FULL_WALL = (0x3F,) * 6 + (0xFF,) * 24 + (0xC0,) * 6
 POINTS_PER_WALL = 432
-SECOND_WALL_SCORE = 432  # a paddle hit with exactly this score brings the second wall (ROM)
+# a paddle hit at this score brings the second wall  rule: termination.player-team-destroy-walls
+SECOND_WALL_SCORE = 432
 
 # ---- the frame's other counters (ROM; ALE for the values after reset) -----------------------------
 # ram[94]: bit 7 while the wall is being (re)built (collisions are skipped), bit 6 to refill the
@@ -122,25 +124,29 @@ TIMER_PERIOD = 64    # timed games: the score (a timer) counts one every 64 fram
 class BreakoutConstants:
     """The tunable numbers of the game (a mod may override any of them)."""
 
-    mode: int = 0            # ALE mode (0, 4, ..., 44)
-    difficulty: int = 0      # ALE difficulty (0, 1)
-    pot_delta: int = POT_DELTA
-    row_points: tuple = ROW_POINTS
+    mode: int = 0            # ALE mode (0, 4, ..., 44)  measured: ram[50] = ALE's mode (setMode)
+    difficulty: int = 0      # ALE difficulty (0, 1)  measured: 1 narrows the paddle to 12 px
+    pot_delta: int = POT_DELTA  # rule: physics.turn-clockwise-move-paddle
+    row_points: tuple = ROW_POINTS  # rule: scoring.red-points-orange-yellow
+    # measured: each entry's speed after a paddle hit, tests/games/test_breakout_mechanics.py
     speed_table: tuple = tuple(sorted(SPEED_TABLE.items()))
-    max_hit_count: int = MAX_HIT_COUNT
-    fast_hit_count: int = FAST_HIT_COUNT
-    fast_rows: int = FAST_ROWS
-    paddle_half: tuple = PADDLE_HALF
-    paddle_widths: tuple = PADDLE_WIDTHS
-    shrink_on_top_wall: bool = True
-    start_lives: int = START_LIVES
+    max_hit_count: int = MAX_HIT_COUNT  # measured: the count stops at 12 (ram[107])
+    fast_hit_count: int = FAST_HIT_COUNT  # measured: ram[107] = 16 after a top-row brick
+    fast_rows: int = FAST_ROWS  # measured: rows 0..2 set the top speed (manual: "Speed Bricks")
+    paddle_half: tuple = PADDLE_HALF  # measured: the angle's distance from the middle (ram[108])
+    paddle_widths: tuple = PADDLE_WIDTHS  # measured: 16/12/8 px on ALE's screen
+    shrink_on_top_wall: bool = True  # measured: ram[97] bit 7 at the top wall, 12 px paddle
+    start_lives: int = START_LIVES  # rule: lives.lives
     # colours as getScreenRGB shows them (ALE); the ROM's palette indices in brackets
+    # rule: scoring.red-points-orange-yellow (the rows are named by their colours)
     row_colours: tuple = ((200, 72, 72), (198, 108, 58), (180, 122, 48),   # [0x46 0x36 0x26]
                           (162, 162, 42), (72, 160, 72), (66, 72, 200))    # [0x16 0xC6 0x86]
-    wall_colour: tuple = (142, 142, 142)        # walls and digits [0x06]
-    paddle_colour: tuple = (200, 72, 72)        # paddle, the ball below the bricks, right wall low [0x46]
-    left_wall_low_colour: tuple = (66, 158, 130)  # the left wall from the paddle's lines on [0xB6]
-    background: tuple = (0, 0, 0)
+    wall_colour: tuple = (142, 142, 142)        # walls and digits [0x06]  measured: getScreenRGB
+    # paddle, the ball below the bricks, right wall low [0x46]  measured: getScreenRGB
+    paddle_colour: tuple = (200, 72, 72)
+    # the left wall from the paddle's lines on [0xB6]  measured: getScreenRGB
+    left_wall_low_colour: tuple = (66, 158, 130)
+    background: tuple = (0, 0, 0)  # measured: getScreenRGB
 
     @property
     def flags(self) -> int:
