@@ -123,6 +123,17 @@ def pong_policy(signals: dict, tick: int) -> set:
     return held
 
 
+def breakout_policy(signals: dict, tick: int) -> set:
+    """Serve when no ball is in play (ball_y reads 9 then), else keep the paddle's middle under the
+    ball (the paddle eases after the knob, so it lags: a human-like miss now and then)."""
+    if not signals:
+        return set()
+    if signals["ball_y"] <= 9:
+        return {"fire"} if tick % 60 < 4 else set()
+    offset = (signals["ball_x"] + 1) - (signals["paddle_x"] + 8)
+    return {"right"} if offset > 3 else {"left"} if offset < -3 else set()
+
+
 def freeway_policy(signals: dict, tick: int) -> set:
     """Walk up the road, stopping now and then and stepping back once in a while."""
     phase = tick % 300
@@ -190,10 +201,11 @@ class FrostbiteHopper:
 # game -> a factory of its policy (a fresh one per player: the hopper keeps state)
 POLICIES: dict[str, Callable[[], Callable[[dict, int], set]]] = {
     "pong": lambda: pong_policy, "freeway": lambda: freeway_policy, "frostbite": FrostbiteHopper,
+    "breakout": lambda: breakout_policy,
 }
 # The name a session's header gives the player; a changed policy gets a new version.
 PLAYER_NAMES = {"pong": "scripted-pong-v1", "freeway": "scripted-freeway-v1",
-                "frostbite": "scripted-frostbite-hopper-v2"}
+                "frostbite": "scripted-frostbite-hopper-v2", "breakout": "scripted-breakout-v1"}
 
 
 def default_schedule(frames: int) -> list[Event]:
