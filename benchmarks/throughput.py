@@ -15,7 +15,7 @@ inside), compiles it once (the compile time is reported on its own), then report
 (noop_max=30 against 0, object-centric, the largest N) is measured too, from runs of the two
 taken in turn in one process.
 
-    python benchmarks/throughput.py --games pong freeway frostbite
+    python benchmarks/throughput.py --games pong freeway frostbite breakout
     python benchmarks/throughput.py --games pong --n 1 64 --repeats 2 --json out.json
 """
 
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jaxtari  # noqa: E402
 from jaxtari.wrappers import make_env  # noqa: E402
 
-ALE_NAMES = {"pong": "pong", "freeway": "freeway", "frostbite": "frostbite"}
+ALE_NAMES = {"pong": "pong", "freeway": "freeway", "frostbite": "frostbite", "breakout": "breakout"}
 
 
 def _tree_bytes(tree) -> int:
@@ -264,7 +264,7 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", nargs="+", default=["pong", "freeway", "frostbite"])
+    ap.add_argument("--games", nargs="+", default=["pong", "freeway", "frostbite", "breakout"])
     ap.add_argument("--n", nargs="+", type=int, default=[1, 64, 256, 1024, 4096])
     ap.add_argument("--ale-n", nargs="+", type=int, default=[1, 16, 64])
     ap.add_argument("--ale-threads", type=int, default=2)
