@@ -7,7 +7,7 @@ enemy bands, pixel by pixel, and against the bear), then the overscan (score tri
 speed accumulators, fire-button edge, the random generator). Every rule below was measured on
 ALE 0.12.1 (frames and RAM, repeat_action_probability=0), with setRAM/cloneState scripted starts
 for the later levels; the order of the logic and its constants were read from the public
-Omegamatrix disassembly of the cartridge and each one checked against the emulator's RAM (the
+Frostbite disassembly by Dennis Debro (DNSDEBRO/Disassemblies) and each one checked against the emulator's RAM (the
 tests in tests/games/test_frostbite.py replay the same inputs on ALE and here). The manual
 (AtariAge) gives the scoring table (10 x level per block, the degree bonus, 200 per fish), 45
 degrees at the start, 4 Baileys, a bonus one every 5,000 points up to 9, the bear from level 4.
