@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "alignment.pipeline.command",
     "alignment.gate_command",
     "alignment.playtest.command",
+    "alignment.stress.command",
 )
 
 for _name in COMMAND_MODULES:

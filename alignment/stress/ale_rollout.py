@@ -1,0 +1,182 @@
+"""The same PPO learner fed by the real emulator.
+
+Only the rollout differs from the JAX side: :class:`AleVecEnv` steps ``num_envs`` ``ale_py``
+interfaces under the ALE v5 protocol (frameskip 4 inside ALE, ALE's own sticky actions 0.25, the
+108,000-frame cap) and returns the JAX game's object-centric vector decoded from RAM
+(:mod:`alignment.stress.ram_features`). The policy and the update are the very functions the JAX
+side compiles (:func:`alignment.stress.ppo.make_policy`, :func:`~alignment.stress.ppo.make_update`),
+vmapped over seeds; the host loop only moves arrays between the emulators and those functions.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from alignment.stress.config import PPOConfig
+from alignment.stress.ppo import Runner, Transition, init_train_state, make_policy, make_update, training_reward
+from alignment.stress.ram_features import FeatureDecoder
+
+FRAMESKIP = 4
+MAX_EPISODE_FRAMES = 108_000
+
+
+def _ale_interface(rom: str, seed: int, sticky: float):
+    import ale_py
+    from ale_py import roms
+
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", int(seed) % (2 ** 31))
+    ale.setFloat("repeat_action_probability", float(sticky))
+    ale.setInt("frame_skip", FRAMESKIP)
+    ale.setInt("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
+    ale.loadROM(roms.get_rom_path(rom))
+    return ale
+
+
+class AleVecEnv:
+    """``num_envs`` emulators of one game, auto-resetting, object-centric observations.
+
+    ``step(actions) -> (obs, reward, done, ended, returns)``: ``done`` ends the training episode
+    (game over, truncation, or a lost life under episodic life); ``ended`` marks a finished game
+    whose unclipped return is in ``returns``.
+    """
+
+    def __init__(self, game: str, num_envs: int, seed: int, *, sticky: float = 0.25,
+                 episodic_life: bool = True, decoder: FeatureDecoder | None = None):
+        from alignment.catalog import entry
+
+        cat = entry(game)
+        self.game = cat.name
+        self.decoder = decoder or FeatureDecoder(cat.name)
+        self.envs = [_ale_interface(cat.rom, seed * 1000 + i, sticky) for i in range(num_envs)]
+        self.actions = self.envs[0].getMinimalActionSet()
+        self.episodic_life = episodic_life
+        self.returns = np.zeros(num_envs, np.float64)
+        for ale in self.envs:
+            ale.reset_game()
+        self.lives = np.array([ale.lives() for ale in self.envs])
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.actions)
+
+    def _rams(self) -> np.ndarray:
+        return np.stack([ale.getRAM() for ale in self.envs])
+
+    def observe(self) -> np.ndarray:
+        return self.decoder(self._rams())
+
+    def step(self, actions: np.ndarray):
+        n = len(self.envs)
+        reward = np.zeros(n, np.float32)
+        done = np.zeros(n, bool)
+        ended = np.zeros(n, bool)
+        returns = np.zeros(n, np.float32)
+        for i, (ale, a) in enumerate(zip(self.envs, actions)):
+            reward[i] = ale.act(self.actions[int(a)])
+            self.returns[i] += reward[i]
+            lives = ale.lives()
+            if ale.game_over():
+                ended[i] = done[i] = True
+                returns[i] = self.returns[i]
+                self.returns[i] = 0.0
+                ale.reset_game()
+                lives = ale.lives()
+            elif self.episodic_life and lives < self.lives[i]:
+                done[i] = True
+            self.lives[i] = lives
+        return self.observe(), reward, done, ended, returns
+
+    # -- checkpoints: the emulators' exact state (RNG included) and the episode counters ----------
+    def snapshot(self) -> bytes:
+        states = [ale.cloneState(include_rng=True) for ale in self.envs]
+        return pickle.dumps({"states": states, "returns": self.returns.copy(),
+                             "lives": self.lives.copy()})
+
+    def restore(self, blob: bytes) -> None:
+        data = pickle.loads(blob)
+        for ale, s in zip(self.envs, data["states"]):
+            ale.restoreState(s)
+        self.returns = np.asarray(data["returns"], np.float64)
+        self.lives = np.asarray(data["lives"])
+
+
+class AleTrainer:
+    """PPO on ALE for several seeds at once: one :class:`AleVecEnv` per seed, the policy and the
+    update vmapped over seeds (the same jitted functions as the JAX side)."""
+
+    def __init__(self, game: str, config: PPOConfig):
+        if config.obs != "objects":
+            raise NotImplementedError("ALE-side training reads RAM features; pixels are not wired")
+        self.game = game
+        self.config = config
+        self.decoder = FeatureDecoder(game)
+        update = make_update(config)
+        self._update = jax.jit(jax.vmap(update))
+        self._policy: Callable | None = None
+
+    def make_envs(self, seed: int) -> AleVecEnv:
+        c = self.config
+        return AleVecEnv(self.game, c.num_envs, seed, sticky=c.sticky_prob,
+                         episodic_life=c.episodic_life, decoder=self.decoder)
+
+    def init(self, seeds: list[int]) -> tuple[Runner, list[AleVecEnv]]:
+        """Fresh runners (stacked over seeds) and their emulators."""
+        envs = [self.make_envs(s) for s in seeds]
+        obs = np.stack([e.observe() for e in envs])
+
+        def one(key, obs):
+            k_net, _, k_run = jax.random.split(key, 3)
+            ts = init_train_state(self.config, envs[0].num_actions, obs, k_net)
+            return Runner(ts, None, obs, k_run, jnp.int32(0))
+
+        keys = jnp.stack([jax.random.key(s) for s in seeds])
+        return jax.vmap(one)(keys, jnp.asarray(obs)), envs
+
+    def chunk(self, runner: Runner, envs: list[AleVecEnv], n: int, on_step: Callable | None = None):
+        """``n`` updates; returns the runner and per-update stats shaped like the JAX side's
+        (arrays (seeds, n)). ``on_step(agent_steps)`` is called after each vectorised step."""
+        c = self.config
+        if self._policy is None:
+            policy = make_policy(runner.train_state.apply_fn)
+
+            def act(params, obs, key):
+                key, k = jax.random.split(key)
+                return policy(params, obs, k) + (key,)
+
+            self._policy = jax.jit(jax.vmap(act))
+        seeds = len(envs)
+        out = {"return_sum": np.zeros((seeds, n)), "episodes": np.zeros((seeds, n)),
+               "losses": np.zeros((seeds, n, 3))}
+        ts, obs, key, count = runner.train_state, runner.obs, runner.key, runner.update
+        for u in range(n):
+            steps = []
+            for _ in range(c.num_steps):
+                action, log_prob, value, key = self._policy(ts.params, obs, key)
+                acts = np.asarray(action)
+                results = [env.step(a) for env, a in zip(envs, acts)]
+                next_obs = np.stack([r[0] for r in results])
+                reward = np.stack([r[1] for r in results])
+                done = np.stack([r[2] for r in results])
+                ended = np.stack([r[3] for r in results])
+                rets = np.stack([r[4] for r in results])
+                out["return_sum"][:, u] += (rets * ended).sum(axis=1)
+                out["episodes"][:, u] += ended.sum(axis=1)
+                steps.append((obs, action, log_prob, value, reward, done))
+                obs = jnp.asarray(next_obs)
+                if on_step is not None:
+                    on_step(seeds * c.num_envs)
+            o, a, lp, v, r, d = (jnp.stack(x, axis=1) for x in zip(*steps))  # (seeds, T, N, ...)
+            traj = Transition(o, a, lp, v, training_reward(c, r), d)
+            keys = jax.vmap(lambda k: jax.random.split(k))(key)
+            key, k_upd = keys[:, 0], keys[:, 1]
+            ts, losses = self._update(ts, traj, obs, k_upd)
+            out["losses"][:, u] = np.asarray(losses)
+            count = count + 1
+        return Runner(ts, None, obs, key, count), out

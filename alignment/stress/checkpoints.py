@@ -1,0 +1,117 @@
+"""Per-seed training checkpoints: written atomically after every evaluation interval, checksummed,
+the last two kept, so a killed run loses at most one interval and a corrupt file falls back to the
+one before it.
+
+A file is a JSON header line (format, interval index, the seed's curve so far, the payload's
+sha256) followed by an ``.npz`` payload: the runner's leaves in flatten order (keys as key data)
+and, on the ALE side, the pickled emulator states.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import jax
+import numpy as np
+
+from alignment import atomic
+
+FORMAT = "jaxtari-align/stress-checkpoint/v1"
+KEEP = 2
+
+
+class CorruptCheckpoint(ValueError):
+    pass
+
+
+@dataclasses.dataclass
+class Checkpoint:
+    interval: int  # evaluation intervals completed
+    leaves: list[np.ndarray]
+    history: list[dict]  # one row per completed interval (see core)
+    env_blob: bytes | None = None
+    wall_seconds: float = 0.0
+
+
+def _plain(x) -> np.ndarray:
+    if hasattr(x, "dtype") and jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key):
+        x = jax.random.key_data(x)
+    return np.asarray(x)
+
+
+def leaves_of(tree) -> list[np.ndarray]:
+    return [_plain(x) for x in jax.tree_util.tree_leaves(tree)]
+
+
+def fill(template, leaves: list[np.ndarray]):
+    """``template`` (a pytree of the right structure) with its leaves replaced by ``leaves``."""
+    old, treedef = jax.tree_util.tree_flatten(template)
+    if len(old) != len(leaves):
+        raise CorruptCheckpoint(f"checkpoint has {len(leaves)} arrays, the runner {len(old)}")
+    new = []
+    for like, x in zip(old, leaves):
+        if hasattr(like, "dtype") and jax.dtypes.issubdtype(like.dtype, jax.dtypes.prng_key):
+            new.append(jax.random.wrap_key_data(jax.numpy.asarray(x), impl=jax.random.key_impl(like)))
+        else:
+            if tuple(np.shape(like)) != tuple(x.shape):
+                raise CorruptCheckpoint(f"array shape {x.shape} does not fit {np.shape(like)}")
+            new.append(jax.numpy.asarray(x, dtype=like.dtype))
+    return jax.tree_util.tree_unflatten(treedef, new)
+
+
+def seed_dir(root: Path, backend: str, seed: int) -> Path:
+    return Path(root) / backend / f"seed{seed}"
+
+
+def save(root: Path, backend: str, seed: int, ckpt: Checkpoint) -> Path:
+    buf = io.BytesIO()
+    arrays = {f"leaf{i:04d}": a for i, a in enumerate(ckpt.leaves)}
+    if ckpt.env_blob is not None:
+        arrays["env_blob"] = np.frombuffer(ckpt.env_blob, np.uint8)
+    np.savez(buf, **arrays)
+    payload = buf.getvalue()
+    header = {"format": FORMAT, "interval": ckpt.interval, "history": ckpt.history,
+              "wall_seconds": ckpt.wall_seconds, "leaves": len(ckpt.leaves),
+              "sha256": hashlib.sha256(payload).hexdigest()}
+    d = seed_dir(root, backend, seed)
+    path = d / f"interval{ckpt.interval:05d}.ckpt"
+    atomic.write_bytes(path, json.dumps(header).encode() + b"\n" + payload)
+    for old in sorted(d.glob("interval*.ckpt"))[:-KEEP]:
+        old.unlink(missing_ok=True)
+    return path
+
+
+def load(path: Path) -> Checkpoint:
+    data = Path(path).read_bytes()
+    head, sep, payload = data.partition(b"\n")
+    try:
+        header = json.loads(head)
+    except ValueError as exc:
+        raise CorruptCheckpoint(f"{path}: unreadable header ({exc})") from None
+    if not sep or header.get("format") != FORMAT:
+        raise CorruptCheckpoint(f"{path}: not a {FORMAT} file")
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        raise CorruptCheckpoint(f"{path}: checksum mismatch (truncated or overwritten)")
+    with np.load(io.BytesIO(payload)) as z:
+        leaves = [z[f"leaf{i:04d}"] for i in range(header["leaves"])]
+        blob = z["env_blob"].tobytes() if "env_blob" in z.files else None
+    return Checkpoint(header["interval"], leaves, header["history"], blob,
+                      float(header.get("wall_seconds", 0.0)))
+
+
+def latest(root: Path, backend: str, seed: int) -> tuple[Checkpoint | None, list[str]]:
+    """The newest readable checkpoint of a seed (None: start afresh) and a note per corrupt file
+    passed over."""
+    notes: list[str] = []
+    for path in sorted(seed_dir(root, backend, seed).glob("interval*.ckpt"), reverse=True):
+        try:
+            return load(path), notes
+        except (CorruptCheckpoint, OSError, ValueError, KeyError) as exc:
+            notes.append(f"corrupt checkpoint {path}: {exc}; seed {seed} ({backend}) "
+                         f"restarts from the last good one")
+    return None, notes

@@ -1,0 +1,93 @@
+"""``jaxtari-align stress GAME``: train PPO on ALE and on the JAX game, compare, write the report."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+
+from alignment.stress.config import BACKENDS, BUDGETS, OBS_MODES, StressInputError
+
+
+def _progress_bar(total_per_backend: dict[str, int]):
+    """A rich progress display: one bar per backend, with agent steps per second."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    progress = Progress(
+        TextColumn("{task.description:>4}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} steps/s"), TimeElapsedColumn(), TimeRemainingColumn(),
+    )
+    tasks = {b: progress.add_task(b, total=n, rate="-", start=False) for b, n in total_per_backend.items()}
+    seen: dict[str, int] = {}
+
+    def on_progress(backend: str, steps: int) -> None:
+        task = tasks[backend]
+        if backend not in seen:
+            # the first call reports steps restored from checkpoints: not counted in the rate
+            seen[backend] = steps
+            progress.start_task(task)
+            progress.update(task, completed=steps)
+            return
+        progress.advance(task, steps)
+        t = progress.tasks[task]
+        done = t.completed - seen[backend]
+        elapsed = t.elapsed or 0.0
+        progress.update(task, rate=f"{done / elapsed:,.0f}" if elapsed > 0 else "-")
+
+    return progress, on_progress
+
+
+def stress(
+    game: str = typer.Argument(..., help="game name, e.g. freeway or pong"),
+    obs: str = typer.Option("objects", "--obs", help=f"observations: {'|'.join(OBS_MODES)}"),
+    budget: str = typer.Option("smoke", "--budget",
+                               help=f"{'|'.join(BUDGETS)} or agent steps per seed"),
+    seeds: int = typer.Option(5, "--seeds", help="seeds per backend"),
+    backends: str = typer.Option("ale,jax", "--backends", help="comma separated: ale,jax"),
+    out: Path = typer.Option(Path("stress"), "--out", help="report and checkpoint folder"),
+    fresh: bool = typer.Option(False, "--fresh", help="discard checkpoints of this budget first"),
+) -> None:
+    """Train PPO with identical hyperparameters on each backend and compare the learning curves
+    (IQM with bootstrap bands, probability of improvement, AUC, an equivalence verdict).
+    Resumes from checkpoints under OUT/.checkpoints when killed."""
+    from rich.console import Console
+
+    from alignment.stress.config import budget_config
+    from alignment.stress.core import run_stress
+
+    console = Console(stderr=True)
+    kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
+    try:
+        config = budget_config(budget, obs)
+        bad = [b for b in kinds if b not in BACKENDS]
+        if bad or not kinds:
+            raise StressInputError(f"unknown backend(s) {', '.join(bad) or '(none)'}; choices: "
+                                   f"{', '.join(BACKENDS)}")
+        if seeds < 1:
+            raise StressInputError(f"--seeds must be at least 1, got {seeds}")
+    except StressInputError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2)
+    progress, on_progress = _progress_bar({b: config.num_updates * config.batch_size * seeds
+                                           for b in kinds})
+    command = "jaxtari-align " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    try:
+        with progress:
+            result = run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=kinds,
+                                out_dir=out, on_progress=on_progress, resume=not fresh,
+                                command=command)
+    except StressInputError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2)
+    for note in result.notes:
+        console.print(f"[yellow]note:[/yellow] {note}")
+    v = result.verdict
+    typer.echo(f"{result.name}: {v['label']} — {v['detail']}")
+    typer.echo(f"wrote {out / (result.name + '.json')}, .md and plots")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stress")(stress)

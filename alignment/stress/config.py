@@ -1,0 +1,93 @@
+"""PPO hyperparameters and training budgets: one home for both.
+
+The defaults are CleanRL's EnvPool Atari PPO (``ppo_atari_envpool.py``; also upstream JAXAtari's PPO
+configs): both backends train with exactly these values, only the environment differs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+OBS_MODES = ("objects", "pixels")
+BACKENDS = ("ale", "jax")
+FRAME_STACK = 4  # pixels: the Nature CNN's 84x84x4 input
+
+
+class StressInputError(ValueError):
+    """Bad input to the stress stage (unknown budget/obs/backend, a budget too small, ...)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PPOConfig:
+    obs: str = "objects"
+    num_envs: int = 8
+    num_steps: int = 128
+    total_timesteps: int = 10_000_000
+    learning_rate: float = 2.5e-4
+    anneal_lr: bool = True
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    clip_eps: float = 0.1
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    adam_eps: float = 1e-5
+    clip_rewards: bool = True  # the sign of the reward for training; returns are logged unclipped
+    episodic_life: bool = True  # a lost life ends the training episode (not the logged one)
+    sticky_prob: float = 0.25  # ALE v5
+    mlp_sizes: tuple = (461, 512)  # object-centric torso (JAXtari paper / upstream scripts)
+    updates_per_eval: int = 16  # one evaluation point (and checkpoint) every this many updates
+
+    @property
+    def batch_size(self) -> int:
+        return self.num_envs * self.num_steps
+
+    @property
+    def minibatch_size(self) -> int:
+        return self.batch_size // self.num_minibatches
+
+    @property
+    def num_updates(self) -> int:
+        return self.total_timesteps // self.batch_size
+
+    @property
+    def num_evals(self) -> int:
+        """Evaluation points (the last one may cover fewer updates)."""
+        return -(-self.num_updates // self.updates_per_eval)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+# name -> (total agent steps per seed, updates per evaluation point)
+BUDGETS: dict[str, tuple[int, int]] = {
+    "smoke": (2 * 1024, 1),
+    "cpu": (245_760, 16),
+    "paper": (10_000_000, 40),
+}
+DEFAULT_UPDATES_PER_EVAL = 16
+
+
+def budget_config(budget: str | int, obs: str = "objects") -> PPOConfig:
+    """The PPO config of a named budget (``smoke``, ``cpu``, ``paper``) or a step count."""
+    if obs not in OBS_MODES:
+        raise StressInputError(f"unknown observation mode {obs!r}; choices: {', '.join(OBS_MODES)}")
+    base = PPOConfig(obs=obs)
+    if isinstance(budget, str) and budget.strip().isdigit():
+        budget = int(budget.strip())
+    if isinstance(budget, str):
+        if budget not in BUDGETS:
+            raise StressInputError(
+                f"unknown budget {budget!r}; choices: {', '.join(BUDGETS)} or a number of agent "
+                f"steps per seed (at least {base.batch_size})")
+        steps, per_eval = BUDGETS[budget]
+    else:
+        steps, per_eval = int(budget), DEFAULT_UPDATES_PER_EVAL
+    if steps < base.batch_size:
+        raise StressInputError(
+            f"a budget of {steps} agent steps is too small for one PPO update; the minimum is "
+            f"{base.batch_size} ({base.num_envs} envs x {base.num_steps} steps)")
+    updates = steps // base.batch_size
+    return dataclasses.replace(base, total_timesteps=steps, updates_per_eval=min(per_eval, updates))

@@ -1,0 +1,273 @@
+"""Stage 4 core: train PPO on each backend, then compare the learning curves.
+
+:func:`run_stress` returns a :class:`StressResult` (data; it never prints). It trains ``seeds``
+runs per backend interval by interval, checkpointing every seed after each interval under
+``out_dir/.checkpoints/`` so a killed run resumes where it stopped (at most one interval lost), and
+finally writes the report (:func:`alignment.stress.report.write`) unless ``write_report=False``.
+
+The learning curve of a run is the mean unclipped return of the episodes (whole games, not lives)
+that finished within each evaluation interval, plotted against agent steps; its final return is the
+value of its last interval that finished an episode.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import platform
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+import jax
+import numpy as np
+
+from alignment.stress import checkpoints as ckpts
+from alignment.stress import statistics as st
+from alignment.stress.config import BACKENDS, OBS_MODES, PPOConfig, StressInputError, budget_config
+
+SCHEMA = "jaxtari-align/stress/v1"
+REFERENCE = "ale"  # the margin and the verdict take ALE as the reference
+
+
+def code_hash(game: str) -> str:
+    """sha256 over the game's jaxtari source files (stand-in with the name and signature of
+    ``alignment.catalog.code_hash``, used until that lands)."""
+    try:
+        from alignment.catalog import code_hash as shared  # type: ignore[attr-defined]
+        return shared(game)
+    except ImportError:
+        pass
+    import jaxtari
+
+    games = Path(jaxtari.__file__).parent / "games"
+    h = hashlib.sha256()
+    for path in sorted(games.glob(f"{game}*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for pkg in ("jax", "jaxlib", "flax", "optax", "ale-py", "numpy", "rliable", "jaxtari-align"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+@dataclasses.dataclass
+class BackendRuns:
+    steps: list[int]  # agent steps per seed at the end of each interval
+    curves: np.ndarray  # (seeds, intervals) mean return per interval, NaN where none finished
+    episodes: np.ndarray  # (seeds, intervals) episodes finished per interval
+    final: np.ndarray  # (seeds,)
+    wall_seconds: float
+    trained_steps: int  # agent steps trained in this invocation (all seeds)
+    trained_seconds: float
+
+    @property
+    def steps_per_second(self) -> float | None:
+        return self.trained_steps / self.trained_seconds if self.trained_seconds > 0 else None
+
+
+@dataclasses.dataclass
+class StressResult:
+    game: str
+    obs: str
+    budget: str
+    config: PPOConfig
+    seeds: list[int]
+    runs: dict[str, BackendRuns]
+    statistics: dict
+    verdict: dict
+    notes: list[str]
+    code_hash: str
+    versions: dict
+    command: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.game}-{self.obs}"
+
+
+def _validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[str, tuple]:
+    import jaxtari
+
+    try:
+        canon = jaxtari.canonical_name(game)
+    except Exception:
+        raise StressInputError(f"unknown game {game!r}; choices: {', '.join(jaxtari.list_games())}")
+    if obs not in OBS_MODES:
+        raise StressInputError(f"unknown observation mode {obs!r}; choices: {', '.join(OBS_MODES)}")
+    backends = tuple(dict.fromkeys(backends))
+    bad = [b for b in backends if b not in BACKENDS]
+    if bad or not backends:
+        raise StressInputError(f"unknown backend(s) {', '.join(bad) or '(none)'}; choices: "
+                               f"{', '.join(BACKENDS)} (one or both, comma separated)")
+    if not isinstance(seeds, int) or seeds < 1:
+        raise StressInputError(f"seeds must be a whole number >= 1, got {seeds!r}")
+    if "ale" in backends:
+        if obs == "pixels":
+            raise StressInputError("ALE-side pixel training is not wired yet; use --obs objects, "
+                                   "or --backends jax for pixels")
+        from alignment.stress.ram_features import STATE_FIELDS
+
+        if canon not in STATE_FIELDS:
+            raise StressInputError(
+                f"{canon}: no RAM decoding of its object features for the ALE side yet; games "
+                f"with one: {', '.join(sorted(STATE_FIELDS))} (or --backends jax)")
+    return canon, backends
+
+
+def _checkpoint_root(out_dir: Path, game: str, config: PPOConfig) -> Path:
+    return Path(out_dir) / ".checkpoints" / f"{game}-{config.obs}-{config.total_timesteps}"
+
+
+def _interval_updates(config: PPOConfig, k: int) -> int:
+    return min(config.updates_per_eval, config.num_updates - k * config.updates_per_eval)
+
+
+def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
+                   on_progress: Callable | None, notes: list[str]) -> BackendRuns:
+    """Train every seed to the end of the budget, resuming each from its newest good checkpoint."""
+    loaded = {}
+    for s in seeds:
+        ck, corrupt = ckpts.latest(root, side.name, s)
+        notes.extend(corrupt)
+        loaded[s] = ck
+    groups: dict[int, list[int]] = {}
+    for s in seeds:
+        groups.setdefault(loaded[s].interval if loaded[s] else 0, []).append(s)
+    history = {s: list(loaded[s].history) if loaded[s] else [] for s in seeds}
+    walls = {s: loaded[s].wall_seconds if loaded[s] else 0.0 for s in seeds}
+    trained_steps, trained_seconds = 0, 0.0
+    progress = (lambda n: on_progress(side.name, n)) if on_progress else None
+    if on_progress:
+        resumed = sum(min(len(history[s]) * config.updates_per_eval, config.num_updates)
+                      for s in seeds) * config.batch_size
+        on_progress(side.name, resumed)
+    for start in sorted(groups):
+        group = groups[start]
+        runner, ctx = side.init(group)
+        if start > 0:
+            per_seed = [loaded[s].leaves for s in group]
+            stacked = [np.stack(xs) for xs in zip(*per_seed)]
+            runner = ckpts.fill(runner, stacked)
+            for i, s in enumerate(group):
+                side.restore_env(ctx, i, loaded[s].env_blob)
+        for k in range(start, config.num_evals):
+            n = _interval_updates(config, k)
+            t0 = time.perf_counter()
+            runner, stats = side.chunk(runner, ctx, n, progress)
+            dt = time.perf_counter() - t0
+            trained_steps += n * config.batch_size * len(group)
+            trained_seconds += dt
+            leaves = ckpts.leaves_of(runner)
+            for i, s in enumerate(group):
+                eps = float(stats["episodes"][i].sum())
+                ret = float(stats["return_sum"][i].sum()) / eps if eps else None
+                history[s].append({
+                    "interval": k, "steps": (k * config.updates_per_eval + n) * config.batch_size,
+                    "return": ret, "episodes": int(eps),
+                    "losses": [float(x) for x in np.asarray(stats["losses"][i]).mean(axis=0)],
+                })
+                walls[s] += dt
+                ckpts.save(root, side.name, s, ckpts.Checkpoint(
+                    k + 1, [x[i] for x in leaves], history[s], side.env_blob(ctx, i), walls[s]))
+    steps = [row["steps"] for row in history[seeds[0]]]
+    curves = np.array([[np.nan if r["return"] is None else r["return"] for r in history[s]]
+                       for s in seeds], np.float64)
+    episodes = np.array([[r["episodes"] for r in history[s]] for s in seeds], np.int64)
+    final = np.array([_final(c) for c in curves])
+    return BackendRuns(steps, curves, episodes, final, max(walls.values()), trained_steps,
+                       trained_seconds)
+
+
+def _final(curve: np.ndarray) -> float:
+    ok = np.flatnonzero(np.isfinite(curve))
+    return float(curve[ok[-1]]) if ok.size else float("nan")
+
+
+def compare(runs: dict[str, BackendRuns], seeds: int) -> tuple[dict, dict, list[str]]:
+    """Statistics over the backends' curves, the verdict, and notes on what limits them."""
+    notes = []
+    names = list(runs)
+    steps = runs[names[0]].steps
+    stats = {
+        "curve_iqm": st.curve_intervals({k: r.curves for k, r in runs.items()}),
+        "final": st.final_intervals({k: r.final[np.isfinite(r.final)] for k, r in runs.items()
+                                     if np.isfinite(r.final).any()}) if any(
+            np.isfinite(r.final).any() for r in runs.values()) else {},
+    }
+    if set(names) >= {"ale", "jax"}:
+        x, y = runs["jax"].final, runs["ale"].final
+        fx, fy = x[np.isfinite(x)], y[np.isfinite(y)]
+        stats["probability_of_improvement"] = (
+            {"jax_over_ale": st.probability_of_improvement(fx, fy),
+             "ale_over_jax": st.probability_of_improvement(fy, fx)}
+            if fx.size and fy.size else None)
+        stats["auc"] = st.auc_comparison(steps, {k: r.curves for k, r in runs.items()}, "jax", "ale")
+        verdict = st.verdict(x, y)
+    else:
+        verdict = {"label": "inconclusive", "margin": None, "test": None,
+                   "detail": f"only {names[0]} was trained: nothing to compare it with"}
+    if seeds == 1 and "1 run" not in verdict["detail"]:
+        verdict["detail"] += "; one seed per backend gives no variance estimate"
+    if verdict["label"] != "inconclusive" and seeds == 1:
+        verdict["label"] = "inconclusive"
+    return stats, verdict, notes
+
+
+def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig = "smoke", seeds: int = 5,
+               backends: Sequence[str] = ("ale", "jax"), out_dir: Path = Path("stress"),
+               on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
+               write_report: bool = True, command: str = "") -> StressResult:
+    """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
+
+    ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
+    backend with the steps restored from checkpoints). ``resume=False`` discards this budget's
+    checkpoints first."""
+    canon, backends = _validate(game, obs, backends, seeds)
+    if isinstance(budget, PPOConfig):  # a whole config (tests, experiments): used as given
+        config, budget = dataclasses.replace(budget, obs=obs), budget.total_timesteps
+    else:
+        config = budget_config(budget, obs)
+    out_dir = Path(out_dir)
+    root = _checkpoint_root(out_dir, canon, config)
+    _check_writable(out_dir)
+    if not resume and root.exists():
+        import shutil
+
+        shutil.rmtree(root)
+    from alignment.stress.sides import make_side
+
+    notes: list[str] = []
+    seed_list = list(range(seeds))
+    runs = {}
+    for kind in backends:
+        side = make_side(kind, canon, config)
+        runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
+    stats, verdict, more = compare(runs, seeds)
+    notes.extend(more)
+    result = StressResult(canon, obs, str(budget), config, seed_list, runs, stats, verdict, notes,
+                          code_hash(canon), versions(), command)
+    if write_report:
+        from alignment.stress import report
+
+        report.write(result, out_dir)
+    return result
+
+
+def _check_writable(out_dir: Path) -> None:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = out_dir / ".write-check"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as exc:
+        raise StressInputError(f"cannot write to the output folder {out_dir}: {exc}; pass a "
+                               f"writable --out") from None

@@ -1,0 +1,188 @@
+"""The stress report: ``<game>-<obs>.json`` (schema ``jaxtari-align/stress/v1``, documented in
+docs/stress-schema.md), ``<game>-<obs>.md`` and two PNG plots (the IQM learning curves with 95%
+bootstrap bands, and the final-return intervals), each written atomically."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from alignment import atomic
+from alignment.stress.core import SCHEMA, StressResult
+
+COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
+
+
+def _clean(x):
+    """NaN/inf -> None, numpy -> python, recursively (strict JSON)."""
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _clean(x.tolist())
+    if isinstance(x, (np.floating, float)):
+        return float(x) if math.isfinite(float(x)) else None
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    return x
+
+
+def to_json(result: StressResult) -> dict:
+    r = result
+    return _clean({
+        "schema": SCHEMA,
+        "game": r.game,
+        "obs": r.obs,
+        "budget": r.budget,
+        "code_hash": r.code_hash,
+        "versions": r.versions,
+        "command": r.command,
+        "config": r.config.to_dict(),
+        "seeds": r.seeds,
+        "backends": {k: {
+            "steps": b.steps,
+            "curves": b.curves,
+            "episodes": b.episodes,
+            "final": b.final,
+            "wall_seconds": b.wall_seconds,
+            "steps_per_second": b.steps_per_second,
+        } for k, b in r.runs.items()},
+        "statistics": r.statistics,
+        "verdict": {"label": r.verdict["label"], "margin": r.verdict.get("margin"),
+                    "detail": r.verdict["detail"], "more_seeds": r.verdict.get("more_seeds"),
+                    "test": r.verdict.get("test")},
+        "notes": r.notes,
+    })
+
+
+def _fmt(x, digits=2):
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+def to_markdown(result: StressResult, data: dict) -> str:
+    r = result
+    v = data["verdict"]
+    lines = [
+        f"# Stress: {r.game}, {r.obs} observations",
+        "",
+        f"**Verdict: {v['label']}** (margin on final return: ±{_fmt(v['margin'])}). {v['detail']}.",
+        "",
+        f"PPO with identical hyperparameters on each backend; budget `{r.budget}` = "
+        f"{r.config.total_timesteps:,} agent steps per seed ({r.config.num_updates} updates), "
+        f"{len(r.seeds)} seeds per backend, evaluated every {r.config.updates_per_eval} updates "
+        f"({r.config.updates_per_eval * r.config.batch_size:,} steps) as the mean unclipped return "
+        f"of the games finished in that interval.",
+        "",
+        f"Command: `{r.command or 'alignment.stress.core.run_stress(...)'}`",
+        "",
+        "![learning curves](" + f"{r.name}-curves.png)",
+        "![final return](" + f"{r.name}-final.png)",
+        "",
+        "## Final return (95% stratified-bootstrap intervals, rliable)",
+        "",
+        "| backend | IQM | mean | median | per seed | wall time | steps/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    final = data["statistics"].get("final", {})
+    for k, b in data["backends"].items():
+        f = final.get(k, {})
+        cell = lambda m: (f"{_fmt(f[m]['value'])} [{_fmt(f[m]['low'])}, {_fmt(f[m]['high'])}]"
+                          if m in f else "n/a")
+        per_seed = ", ".join(_fmt(x, 1) for x in b["final"])
+        lines.append(f"| {k} | {cell('iqm')} | {cell('mean')} | {cell('median')} | {per_seed} | "
+                     f"{_fmt(b['wall_seconds'], 0)} s | {_fmt(b['steps_per_second'], 0)} |")
+    s = data["statistics"]
+    if s.get("probability_of_improvement"):
+        p = s["probability_of_improvement"]["jax_over_ale"]
+        lines += ["", f"Probability of improvement P(JAX > ALE) = {_fmt(p['value'])} "
+                      f"[{_fmt(p['low'])}, {_fmt(p['high'])}] (0.5: neither backend better)."]
+    if s.get("auc"):
+        a = s["auc"]
+        lines += ["", "Area under the curve (mean return over training): "
+                      + ", ".join(f"{k} {_fmt(m)}" for k, m in a["mean"].items())
+                      + f"; difference JAX - ALE {_fmt(a['diff'])}, Welch p = {_fmt(a['p_value'], 3)}."]
+    t = v.get("test")
+    if t:
+        lines += ["", f"Equivalence test (TOST, Welch, α = {t['alpha']} per side): difference "
+                      f"{_fmt(t['diff'])}, 90% CI [{_fmt(t['ci'][0])}, {_fmt(t['ci'][1])}], "
+                      f"p = {_fmt(t['p_value'], 4)}; margin ±{_fmt(t['margin'])} (10% of ALE's "
+                      f"mean final return, at least 1 point)."]
+    lines += ["", "## IQM learning curve", "", "| steps | " + " | ".join(data["backends"]) + " |",
+              "|---|" + "---|" * len(data["backends"])]
+    iqm = s["curve_iqm"]
+    steps = next(iter(data["backends"].values()))["steps"]
+    for i, step in enumerate(steps):
+        cells = [f"{_fmt(iqm[k]['iqm'][i])} [{_fmt(iqm[k]['low'][i])}, {_fmt(iqm[k]['high'][i])}]"
+                 for k in data["backends"]]
+        lines.append(f"| {step:,} | " + " | ".join(cells) + " |")
+    if r.notes:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in r.notes]
+    lines += ["", f"Code hash {r.code_hash[:16]}…; versions: "
+              + ", ".join(f"{k} {x}" for k, x in r.versions.items()), ""]
+    return "\n".join(lines)
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return buf.getvalue()
+
+
+def plots(result: StressResult, data: dict) -> dict[str, bytes]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    iqm = data["statistics"]["curve_iqm"]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for k, b in data["backends"].items():
+        steps = np.asarray(b["steps"], float)
+        f = lambda xs: np.array([np.nan if x is None else x for x in xs], float)
+        c = COLOURS.get(k)
+        ax.plot(steps, f(iqm[k]["iqm"]), label=f"{k} (IQM, {len(b['curves'])} seeds)", color=c)
+        ax.fill_between(steps, f(iqm[k]["low"]), f(iqm[k]["high"]), alpha=0.25, color=c)
+    ax.set_xlabel("agent steps per seed")
+    ax.set_ylabel("episodic return")
+    ax.set_title(f"{result.game} ({result.obs}): PPO, 95% bootstrap bands")
+    ax.legend()
+    curves = _png(fig)
+    plt.close(fig)
+
+    final = data["statistics"].get("final", {})
+    fig, axes = plt.subplots(1, 3, figsize=(8.0, 2.4), sharey=True)
+    names = list(final)
+    for ax, metric in zip(axes, ("iqm", "mean", "median")):
+        for i, k in enumerate(names):
+            m = final[k][metric]
+            if m["value"] is None:
+                continue
+            ax.errorbar([m["value"]], [i], xerr=[[m["value"] - m["low"]], [m["high"] - m["value"]]],
+                        fmt="o", color=COLOURS.get(k), capsize=4)
+        ax.set_title(metric.upper() if metric == "iqm" else metric)
+        ax.set_yticks(range(len(names)), names)
+        ax.set_xlabel("final return")
+    final_png = _png(fig)
+    plt.close(fig)
+    return {f"{result.name}-curves.png": curves, f"{result.name}-final.png": final_png}
+
+
+def write(result: StressResult, out_dir: Path = Path("stress")) -> dict[str, Path]:
+    """Write the JSON, the markdown and the plots; returns the paths by kind."""
+    out_dir = Path(out_dir)
+    data = to_json(result)
+    paths = {}
+    for name, blob in plots(result, data).items():
+        paths[name.rsplit("-", 1)[1].split(".")[0]] = atomic.write_bytes(out_dir / name, blob)
+    paths["md"] = atomic.write_text(out_dir / f"{result.name}.md", to_markdown(result, data))
+    # the JSON last: a reader that sees it can rely on the rest being there
+    paths["json"] = atomic.write_text(out_dir / f"{result.name}.json",
+                                      json.dumps(data, indent=1, allow_nan=False) + "\n")
+    return paths
