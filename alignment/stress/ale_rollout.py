@@ -3,7 +3,8 @@
 Only the rollout differs from the JAX side: :class:`AleVecEnv` steps ``num_envs`` ``ale_py``
 interfaces under the ALE v5 protocol (frameskip 4 inside ALE, ALE's own sticky actions 0.25, the
 108,000-frame cap) and returns the JAX game's object-centric vector decoded from RAM
-(:mod:`alignment.stress.ram_features`). The policy and the update are the very functions the JAX
+(:mod:`alignment.stress.ram_features`). Pixels come from ale-py's ``AtariVectorEnv`` instead (:mod:`alignment.stress.pixels`).
+The policy and the update are the very functions the JAX
 side compiles (:func:`alignment.stress.ppo.make_policy`, :func:`~alignment.stress.ppo.make_update`),
 vmapped over seeds; the host loop only moves arrays between the emulators and those functions.
 """
@@ -112,17 +113,20 @@ class AleTrainer:
     update vmapped over seeds (the same jitted functions as the JAX side)."""
 
     def __init__(self, game: str, config: PPOConfig):
-        if config.obs != "objects":
-            raise NotImplementedError("ALE-side training reads RAM features; pixels are not wired")
         self.game = game
         self.config = config
-        self.decoder = FeatureDecoder(game)
+        self.decoder = FeatureDecoder(game) if config.obs == "objects" else None
         update = make_update(config)
         self._update = jax.jit(jax.vmap(update))
         self._policy: Callable | None = None
 
-    def make_envs(self, seed: int) -> AleVecEnv:
+    def make_envs(self, seed: int):
         c = self.config
+        if c.obs == "pixels":
+            from alignment.stress.pixels import AlePixelVecEnv
+
+            return AlePixelVecEnv(self.game, c.num_envs, seed, sticky=c.sticky_prob,
+                                  episodic_life=c.episodic_life)
         return AleVecEnv(self.game, c.num_envs, seed, sticky=c.sticky_prob,
                          episodic_life=c.episodic_life, decoder=self.decoder)
 

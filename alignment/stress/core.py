@@ -110,10 +110,7 @@ def _validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple
                                f"{', '.join(BACKENDS)} (one or both, comma separated)")
     if not isinstance(seeds, int) or seeds < 1:
         raise StressInputError(f"seeds must be a whole number >= 1, got {seeds!r}")
-    if "ale" in backends:
-        if obs == "pixels":
-            raise StressInputError("ALE-side pixel training is not wired yet; use --obs objects, "
-                                   "or --backends jax for pixels")
+    if "ale" in backends and obs == "objects":
         from alignment.stress.ram_features import STATE_FIELDS
 
         if canon not in STATE_FIELDS:
@@ -253,6 +250,13 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
         runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
     stats, verdict, more = compare(runs, seeds)
     notes.extend(more)
+    if obs == "pixels":
+        from alignment.stress.pixels import pixel_gap
+
+        stats["pixel_gap"] = pixel_gap(canon)
+        if "ale" in backends:
+            notes.append("ALE pixels come from ale-py's AtariVectorEnv, which cannot save its "
+                         "emulators: a resumed ALE pixel run starts new games at the checkpoint")
     result = StressResult(canon, obs, str(budget), config, seed_list, runs, stats, verdict, notes,
                           code_hash(canon), versions(), command)
     if write_report:

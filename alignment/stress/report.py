@@ -108,6 +108,12 @@ def to_markdown(result: StressResult, data: dict) -> str:
         lines += ["", "Area under the curve (mean return over training): "
                       + ", ".join(f"{k} {_fmt(m)}" for k, m in a["mean"].items())
                       + f"; difference JAX - ALE {_fmt(a['diff'])}, Welch p = {_fmt(a['p_value'], 3)}."]
+    gap = s.get("pixel_gap")
+    if gap:
+        lines += ["", f"Pixels: ALE's 84x84 frames (ale-py's resize) and the JAX game's native 84x84 "
+                      f"raster differ by a mean of {gap['mean_abs_diff']:.2f} grey levels (of 255) "
+                      f"over {gap['frames']} matched frames; "
+                      f"{100 * gap['fraction_pixels_differing']:.1f}% of pixels differ at all."]
     t = v.get("test")
     if t:
         lines += ["", f"Equivalence test (TOST, Welch, α = {t['alpha']} per side): difference "
