@@ -3,7 +3,8 @@
 Only the rollout differs from the JAX side: :class:`AleVecEnv` steps ``num_envs`` ``ale_py``
 interfaces under the ALE v5 protocol (frameskip 4 inside ALE, ALE's own sticky actions 0.25, the
 108,000-frame cap) and returns the JAX game's object-centric vector decoded from RAM
-(:mod:`alignment.stress.ram_features`). Pixels come from ale-py's ``AtariVectorEnv`` instead (:mod:`alignment.stress.pixels`).
+(:mod:`alignment.reference.features`). Pixels come from ale-py's ``AtariVectorEnv`` instead
+(:mod:`alignment.stress.pixels`).
 The policy and the update are the very functions the JAX
 side compiles (:func:`alignment.stress.ppo.make_policy`, :func:`~alignment.stress.ppo.make_update`),
 vmapped over seeds; the host loop only moves arrays between the emulators and those functions.
@@ -20,7 +21,7 @@ import numpy as np
 
 from alignment.stress.config import PPOConfig
 from alignment.stress.ppo import Runner, Transition, init_train_state, make_policy, make_update, training_reward
-from alignment.stress.ram_features import FeatureDecoder
+from alignment.reference.features import FeatureDecoder
 
 FRAMESKIP = 4
 MAX_EPISODE_FRAMES = 108_000

@@ -13,7 +13,6 @@ value of its last interval that finished an episode.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import platform
 import time
 from pathlib import Path
@@ -22,29 +21,13 @@ from typing import Callable, Sequence
 import jax
 import numpy as np
 
+from alignment.catalog import code_hash
 from alignment.stress import checkpoints as ckpts
 from alignment.stress import statistics as st
 from alignment.stress.config import BACKENDS, OBS_MODES, PPOConfig, StressInputError, budget_config
 
 SCHEMA = "jaxtari-align/stress/v1"
 REFERENCE = "ale"  # the margin and the verdict take ALE as the reference
-
-
-def code_hash(game: str) -> str:
-    """sha256 over the game's jaxtari source files (stand-in with the name and signature of
-    ``alignment.catalog.code_hash``, used until that lands)."""
-    try:
-        from alignment.catalog import code_hash as shared  # type: ignore[attr-defined]
-        return shared(game)
-    except ImportError:
-        pass
-    import jaxtari
-
-    games = Path(jaxtari.__file__).parent / "games"
-    h = hashlib.sha256()
-    for path in sorted(games.glob(f"{game}*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
 
 
 def versions() -> dict[str, str]:
@@ -111,12 +94,12 @@ def _validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple
     if not isinstance(seeds, int) or seeds < 1:
         raise StressInputError(f"seeds must be a whole number >= 1, got {seeds!r}")
     if "ale" in backends and obs == "objects":
-        from alignment.stress.ram_features import STATE_FIELDS
+        from alignment.reference.features import supported_games
 
-        if canon not in STATE_FIELDS:
+        if canon not in supported_games():
             raise StressInputError(
                 f"{canon}: no RAM decoding of its object features for the ALE side yet; games "
-                f"with one: {', '.join(sorted(STATE_FIELDS))} (or --backends jax)")
+                f"with one: {', '.join(supported_games())} (or --backends jax)")
     return canon, backends
 
 

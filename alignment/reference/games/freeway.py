@@ -26,6 +26,10 @@ CARS_BOTTOM_LANE_FIRST = slice(108, 108 + NUM_LANES)  # ram[108] is the bottom l
 PERIODS = 105  # 256-frame periods since reset
 PERIOD_FRAME = 1  # frames within the current period
 FRAMES_PER_PERIOD = 256
+# 0x80 | count after a crossing, 0x40 | count after a hit; the count falls by one on even frames
+# and the byte clears at 0 (measured here, see jaxtari.games.freeway's docstring)
+WAIT = 106
+WAIT_CROSSING, WAIT_HIT, WAIT_COUNT = 0x80, 0x40, 0x3F
 
 GAME_FRAMES = FreewayConstants().game_frames  # 8192 = 32 periods (2 min 16.5 s)
 
@@ -62,6 +66,36 @@ def _signals() -> list[Signal]:
                f"{GAME_FRAMES} - (256*ram[{PERIODS}] + ram[{PERIOD_FRAME}]), {MEASURED}",
                description=f"frames left until the game ends ({GAME_FRAMES} at reset, 0 at game over)"),
     ]
+
+
+def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
+    """The JAX state fields ``Freeway.observation`` reads, for a batch of RAM snapshots (N, 128)
+    (see alignment.reference.features). RAM cannot tell the hurt pose on the frame a hit's count
+    reaches 0 (the byte is already clear): that one frame per hit shows the walking pose."""
+    r = np.asarray(rams).astype(np.int32)
+    frame = FRAMES_PER_PERIOD * r[:, PERIODS] + r[:, PERIOD_FRAME]
+    wait = r[:, WAIT]
+    count = wait & WAIT_COUNT
+    # The digits latch the score on odd frames, so they lag a crossing by one or two frames: on the
+    # crossing frame (count still cross_wait, or one less after an even frame's tick) and on the
+    # next frame when that one is even.
+    full = FreewayConstants().cross_wait
+    lagging = ((wait & WAIT_CROSSING) != 0) & ((count == full) | ((count == full - 1) & (frame % 2 == 0)))
+    score = (r[:, SCORE] >> 4) * 10 + (r[:, SCORE] & 0x0F)
+    return {
+        "frame": frame,
+        "climb": r[:, CLIMB],
+        "car_x": r[:, CARS_BOTTOM_LANE_FIRST][:, ::-1],  # lanes top to bottom, as the state
+        "hurt_pose": ((wait & WAIT_HIT) != 0) & (count > 0),
+        "shown_score": np.where(lagging, score - 1, score),
+    }
+
+
+def features(ram) -> np.ndarray:
+    """The object-centric vector ``Freeway.observation(state)`` gives, from one RAM snapshot."""
+    from alignment.reference.features import features as decode
+
+    return decode("freeway", ram)
 
 
 # A car byte of 0 is the JAX mod's parked car (screen x -3, under the HMOVE bar at the left edge);

@@ -7,6 +7,8 @@ ale-py 0.12.1 frames; tests/reference/test_ale.py re-checks every address agains
 
 from __future__ import annotations
 
+import numpy as np
+
 from jaxtari.games.pong import Pong, PongConstants
 
 from alignment.actions import names_of
@@ -42,6 +44,21 @@ def _signals() -> list[Signal]:
         Signal("enemy_score", ram_byte(ENEMY_SCORE), jax_signal("enemy_score"), 0, "points",
                f"ram[{ENEMY_SCORE}], {OCATARI}", description="points won by the computer"),
     ]
+
+
+def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
+    """The JAX state fields ``Pong.observation`` reads, for a batch of RAM snapshots (N, 128): the
+    state keeps the kernel's RAM units, so each is its byte (see alignment.reference.features)."""
+    r = np.asarray(rams).astype(np.int32)
+    return {"player_y": r[:, PLAYER_Y], "enemy_y": r[:, ENEMY_Y], "ball_x": r[:, BALL_X],
+            "ball_y": r[:, BALL_Y]}
+
+
+def features(ram) -> np.ndarray:
+    """The object-centric vector ``Pong.observation(state)`` gives, from one RAM snapshot."""
+    from alignment.reference.features import features as decode
+
+    return decode("pong", ram)
 
 
 ENTRY = make_entry(

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from alignment.reference.ale import AleGame
-from alignment.stress.ram_features import FeatureDecoder, UnsupportedFeatures
+from alignment.reference.features import FeatureDecoder, UnsupportedFeatures
 
 
 def _matched(game: str, frames: int, hold: int, seed: int):
@@ -51,6 +51,15 @@ def test_freeway_features_agree_frame_by_frame():
     assert same.mean() > 0.998
     assert np.all(np.delete(ale_obs, pose, axis=1) == np.delete(jax_obs, pose, axis=1))
     assert np.ptp(ale_obs[:, 71]) > 50  # the chicken moved
+
+
+def test_features_of_one_snapshot_from_the_ground_truth_module():
+    from alignment.reference.games import freeway
+
+    ale = AleGame("freeway", sticky=0.0)
+    ale.reset()
+    v = freeway.features(ale.ram.copy())
+    assert v.shape == (88,) and v[71] == 187  # the chicken's top y on the kerb
 
 
 def test_a_game_without_ram_decoding_is_named():

@@ -1,0 +1,79 @@
+"""The JAX game's object-centric observation, decoded from ALE RAM (what object-centric PPO on
+the ALE side sees, :mod:`alignment.stress`).
+
+The feature layout has one home, the JAX game's ``observation(state)``. A game's ground-truth
+module (``alignment/reference/games/<game>.py``) defines ``observation_fields(rams)``: the state
+fields that observation reads (positions, the frame counter, ...) decoded from a batch of RAM
+snapshots; here the game's own observation is evaluated on a reset state carrying those fields. So
+the two sides cannot disagree on order, sizes or geometry, only where the RAM decoding does, which
+tests/stress/test_features.py measures frame by frame on matched runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from alignment.catalog import GROUND_TRUTH_PACKAGE, canonical
+
+
+class UnsupportedFeatures(ValueError):
+    pass
+
+
+def _fields_of(game: str):
+    module = importlib.import_module(f"{GROUND_TRUTH_PACKAGE}.{game}")
+    return getattr(module, "observation_fields", None)
+
+
+def supported_games() -> list[str]:
+    """Games whose ground truth decodes the object features from RAM."""
+    from alignment.catalog import games
+
+    return [g for g in games() if _fields_of(g) is not None]
+
+
+class FeatureDecoder:
+    """``decoder(rams (N, 128) uint8) -> (N, F) float32``: the JAX game's ``observation`` for each
+    RAM snapshot (one compiled call per batch)."""
+
+    def __init__(self, game_name: str):
+        import jaxtari
+
+        name = canonical(game_name)
+        fields = _fields_of(name)
+        if fields is None:
+            raise UnsupportedFeatures(
+                f"no RAM decoding of {name}'s object features yet; games with one: "
+                f"{', '.join(supported_games())}")
+        self.game = jaxtari.make(name)
+        self._fields = fields
+        _, template = self.game.reset(jax.random.key(0))
+
+        def one(values):
+            state = template.replace(**{k: jnp.asarray(v, getattr(template, k).dtype)
+                                        for k, v in values.items()})
+            return self.game.observation(state)
+
+        self._observe = jax.jit(jax.vmap(one))
+
+    @property
+    def size(self) -> int:
+        return int(self.game.observation_space.shape[0])
+
+    def __call__(self, rams: np.ndarray) -> np.ndarray:
+        rams = np.asarray(rams, np.uint8).reshape(-1, 128)
+        return np.asarray(self._observe(self._fields(rams)))
+
+
+_DECODERS: dict[str, FeatureDecoder] = {}
+
+
+def features(game_name: str, ram: np.ndarray) -> np.ndarray:
+    """The feature vector of one RAM snapshot (shape (F,)), as ``game.observation(state)``."""
+    if game_name not in _DECODERS:
+        _DECODERS[game_name] = FeatureDecoder(game_name)
+    return _DECODERS[game_name](np.asarray(ram)[None])[0]
