@@ -141,8 +141,10 @@ class AleTrainer:
             ts = init_train_state(self.config, envs[0].num_actions, obs, k_net)
             return Runner(ts, None, obs, k_run, jnp.int32(0))
 
-        keys = jnp.stack([jax.random.key(s) for s in seeds])
-        return jax.vmap(one)(keys, jnp.asarray(obs)), envs
+        # one seed at a time, as the JAX side (see alignment.stress.sides.JaxSide)
+        init = jax.jit(one)
+        runners = [init(jax.random.key(s), jnp.asarray(o)) for s, o in zip(seeds, obs)]
+        return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *runners), envs
 
     def chunk(self, runner: Runner, envs: list[AleVecEnv], n: int, on_step: Callable | None = None):
         """``n`` updates; returns the runner and per-update stats shaped like the JAX side's
