@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from alignment.stress.config import BACKENDS, BUDGETS, OBS_MODES, StressInputError
+from alignment.stress.config import BUDGETS, OBS_MODES, StressInputError
 
 
 def _progress_bar(total_per_backend: dict[str, int]):
@@ -56,18 +56,13 @@ def stress(
     from rich.console import Console
 
     from alignment.stress.config import budget_config
-    from alignment.stress.core import run_stress
+    from alignment.stress.core import run_stress, validate
 
     console = Console(stderr=True)
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
     try:
+        validate(game, obs, kinds, seeds)
         config = budget_config(budget, obs)
-        bad = [b for b in kinds if b not in BACKENDS]
-        if bad or not kinds:
-            raise StressInputError(f"unknown backend(s) {', '.join(bad) or '(none)'}; choices: "
-                                   f"{', '.join(BACKENDS)}")
-        if seeds < 1:
-            raise StressInputError(f"--seeds must be at least 1, got {seeds}")
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)

@@ -77,7 +77,8 @@ class StressResult:
         return f"{self.game}-{self.obs}"
 
 
-def _validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[str, tuple]:
+def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[str, tuple]:
+    """The canonical game and the backends, or a :class:`StressInputError` naming the choices."""
     import jaxtari
 
     try:
@@ -208,7 +209,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
     backend with the steps restored from checkpoints). ``resume=False`` discards this budget's
     checkpoints first."""
-    canon, backends = _validate(game, obs, backends, seeds)
+    canon, backends = validate(game, obs, backends, seeds)
     if isinstance(budget, PPOConfig):  # a whole config (tests, experiments): used as given
         config, budget = dataclasses.replace(budget, obs=obs), budget.total_timesteps
     else:

@@ -102,7 +102,7 @@ def test_a_corrupt_checkpoint_is_named_and_its_seed_restarts_from_the_last_good(
 
 
 def test_bad_input_names_the_choices(tmp_path):
-    with pytest.raises(StressInputError, match="choices: freeway, frostbite, pong"):
+    with pytest.raises(StressInputError, match=r"unknown game 'tetris'; choices: .*freeway.*pong"):
         run_stress("tetris", out_dir=tmp_path)
     with pytest.raises(StressInputError, match="choices: objects, pixels"):
         run_stress("pong", obs="ram", out_dir=tmp_path)
@@ -113,6 +113,18 @@ def test_bad_input_names_the_choices(tmp_path):
     with pytest.raises(StressInputError, match="choices: ale, jax"):
         run_stress("pong", backends=("gym",), out_dir=tmp_path)
     assert budget_config("4096").num_updates == 4
+    with pytest.raises(StressInputError, match=">= 1, got 0"):
+        run_stress("pong", seeds=0, out_dir=tmp_path)
+    with pytest.raises(StressInputError, match="games with one: freeway, pong"):
+        run_stress("frostbite", out_dir=tmp_path)
+
+
+def test_the_command_names_bad_input_before_any_work(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "alignment.cli", "stress", "tetris", "--out",
+                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2
+    assert "unknown game 'tetris'; choices:" in proc.stderr and "Traceback" not in proc.stderr
+    assert "steps/s" not in proc.stderr  # no progress bar started
 
 
 def test_one_seed_trains_but_the_verdict_is_inconclusive():
