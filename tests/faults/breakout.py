@@ -25,6 +25,14 @@ def _bricks_stay(self, s, row, byte, mask):
     return hit.replace(bricks=s.bricks)
 
 
+def _never_faster(self, hits, angle):
+    return type(self).speed(self, hits & ~0x3C, angle)
+
+
+def _one_angle(self, hits, angle):
+    return type(self).speed(self, hits, angle * 0)
+
+
 FAULTS = [
     Fault(InternalMod("stuck_paddle", "RIGHT and LEFT do not move the paddle",
                       constants={"pot_delta": 0}), "physics.turn-clockwise-move-paddle"),
@@ -39,4 +47,8 @@ FAULTS = [
           "spawning.serve-ball-press-red"),
     Fault(PostStepMod("no_lost_balls", "a missed ball costs nothing", _no_lost_balls),
           "lives.player-team-receives-balls"),
+    Fault(InternalMod("never_faster", "the ball keeps the speed of the first hits",
+                      mechanics={"speed": _never_faster}), "physics.ball-speed-after-twelfth"),
+    Fault(InternalMod("one_angle", "the paddle's middle sends the ball off like its ends",
+                      mechanics={"speed": _one_angle}), "physics.after-twelfth-hit-angle"),
 ]
