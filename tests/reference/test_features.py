@@ -53,6 +53,13 @@ def test_freeway_features_agree_frame_by_frame():
     assert np.ptp(ale_obs[:, 71]) > 50  # the chicken moved
 
 
+def test_breakout_features_agree_on_every_frame():
+    ale_obs, jax_obs = _matched("breakout", 1500, 6, seed=2)
+    assert ale_obs.shape == jax_obs.shape and ale_obs.shape[1] == 5 + 5 + 108 * 6
+    np.testing.assert_array_equal(ale_obs, jax_obs)
+    assert np.ptp(ale_obs[:, 0]) > 20  # the ball moved
+
+
 def test_features_of_one_snapshot_from_the_ground_truth_module():
     from alignment.reference.games import freeway
 

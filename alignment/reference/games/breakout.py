@@ -42,6 +42,22 @@ def bricks_per_row(ram) -> np.ndarray:
     return ((ram[byte] & (0xFF ^ cleared)) != 0).sum(axis=1).astype(np.int64)
 
 
+def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
+    """The JAX state fields ``Breakout.observation`` reads, for a batch of RAM snapshots (N, 128):
+    the state mirrors the cartridge's RAM, so each is its bytes (see alignment.reference.features)."""
+    r = np.asarray(rams).astype(np.int32)
+    return {"paddle_x": r[:, PADDLE_X], "ball_x": r[:, BALL_X] << 8 | r[:, BALL_X + 1],
+            "ball_y": r[:, BALL_Y] << 8 | r[:, BALL_Y + 1], "shrunk": (r[:, TOP_WALL_FLAG] & 0x80) != 0,
+            "bricks": r[:, WALL]}
+
+
+def features(ram) -> np.ndarray:
+    """The object-centric vector ``Breakout.observation(state)`` gives, from one RAM snapshot."""
+    from alignment.reference.features import features as decode
+
+    return decode("breakout", ram)
+
+
 def _signals() -> list[Signal]:
     return [
         Signal("paddle_x", ram_byte(PADDLE_X, -g.PADDLE_X_OFFSET), jax_signal("paddle_x"), 0, "px",
