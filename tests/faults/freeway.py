@@ -38,9 +38,8 @@ FAULTS = [
                       constants={"climb_top": 240}), "scoring.crossing"),
     Fault(InternalMod("long_game", "the game lasts 9000 frames", constants={"game_frames": 9000}),
           "termination.time-limit"),
-    Fault(InternalMod("slow_lane", "the car of the fifth lane moves every 3rd frame, not every one",
-                      constants={"lane_periods": (5, 4, 3, 2, 3, 1, 2, 3, 4, 5)}),
-          "physics.car-speeds"),
     Fault(InternalMod("no_collisions", "cars never hit the chicken",
                       mechanics={"collide": _no_hits}), "physics.collision-push-back"),
+    Fault(InternalMod("no_push", "a hit stuns the chicken without pushing it back",
+                      constants={"push_step": 0}), "physics.collision-push-back"),
 ]
