@@ -38,8 +38,7 @@ conventions, so each one compares 1:1 with a RAM byte; :meth:`Pong.signals` conv
 How close it is: on 8 whole games against ALE (tracking and random players, 4,000-17,500 frames
 each) every one of RAM 8, 11, 13, 14, 49, 50, 51, 54, 56, 58, 60 and the reward agreed on every
 frame. Pixels: the ball's top row can differ by one line at a few x positions (see
-``_ball_columns``; deep play, a 24,535-frame 21-0 game and a 3,304-frame 0-21 one: 9 of 562
-sampled frames differ, each by 1-4 ball pixels), and the reset frame's stray ball pixel at x=2 (RAM 49 is 0 before the first
+``_ball_columns``), and the reset frame's stray ball pixel at x=2 (RAM 49 is 0 before the first
 serve) is not drawn; everything else on screen is pixel-exact.
 """
 
