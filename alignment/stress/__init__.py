@@ -6,7 +6,9 @@ under the curve, an equivalence test on final return).
 - :mod:`.networks`: the actor-critics (Nature CNN for pixels, an MLP for object features).
 - :mod:`.ppo`: the learner in pure JAX: the shared jitted update, and ``make_train`` for the JAX env.
 - :mod:`.ale_rollout`: the same learner fed by the real emulator.
-- :mod:`.features`: the JAX game's object-centric vector, decoded from ALE RAM.
+- :mod:`.sides`: the two backends behind one interface the core drives interval by interval.
+- :mod:`.pixels`: ale-py's vector env for pixels, and the measured pixel gap to the JAX raster.
+  (Object features on the ALE side: :mod:`alignment.reference.features`.)
 - :mod:`.statistics`: IQM, bootstrap CIs (rliable), probability of improvement, AUC, TOST verdict.
 - :mod:`.checkpoints`: per-seed, atomic, checksummed training checkpoints.
 - :mod:`.core`: ``run_stress`` (returns data, never prints); :mod:`.report`: JSON, markdown, plots;
