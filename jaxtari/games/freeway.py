@@ -7,7 +7,8 @@ from OCAtari's Freeway extractor and were re-checked here; the rest were found h
 
 - cars: ram[117 - i] is the x of lane i (top to bottom), 0..159 wrapping. The top five lanes drive
   left, the bottom five right. Lane speeds are 1 px every k frames, k = 5, 4, 3, 2, 1, 1, 2, 3, 4, 5
-  top to bottom, never changing in game 0. Counting frames t from reset (t = 0 right after
+  top to bottom, never changing in game 0 (as the first row of the CarPatterns table in Bill
+  Heineman's public Freeway disassembly says). Counting frames t from reset (t = 0 right after
   ``reset_game``), a left-driving car moves on frames t >= 1 with (t - 1) % k == 0, a right-driving
   one on frames t >= 2 with (t - 2) % k == 0 (exact for all 8192 frames of a game). The screen shows
   a car at x = ram - 3, except that a left-driving car is drawn where it was before this frame's
@@ -61,10 +62,10 @@ CHICKEN_SCREEN_Y0 = art.CHICKEN_SCREEN_Y0
 class FreewayConstants:
     game_frames: int = 8192  # rule: termination.time-limit
     # Per lane, top to bottom: a car moves 1 px every `lane_periods[i]` frames in direction
-    # `lane_dirs[i]` (-1 left, +1 right, 0 parked).
-    # measured: ram[108..117] on all 8192 frames of a game
-    lane_periods: tuple = (5, 4, 3, 2, 1, 1, 2, 3, 4, 5)
-    lane_dirs: tuple = (-1, -1, -1, -1, -1, 1, 1, 1, 1, 1)  # measured: ram[108..117]
+    # `lane_dirs[i]` (-1 left, +1 right, 0 parked). Game 1's row of the disassembly's CarPatterns
+    # table, and ram[108..117] on all 8192 frames of a game.
+    lane_periods: tuple = (5, 4, 3, 2, 1, 1, 2, 3, 4, 5)  # rule: physics.car-speeds
+    lane_dirs: tuple = (-1, -1, -1, -1, -1, 1, 1, 1, 1, 1)  # rule: physics.car-speeds
     # measured: getScreenRGB frames
     # Which way each lane's car sprite faces (drawn and collided with), independent of lane_dirs
     # so that a mod that parks or reverses cars does not redraw them.
@@ -178,7 +179,7 @@ class Freeway(Game):
             moving.append(due & (d != 0) & ~((d < 0) & last))
         return jnp.stack(moving)
 
-    # measured: ram[108..117], the per-lane schedule exact over all 8192 frames
+    # rule: physics.car-speeds  measured: ram[108..117], each lane's first move exact over 8192 frames
     def move_cars(self, car_x, frame):
         """Cars after frame ``frame``'s move (x wraps at 160)."""
         step = jnp.where(self._lanes_moving(frame), jnp.asarray(self._dirs), 0)

@@ -11,7 +11,7 @@ FAULTS_DIR = SPECS.parent / "tests" / "faults"
 
 
 @pytest.mark.parametrize("game, fault", [("pong", "right_ignored"), ("freeway", "crossing_worth_2"),
-                                         ("frostbite", "two_reserves")])
+                                         ("freeway", "slow_lane"), ("frostbite", "two_reserves")])
 def test_a_seeded_fault_is_caught_by_the_probe_of_the_rule_it_breaks(game, fault):
     faults = {f.name: f for f in load_faults(game, FAULTS_DIR)}
     assert len(faults) >= 8

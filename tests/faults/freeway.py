@@ -42,4 +42,13 @@ FAULTS = [
                       mechanics={"collide": _no_hits}), "physics.collision-push-back"),
     Fault(InternalMod("no_push", "a hit stuns the chicken without pushing it back",
                       constants={"push_step": 0}), "physics.collision-push-back"),
+    # Lanes chosen so that only the speed rule's probe sees the change: a wrong speed or direction
+    # nearer the kerb also changes the car-ahead save point's collision (measured: lane 10 at 4
+    # frames per px, or lane 3 driving right, flag physics.collision-push-back too).
+    Fault(InternalMod("slow_lane", "the car of lane 5 (top down) moves every 3rd frame, not every one",
+                      constants={"lane_periods": (5, 4, 3, 2, 3, 1, 2, 3, 4, 5)}),
+          "physics.car-speeds"),
+    Fault(InternalMod("lane_reversed", "the car of lane 8 (top down) drives left, not right",
+                      constants={"lane_dirs": (-1, -1, -1, -1, -1, 1, 1, -1, 1, 1)}),
+          "physics.car-speeds"),
 ]
