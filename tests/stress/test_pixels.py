@@ -1,8 +1,12 @@
 """Pixels on the ALE side: ale-py's vector env under the v5 protocol, and the measured gap between
 its 84x84 frames and the JAX game's native 84x84 raster."""
 
-import numpy as np
+import json
 
+import numpy as np
+import pytest
+
+from alignment.stress.core import run_stress
 from alignment.stress.pixels import AlePixelVecEnv, pixel_gap
 
 
@@ -24,13 +28,6 @@ def test_ale_pixel_env_steps_stacks_and_logs_whole_games():
         total += reward
     assert obs.shape == (2, 4, 84, 84) and obs.dtype == np.uint8
     assert not ended.any() and total.min() < 0  # NOOP loses points, no game over yet
-
-
-import json
-
-import pytest
-
-from alignment.stress.core import run_stress
 
 
 @pytest.mark.slow
