@@ -136,22 +136,29 @@ class AtariWrapper:
         return self._game.observation_space
 
     # -- the pieces ---------------------------------------------------------------------------
-    def _frames(self, game_state, sticky, last_action, action):
+    def _frames(self, game_state, sticky, last_action, action, frames_left=None):
         """Run one emulator frame of ``action`` per entry of ``sticky`` (True: repeat the previous
-        frame's action instead); stop at game over."""
+        frame's action instead); stop at game over, and after ``frames_left`` frames (the cap)."""
+        runs = jnp.ones(sticky.shape, bool)
+        if frames_left is not None:
+            runs = jnp.arange(sticky.shape[0]) < frames_left
 
-        def one(carry, repeat):
+        def one(carry, x):
+            repeat, run = x
             gs, last, total, over = carry
             a = jnp.where(repeat, last, action)
             _, new_gs, r, d, _ = self._game.step(gs, a)
-            # After game over the console is frozen (ALE's act() does nothing then).
-            gs = select_tree(over, gs, new_gs)
-            total = total + jnp.where(over, 0.0, r)
-            last = jnp.where(over, last, a)
-            return (gs, last, total, over | d), None
+            # After game over, and from the episode cap on, the console is frozen: ALE's act()
+            # does nothing then, even inside one agent step's frameskip (a cap of 402 frames ends
+            # gymnasium's v5 episode after 100 steps and 2 frames).
+            frozen = over | ~run
+            gs = select_tree(frozen, gs, new_gs)
+            total = total + jnp.where(frozen, 0.0, r)
+            last = jnp.where(frozen, last, a)
+            return (gs, last, total, over | (d & ~frozen)), None
 
         init = (game_state, last_action, jnp.float32(0.0), self._game.is_terminal(game_state))
-        (gs, last, total, over), _ = jax.lax.scan(one, init, sticky)
+        (gs, last, total, over), _ = jax.lax.scan(one, init, (sticky, runs))
         return gs, last, total, over
 
     def _sticky(self, words: jax.Array) -> jax.Array:
@@ -222,8 +229,10 @@ class AtariWrapper:
         self._game.check_action(action)
         action = jnp.asarray(action, jnp.int32)
         key, sticky, pick, k_game = self._draw(state.key)
-        gs, last, reward, terminated = self._frames(state.game_state, sticky, state.last_action, action)
-        frames = state.episode_frames + self.frameskip
+        frames_left = self.max_episode_frames - state.episode_frames
+        gs, last, reward, terminated = self._frames(state.game_state, sticky, state.last_action,
+                                                    action, frames_left)
+        frames = jnp.minimum(state.episode_frames + self.frameskip, self.max_episode_frames)
         truncated = (frames >= self.max_episode_frames) & ~terminated
         lives = jnp.asarray(self._game.lives(gs), jnp.int32)
         life_lost = lives < state.lives

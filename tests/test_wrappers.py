@@ -102,6 +102,17 @@ def test_episode_cap_truncates_and_autoresets():
     assert int(res[5][1].game_state.frame) == 4
 
 
+def test_a_cap_inside_an_agent_step_stops_the_emulator_there():
+    # ALE's act() does nothing once the frame cap is reached, even within one agent step's frameskip
+    env = AtariWrapper(toy(game_over_frame=10_000), sticky_prob=0.0, max_episode_frames=22,
+                       autoreset=False)
+    res = run(env, [1] * 7)
+    assert [bool(i["truncated"]) for *_, i in res] == [False] * 5 + [True, True]
+    assert [r for _, _, r, _, _ in res] == [4.0] * 5 + [2.0, 0.0]
+    assert [int(i["episode_frames"]) for *_, i in res] == [4, 8, 12, 16, 20, 22, 22]
+    assert int(res[-1][1].game_state.frame) == 22
+
+
 def test_default_cap_is_ale_v5s_108000_frames():
     assert AtariWrapper(toy()).max_episode_frames == 108_000
 
