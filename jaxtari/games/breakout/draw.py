@@ -5,9 +5,23 @@ digits as the previous frame left them (the cartridge builds them after the kern
 the TIA's priorities: the paddle (player 0) over the side walls (missiles) over the ball and the
 playfield (bricks, top wall, digits) over the black background. The ball takes the playfield's
 colour of its line, so it cannot be seen over a brick or a wall.
+
+How it is computed (fast on a CPU: no per-pixel gathers, the per-pixel work a few elementwise
+selects that XLA vectorises): everything that depends on the state is worked out per raster *line*
+first, as the 2600 itself holds it.
+
+* The playfield (digits, top wall, bricks) is 40 pixels of 4 screen columns, the same 40 bits on
+  every line of a band: per line it is one 40-bit register, kept as two uint32 words. Each line
+  takes its words from a small per-state table (empty, the top wall, the five glyph rows of the
+  digits, the six brick rows) by a static index, and each raster column tests a static bit.
+* The ball and the paddle are one span [from, to) of screen columns per line (empty off their
+  lines), compared against each raster column's screen x.
+* The side walls and their colours do not change: a static mask and colour per pixel.
 """
 
 from __future__ import annotations
+
+import functools
 
 import jax.numpy as jnp
 import numpy as np
@@ -15,6 +29,8 @@ import numpy as np
 from jaxtari import render
 from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
+
+_U32 = jnp.uint32
 
 # 3x5 digit glyphs (ALE: read off the screen; a cell is 4 px wide and 2 lines tall)
 DIGIT_ART = (
@@ -24,84 +40,165 @@ DIGIT_ART = (
     ("#..", "#..", "###", "#.#", "###"), ("###", "..#", "..#", "..#", "..#"),
     ("###", "#.#", "###", "#.#", "###"), ("###", "#.#", "###", "..#", "..#"),
 )
+GLYPH_ROWS = len(DIGIT_ART[0])
+# the digits are playfield glyphs: a cell is one playfield pixel, each digit starts on one
+assert g.DIGIT_CELL_W == g.PF_PIXEL and all(x % g.PF_PIXEL == 0 for x in g.DIGIT_X)
+_DIGIT_PF = tuple(x // g.PF_PIXEL for x in g.DIGIT_X)  # the playfield pixel of each digit's left cell
+PLAYER_NUMBER = 1
 
 
-def digit_masks() -> np.ndarray:
+def _glyph_bits() -> np.ndarray:
+    """(10, 5) int32: each glyph row as bits, its left cell in bit 0."""
     cells = render.art_mask(DIGIT_ART)  # (10, 5, 3)
-    return cells.repeat(g.DIGIT_CELL_H, axis=1).repeat(g.DIGIT_CELL_W, axis=2)  # (10, 10, 12)
+    return (cells.astype(np.int32) << np.arange(cells.shape[-1], dtype=np.int32)).sum(-1).astype(np.int32)
 
 
-_STATIC: dict = {}
+GLYPH_BITS = _glyph_bits()
+
+# where each line finds its playfield words in the per-state table (see _pf_table)
+_EMPTY, _TOP_WALL, _GLYPH0 = 0, 1, 2
+_BRICK0 = _GLYPH0 + GLYPH_ROWS
 
 
-def _static(raster: render.Raster):
-    """Per-raster tables in numpy (built once per raster): the brick row of each line, the
-    playfield pixel of each column, the top wall, the side walls above and from the paddle's lines,
-    the lines the ball can be drawn on."""
-    if raster.key not in _STATIC:
-        _STATIC[raster.key] = _build_static(raster)
-    return _STATIC[raster.key]
+def _fmt(raster, rgb) -> np.ndarray:
+    """RGB colour(s) (..., 3) in the raster's format: (..., 3) RGB or (...) grey, int32."""
+    rgb = np.asarray(rgb, np.uint8)
+    return (rgb if raster.channels == 3 else render.gray(rgb)).astype(np.int32)
 
 
-def _build_static(raster: render.Raster):
-    ys, xs = raster.ys[:, 0], raster.xs[0]
+@functools.lru_cache(maxsize=8)
+def _static(height, width, channels, ys_bytes, xs_bytes, consts):
+    """Per-raster tables (numpy), everything about the picture that does not depend on the state."""
+    ys = np.frombuffer(ys_bytes, np.int32)
+    xs = np.frombuffer(xs_bytes, np.int32)
+    raster = render.Raster(height, width, ys[:, None], xs[None, :], channels)
+    t = {"ys": ys, "xs": xs[None, :]}
+    # lines: which playfield words each shows
+    src = np.full(ys.shape, _EMPTY, np.int32)
+    digits = (ys >= g.DIGIT_TOP) & (ys < g.DIGIT_TOP + GLYPH_ROWS * g.DIGIT_CELL_H)
+    src[digits] = _GLYPH0 + (ys[digits] - g.DIGIT_TOP) // g.DIGIT_CELL_H
+    src[(ys >= g.TOP_WALL[0]) & (ys < g.TOP_WALL[1])] = _TOP_WALL
     brick_row = np.where((ys >= g.BRICK_TOP) & (ys < g.BRICK_TOP + k.NUM_ROWS * k.ROW_LINES),
                          (ys - g.BRICK_TOP) // k.ROW_LINES, -1)
+    src[brick_row >= 0] = _BRICK0 + brick_row[brick_row >= 0]
+    t["pf_src"] = src
+    # columns: the playfield pixel each samples, as (which word, which bit)
     pf = np.clip(xs // g.PF_PIXEL, 0, 39)
-    top_wall = ((ys >= g.TOP_WALL[0]) & (ys < g.TOP_WALL[1]))[:, None] & np.ones_like(xs, bool)[None]
+    t["pf_hi"] = (pf >= 32)[None, :]
+    t["pf_bit"] = (pf % 32).astype(np.uint32)[None, :]
+    # the playfield's colour of each line: grey above the bricks, the row's colour, then the paddle's
+    line_rgb = np.where((ys < g.BRICK_TOP)[:, None], np.asarray(consts.wall_colour),
+                        np.asarray(consts.paddle_colour))
+    line_rgb = np.where((brick_row >= 0)[:, None],
+                        np.asarray(consts.row_colours)[np.clip(brick_row, 0, 5)], line_rgb)
+    t["line_col"] = _fmt(raster, line_rgb)
+    # invisible games: the brick rows in the background's colour while the wall is not lit
+    dark = np.where((brick_row >= 0)[:, None], np.asarray(consts.background), line_rgb)
+    t["line_col_dark"] = _fmt(raster, dark)
+    # side walls (their colour changes from the paddle's lines on)
     left = ((ys >= g.TOP_WALL[0]) & (ys < g.LEFT_WALL_END))[:, None] & (xs < g.WALL_W)[None]
     right = ((ys >= g.TOP_WALL[0]) & (ys < g.RIGHT_WALL_END))[:, None] & (
         xs >= g.SCREEN_W - g.WALL_W)[None]
     low = (ys >= g.LOW_COLOUR_TOP)[:, None]
-    return brick_row, pf, top_wall, left & ~low, left & low, right & ~low, right & low
+    side_rgb = np.zeros((height, width, 3), np.int32)
+    side_rgb[left | right] = consts.wall_colour
+    side_rgb[left & low] = consts.left_wall_low_colour
+    side_rgb[right & low] = consts.paddle_colour
+    t["side"] = left | right
+    t["side_col"] = _fmt(raster, side_rgb)
+    t["background"] = _fmt(raster, consts.background)
+    t["paddle_col"] = _fmt(raster, consts.paddle_colour)
+    # the ball's top line offset of each line's kernel section, and the lines it may be drawn on
+    offset = np.full(ys.shape, g.BALL_SECTIONS[0][1], np.int32)
+    for first, off in g.BALL_SECTIONS[1:]:
+        offset[ys >= first] = off
+    t["ball_offset"] = offset
+    t["ball_lines"] = (ys >= g.BALL_FIRST_LINE) & (ys <= g.BALL_LAST_LINE)
+    t["ball_last"] = ys == g.BALL_LAST_LINE
+    t["paddle_lines"] = (ys >= g.PADDLE_TOP) & (ys < g.PADDLE_TOP + g.PADDLE_H)
+    return t
+
+
+def _tables(raster, consts):
+    return _static(raster.height, raster.width, raster.channels,
+                   np.ascontiguousarray(raster.ys[:, 0], np.int32).tobytes(),
+                   np.ascontiguousarray(raster.xs[0], np.int32).tobytes(), consts)
+
+
+def _brick_words(bricks):
+    """(6,) lo and hi uint32 words of each brick row's 40 playfield pixels (bit p = pixel p)."""
+    lit = (bricks[jnp.asarray(g.BRICK_BYTE)] >> jnp.asarray(g.BRICK_BIT)) & 1  # (6, 40)
+    bits = lit.astype(_U32) << jnp.asarray(np.arange(40) % 32, _U32)
+    return bits[:, :32].sum(axis=1, dtype=_U32), bits[:, 32:].sum(axis=1, dtype=_U32)
+
+
+def _glyph_words(shown_score, shown_lives):
+    """(5,) lo and hi uint32 words of the digits' glyph rows: the score's three digits (leading
+    zeros shown), the balls left and the player number."""
+    digits = [(shown_score // 100) % 10, (shown_score // 10) % 10, shown_score % 10,
+              shown_lives % 10]
+    glyphs = jnp.asarray(GLYPH_BITS)
+    lo = jnp.zeros((GLYPH_ROWS,), _U32)
+    for d, pf in zip(digits, _DIGIT_PF):
+        assert pf + 3 <= 32
+        lo = lo | (glyphs[d].astype(_U32) << _U32(pf))
+    assert _DIGIT_PF[4] >= 32
+    hi = jnp.asarray(GLYPH_BITS[PLAYER_NUMBER].astype(np.uint32) << np.uint32(_DIGIT_PF[4] - 32))
+    return lo, hi
+
+
+def _span(on, x0, x1):
+    """Per line [from, to) screen columns: (x0, x1) where ``on``, else empty."""
+    return jnp.where(on, x0, 0), jnp.where(on, x1, 0)
 
 
 def draw(game, raster: render.Raster, state):
     c = game.consts
-    brick_row, pf, top_wall, left_hi, left_lo, right_hi, right_lo = _static(raster)
-    ys = jnp.asarray(raster.ys[:, 0])
-    xs = jnp.asarray(raster.xs[0])
+    t = _tables(raster, c)
+    ys = jnp.asarray(t["ys"])
+    xs = jnp.asarray(t["xs"])  # (1, W)
 
-    canvas = raster.blank(c.background)
+    # playfield words of each line
+    brick_lo, brick_hi = _brick_words(state.bricks)
+    glyph_lo, glyph_hi = _glyph_words(state.shown_score, state.shown_lives)
+    table_lo = jnp.concatenate([jnp.asarray([0, 0xFFFFFFFF], _U32), glyph_lo, brick_lo])
+    table_hi = jnp.concatenate([jnp.asarray([0, 0xFF], _U32), jnp.broadcast_to(glyph_hi, (GLYPH_ROWS,)),
+                                brick_hi])
+    src = jnp.asarray(t["pf_src"])
+    pf_lo, pf_hi = table_lo[src], table_hi[src]
 
-    # digits: score (three digits, leading zeros shown) and balls left, then the player number
-    masks = digit_masks()
-    score = state.shown_score
-    digits = render.digits_mask(raster, masks, score, g.DIGIT_X[0], g.DIGIT_TOP, 3,
-                                g.DIGIT_X[1] - g.DIGIT_X[0], leading_zeros=True)
-    digits = digits | render.digits_mask(raster, masks, state.shown_lives % 10, g.DIGIT_X[3],
-                                         g.DIGIT_TOP, 1, 0)
-    digits = digits | render.digits_mask(raster, masks, 1, g.DIGIT_X[4], g.DIGIT_TOP, 1, 0)
-    canvas = render.paint(canvas, digits | jnp.asarray(top_wall), c.wall_colour)
-
-    # the playfield colour of each line: grey above the bricks, the row's colour, then the paddle's
-    rows = jnp.asarray(brick_row)
-    invisible = bool(c.flags & k.INVISIBLE)
-    row_rgb = jnp.asarray(c.row_colours, jnp.int32)
-    row_rgb = jnp.where(invisible & ~state.wall_lit, jnp.asarray(c.background, jnp.int32), row_rgb)
-    line_rgb = jnp.where((rows >= 0)[:, None], row_rgb[jnp.clip(rows, 0, 5)],
-                         jnp.where((ys < g.BRICK_TOP)[:, None], jnp.asarray(c.wall_colour),
-                                   jnp.asarray(c.paddle_colour)))
-    line_col = render.colour_for(raster, line_rgb)  # (H, 3) or (H,)
-
-    # bricks
-    lit = (state.bricks[jnp.asarray(g.BRICK_BYTE)] >> jnp.asarray(g.BRICK_BIT)) & 1  # (6, 40)
-    brick = (lit[jnp.clip(rows, 0, 5)][:, jnp.asarray(pf)] == 1) & (rows >= 0)[:, None]
-    # the ball
-    ball = g.ball_mask(ys, xs, state.ball_y >> 8, state.ball_x >> 8)
-    pfm = brick | ball
-    if raster.channels == 3:
-        canvas = jnp.where(pfm[..., None], line_col[:, None, :], canvas)
-    else:
-        canvas = jnp.where(pfm, line_col[:, None], canvas)
-
-    # side walls (their colour changes from the paddle's lines on), then the paddle
-    canvas = render.paint(canvas, jnp.asarray(left_hi | right_hi), c.wall_colour)
-    canvas = render.paint(canvas, jnp.asarray(left_lo), c.left_wall_low_colour)
-    canvas = render.paint(canvas, jnp.asarray(right_lo), c.paddle_colour)
-    size = game.paddle_size(state.shrunk)
+    # the ball: 4 lines from its kernel section's offset, 2 columns; cut short on the last line
+    by, bx = state.ball_y >> 8, state.ball_x >> 8
+    top = by + jnp.asarray(t["ball_offset"])
+    on = (ys >= top) & (ys < top + g.BALL_H) & jnp.asarray(t["ball_lines"])
+    x0 = bx - g.BALL_X_OFFSET
+    cut = jnp.where((by & 1) == 0, g.LAST_LINE_CUT_EVEN, g.LAST_LINE_CUT_ODD)
+    x1 = jnp.where(jnp.asarray(t["ball_last"]), jnp.minimum(x0 + g.BALL_W, cut), x0 + g.BALL_W)
+    ball_from, ball_to = _span(on, x0, x1)
+    # the paddle
     px = state.paddle_x - g.PADDLE_X_OFFSET
-    pw = jnp.asarray(c.paddle_widths)[size]
-    paddle = (((ys >= g.PADDLE_TOP) & (ys < g.PADDLE_TOP + g.PADDLE_H))[:, None]
-              & ((xs >= px) & (xs < px + pw))[None, :])
-    return render.paint(canvas, paddle, c.paddle_colour)
+    pw = jnp.asarray(c.paddle_widths)[game.paddle_size(state.shrunk)]
+    pad_from, pad_to = _span(jnp.asarray(t["paddle_lines"]), px, px + pw)
+
+    # the playfield's colour of each line
+    line_col = jnp.asarray(t["line_col"])
+    if c.flags & k.INVISIBLE:
+        line_col = jnp.where(state.wall_lit, line_col, jnp.asarray(t["line_col_dark"]))
+
+    # The per-line values are computed once per line, not once per pixel: XLA fuses cheap
+    # elementwise chains into their consumer (jaxtari.xla.materialize).
+    pf_lo, pf_hi, ball_from, ball_to, pad_from, pad_to = (
+        render.materialize(v) for v in (pf_lo, pf_hi, ball_from, ball_to, pad_from, pad_to))
+    col = lambda v: v[:, None]  # noqa: E731  (H,) per line -> (H, 1)
+    word = jnp.where(jnp.asarray(t["pf_hi"]), col(pf_hi), col(pf_lo))
+    pf = ((word >> jnp.asarray(t["pf_bit"])) & _U32(1)) != 0
+    ball = (xs >= col(ball_from)) & (xs < col(ball_to))
+    paddle = (xs >= col(pad_from)) & (xs < col(pad_to))
+
+    rgb = raster.channels == 3
+    px_ = (lambda m: m[..., None]) if rgb else (lambda m: m)
+    lines = (lambda a: a[:, None, :]) if rgb else col
+    img = jnp.where(px_(pf | ball), lines(line_col), jnp.asarray(t["background"]))
+    img = jnp.where(px_(jnp.asarray(t["side"])), jnp.asarray(t["side_col"]), img)
+    img = jnp.where(px_(paddle), jnp.asarray(t["paddle_col"]), img)
+    return img.astype(jnp.uint8)
