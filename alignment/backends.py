@@ -81,6 +81,22 @@ class Backend:
             raise BackendError(f"frames must be >= 0, got {frames!r}")
         return n
 
+    def _poke_of(self, name: str, value):
+        """The registry entry of a poke and its checked value (BackendError naming the fix)."""
+        poke = self.entry.pokes.get(name)
+        if poke is None:
+            known = ", ".join(sorted(self.entry.pokes)) or "none"
+            raise BackendError(f"{self.game}: unknown poke {name!r}; quantities a probe can set "
+                               f"on {self.game}: {known}")
+        try:
+            value = poke.check(value)
+        except ValueError as exc:
+            raise BackendError(f"{self.game}: {exc}") from None
+        problem = poke.when_problem(self.frame)
+        if problem:
+            raise BackendError(f"{self.game}: {problem}")
+        return poke, value
+
     def _empty_traces(self) -> dict[str, np.ndarray]:
         out = {k: np.zeros((0, *s.shape)) for k, s in self.entry.signals.items()}
         out[REWARD] = np.zeros(0, np.float64)
@@ -89,7 +105,9 @@ class Backend:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game!r}, frame={self.frame})"
 
-    # the API both kinds implement: reset, act, signals, rgb, clone, restore, run, terminated, frame
+    # the API both kinds implement: reset, act, poke, signals, rgb, clone, restore, run,
+    # terminated, frame. poke(name, value) sets a quantity of the game's registry
+    # (GameEntry.pokes): RAM bytes on ALE, state fields on JAX, the same game state on both.
 
 
 # ---- ALE ---------------------------------------------------------------------------------------
@@ -155,6 +173,10 @@ class AleBackend(Backend):
                 break
             total += self._step(i)
         return float(total)
+
+    def poke(self, name: str, value: int) -> None:
+        """Write a registered quantity (:class:`~alignment.signals.Poke`) into the console RAM."""
+        self._ale.poke(*self._poke_of(name, value))
 
     def run(self, frame_actions) -> dict[str, np.ndarray]:
         actions = self.action_indices(frame_actions)
@@ -345,6 +367,11 @@ class JaxBackend(Backend):
             self.state, r = self._fns.advance(self.state, padded, np.int32(k))
             total += float(r)
         return total
+
+    def poke(self, name: str, value: int) -> None:
+        """Replace the state fields of a registered quantity (:class:`~alignment.signals.Poke`)."""
+        poke, value = self._poke_of(name, value)
+        self.state = poke.jax(self.state, value)
 
     def run(self, frame_actions) -> dict[str, np.ndarray]:
         actions = self.action_indices(frame_actions)

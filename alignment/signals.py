@@ -13,7 +13,7 @@ corner of the object's bounding box) unless a signal says otherwise.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Optional
 
 import numpy as np
 
@@ -66,6 +66,52 @@ class RamWrite:
 
 
 @dataclasses.dataclass(frozen=True)
+class Poke:
+    """A quantity a probe may set directly (a "poke"): the same game state written on both sides.
+
+    ``ram(value)`` gives the bytes to write into ALE's console RAM (``{address: byte}``) and
+    ``jax(state, value)`` the JAX state with the matching fields replaced; a ground-truth module
+    lists a quantity only when both give the same game from there on (checked by a test that pokes,
+    plays on both backends and compares every signal and the screen). ``low``..``high``: the values
+    accepted. ``first_frame``..``last_frame`` (frames since reset; None: no end): when a write is
+    the same game on both (0..0: only before the first frame, for a quantity the cartridge derives
+    other state from when a level starts). ``score``: the value is the game's score, which ALE pays out as the reward
+    of the frame after a RAM write; the ALE backend counts it as the score instead.
+    """
+
+    name: str
+    low: int
+    high: int
+    ram: Callable[[int], Mapping[int, int]]
+    jax: Callable[[Any, int], Any]
+    source: str
+    description: str = ""
+    first_frame: int = 0
+    last_frame: Optional[int] = None
+    score: bool = False
+
+    def check(self, value) -> int:
+        """``value`` as an int within ``low..high``; ValueError saying the range otherwise."""
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"poke {self.name}: the value must be an integer {self.low}..{self.high}, "
+                             f"got {value!r}")
+        if not self.low <= int(value) <= self.high:
+            raise ValueError(f"poke {self.name}: {value} is out of range; {self.name} takes "
+                             f"{self.low}..{self.high}")
+        return int(value)
+
+    def when_problem(self, frame: int) -> Optional[str]:
+        """Why the quantity cannot be written ``frame`` frames after reset (None: it can)."""
+        if frame < self.first_frame or (self.last_frame is not None and frame > self.last_frame):
+            when = ("only before the first frame (at reset)" if self.last_frame == 0 else
+                    f"only from frame {self.first_frame} on" if self.last_frame is None else
+                    f"only at frames {self.first_frame}..{self.last_frame}")
+            return (f"poke {self.name} is written {when}, not at frame {frame}: "
+                    f"{self.description}")
+        return None
+
+
+@dataclasses.dataclass(frozen=True)
 class GameEntry:
     name: str  # canonical name, as jaxtari.make takes it
     ale_id: str  # gymnasium id, e.g. "ALE/Pong-v5"
@@ -80,6 +126,8 @@ class GameEntry:
     script: tuple[tuple[str, int], ...] = (("NOOP", 1),)
     # JAX mods (by registered name) with an ALE counterpart, as the RAM writes that make it
     ale_mods: Mapping[str, tuple[RamWrite, ...]] = dataclasses.field(default_factory=dict)
+    # quantities a probe may set on both backends (see Poke), by name
+    pokes: Mapping[str, Poke] = dataclasses.field(default_factory=dict)
 
     @property
     def farama_url(self) -> str:
@@ -145,6 +193,16 @@ def bcd_number(ram, addresses) -> int:
     return n
 
 
+def bcd_bytes(value: int, addresses) -> dict[int, int]:
+    """The RAM writes storing ``value`` as BCD bytes at ``addresses``, most significant first
+    (the inverse of :func:`bcd_number`)."""
+    out, v = {}, int(value)
+    for a in reversed(tuple(addresses)):
+        out[a] = ((v % 100 // 10) << 4) | (v % 10)
+        v //= 100
+    return dict(sorted(out.items()))
+
+
 def ram_byte(address: int, offset: int = 0) -> Callable[[np.ndarray], int]:
     """The extractor ``ram[address] + offset``."""
     return lambda ram: int(ram[address]) + offset
@@ -171,7 +229,7 @@ def core_signals() -> dict[str, Signal]:
 
 def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, signals,
                jax_game: str | None, rom: str | None = None, farama_slug: str | None = None,
-               notes: str = "", script=None, ale_mods=None) -> GameEntry:
+               notes: str = "", script=None, ale_mods=None, pokes=()) -> GameEntry:
     """A game's entry: the core signals first, then the game's own (in the order given)."""
     all_signals = core_signals()
     for s in signals:
@@ -179,4 +237,5 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
     return GameEntry(name, ale_id, rom or name, farama_slug or name, manual_url,
                      tuple(minimal_actions), all_signals, jax_game, notes,
                      tuple(script) if script else (("NOOP", 1),),
-                     {k: tuple(v) for k, v in (ale_mods or {}).items()})
+                     {k: tuple(v) for k, v in (ale_mods or {}).items()},
+                     {p.name: p for p in pokes})

@@ -74,6 +74,8 @@ class RuleResult:
     ale: Optional[dict] = None
     jax: Optional[dict] = None
     no_probe_reason: Optional[str] = None
+    start: Optional[str] = None  # where the probe starts (GameSpec.describe_start): reset, a save
+    # point, or a RAM-written start (pokes)
     trace: list[str] = dataclasses.field(default_factory=list)
     llm: Optional[dict] = None
 
@@ -126,6 +128,8 @@ class AuditResult:
             "failing_on_jax": failed,
             "probe_errors": self.count("probe-error"),
             "unprobed_rules": self.count("unprobed"),
+            "ram_written_starts": sum(bool(r.start and r.start.startswith("RAM-written"))
+                                      for r in self.rules),
             "unprobed_without_reason": sum(r.outcome == "unprobed" and not r.no_probe_reason
                                            for r in self.rules),
             "untraced_rules": len(self.traceability.untraced),
@@ -186,6 +190,7 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
         if rule.probe is None:
             res.detail = rule.unprobed or "no probe and no reason given: a coverage gap"
             continue
+        res.start = spec.describe_start(rule.probe)
         problem = _probe_problem(rule, subject.signals)
         if problem is None:
             try:

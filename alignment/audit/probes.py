@@ -8,6 +8,9 @@ is a wrong probe or a wrong rule — and then on the JAX game, the same way:
 - the frame protocol (the default): one emulator frame per frame, sticky actions off, the full
   18-action set so any ALE action name works; the start is ``reset`` or a save point of the spec
   (steps from reset, themselves data, so both backends reach the same situation the same way);
+  a step may be a poke (``{poke: {score: 4990}}``): quantities of the game's registry
+  (``GameEntry.pokes``) set on both backends through ``Backend.poke``, in order with the actions -
+  a RAM-written start for what no played save point reaches;
 - ``protocol: v5``: gymnasium's ``ALE/<Game>-v5`` (frameskip 4, sticky actions 0.25, its own seeded
   randomness) against ``jaxtari.wrappers.AtariWrapper`` with the same settings; the steps count agent
   steps, and an expectation with a ``rate`` must hold on that share of the probe's seeds.
@@ -113,6 +116,49 @@ def probe_plan(spec: Optional[GameSpec], game: str, probe: Probe):
     return (probe.mode if probe.mode is not None else mode), prefix, list(probe.steps)
 
 
+def poke_problems(spec: GameSpec) -> list[str]:
+    """Every poke of a spec's probes and save points that its game's registry does not take: an
+    unknown name (with the names known), a value out of range (with the range), a reset-only
+    quantity poked after frames have run. Empty when all are fine."""
+    try:
+        pokes = catalog.entry(spec.game).pokes
+    except catalog.UnknownCatalogGame as exc:
+        return [str(exc)]
+    known = ", ".join(sorted(pokes)) or "none"
+    problems = []
+
+    def check(where: str, steps: Sequence[ProbeStep], played: int) -> None:
+        for i, step in enumerate(steps, 1):
+            if not step.is_poke:
+                played += step.frames or 4 * (step.agent_steps or 0)
+                continue
+            for name, value in step.poke.items():
+                poke = pokes.get(name)
+                if poke is None:
+                    problems.append(f"{where}, step {i} ({step.describe()}): unknown poke {name!r}; "
+                                    f"quantities a probe can set on {spec.game}: {known}")
+                    continue
+                try:
+                    poke.check(value)
+                except ValueError as exc:
+                    problems.append(f"{where}, step {i}: {exc}")
+                when = poke.when_problem(played)
+                if when:
+                    problems.append(f"{where}, step {i}: {when}")
+
+    for name, point in spec.save_points.items():
+        _, before = spec.save_point_steps(point.start)
+        check(f"save point {name}", point.steps, sum(s.frames or 0 for s in before))
+    for rule in spec.rules:
+        if rule.probe is not None and rule.probe.protocol != "v5":
+            try:
+                _, before = spec.save_point_steps(rule.probe.start)
+            except KeyError:
+                continue  # an unknown start is reported by the schema and the runner
+            check(f"rule {rule.id}: probe", rule.probe.steps, sum(s.frames or 0 for s in before))
+    return problems
+
+
 # ---- checking --------------------------------------------------------------------------------
 
 
@@ -204,12 +250,23 @@ def _frames(kind: str, canon: str, probe: Probe, spec: Optional[GameSpec], seed:
     mode, prefix, steps = probe_plan(spec, canon, probe)
     b = _backend(kind, canon, mode, mods)
     b.reset(seed)
-    for s in prefix:
-        b.act(s.action, s.frames)
+    _play(b, prefix, f"save point {probe.start}")
     start = b.signals()
-    for s in steps:
-        b.act(s.action, s.frames)
+    _play(b, steps, "probe")
     return start, b.signals(), (b.rgb() if _wants_screen(probe) else None)
+
+
+def _play(b, steps: Sequence[ProbeStep], where: str) -> None:
+    """Actions and pokes in order; a poke the backend refuses names its step."""
+    for i, s in enumerate(steps, 1):
+        try:
+            if s.is_poke:
+                for name, value in s.poke.items():
+                    b.poke(name, value)
+            else:
+                b.act(s.action, s.frames)
+        except BackendError as exc:
+            raise ProbeError(f"{where} step {i} ({s.describe()}): {exc}") from None
 
 
 @functools.lru_cache(maxsize=4)

@@ -113,6 +113,11 @@ def render_markdown(report: dict) -> str:
           versions]])
     lines += ["", f"Spec `{report['spec']['path']}`, spans {report['spec']['spans']}. "
               f"Created {report['created']}; LLM auditor: {report['llm']['provider']}.", ""]
+    written = [r["id"] for r in report["rules"] if (r.get("start") or "").startswith("RAM-written")]
+    if written:
+        lines += [f"{len(written)} probe(s) start from a RAM-written state (pokes: the same "
+                  "quantities written into ALE's RAM and the JAX state), not from a played start: "
+                  + ", ".join(f"`{i}`" for i in written) + ".", ""]
 
     rules = report["rules"]
     bad = [r for r in rules if r["outcome"] in ("fail", "probe-error", "wrong-probe")]
@@ -167,6 +172,8 @@ def render_markdown(report: dict) -> str:
         jax = "-" if r["jax"] is None else ("pass" if r["jax"]["passed"] else "fail")
         code = ", ".join(r["trace"][:3]) + (" ..." if len(r["trace"]) > 3 else "") or "(no tag)"
         note = r["detail"] if r["outcome"] != "pass" else ""
+        if (r.get("start") or "").startswith("RAM-written"):
+            note = "; ".join(x for x in (r["start"], note) if x)
         row = [f"`{r['id']}`", MARK[r["outcome"]], ale, jax, code, note]
         if r.get("llm"):
             row.insert(5, r["llm"].get("verdict", "-"))

@@ -204,6 +204,23 @@ def _play(ale, steps: Sequence[tuple[str, int]]) -> None:
             ale.act(a)
 
 
+def _replay(ale, steps: Sequence[ProbeStep]) -> None:
+    """A save point's stored steps: actions, and pokes of the game's registry (RAM writes)."""
+    pokes = ale.entry.pokes
+    for s in steps:
+        if s.is_poke:
+            for name, value in s.poke.items():
+                if name not in pokes:
+                    raise SearchError(f"{ale.entry.name}: unknown poke {name!r}; quantities: "
+                                      f"{', '.join(sorted(pokes)) or 'none'}")
+                problem = pokes[name].when_problem(ale.frame)
+                if problem:
+                    raise SearchError(f"{ale.entry.name}: {problem}")
+                ale.poke(pokes[name], pokes[name].check(value))
+        else:
+            _play(ale, [(s.action, s.frames)])
+
+
 def _merge(steps: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     for a, n in steps:
@@ -238,7 +255,7 @@ def search(game: str, target: Target, start_steps: Sequence[ProbeStep] = (),
     from alignment.reference import AleGame
 
     ale = AleGame(game, mode=target.mode, full_action_space=True)
-    _play(ale, [(s.action, s.frames) for s in start_steps])
+    _replay(ale, start_steps)
     _play(ale, target.prefix)
     origin = ale.signals()
     beam = [_Node(ale.clone(), list(target.prefix), origin, target.objective(origin))]
@@ -286,7 +303,8 @@ def find(spec: GameSpec, name: str, progress=None) -> SavePoint:
     _, before = spec.save_point_steps(target.start) if target.start != "reset" else (None, [])
     steps = search(game, target, before, progress)
     ale = AleGame(game, mode=target.mode, full_action_space=True)
-    _play(ale, [(s.action, s.frames) for s in before] + steps)
+    _replay(ale, before)
+    _play(ale, steps)
     end = ale.signals()
     reaches = [Expectation(signal=k, op="==", value=_plain(end[k])) for k in target.reaches]
     return SavePoint(

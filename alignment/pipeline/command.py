@@ -48,6 +48,14 @@ def _compiled(saver):
     return graph.compile(checkpointer=saver)
 
 
+def _step_text(s: dict) -> str:
+    if s.get("poke"):
+        return "poke " + ", ".join(f"{k}={v}" for k, v in s["poke"].items())
+    if s.get("frames") is not None:
+        return f"{s['action']} x{s['frames']}"
+    return f"{s['action']} x{s.get('agent_steps')} agent steps"
+
+
 def _show_rule(console: Console, rule: dict[str, Any]) -> None:
     console.print(f"[bold]{rule['id']}[/bold] ({rule['why']})")
     console.print(f"  {rule['statement']}", soft_wrap=True)
@@ -59,9 +67,7 @@ def _show_rule(console: Console, rule: dict[str, Any]) -> None:
                       soft_wrap=True)
     probe = rule.get("probe")
     if probe:
-        steps = ", ".join(f"{s['action']} x{s['frames']}" if s.get("frames") is not None
-                          else f"{s['action']} x{s.get('agent_steps')} agent steps"
-                          for s in probe["steps"])
+        steps = ", ".join(_step_text(s) for s in probe["steps"])
         checks = ", ".join(f"{e['signal']} {e['op']}" + (f" {e['value']}" if e.get("value") is not None
                                                           else "") for e in probe["expectations"])
         console.print(f"  probe: from {probe['start']}, {steps}; expect {checks}", soft_wrap=True)

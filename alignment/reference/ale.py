@@ -55,6 +55,7 @@ class AleSnapshot:
     score: int
     last_action: int  # the ALE action applied on the last frame (what a sticky frame repeats)
     rng_state: dict  # the sticky-action generator's state
+    unpaid: int = 0  # points written into RAM that ALE will pay as the next frame's reward
 
 
 class AleGame:
@@ -119,6 +120,7 @@ class AleGame:
         self._last_action = NOOP
         self._frame = 0
         self._score = 0
+        self._unpaid = 0
         self.reset()
 
     # ---- actions ----------------------------------------------------------------------------
@@ -145,6 +147,7 @@ class AleGame:
         self._last_action = NOOP
         self._frame = 0
         self._score = 0
+        self._unpaid = 0
 
     def act(self, ale_action: int) -> int:
         """Advance one emulator frame with ALE action id ``ale_action`` (0..17); returns its reward.
@@ -160,7 +163,8 @@ class AleGame:
         if self.sticky > 0.0 and self._rng.random() < self.sticky:
             a = self._last_action
         self._last_action = a
-        r = int(self.ale.act(self._actions[a]))
+        r = int(self.ale.act(self._actions[a])) - self._unpaid
+        self._unpaid = 0
         self._frame += 1
         self._score += r
         return r
@@ -235,7 +239,7 @@ class AleGame:
         """Everything needed to continue exactly from here, the sticky-action RNG included."""
         return AleSnapshot(
             self.ale.cloneState(include_rng=True), self._frame, self._score, self._last_action,
-            self._rng.bit_generator.state,
+            self._rng.bit_generator.state, self._unpaid,
         )
 
     def restore(self, snapshot: AleSnapshot) -> None:
@@ -246,6 +250,25 @@ class AleGame:
         self._score = snapshot.score
         self._last_action = snapshot.last_action
         self._rng.bit_generator.state = snapshot.rng_state
+        self._unpaid = snapshot.unpaid
+
+    def set_score(self, score: int) -> None:
+        """Count ``score`` as the score from now on, after the game's score was written into RAM.
+
+        ALE pays a game's score change as the reward of the next frame (its reward is the RAM
+        score's change over a frame), so without this a written score would arrive as one large
+        reward; here it is the score at once and that frame's reward is only what the frame scored.
+        """
+        self._unpaid += int(score) - self._score
+        self._score = int(score)
+
+    def poke(self, poke, value: int) -> None:
+        """Write a registered quantity (:class:`alignment.signals.Poke`, value checked by the
+        caller): its RAM bytes, and for the score :meth:`set_score`."""
+        for address, byte in poke.ram(int(value)).items():
+            self.set_ram(address, byte)
+        if poke.score:
+            self.set_score(int(value))
 
     def set_ram(self, index: int, value: int) -> None:
         i, v = int(index), int(value)

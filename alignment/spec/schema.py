@@ -188,18 +188,43 @@ def _context_documents(info: ValidationInfo) -> Optional[Mapping[str, Document]]
 # Probes
 
 
+POKE_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
 class ProbeStep(_Model):
     """Hold one ALE action for a number of emulator frames (60 Hz, frameskip 1), or, in a probe of
-    the v5 protocol, for a number of agent steps (each one ``env.step``: 4 frames, sticky actions)."""
+    the v5 protocol, for a number of agent steps (each one ``env.step``: 4 frames, sticky actions).
 
-    action: str = Field(description="ALE action name, e.g. 'NOOP', 'DOWN', 'UPFIRE'")
+    Or a poke: ``{poke: {score: 4990}}`` sets quantities of the game's registry of writable
+    quantities (``GameEntry.pokes`` in its ground-truth module: RAM bytes on ALE, state fields on
+    JAX), in the order given, between frames. Names and ranges are the game's, checked against the
+    catalog when the probe runs (:func:`alignment.audit.probes.poke_problems`).
+    """
+
+    action: Optional[str] = Field(default=None,
+                                  description="ALE action name, e.g. 'NOOP', 'DOWN', 'UPFIRE'")
     frames: Optional[int] = Field(default=None, ge=1, le=108_000,
                                   description="emulator frames (probes of the frame protocol)")
     agent_steps: Optional[int] = Field(default=None, ge=1, le=27_000,
                                        description="agent steps (probes with protocol: v5)")
+    poke: Optional[dict[str, int]] = Field(
+        default=None, description="a RAM-written start: {quantity: value} of the game's registry "
+        "(e.g. {score: 4990}), set on both backends before the next step")
 
     @model_validator(mode="after")
     def _one_count(self) -> "ProbeStep":
+        if self.poke is not None:
+            if self.action is not None or self.frames is not None or self.agent_steps is not None:
+                raise ValueError("a poke step only sets quantities ({poke: {name: value}}); give "
+                                 "its action and frames as a step of their own")
+            if not self.poke:
+                raise ValueError("a poke step names at least one quantity, e.g. {poke: {score: 4990}}")
+            for name in self.poke:
+                if not POKE_NAME_RE.match(name):
+                    raise ValueError(f"poke name {name!r} must be lower_snake_case, e.g. 'score'")
+            return self
+        if self.action is None:
+            raise ValueError("a step is {action, frames} (or agent_steps), or {poke: {name: value}}")
         if (self.frames is None) == (self.agent_steps is None):
             raise ValueError(
                 f"step {self.action}: give exactly one of 'frames' (emulator frames) or "
@@ -209,13 +234,36 @@ class ProbeStep(_Model):
 
     @field_validator("action")
     @classmethod
-    def _known_action(cls, v: str) -> str:
+    def _known_action(cls, v: Optional[str]) -> Optional[str]:
+        if v is None:
+            return v
         name = v.strip().upper()
         if name not in ALE_ACTION_NAMES:
             raise ValueError(
                 f"unknown ALE action {v!r}; use one of: {', '.join(ALE_ACTION_NAMES)}"
             )
         return name
+
+    @field_validator("poke", mode="before")
+    @classmethod
+    def _integer_values(cls, v):
+        # pydantic would take 4990.0 or "4990" as an int; a poke value is written as an integer
+        if isinstance(v, dict):
+            for name, value in v.items():
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"poke {name}: the value must be an integer, got {value!r}")
+        return v
+
+    @property
+    def is_poke(self) -> bool:
+        return self.poke is not None
+
+    def describe(self) -> str:
+        if self.poke is not None:
+            return "poke " + ", ".join(f"{k}={v}" for k, v in self.poke.items())
+        if self.frames is not None:
+            return f"{self.action} x{self.frames}"
+        return f"{self.action} x{self.agent_steps} agent steps"
 
 
 class Expectation(_Model):
@@ -312,6 +360,14 @@ class Probe(_Model):
     def _consistent(self) -> "Probe":
         v5 = self.protocol == "v5"
         for step in self.steps:
+            if step.is_poke:
+                if v5:
+                    raise ValueError(
+                        "a protocol: v5 probe cannot poke: it runs gymnasium's ALE/<Game>-v5 and "
+                        "the JAX wrapper over its seeds as whole episodes from reset (one compiled "
+                        "scan on the JAX side), with no point between agent steps to set a "
+                        "quantity on both; put the poke in a frame-protocol probe")
+                continue
             if v5 and step.agent_steps is None:
                 raise ValueError(f"a protocol: v5 probe counts its steps in agent_steps "
                                  f"(step {step.action} gives frames)")
@@ -333,7 +389,13 @@ class Probe(_Model):
     @property
     def frames(self) -> int:
         """Emulator frames of the probe's own steps (agent steps x 4 under the v5 protocol)."""
-        return sum(s.frames if s.frames is not None else 4 * s.agent_steps for s in self.steps)
+        return sum(s.frames if s.frames is not None else 4 * s.agent_steps
+                   for s in self.steps if not s.is_poke)
+
+    @property
+    def pokes(self) -> bool:
+        """Whether the probe's own steps write a RAM start (see ``ProbeStep.poke``)."""
+        return any(s.is_poke for s in self.steps)
 
     @property
     def seed_list(self) -> list[int]:
@@ -361,7 +423,7 @@ class SavePoint(_Model):
     @model_validator(mode="after")
     def _frames_only(self) -> "SavePoint":
         for step in self.steps:
-            if step.frames is None:
+            if not step.is_poke and step.frames is None:
                 raise ValueError(f"a save point's steps count emulator frames (step {step.action})")
         for e in self.reaches:
             if e.op in RASTER_OPS or e.rate is not None:
@@ -370,7 +432,7 @@ class SavePoint(_Model):
 
     @property
     def frames(self) -> int:
-        return sum(s.frames for s in self.steps)
+        return sum(s.frames for s in self.steps if not s.is_poke)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -615,6 +677,21 @@ class GameSpec(_Model):
         point = self.save_points[name]
         _, before = self.save_point_steps(point.start)
         return point.mode, before + list(point.steps)
+
+    def describe_start(self, probe: Probe) -> str:
+        """Where a probe starts, in words: ``reset`` or a save point (played from reset); a start
+        with pokes (in its save points or the probe's own steps) is called RAM-written, so that
+        a reviewer knows it is not a played one."""
+        chain, start = [], probe.start
+        while start in self.save_points:
+            chain.append(start)
+            start = self.save_points[start].start
+        steps = [s for name in reversed(chain) for s in self.save_points[name].steps]
+        pokes = [s.describe() for s in steps + list(probe.steps) if s.is_poke]
+        where = f"save point {probe.start}" if chain else "reset"
+        if not pokes:
+            return where
+        return f"RAM-written start ({'; '.join(pokes)}) from {where}"
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.rules:

@@ -175,3 +175,69 @@ def test_a_v5_probe_runs_gymnasium_and_the_wrapper_and_judges_rates():
         assert probes.run_probe("freeway", probe, backend).passed, backend
         failed = probes.run_probe("freeway", never_sticky, backend)
         assert len(failed.failures) == 1 and "% of 100 seeds" in failed.failures[0], backend
+
+
+# ---- RAM-written starts (pokes) ---------------------------------------------------------------------
+def test_the_bonus_life_probe_holds_on_both_and_catches_the_no_bonus_life_fault():
+    from alignment.audit.faults import DEFAULT_FAULTS_DIR, load_faults
+
+    spec = load_spec(SPECS / "frostbite.yaml")
+    probe = spec.rule("lives.bonus-every-5000").probe
+    assert spec.describe_start(probe) == "RAM-written start (poke score=4990) from reset"
+    results = probes.run_both("frostbite", probe, spec)
+    assert results["ale"].passed and results["jax"].passed
+    assert results["ale"].end["lives"] == results["jax"].end["lives"] == 5
+    fault = next(f for f in load_faults("frostbite", DEFAULT_FAULTS_DIR) if f.name == "no_bonus_life")
+    faulty = probes.run_probe("frostbite", probe, "jax", (fault.mod,), spec=spec)
+    assert faulty.failures == ["lives increases by 1 (start 4, end 4)"]
+
+
+def test_the_second_wall_probe_holds_on_both():
+    spec = load_spec(SPECS / "breakout.yaml")
+    probe = spec.rule("termination.player-team-destroy-walls").probe
+    assert spec.describe_start(probe).startswith("RAM-written start (poke bricks=0, score=432)")
+    results = probes.run_both("breakout", probe, spec)
+    assert results["ale"].passed and results["jax"].passed, results
+    assert list(results["ale"].start["bricks_per_row"]) == [18] * 6  # the played start: full
+
+
+def _with_probe_steps(steps, start="reset"):
+    """Frostbite's spec holding one reviewed rule whose probe has ``steps``."""
+    from alignment.spec.schema import GameSpec
+
+    spec = load_spec(SPECS / "frostbite.yaml")
+    rule = spec.rule("lives.bonus-every-5000").model_dump(mode="json", exclude_none=True)
+    rule["probe"].update(steps=steps, start=start)
+    data = spec.model_dump(mode="json", exclude_none=True)
+    data["rules"] = [rule]
+    return GameSpec.model_validate(data)
+
+
+@pytest.mark.parametrize("steps, start, message", [
+    ([{"poke": {"lives": 9}}], "reset",
+     "rule lives.bonus-every-5000: probe, step 1 (poke lives=9): unknown poke 'lives'; quantities a "
+     "probe can set on frostbite: level, score"),
+    ([{"poke": {"score": 10**6}}], "reset",
+     "rule lives.bonus-every-5000: probe, step 1: poke score: 1000000 is out of range; score takes "
+     "0..999999"),
+    ([{"action": "NOOP", "frames": 2}, {"poke": {"level": 10}}], "reset",
+     "rule lives.bonus-every-5000: probe, step 2: poke level is written only before the first frame "
+     "(at reset), not at frame 2"),
+    ([{"poke": {"level": 10}}], "on-first-row",
+     "rule lives.bonus-every-5000: probe, step 1: poke level is written only before the first frame "
+     "(at reset), not at frame 188"),
+])
+def test_bad_pokes_name_the_rule_the_step_and_the_fix(steps, start, message):
+    spec = _with_probe_steps(steps + [{"action": "NOOP", "frames": 1}], start)
+    problems = probes.poke_problems(spec)
+    assert len(problems) == 1 and problems[0].startswith(message), problems
+    # the runner refuses the same probe on each backend, in the rule's own row
+    (rule_id, results), = probes.run_probes(spec, ("ale",))
+    assert not results["ale"].passed
+    why = results["ale"].failures[0]
+    assert why.startswith("rule lives.bonus-every-5000: cannot run its probe: probe step"), why
+
+
+def test_the_reviewed_specs_poke_only_what_their_games_take():
+    for game in GAMES + ("breakout",):
+        assert probes.poke_problems(load_spec(SPECS / f"{game}.yaml")) == [], game

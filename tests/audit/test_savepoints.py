@@ -48,3 +48,19 @@ def test_a_goal_out_of_reach_is_reported():
     target = dataclasses.replace(savepoints.FROSTBITE["four-rows"], max_depth=3)
     with pytest.raises(savepoints.SearchError, match="goal not reached in 3 macros"):
         savepoints.search("frostbite", target)
+
+
+def test_a_search_from_a_poked_save_point_replays_its_pokes():
+    from alignment.reference import AleGame
+    from alignment.spec.schema import ProbeStep
+
+    ale = AleGame("frostbite", full_action_space=True)
+    savepoints._replay(ale, [ProbeStep(poke={"level": 10, "score": 4990}),
+                             ProbeStep(action="NOOP", frames=120), ProbeStep(action="DOWN", frames=8),
+                             ProbeStep(action="NOOP", frames=60)])
+    s = ale.signals()
+    assert (s["level"], s["score"], s["lives"]) == (10, 5080, 5)  # 90 a block, a bonus Bailey
+    with pytest.raises(savepoints.SearchError, match="unknown poke 'lives'; quantities: level, score"):
+        savepoints._replay(ale, [ProbeStep(poke={"lives": 1})])
+    with pytest.raises(savepoints.SearchError, match="poke level is written only before the first"):
+        savepoints._replay(ale, [ProbeStep(poke={"level": 3})])

@@ -276,3 +276,58 @@ def test_a_rule_has_a_probe_or_a_reason_not_both():
                 origin="measured", note="measured on ALE 0.12.1")
     with pytest.raises(ValidationError, match="has a probe and an 'unprobed' reason"):
         Rule.model_validate({**base, "probe": PROBE, "unprobed": "needs level 10"})
+
+
+# ---- pokes: RAM-written starts ---------------------------------------------------------------------
+POKE = {"steps": [{"poke": {"score": 4990}}, {"action": "NOOP", "frames": 120}],
+        "expectations": [{"signal": "score", "op": "==", "value": 5000}]}
+
+
+def test_a_poke_step_is_data_and_counts_no_frames():
+    probe = Probe.model_validate(POKE)
+    assert probe.steps[0].is_poke and probe.steps[0].poke == {"score": 4990}
+    assert probe.steps[0].describe() == "poke score=4990" and probe.pokes
+    assert probe.frames == 120
+    dumped = probe.model_dump(mode="json", exclude_none=True)
+    assert dumped["steps"][0] == {"poke": {"score": 4990}}
+    assert Probe.model_validate(dumped) == probe
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda p: p["steps"][0].update(action="NOOP", frames=2), "a poke step only sets quantities"),
+    (lambda p: p["steps"][0].update(poke={}), "names at least one quantity"),
+    (lambda p: p["steps"][0].update(poke={"Score!": 1}), "lower_snake_case"),
+    (lambda p: p["steps"][0].update(poke={"score": 49.5}), "must be an integer, got 49.5"),
+    (lambda p: p["steps"][0].update(poke={"score": "4990"}), "must be an integer, got '4990'"),
+    (lambda p: p["steps"][0].update(poke={"score": True}), "must be an integer, got True"),
+    (lambda p: p["steps"].append({"frames": 3}), "a step is {action, frames}"),
+])
+def test_bad_poke_steps_are_named(mutate, message):
+    data = json.loads(json.dumps(POKE))
+    mutate(data)
+    with pytest.raises(ValidationError, match=message):
+        Probe.model_validate(data)
+
+
+def test_a_v5_probe_refuses_a_poke_and_says_why():
+    data = json.loads(json.dumps(V5))
+    data["steps"].insert(0, {"poke": {"score": 10}})
+    with pytest.raises(ValidationError, match="a protocol: v5 probe cannot poke: .* whole episodes"):
+        Probe.model_validate(data)
+
+
+def test_save_point_steps_may_poke_and_the_start_says_it_is_ram_written():
+    spec = GameSpec(game="frostbite", save_points={
+        "deep": {"steps": [{"poke": {"level": 10}}, {"action": "NOOP", "frames": 120}],
+                 "reaches": [{"signal": "level", "op": "==", "value": 10}], "note": "a poked start"},
+        "played": {"steps": [{"action": "NOOP", "frames": 120}],
+                   "reaches": [{"signal": "level", "op": "==", "value": 1}], "note": "played"}})
+    assert spec.save_points["deep"].frames == 120
+    probe = {"steps": [{"action": "NOOP", "frames": 1}],
+             "expectations": [{"signal": "level", "op": "==", "value": 10}]}
+    assert spec.describe_start(Probe.model_validate({**probe, "start": "played"})) == \
+        "save point played"
+    assert spec.describe_start(Probe.model_validate({**probe, "start": "deep"})) == \
+        "RAM-written start (poke level=10) from save point deep"
+    assert spec.describe_start(Probe.model_validate(POKE)) == \
+        "RAM-written start (poke score=4990) from reset"

@@ -19,7 +19,9 @@ from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
 
 from alignment.actions import names_of
-from alignment.signals import MEASURED, OCATARI, Signal, jax_signal, make_entry, ram_byte
+from alignment.signals import (
+    MEASURED, OCATARI, Poke, Signal, bcd_bytes, jax_signal, make_entry, ram_byte,
+)
 
 WALL = slice(0, 36)  # playfield bytes: ram[base + 5 - row], bases in constants.COLUMN_BASE
 LIVES = 57
@@ -85,6 +87,51 @@ def _signals() -> list[Signal]:
     ]
 
 
+BRICKS = k.NUM_ROWS * k.NUM_COLUMNS
+
+
+def wall_bytes(standing: int) -> np.ndarray:
+    """ram[0..35] of a wall whose first ``standing`` bricks stand, counted from the bottom row's
+    left end along each row and up (0: no brick, 108: the full wall)."""
+    wall = np.asarray(k.FULL_WALL, np.int64)
+    for i in range(int(standing), BRICKS):
+        row, col = k.NUM_ROWS - 1 - i // k.NUM_COLUMNS, i % k.NUM_COLUMNS
+        wall[k.COLUMN_BASE[col] + 5 - row] &= k.COLUMN_MASKS[col]
+    return wall
+
+
+def _jax_score(state, value):
+    import jax.numpy as jnp
+
+    return state.replace(score=jnp.int32(value))
+
+
+def _jax_bricks(state, value):
+    import jax.numpy as jnp
+
+    return state.replace(bricks=jnp.asarray(wall_bytes(value), jnp.int32))
+
+
+def _pokes() -> list[Poke]:
+    # ram[94] (the wall's build state) counts the start-up animation down from 0xE4 over the first
+    # 37 frames after reset, which redraws the wall row by row on ALE; the JAX game keeps the
+    # bricks and refills them at its end (the same picture from a full wall). A written wall
+    # differs during it (measured: a poke at frame 30 shows on ALE's rows, not on JAX's).
+    rebuilt = 37
+    return [
+        # ALE reads three digits: the low nibble of ram[76] and both of ram[77]
+        Poke("score", 0, 999, lambda v: bcd_bytes(v, SCORE), _jax_score,
+             f"BCD ram[76..77] (ALE's Breakout score), {MEASURED}", score=True,
+             description="the score (a paddle hit at 432 brings the second wall)"),
+        Poke("bricks", 0, BRICKS, lambda v: dict(enumerate(int(b) for b in wall_bytes(v))),
+             _jax_bricks, f"ram[0..35] (wall bytes {OCATARI}; the bit of each brick {MEASURED})",
+             first_frame=rebuilt,
+             description="how many bricks stand: the first N counted from the bottom row's left "
+                         "end, along each row and up (0: none, 108: the full wall); written once "
+                         "the start-up wall animation is over (frame 37)"),
+    ]
+
+
 ENTRY = make_entry(
     "breakout", "ALE/Breakout-v5",
     manual_url="https://atariage.com/manual_html_page.php?SoftwareID=889",
@@ -92,4 +139,5 @@ ENTRY = make_entry(
     notes="lives = ALE lives() = ram[57] (5 balls); score = BCD ram[76..77] = the summed reward; "
           "FIRE serves; the game ends when the last ball is lost.",
     script=(("FIRE", 1), ("RIGHT", 8), ("NOOP", 4), ("LEFT", 8), ("NOOP", 4)),
+    pokes=_pokes(),
 )

@@ -18,7 +18,9 @@ from jaxtari.games.frostbite import (
 )
 
 from alignment.actions import names_of
-from alignment.signals import MEASURED, OCATARI, Signal, bcd, jax_signal, make_entry, ram_byte
+from alignment.signals import (
+    MEASURED, OCATARI, Poke, Signal, bcd, bcd_bytes, jax_signal, make_entry, ram_byte,
+)
 
 DISASM = "the Frostbite disassembly (DNSDEBRO/Disassemblies)"
 
@@ -97,10 +99,42 @@ def _signals() -> list[Signal]:
     ]
 
 
+MAX_POKED_LEVEL = 16  # the deepest level whose written start is checked against ALE (tests)
+
+
+def _jax_score(state, value):
+    import jax.numpy as jnp
+
+    return state.replace(score=jnp.int32(value))
+
+
+def _jax_level(state, value):
+    import jax.numpy as jnp
+
+    return state.replace(level_index=jnp.int32(value - 1))
+
+
+def _pokes() -> list[Poke]:
+    return [
+        Poke("score", 0, 999_999, lambda v: bcd_bytes(v, range(SCORE.start, SCORE.stop)), _jax_score,
+             f"BCD ram[72..74] ({DISASM}: playerScore), {OCATARI}", score=True,
+             description="the score (the next bonus Bailey comes when the hundreds byte next turns "
+                         "to 00 or 50)"),
+        Poke("level", 1, MAX_POKED_LEVEL, lambda v: {LEVEL: v - 1}, _jax_level,
+             f"ram[{LEVEL}] = level - 1 ({DISASM}: currentLevel), {MEASURED}", last_frame=0,
+             # A write later in a level also played the same on both (437 frames measured), but
+             # leaves that level's speeds and enemies in place until the next one starts: a state
+             # play never reaches. Before the first frame, the opening screen is set up for it.
+             description="the 1-based level, written before the first frame (the opening screen "
+                         "is then set up for that level)"),
+    ]
+
+
 ENTRY = make_entry(
     "frostbite", "ALE/Frostbite-v5",
     manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=199",
     minimal_actions=names_of(Frostbite.minimal_actions), signals=_signals(), jax_game="frostbite",
     notes="lives: ALE lives() = ram[76]+1 while alive; score = BCD ram[72..74] = summed reward.",
     script=(("DOWN", 10), ("UP", 10), ("RIGHT", 3), ("LEFT", 3)),  # hop over the floes and back
+    pokes=_pokes(),
 )
