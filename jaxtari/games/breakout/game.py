@@ -12,6 +12,8 @@ from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
 
 U16 = 0xFFFF
+# pot_reading sums the rises of the steps reached: they must come in rising resistance
+assert all(a < b for (a, _), (b, _) in zip(k.POT_STEPS, k.POT_STEPS[1:]))
 
 
 @pytree_dataclass
@@ -52,12 +54,24 @@ def _neg16(v):
     return (-v) & U16
 
 
+def _pick(table, index, keys=None):
+    """``table[index]`` for a short static table (or the entry whose key is ``index``; the first
+    entry where none is), as a chain of selects.
+
+    Why: under ``vmap`` on the CPU a gather is a loop of its own over the batch, and a frame has
+    many such lookups; selects are elementwise and fuse with the frame's other arithmetic."""
+    table = np.asarray(table)
+    keys = range(len(table)) if keys is None else keys
+    out = jnp.full(jnp.shape(index), table[0], jnp.int32)
+    for key, value in list(zip(keys, table))[1:]:
+        out = jnp.where(index == key, jnp.int32(value), out)
+    return out
+
+
 def _lookup_speed(table, index):
-    idx = jnp.asarray([i for i, _ in table])
-    dx = jnp.asarray([s[0] for _, s in table])
-    dy = jnp.asarray([s[1] for _, s in table])
-    j = jnp.argmax(idx == index)
-    return dx[j], dy[j]
+    keys = [i for i, _ in table]
+    return (_pick([s[0] for _, s in table], index, keys),
+            _pick([s[1] for _, s in table], index, keys))
 
 
 class Breakout(Game):
@@ -101,7 +115,7 @@ class Breakout(Game):
         middle, one more hit, then the speed for the new hit count."""
         c = self.consts
         bx = s.ball_x >> 8
-        half = jnp.asarray(c.paddle_half)[size]
+        half = _pick(c.paddle_half, size)
         y = (s.paddle_x + half - bx) & 0xFF
         dead_centre = y == 0
         nudge = jnp.where(s.ball_dx & 0x8000, -k.EDGE_NUDGE, k.EDGE_NUDGE)
@@ -124,7 +138,7 @@ class Breakout(Game):
     def brick_hit(self, s, row, byte, mask):  # rule: scoring.time-ball-hits-brick
         """A brick was knocked out (ROM): points, a top-row speed-up, the bounce."""
         c = self.consts
-        points = jnp.asarray(c.row_points)[jnp.clip(row, 0, 5)]
+        points = _pick(c.row_points, jnp.clip(row, 0, 5))
         timed = (c.flags & k.TIMED) != 0
         score = s.score + jnp.where(timed, 0, points)
         fast = row < c.fast_rows
@@ -135,7 +149,8 @@ class Breakout(Game):
             s = s.replace(ball_dy=_neg16(s.ball_dy), hits=s.hits & 0x3F)
         else:
             s = s.replace(hits=(s.hits & 0x3F) | 0x80)
-        bricks = s.bricks.at[byte].set(s.bricks[byte] & mask)
+        # a select over the 36 bytes, not a scatter (a loop of its own per env on the CPU)
+        bricks = jnp.where(jnp.arange(s.bricks.shape[-1]) == byte, s.bricks & mask, s.bricks)
         return s.replace(score=score, bricks=bricks, sound=6)
 
     def _set_speed(self, s):
@@ -148,33 +163,66 @@ class Breakout(Game):
     # ---- the picture the cartridge reads back (last frame's collisions) --------------------------
     def _collisions(self, s, size):
         """The TIA's collision latches of the picture of state ``s``: (ball-paddle, ball-side
-        wall, ball-playfield). Only the ball's few lines and columns are tested."""
+        wall, ball-playfield). Only the ball's pixels are tested: at most 6 lines from ram[101] + 7
+        (g.ball_mask's rules) by its 2 columns.
+
+        Written as per-line and per-column tests combined by hand, not as (6, 2) arrays: under
+        ``vmap`` small arrays and their reductions were loops of their own over the batch, most of
+        a frame's time (measured); these few scalar tests fuse into the frame's arithmetic. Only the
+        side walls reach the last line, where the kernel cuts the ball short; the bricks' lines
+        meet at most two brick rows (the first line's and the last's).
+        """
         c = self.consts
         by, bx = s.ball_y >> 8, s.ball_x >> 8
-        # the ball covers at most 5 lines from ram[101] + 7, and its 2 columns
-        lines = by + g.BALL_SECTIONS[0][1] + jnp.arange(g.BALL_H + 2)
-        cols = bx - g.BALL_X_OFFSET + jnp.arange(g.BALL_W)
-        ball = g.ball_mask(lines, cols, by, bx)  # (6, 2)
-        rows = lambda lo, hi: ((lines >= lo) & (lines < hi))[:, None]  # noqa: E731
-        # paddle (player 0)
+        first = by + g.BALL_SECTIONS[0][1]
+        cols = (bx - g.BALL_X_OFFSET, bx - g.BALL_X_OFFSET + 1)
+        cut = jnp.where((by & 1) == 0, g.LAST_LINE_CUT_EVEN, g.LAST_LINE_CUT_ODD)
+        def brick_row(line):
+            return jnp.clip((line - g.BRICK_TOP) // k.ROW_LINES, 0, k.NUM_ROWS - 1)
+
+        rows = (brick_row(first), brick_row(first + g.BALL_H + 1))
+        false = jnp.zeros(jnp.shape(by), bool)
+        pad_line = top_line = first_row = second_row = false
+        left_line, right_line = [false, false], [false, false]
+        for i in range(g.BALL_H + 2):
+            line = first + i
+            offset = g.BALL_SECTIONS[0][1]
+            for start, off in g.BALL_SECTIONS[1:]:
+                offset = jnp.where(line >= start, off, offset)
+            on = ((line >= by + offset) & (line < by + offset + g.BALL_H)
+                  & (line >= g.BALL_FIRST_LINE) & (line <= g.BALL_LAST_LINE))
+            in_line = lambda lo, hi: on & (line >= lo) & (line < hi)  # noqa: E731
+            pad_line = pad_line | in_line(g.PADDLE_TOP, g.PADDLE_TOP + g.PADDLE_H)
+            top_line = top_line | in_line(*g.TOP_WALL)
+            wall = in_line(g.BRICK_TOP, g.BRICK_TOP + k.NUM_ROWS * k.ROW_LINES)
+            second = brick_row(line) != rows[0]
+            first_row, second_row = first_row | (wall & ~second), second_row | (wall & second)
+            for j, col in enumerate(cols):
+                shown = (line != g.BALL_LAST_LINE) | (col < cut)
+                left_line[j] = left_line[j] | (in_line(g.TOP_WALL[0], g.LEFT_WALL_END) & shown)
+                right_line[j] = right_line[j] | (in_line(g.TOP_WALL[0], g.RIGHT_WALL_END) & shown)
         px = s.paddle_x - g.PADDLE_X_OFFSET
-        pw = jnp.asarray(c.paddle_widths)[size]
-        pad = jnp.any(ball & rows(g.PADDLE_TOP, g.PADDLE_TOP + g.PADDLE_H)
-                      & ((cols >= px) & (cols < px + pw))[None, :])
-        # side walls (missiles)
-        side = jnp.any(ball & ((rows(g.TOP_WALL[0], g.LEFT_WALL_END) & (cols < g.WALL_W)[None, :])
-                               | (rows(g.TOP_WALL[0], g.RIGHT_WALL_END)
-                                  & (cols >= g.SCREEN_W - g.WALL_W)[None, :])))
-        # playfield: the top wall, and the bricks lit under the ball
-        top = jnp.any(ball & rows(*g.TOP_WALL))
-        row = jnp.clip((lines - g.BRICK_TOP) // k.ROW_LINES, 0, k.NUM_ROWS - 1)
-        in_wall = (lines >= g.BRICK_TOP) & (lines < g.BRICK_TOP + k.NUM_ROWS * k.ROW_LINES)
-        pf = jnp.clip(cols // g.PF_PIXEL, 0, 39)
-        byte = jnp.asarray(g.BRICK_BYTE)[row[:, None], pf[None, :]]
-        bit = jnp.asarray(g.BRICK_BIT)[row[:, None], pf[None, :]]
-        lit = ((s.bricks[byte] >> bit) & 1) == 1
-        bricks = jnp.any(ball & lit & in_wall[:, None] & ((cols >= 0) & (cols < g.SCREEN_W))[None, :])
-        return pad, side, top | bricks
+        pw = _pick(c.paddle_widths, size)
+        pad = side = bricks = false
+        for j, col in enumerate(cols):
+            # paddle (player 0)
+            pad = pad | (pad_line & (col >= px) & (col < px + pw))
+            # side walls (missiles)
+            side = (side | (left_line[j] & (col < g.WALL_W))
+                    | (right_line[j] & (col >= g.SCREEN_W - g.WALL_W)))
+            # the bricks lit under the ball
+            pf = jnp.clip(col // g.PF_PIXEL, 0, 39)
+            lit = (first_row & self._brick_lit(s.bricks, rows[0], pf)) | (
+                second_row & self._brick_lit(s.bricks, rows[1], pf))
+            bricks = bricks | (lit & (col >= 0) & (col < g.SCREEN_W))
+        # playfield: the top wall, and the bricks
+        return pad, side, top_line | bricks
+
+    @staticmethod
+    def _brick_lit(bricks, row, pf):
+        """Whether playfield pixel ``pf`` (0..39) of brick row ``row`` (0..5) is lit."""
+        byte, bit = g.brick_byte_bit(row, pf)
+        return ((bricks[byte] >> bit) & 1) == 1
 
     # ---- the frame's phases -----------------------------------------------------------------------
     # rule: spawning.serve-ball-press-red, lives.player-team-receives-balls
@@ -188,10 +236,10 @@ class Breakout(Game):
         y = s.ball_y >> 8
         serve = on & (y == 0) & fire
         i = s.clock & 3
-        sx = jnp.asarray(k.SERVE_X)[i]
+        sx = _pick(k.SERVE_X, i)
         served = s.replace(
             ball_x=(sx << 8) | (s.ball_x & 0xFF), ball_y=(k.SERVE_Y << 8) | (s.ball_y & 0xFF),
-            ball_dx=jnp.asarray(k.SERVE_DX)[i], ball_dy=jnp.int32(k.SERVE_DY), sound=0x48)
+            ball_dx=_pick(k.SERVE_DX, i), ball_dy=jnp.int32(k.SERVE_DY), sound=0x48)
         miss = on & (y >= k.MISS_Y)
         lives = s.lives - 1
         # the last ball: the game stops and the frame counter restarts (ROM)
@@ -228,8 +276,8 @@ class Breakout(Game):
         # the column's carry: the ROM subtracts one more in row 0 (the carry of 5 - row)
         bx = (s.ball_x >> 8) - k.BRICK_LEFT_X - ((q == 0) | (q > 5)).astype(jnp.int32)
         col = jnp.minimum(jnp.maximum(bx, 0) >> 3, k.NUM_COLUMNS - 1)
-        byte = ((5 - q) & 0xFF) + jnp.asarray(k.COLUMN_BASE)[col]
-        mask = jnp.asarray(k.COLUMN_MASKS)[col]
+        byte = ((5 - q) & 0xFF) + _pick(k.COLUMN_BASE, col)
+        mask = _pick(k.COLUMN_MASKS, col)
         byte_ok = byte < 36
         old = s.bricks[jnp.clip(byte, 0, 35)]
         knocked = brick & byte_ok & ((old & mask) != old)
@@ -304,9 +352,14 @@ class Breakout(Game):
 
     def pot_reading(self, pot):
         """ram[70] for a resistance: the step table measured on ALE (constants.POT_STEPS)."""
-        at = jnp.asarray([r for r, _ in k.POT_STEPS])
-        val = jnp.asarray([0] + [v for _, v in k.POT_STEPS])
-        return val[jnp.sum(pot >= at)]
+        # the value of the last step reached, as the sum of the rises of the steps reached (the
+        # steps rise with the resistance): elementwise, no gather
+        reading = jnp.zeros(jnp.shape(pot), jnp.int32)
+        previous = 0
+        for at, value in k.POT_STEPS:
+            reading = reading + jnp.where(pot >= at, value - previous, 0)
+            previous = value
+        return reading
 
     # ---- episode -----------------------------------------------------------------------------------
     def is_terminal(self, state):  # rule: termination.first-player-team-completely

@@ -80,3 +80,19 @@ def brick_bits():
 
 
 BRICK_BYTE, BRICK_BIT = brick_bits()
+
+
+def brick_byte_bit(row, pf):
+    """:func:`brick_bits`' (byte, bit) of brick row ``row`` and playfield pixel ``pf`` by arithmetic
+    (numpy or jax values, in range): no table lookup, which under ``vmap`` is a gather."""
+    right = pf >= 20
+    q = pf - 20 * right
+    reg = (q >= 4).astype(np.int32) + (q >= 12)  # PF0, PF1, PF2
+    byte = 30 - 6 * reg - 18 * right + 5 - row
+    where = np.where if isinstance(q, np.ndarray) else jnp.where
+    bit = where(reg == 0, q + 4, where(reg == 1, 11 - q, q - 12))
+    return byte, bit
+
+
+_rows, _pfs = np.meshgrid(np.arange(k.NUM_ROWS), np.arange(40), indexing="ij")
+assert all(np.array_equal(a, b) for a, b in zip(brick_byte_bit(_rows, _pfs), (BRICK_BYTE, BRICK_BIT)))
