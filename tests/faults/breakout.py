@@ -4,6 +4,7 @@ path)."""
 import jax.numpy as jnp
 
 from alignment.audit.faults import Fault
+from jaxtari.games.breakout.constants import SECOND_WALL_STATE
 from jaxtari.mods import InternalMod, PostStepMod
 
 
@@ -18,6 +19,13 @@ def _never_served(game, prev, state, reward):
 
 def _no_lost_balls(game, prev, state, reward):
     return state.replace(lives=prev.lives, active=prev.active), reward
+
+
+def _no_second_wall(game, prev, state, reward):
+    # the paddle hit at 432 points does not start the second wall (the start-up animation, which
+    # counts down through the same value, is left alone)
+    started = (state.wall == SECOND_WALL_STATE) & ((prev.wall & 0x80) == 0)
+    return state.replace(wall=jnp.where(started, prev.wall, state.wall)), reward
 
 
 def _bricks_stay(self, s, row, byte, mask):
@@ -51,4 +59,6 @@ FAULTS = [
                       mechanics={"speed": _never_faster}), "physics.ball-speed-after-twelfth"),
     Fault(InternalMod("one_angle", "the paddle's middle sends the ball off like its ends",
                       mechanics={"speed": _one_angle}), "physics.after-twelfth-hit-angle"),
+    Fault(PostStepMod("no_second_wall", "clearing the first wall brings no second one",
+                      _no_second_wall), "termination.player-team-destroy-walls"),
 ]

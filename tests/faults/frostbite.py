@@ -58,6 +58,13 @@ def _cannot_drown(game, prev, s, reward):
     return s.replace(flags=jnp.where(sinks, prev.flags, s.flags)), reward
 
 
+def _points_rise_past_9(game, prev, s, reward):
+    # past level 9 a block pays 10 x the level (level 10: 100, not level 9's 90)
+    built = (s.blocks > prev.blocks) & (s.level_index >= 9)
+    extra = jnp.where(built, 10 * (s.level_index - 8), 0)
+    return s.replace(score=s.score + extra), reward + extra.astype(reward.dtype)
+
+
 def _frozen_floes(self, numerators):
     return numerators.at[0].set(0)
 
@@ -91,4 +98,6 @@ FAULTS = [
           "lives.ways-to-lose"),
     Fault(InternalMod("still_floes", "the floes do not drift", mechanics={"floe_speed": _frozen_floes}),
           "physics.floes-drift"),
+    Fault(PostStepMod("points_rise_past_9", "past level 9 a block pays 10 x the level",
+                      _points_rise_past_9), "scoring.constant-after-9"),
 ]
