@@ -49,6 +49,9 @@ def stress(
     backends: str = typer.Option("ale,jax", "--backends", help="comma separated: ale,jax"),
     out: Path = typer.Option(Path("stress"), "--out", help="report and checkpoint folder"),
     fresh: bool = typer.Option(False, "--fresh", help="discard checkpoints of this budget first"),
+    seeds_by: str = typer.Option("auto", "--seeds-by",
+                                 help="JAX side: auto|map|vmap (auto: lax.map on the CPU, "
+                                      "bit-identical to one seed alone; vmap on an accelerator)"),
 ) -> None:
     """Train PPO with identical hyperparameters on each backend and compare the learning curves
     (IQM with bootstrap bands, probability of improvement, AUC, an equivalence verdict).
@@ -57,12 +60,14 @@ def stress(
 
     from alignment.stress.config import budget_config
     from alignment.stress.core import run_stress, validate
+    from alignment.stress.sides import seeds_by_choice
 
     console = Console(stderr=True)
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
     try:
         validate(game, obs, kinds, seeds)
         config = budget_config(budget, obs)
+        seeds_by_choice(seeds_by)
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
@@ -73,7 +78,7 @@ def stress(
         with progress:
             result = run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=kinds,
                                 out_dir=out, on_progress=on_progress, resume=not fresh,
-                                command=command)
+                                command=command, seeds_by=seeds_by)
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)

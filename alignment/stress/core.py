@@ -203,13 +203,17 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                seeds: int = 5, backends: Sequence[str] = ("ale", "jax"),
                out_dir: Path = Path("stress"),
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
-               write_report: bool = True, command: str = "") -> StressResult:
+               write_report: bool = True, command: str = "", seeds_by: str = "auto") -> StressResult:
     """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
 
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
     backend with the steps restored from checkpoints). ``resume=False`` discards this budget's
-    checkpoints first."""
+    checkpoints first. ``seeds_by`` (auto, map, vmap): how the JAX side runs its seeds together
+    (see :class:`alignment.stress.sides.JaxSide`; auto: lax.map on the CPU, vmap elsewhere)."""
     canon, backends = validate(game, obs, backends, seeds)
+    from alignment.stress.sides import seeds_by_choice
+
+    seeds_by = seeds_by_choice(seeds_by)
     if isinstance(budget, PPOConfig):  # a whole config (tests, experiments): used as given
         config, budget = dataclasses.replace(budget, obs=obs), budget.total_timesteps
     else:
@@ -227,7 +231,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     seed_list = list(range(seeds))
     runs = {}
     for kind in backends:
-        side = make_side(kind, canon, config)
+        side = make_side(kind, canon, config, seeds_by)
         runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
     stats, verdict, more = compare(runs)
     notes.extend(more)
