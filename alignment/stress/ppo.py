@@ -182,7 +182,9 @@ def init_runner(config: PPOConfig, env, key) -> Runner:
 
 def make_train(config: PPOConfig, env) -> Callable:
     """``train(key) -> (runner, stats)``: the whole training run of one seed as one jittable
-    function (``jax.jit(jax.vmap(train))(keys)`` trains several seeds at once). ``env`` is a
+    function (``jax.jit(jax.vmap(train))(keys)`` trains several seeds at once, except on XLA's CPU
+    with the full-size object MLP, whose vmapped initialisation deadlocks there: see
+    :class:`alignment.stress.sides.JaxSide`, which initialises seeds one by one). ``env`` is a
     vmappable JAX env (a game's: :func:`make_jax_env`); ``stats`` has one entry per update."""
     chunk = make_chunk(config, env)
 
