@@ -7,13 +7,14 @@ Agent steps per second (frameskip 4, sticky actions 0.25, uniformly random actio
 - ale-py's ``AtariVectorEnv`` (C++ threads, 84x84 grey, stack 4) on the same game;
 - optionally upstream jaxtari, when ``--upstream-python`` names a Python that has it installed
   (``pip install jaxatari==0.2.0``; without its sprite pack, solid stand-ins are made in a
-  temporary folder), object-centric and native-downscaled 84x84 grey pixels, both stack 4.
+  temporary folder), object-centric (stack 4, its wrapper's default; ``--upstream-objects-stack``)
+  and native-downscaled 84x84 grey pixels (stack 4).
 
 Each jaxtari measurement jits one ``lax.scan`` of ``--steps`` agent steps over N envs (auto-reset
 inside), compiles it once (the compile time is reported on its own), then reports the median of
 ``--repeats`` timed runs. Memory per env is the size of one env's state. The no-op-start overhead
 (noop_max=30 against 0, object-centric, the largest N) is measured too, from runs of the two
-taken in turn in one process.
+taken in turn in one process. Each row records the machine's load average when it was taken.
 
     python benchmarks/throughput.py --games pong freeway frostbite breakout
     python benchmarks/throughput.py --games pong --n 1 64 --repeats 2 --json out.json
@@ -99,9 +100,15 @@ class _Rollout:
         }
 
 
+def _load() -> float:
+    """The machine's 1-minute load average (on a shared machine it says how far apart in conditions
+    two rows were measured)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+
+
 def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_max: int = 0) -> dict:
     r = _Rollout(game, obs, n, steps, noop_max)
-    return r.row([r.run() for _ in range(repeats)])
+    return {**r.row([r.run() for _ in range(repeats)]), "load": _load()}
 
 
 def bench_noop_cost(game: str, n: int, steps: int, rounds: int) -> tuple[dict, dict]:
@@ -137,7 +144,7 @@ def bench_ale(game: str, n: int, steps: int, repeats: int, threads: int) -> dict
     env.close()
     return {"stack": f"ale-py vector ({threads} threads)", "game": game, "n": n,
             "steps_per_s": n * steps / statistics.median(times), "compile_s": None,
-            "bytes_per_env": None, "noop_max": 0}
+            "bytes_per_env": None, "noop_max": 0, "load": _load()}
 
 
 UPSTREAM_SCRIPT = r"""
@@ -150,6 +157,7 @@ from pathlib import Path
 import numpy as np
 import jax, jax.numpy as jnp
 game, n, steps, repeats, pixels = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+objects_stack = int(sys.argv[7])
 import jaxtari
 from jaxtari import paths
 stand_ins = None
@@ -178,7 +186,7 @@ else:
     raise SystemExit("gave up making stand-in sprites")
 env = AtariWrapper(base, sticky_actions=0.25, noop_max=0)
 env = PixelObsWrapper(env, do_pixel_resize=True, grayscale=True, use_native_downscaling=True,
-                      frame_stack_size=4) if pixels else ObjectCentricWrapper(env, frame_stack_size=4)
+                      frame_stack_size=4) if pixels else ObjectCentricWrapper(env, frame_stack_size=objects_stack)
 na = env.action_space().n
 keys = jax.random.split(jax.random.key(0), n)
 obs, state = jax.jit(jax.vmap(env.reset))(keys)
@@ -199,13 +207,14 @@ print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "compile_s":
 """
 
 
-def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats: int) -> dict | None:
+def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats: int,
+                   objects_stack: int = 4) -> dict | None:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "upstream_bench.py"
         script.write_text(UPSTREAM_SCRIPT)
         proc = subprocess.run(
             [python, str(script), game, str(n), str(steps), str(repeats), "1" if obs == "pixels" else "0",
-             str(Path(tmp) / "data")],
+             str(Path(tmp) / "data"), str(objects_stack)],
             capture_output=True, text=True, timeout=1800,
         )
     if proc.returncode != 0:
@@ -213,7 +222,7 @@ def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats
         return None
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     return {"stack": f"upstream jaxtari {obs}", "game": game, "n": n, "bytes_per_env": None,
-            "noop_max": 0, **res}
+            "noop_max": 0, **res, "load": _load()}
 
 
 def _mode(row: dict) -> str:
@@ -276,34 +285,41 @@ def main(argv=None) -> int:
     ap.add_argument("--upstream-n", nargs="+", type=int,
                     help="batch sizes for upstream jaxtari (default: those of --n; its Frostbite "
                          "pixels take minutes per scan at N=4096)")
+    ap.add_argument("--upstream-objects-stack", type=int, default=4,
+                    help="frame stack of upstream's object-centric observation (default 4, its "
+                         "wrapper's default; ours is 1)")
     ap.add_argument("--json", type=Path, help="also write the rows here")
     args = ap.parse_args(argv)
 
     rows, noop_rows = [], []
+    load_start = _load()
     for game in args.games:
         jaxtari.canonical_name(game)
         if not args.no_ale:
             for n in args.ale_n:
                 rows.append(bench_ale(game, n, args.steps, args.repeats, args.ale_threads))
-                print(f"  {rows[-1]['stack']} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s", flush=True)
+                print(f"  {rows[-1]['stack']} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
+                      f"(load {rows[-1]['load']:.1f})", flush=True)
         for mode in args.modes:
             for n in args.n:
                 rows.append(bench_jaxtari(game, mode, n, args.steps, args.repeats))
                 print(f"  jaxtari {mode} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
-                      f"(compile {rows[-1]['compile_s']:.1f}s)", flush=True)
+                      f"(compile {rows[-1]['compile_s']:.1f}s, load {rows[-1]['load']:.1f})", flush=True)
                 if args.upstream_python and n in (args.upstream_n or args.n):
-                    up = bench_upstream(args.upstream_python, game, mode, n, args.steps, args.repeats)
+                    up = bench_upstream(args.upstream_python, game, mode, n, args.steps, args.repeats,
+                                        args.upstream_objects_stack)
                     if up:
                         rows.append(up)
                         print(f"  {up['stack']} {game} N={n}: {up['steps_per_s']:,.0f}/s "
                               f"(compile {up['compile_s']:.1f}s, {up['stand_in_sprites']} stand-in "
-                              "sprites)", flush=True)
+                              f"sprites, load {up['load']:.1f})", flush=True)
         if "objects" in args.modes:
             noop_rows.append(bench_noop_cost(game, max(args.n), args.steps, 3 * args.repeats))
     print_table(rows, noop_rows)
     if args.json:
         meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "jax": jax.__version__,
-                "devices": [str(d) for d in jax.devices()]}
+                "devices": [str(d) for d in jax.devices()], "load_start": load_start,
+                "load_end": _load()}
         args.json.write_text(json.dumps({"meta": meta, "rows": rows,
                                          "noop": [{"off": a, "on": b} for a, b in noop_rows]}, indent=2))
     return 0
