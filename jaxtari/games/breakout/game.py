@@ -100,6 +100,7 @@ class Breakout(Game):
         )
 
     # ---- swappable mechanics ---------------------------------------------------------------------
+    # rule: physics.ball-speed-after-twelfth (the table's rows step with the hit count)
     def speed(self, hits, angle):  # measured: the ROM's speed table, each entry checked on ALE
         """(dx, dy) magnitudes (8.8) for a hit count and angle (ROM table)."""
         return _lookup_speed(self.consts.speed_table, (hits & 0x3C) + angle)
@@ -110,6 +111,7 @@ class Breakout(Game):
         grow = shrunk.astype(jnp.int32) if c.shrink_on_top_wall else jnp.int32(0)
         return jnp.int32(c.difficulty) + grow
 
+    # rule: physics.after-twelfth-hit-angle
     def paddle_bounce(self, s, size):  # measured: angle, side and speed checked on ALE
         """The ball met the paddle (ROM): dx sign from the side it met, angle from how far from the
         middle, one more hit, then the speed for the new hit count."""
@@ -117,7 +119,7 @@ class Breakout(Game):
         bx = s.ball_x >> 8
         half = _pick(c.paddle_half, size)
         y = (s.paddle_x + half - bx) & 0xFF
-        dead_centre = y == 0
+        dead_centre = y == 0  # rule: physics.ball-makes-contact-center
         nudge = jnp.where(s.ball_dx & 0x8000, -k.EDGE_NUDGE, k.EDGE_NUDGE)
         ball_x = jnp.where(dead_centre, (s.ball_x + (nudge << 8)) & U16, s.ball_x)
         y = jnp.where(dead_centre, 1, y)
