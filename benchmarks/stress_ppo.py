@@ -1,7 +1,8 @@
 """PPO agent steps per second on each backend of the stress stage, in one run.
 
-Object-centric Freeway by default, the stress stage's own code and hyperparameters (8 envs x 128
-steps, 4 epochs x 4 minibatches, the 461-512 MLP), one seed:
+Object-centric Freeway by default (``--obs pixels``: 84x84x4 frames and the Nature CNN), the stress
+stage's own code and hyperparameters (8 envs x 128 steps, 4 epochs x 4 minibatches, the 461-512
+MLP), one seed:
 
 - ``ppo``: whole updates (rollout + learning). JAX: rollout and update in one compiled call
   (``alignment.stress.sides.JaxSide``); ALE: the emulators stepped from the host, the same compiled
@@ -12,6 +13,7 @@ Each measurement compiles first (untimed), then reports the median of ``--repeat
 
     python benchmarks/stress_ppo.py
     python benchmarks/stress_ppo.py --game pong --updates 4 --repeats 3 --json out.json
+    python benchmarks/stress_ppo.py --game pong --obs pixels --updates 2 --repeats 2
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ def _median_time(fn, repeats: int) -> float:
     return statistics.median(times)
 
 
-def ppo_rate(kind: str, game: str, updates: int, repeats: int) -> float:
-    config = budget_config("paper")
+def ppo_rate(kind: str, game: str, obs: str, updates: int, repeats: int) -> float:
+    config = budget_config("paper", obs)
     side = make_side(kind, game, config)
     state = {}
     state["runner"], ctx = side.init([0])
@@ -56,8 +58,8 @@ def ppo_rate(kind: str, game: str, updates: int, repeats: int) -> float:
     return updates * config.batch_size / _median_time(lambda: run(updates), repeats)
 
 
-def rollout_rate(kind: str, game: str, repeats: int) -> float:
-    config = budget_config("paper")
+def rollout_rate(kind: str, game: str, obs: str, repeats: int) -> float:
+    config = budget_config("paper", obs)
     side = make_side(kind, game, config)
     runner, ctx = side.init([0])
     params = jax.tree_util.tree_map(lambda x: x[0], runner.train_state.params)
@@ -99,15 +101,16 @@ def rollout_rate(kind: str, game: str, repeats: int) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="freeway")
+    ap.add_argument("--obs", default="objects", choices=("objects", "pixels"))
     ap.add_argument("--updates", type=int, default=4, help="PPO updates per timed run")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     rows = {}
     for kind in ("ale", "jax"):
-        rows[kind] = {"ppo": ppo_rate(kind, args.game, args.updates, args.repeats),
-                      "rollout": rollout_rate(kind, args.game, args.repeats)}
-    print(f"{args.game}, object-centric, 1 seed, 8 envs x 128 steps; agent steps/s "
+        rows[kind] = {"ppo": ppo_rate(kind, args.game, args.obs, args.updates, args.repeats),
+                      "rollout": rollout_rate(kind, args.game, args.obs, args.repeats)}
+    print(f"{args.game}, {args.obs}, 1 seed, 8 envs x 128 steps; agent steps/s "
           f"({platform.machine()}, JAX {jax.__version__} on {jax.default_backend()})")
     print(f"{'':8}{'ppo':>12}{'rollout':>12}")
     for kind, r in rows.items():
@@ -115,7 +118,7 @@ def main(argv=None) -> int:
     ratio = {k: rows["jax"][k] / rows["ale"][k] for k in ("ppo", "rollout")}
     print(f"{'jax/ale':8}{ratio['ppo']:>11.1f}x{ratio['rollout']:>11.1f}x")
     if args.json:
-        args.json.write_text(json.dumps({"game": args.game, "rates": rows, "ratio": ratio}, indent=1))
+        args.json.write_text(json.dumps({"game": args.game, "obs": args.obs, "rates": rows, "ratio": ratio}, indent=1))
     return 0
 
 
