@@ -21,10 +21,12 @@ def write_audit(root: Path, game: str, code_hash: str = "", **summary) -> None:
     (root / "audits" / f"{game}.json").write_text(json.dumps(doc))
 
 
-def write_stress(root: Path, game: str, label: str, obs: str = "objects") -> None:
+def write_stress(root: Path, game: str, label: str, obs: str = "objects",
+                 steps: int = 524_288) -> None:
     (root / "stress").mkdir(exist_ok=True)
     (root / "stress" / f"{game}-{obs}.json").write_text(json.dumps(
-        {"schema": gate.STRESS_SCHEMA, "verdict": {"label": label, "margin": 0.1, "detail": ""}}))
+        {"schema": gate.STRESS_SCHEMA, "config": {"total_timesteps": steps},
+         "verdict": {"label": label, "margin": 0.1, "detail": ""}}))
 
 
 def git(root: Path, *args: str) -> str:

@@ -41,6 +41,14 @@ def test_stress_different_fails_and_a_worse_verdict_than_base_fails(repo):
     assert "stress (objects): the learning curves are different" in _evaluate(repo).failures
 
 
+def test_a_verdict_at_another_budget_is_not_a_drop_but_different_still_fails(repo):
+    _stress(repo, "pong", "inconclusive", steps=2_097_152)  # base: equivalent at 524,288
+    assert _evaluate(repo, base="main").passed
+    _stress(repo, "pong", "different", steps=2_097_152)
+    assert _evaluate(repo, base="main").failures == [
+        "stress (objects): the learning curves are different"]
+
+
 def test_a_game_without_an_audit_fails_with_the_command_that_makes_one(repo):
     assert _evaluate(repo, game="freeway").failures == [
         "no audit: make one with `jaxtari-align audit freeway` and commit audits/freeway.json"]
