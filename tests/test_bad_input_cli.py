@@ -126,11 +126,14 @@ def test_one_unrunnable_probe_fails_its_own_row(tmp_path):
 
 def test_ctrl_c_during_a_jax_compile_exits_130_cleanly(tmp_path):
     """SIGINT while the JAX side compiles: exit 130 with a message, never a crash (was exit 139)."""
-    cmd = [sys.executable, "-m", "alignment.cli", "compare", "frostbite", "--episodes", "1",
-           "--max-frames", "400", "--out", str(tmp_path / "out")]
+    # Enough work that the run is still going after 8 s on an idle machine with warm caches (one
+    # 400-frame episode once finished first, exit 0, and a signal during teardown gave -2).
+    cmd = [sys.executable, "-m", "alignment.cli", "compare", "frostbite", "--episodes", "20",
+           "--max-frames", "20000", "--out", str(tmp_path / "out")]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "PYTHONPATH": str(REPO)})
     time.sleep(8)  # past the imports, inside the episodes and compiles
+    assert proc.poll() is None, "the command ended before the signal: give it more work"
     proc.send_signal(signal.SIGINT)
     try:
         _, err = proc.communicate(timeout=120)
