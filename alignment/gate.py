@@ -8,7 +8,8 @@ tables overriding it, validated (an unknown key or a threshold outside [0, 1] is
 
 With a base git ref, a game whose figures dropped against the same artefacts at the base fails
 even above its thresholds, and so does one whose stress verdict got worse at the same training
-budget or whose playtest sessions were removed. A game with no audit fails with the command that makes one.
+budget or whose playtest sessions were removed. A game with no audit fails with the command that
+makes one.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import dataclasses
 import json
 import subprocess
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional, Sequence
+from typing import Annotated, Callable, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -184,7 +185,10 @@ def _audit_figures(art: Artefacts, game: str) -> tuple[Optional[dict], Optional[
     return {**figures, "code_hash": doc.get("code_hash")}, None
 
 
-def _stress_reports(art: Artefacts, game: str) -> tuple[dict[str, tuple[str, Any]], list[str]]:
+StressReports = dict[str, tuple[str, Optional[int]]]
+
+
+def _stress_reports(art: Artefacts, game: str) -> tuple[StressReports, list[str]]:
     """obs -> (verdict label, agent steps per seed of the run), and what could not be read."""
     reports, problems = {}, []
     for rel in art.list("stress", f"{game}-*.json"):
@@ -196,11 +200,6 @@ def _stress_reports(art: Artefacts, game: str) -> tuple[dict[str, tuple[str, Any
         steps = (doc.get("config") or {}).get("total_timesteps")
         reports[obs] = (str((doc.get("verdict") or {}).get("label", "?")), steps)
     return reports, problems
-
-
-def _stress_verdicts(art: Artefacts, game: str) -> tuple[dict[str, str], list[str]]:
-    reports, problems = _stress_reports(art, game)
-    return {obs: label for obs, (label, _) in reports.items()}, problems
 
 
 def why_failed(result) -> str:
@@ -281,7 +280,8 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
             failures.append(f"playtest: {clean} of {count} session(s) replay clean (needs "
                             f"{thresholds.playtest_pass:.0%}): " + "; ".join(replay_failures))
 
-    verdicts, problems = _stress_verdicts(now, game)
+    reports, problems = _stress_reports(now, game)
+    verdicts = {obs: label for obs, (label, _) in reports.items()}
     failures += problems
     stress = ", ".join(f"{label} ({obs})" for obs, label in sorted(verdicts.items())) or "none"
     if thresholds.stress_not_different:
@@ -291,12 +291,12 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
         failures.append(f"no stress report: run `jaxtari-align stress {game}`")
 
     if base is not None:
-        failures += _drops(game, Artefacts(root, ref=base), base, audit, now, sessions)
+        failures += _drops(game, Artefacts(root, ref=base), base, audit, reports, sessions)
     return GameVerdict(game, figures, playtest, stress, failures, thresholds)
 
 
-def _drops(game: str, then: Artefacts, base: str, audit: Optional[dict], now: Artefacts,
-           sessions: list[str]) -> list[str]:
+def _drops(game: str, then: Artefacts, base: str, audit: Optional[dict],
+           now_reports: StressReports, sessions: list[str]) -> list[str]:
     """What got worse against the base (only what exists on both sides is compared)."""
     out = []
     before, _ = _audit_figures(then, game)
@@ -305,7 +305,6 @@ def _drops(game: str, then: Artefacts, base: str, audit: Optional[dict], now: Ar
             if audit[key] < before[key] - DROP_TOLERANCE:
                 out.append(f"{key} dropped against {base}: {before[key]:.2f} -> {audit[key]:.2f}")
     before_reports, _ = _stress_reports(then, game)
-    now_reports, _ = _stress_reports(now, game)
     for obs, (label, steps) in sorted(before_reports.items()):
         now_label, now_steps = now_reports.get(obs, (None, None))
         if now_label is None:

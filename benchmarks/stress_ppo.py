@@ -118,7 +118,8 @@ def main(argv=None) -> int:
     ratio = {k: rows["jax"][k] / rows["ale"][k] for k in ("ppo", "rollout")}
     print(f"{'jax/ale':8}{ratio['ppo']:>11.1f}x{ratio['rollout']:>11.1f}x")
     if args.json:
-        args.json.write_text(json.dumps({"game": args.game, "obs": args.obs, "rates": rows, "ratio": ratio}, indent=1))
+        args.json.write_text(json.dumps({"game": args.game, "obs": args.obs, "rates": rows,
+                                         "ratio": ratio}, indent=1))
     return 0
 
 
