@@ -42,6 +42,25 @@ def resolve_game(name: str) -> str:
     return slug
 
 
+def _check_stress(game: str, cfg: Configuration) -> None:
+    """The stress settings checked before the first stage runs: a bad budget or a committed report
+    of another configuration is refused now, not after the audit."""
+    from alignment.stress.config import StressInputError, budget_config
+    from alignment.stress.core import validate
+    from alignment.stress.report import check_replace
+
+    try:
+        _, kinds = validate(game, cfg.stress_obs, ("ale", "jax"), cfg.stress_seeds)
+        config = budget_config(cfg.stress_budget, cfg.stress_obs)
+        if not cfg.stress_replace:
+            check_replace(Path(cfg.stress_dir), f"{game}-{cfg.stress_obs}", config,
+                          range(cfg.stress_seeds), kinds)
+    except StressInputError as err:
+        msg = str(err).replace("pass --out", "pass --stress-out").replace("--replace",
+                                                                          "--stress-replace")
+        _fail(msg.replace("--seeds", "--stress-seeds").replace("--budget", "--stress"), 2)
+
+
 def _compiled(saver):
     from alignment import graph
 
@@ -128,6 +147,11 @@ def register(app: typer.Typer) -> None:
             None, "--stress", help="stress budget (smoke, cpu, paper or steps); default: skipped"),
         stress_obs: str = typer.Option("objects", "--stress-obs", help="objects | pixels"),
         stress_seeds: int = typer.Option(5, "--stress-seeds", help="seeds per backend"),
+        stress_out: Path = typer.Option(Path("stress"), "--stress-out",
+                                        help="stress report and checkpoint folder"),
+        stress_replace: bool = typer.Option(
+            False, "--stress-replace",
+            help="overwrite a stress report in --stress-out of another configuration"),
         state: Optional[str] = typer.Option(None, "--state-dir", help=_STATE_HELP),
     ) -> None:
         """Run the pipeline on GAME: spec -> review -> audit -> playtest replay -> stress -> report."""
@@ -139,9 +163,12 @@ def register(app: typer.Typer) -> None:
             cfg = Configuration(extract=extract, docs=docs, online=online, llm=llm, model=model,
                                 faults=faults, playtest_missing=playtest_missing, stress_budget=stress,
                                 stress_obs=stress_obs, stress_seeds=stress_seeds,
+                                stress_dir=str(stress_out), stress_replace=stress_replace,
                                 reports_dir=str(root / "reports"))
         except ValueError as err:
             _fail(str(err), 2)
+        if stress and not resume:
+            _check_stress(slug, cfg)
         try:
             with runs.open_store(root) as saver, console.status("running spec") as spinner:
                 def progress(node: str, update: dict, upcoming: tuple[str, ...]) -> None:

@@ -224,7 +224,7 @@ def stress(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
         return {"stage": "stress", "stress": stages.not_built(err)}
     out_dir = Path(cfg.stress_dir)
     core.run_stress(game, obs=cfg.stress_obs, budget=cfg.stress_budget, seeds=cfg.stress_seeds,
-                    out_dir=out_dir)
+                    out_dir=out_dir, replace=cfg.stress_replace)
     path = out_dir / f"{game}-{cfg.stress_obs}.json"
     verdict = _read_json(path).get("verdict") or {}
     label = verdict.get("label", "?")

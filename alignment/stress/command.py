@@ -48,6 +48,9 @@ def stress(
     seeds: int = typer.Option(5, "--seeds", help="seeds per backend"),
     backends: str = typer.Option("ale,jax", "--backends", help="comma separated: ale,jax"),
     out: Path = typer.Option(Path("stress"), "--out", help="report and checkpoint folder"),
+    replace: bool = typer.Option(False, "--replace",
+                                 help="overwrite a report in --out of another configuration "
+                                      "(budget, seeds, backends); without it such a run is refused"),
     fresh: bool = typer.Option(False, "--fresh", help="discard checkpoints of this budget first"),
     seeds_by: str = typer.Option("auto", "--seeds-by",
                                  help="JAX side: auto|map|vmap (auto: lax.map on the CPU, "
@@ -78,7 +81,7 @@ def stress(
         with progress:
             result = run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=kinds,
                                 out_dir=out, on_progress=on_progress, resume=not fresh,
-                                command=command, seeds_by=seeds_by)
+                                command=command, seeds_by=seeds_by, replace=replace)
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)

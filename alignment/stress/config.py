@@ -71,6 +71,10 @@ BUDGETS: dict[str, tuple[int, int]] = {
     "paper": (10_000_000, 40),
 }
 DEFAULT_UPDATES_PER_EVAL = 16
+# Bounds checked before anything is allocated: each seed holds its own runner and emulators (tens of
+# MB), and step counts are int32 on the JAX side. 100x the paper's budget is far past a useful run.
+MAX_SEEDS = 256
+MAX_BUDGET_STEPS = 1_000_000_000
 
 
 def budget_config(budget: str | int, obs: str = "objects") -> PPOConfig:
@@ -88,6 +92,10 @@ def budget_config(budget: str | int, obs: str = "objects") -> PPOConfig:
         steps, per_eval = BUDGETS[budget]
     else:
         steps, per_eval = int(budget), DEFAULT_UPDATES_PER_EVAL
+    if steps > MAX_BUDGET_STEPS:
+        raise StressInputError(
+            f"a budget of {steps:,} agent steps per seed is past the bound of "
+            f"{MAX_BUDGET_STEPS:,}; choose a smaller --budget (paper is {BUDGETS['paper'][0]:,})")
     if steps < base.batch_size:
         raise StressInputError(
             f"a budget of {steps} agent steps is too small for one PPO update; the minimum is "

@@ -24,7 +24,8 @@ import numpy as np
 from alignment.catalog import code_hash
 from alignment.stress import checkpoints as ckpts
 from alignment.stress import statistics as st
-from alignment.stress.config import BACKENDS, OBS_MODES, PPOConfig, StressInputError, budget_config
+from alignment.stress.config import (BACKENDS, MAX_SEEDS, OBS_MODES, PPOConfig, StressInputError,
+                                     budget_config)
 
 SCHEMA = "jaxtari-align/stress/v1"
 REFERENCE = "ale"  # the margin and the verdict take ALE as the reference
@@ -92,8 +93,9 @@ def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[
     if bad or not backends:
         raise StressInputError(f"unknown backend(s) {', '.join(bad) or '(none)'}; choices: "
                                f"{', '.join(BACKENDS)} (one or both, comma separated)")
-    if not isinstance(seeds, int) or seeds < 1:
-        raise StressInputError(f"seeds must be a whole number >= 1, got {seeds!r}")
+    if not isinstance(seeds, int) or isinstance(seeds, bool) or not 1 <= seeds <= MAX_SEEDS:
+        raise StressInputError(f"--seeds must be a whole number from 1 to {MAX_SEEDS} (the bound "
+                               f"on seeds per backend), got {seeds!r}")
     if "ale" in backends and obs == "objects":
         from alignment.reference.features import supported_games
 
@@ -203,13 +205,17 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                seeds: int = 5, backends: Sequence[str] = ("ale", "jax"),
                out_dir: Path = Path("stress"),
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
-               write_report: bool = True, command: str = "", seeds_by: str = "auto") -> StressResult:
+               write_report: bool = True, command: str = "", seeds_by: str = "auto",
+               replace: bool = False) -> StressResult:
     """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
 
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
     backend with the steps restored from checkpoints). ``resume=False`` discards this budget's
     checkpoints first. ``seeds_by`` (auto, map, vmap): how the JAX side runs its seeds together
-    (see :class:`alignment.stress.sides.JaxSide`; auto: lax.map on the CPU, vmap elsewhere)."""
+    (see :class:`alignment.stress.sides.JaxSide`; auto: lax.map on the CPU, vmap elsewhere).
+    A report in ``out_dir`` of another configuration (budget, hyperparameters, seeds, backends) is
+    never replaced unless ``replace``: :class:`alignment.stress.report.ReplaceRefused` is raised
+    before any training."""
     canon, backends = validate(game, obs, backends, seeds)
     from alignment.stress.sides import seeds_by_choice
 
@@ -221,6 +227,10 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     out_dir = Path(out_dir)
     root = _checkpoint_root(out_dir, canon, config)
     _check_writable(out_dir)
+    if write_report and not replace:
+        from alignment.stress import report
+
+        report.check_replace(out_dir, f"{canon}-{obs}", config, range(seeds), backends)
     if not resume and root.exists():
         import shutil
 

@@ -8,10 +8,12 @@ import io
 import json
 import math
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
 from alignment import atomic
+from alignment.stress.config import PPOConfig, StressInputError
 from alignment.stress.core import SCHEMA, StressResult
 
 COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
@@ -178,6 +180,54 @@ def plots(result: StressResult, data: dict) -> dict[str, bytes]:
     final_png = _png(fig)
     plt.close(fig)
     return {f"{result.name}-curves.png": curves, f"{result.name}-final.png": final_png}
+
+
+class ReplaceRefused(StressInputError):
+    """A run would replace a report of another configuration (a committed result is never lost)."""
+
+
+def configuration(config: PPOConfig, seeds: Sequence[int], backends: Sequence[str]) -> dict:
+    """What makes two stress runs the same experiment: the PPO config (budget and
+    hyperparameters), the seeds and the backend set. Recorded in every report."""
+    return json.loads(json.dumps(_clean({"config": config.to_dict(), "seeds": list(seeds),
+                                         "backends": sorted(backends)})))
+
+
+def _recorded(data: dict) -> dict:
+    return {"config": data.get("config"), "seeds": data.get("seeds"),
+            "backends": sorted(data.get("backends") or ())}
+
+
+def _describe(conf: dict) -> str:
+    c = conf.get("config") or {}
+    steps = c.get("total_timesteps")
+    seeds = conf.get("seeds")
+    return (f"{steps:,} agent steps per seed" if isinstance(steps, int) else "an unknown budget") + \
+        f", {len(seeds) if isinstance(seeds, list) else '?'} seeds, backends " + \
+        (",".join(map(str, conf.get("backends") or ())) or "?")
+
+
+def check_replace(out_dir: Path, name: str, config: PPOConfig, seeds: Sequence[int],
+                  backends: Sequence[str]) -> None:
+    """Refuse, before any training, to replace ``out_dir/<name>.json`` when it records another
+    configuration: a committed hour-long result must not be overwritten by a smoke run. The
+    caller skips this check when asked to replace (``--replace``)."""
+    path = Path(out_dir) / f"{name}.json"
+    if not path.exists():
+        return
+    new = configuration(config, seeds, backends)
+    fix = (f"pass --out to write this run elsewhere, or --replace to overwrite {path}")
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ReplaceRefused(f"{path} exists but cannot be read as a stress report ({exc}); "
+                             f"{fix}") from None
+    old = _recorded(data)
+    if old != new:
+        raise ReplaceRefused(f"{path} holds a run of another configuration ({_describe(old)}); "
+                             f"this run ({_describe(new)}) would replace it: {fix}")
 
 
 def write(result: StressResult, out_dir: Path = Path("stress")) -> dict[str, Path]:
