@@ -8,10 +8,12 @@ umask gives a new file.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Mapping
 
 
 class OutputLocationError(ValueError):
@@ -58,6 +60,18 @@ def check_writable_dir(path: os.PathLike | str, *, what: str = "output folder") 
     return path
 
 
+def check_targets(folder: os.PathLike | str, names, *, what: str = "report") -> None:
+    """Refuse, before any work, a report whose files could not replace what is there now (a
+    folder where a file goes, a folder that cannot be written)."""
+    folder = Path(folder)
+    check_writable_dir(folder, what=f"the {what} folder")
+    for name in names:
+        if (folder / name).is_dir():
+            raise OutputLocationError(
+                f"{str(folder / name)!r} is a directory, so the {what} cannot be written there; "
+                "move it aside or choose another output folder")
+
+
 def write_bytes(path: os.PathLike | str, data: bytes) -> Path:
     path = Path(path)
     if path.is_dir():
@@ -94,3 +108,82 @@ def discard_in_flight() -> None:
 def write_text(path: os.PathLike | str, text: str) -> Path:
     """UTF-8 text with ``\\n`` line ends on every platform."""
     return write_bytes(path, text.encode("utf-8"))
+
+
+# ---- several files as one unit ------------------------------------------------------------------
+#
+# A report of several files (JSON + markdown + plots) must never be seen half old, half new. Each
+# new file is first written whole beside its target under a temporary name; then one journal file
+# listing the renames is written atomically (the commit point); then the renames are done and the
+# journal removed. A process killed before the journal exists leaves every old file as it was; one
+# killed after it is rolled forward by the next :func:`recover` of that folder, which every writer
+# and reader of such reports calls first. Either way: all old files or all new.
+
+JOURNAL = ".atomic-journal.json"
+
+
+def recover(folder: os.PathLike | str) -> list[str]:
+    """Finish a multi-file write that was killed after its commit point; returns the names it
+    completed (none when there was nothing to finish)."""
+    folder = Path(folder)
+    journal = folder / JOURNAL
+    try:
+        entries = json.loads(journal.read_text("utf-8"))["renames"]
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, KeyError, TypeError):
+        # written atomically, so never half a journal; an unreadable one is not ours to act on
+        raise OutputLocationError(
+            f"{str(journal)!r} is not a readable journal of an interrupted report write; move it "
+            "aside, then run the command again") from None
+    done = []
+    for tmp, name in entries:
+        if Path(tmp).name != tmp or Path(name).name != name:
+            continue  # journals only ever name files of their own folder
+        if (folder / tmp).exists():
+            os.replace(folder / tmp, folder / name)
+            done.append(name)
+    journal.unlink(missing_ok=True)
+    return done
+
+
+def write_files(folder: os.PathLike | str, files: Mapping[str, bytes | str]) -> dict[str, Path]:
+    """Write ``files`` (plain names -> bytes or text) into ``folder`` as one unit: afterwards every
+    file is new, and a process killed part way leaves every file old or (after :func:`recover`)
+    every file new."""
+    folder = Path(folder)
+    for name in files:
+        if Path(name).name != name or name in ("", ".", ".."):
+            raise ValueError(f"{name!r} is not a plain file name")
+        if (folder / name).is_dir():
+            raise OutputLocationError(
+                f"{str(folder / name)!r} is a directory, so the report cannot be written there; "
+                "move it aside or choose another output folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    recover(folder)
+    staged: dict[str, str] = {}
+    try:
+        for name, data in files.items():
+            try:
+                mode = stat.S_IMODE((folder / name).stat().st_mode)
+            except FileNotFoundError:
+                mode = _new_file_mode()
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+            staged[name] = tmp
+            _in_flight.add(tmp)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data.encode("utf-8") if isinstance(data, str) else data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, mode)
+        journal = {"renames": [[Path(tmp).name, name] for name, tmp in staged.items()]}
+        write_bytes(folder / JOURNAL, json.dumps(journal).encode("utf-8"))
+    except BaseException:
+        for tmp in staged.values():
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    finally:
+        for tmp in staged.values():
+            _in_flight.discard(tmp)
+    recover(folder)
+    return {name: folder / name for name in files}

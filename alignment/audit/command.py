@@ -207,6 +207,7 @@ def _register_audit(app) -> None:
         seed faults; write <out>/<game>.json and <game>.md."""
         from rich.console import Console
 
+        from alignment import atomic
         from alignment.audit import core, report
         from alignment.docs.corpus import CorpusError
         from alignment.llm import PROVIDERS, LLMError
@@ -222,6 +223,7 @@ def _register_audit(app) -> None:
         try:
             core.check_out_dir(out)
             canon = _canonical(game)
+            atomic.check_targets(out, (f"{canon}.json", f"{canon}.md"), what="audit")
             previous, ref = report.load_reference(canon, out, against)
             with err.status(f"audit {canon}") as status:
                 result = core.run_audit(
@@ -229,7 +231,7 @@ def _register_audit(app) -> None:
                     faults_dir=faults_dir, docs=docs, events=events,
                     progress=lambda label: status.update(f"audit {canon}: {label}"))
             paths = report.write(result, out, previous=previous, ref=ref)
-        except (core.AuditError, CorpusError, LLMError) as exc:
+        except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError) as exc:
             fail(str(exc))
         except OSError as exc:
             fail(f"cannot write the audit to {str(out)!r}: {exc}")

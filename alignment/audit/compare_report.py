@@ -79,9 +79,6 @@ def render_markdown(report: dict) -> str:
 
 
 def write_report(report: dict, out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    j = out / f"{report['game']}-compare.json"
-    md = out / f"{report['game']}-compare.md"
-    atomic.write_text(j, json.dumps(report, indent=2) + "\n")
-    atomic.write_text(md, render_markdown(report))
-    return [j, md]
+    paths = atomic.write_files(out, {f"{report['game']}-compare.json": json.dumps(report, indent=2) + "\n",
+                                     f"{report['game']}-compare.md": render_markdown(report)})
+    return list(paths.values())

@@ -28,12 +28,20 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
     unless it was changed). (None, why) when there is none."""
     if ref is None:
         path = Path(out_dir) / f"{game}.json"
+        if path.parent.is_dir():
+            atomic.recover(path.parent)  # a write killed after its commit point is finished first
         if not path.is_file():
             return None, f"no earlier report at {path}"
         try:
-            return _parse(path.read_text("utf-8"), str(path)), str(path)
+            data = _parse(path.read_text("utf-8"), str(path))
+            _check_rows(data, str(path))
+            return data, str(path)
         except (AuditError, OSError, UnicodeDecodeError) as exc:  # no usable earlier report: no diff
             return None, f"the earlier report {path} is unusable ({exc})"
+    if ref.startswith("-"):
+        # git would read it as an option (--output=FILE writes a file): never a ref or a file here
+        raise AuditError(f"--against {ref!r}: a ref or file name cannot start with '-'; give a "
+                         f"branch, tag, commit or a path such as ./{ref}")
     if Path(ref).is_file():
         return _parse(Path(ref).read_text("utf-8"), ref), ref
     target = (Path(out_dir) / f"{game}.json").as_posix()
@@ -49,6 +57,18 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
         raise AuditError(f"--against {ref!r}: neither a file nor a git ref holding {rel} "
                          f"({shown.stderr.strip()})")
     return _parse(shown.stdout, f"{ref}:{rel}"), f"{ref}:{rel}"
+
+
+def _check_rows(data: dict, where: str) -> None:
+    """The fields "changed since" reads, checked so a damaged earlier report is reported as
+    unusable instead of failing the audit after its work."""
+    rows = data.get("rules", [])
+    if not isinstance(rows, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("outcome"), str)
+            for r in rows):
+        raise AuditError(f"{where}: its rules are not a list of rows with an id and an outcome")
+    if not isinstance(data.get("summary", {}), dict):
+        raise AuditError(f"{where}: its summary is not a table")
 
 
 def _parse(text: str, where: str) -> dict:
@@ -246,9 +266,9 @@ def to_json(result: AuditResult, previous: Optional[dict] = None, ref: str = "")
 
 def write(result: AuditResult, out_dir: Path = Path("audits"), *, previous: Optional[dict] = None,
           ref: str = "") -> list[Path]:
-    """Write ``<out_dir>/<game>.json`` and ``.md`` atomically; ``previous`` adds "changed since"."""
+    """Write ``<out_dir>/<game>.json`` and ``.md`` as one unit (both new or both old, even when
+    killed between them); ``previous`` adds "changed since"."""
     data = to_json(result, previous, ref)
-    out_dir = Path(out_dir)
-    j = atomic.write_text(out_dir / f"{result.game}.json", json.dumps(data, indent=1) + "\n")
-    md = atomic.write_text(out_dir / f"{result.game}.md", render_markdown(data) + "\n")
-    return [j, md]
+    paths = atomic.write_files(out_dir, {f"{result.game}.json": json.dumps(data, indent=1) + "\n",
+                                         f"{result.game}.md": render_markdown(data) + "\n"})
+    return list(paths.values())

@@ -41,5 +41,7 @@ def markdown(state: Mapping[str, Any]) -> str:
 def write_run_report(state: Mapping[str, Any], reports_dir: Path) -> Path:
     run_id = state.get("run_id") or "run"
     data = {k: v for k, v in state.items() if k != "settings"}
-    atomic.write_text(reports_dir / f"{run_id}.json", json.dumps(data, indent=2, default=str) + "\n")
-    return atomic.write_text(reports_dir / f"{run_id}.md", markdown(state))
+    paths = atomic.write_files(reports_dir, {
+        f"{run_id}.json": json.dumps(data, indent=2, default=str) + "\n",
+        f"{run_id}.md": markdown(state)})
+    return paths[f"{run_id}.md"]

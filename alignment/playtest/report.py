@@ -59,11 +59,10 @@ def to_markdown(results: Sequence[ReplayResult]) -> str:
 
 
 def write(results: Sequence[ReplayResult], out_dir: Path, name: str = "replay") -> tuple[Path, Path]:
-    """``<out_dir>/<name>.json`` and ``.md``, each written atomically."""
-    out_dir = Path(out_dir)
-    j = atomic.write_text(out_dir / f"{name}.json", json.dumps(to_json(results), indent=2) + "\n")
-    m = atomic.write_text(out_dir / f"{name}.md", to_markdown(results))
-    return j, m
+    """``<out_dir>/<name>.json`` and ``.md``, written as one unit (both new or both old)."""
+    paths = atomic.write_files(out_dir, {f"{name}.json": json.dumps(to_json(results), indent=2) + "\n",
+                                         f"{name}.md": to_markdown(results)})
+    return paths[f"{name}.json"], paths[f"{name}.md"]
 
 
 def session_summary(s: Session) -> dict:

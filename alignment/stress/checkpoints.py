@@ -2,8 +2,9 @@
 the last two kept, so a killed run loses at most one interval and a corrupt file falls back to the
 one before it.
 
-A file is a JSON header line (format, interval index, the seed's curve so far, the payload's
-sha256) followed by an ``.npz`` payload: the runner's leaves in flatten order (keys as key data)
+A file is a JSON header line (format, interval index, the seed's curve so far, and a sha256 over
+the rest of the header and the payload: the curve is as much the result as the weights) followed by
+an ``.npz`` payload: the runner's leaves in flatten order (keys as key data)
 and, on the ALE side, the pickled emulator states.
 """
 
@@ -13,6 +14,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ import numpy as np
 
 from alignment import atomic
 
-FORMAT = "jaxtari-align/stress-checkpoint/v1"
+FORMAT = "jaxtari-align/stress-checkpoint/v2"  # v1's checksum covered the payload only
 KEEP = 2
 
 
@@ -76,14 +78,38 @@ def save(root: Path, backend: str, seed: int, ckpt: Checkpoint) -> Path:
     np.savez(buf, **arrays)
     payload = buf.getvalue()
     header = {"format": FORMAT, "interval": ckpt.interval, "history": ckpt.history,
-              "wall_seconds": ckpt.wall_seconds, "leaves": len(ckpt.leaves),
-              "sha256": hashlib.sha256(payload).hexdigest()}
+              "wall_seconds": ckpt.wall_seconds, "leaves": len(ckpt.leaves)}
+    header["sha256"] = _digest(header, payload)
     d = seed_dir(root, backend, seed)
     path = d / f"interval{ckpt.interval:05d}.ckpt"
     atomic.write_bytes(path, json.dumps(header).encode() + b"\n" + payload)
     for old in sorted(d.glob("interval*.ckpt"))[:-KEEP]:
         old.unlink(missing_ok=True)
     return path
+
+
+def _digest(header: dict, payload: bytes) -> str:
+    """sha256 of the header (less its own checksum, keys sorted) and the payload."""
+    rest = {k: v for k, v in header.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True).encode() + b"\n" + payload).hexdigest()
+
+
+def _check_history(header: dict, path) -> None:
+    """The recorded curve, checked value by value (a checksum proves who wrote it, not that it is
+    sane)."""
+    rows, n = header.get("history"), header.get("interval")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1 or not isinstance(rows, list) \
+            or len(rows) != n or not isinstance(header.get("leaves"), int):
+        raise CorruptCheckpoint(f"{path}: its interval count and learning curve do not agree")
+    for k, row in enumerate(rows):
+        ret = row.get("return") if isinstance(row, dict) else "missing"
+        ok = (isinstance(row, dict) and row.get("interval") == k
+              and isinstance(row.get("steps"), int) and row["steps"] > 0
+              and isinstance(row.get("episodes"), int) and row["episodes"] >= 0
+              and (ret is None or (isinstance(ret, (int, float)) and not isinstance(ret, bool)
+                                   and math.isfinite(ret))))
+        if not ok:
+            raise CorruptCheckpoint(f"{path}: row {k} of its learning curve is malformed ({row!r})")
 
 
 def load(path: Path) -> Checkpoint:
@@ -93,10 +119,11 @@ def load(path: Path) -> Checkpoint:
         header = json.loads(head)
     except ValueError as exc:
         raise CorruptCheckpoint(f"{path}: unreadable header ({exc})") from None
-    if not sep or header.get("format") != FORMAT:
+    if not sep or not isinstance(header, dict) or header.get("format") != FORMAT:
         raise CorruptCheckpoint(f"{path}: not a {FORMAT} file")
-    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-        raise CorruptCheckpoint(f"{path}: checksum mismatch (truncated or overwritten)")
+    if _digest(header, payload) != header.get("sha256"):
+        raise CorruptCheckpoint(f"{path}: checksum mismatch (header or payload truncated or changed)")
+    _check_history(header, path)
     with np.load(io.BytesIO(payload)) as z:
         leaves = [z[f"leaf{i:04d}"] for i in range(header["leaves"])]
         blob = z["env_blob"].tobytes() if "env_blob" in z.files else None

@@ -213,6 +213,8 @@ def check_replace(out_dir: Path, name: str, config: PPOConfig, seeds: Sequence[i
     configuration: a committed hour-long result must not be overwritten by a smoke run. The
     caller skips this check when asked to replace (``--replace``)."""
     path = Path(out_dir) / f"{name}.json"
+    if path.parent.is_dir():
+        atomic.recover(path.parent)
     if not path.exists():
         return
     new = configuration(config, seeds, backends)
@@ -232,13 +234,12 @@ def check_replace(out_dir: Path, name: str, config: PPOConfig, seeds: Sequence[i
 
 def write(result: StressResult, out_dir: Path = Path("stress")) -> dict[str, Path]:
     """Write the JSON, the markdown and the plots; returns the paths by kind."""
-    out_dir = Path(out_dir)
     data = to_json(result)
-    paths = {}
-    for name, blob in plots(result, data).items():
-        paths[name.rsplit("-", 1)[1].split(".")[0]] = atomic.write_bytes(out_dir / name, blob)
-    paths["md"] = atomic.write_text(out_dir / f"{result.name}.md", to_markdown(result, data))
-    # the JSON last: a reader that sees it can rely on the rest being there
-    paths["json"] = atomic.write_text(out_dir / f"{result.name}.json",
-                                      json.dumps(data, indent=1, allow_nan=False) + "\n")
-    return paths
+    files: dict[str, bytes | str] = dict(plots(result, data))
+    files[f"{result.name}.md"] = to_markdown(result, data)
+    files[f"{result.name}.json"] = json.dumps(data, indent=1, allow_nan=False) + "\n"
+    # one unit: a run killed while writing leaves the old report whole, never a new JSON beside
+    # old plots
+    written = atomic.write_files(out_dir, files)
+    return {name.rsplit(".", 1)[0].rsplit("-", 1)[-1] if name.endswith(".png")
+            else name.rsplit(".", 1)[1]: path for name, path in written.items()}

@@ -198,7 +198,7 @@ def replay(paths) -> list[ReplayResult]:
 
 
 def run_stress(game, *, obs="objects", budget="smoke", seeds=5, backends=("ale", "jax"),
-               out_dir=Path("stress")) -> dict[str, Any]:
+               out_dir=Path("stress"), replace=False) -> dict[str, Any]:
     steps = [(ALE_ACTION_NAMES[s % 6], 10) for s in range(seeds)]
     ale, jx = reference_run(steps)[1]["score"], jax_run(steps)[1]["score"]
     label = "equivalent" if ale == jx else "different"
