@@ -85,3 +85,13 @@ __all__ = [
     "ACTION_NAMES", "Game", "ObjectGroup", "InternalMod", "PostStepMod", "ModError",
     "UnknownGameError", "make", "list_games", "canonical_name", "game_class",
 ]
+
+
+def _register_gymnasium_ids() -> None:
+    # gymnasium 1.x has no plugin entry points: ids exist once the package is imported, as ale-py's do
+    from jaxtari import gym as _gym
+
+    _gym.register()
+
+
+_register_gymnasium_ids()

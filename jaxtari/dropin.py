@@ -1,0 +1,209 @@
+"""What the drop-in front-ends share: ALE's keyword arguments checked and turned into a game and
+the v5 protocol (:class:`~jaxtari.wrappers.AtariWrapper`), observations of ALE's kinds, and the
+compiled functions, built once per configuration.
+
+:mod:`jaxtari.gym` (gymnasium ids and the vector env) and :mod:`jaxtari.envpool` sit on this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import re
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import jaxtari
+from jaxtari.env import UnknownGameError
+from jaxtari.mods import InternalMod
+from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB, AtariWrapper
+
+OBS_TYPES = ("rgb", "grayscale", "objects")
+# ALE's max_num_frames_per_episode=None (or 0) means no cap; the wrapper counts frames in int32.
+NO_CAP = 2**31 - 1
+# ALE's grey level is round(0.299 r + 0.587 g + 0.114 b) (checked against getScreenGrayscale on
+# all four games); in integer thousandths so that XLA computes it exactly.
+GREY_WEIGHTS = (299, 587, 114)
+GREY_SCALE = 1000
+
+
+class DropInError(gymnasium.error.Error, ValueError):
+    """A drop-in argument jaxtari cannot honour; the message names it and what to use instead."""
+
+
+def env_name(game: str) -> str:
+    """A canonical game name as ALE's ids spell it: ``"pong"`` -> ``"Pong"``,
+    ``"space_invaders"`` -> ``"SpaceInvaders"``."""
+    return game.title().replace("_", "")
+
+
+def game_from_id(task_id: str) -> str:
+    """``"Pong-v5"``, ``"jaxtari/Pong-v5"``, ``"PongNoFrameskip-v4"`` -> ``"pong"``, or a
+    :class:`DropInError` naming the games there are (with the closest first)."""
+    base = re.sub(r"^[A-Za-z_]+/", "", str(task_id))
+    base = re.sub(r"(NoFrameskip)?-v\d+$", "", base)
+    try:
+        return jaxtari.canonical_name(base)
+    except UnknownGameError as exc:
+        ids = [f"{env_name(g)}-v5" for g in jaxtari.list_games()]
+        close = difflib.get_close_matches(f"{base}-v5", ids, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise DropInError(f"{exc}.{hint} Ids: {', '.join(ids)}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """ALE's keyword arguments (``ale_py.env.AtariEnv``), checked; hashable, so compiled functions
+    are shared by every env built with the same ones."""
+
+    game: str
+    obs_type: str = "rgb"
+    frameskip: int = FRAMESKIP
+    repeat_action_probability: float = STICKY_PROB
+    full_action_space: bool = False
+    mode: int | None = None
+    difficulty: int | None = None
+    max_num_frames_per_episode: int | None = MAX_EPISODE_FRAMES
+
+    @staticmethod
+    def make(game: str, **kwargs) -> "Settings":
+        game = game_from_id(game)
+        obs_type = kwargs.get("obs_type", "rgb")
+        if obs_type == "ram":
+            raise DropInError(
+                "obs_type='ram': jaxtari does not emulate the console's RAM (each game is rewritten "
+                "in JAX, not emulated); use obs_type='objects' for the game's object-centric state "
+                "(positions, sizes, attributes), or 'rgb' / 'grayscale' for the screen")
+        if obs_type not in OBS_TYPES:
+            raise DropInError(f"obs_type={obs_type!r}: expected one of {', '.join(OBS_TYPES)}")
+        frameskip = kwargs.get("frameskip", FRAMESKIP)
+        if isinstance(frameskip, tuple):
+            raise DropInError(
+                f"frameskip={frameskip!r}: stochastic frameskip (ALE's -v0/-v4 ids) is not supported; "
+                "give a whole number of frames (4 as in -v5, 1 as in NoFrameskip-v4)")
+        if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
+            raise DropInError(f"frameskip={frameskip!r}: expected a whole number >= 1")
+        prob = kwargs.get("repeat_action_probability", STICKY_PROB)
+        if isinstance(prob, bool) or not isinstance(prob, (int, float, np.floating, np.integer)) \
+                or not 0.0 <= float(prob) <= 1.0:
+            raise DropInError(f"repeat_action_probability={prob!r}: expected a number in [0, 1]")
+        cap = kwargs.get("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, (int, np.integer))
+                                or cap < 0):
+            raise DropInError(f"max_num_frames_per_episode={cap!r}: expected a whole number >= 0 "
+                              "(0 or None: no cap)")
+        for name in ("mode", "difficulty"):
+            value = kwargs.get(name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+                raise DropInError(f"{name}={value!r}: expected a whole number or None")
+        return Settings(
+            game=game, obs_type=obs_type, frameskip=int(frameskip),
+            repeat_action_probability=float(prob),
+            full_action_space=bool(kwargs.get("full_action_space", False)),
+            mode=None if kwargs.get("mode") is None else int(kwargs["mode"]),
+            difficulty=None if kwargs.get("difficulty") is None else int(kwargs["difficulty"]),
+            max_num_frames_per_episode=None if not cap else int(cap),
+        )
+
+
+def build_game(game: str, *, mode=None, difficulty=None, full_action_space=False):
+    """The game with ALE's mode and difficulty applied; a game without them takes only ALE's
+    default (None or 0)."""
+    cls = jaxtari.game_class(game)
+    fields = {f.name for f in dataclasses.fields(cls.Constants)}
+    constants = {}
+    for name, value in (("mode", mode), ("difficulty", difficulty)):
+        if value is None:
+            continue
+        if name in fields:
+            constants[name] = value
+        elif value != 0:
+            raise DropInError(f"{name}={value}: jaxtari's {env_name(game)} models only ALE's default "
+                              f"{name} (0); leave {name} unset")
+    mods = [InternalMod("ale-settings", "ALE mode and difficulty", constants=constants)] if constants else []
+    built = jaxtari.make(game, mods=mods, full_action_space=full_action_space)
+    try:  # the games check their mode and difficulty when a state is made
+        jax.eval_shape(built.reset, jax.random.key(0))
+    except ValueError as exc:
+        raise DropInError(str(exc)) from None
+    return built
+
+
+def grey(rgb: jax.Array) -> jax.Array:
+    """ALE's getScreenGrayscale() of an RGB screen, in integers (exact)."""
+    w = jnp.asarray(GREY_WEIGHTS, jnp.int32)
+    total = (rgb.astype(jnp.int32) * w).sum(-1)
+    q, r = total // GREY_SCALE, total % GREY_SCALE
+    # round half to even, as numpy's round does
+    half = GREY_SCALE // 2
+    up = (r > half) | ((r == half) & (q % 2 == 1))
+    return (q + up).astype(jnp.uint8)
+
+
+def episode_key(chain: jax.Array):
+    """(next chain, this episode's key) from a chain of key data (uint32[2]); every front-end's
+    resets draw their keys this way, so a vector env's sub-env i replays a single env exactly."""
+    nxt, key = jax.random.split(jax.random.wrap_key_data(chain))
+    return jax.random.key_data(nxt), key
+
+
+class Core:
+    """One configuration's game, v5 protocol and observation, as pure functions."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.game = build_game(settings.game, mode=settings.mode, difficulty=settings.difficulty,
+                               full_action_space=settings.full_action_space)
+        cap = settings.max_num_frames_per_episode
+        self.atari = AtariWrapper(self.game, frameskip=settings.frameskip,
+                                  sticky_prob=settings.repeat_action_probability, noop_max=0,
+                                  max_episode_frames=NO_CAP if cap is None else cap, autoreset=False)
+        like = jax.eval_shape(lambda k: self.observe(self.atari.reset(k)[1]), jax.random.key(0))
+        if settings.obs_type == "objects":
+            self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, like.shape, np.float32)
+        else:
+            self.observation_space = gymnasium.spaces.Box(0, 255, like.shape, np.uint8)
+        self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
+
+    def observe(self, state):
+        gs = state.game_state
+        if self.settings.obs_type == "objects":
+            return self.game.observation(gs)
+        screen = self.game.render(gs)
+        return screen if self.settings.obs_type == "rgb" else grey(screen)
+
+    def reset(self, chain):
+        """(chain, state, obs) of a new episode."""
+        chain, key = episode_key(chain)
+        _, state = self.atari.reset(key)
+        return chain, state, self.observe(state)
+
+    def step(self, state, action):
+        """(state, obs, reward, terminated, truncated, frames this step advanced)."""
+        _, new, reward, _, info = self.atari.step(state, action)
+        frames = new.episode_frames - state.episode_frames
+        return new, self.observe(new), reward, info["terminated"], info["truncated"], frames
+
+    def lives(self, state):
+        return state.lives
+
+    @functools.cached_property
+    def jit_reset(self):
+        return jax.jit(self.reset)
+
+    @functools.cached_property
+    def jit_step(self):
+        return jax.jit(self.step)
+
+    @functools.cached_property
+    def jit_render(self):
+        return jax.jit(lambda state: self.game.render(state.game_state))
+
+
+@functools.lru_cache(maxsize=None)
+def core(settings: Settings) -> Core:
+    return Core(settings)

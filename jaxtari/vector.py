@@ -1,0 +1,227 @@
+"""``gymnasium.make_vec("jaxtari/Pong-v5", num_envs=N)``: N envs stepped in one compiled call.
+
+It behaves exactly like gymnasium's ``SyncVectorEnv`` over N ``jaxtari/Pong-v5`` envs (same
+observations, rewards, terminations, truncations and infos step by step, for the autoreset mode
+declared in ``metadata["autoreset_mode"]``: next-step (the default), same-step or disabled), because
+sub-env i is seeded as SyncVectorEnv seeds it (``seed + i``) and draws its episodes' keys as the
+single env does (:func:`jaxtari.dropin.episode_key`). Resets happen inside the compiled step,
+behind a branch taken only when some env resets.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from jaxtari import dropin
+from jaxtari.dropin import DropInError, Settings
+from jaxtari.gym import RENDER_FPS, seed_chain
+from jaxtari.xla import select_tree
+
+INFO_KEYS = ("lives", "episode_frame_number", "frame_number")
+
+
+def _rows(mask, on_true, on_false):
+    """Per env (leading axis), ``on_true`` where ``mask`` else ``on_false``, over a whole tree."""
+    return jax.vmap(select_tree)(mask, on_true, on_false)
+
+
+class _Batched:
+    """A configuration's compiled batch functions (shared by every vector env built with it)."""
+
+    def __init__(self, core: dropin.Core):
+        self.core = core
+        reset, step = jax.vmap(core.reset), jax.vmap(core.step)
+        observe = jax.vmap(core.observe)
+
+        def reset_rows(state, chain, mask):
+            # rows not in the mask keep their state and chain (the branch runs only when any is set)
+            new_chain, fresh, _ = reset(chain)
+            state = fresh if state is None else _rows(mask, fresh, state)
+            chain = jnp.where(mask[:, None], new_chain, chain)
+            return state, chain, observe(state)
+
+        def reset_if_any(state, chain, mask):
+            return jax.lax.cond(mask.any(), lambda: reset_rows(state, chain, mask)[:2], lambda: (state, chain))
+
+        def next_step(state, chain, actions, autoreset):
+            stepped, _, reward, term, trunc, frames = step(state, actions)
+            state, chain = reset_if_any(_rows(autoreset, state, stepped), chain, autoreset)
+            zero = jnp.zeros_like(term)
+            return (state, chain, observe(state), jnp.where(autoreset, 0.0, reward),
+                    jnp.where(autoreset, zero, term), jnp.where(autoreset, zero, trunc),
+                    jnp.where(autoreset, 0, frames))
+
+        def same_step(state, chain, actions):
+            stepped, final_obs, reward, term, trunc, frames = step(state, actions)
+            ended = term | trunc
+            final_lives, final_frames = stepped.lives, stepped.episode_frames
+            state, chain = reset_if_any(stepped, chain, ended)
+            obs = jax.lax.cond(ended.any(), lambda: observe(state), lambda: final_obs)
+            return (state, chain, obs, reward, term, trunc, frames, final_obs, final_lives, final_frames)
+
+        def disabled(state, chain, actions):
+            stepped, obs, reward, term, trunc, frames = step(state, actions)
+            return stepped, chain, obs, reward, term, trunc, frames
+
+        self.reset_all = jax.jit(lambda chain: reset_rows(None, chain, jnp.ones(chain.shape[0], bool)))
+        self.reset_rows = jax.jit(reset_rows)
+        self.steps = {
+            AutoresetMode.NEXT_STEP: jax.jit(next_step),
+            AutoresetMode.SAME_STEP: jax.jit(same_step),
+            AutoresetMode.DISABLED: jax.jit(disabled),
+        }
+
+
+@functools.lru_cache(maxsize=None)
+def _batched(settings: Settings) -> _Batched:
+    return _Batched(dropin.core(settings))
+
+
+class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
+    """N jaxtari envs of one configuration as a gymnasium ``VectorEnv`` (numpy in and out)."""
+
+    def __init__(self, game: str = "pong", num_envs: int = 1, *,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 render_mode: str | None = None, **settings: Any):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise DropInError(f"num_envs={num_envs!r}: expected a whole number >= 1")
+        by_name = {m.name: m for m in AutoresetMode}
+        try:
+            self.autoreset_mode = by_name.get(str(autoreset_mode).upper()) or AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise DropInError(f"autoreset_mode={autoreset_mode!r}: expected one of "
+                              f"{', '.join(m.value for m in AutoresetMode)}") from None
+        if render_mode not in (None, "rgb_array"):
+            raise DropInError(f"render_mode={render_mode!r}: the vector env renders 'rgb_array' "
+                              "(every env's screen) or nothing")
+        unknown = set(settings) - {f for f in Settings.__dataclass_fields__ if f != "game"}
+        if unknown:
+            raise DropInError(f"unknown argument(s) {', '.join(sorted(unknown))}")
+        self.settings = Settings.make(game, **settings)
+        self._fns = _batched(self.settings)
+        core = self._fns.core
+        self.num_envs = int(num_envs)
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS,
+                         "autoreset_mode": self.autoreset_mode}
+        self.single_observation_space = core.observation_space
+        self.single_action_space = core.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
+        self._chain = np.zeros((self.num_envs, 2), np.uint32)
+        self._state = None
+        self._frame_number = np.zeros(self.num_envs, np.int64)
+        self._ended = np.zeros(self.num_envs, bool)
+
+    def _seed(self, i: int, seed: int | None) -> None:
+        """Sub-env i's generator and chain, as ``Env.reset(seed=...)`` makes them."""
+        if seed is not None or self._rngs[i] is None:
+            self._rngs[i], _ = seeding.np_random(seed)
+            self._chain[i] = seed_chain(self._rngs[i])
+            self._frame_number[i] = 0
+
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise DropInError(f"{len(seeds)} seeds for {self.num_envs} envs: give one per env, "
+                                  "an int (env i gets seed + i) or None")
+        mask = np.ones(self.num_envs, bool)
+        options = dict(options or {})
+        if "reset_mask" in options:
+            mask = np.asarray(options.pop("reset_mask"))
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_ or not mask.any():
+                raise DropInError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},) "
+                                  "with at least one True")
+            if self._state is None and not mask.all():
+                raise DropInError("the first reset resets every env: leave out options['reset_mask']")
+        for i in np.flatnonzero(mask):
+            self._seed(int(i), seeds[i])
+        if self._state is None:
+            state, chain, obs = self._fns.reset_all(self._chain)
+        else:
+            state, chain, obs = self._fns.reset_rows(self._state, self._chain, mask)
+        self._state, self._chain = state, np.array(chain)
+        self._ended[mask] = False
+        return np.array(obs), self._infos(mask)
+
+    def step(self, actions):
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        actions = np.asarray(actions)
+        n = self.single_action_space.n
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer) \
+                or actions.min() < 0 or actions.max() >= n:
+            raise DropInError(f"actions must be {self.num_envs} integers in 0..{n - 1}, got {actions!r}")
+        actions = actions.astype(np.int32)
+        mode = self.autoreset_mode
+        fn = self._fns.steps[mode]
+        if mode == AutoresetMode.NEXT_STEP:
+            out = fn(self._state, self._chain, actions, self._ended)
+        else:
+            if mode == AutoresetMode.DISABLED and self._ended.any():
+                raise DropInError(f"envs {np.flatnonzero(self._ended).tolist()} have ended and autoreset is "
+                                  "disabled: reset them with reset(options={'reset_mask': mask}) first")
+            out = fn(self._state, self._chain, actions)
+        state, chain, obs, reward, term, trunc, frames = out[:7]
+        self._state, self._chain = state, np.array(chain)
+        self._frame_number += np.asarray(frames, np.int64)
+        term, trunc = np.array(term), np.array(trunc)
+        infos: dict[str, Any] = {}
+        if mode == AutoresetMode.SAME_STEP and (term | trunc).any():
+            infos = self._final(out[7:], term | trunc)
+        infos.update(self._infos(np.ones(self.num_envs, bool)))
+        self._ended = term | trunc
+        return np.array(obs), np.array(reward, np.float64), term, trunc, infos
+
+    def _info_values(self) -> dict[str, np.ndarray]:
+        return {"lives": np.asarray(self._state.lives, np.int64),
+                "episode_frame_number": np.asarray(self._state.episode_frames, np.int64),
+                "frame_number": self._frame_number.copy()}
+
+    def _infos(self, mask: np.ndarray) -> dict[str, np.ndarray]:
+        """ALE's info of the envs in ``mask``, batched as SyncVectorEnv batches it (a ``_key``
+        mask per key; zeros outside the mask)."""
+        out = {}
+        for key, value in self._info_values().items():
+            out[key] = np.where(mask, value, 0)
+            out[f"_{key}"] = mask.copy()
+        return out
+
+    def _final(self, finals, ended: np.ndarray) -> dict[str, Any]:
+        """Same-step autoreset's ``final_obs`` and ``final_info`` for the envs that ended."""
+        final_obs, final_lives, final_frames = (np.asarray(x) for x in finals)
+        obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(ended):
+            obs[i] = np.array(final_obs[i])
+        values = {"lives": final_lives.astype(np.int64), "episode_frame_number": final_frames.astype(np.int64),
+                  "frame_number": self._frame_number.copy()}
+        info = {}
+        for key, value in values.items():
+            info[key] = np.where(ended, value, 0)
+            info[f"_{key}"] = ended.copy()
+        return {"final_obs": obs, "_final_obs": ended.copy(), "final_info": info, "_final_info": ended.copy()}
+
+    def render(self):
+        if self.render_mode != "rgb_array":
+            return None
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() before render()")
+        return tuple(np.array(jax.vmap(self._fns.core.jit_render)(self._state)))
+
+    def close_extras(self, **kwargs):
+        self._state = None
