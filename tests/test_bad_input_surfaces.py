@@ -210,3 +210,222 @@ def test_a_checkpoints_curve_is_checked_value_by_value_even_with_a_good_checksum
     path = ckpts.save(tmp_path, "jax", 0, ck)
     with pytest.raises(ckpts.CorruptCheckpoint, match="learning curve"):
         ckpts.load(path)
+
+
+def _specs_with(tmp_path, text: str) -> Path:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "pong.yaml").write_text(text)
+    return specs
+
+
+def test_the_audit_refuses_another_games_spec_before_writing_anything(tmp_path):
+    specs = _specs_with(tmp_path, (REPO / "specs" / "freeway.yaml").read_text())
+    result = _invoke("audit", "pong", "--specs", str(specs), "--out", str(tmp_path / "out"),
+                     "--no-faults", "--no-events")
+    assert result.exit_code == 1
+    assert "is the spec of 'freeway', not 'pong'" in " ".join(result.output.split())
+    assert not (tmp_path / "out" / "pong.json").exists()
+
+
+def test_a_duplicate_key_in_a_spec_is_an_error_naming_the_key_and_lines(tmp_path):
+    text = (REPO / "specs" / "pong.yaml").read_text()
+    line = text.splitlines().index("rules:") + 1
+    specs = _specs_with(tmp_path, text + "rules: []\n")
+    result = _invoke("audit", "pong", "--specs", str(specs), "--out", str(tmp_path / "out"),
+                     "--no-faults", "--no-events")
+    assert result.exit_code == 1
+    out = " ".join(result.output.split())
+    assert f"the key 'rules' appears twice (lines {line} and {len(text.splitlines()) + 1})" in out
+    assert not (tmp_path / "out" / "pong.json").exists()
+
+
+@pytest.mark.parametrize("text", ["a: " + "[" * 3000, "a: " + "{b: " * 200 + "1" + "}" * 200])
+def test_deeply_nested_yaml_is_a_clear_error(text):
+    from alignment.spec.store import MAX_YAML_DEPTH, SpecFileError, parse_yaml
+
+    with pytest.raises(SpecFileError, match=f"nested deeper than {MAX_YAML_DEPTH}"):
+        parse_yaml(text)
+
+
+def _store_with_rows(root: Path) -> Path:
+    import os
+
+    from alignment.pipeline import runs
+
+    with runs.open_store(root) as saver:
+        saver.conn.executemany(
+            "INSERT INTO writes(thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, "
+            "type, value) VALUES (?,?,?,?,?,?,?,?)",
+            [(f"t{i}", "", f"c{i}", "x", 0, "ch", "json", os.urandom(200)) for i in range(2000)])
+        saver.conn.commit()
+    return runs.db_path(root)
+
+
+def test_a_damaged_sqlite_state_file_is_detected_with_the_fix(tmp_path):
+    path = _store_with_rows(tmp_path)
+    data = bytearray(path.read_bytes())
+    page = 4096  # SQLite's default page size; page 4 is a b-tree page of the store
+    data[3 * page:4 * page] = b"\x55" * page
+    path.write_bytes(bytes(data))
+    result = _invoke("runs", "--state-dir", str(tmp_path))
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "is damaged (SQLite's quick_check: Page 4" in text and "move it aside" in text
+    assert path.read_bytes() == bytes(data)  # left as it was
+
+
+def test_a_second_resume_of_a_running_run_is_refused(tmp_path):
+    from alignment.pipeline import runs
+
+    with runs.open_store(tmp_path):
+        pass
+    with runs.run_lock(tmp_path, "pong-1"):
+        result = _invoke("run", "pong", "--resume", "pong-1", "--state-dir", str(tmp_path))
+        assert result.exit_code == 1
+        assert "run pong-1 is running now (pid " in " ".join(result.output.split())
+    result = _invoke("run", "pong", "--resume", "pong-1", "--state-dir", str(tmp_path))
+    assert "no run 'pong-1'" in result.output  # the lock is gone with its holder
+
+
+# ---- playtest sessions: every recorded value checked on read -------------------------------------
+
+SESSIONS = REPO / "playtest"
+
+
+def _records(game: str) -> list[dict]:
+    import gzip
+
+    path = sorted((SESSIONS / game).glob("*.jsonl.gz"))[0]
+    lines = gzip.decompress(path.read_bytes()).decode().splitlines()
+    return [json.loads(line) for line in lines[:60]] + [json.loads(lines[-1])]
+
+
+def _write_session(folder: Path, records: list[dict], name="s.jsonl.gz") -> Path:
+    import gzip
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode()))
+    return path
+
+
+def _first(records, kind):
+    return next(i for i, r in enumerate(records) if r["type"] == kind)
+
+
+def _frame_with(records, side, signal, value):
+    out = [dict(r) for r in records]
+    i = _first(out, "frame") + 3
+    out[i] = {**out[i], side: {**out[i][side], signal: value}}
+    return out, i + 1
+
+
+@pytest.mark.parametrize("value", [None, float("nan"), float("inf"), "12", {"a": 1}])
+def test_a_missing_null_or_nan_recorded_value_is_named_with_its_line(tmp_path, value):
+    from alignment.playtest.session import read_session
+
+    records = _records("pong")
+    signal = records[0]["signals"][0]
+    changed, line = _frame_with(records, "ale", signal, value)
+    s = read_session(_write_session(tmp_path / "pong", changed))
+    assert s.problem is not None and s.problem.line == line
+    assert f"ale {signal} is" in s.problem.message and "not a finite number" in s.problem.message
+    assert s.ticks == 3  # the frames before it are kept
+
+
+def test_a_frame_lacking_a_recorded_signal_is_named(tmp_path):
+    from alignment.playtest.session import read_session
+
+    records = _records("pong")
+    signal = records[0]["signals"][-1]
+    changed = [dict(r) for r in records]
+    i = _first(changed, "frame")
+    changed[i] = {**changed[i], "jax": {k: v for k, v in changed[i]["jax"].items() if k != signal}}
+    s = read_session(_write_session(tmp_path / "pong", changed))
+    assert s.problem.line == i + 1 and f"jax lacks the recorded signal(s) {signal}" in s.problem.message
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("signals", [], "names no signals"),
+    ("actions", [], "not a list of distinct action names"),
+    ("seed", -1, "seed -1"),
+    ("seed", True, "seed True"),
+    ("game", None, "game None"),
+])
+def test_a_bad_header_value_refuses_the_session_with_its_name(tmp_path, field, value, words):
+    from alignment.playtest.session import SessionError, read_session
+
+    records = _records("pong")
+    records[0] = {**records[0], field: value}
+    path = _write_session(tmp_path / "pong", records)
+    with pytest.raises(SessionError, match="no readable header") as err:
+        read_session(path)
+    assert words in str(err.value) and str(path) in str(err.value)
+
+
+def test_an_out_of_range_action_is_refused(tmp_path):
+    from alignment.playtest.session import read_session
+
+    records = _records("pong")
+    i = _first(records, "frame") + 1
+    records[i] = {**records[i], "action": len(records[0]["actions"])}
+    s = read_session(_write_session(tmp_path / "pong", records))
+    assert s.problem.line == i + 1 and "not an index into the session's" in s.problem.message
+
+
+def test_another_games_session_in_a_games_folder_fails_replay(tmp_path):
+    from alignment.playtest.core import replay
+
+    path = _write_session(tmp_path / "pong", _records("freeway"))
+    [result] = replay([path])
+    assert not result.passed
+    assert "a session of freeway in pong's folder" in result.error and "move it to" in result.error
+
+
+def test_nan_never_compares_equal_in_replay():
+    import numpy as np
+
+    from alignment.playtest.core import _differences
+
+    ticks = np.arange(3)
+    same = _differences("ale", "x", np.array([1.0, 2.0, 3.0]), np.array([1, 2, 3]), ticks, 0)
+    assert same is None
+    nan = _differences("ale", "x", np.array([1.0, np.nan, 3.0]), np.array([1, 2, 3]), ticks, 0)
+    assert nan is not None and nan.tick == 1
+    both = _differences("ale", "x", np.array([np.nan]), np.array([np.nan]), ticks[:1], 0)
+    assert both is not None
+
+
+def test_a_gzip_bomb_is_read_only_up_to_the_bound(tmp_path, monkeypatch):
+    import gzip
+
+    from alignment.playtest import session
+
+    monkeypatch.setattr(session, "MAX_UNPACKED_BYTES", 1 << 20)
+    records = _records("pong")
+    body = json.dumps(records[0]).encode() + b"\n" + b" " * (8 << 20)
+    path = tmp_path / "pong" / "bomb.jsonl.gz"
+    path.parent.mkdir()
+    path.write_bytes(gzip.compress(body))
+    assert path.stat().st_size < 64 << 10
+    s = session.read_session(path)
+    assert "unpacks to more than 1,048,576 bytes" in s.problem.message
+
+
+def test_playtest_list_shows_every_session_flagging_damaged_and_cut_off_ones(tmp_path):
+    records = _records("pong")
+    _write_session(tmp_path / "pong", records, "a-good.jsonl.gz")
+    _write_session(tmp_path / "pong", records[:-1], "b-cut.jsonl.gz")  # no end record
+    bad = [dict(r) for r in records]
+    bad[0] = {**bad[0], "signals": "score"}
+    _write_session(tmp_path / "pong", bad, "c-bad.jsonl.gz")
+    marked = [dict(r) for r in records]
+    marked.insert(-1, {"type": "mark", "tick": 3, "kind": "bug", "text": "[red]x[/red] [bold"})
+    _write_session(tmp_path / "pong", marked, "d-mark.jsonl.gz")
+    result = _invoke("playtest", "list", "--root", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "a-good" in out and "c-bad.jsonl.gz: damaged, unreadable:" in out
+    assert "b-cut.jsonl.gz" in out and "unfinished (no end record" in out
+    assert "[red]x[/red] [bold" in out  # mark text printed as written, not as rich markup

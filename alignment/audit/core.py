@@ -325,9 +325,14 @@ def _load_spec(game: str, specs_dir: Path, documents) -> GameSpec:
         raise AuditError(f"{game} has no spec: {path} is missing; make it with "
                          f"`jaxtari-align spec {game} --out {specs_dir}` and review it")
     try:
-        return load_spec(path, documents=documents)
+        spec = load_spec(path, documents=documents)
     except SpecFileError as err:
         raise AuditError(_name_rules(str(err), path)) from None
+    if spec.game != game:
+        # another game's spec would be probed and written as this game's report
+        raise AuditError(f"{path} is the spec of {spec.game!r}, not {game!r}; put {game}'s spec "
+                         f"there (or pass --specs with a folder holding {game}.yaml)")
+    return spec
 
 
 def _name_rules(message: str, path: Path) -> str:

@@ -181,16 +181,20 @@ def register(app: typer.Typer) -> None:
                         spinner.update(f"running {', '.join(upcoming)}")
 
                 compiled = _compiled(saver)
-                if resume:
-                    info = runs.find_run(compiled, saver, resume)
-                    if info.game != slug and info.game != resolve_game(game):
-                        _fail(f"run {resume} is a run of {info.game}, not {slug}; "
-                              f"resume it with `jaxtari-align run {info.game} --resume {resume}`", 2)
-                    spinner.update(f"running {', '.join(info.next) or 'nothing: done'}")
-                    info = execute.resume(compiled, info, root, progress)
-                else:
-                    info = execute.start(compiled, slug, cfg, root, on_stage=progress)
-        except (runs.RunStoreError, runs.UnknownRunError, execute.NeedsAnswer) as err:
+                run_id = resume or runs.new_run_id(slug)
+                with runs.run_lock(root, run_id):
+                    if resume:
+                        info = runs.find_run(compiled, saver, resume)
+                        if info.game != slug and info.game != resolve_game(game):
+                            _fail(f"run {resume} is a run of {info.game}, not {slug}; resume it "
+                                  f"with `jaxtari-align run {info.game} --resume {resume}`", 2)
+                        spinner.update(f"running {', '.join(info.next) or 'nothing: done'}")
+                        info = execute.resume(compiled, info, root, progress)
+                    else:
+                        info = execute.start(compiled, slug, cfg, root, run_id=run_id,
+                                             on_stage=progress)
+        except (runs.RunStoreError, runs.UnknownRunError, runs.RunBusyError,
+                execute.NeedsAnswer) as err:
             _fail(str(err))
         raise typer.Exit(_show(console, info))
 

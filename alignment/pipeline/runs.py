@@ -74,16 +74,60 @@ def open_store(root: Path) -> Iterator[SqliteSaver]:
         saver = SqliteSaver(conn)
         saver.setup()
         conn.execute("SELECT count(*) FROM checkpoints").fetchone()
+        # a damaged page can still answer a count: check the whole file before trusting a run to it
+        problems = [line for r in conn.execute("PRAGMA quick_check(3)").fetchall()
+                    for line in str(r[0]).splitlines() if not line.startswith("***")][:3]
     except sqlite3.Error as err:
         if conn is not None:
             conn.close()
         raise _store_error(path, err) from None
+    if problems != ["ok"]:
+        conn.close()
+        raise RunStoreError(
+            f"the checkpoint database {path} is damaged (SQLite's quick_check: "
+            f"{'; '.join(problems)}). It was left as it is: move it aside to start a "
+            f"fresh store (its runs are then not resumable), or use another --state-dir.")
     try:
         yield saver
     except sqlite3.Error as err:
         raise _store_error(path, err) from None
     finally:
         conn.close()
+
+
+class RunBusyError(RuntimeError):
+    """The run is being run or resumed by another process now."""
+
+
+@contextlib.contextmanager
+def run_lock(root: Path, run_id: str) -> Iterator[None]:
+    """Hold the run's lock (``<state dir>/locks/<run>.lock``) while it runs: a second ``run
+    --resume`` of the same run is refused instead of running every stage a second time. The lock
+    is the operating system's (flock), so a killed process never leaves it held."""
+    import fcntl
+
+    path = Path(root) / "locks" / f"{run_id}.lock"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")
+    except OSError as err:
+        raise RunStoreError(f"cannot create the run lock {path}: {err}; use another --state-dir") \
+            from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise RunBusyError(f"run {run_id} is running now ({holder}); wait for it to finish, "
+                               f"then see its state with `jaxtari-align runs`") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
 
 
 def new_run_id(game: str) -> str:

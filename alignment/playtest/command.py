@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 
 from alignment import catalog, cli_checks
 
@@ -19,7 +20,7 @@ class PlaytestCommandError(RuntimeError):
 
 
 def _fail(console, exc) -> None:
-    console.print(f"[red]error:[/red] {exc}", highlight=False)
+    console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
     raise typer.Exit(1)
 
 
@@ -132,16 +133,16 @@ def register(app) -> None:
             table.add_column(col, overflow="fold")
         for r in results:
             colour = "green" if r.passed else "red"
-            table.add_row(str(r.path), r.game or "?", f"{r.frames}/{r.recorded_frames}",
+            table.add_row(escape(str(r.path)), escape(r.game or "?"), f"{r.frames}/{r.recorded_frames}",
                           f"[{colour}]{report_mod.status(r)}[/{colour}]", f"{r.seconds:.1f}")
         console.print(table)
         for r in results:
             text = report_mod.detail(r)
             if text:
-                console.print(f"{r.path}: {text}", highlight=False, soft_wrap=True)
+                console.print(escape(f"{r.path}: {text}"), highlight=False, soft_wrap=True)
             if r.code_changed or len(r.differences) > 1:
                 for d in r.differences:
-                    console.print(f"  {d.describe()} ({d.frames_differing} frames)",
+                    console.print(escape(f"  {d.describe()} ({d.frames_differing} frames)"),
                                   highlight=False, soft_wrap=True)
         if report is not None:
             for p in report_mod.write(results, report):
@@ -168,15 +169,22 @@ def register(app) -> None:
         for p in paths:
             try:
                 s = session_summary(read_session(p))
-            except _bad_input_errors() as exc:
-                console.print(f"{p}: [red]{exc}[/red]", highlight=False, soft_wrap=True)
+            except _bad_input_errors() as exc:  # one damaged file never hides the others
+                console.print(f"{escape(str(p))}: [red]damaged, unreadable:[/red] "
+                              f"{escape(str(exc))}", highlight=False, soft_wrap=True)
                 continue
             fd = s["first_divergence"]
             first = "none" if fd is None else f"frame {fd['tick']} ({', '.join(fd['signals'])})"
-            console.print(f"{p}: {s['player'].get('kind', '?')} player, {s['frames']} frames, "
-                          f"first divergence {first}", highlight=False, soft_wrap=True)
+            state = ""
+            if s["read_problem"]:
+                state = f" [red]damaged, read up to: {escape(s['read_problem'])}[/red]"
+            elif not s["finished"]:
+                state = " [yellow]unfinished (no end record: the recording was cut off)[/yellow]"
+            console.print(f"{escape(str(p))}: {escape(str(s['player'].get('kind', '?')))} player, "
+                          f"{s['frames']} frames, first divergence {escape(first)}{state}",
+                          highlight=False, soft_wrap=True)
             for m in s["marks"]:
-                console.print(f"    frame {m['tick']}: {m['kind']} {m['text']}".rstrip(),
+                console.print(escape(f"    frame {m['tick']}: {m['kind']} {m['text']}".rstrip()),
                               highlight=False, soft_wrap=True)
 
     @pt.command("show")
@@ -195,14 +203,15 @@ def register(app) -> None:
         if as_json:
             sys.stdout.write(json.dumps(s, indent=2) + "\n")
             return
-        console.print(f"{s['path']}: {s['game']}, seed {s['seed']}, mode {s['mode']}, mods "
-                      f"{s['mods'] or 'none'}, played by {s['player']}, started {s['started']}, "
-                      f"{s['frames']} frames in {s['episodes']} episodes, ended: {s['ended']}",
-                      highlight=False)
+        console.print(escape(f"{s['path']}: {s['game']}, seed {s['seed']}, mode {s['mode']}, mods "
+                             f"{s['mods'] or 'none'}, played by {s['player']}, started "
+                             f"{s['started']}, {s['frames']} frames in {s['episodes']} episodes, "
+                             f"ended: {s['ended']}"), highlight=False)
         if s["read_problem"]:
-            console.print(f"[red]unreadable part:[/red] {s['read_problem']}", highlight=False)
+            console.print(f"[red]unreadable part:[/red] {escape(s['read_problem'])}", highlight=False)
         for m in s["marks"]:
-            console.print(f"mark at frame {m['tick']}: {m['kind']} {m['text']}", highlight=False)
+            console.print(escape(f"mark at frame {m['tick']}: {m['kind']} {m['text']}"),
+                          highlight=False)
         fd = s["first_divergence"]
         if fd is None:
             console.print("ALE and JAX agreed on every signal of every frame")

@@ -195,7 +195,8 @@ def _differences(side: str, name: str, recorded: np.ndarray, now: np.ndarray, ti
     if recorded.dtype == object or now.dtype == object or recorded.shape[1:] != now.shape[1:]:
         bad = np.ones(n, bool)
     else:
-        diff = np.abs(recorded[:n] - now[:n].astype(np.float64)) > EXACT
+        # `not <=`: a NaN on either side is a difference (NaN > x is False, so `>` passed it)
+        diff = ~(np.abs(recorded[:n] - now[:n].astype(np.float64)) <= EXACT)
         bad = diff.reshape(n, -1).any(axis=1) if diff.ndim > 1 else diff
     if len(recorded) > len(now):
         bad = np.concatenate([bad, np.ones(len(recorded) - n, bool)])
@@ -214,6 +215,14 @@ def _plain(v):
     return plain(v) if not isinstance(v, str) else v
 
 
+def _folder_game(path: Path) -> str | None:
+    """The game whose folder (``<root>/<game>/``) holds a session, when it is a game's folder."""
+    try:
+        return catalog.canonical(path.parent.name)
+    except (catalog.UnknownCatalogGame, ValueError):
+        return None
+
+
 def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None) -> ReplayResult:
     t0 = time.perf_counter()
     try:
@@ -230,6 +239,11 @@ def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None) 
         result.code_hash_now = code_hash(game)
     except (catalog.UnknownCatalogGame, KeyError, ValueError) as exc:
         result.error = f"cannot replay: {exc}"
+        return result
+    folder = _folder_game(path)
+    if folder is not None and folder != game:
+        result.error = (f"a session of {game} in {folder}'s folder {path.parent}: it would be "
+                        f"counted as {folder}'s; move it to {path.parent.parent / game}")
         return result
     recorded_mods = tuple(h.get("mods") or ())
     mods = recorded_mods if jax_mods is None else tuple(jax_mods)

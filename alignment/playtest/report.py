@@ -78,6 +78,7 @@ def session_summary(s: Session) -> dict:
         "player": h.get("player", {}), "started": h.get("started"), "seed": h.get("seed"),
         "mode": h.get("mode"), "mods": h.get("mods", []), "frames": s.ticks,
         "episodes": len(s.episodes()), "ended": (s.end or {}).get("reason", "no end record (killed?)"),
+        "finished": s.end is not None,
         "marks": s.marks, "code_hash": h.get("code_hash"),
         "first_divergence": None if first is None else {
             "tick": first["tick"], "signals": first.get("diverged", []),

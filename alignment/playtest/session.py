@@ -27,6 +27,7 @@ import dataclasses
 import datetime as _dt
 import gzip
 import json
+import math
 import os
 import secrets
 import time
@@ -43,6 +44,10 @@ PLAYER_KINDS = ("person", "scripted")
 FLUSH_SECONDS = 1.0
 # Also flush after this many buffered lines, so an unthrottled scripted player keeps members small.
 FLUSH_LINES = 600
+# Bounds on what a session file may hold, checked while reading (a zip bomb is not a session): 30
+# minutes at 60 Hz is 108,000 frames of a few hundred bytes each, far below these.
+MAX_UNPACKED_BYTES = 512 * 2**20
+SEED_MAX = 2**32 - 1
 
 
 class SessionError(ValueError):
@@ -211,19 +216,113 @@ class Session:
         return next((f for f in self.frames if not f["agree"]), None)
 
 
-def _decompress_members(data: bytes) -> tuple[bytes, str | None]:
-    """Concatenated gzip members -> text, and what went wrong (None when all of it read)."""
-    out = []
+def _decompress_members(data: bytes, limit: int | None = None) -> tuple[bytes, str | None]:
+    """Concatenated gzip members -> text, and what went wrong (None when all of it read). Never
+    unpacks more than ``limit`` bytes (default MAX_UNPACKED_BYTES)."""
+    limit = MAX_UNPACKED_BYTES if limit is None else limit
+    out: list[bytes] = []
+    total = 0
     while data:
         d = zlib.decompressobj(wbits=31)
-        try:
-            out.append(d.decompress(data))
-        except zlib.error as exc:
-            return b"".join(out), f"corrupt gzip data ({exc})"
+        pending = data
+        while True:
+            try:
+                chunk = d.decompress(pending, limit - total + 1)
+            except zlib.error as exc:
+                return b"".join(out), f"corrupt gzip data ({exc})"
+            out.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                return (b"".join(out)[:limit],
+                        f"it unpacks to more than {limit:,} bytes, the bound on a session (a "
+                        f"recorded session is far smaller); only the first {limit:,} were read")
+            if d.eof or not d.unconsumed_tail:
+                break
+            pending = d.unconsumed_tail
         if not d.eof:
             return b"".join(out), "the file ends inside a compressed block (truncated)"
         data = d.unused_data
     return b"".join(out), None
+
+
+def _whole(x, low: int | None = None, high: int | None = None) -> bool:
+    return (isinstance(x, int) and not isinstance(x, bool)
+            and (low is None or x >= low) and (high is None or x <= high))
+
+
+def _finite_value(x) -> bool:
+    """A recorded signal value: a bool, a whole number, a finite float, or a list of them."""
+    if isinstance(x, bool) or _whole(x):
+        return True
+    if isinstance(x, float):
+        return math.isfinite(x)
+    if isinstance(x, list):
+        return all(_finite_value(v) for v in x)
+    return False
+
+
+def _str_list(x) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) and v for v in x) and len(set(x)) == len(x)
+
+
+def _header_problem(rec: dict) -> str | None:
+    """What is wrong with a header's values (None: nothing)."""
+    if not isinstance(rec.get("game"), str) or not rec["game"]:
+        return f"game {rec.get('game')!r} is not a game name"
+    if not _whole(rec.get("seed"), 0, SEED_MAX):
+        return f"seed {rec.get('seed')!r} is not a whole number from 0 to {SEED_MAX}"
+    if rec.get("mode") is not None and not _whole(rec["mode"], 0):
+        return f"mode {rec['mode']!r} is not a whole number >= 0"
+    if not _str_list(rec.get("actions")) or not rec["actions"]:
+        return f"actions {rec.get('actions')!r} is not a list of distinct action names"
+    if not _str_list(rec.get("signals")) or not rec["signals"]:
+        return (f"signals {rec.get('signals')!r} names no signals (a list of distinct names): a "
+                "replay would check nothing")
+    if not isinstance(rec.get("mods", []), list) or not all(
+            isinstance(m, str) for m in rec.get("mods", [])):
+        return f"mods {rec.get('mods')!r} is not a list of mod names"
+    return None
+
+
+def _record_problem(kind: str, rec: dict, header: dict, frames: int) -> str | None:
+    """What is wrong with one record's values, given the header (None: nothing)."""
+    if kind == "frame":
+        if not _whole(rec["episode"], 0):
+            return f"episode {rec['episode']!r} is not a whole number >= 0"
+        n = len(header["actions"])
+        if not _whole(rec["action"], 0, n - 1):
+            return (f"action {rec['action']!r} is not an index into the session's {n} actions "
+                    f"(0 to {n - 1})")
+        if not isinstance(rec["agree"], bool):
+            return f"agree {rec['agree']!r} is not true or false"
+        for side in ("ale", "jax"):
+            values = rec[side]
+            if not isinstance(values, dict):
+                return f"{side} is not a table of signal values"
+            missing = [s for s in header["signals"] if s not in values]
+            if missing:
+                return f"{side} lacks the recorded signal(s) {', '.join(missing)}"
+            bad = [s for s in header["signals"] if not _finite_value(values[s])]
+            if bad:
+                return (f"{side} {bad[0]} is {values[bad[0]]!r}, not a finite number, a boolean "
+                        "or a list of them")
+        if not _str_list(rec.get("diverged", [])):
+            return f"diverged {rec.get('diverged')!r} is not a list of signal names"
+    elif kind == "reset":
+        if not _whole(rec["tick"], 0, frames):
+            return f"reset tick {rec['tick']!r} is not a frame of the session (0 to {frames})"
+        if not _whole(rec["episode"], 0) or not _whole(rec["seed"], 0, SEED_MAX):
+            return f"reset episode {rec['episode']!r} or seed {rec['seed']!r} is not a valid number"
+    elif kind == "mark":
+        if not _whole(rec["tick"], -1, frames):
+            return f"mark tick {rec['tick']!r} is not a frame played so far (-1 to {frames})"
+        if rec["kind"] not in MARK_KINDS or not isinstance(rec["text"], str):
+            return (f"mark kind {rec['kind']!r} (kinds: {', '.join(MARK_KINDS)}) or its text is "
+                    "malformed")
+    elif kind == "end":
+        if not _whole(rec["ticks"], 0):
+            return f"end ticks {rec['ticks']!r} is not a whole number >= 0"
+    return None
 
 
 _REQUIRED = {
@@ -276,8 +375,17 @@ def read_session(path: os.PathLike | str) -> Session:
             if rec.get("schema") != SCHEMA:
                 problem = ReadProblem(path, i, f"schema {rec.get('schema')!r} is not {SCHEMA!r}")
                 break
+            bad = _header_problem(rec)
+            if bad:
+                problem = ReadProblem(path, i, bad)
+                break
             header = rec
-        elif kind == "frame":
+            continue
+        bad = None if kind == "header" else _record_problem(kind, rec, header, len(frames))
+        if bad:
+            problem = ReadProblem(path, i, bad)
+            break
+        if kind == "frame":
             if rec["tick"] != len(frames):
                 problem = ReadProblem(path, i, f"frame tick {rec['tick']} out of order "
                                                f"(expected {len(frames)})")

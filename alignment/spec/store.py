@@ -76,10 +76,60 @@ def _format_validation(err: ValidationError, where: str) -> str:
     return "\n".join(lines)
 
 
+# A spec is a few levels deep (rules -> probe -> steps -> poke); far deeper nesting is not a spec
+# and would otherwise end in a RecursionError inside the parser or the validator.
+MAX_YAML_DEPTH = 32
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses a key given twice in one mapping (PyYAML keeps the last:
+    a second ``rules:`` silently drops every rule of the first) and nesting past MAX_YAML_DEPTH."""
+
+    def compose_node(self, parent, index):
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"nested deeper than {MAX_YAML_DEPTH} levels", mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<:` merges may override: PyYAML's own semantics
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.get(key)
+            except TypeError:
+                continue  # an unhashable key: PyYAML's own error follows
+            if first is not None:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} appears twice (lines {first + 1} and "
+                    f"{key_node.start_mark.line + 1}); keep one", key_node.start_mark)
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep=deep)
+
+
+def strict_yaml_load(text: str):
+    """``yaml.safe_load`` that refuses duplicate keys and runaway nesting (a YAMLError)."""
+    loader = _StrictLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
 def parse_yaml(text: str, *, where: str = "spec",
                documents: Optional[Mapping[str, Document]] = None) -> GameSpec:
     try:
-        data = yaml.safe_load(text)
+        data = strict_yaml_load(text)
+    except RecursionError:
+        raise SpecFileError(f"{where} is nested too deeply to be a spec (the bound is "
+                            f"{MAX_YAML_DEPTH} levels)") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         pos = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

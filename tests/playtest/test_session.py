@@ -113,7 +113,8 @@ def test_corrupt_line_names_the_line(tmp_path):
     lines = [json.dumps({"type": "header", "schema": SCHEMA, **_header()}),
              json.dumps({"type": "reset", "tick": 0, "episode": 0, "seed": 3}),
              json.dumps({"type": "frame", "tick": 0, "episode": 0, "action": 1,
-                         "ale": {"score": 0}, "jax": {"score": 0}, "agree": True}),
+                         "ale": {"score": 0, "ball_x": 7}, "jax": {"score": 0, "ball_x": 7},
+                         "agree": True}),
              '{"type": "frame", "tick": 1, oops',
              json.dumps({"type": "end", "ticks": 2})]
     path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
