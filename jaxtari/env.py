@@ -147,6 +147,11 @@ class InvalidActionError(ValueError):
     """An action that is not an index into the game's action set; names the legal range."""
 
 
+class InvalidStateError(ValueError):
+    """A state that is not one of this game's (another game's, a changed layout, a value its field
+    cannot hold)."""
+
+
 def _action_problem(action, n: int) -> str | None:
     """Why ``action`` is no index into an action set of size ``n``, or None.
 
@@ -254,20 +259,71 @@ class Game:
         return jnp.where(valid, table[jnp.clip(index, 0, self.num_actions - 1)], ACTION_NAMES.index("NOOP"))
 
     def checked_step(self, state, action):
-        """:meth:`step` that reports an out-of-range action from inside compiled code.
+        """:meth:`step` that reports an out-of-range action or a non-finite state value from
+        inside compiled code.
 
         Returns ``(error, (obs, state, reward, done, info))`` from ``jax.experimental.checkify``;
-        ``error.throw()`` raises naming the action. Works under ``jit`` and ``vmap``.
+        ``error.throw()`` raises naming the action or the state field. Works under ``jit`` and
+        ``vmap``. What can be checked before tracing (a name instead of an index, another game's
+        state, a Python number its field cannot hold) raises at once, as :meth:`step` does.
         """
         from jax.experimental import checkify
+
+        self.check_action(action)
+        self.check_state(state)
 
         def run(state, action):
             index = jnp.asarray(action, jnp.int32)
             checkify.check((index >= 0) & (index < self.num_actions),
                            f"{self.name}: action {{a}} is outside 0..{self.num_actions - 1}", a=index)
+            for path, leaf in jax.tree_util.tree_leaves_with_path(state):
+                if jnp.issubdtype(jnp.asarray(leaf).dtype, jnp.floating):
+                    checkify.check(jnp.all(jnp.isfinite(leaf)),
+                                   f"{self.name}: state field {jax.tree_util.keystr(path)} holds "
+                                   "NaN or infinity (a state from reset/step never does)")
             return self.step(state, action)
 
         return checkify.checkify(run)(state, action)
+
+    # ---- states --------------------------------------------------------------------------------
+    def _state_shape(self):
+        shape = self.__dict__.get("_state_shape_cache")
+        if shape is None:
+            shape = jax.eval_shape(self._reset, jax.random.key(0))
+            self.__dict__["_state_shape_cache"] = shape
+        return shape
+
+    def check_state(self, state) -> None:
+        """Raise :class:`InvalidStateError` unless ``state`` has this game's state layout (what
+        :meth:`reset` returns) and every Python number in it fits its field's dtype. Cheap: array
+        values are not read (see :meth:`checked_step` for NaN and infinity)."""
+        like = self._state_shape()
+        want = jax.tree_util.tree_structure(like)
+        got = jax.tree_util.tree_structure(state)
+        if got != want:
+            raise InvalidStateError(
+                f"{self.name}: the state is a {type(state).__name__}, not a {self.name} state "
+                f"(a {type(like).__name__}, as {self.name}'s reset returns); pass the state that "
+                f"this game's reset or step returned")
+        for (path, leaf), spec in zip(jax.tree_util.tree_leaves_with_path(state),
+                                      jax.tree_util.tree_leaves(like)):
+            dtype = getattr(leaf, "dtype", None)
+            if dtype is not None and dtype != spec.dtype:
+                raise InvalidStateError(
+                    f"{self.name}: state field {jax.tree_util.keystr(path)} is {dtype}, the "
+                    f"game's is {spec.dtype} (a value of another type would be cast silently)")
+            if isinstance(leaf, (bool, int, float)) and not isinstance(leaf, jax.core.Tracer):
+                dtype = np.dtype(spec.dtype)
+                if np.issubdtype(dtype, np.integer) and not isinstance(leaf, bool):
+                    info = np.iinfo(dtype)
+                    if not float(leaf).is_integer() or not info.min <= leaf <= info.max:
+                        raise InvalidStateError(
+                            f"{self.name}: state field {jax.tree_util.keystr(path)} = {leaf!r} "
+                            f"does not fit its {dtype} ({info.min}..{info.max}); it would wrap")
+                elif np.issubdtype(dtype, np.floating) and not np.isfinite(leaf):
+                    raise InvalidStateError(
+                        f"{self.name}: state field {jax.tree_util.keystr(path)} = {leaf!r} is not "
+                        "finite")
 
     # ---- the transition ----------------------------------------------------------------------
     def reset(self, key: jax.Array):
@@ -275,6 +331,7 @@ class Game:
         return self.observation(state), state
 
     def step(self, state, action):
+        self.check_state(state)
         ale_action = self.to_ale_action(action)
         new_state, reward = self._step(state, ale_action)
         reward = jnp.asarray(reward, jnp.float32)

@@ -459,3 +459,77 @@ def test_ctrl_c_in_the_first_seconds_ends_the_command_without_writing(tmp_path, 
     # 130 from the handler; -2 only if the signal came before Python ran a line of the program
     assert proc.returncode in (130, -signal.SIGINT), err.decode()[-2000:]
     assert not (out / "pong.json").exists()
+
+
+# ---- 7. states and actions passed to step -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pong_and_freeway():
+    import jax
+
+    import jaxtari
+
+    pong, freeway = jaxtari.make("pong"), jaxtari.make("freeway")
+    return pong, pong.reset(jax.random.key(0))[1], freeway.reset(jax.random.key(0))[1]
+
+
+def test_another_games_state_into_step_is_a_clear_error(pong_and_freeway):
+    from jaxtari.env import InvalidStateError
+
+    pong, _, freeway_state = pong_and_freeway
+    for call in (pong.step, pong.checked_step):
+        with pytest.raises(InvalidStateError, match="FreewayState, not a pong state"):
+            call(freeway_state, 0)
+
+
+def test_checked_step_refuses_an_action_name_like_step(pong_and_freeway):
+    from jaxtari.env import InvalidActionError
+
+    pong, state, _ = pong_and_freeway
+    for call in (pong.step, pong.checked_step):
+        with pytest.raises(InvalidActionError, match=r"'RIGHT' is a string \(use game.action_index"):
+            call(state, "RIGHT")
+
+
+@pytest.mark.parametrize("value, words", [(2**40, "does not fit its int32"),
+                                          (float("nan"), "does not fit its int32"),
+                                          (1.5, "does not fit its int32")])
+def test_a_python_number_its_field_cannot_hold_is_refused(pong_and_freeway, value, words):
+    from jaxtari.env import InvalidStateError
+
+    pong, state, _ = pong_and_freeway
+    bad = state.replace(ball_x=value)
+    for call in (pong.step, pong.checked_step):
+        with pytest.raises(InvalidStateError, match=rf"state field .ball_x = .* {words}"):
+            call(bad, 0)
+
+
+def test_an_array_of_another_dtype_in_a_state_is_refused(pong_and_freeway):
+    import jax.numpy as jnp
+
+    from jaxtari.env import InvalidStateError
+
+    pong, state, _ = pong_and_freeway
+    with pytest.raises(InvalidStateError, match=r"\.ball_x is float32, the game's is int32"):
+        pong.step(state.replace(ball_x=jnp.float32(jnp.nan)), 0)
+
+
+def test_checked_step_names_a_non_finite_float_field_under_jit():
+    import jax
+    import jax.numpy as jnp
+
+    from tests.toy_game import ToyGame  # a game with a float field
+
+    game = ToyGame()
+    _, state = game.reset(jax.random.key(0))
+    floats = [jax.tree_util.keystr(p) for p, leaf in jax.tree_util.tree_leaves_with_path(state)
+              if jnp.issubdtype(jnp.asarray(leaf).dtype, jnp.floating)]
+    assert floats, "the toy game needs a float field for this test"
+    field = floats[0].lstrip(".")
+    bad = state.replace(**{field: jnp.full_like(getattr(state, field), jnp.inf)})
+    err, _ = jax.jit(game.checked_step)(bad, 0)
+    with pytest.raises(Exception, match=rf"state field \.{field} holds NaN or infinity"):
+        err.throw()
+    ok, _ = jax.jit(game.checked_step)(state, 0)
+    ok.throw()
