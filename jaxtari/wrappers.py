@@ -225,6 +225,15 @@ class AtariWrapper:
         )
         return self._game.observation(gs), state
 
+    def restart(self, state: AtariState) -> AtariState:
+        """A new episode from the start states kept in ``state``, as auto-reset picks one (no new
+        no-op scan): for front-ends that start the next episode one call later (EnvPool)."""
+        key, _, pick, k_game = self._draw(state.key)
+        gs = self._pick_start(state.starts, pick, k_game, state.game_state)
+        return AtariState(game_state=gs, key=key, last_action=jnp.int32(NOOP_ACTION),
+                          episode_frames=jnp.int32(0), lives=jnp.asarray(self._game.lives(gs), jnp.int32),
+                          starts=state.starts)
+
     def step(self, state: AtariState, action):
         self._game.check_action(action)
         action = jnp.asarray(action, jnp.int32)

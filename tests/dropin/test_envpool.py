@@ -1,0 +1,84 @@
+"""jaxtari.envpool: EnvPool's documented interface (make's options, numpy reset/step/send/recv,
+xla() inside jit and scan), a PPO loop written against it, and the options refused by name."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxtari.envpool as envpool
+from jaxtari.dropin import DropInError
+
+
+def test_xla_scan_replays_the_numpy_interface():
+    """A handle taken before reset() (as CleanRL's scripts take it) steps, inside one jitted scan,
+    exactly as the numpy step() does from reset(); episodic life and the step limit as documented."""
+    limit, steps = 100, 120
+    a = envpool.make("Breakout-v5", env_type="gymnasium", num_envs=2, episodic_life=True, reward_clip=True,
+                     seed=3, max_episode_steps=limit, repeat_action_probability=0.25)
+    handle, recv, send, step = a.xla()
+    obs, info = a.reset()
+    assert obs.shape == (2, 4, 84, 84) and obs.dtype == np.uint8
+    assert set(info) == {"env_id", "players", "lives", "reward", "terminated", "elapsed_step"}
+    assert (info["lives"] == 5).all() and (info["elapsed_step"] == 0).all()
+    actions = np.random.default_rng(0).integers(0, a.action_space.n, (steps, 2)).astype(np.int32)
+
+    @jax.jit
+    def run(handle):
+        def body(h, act):
+            h, (o, r, te, tr, inf) = step(h, act)
+            return h, (o, r, te, tr, inf)
+        return jax.lax.scan(body, handle, jnp.asarray(actions))[1]
+
+    scanned = jax.tree_util.tree_map(np.asarray, run(handle))
+    for t, act in enumerate(actions):
+        got = a.step(act)
+        for x, want in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(scanned)):
+            np.testing.assert_array_equal(x, want[t], err_msg=f"step {t}")
+    _, reward, term, trunc, info = scanned
+    lives, elapsed, game_over = info["lives"], info["elapsed_step"], info["terminated"]
+    lost = np.argwhere(term & ~game_over)
+    assert len(lost) >= 2, "no life lost in the rollout"
+    for t, i in lost:  # a lost life ends the episode; the next call goes on in the same game
+        assert lives[t, i] == lives[t - 1, i] - 1
+        assert reward[t + 1, i] == 0 and lives[t + 1, i] == lives[t, i] and elapsed[t + 1, i] == elapsed[t, i]
+    for t, i in np.argwhere(trunc):  # the limit counts the game's steps over its lives
+        assert elapsed[t, i] == limit and not term[t, i]
+        assert elapsed[t + 1, i] == 0 and lives[t + 1, i] == 5 and reward[t + 1, i] == 0
+    assert trunc.any() and (np.abs(reward) <= 1).all()
+    # send/recv is step split in two
+    _, out = recv(send(handle, jnp.asarray(actions[0])))
+    np.testing.assert_array_equal(np.asarray(out[0]), scanned[0][0])
+
+
+@pytest.mark.slow
+def test_ppo_loop_runs_a_few_updates():
+    from tests.dropin.ppo_envpool_xla import Config, train
+
+    cfg = Config()
+    params, history, stats = train(cfg)
+    assert len(history) == cfg.num_updates
+    for loss, pg, v, entropy in history:
+        assert np.isfinite(loss).all() and loss.shape == (cfg.epochs, cfg.minibatches)
+        assert (entropy > 0).all() and (entropy <= np.log(6) + 1e-5).all()  # Pong: 6 actions
+    first = history[0][3]
+    assert not np.allclose(history[-1][3], first)  # the policy moved
+
+
+def test_refused_by_name():
+    with pytest.raises(DropInError, match="env_type='dm'"):
+        envpool.make("Pong-v5", env_type="dm")
+    with pytest.raises(DropInError, match="batch_size=2: jaxtari.envpool steps all num_envs=4"):
+        envpool.make("Pong-v5", num_envs=4, batch_size=2)
+    with pytest.raises(DropInError, match="img_height=64, img_width=64: jaxtari draws its frames at 84x84"):
+        envpool.make("Pong-v5", img_height=64, img_width=64)
+    with pytest.raises(DropInError, match="gray_scale=False"):
+        envpool.make("Pong-v5", gray_scale=False)
+    with pytest.raises(DropInError, match="render_mode: EnvPool's option is not offered"):
+        envpool.make("Pong-v5", render_mode="rgb_array")
+    with pytest.raises(DropInError, match="unknown option 'stack_size'"):
+        envpool.make("Pong-v5", stack_size=4)
+    with pytest.raises(DropInError, match="unknown game 'Tennis'.*Ids: Breakout-v5"):
+        envpool.make("Tennis-v5")
