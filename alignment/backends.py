@@ -34,6 +34,7 @@ REWARD = "reward"  # the key of the per-frame rewards in :meth:`Backend.run`'s t
 # Frames per compiled call on the JAX side: act() and run() pad the last chunk with masked frames.
 ACT_CHUNK = 64
 RUN_CHUNK = 1024
+RENDER_BATCH = 32  # screens rendered per compiled call of run_screens (padded: one compile)
 
 
 class BackendError(ValueError):
@@ -190,6 +191,23 @@ class AleBackend(Backend):
         out[REWARD] = rewards
         return out
 
+    def run_screens(self, frame_actions, at: Sequence[int]) -> tuple[dict[str, np.ndarray], list]:
+        """:meth:`run`, and the 210x160 RGB screen after each frame whose index is in ``at``
+        (in that order): the lockstep audit's path (:mod:`alignment.audit.lockstep`)."""
+        actions = self.action_indices(frame_actions)
+        if not len(actions):
+            return self._empty_traces(), []
+        wanted = set(int(i) for i in at)
+        rows, rewards, screens = [], np.zeros(len(actions), np.float64), []
+        for t, a in enumerate(actions):
+            rewards[t] = self._step(int(a))
+            rows.append(self._ale.signals())
+            if t in wanted:
+                screens.append(self._ale.rgb())
+        out = {k: np.asarray([row[k] for row in rows]) for k in self.entry.signals}
+        out[REWARD] = rewards
+        return out, screens
+
     def signals(self) -> dict[str, Any]:
         return self._ale.signals()
 
@@ -238,6 +256,8 @@ class _Compiled:
     trace: Any  # (state, actions[RUN_CHUNK], n) -> (state, (signals per frame, rewards))
     step: Any  # (state, action) -> (state, reward): one frame, for interactive play
     terminal: Any  # state -> bool
+    trace_states: Any = None  # like trace, and the state after every frame (for screens)
+    render_many: Any = None  # (states per frame, indices[RENDER_BATCH]) -> screens
 
 
 _COMPILED: dict[tuple, _Compiled] = {}
@@ -316,9 +336,19 @@ def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
     def step(state, action):
         return frame(state, (jnp.int32(0), action), jnp.int32(1))
 
+    def trace_states(state, actions, n):
+        def body(s, ta):
+            s, r = frame(s, ta, n)
+            return s, (signals(s), r, s)
+
+        return jax.lax.scan(body, state, (jnp.arange(actions.shape[0]), actions))
+
+    def render_many(states, idx):
+        return jax.vmap(game.render)(jax.tree_util.tree_map(lambda x: x[idx], states))
+
     return _Compiled(game, jax.jit(lambda k: game.reset(k)[1]), jax.jit(signals),
                      jax.jit(game.render), jax.jit(advance), jax.jit(trace), jax.jit(step),
-                     jax.jit(game.is_terminal))
+                     jax.jit(game.is_terminal), jax.jit(trace_states), jax.jit(render_many))
 
 
 class JaxBackend(Backend):
@@ -385,6 +415,31 @@ class JaxBackend(Backend):
             parts.append(part)
         return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
+    def run_screens(self, frame_actions, at: Sequence[int]) -> tuple[dict[str, np.ndarray], list]:
+        """:meth:`run`, and the screen after each frame whose index is in ``at`` (sorted): one
+        compiled scan per chunk that keeps every frame's state, then batched renders of the
+        wanted ones (the lockstep audit's path, :mod:`alignment.audit.lockstep`)."""
+        actions = self.action_indices(frame_actions)
+        if not len(actions):
+            return self._empty_traces(), []
+        at = sorted(int(i) for i in at)
+        parts, screens, base = [], [], 0
+        for padded, k in self._chunks(actions, RUN_CHUNK):
+            self.state, (sig, rewards, states) = self._fns.trace_states(self.state, padded,
+                                                                        np.int32(k))
+            part = {name: np.asarray(v)[:k] for name, v in sig.items()}
+            part[REWARD] = np.asarray(rewards, np.float64)[:k]
+            parts.append(part)
+            local = [i - base for i in at if base <= i < base + k]
+            for j in range(0, len(local), RENDER_BATCH):
+                idx = local[j:j + RENDER_BATCH]
+                padded_idx = np.zeros(RENDER_BATCH, np.int32)
+                padded_idx[:len(idx)] = idx
+                batch = np.asarray(self._fns.render_many(states, padded_idx), np.uint8)
+                screens.extend(batch[:len(idx)])
+            base += k
+        return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}, screens
+
     def signals(self) -> dict[str, Any]:
         return {k: to_python(v) for k, v in self._fns.signals(self.state).items()}
 
@@ -410,4 +465,4 @@ class JaxBackend(Backend):
 
 
 __all__ = ["ACT_CHUNK", "AleBackend", "Backend", "BackendError", "BACKENDS", "JaxBackend",
-           "JaxSnapshot", "REWARD", "RUN_CHUNK", "make_backend", "to_python"]
+           "JaxSnapshot", "RENDER_BATCH", "REWARD", "RUN_CHUNK", "make_backend", "to_python"]

@@ -202,9 +202,14 @@ def _register_audit(app) -> None:
                                         help="folder of <game>.py seeded-fault sets"),
         docs: Optional[str] = typer.Option(None, "--docs", help="documents corpus to check the "
                                            "spec's spans against (default: $JAXTARI_ALIGN_DOCS)"),
+        quick: bool = typer.Option(False, "--quick", help="a pull request's audit: a smaller "
+                                   "exploration budget (fewer walks, shorter, less deep play)"),
+        explore: bool = typer.Option(True, "--explore/--no-explore", help="play the game from "
+                                     "every start on both backends, compared frame by frame"),
     ) -> None:
-        """Probe every reviewed rule on ALE and on JAX, trace it to the code, measure precision,
-        seed faults; write <out>/<game>.json and <game>.md."""
+        """Probe every reviewed rule on ALE and on JAX in lockstep, explore from every start,
+        trace rules to the code, measure precision, seed faults; write <out>/<game>.json and
+        <game>.md."""
         from rich.console import Console
 
         from alignment import atomic
@@ -229,6 +234,7 @@ def _register_audit(app) -> None:
                 result = core.run_audit(
                     canon, llm=llm, model=model, out_dir=out, specs_dir=specs, faults=faults,
                     faults_dir=faults_dir, docs=docs, events=events,
+                    explore="none" if not explore else "quick" if quick else "full",
                     progress=lambda label: status.update(f"audit {canon}: {label}"))
             paths = report.write(result, out, previous=previous, ref=ref)
         except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError) as exc:
@@ -237,7 +243,7 @@ def _register_audit(app) -> None:
             fail(f"cannot write the audit to {str(out)!r}: {exc}")
         _print_audit(Console(), result, paths, previous is not None)
         s = result.summary()
-        if s["failing_on_jax"] or s["probe_errors"]:
+        if s["failing_on_jax"] or s["probe_errors"] or s["spec_gaps"]:
             raise typer.Exit(1)
 
 
@@ -270,5 +276,14 @@ def _print_audit(console, result, paths, compared: bool) -> None:
     for r in result.rules:
         if r.outcome in ("fail", "probe-error", "wrong-probe"):
             console.print(f"[red]{r.outcome}[/red] {r.id}: {escape(r.detail)}", soft_wrap=True)
+    ex = result.exploration
+    if ex:
+        console.print(f"exploration: {ex['walks']} walks, {ex['frames']:,} frames compared, "
+                      f"{len(ex['divergences'])} divergences, {ex['spec_gaps']} spec gaps")
+        for d in ex["divergences"]:
+            if not d["rules"]:
+                console.print(f"[red]spec gap[/red] frame {d['frame']} ({escape(d['where'])}): "
+                              f"{d['signal']} ALE {escape(str(d['ale']))}, JAX "
+                              f"{escape(str(d['jax']))}", soft_wrap=True)
     for p in paths:
         console.print(f"wrote {p}")

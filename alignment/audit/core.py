@@ -19,6 +19,15 @@ of event the JAX game produced in matched rollouts (justified when ALE produced 
 :mod:`alignment.audit.events`);
 fault detection = seeded faults whose broken rule was flagged / seeded faults
 (:mod:`alignment.audit.faults`).
+
+Probes run in lockstep with the emulator (:mod:`alignment.audit.lockstep`): a JAX run that leaves
+ALE's on any frame fails its rule, save-point prefix included. Exploration
+(:mod:`alignment.audit.explore`) then plays the game from every start on both: a divergence it
+attributes to a rule fails that rule (``explore`` in its row), and one it can attribute to no rule
+is a spec gap (``summary.spec_gaps``), which fails the audit. Under each seeded fault every probe
+that holds on the real game runs again, the save points are re-checked (their prefixes compared)
+and the exploration runs again; a fault is flagged by its rule's probe or by an exploration
+divergence attributed to it.
 """
 
 from __future__ import annotations
@@ -57,6 +66,8 @@ class Subject:
     code_hash: str
     versions: dict
     events: Optional[Callable[[], dict]] = None  # matched-rollout events (behavioural precision)
+    # exploration from every start: (mods, structure items) -> alignment.audit.explore.Exploration
+    explore: Optional[Callable[[Sequence[Any], Sequence[Any]], Any]] = None
     faults: Optional[list[Fault]] = None
     faults_note: str = ""
     spec_path: str = ""
@@ -78,6 +89,8 @@ class RuleResult:
     # point, or a RAM-written start (pokes)
     trace: list[str] = dataclasses.field(default_factory=list)
     llm: Optional[dict] = None
+    divergence: Optional[dict] = None  # the JAX probe's first frame off ALE's (lockstep)
+    explore: list[dict] = dataclasses.field(default_factory=list)  # divergences attributed here
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
@@ -98,6 +111,7 @@ class AuditResult:
     faults: Optional[list[FaultResult]]
     faults_note: str
     llm: dict
+    exploration: Optional[dict] = None  # Exploration.to_json() of the game as it is
 
     def count(self, outcome: str) -> int:
         return sum(r.outcome == outcome for r in self.rules)
@@ -113,6 +127,7 @@ class AuditResult:
         items = len(self.structure) + jax_kinds
         faults = self.faults or []
         detected = sum(f.detected for f in faults)
+        ex = self.exploration or {}
         return {
             "reviewed_rules": reviewed,
             "probed_rules": probed,
@@ -134,6 +149,10 @@ class AuditResult:
                                            for r in self.rules),
             "untraced_rules": len(self.traceability.untraced),
             "unknown_tags": len(self.traceability.unknown_tags),
+            "seeded_faults_caught": sum(f.caught for f in faults),
+            "explore_frames": ex.get("frames"),
+            "explore_divergences": None if not ex else len(ex["divergences"]),
+            "spec_gaps": None if not ex else ex["spec_gaps"],
         }
 
     def to_json(self) -> dict:
@@ -152,6 +171,7 @@ class AuditResult:
             "faults": None if self.faults is None else [f.to_json() for f in self.faults],
             "faults_note": self.faults_note,
             "llm": self.llm,
+            "exploration": self.exploration,
         }
 
 
@@ -169,6 +189,11 @@ def _probe_problem(rule, signals: Sequence[str]) -> Optional[str]:
 
 def _result_json(result) -> dict:
     return {"passed": bool(result.passed), "failures": list(result.failures)}
+
+
+def _divergence(result) -> Optional[dict]:
+    div = getattr(result, "divergence", None)
+    return None if div is None else div.to_json()
 
 
 def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None,
@@ -199,6 +224,7 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
                 if ale.passed:
                     jax = subject.run_probe(rule.probe, "jax", ())
                     res.jax = _result_json(jax)
+                    res.divergence = _divergence(jax)
             except ValueError as exc:  # ProbeError: an unknown save point, ...
                 problem = f"rule {rule.id}: {exc}"
         if problem is not None:
@@ -215,6 +241,23 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
 
     structure = tracing.structure(subject.game_cls, tags, {r.id for r in reviewed})
 
+    exploration = None
+    if subject.explore is not None:
+        say("exploration from every start")
+        found = subject.explore((), structure)
+        exploration = found.to_json()
+        by_id = {r.id: r for r in rules}
+        for d in found.divergences:
+            for rule_id in d["rules"]:
+                row = by_id.get(rule_id)
+                if row is None:
+                    continue
+                row.explore.append(d)
+                if row.outcome == "pass":
+                    row.outcome = "fail"
+                    row.detail = (f"its probe holds, but exploration diverges: frame {d['frame']} "
+                                  f"({d['where']}): {d['signal']} ALE {d['ale']}, JAX {d['jax']}")
+
     behaviour = None
     if subject.events is not None:
         say("matched rollouts (behavioural precision)")
@@ -223,7 +266,7 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
     fault_results = None
     faults_note = subject.faults_note
     if faults and subject.faults is not None:
-        fault_results = _run_faults(subject, reviewed, rules, say)
+        fault_results = _run_faults(subject, reviewed, rules, structure, say)
     elif not faults:
         faults_note = "seeded faults not run (faults=False)"
 
@@ -244,17 +287,16 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
         created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         spec_path=subject.spec_path, spans=subject.spans, rules=rules, traceability=traced,
         structure=structure, behaviour=behaviour, faults=fault_results, faults_note=faults_note,
-        llm=llm_info,
+        llm=llm_info, exploration=exploration,
     )
 
 
 def own_compile(spec: GameSpec, probe: Probe) -> bool:
     """Whether a probe needs a compile of its own on each faulty game: the v5 protocol (the
-    wrapper), a rendered screen, or a game mode other than the default (a probe's or its save
-    point's)."""
+    wrapper), or a game mode other than the default (a probe's or its save point's). Such probes
+    still run under every fault (a fault's flags must name the rule it broke, not whichever probes
+    were cheap); this says what costs a compile."""
     if getattr(probe, "protocol", None) == "v5" or getattr(probe, "mode", None) is not None:
-        return True
-    if any(e.op == "matches_ale" for e in probe.expectations):
         return True
     points = getattr(spec, "save_points", None) or {}
     start = probe.start
@@ -265,10 +307,10 @@ def own_compile(spec: GameSpec, probe: Probe) -> bool:
     return False
 
 
-def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], say) -> list[FaultResult]:
-    """Each fault against the probes that hold on the real game. The broken rule's probe always
-    runs; of the others, those needing a compile of their own on every faulty game (v5, screen,
-    another mode) are skipped - they cost most of a fault's time and only add collateral."""
+def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
+                say) -> list[FaultResult]:
+    """Each fault against every probe that holds on the real game (lockstep, prefixes included),
+    the save points re-checked and the exploration run again on the faulty game."""
     probes = {r.id: r.probe for r in reviewed}
     holding = [r.id for r in rules if r.outcome == "pass"]
     known = {r.id for r in subject.spec.rules}
@@ -279,24 +321,36 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], say) -> lis
             out.append(FaultResult(fault.name, fault.breaks, fault.description, [],
                                    error=f"names rule {fault.breaks!r}, which the spec lacks"))
             continue
-        run = [fault.breaks] if fault.breaks in holding else []
-        skipped = []
-        for rule_id in holding:
-            if rule_id == fault.breaks:
-                continue
-            (skipped if own_compile(subject.spec, probes[rule_id]) else run).append(rule_id)
-        flagged, error = [], None
+        run = ([fault.breaks] if fault.breaks in holding else []) + [
+            r for r in holding if r != fault.breaks]
+        flagged, in_prefix, error = [], [], None
+        explored = None
         try:
             for rule_id in run:
-                if not subject.run_probe(probes[rule_id], "jax", (fault.mod,)).passed:
+                result = subject.run_probe(probes[rule_id], "jax", (fault.mod,))
+                if not result.passed:
                     flagged.append(rule_id)
+                    div = getattr(result, "divergence", None)
+                    if div is not None and div.where.startswith("in the prefix"):
+                        in_prefix.append(rule_id)
+            if subject.explore is not None:
+                say(f"seeded fault {n}/{len(subject.faults)}: {fault.name}: exploration")
+                explored = subject.explore((fault.mod,), structure)
         except Exception as exc:  # a fault that breaks the game's build is reported, not raised
             error = f"{type(exc).__name__}: {exc}"
-        if fault.breaks not in holding and error is None:
-            error = (f"{fault.breaks} has no probe that holds on the real game, so nothing can "
-                     "flag it")
-        out.append(FaultResult(fault.name, fault.breaks, fault.description, flagged, error,
-                               skipped=skipped))
+        if fault.breaks not in holding and error is None and (
+                explored is None or fault.breaks not in explored.rules):
+            error = (f"{fault.breaks} has no probe that holds on the real game, and exploration "
+                     "attributed nothing to it, so nothing flagged it")
+        res = FaultResult(fault.name, fault.breaks, fault.description, flagged, error,
+                          in_prefix=in_prefix)
+        if explored is not None:
+            res.explore_rules = explored.rules
+            res.explore_first = explored.first()
+            res.explore_divergences = len(explored.divergences)
+            res.save_points = {s["name"].removeprefix("save point "): s["divergence"]
+                               for s in explored.starts if s["kind"] == "save-point"}
+        out.append(res)
     return out
 
 
@@ -366,8 +420,12 @@ def _documents(game: str, docs) -> tuple[Optional[dict], str]:
 def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
               out_dir: Path = Path("audits"), specs_dir: Path = Path("specs"), faults: bool = True,
               faults_dir: Path = DEFAULT_FAULTS_DIR, docs=None, events: bool = True,
-              llm_cache=None, progress: Optional[Callable[[str], None]] = None) -> AuditResult:
+              llm_cache=None, progress: Optional[Callable[[str], None]] = None,
+              explore: str = "full") -> AuditResult:
     """Audit a catalog game's JAX implementation against ``specs_dir/<game>.yaml``.
+
+    ``explore``: ``full`` (:data:`alignment.audit.explore.FULL`), ``quick`` (a pull request's
+    smaller budget, :data:`~alignment.audit.explore.QUICK`) or ``none``.
 
     Writes nothing (:func:`alignment.audit.report.write` does); ``out_dir`` is checked to be
     writable before any work.
@@ -375,7 +433,15 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     from alignment import catalog
     from alignment.audit import probes
     from alignment.audit.compare import versions
+    from alignment.audit.explore import FULL, QUICK
+    from alignment.audit.explore import explore as explore_game
     from alignment.audit.source import code_hash, game_source_files, shared_source_files
+
+    budgets = {"full": FULL, "quick": QUICK, "none": None}
+    if explore not in budgets:
+        raise AuditError(f"unknown exploration budget {explore!r}; use one of: "
+                         f"{', '.join(budgets)}")
+    budget = budgets[explore]
 
     try:
         canon = catalog.canonical(game)
@@ -403,6 +469,9 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
         versions=versions(),
         events=(lambda: _events(canon)) if events else None, faults=fault_set, faults_note=note,
         spec_path=str(Path(specs_dir) / f"{canon}.yaml"), spans=spans,
+        explore=(lambda mods, structure: explore_game(spec, mods=mods, budget=budget,
+                                                      structure=structure, progress=progress))
+        if budget is not None else None,
     )
     return audit(subject, llm=llm, model=model, llm_cache=llm_cache, faults=faults,
                  progress=progress)

@@ -70,10 +70,22 @@ class FaultResult:
     flagged: list[str]  # rules whose probe held on the real game and fails with the fault
     error: Optional[str] = None  # the faulty game did not build or run
     skipped: list[str] = dataclasses.field(default_factory=list)  # probes not run on this fault
+    in_prefix: list[str] = dataclasses.field(default_factory=list)  # flagged ones that left ALE
+    # in their save point's prefix (the save point broke, not necessarily their rule)
+    explore_rules: list[str] = dataclasses.field(default_factory=list)  # attributed by exploration
+    explore_first: Optional[dict] = None  # exploration's earliest divergence
+    explore_divergences: int = 0
+    save_points: dict = dataclasses.field(default_factory=dict)  # name -> prefix divergence/None
 
     @property
     def detected(self) -> bool:
-        return self.breaks in self.flagged
+        """Its rule was flagged: by the rule's probe, or by exploration attributing to it."""
+        return self.breaks in self.flagged or self.breaks in self.explore_rules
+
+    @property
+    def caught(self) -> bool:
+        """Anything noticed the fault: a probe failed or exploration diverged."""
+        return bool(self.flagged) or self.explore_divergences > 0
 
     @property
     def collateral(self) -> list[str]:
@@ -81,5 +93,9 @@ class FaultResult:
 
     def to_json(self) -> dict:
         return {"fault": self.fault, "breaks": self.breaks, "description": self.description,
-                "detected": self.detected, "flagged": self.flagged, "collateral": self.collateral,
+                "detected": self.detected, "caught": self.caught, "flagged": self.flagged,
+                "collateral": self.collateral, "in_prefix": self.in_prefix,
+                "explore_rules": self.explore_rules, "explore_first": self.explore_first,
+                "explore_divergences": self.explore_divergences,
+                "save_points_broken": sorted(k for k, v in self.save_points.items() if v),
                 "error": self.error, "skipped": self.skipped}

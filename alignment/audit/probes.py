@@ -35,6 +35,9 @@ from typing import Any, Iterable, Optional, Sequence
 import numpy as np
 
 from alignment import catalog
+from alignment.audit.lockstep import (
+    SCREEN, Divergence, Recording, Screens, first_divergence, play, screen_difference,
+)
 from alignment.backends import BACKENDS, BackendError, make_backend, to_python
 from alignment.spec.schema import (
     ALE_ACTION_NAMES, RASTERS, STATIC_SIGNALS, GameSpec, Probe, ProbeStep,
@@ -44,6 +47,7 @@ from alignment.spec.schema import (
 EXTRA_SIGNALS: tuple[str, ...] = STATIC_SIGNALS + RASTERS
 CHUNK = 64  # v5 probes pad their agent steps to a multiple of this (masked): one compile per game
 V5_SEEDS = 256  # v5 probes run their seeds in batches of this size on the JAX side (one compile)
+SCREEN_EVERY = 4  # frame-protocol probes compare the screen every this many frames (and the last)
 
 
 class ProbeError(ValueError):
@@ -94,6 +98,7 @@ class ProbeResult:
     end: dict[str, Any]
     seeds: int = 1
     screen: Optional[np.ndarray] = dataclasses.field(default=None, repr=False)
+    divergence: Optional[Divergence] = None  # the first frame the JAX run left ALE's (lockstep)
 
     def summary(self) -> str:
         return "pass" if self.passed else "; ".join(self.failures)
@@ -206,19 +211,6 @@ def _wants_screen(probe: Probe) -> bool:
     return any(e.op == "matches_ale" for e in probe.expectations)
 
 
-def screen_difference(ale_rgb: np.ndarray, jax_rgb: np.ndarray) -> Optional[str]:
-    """None when two 210x160 RGB frames are equal; else how many pixels differ, and where."""
-    a, b = np.asarray(ale_rgb), np.asarray(jax_rgb)
-    if a.shape != b.shape:
-        return f"shapes differ: ALE {a.shape}, JAX {b.shape}"
-    diff = np.any(a != b, axis=-1)
-    if not diff.any():
-        return None
-    rows, cols = np.nonzero(diff)
-    return (f"{int(diff.sum())} pixels differ in rows {rows.min()}-{rows.max()}, "
-            f"columns {cols.min()}-{cols.max()}")
-
-
 # ---- ALE -------------------------------------------------------------------------------------
 
 
@@ -244,29 +236,89 @@ def _ale_backend(canon: str, mode: Optional[int]):
     return make_backend("ale", canon, mode=mode, full_action_space=True)
 
 
-def _frames(kind: str, canon: str, probe: Probe, spec: Optional[GameSpec], seed: int,
-            mods: Sequence = ()):
-    """(start signals, end signals, end screen or None) of one seed, frame protocol."""
+def _lockstep_key(canon: str, mode, seed: int, start: str, steps: Sequence[ProbeStep]) -> tuple:
+    return (canon, mode, int(seed), start, tuple(s.describe() for s in steps))
+
+
+# The emulator's side of every run, kept: the same probes run again on each fault and mutant, and
+# only the JAX side changes. A save point's prefix is played once per seed and mode (a snapshot).
+_ALE_PREFIX: dict[tuple, tuple] = {}  # key -> (AleSnapshot, Recording)
+_ALE_PROBE: dict[tuple, Recording] = {}
+# The JAX side of a prefix under the mods last asked for: (JaxSnapshot, Divergence or None).
+_JAX_PREFIX: dict[tuple, tuple] = {}
+
+
+def clear_lockstep_cache() -> None:
+    """Forget every kept recording (the tests use it to time or re-check a fresh run)."""
+    _ALE_PREFIX.clear()
+    _ALE_PROBE.clear()
+    _JAX_PREFIX.clear()
+
+
+def _probe_screens(probe: Probe) -> Screens:
+    return Screens(every=SCREEN_EVERY, all_frames=_wants_screen(probe))
+
+
+def _ale_prefix(canon: str, mode, seed: int, start: str, prefix: Sequence[ProbeStep]):
+    key = _lockstep_key(canon, mode, seed, start, prefix)
+    if key not in _ALE_PREFIX:
+        b = _backend("ale", canon, mode)
+        b.reset(seed)
+        rec = _play(b, prefix, f"save point {start}")
+        _ALE_PREFIX[key] = (b.clone(), rec)
+    return _ALE_PREFIX[key]
+
+
+def ale_recordings(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int):
+    """(prefix Recording, probe Recording) of one seed on the emulator, played once and kept."""
     mode, prefix, steps = probe_plan(spec, canon, probe)
-    b = _backend(kind, canon, mode, mods)
-    b.reset(seed)
-    _play(b, prefix, f"save point {probe.start}")
-    start = b.signals()
-    _play(b, steps, "probe")
-    return start, b.signals(), (b.rgb() if _wants_screen(probe) else None)
+    snap, pre = _ale_prefix(canon, mode, seed, probe.start, prefix)
+    key = (_lockstep_key(canon, mode, seed, probe.start, prefix), tuple(s.describe() for s in steps),
+           _wants_screen(probe))
+    if key not in _ALE_PROBE:
+        b = _backend("ale", canon, mode)
+        b.restore(snap)
+        _ALE_PROBE[key] = _play(b, steps, "probe", _probe_screens(probe))
+    return pre, _ALE_PROBE[key]
 
 
-def _play(b, steps: Sequence[ProbeStep], where: str) -> None:
-    """Actions and pokes in order; a poke the backend refuses names its step."""
-    for i, s in enumerate(steps, 1):
-        try:
-            if s.is_poke:
-                for name, value in s.poke.items():
-                    b.poke(name, value)
-            else:
-                b.act(s.action, s.frames)
-        except BackendError as exc:
-            raise ProbeError(f"{where} step {i} ({s.describe()}): {exc}") from None
+def _jax_lockstep(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int, mods: Sequence):
+    """(probe Recording on JAX, the first divergence from ALE in the prefix or the probe or None)."""
+    mode, prefix, steps = probe_plan(spec, canon, probe)
+    ale_pre, ale_run = ale_recordings(canon, probe, spec, seed)
+    signals = catalog.entry(canon).signals
+    b = _backend("jax", canon, mode, mods)
+    key = (b.cache_key, _lockstep_key(canon, mode, seed, probe.start, prefix))
+    if key not in _JAX_PREFIX:
+        for k in [k for k in _JAX_PREFIX if k[0] != b.cache_key]:
+            del _JAX_PREFIX[k]  # another fault's prefixes: never asked for again
+        b.reset(seed)
+        rec = _play(b, prefix, f"save point {probe.start}")
+        where = f"in the prefix, save point {probe.start}"
+        _JAX_PREFIX[key] = (b.clone(), first_divergence(signals, ale_pre, rec, where))
+    snap, div = _JAX_PREFIX[key]
+    b.restore(snap)
+    rec = _play(b, steps, "probe", _probe_screens(probe))
+    if div is None:
+        div = first_divergence(signals, ale_run, rec, "in the probe's steps")
+    return rec, div
+
+
+def _play(b, steps: Sequence[ProbeStep], where: str,
+          screens: Optional[Screens] = None) -> Recording:
+    """Actions and pokes in order, every frame recorded; a poke or action the backend refuses
+    names its step."""
+    screens = screens or Screens(every=SCREEN_EVERY)
+    for i, s in enumerate(steps, 1):  # check the actions first: a refusal names its step
+        if not s.is_poke:
+            try:
+                b.action_index(s.action)
+            except BackendError as exc:
+                raise ProbeError(f"{where} step {i} ({s.describe()}): {exc}") from None
+    try:
+        return play(b, steps, screens, keep=b.kind == "ale")
+    except BackendError as exc:  # a poke refused: the message names its step
+        raise ProbeError(f"{where} {exc}") from None
 
 
 @functools.lru_cache(maxsize=4)
@@ -321,8 +373,9 @@ def run_on_ale(game: str, probe: Probe, spec: Optional[GameSpec] = None) -> Prob
         runs = _ale_v5(canon, probe)
     else:
         for seed in probe.seed_list:
-            start, end, screen = _frames("ale", canon, probe, spec, seed)
-            runs.append((start, end))
+            rec = ale_recordings(canon, probe, spec, seed)[1]
+            runs.append((rec.start, rec.end))
+            screen = rec.screen(len(rec.screens) - 1) if rec.screens else None
     runs = [({**start, **static}, {**end, **static}) for start, end in runs]
     # ALE is the reference of matches_ale: its own screen matches it by definition.
     return _check(canon, "ale", probe, runs, screen=screen)
@@ -406,28 +459,37 @@ def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[Game
                ale_screen: Optional[np.ndarray] = None) -> ProbeResult:
     """The probe on the JAX game, built with ``mods`` (names or mod objects; a fault audit's).
 
-    A ``matches_ale`` expectation compares with ``ale_screen`` (the emulator's screen at the end of
-    the same probe), computed here when not given."""
+    A frame-protocol probe runs in lockstep with the emulator's run of the same steps (kept, see
+    :func:`ale_recordings`), save point prefix included: the first frame where a signal, the
+    reward or a sampled screen differs fails it (:class:`~alignment.audit.lockstep.Divergence`),
+    whatever the end values; then the expectations are judged on the JAX run as on ALE's. A v5
+    probe (its own randomness on each side) is judged by its expectations only. ``ale_screen`` is
+    kept for callers of the old end-screen check; the lockstep run compares screens itself."""
     canon = _canonical(game)
     entry = catalog.entry(canon)
     ok, why = entry.jax_available()
     if not ok:
         raise ProbeError(why)
     static = {"action_set": list(_jax_minimal_actions(entry.jax_game))}
-    runs, screen = [], None
+    runs, screen, divergence = [], None, None
     if probe.protocol == "v5":
         runs = _jax_v5(canon, entry.jax_game, probe, mods)
     else:
         for seed in probe.seed_list:
-            start, end, screen = _frames("jax", canon, probe, spec, seed, mods)
-            runs.append((start, end))
+            rec, div = _jax_lockstep(canon, probe, spec, seed, mods)
+            runs.append((rec.start, rec.end))
+            screen = rec.screen(len(rec.screens) - 1) if rec.screens else None
+            if div is not None and divergence is None:
+                divergence = div if len(probe.seed_list) == 1 else dataclasses.replace(
+                    div, where=f"{div.where}, seed {seed}")
     runs = [({**start, **static}, {**end, **static}) for start, end in runs]
-    diff = None
-    if _wants_screen(probe):
-        if ale_screen is None:
-            ale_screen = _frames("ale", canon, probe, spec, probe.seed)[2]
-        diff = screen_difference(ale_screen, screen)
-    return _check(canon, "jax", probe, runs, screen_diff=diff, screen=screen)
+    diff = divergence.describe() if divergence is not None and divergence.signal == SCREEN else None
+    result = _check(canon, "jax", probe, runs, screen_diff=diff, screen=screen)
+    if divergence is not None:
+        result.failures.insert(0, divergence.describe())
+        result.passed = False
+        result.divergence = divergence
+    return result
 
 
 @functools.lru_cache(maxsize=None)

@@ -151,6 +151,12 @@ def render_markdown(report: dict) -> str:
                         f"rollouts): {', '.join(b['unjustified'])}")
         for kind, why in (b.get("consequences") or {}).items():
             problems.append(f"  - {kind}: {why}")
+    ex = report.get("exploration")
+    for d in (ex or {}).get("divergences", []):
+        if not d["rules"]:
+            problems.append(f"- **spec gap** (exploration, no rule to attribute it to): frame "
+                            f"{d['frame']} ({d['where']}): {d['signal']} ALE {d['ale']}, "
+                            f"JAX {d['jax']}")
     missed = [f for f in report.get("faults") or [] if not f["detected"]]
     for f in missed:
         why = f["error"] or f"flagged {', '.join(f['flagged']) or 'nothing'}"
@@ -230,17 +236,39 @@ def render_markdown(report: dict) -> str:
                         [[k, b["kinds"]["ale"].get(k, 0), b["kinds"]["jax"].get(k, 0)] for k in kinds])
         lines.append("")
 
+    if ex:
+        bud = ex["budget"]
+        kinds: dict = {}
+        for st_ in ex["starts"]:
+            kinds[st_["kind"]] = kinds.get(st_["kind"], 0) + 1
+        lines += ["## Exploration", "",
+                  f"{ex['walks']} walks ({', '.join(bud['policies'])}; {bud['walk_frames']} frames "
+                  f"each) from {len(ex['starts'])} starts ("
+                  + ", ".join(f"{n} {k}" for k, n in kinds.items())
+                  + f"), {ex['frames']:,} frames compared with ALE frame by frame (signals and "
+                  f"reward every frame, the screen every 8th) in {ex['seconds']} s: "
+                  f"{len(ex['divergences'])} divergences, {ex['spec_gaps']} spec gaps.", ""]
+        if ex["divergences"]:
+            lines += _table(["start", "walk", "frame", "signal", "ALE", "JAX", "attributed to"],
+                            [[d["start"], d["policy"] or "(reaching it)", d["frame"], d["signal"],
+                              d["ale"], d["jax"], ", ".join(f"`{r}`" for r in d["rules"])
+                              or "**none: spec gap**"] for d in ex["divergences"][:30]])
+            lines.append("")
+
     if report.get("faults") is not None:
         lines += ["## Seeded faults", ""]
-        lines += _table(["fault", "breaks", "detected", "also flagged", "probes not run",
-                         "what it does"],
+        lines += _table(["fault", "breaks", "detected", "caught", "also flagged",
+                         "exploration", "what it does"],
                         [[f"`{f['fault']}`", f"`{f['breaks']}`", "yes" if f["detected"] else "**NO**",
-                          ", ".join(f["collateral"]) or "-", len(f.get("skipped") or ()),
+                          "yes" if f.get("caught", f["detected"]) else "**NO**",
+                          ", ".join(f["collateral"]) or "-", _explored(f),
                           f["error"] or f["description"]]
                          for f in report["faults"]])
-        lines += ["", "A fault runs the probe of the rule it breaks and every other frame-protocol "
-                  "signal probe; v5, screen and other-mode probes of other rules are not run on "
-                  "faults (each needs a compile of its own per faulty game).", ""]
+        lines += ["", "Under each fault every probe that holds on the real game runs again in "
+                  "lockstep with ALE (save-point prefixes included, so a broken save point is "
+                  "named), and the exploration runs again on the faulty game. *Detected*: the "
+                  "rule it breaks was flagged (its probe failed, or an exploration divergence was "
+                  "attributed to it); *caught*: anything noticed it.", ""]
         lines.append("")
     elif report.get("faults_note"):
         lines += ["## Seeded faults", "", report["faults_note"], ""]
@@ -255,6 +283,17 @@ def render_markdown(report: dict) -> str:
         lines += ["## Rules no code tag cites", "",
                   ", ".join(f"`{x}`" for x in report["traceability"]["untraced_rules"]), ""]
     return "\n".join(lines)
+
+
+def _explored(f: dict) -> str:
+    first = f.get("explore_first")
+    if not first:
+        return "-"
+    rules = ", ".join(f.get("explore_rules") or []) or "no rule"
+    broken = f.get("save_points_broken") or []
+    at = f"; save points off ALE: {', '.join(broken)}" if broken else ""
+    return (f"{f['explore_divergences']} divergences, first at frame {first['frame']} "
+            f"({first['signal']}; {first['where']}) -> {rules}{at}")
 
 
 def to_json(result: AuditResult, previous: Optional[dict] = None, ref: str = "") -> dict:

@@ -1,0 +1,381 @@
+"""Exploration: diverse play from every start, compared frame by frame (the audit's wide net).
+
+Probes check what a spec's rules say, at the situations their authors chose. A porting fault
+elsewhere (deeper in the game, on a frame no probe looks at, in a path no probe takes) slips past
+them, so the audit also plays the game: from reset, from every save point of the spec, from every
+RAM-written (poke) start of its probes and from points along the game's recorded deep play (whole
+games that reach later levels), it plays several open-loop walks
+
+- ``random-holds``: a random action of the minimal set held 1..12 frames, again and again;
+- ``human-holds``: longer holds (8..48 frames), a third of them NOOP, as a person plays;
+- ``scripted``: the catalog's scripted policy (``GameEntry.script``), looped;
+
+on the emulator and on the JAX game in lockstep (:mod:`alignment.audit.lockstep`: every signal and
+reward every frame, the screen every :data:`SCREEN_EVERY` frames and on the last). The emulator's
+side is recorded once; the JAX side is re-run under each fault or mutant, cheaply (compiled scans).
+
+A divergence is reported with its first frame and attributed to rules (:func:`attribute`): the
+rules whose traced code a mod touches (its Constants fields and mechanics, through the ``# rule:``
+tags), narrowed to those whose probes look at the signal that diverged; without a mod (the game
+as it is), the rules whose probes look at that signal, narrowed to those probing from the same
+start. A divergence no rule can be given is a spec gap: the game differs from ALE where the spec
+says nothing, and the audit fails.
+
+Deep play recordings are data (run-length encoded actions, ``<deep_dir>/<game>-*.json``, made by
+:mod:`alignment.deepplay` on ALE alone); nothing in them is executed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from alignment import catalog
+from alignment.audit.lockstep import (
+    SCREEN, Divergence, Recording, Screens, first_divergence, play,
+)
+from alignment.backends import BackendError, make_backend
+
+SCREEN_EVERY = 8
+DEFAULT_DEEP_DIR = Path("tests/data/deep")
+SEED = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Budget:
+    """How much play an exploration spends per game."""
+
+    walk_frames: int  # frames per walk
+    policies: tuple[str, ...]
+    deep_frames: int  # frames of the deep recording played (0: none)
+    deep_branches: int  # starts taken along the deep recording
+    seeds: int = 1  # random walks per policy and start
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+POLICIES = ("random-holds", "human-holds", "scripted")
+FULL = Budget(walk_frames=600, policies=POLICIES, deep_frames=30_000, deep_branches=8, seeds=2)
+QUICK = Budget(walk_frames=240, policies=("random-holds", "human-holds"), deep_frames=6_000,
+               deep_branches=3, seeds=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class Hold:
+    """An action held for some frames: the step form the lockstep player takes."""
+
+    action: str
+    frames: int
+    poke: Any = None
+    is_poke: bool = False
+
+    def describe(self) -> str:
+        return f"{self.action} x{self.frames}"
+
+
+@dataclasses.dataclass
+class Start:
+    """A situation walks begin from: ``steps`` played after ``parent``'s (or from reset)."""
+
+    name: str
+    kind: str  # reset, save-point, poke, deep
+    steps: list
+    parent: Optional[str] = None
+    mode: Optional[int] = None
+    rules: tuple[str, ...] = ()  # rules whose probes start here
+
+
+@dataclasses.dataclass
+class WalkResult:
+    start: str
+    policy: str
+    frames: int
+    divergence: Optional[Divergence]
+    rules: list[str]  # the rules the divergence is attributed to
+
+    def to_json(self) -> dict:
+        return {"start": self.start, "policy": self.policy, "frames": self.frames,
+                "divergence": None if self.divergence is None else self.divergence.to_json(),
+                "rules": self.rules}
+
+
+@dataclasses.dataclass
+class Exploration:
+    """What one exploration found (on the game as it is, or under one fault or mutant)."""
+
+    budget: Budget
+    starts: list[dict]  # name, kind, frame reached, the prefix's divergence (if any)
+    walks: list[WalkResult]
+    seconds: float
+
+    @property
+    def frames(self) -> int:
+        return sum(w.frames for w in self.walks) + sum(s["frames"] for s in self.starts)
+
+    @property
+    def divergences(self) -> list[dict]:
+        """The first divergence of each start's prefix and of each walk (prefix ones first)."""
+        out = [{"start": s["name"], "policy": None, **s["divergence"], "rules": s["rules"]}
+               for s in self.starts if s["divergence"] is not None]
+        out += [{"start": w.start, "policy": w.policy, **w.divergence.to_json(), "rules": w.rules}
+                for w in self.walks if w.divergence is not None]
+        return out
+
+    @property
+    def rules(self) -> list[str]:
+        return sorted({r for d in self.divergences for r in d["rules"]})
+
+    @property
+    def spec_gaps(self) -> list[dict]:
+        return [d for d in self.divergences if not d["rules"]]
+
+    def first(self) -> Optional[dict]:
+        ds = self.divergences
+        return min(ds, key=lambda d: d["frame"]) if ds else None
+
+    def to_json(self) -> dict:
+        return {"budget": self.budget.to_json(), "starts": self.starts,
+                "walks": len(self.walks), "frames": self.frames,
+                "seconds": round(self.seconds, 1), "divergences": self.divergences,
+                "rules": self.rules, "spec_gaps": len(self.spec_gaps)}
+
+
+# ---- starts ----------------------------------------------------------------------------------
+
+
+def starts(spec, *, deep: Optional[np.ndarray] = None, deep_names: Sequence[str] = (),
+           budget: Budget = FULL) -> list[Start]:
+    """Reset, every save point, every poke start of a frame-protocol probe, and points along the
+    deep recording ``deep`` (per-frame action names)."""
+    by_start: dict[str, list[str]] = {}
+    for r in spec.rules:
+        if r.status == "reviewed" and r.probe is not None and r.probe.protocol != "v5":
+            by_start.setdefault(r.probe.start, []).append(r.id)
+    out = [Start("reset", "reset", [], rules=tuple(by_start.get("reset", ())))]
+    for name in spec.save_points:
+        mode, steps = spec.save_point_steps(name)
+        out.append(Start(f"save point {name}", "save-point", list(steps), mode=mode,
+                         rules=tuple(by_start.get(name, ()))))
+    seen = set()
+    for r in spec.rules:
+        p = r.probe
+        if r.status != "reviewed" or p is None or p.protocol == "v5":
+            continue
+        last = max((i for i, s in enumerate(p.steps) if s.is_poke), default=None)
+        if last is None:
+            continue
+        mode, before = spec.save_point_steps(p.start)
+        steps = list(before) + list(p.steps[:last + 1])
+        key = (p.mode if p.mode is not None else mode, tuple(s.describe() for s in steps))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Start(f"poke start of {r.id}", "poke", steps, mode=key[0], rules=(r.id,)))
+    if deep is not None and budget.deep_frames and len(deep):
+        actions = list(deep[:budget.deep_frames])
+        cuts = np.linspace(0, len(actions), budget.deep_branches + 1).astype(int)[1:]
+        parent = None
+        for i, (a, b) in enumerate(zip(np.r_[0, cuts[:-1]], cuts)):
+            name = f"deep play {'+'.join(deep_names) or 'recording'} @{b}"
+            out.append(Start(name, "deep", _holds(actions[a:b]), parent=parent))
+            parent = name
+    return out
+
+
+def _holds(actions: Sequence[str]) -> list[Hold]:
+    out: list[Hold] = []
+    for a in actions:
+        if out and out[-1].action == a:
+            out[-1] = Hold(a, out[-1].frames + 1)
+        else:
+            out.append(Hold(a, 1))
+    return out
+
+
+def load_deep(game: str, deep_dir: Path = DEFAULT_DEEP_DIR) -> tuple[Optional[np.ndarray], list]:
+    """The first deep play recording of ``game`` (per-frame ALE action names), or None."""
+    from alignment.deepplay import load_actions
+
+    files = sorted(Path(deep_dir).glob(f"{game}-*.json"))
+    if not files:
+        return None, []
+    doc, actions = load_actions(files[0])
+    names = catalog.entry(game).minimal_actions  # deepplay records indices of the minimal set
+    return np.asarray([names[int(a)] for a in actions]), [files[0].stem]
+
+
+# ---- walks -----------------------------------------------------------------------------------
+
+
+def walk(policy: str, entry, frames: int, seed: int) -> list[Hold]:
+    """An open-loop walk of ``frames`` frames (seeded: the same on both backends and every run)."""
+    rng = np.random.default_rng(seed)
+    names = list(entry.minimal_actions)
+    out, n = [], 0
+    if policy == "scripted":
+        while n < frames:
+            for action, steps in entry.script:
+                out.append(Hold(action, 4 * int(steps)))
+                n += 4 * int(steps)
+    else:
+        short = policy == "random-holds"
+        while n < frames:
+            if not short and rng.random() < 1 / 3:
+                a = "NOOP"
+            else:
+                a = names[int(rng.integers(len(names)))]
+            k = int(rng.integers(1, 13) if short else rng.integers(8, 49))
+            out.append(Hold(a, k))
+            n += k
+    return _trim(out, frames)
+
+
+def _trim(holds: list[Hold], frames: int) -> list[Hold]:
+    out, n = [], 0
+    for h in holds:
+        if n >= frames:
+            break
+        k = min(h.frames, frames - n)
+        out.append(Hold(h.action, k))
+        n += k
+    return out
+
+
+# ---- the run ---------------------------------------------------------------------------------
+
+
+class _AleSide:
+    """The emulator's recordings of an exploration, made once (kept across faults)."""
+
+    def __init__(self, game: str, plan: list[Start], budget: Budget):
+        self.game, self.plan, self.budget = game, plan, budget
+        self.snap: dict[str, Any] = {}
+        self.prefix: dict[str, Recording] = {}
+        self.walks: dict[tuple, Recording] = {}
+        self._backends: dict = {}
+
+    def backend(self, mode):
+        if mode not in self._backends:
+            self._backends[mode] = make_backend("ale", self.game, mode=mode, full_action_space=True)
+        return self._backends[mode]
+
+
+_ALE_CACHE: dict[tuple, _AleSide] = {}
+
+
+def _screens() -> Screens:
+    return Screens(every=SCREEN_EVERY)
+
+
+def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path = DEFAULT_DEEP_DIR,
+            structure: Sequence = (), progress=None) -> Exploration:
+    """Explore ``spec``'s game from every start on ALE and on the JAX game built with ``mods``.
+
+    ``structure``: the audit's :func:`alignment.audit.trace.structure` items (for attributing a
+    divergence under a mod to the rules of the code it touches)."""
+    say = progress or (lambda label: None)
+    t0 = time.perf_counter()
+    game = catalog.canonical(spec.game)
+    entry = catalog.entry(game)
+    deep, deep_names = load_deep(game, deep_dir) if budget.deep_frames else (None, [])
+    plan = starts(spec, deep=deep, deep_names=deep_names, budget=budget)
+    key = (game, budget, tuple((s.name, tuple(h.describe() for h in s.steps)) for s in plan))
+    if key not in _ALE_CACHE:
+        _ALE_CACHE.clear()
+        _ALE_CACHE[key] = _AleSide(game, plan, budget)
+    ale = _ALE_CACHE[key]
+    touched = touched_rules(mods, structure)
+    jax_backends: dict = {}
+    jax_snap: dict[str, Any] = {}
+    start_rows, walks = [], []
+    for n, st in enumerate(plan, 1):
+        say(f"explore {n}/{len(plan)}: {st.name}")
+        a = ale.backend(st.mode)
+        if st.mode not in jax_backends:
+            jax_backends[st.mode] = make_backend("jax", game, mods=mods, mode=st.mode,
+                                                 full_action_space=True)
+        j = jax_backends[st.mode]
+        if st.name not in ale.snap:
+            _begin(a, ale.snap, st)
+            ale.prefix[st.name] = play(a, st.steps, _screens(), keep=True)
+            ale.snap[st.name] = a.clone()
+        _begin(j, jax_snap, st)
+        rec = play(j, st.steps, _screens())
+        jax_snap[st.name] = j.clone()
+        div = first_divergence(entry.signals, ale.prefix[st.name], rec, f"reaching {st.name}")
+        start_rows.append({"name": st.name, "kind": st.kind, "frames": rec.frames,
+                           "divergence": None if div is None else div.to_json(),
+                           "rules": attribute(div, st, spec, touched) if div else []})
+        for policy in budget.policies:
+            for s in range(budget.seeds if policy != "scripted" else 1):
+                steps = walk(policy, entry, budget.walk_frames, seed=SEED + 1000 * s + n)
+                wkey = (st.name, policy, s)
+                if wkey not in ale.walks:
+                    a.restore(ale.snap[st.name])
+                    ale.walks[wkey] = play(a, steps, _screens(), keep=True)
+                j.restore(jax_snap[st.name])
+                jrec = play(j, steps, _screens())
+                where = f"{policy} walk {s} from {st.name}"
+                wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec, where)
+                walks.append(WalkResult(st.name, policy, jrec.frames, wdiv,
+                                        attribute(wdiv, st, spec, touched) if wdiv else []))
+    return Exploration(budget, start_rows, walks, time.perf_counter() - t0)
+
+
+def _begin(backend, snaps: dict, st: Start) -> None:
+    if st.parent is None:
+        backend.reset(SEED)
+    else:
+        backend.restore(snaps[st.parent])
+
+
+# ---- attribution ------------------------------------------------------------------------------
+
+
+def touched_rules(mods: Sequence, structure: Sequence) -> set[str]:
+    """Rules whose traced code ``mods`` replace: the tags on the Constants fields and mechanics an
+    ``InternalMod`` changes (a mod that only post-processes states touches no traced code)."""
+    names = set()
+    for m in mods:
+        names |= set(getattr(m, "constants", {}) or {}) | set(getattr(m, "mechanics", {}) or {})
+    return {r for item in structure if item.name in names for r in item.rules}
+
+
+def signal_rules(spec, signals: Sequence[str]) -> set[str]:
+    """Reviewed rules whose probes look at any of ``signals`` (the reward counts as the score; a
+    screen as the probes that compare screens, and the rendering rules)."""
+    wanted = set(signals)
+    if "reward" in wanted:
+        wanted.add("score")
+    out = set()
+    for r in spec.rules:
+        if r.status != "reviewed":
+            continue
+        if SCREEN in wanted and (r.category in ("rendering", "render", "display", "visual")):
+            out.add(r.id)
+        if r.probe is None:
+            continue
+        for e in r.probe.expectations:
+            if e.signal in wanted or (SCREEN in wanted and e.op == "matches_ale"):
+                out.add(r.id)
+    return out
+
+
+def attribute(div: Divergence, start: Start, spec, touched: set[str]) -> list[str]:
+    """The rules a divergence is attributed to (empty: a spec gap), see the module docstring."""
+    by_signal = signal_rules(spec, [div.signal, *div.others])
+    if touched:
+        both = touched & by_signal
+        return sorted(both or touched)
+    here = by_signal & set(start.rules)
+    return sorted(here or by_signal)
+
+
+__all__ = ["Budget", "Exploration", "FULL", "POLICIES", "QUICK", "Start", "WalkResult",
+           "attribute", "explore", "load_deep", "signal_rules", "starts", "touched_rules", "walk",
+           "BackendError"]
