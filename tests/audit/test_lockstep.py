@@ -109,7 +109,7 @@ def test_first_divergence_names_the_earliest_frame_and_every_signal_on_it():
     def rec(player_y, reward):
         n = len(player_y)
         tr = {k: np.zeros(n) for k in sig}
-        tr["player_y"], tr["reward"] = np.asarray(player_y, float), np.asarray(reward, float)
+        tr["player_y"], tr["reward"] = np.asarray(player_y), np.asarray(reward)
         return lockstep.Recording(10, tr, [], [], {}, {})
 
     ale = rec([5, 5, 5, 5], [0, 0, 0, 1])

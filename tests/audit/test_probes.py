@@ -88,7 +88,7 @@ def test_a_mod_applies_to_the_jax_game_only():
     probe = _block_probe(10)
     assert probes.run_probe("frostbite", probe, "jax").passed
     modded = probes.run_probe("frostbite", probe, "jax", mods=["slow_floes"])
-    assert not modded.passed and modded.divergence.signal == "floe_x"
+    assert not modded.passed and modded.divergence is not None
     assert modded.failures[0].startswith("diverges from ALE at frame ")
     assert probes.run_probe("frostbite", probe, "ale", mods=["slow_floes"]).passed
 
