@@ -10,7 +10,7 @@ runner = CliRunner()
 
 
 def _audit(*args):
-    return runner.invoke(app, ["audit", *args, "--no-faults", "--no-events"])
+    return runner.invoke(app, ["audit", *args, "--no-faults", "--no-events", "--no-explore"])
 
 
 def _spec_with(tmp_path, rule_id, edit):
