@@ -533,3 +533,33 @@ def test_checked_step_names_a_non_finite_float_field_under_jit():
         err.throw()
     ok, _ = jax.jit(game.checked_step)(state, 0)
     ok.throw()
+
+
+# ---- fault files --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, words", [
+    ("FAULTS = [\n", "SyntaxError"),
+    ("import sys\nsys.exit(3)\n", "SystemExit"),
+    ("FAULTS = 'none'\n", "must define FAULTS"),
+    ("raise RuntimeError('boom')\n", "RuntimeError: boom"),
+])
+def test_every_bad_fault_file_is_a_clean_audit_error(tmp_path, text, words):
+    faults = tmp_path / "faults"
+    faults.mkdir()
+    (faults / "pong.py").write_text(text)
+    result = _invoke("audit", "pong", "--faults-dir", str(faults), "--out", str(tmp_path / "out"),
+                     "--no-events")
+    assert result.exit_code == 1, result.output
+    out = " ".join(result.output.split())
+    assert "error:" in out and words in out and "pong.py" in out
+    assert not (tmp_path / "out" / "pong.json").exists()
+
+
+def test_a_fault_file_looping_at_import_is_stopped_at_the_time_limit(tmp_path, monkeypatch):
+    from alignment.audit import faults
+
+    monkeypatch.setattr(faults, "LOAD_SECONDS", 1)
+    (tmp_path / "pong.py").write_text("while True:\n    pass\n")
+    with pytest.raises(faults.FaultSetError, match="did not finish loading within 1 s"):
+        faults.load_faults("pong", tmp_path)

@@ -214,6 +214,7 @@ def _register_audit(app) -> None:
 
         from alignment import atomic
         from alignment.audit import core, report
+        from alignment.audit.faults import FaultSetError
         from alignment.docs.corpus import CorpusError
         from alignment.llm import PROVIDERS, LLMError
 
@@ -237,7 +238,8 @@ def _register_audit(app) -> None:
                     explore="none" if not explore else "quick" if quick else "full",
                     progress=lambda label: status.update(f"audit {canon}: {label}"))
             paths = report.write(result, out, previous=previous, ref=ref)
-        except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError) as exc:
+        except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError,
+                FaultSetError) as exc:
             fail(str(exc))
         except OSError as exc:
             fail(f"cannot write the audit to {str(out)!r}: {exc}")

@@ -11,6 +11,7 @@ audit; rules flagged besides the broken one are reported as collateral.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib.util
 import sys
@@ -35,6 +36,33 @@ class FaultSetError(ValueError):
     """A fault file that cannot be used (does not load, lacks FAULTS, names no rule...)."""
 
 
+# A fault file only defines mods; loading one takes well under a second once jaxtari is imported.
+LOAD_SECONDS = 60
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: int, message: str):
+    """Raise FaultSetError(message) if the block runs past ``seconds`` (main thread only: SIGALRM
+    is delivered there; elsewhere the block runs unbounded)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expired(signum, frame):
+        raise FaultSetError(message)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def faults_file(game: str, faults_dir: Path = DEFAULT_FAULTS_DIR) -> Path:
     return Path(faults_dir) / f"{game}.py"
 
@@ -49,8 +77,12 @@ def load_faults(game: str, faults_dir: Path = DEFAULT_FAULTS_DIR) -> Optional[li
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
+        with _time_limit(LOAD_SECONDS, f"the fault set {path} did not finish loading within "
+                                       f"{LOAD_SECONDS} s (a loop at import?); fix the file"):
+            spec.loader.exec_module(module)
+    except FaultSetError:
+        raise
+    except (Exception, SystemExit) as exc:
         raise FaultSetError(f"the fault set {path} failed to load: {type(exc).__name__}: {exc}") from None
     faults = getattr(module, "FAULTS", None)
     if not isinstance(faults, (list, tuple)) or not all(isinstance(f, Fault) for f in faults):
