@@ -30,6 +30,19 @@ def frames_option(default: int, help: str, *, flag: str | None = None) -> int:
                         help=f"{help} (1..{MAX_EPISODE_FRAMES:,}, the v5 episode cap)")
 
 
+MAX_FPS = 1000.0
+
+
+def finite_fps(value: float) -> float:
+    """A frame rate: a finite number from 0 (as fast as it goes) to MAX_FPS."""
+    import math
+
+    if not math.isfinite(value) or not 0 <= value <= MAX_FPS:
+        raise bad_parameter("--fps", f"{value} is not a frame rate: give a number from 0 (as fast "
+                                     f"as it goes) to {MAX_FPS:g}")
+    return value
+
+
 def bad_parameter(option: str, message: str) -> typer.BadParameter:
     """A usage error naming the option (exit status 2, before any work)."""
     return typer.BadParameter(message, param_hint=f"'{option}'")

@@ -398,6 +398,11 @@ class LogWrapper(Wrapper):
         return obs, new, r, d, info
 
 
+# A stack deeper than this is no agent's input (4 is the usual); 10**6 frames of 84x84 would take
+# ~7 GB a state and abort or hang the compile.
+MAX_FRAME_STACK = 64
+
+
 def make_env(
     name: str,
     *,
@@ -415,8 +420,11 @@ def make_env(
     """
     import jaxtari
 
-    if isinstance(frame_stack, bool) or not isinstance(frame_stack, (int, np.integer)) or frame_stack < 1:
-        raise ValueError(f"frame_stack must be a whole number >= 1 (1: no stack), got {frame_stack!r}")
+    if (isinstance(frame_stack, bool) or not isinstance(frame_stack, (int, np.integer))
+            or not 1 <= frame_stack <= MAX_FRAME_STACK):
+        raise ValueError(f"frame_stack must be a whole number from 1 (no stack) to "
+                         f"{MAX_FRAME_STACK} (the bound: each frame of the stack is kept in every "
+                         f"state), got {frame_stack!r}")
     game = jaxtari.make(name, mods=mods, full_action_space=full_action_space)
     env = AtariWrapper(game, **atari_kwargs)
     if obs == "objects":

@@ -563,3 +563,54 @@ def test_a_fault_file_looping_at_import_is_stopped_at_the_time_limit(tmp_path, m
     (tmp_path / "pong.py").write_text("while True:\n    pass\n")
     with pytest.raises(faults.FaultSetError, match="did not finish loading within 1 s"):
         faults.load_faults("pong", tmp_path)
+
+
+# ---- 5. inputs bounded before allocation, the bound named ------------------------------------------
+
+
+@pytest.mark.parametrize("stack", [10**6, 65, 0, True])
+def test_make_env_bounds_the_frame_stack(stack):
+    from jaxtari.wrappers import MAX_FRAME_STACK, make_env
+
+    with pytest.raises(ValueError, match=f"from 1 \\(no stack\\) to {MAX_FRAME_STACK}"):
+        make_env("pong", obs="pixels", frame_stack=stack)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--scale", "100"), "--scale"),
+    (("--fps", "0"), "--fps"),
+    (("--every", "0"), "--every"),
+])
+def test_export_bounds_are_named_before_any_frame(tmp_path, args, words):
+    session = sorted((SESSIONS / "pong").glob("*.jsonl.gz"))[0]
+    result = _invoke("playtest", "export", str(session), "--video", str(tmp_path / "v.gif"), *args)
+    assert result.exit_code == 2 and words in result.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_export_core_bounds_the_scale(tmp_path):
+    from alignment.playtest import export
+
+    session = sorted((SESSIONS / "pong").glob("*.jsonl.gz"))[0]
+    with pytest.raises(export.ExportError, match="--scale must be a whole number from 1 to 8"):
+        export.write_video(session, tmp_path / "v.gif", scale=100)
+
+
+@pytest.mark.parametrize("fps", ["nan", "inf", "-1", "1001"])
+def test_play_fps_must_be_a_finite_rate(tmp_path, fps):
+    result = _invoke("playtest", "script", "pong", "--fps", fps, "--out", str(tmp_path))
+    assert result.exit_code == 2
+    assert "is not a frame rate: give a number from 0 (as fast as it goes) to 1000" in \
+        " ".join(result.output.replace("│", " ").split())
+
+
+def test_minari_export_refuses_observations_float32_cannot_hold(tmp_path):
+    from alignment.playtest import export
+
+    records = _records("pong")
+    signal = records[0]["signals"][0]
+    changed, _ = _frame_with(records, "jax", signal, 1e39)  # finite, but past float32
+    path = _write_session(tmp_path / "pong", changed)
+    with pytest.raises(export.ExportError, match="observation of episode 0 step 4 is not finite"):
+        export.write_minari(path, tmp_path / "minari")
+    assert not list((tmp_path / "minari").rglob("*.json"))

@@ -80,7 +80,7 @@ def register(app) -> None:
         mode: Optional[int] = typer.Option(None, "--mode", help="game mode (ALE's numbering)"),
         mods: List[str] = typer.Option([], "--mods", help="a mod name; repeat for several"),
         scale: int = typer.Option(2, "--scale", min=1, max=8, help="pixels per Atari pixel"),
-        fps: float = typer.Option(60.0, "--fps", min=0, max=1000,
+        fps: float = typer.Option(60.0, "--fps", callback=cli_checks.finite_fps,
                                   help="frames per second (0: as fast as it goes)"),
         root: Path = typer.Option(ROOT, "--out", help="sessions go to OUT/<game>/<id>.jsonl.gz"),
     ) -> None:
@@ -227,9 +227,11 @@ def register(app) -> None:
         file: Path = typer.Argument(..., help="a session file"),
         video: Optional[Path] = typer.Option(None, "--video", help="out.mp4 or out.gif"),
         minari_dir: Optional[Path] = typer.Option(None, "--minari", help="folder for Minari datasets"),
-        scale: int = typer.Option(1, "--scale", help="pixels per Atari pixel in the video"),
-        fps: int = typer.Option(60, "--fps", help="video frames per second"),
-        every: int = typer.Option(1, "--every", help="keep one frame in EVERY (smaller videos)"),
+        scale: int = typer.Option(1, "--scale", min=1, max=8,
+                                  help="pixels per Atari pixel in the video (1..8)"),
+        fps: int = typer.Option(60, "--fps", min=1, max=240, help="video frames per second (1..240)"),
+        every: int = typer.Option(1, "--every", min=1, max=3600,
+                                  help="keep one frame in EVERY (smaller videos)"),
     ) -> None:
         """The session as a side-by-side video with marks as captions, and/or as Minari datasets
         of the ALE and the JAX trajectories."""
@@ -238,6 +240,12 @@ def register(app) -> None:
         if video is None and minari_dir is None:
             _fail(console, "give --video out.mp4|out.gif and/or --minari DIR")
         try:
+            from alignment.playtest.session import read_session
+
+            problem = read_session(file).problem
+            if problem is not None:
+                console.print(f"[yellow]note:[/yellow] {escape(str(problem))}; only the frames "
+                              "before it are exported", highlight=False, soft_wrap=True)
             if video is not None:
                 n = export.write_video(file, video, scale=scale, fps=fps, every=every)
                 console.print(f"wrote {video}: {n} frames")
@@ -253,7 +261,8 @@ def register(app) -> None:
         frames: int = cli_checks.frames_option(10_800, "frames to play (10,800 = 3 minutes)"),
         seed: int = cli_checks.seed_option(),
         root: Path = typer.Option(ROOT, "--out", help="sessions go to OUT/<game>/<id>.jsonl.gz"),
-        fps: float = typer.Option(0.0, "--fps", min=0, max=1000, help="0: as fast as it goes"),
+        fps: float = typer.Option(0.0, "--fps", callback=cli_checks.finite_fps,
+                                  help="0: as fast as it goes (0..1000)"),
     ) -> None:
         """Record a session played by the game's scripted player through the real window and its
         event queue (headless with SDL_VIDEODRIVER=dummy); labelled scripted in the header."""

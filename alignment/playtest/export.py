@@ -30,6 +30,13 @@ class ExportError(ValueError):
     """An export that cannot be made (names the problem and the fix)."""
 
 
+# Bounds on a video, checked before a frame is drawn: two 160x210 panes at scale 8 are already
+# 2,560 x 1,680 pixels a frame; past that a 10-minute session writes gigabytes.
+MAX_SCALE = 8
+MAX_FPS = 240
+MAX_EVERY = 3600
+
+
 def _readable(path: Path) -> Session:
     s = read_session(path)
     if not s.frames:
@@ -90,8 +97,11 @@ def write_video(path: Path, out: Path, *, scale: int = 1, fps: int = 60, every: 
     import imageio.v2 as imageio
 
     path, out = Path(path), Path(out)
-    if scale < 1 or every < 1 or fps < 1:
-        raise ExportError(f"--scale, --every and --fps must be >= 1 (got {scale}, {every}, {fps})")
+    for name, value, high in (("--scale", scale, MAX_SCALE), ("--every", every, MAX_EVERY),
+                              ("--fps", fps, MAX_FPS)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+            raise ExportError(f"{name} must be a whole number from 1 to {high} (the bound on a "
+                              f"video), got {value!r}")
     _check_out(out, VIDEO_SUFFIXES)
     tmp = out.with_name(f".{out.stem}.tmp{out.suffix}")
     n = 0
@@ -157,7 +167,7 @@ def write_minari(path: Path, root: Path) -> list[str]:
     except OSError as exc:
         raise ExportError(f"cannot create {root}: {exc.strerror or exc}") from None
     sides = _backends(s)
-    ids = []
+    by_side = {}
     for side in ("ale", "jax"):
         episodes = []
         for i, (reset, frames) in enumerate(s.episodes()):
@@ -174,6 +184,26 @@ def write_minari(path: Path, root: Path) -> list[str]:
                 actions=np.asarray([f["action"] for f in frames], np.int64),
                 rewards=list(np.diff(score)), terminations=term,
                 truncations=[False] * (len(frames) - 1) + [not term[-1]]))
+        for ep in episodes:  # what a dataset promises its readers, checked before it is written
+            bad_obs = ~np.isfinite(ep.observations)
+            if bad_obs.any():
+                step = int(np.argwhere(bad_obs)[0][0])
+                raise ExportError(f"{path}: the {side} observation of episode {ep.id} step {step} "
+                                  f"is not finite (a signal past float32's range?); nothing written")
+            n = len(s.header["actions"])
+            if ((ep.actions < 0) | (ep.actions >= n)).any():
+                raise ExportError(f"{path}: episode {ep.id} has actions outside 0..{n - 1} (the "
+                                  f"session's action set); nothing written")
+        by_side[side] = episodes
+    with _minari_root(root):
+        there = [dataset_id(s, side) for side in by_side
+                 if dataset_id(s, side) in minari.list_local_datasets()]
+    if there:
+        more = f" (so does {there[1]})" if len(there) > 1 else ""
+        raise ExportError(f"the Minari dataset {there[0]} already exists under {root}{more}; "
+                          f"delete it or export to another folder")
+    ids = []
+    for side, episodes in by_side.items():  # both checked before either is written
         dim = episodes[0].observations.shape[1]
         ds_id = dataset_id(s, side)
         with _minari_root(root), warnings.catch_warnings():
