@@ -26,7 +26,7 @@ import numpy as np
 
 from alignment import catalog
 from alignment.reference.ale import AleError, AleGame, AleSnapshot
-from alignment.signals import to_python
+from alignment.signals import RamWriteConflict, apply_ram_writes, merge_ram_writes, to_python
 
 BACKENDS = ("ale", "jax")
 REWARD = "reward"  # the key of the per-frame rewards in :meth:`Backend.run`'s traces
@@ -116,7 +116,8 @@ class AleBackend(Backend):
     """The real emulator (:class:`~alignment.reference.ale.AleGame`), sticky actions off.
 
     A mod runs here when the game's ground-truth module gives its ALE counterpart (``ale_mods``: RAM
-    writes applied after reset and after every frame); any other mod is JAX-only and refused.
+    writes applied after reset and/or after every frame, see :class:`~alignment.signals.RamWrite`);
+    any other mod is JAX-only and refused, and so are two mods that write one RAM byte.
     """
 
     kind = "ale"
@@ -129,11 +130,16 @@ class AleBackend(Backend):
         missing = [k for k in keys if k not in self.entry.ale_mods]
         if missing:
             have = ", ".join(sorted(self.entry.ale_mods)) or "none"
+            why = "; ".join(f"{k}: {self.entry.jax_only_mods[k]}" for k in missing
+                            if k in self.entry.jax_only_mods)
             raise BackendError(f"{self.game}: mods ({', '.join(missing)}) have no ALE counterpart "
                                f"(RAM writes) yet; they are JAX-only, so run them on the jax backend "
-                               f"(mods with one: {have})")
+                               f"(mods with one: {have})" + (f". Why not: {why}" if why else ""))
         self.mods = tuple(mods)
-        self._writes = tuple(w for k in keys for w in self.entry.ale_mods[k])
+        try:
+            self._writes = merge_ram_writes(self.game, {k: self.entry.ale_mods[k] for k in keys})
+        except RamWriteConflict as exc:
+            raise BackendError(str(exc)) from None
         self.mode = mode
         self.full_action_space = bool(full_action_space)
         self._ale = self._new(seed=0)
@@ -145,17 +151,17 @@ class AleBackend(Backend):
                           full_action_space=self.full_action_space)
         except AleError as exc:
             raise BackendError(str(exc)) from None
-        self._write_mods(ale)
+        self._write_mods(ale, "reset")
         self._at_load = ale.clone()
         return ale
 
-    def _write_mods(self, ale: AleGame) -> None:
-        for w in self._writes:
-            ale.set_ram(w.address, w.value)
+    def _write_mods(self, ale: AleGame, event: str) -> None:
+        if self._writes:
+            apply_ram_writes(self._writes, event, ale.ram, ale.set_ram)
 
     def _step(self, index: int) -> int:
         reward = self._ale.step(index)
-        self._write_mods(self._ale)
+        self._write_mods(self._ale, "frame")
         return reward
 
     def reset(self, seed: int = 0) -> None:

@@ -59,6 +59,7 @@ COMMAND_MODULES = (
     "alignment.gate_command",
     "alignment.playtest.command",
     "alignment.stress.command",
+    "alignment.robustness.command",
 )
 
 for _name in COMMAND_MODULES:

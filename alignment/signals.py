@@ -52,17 +52,95 @@ class Signal:
         return bool(np.all(np.abs(a - b) <= self.tolerance))
 
 
+WHEN = ("frame", "reset")  # when a RamWrite applies: after reset and every frame, or after reset only
+
+
 @dataclasses.dataclass(frozen=True)
 class RamWrite:
-    """One byte the ALE backend writes into the console RAM after reset and after every frame: the
-    ALE side of a JAX mod, as data."""
+    """One byte the ALE backend writes into the console RAM: the ALE side of a JAX mod, as data.
+
+    ``when``: ``"frame"`` (after reset and after every emulator frame) or ``"reset"`` (once, right
+    after reset). ``if_ram``: ``(address, value)``: write only while that RAM byte holds that value
+    (read before this frame's writes); None: unconditionally."""
 
     address: int  # 0..127
     value: int  # 0..255
+    when: str = "frame"
+    if_ram: Optional[tuple[int, int]] = None
 
     def __post_init__(self):
         if not (0 <= self.address < 128 and 0 <= self.value <= 255):
             raise ValueError(f"a RAM write is address 0..127, value 0..255; got {self}")
+        if self.when not in WHEN:
+            raise ValueError(f"a RAM write applies when {' or '.join(WHEN)}; got when={self.when!r}")
+        if self.if_ram is not None:
+            a, v = self.if_ram
+            if not (0 <= a < 128 and 0 <= v <= 255):
+                raise ValueError(f"a RAM write's condition is (address 0..127, value 0..255); got "
+                                 f"if_ram={self.if_ram}")
+
+    def applies(self, event: str, ram) -> bool:
+        """Whether this write happens at ``event`` (``"reset"`` or ``"frame"``) given the RAM."""
+        if self.when == "reset" and event != "reset":
+            return False
+        return self.if_ram is None or int(ram[self.if_ram[0]]) == self.if_ram[1]
+
+
+@dataclasses.dataclass(frozen=True)
+class AleCounterpart:
+    """A JAX mod's counterpart on the real game: RAM writes (data, never code) and the measured
+    verdict of whether the two modified games are the same.
+
+    ``exact``: True when the modified ALE game equals the JAX mod on every catalog signal and the
+    reward, every frame, over the whole games of ``measured``; False when it does not (``differs``
+    says what); None when not measured yet. ``measured``: how (games, policy, frames, the test)."""
+
+    writes: tuple[RamWrite, ...]
+    exact: Optional[bool] = None
+    measured: str = ""
+    differs: str = ""
+
+    def __post_init__(self):
+        # no writes: the real game already plays this way (a JAX mod that mimics ALE)
+        object.__setattr__(self, "writes", tuple(self.writes))
+        if self.exact is not None and not self.measured:
+            raise ValueError("a counterpart marked exact or not says how it was measured")
+        if self.exact is False and not self.differs:
+            raise ValueError("a counterpart marked not exact says what differs")
+
+    def to_dict(self) -> dict:
+        return {"writes": [dataclasses.asdict(w) for w in self.writes], "exact": self.exact,
+                "measured": self.measured, "differs": self.differs}
+
+
+class RamWriteConflict(ValueError):
+    """Two mods whose ALE counterparts write the same RAM byte."""
+
+
+def merge_ram_writes(game: str, counterparts: Mapping[str, "AleCounterpart"]) -> tuple[RamWrite, ...]:
+    """The RAM writes of several mods' counterparts together, refusing two mods that write one
+    byte (as :func:`jaxtari.mods.apply_internal` refuses two mods setting one constant)."""
+    owner: dict[int, str] = {}
+    out: list[RamWrite] = []
+    for name, cp in counterparts.items():
+        for w in cp.writes:
+            other = owner.get(w.address)
+            if other is not None and other != name:
+                raise RamWriteConflict(
+                    f"{game}: mods {other!r} and {name!r} both write RAM byte {w.address} on ALE; "
+                    f"use one of them")
+            owner[w.address] = name
+            out.append(w)
+    return tuple(out)
+
+
+def apply_ram_writes(writes, event: str, ram, set_ram: Callable[[int, int], None]) -> None:
+    """Apply the writes due at ``event`` (``"reset"``/``"frame"``); conditions read ``ram``, the
+    console RAM as it was before any of them."""
+    ram = np.asarray(ram)
+    for w in writes:
+        if w.applies(event, ram):
+            set_ram(w.address, w.value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,10 +202,12 @@ class GameEntry:
     notes: str = ""
     # the `scripted` policy of `jaxtari-align compare`: (action name, agent steps) pairs, looped
     script: tuple[tuple[str, int], ...] = (("NOOP", 1),)
-    # JAX mods (by registered name) with an ALE counterpart, as the RAM writes that make it
-    ale_mods: Mapping[str, tuple[RamWrite, ...]] = dataclasses.field(default_factory=dict)
+    # JAX mods (by registered name) with an ALE counterpart: the RAM writes that make it, measured
+    ale_mods: Mapping[str, AleCounterpart] = dataclasses.field(default_factory=dict)
     # quantities a probe may set on both backends (see Poke), by name
     pokes: Mapping[str, Poke] = dataclasses.field(default_factory=dict)
+    # JAX mods (by registered name) without one: why RAM writes cannot express them
+    jax_only_mods: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def farama_url(self) -> str:
@@ -229,7 +309,7 @@ def core_signals() -> dict[str, Signal]:
 
 def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, signals,
                jax_game: str | None, rom: str | None = None, farama_slug: str | None = None,
-               notes: str = "", script=None, ale_mods=None, pokes=()) -> GameEntry:
+               notes: str = "", script=None, ale_mods=None, pokes=(), jax_only_mods=None) -> GameEntry:
     """A game's entry: the core signals first, then the game's own (in the order given)."""
     all_signals = core_signals()
     for s in signals:
@@ -237,5 +317,6 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
     return GameEntry(name, ale_id, rom or name, farama_slug or name, manual_url,
                      tuple(minimal_actions), all_signals, jax_game, notes,
                      tuple(script) if script else (("NOOP", 1),),
-                     {k: tuple(v) for k, v in (ale_mods or {}).items()},
-                     {p.name: p for p in pokes})
+                     {k: v if isinstance(v, AleCounterpart) else AleCounterpart(tuple(v))
+                      for k, v in (ale_mods or {}).items()},
+                     {p.name: p for p in pokes}, dict(jax_only_mods or {}))

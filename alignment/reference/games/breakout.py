@@ -132,6 +132,16 @@ def _pokes() -> list[Poke]:
     ]
 
 
+# Breakout's mods have no ALE counterpart yet; why each is not one set of RAM writes:
+JAX_ONLY_MODS = {
+    "no_shrink": f"clearing the top-wall flag (ram[{TOP_WALL_FLAG}] bit 7) would keep the paddle "
+                 f"wide on ALE, but the JAX mod keeps that flag set: not built or measured yet",
+    "constant_speed": f"the speed is read from the hit count (ram[{HITS}]), which the JAX mod keeps "
+                      f"counting; holding it would change what else reads it",
+    "grey_bricks": "brick colours are cartridge data (ROM), not RAM",
+}
+
+
 ENTRY = make_entry(
     "breakout", "ALE/Breakout-v5",
     manual_url="https://atariage.com/manual_html_page.php?SoftwareID=889",
@@ -139,5 +149,5 @@ ENTRY = make_entry(
     notes="lives = ALE lives() = ram[57] (5 balls); score = BCD ram[76..77] = the summed reward; "
           "FIRE serves; the game ends when the last ball is lost.",
     script=(("FIRE", 1), ("RIGHT", 8), ("NOOP", 4), ("LEFT", 8), ("NOOP", 4)),
-    pokes=_pokes(),
+    pokes=_pokes(), jax_only_mods=JAX_ONLY_MODS,
 )

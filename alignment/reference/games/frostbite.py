@@ -19,7 +19,7 @@ from jaxtari.games.frostbite import (
 
 from alignment.actions import names_of
 from alignment.signals import (
-    MEASURED, OCATARI, Poke, Signal, bcd, bcd_bytes, jax_signal, make_entry, ram_byte,
+    MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd, bcd_bytes, jax_signal, make_entry, ram_byte,
 )
 
 DISASM = "the Frostbite disassembly (DNSDEBRO/Disassemblies)"
@@ -34,6 +34,7 @@ IGLOO = 77  # buildingIglooIdx: 255 none, k -> k+1 blocks
 ENEMY_X = slice(84, 88)  # kernelObstacleHorizPos, by row number
 PLAYER_Y = 100  # baileyVertPos
 TEMPERATURE = 101  # temperatureValue, BCD
+FLAGS = 113  # 0 while Bailey plays (no sinking, tally or freeze under way): the JAX state's `flags` mirrors it (measured)
 PLAYER_X = 102  # baileyHorizPos
 BEAR_X = 104  # polarGrizzlyHorizPos
 
@@ -130,11 +131,39 @@ def _pokes() -> list[Poke]:
     ]
 
 
+# keep_warm: the temperature written back to its start (45, BCD) after every frame in play.
+START_TEMPERATURE_BCD = bcd_bytes(45, [TEMPERATURE])[TEMPERATURE]
+ALE_MODS = {
+    "keep_warm": AleCounterpart(
+        (RamWrite(TEMPERATURE, START_TEMPERATURE_BCD, if_ram=(FLAGS, 0)),), exact=True,
+        measured="python -m alignment.counterparts frostbite keep_warm --games 5 (2026-12-04, "
+                 "ale-py 0.12.1): 5 whole games of random held actions (7,823 frames, each ended by "
+                 "drowning), and --policy noop: 8,000 frames on the shore with the temperature held; "
+                 "every catalog signal and the reward equal every frame. Not measured: a level's "
+                 "end (igloo tally), which random play does not reach"),
+    # ALE itself runs on after a frozen last Bailey: this JAX mod imitates the real game, no writes
+    "ale_endless_game_over": AleCounterpart(
+        (), exact=False,
+        measured="python -m alignment.counterparts frostbite ale_endless_game_over --games 5 and "
+                 "--games 1 --policy noop --max-frames 16000 (2026-12-04, ale-py 0.12.1): 5 random "
+                 "games (7,823 frames) equal every frame; the NOOP game (every Bailey freezes) equal "
+                 "up to frame 14,646",
+        differs="after the last Bailey froze, ALE's demo moves Bailey (player_x 67 vs 64 at frame "
+                "14,647 of a NOOP game); the JAX game only stands in for the demo (reward 0 on both)"),
+}
+JAX_ONLY_MODS = {
+    "no_enemies": "which enemy a row gets is cartridge code run at each row's respawn",
+    "slow_floes": "the floe speeds come from a ROM table per level",
+    "monochrome": "sprite graphics are cartridge data (ROM), not RAM",
+    "no_bear": "not measured yet (the bear comes out from level 4)",
+}
+
+
 ENTRY = make_entry(
     "frostbite", "ALE/Frostbite-v5",
     manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=199",
     minimal_actions=names_of(Frostbite.minimal_actions), signals=_signals(), jax_game="frostbite",
     notes="lives: ALE lives() = ram[76]+1 while alive; score = BCD ram[72..74] = summed reward.",
     script=(("DOWN", 10), ("UP", 10), ("RIGHT", 3), ("LEFT", 3)),  # hop over the floes and back
-    pokes=_pokes(),
+    pokes=_pokes(), ale_mods=ALE_MODS, jax_only_mods=JAX_ONLY_MODS,
 )

@@ -12,7 +12,7 @@ import numpy as np
 from jaxtari.games.pong import Pong, PongConstants
 
 from alignment.actions import names_of
-from alignment.signals import OCATARI, Signal, jax_signal, make_entry, ram_byte
+from alignment.signals import OCATARI, AleCounterpart, RamWrite, Signal, jax_signal, make_entry, ram_byte
 
 BALL_X = 49  # screen x + PongConstants.ball_x_offset
 ENEMY_Y = 50  # left (orange) paddle; screen top y + enemy_y_offset
@@ -61,10 +61,31 @@ def features(ram) -> np.ndarray:
     return decode("pong", ram)
 
 
+# The computer's score byte held at 0. ALE computes a frame's reward from the score bytes before
+# the backend's writes, so it pays the computer's point (-1) on the frame it is won and +1 on the
+# next, where the JAX mod pays 0 on both: the same episode return, a different per-frame reward.
+ALE_MODS = {
+    "no_enemy_points": AleCounterpart(
+        (RamWrite(ENEMY_SCORE, 0),), exact=False,
+        measured="python -m alignment.counterparts pong no_enemy_points (2026-12-04, ale-py "
+                 "0.12.1) and 12,000 frames of random held actions, seed 0: every catalog signal "
+                 "but score equal every frame; summed reward 2.0 on both",
+        differs="the reward of a point the computer wins: ALE -1 on that frame and +1 on the next "
+                "(its score signal is -1 for that one frame), JAX 0 on both; episode returns are "
+                "equal"),
+}
+JAX_ONLY_MODS = {
+    "lazy_enemy": "the paddle holds its own last position while the ball goes away: a value that "
+                  "changes, which constant RAM writes cannot give",
+    "slow_enemy": "the paddle's speed is cartridge code, not a RAM byte",
+}
+
+
 ENTRY = make_entry(
     "pong", "ALE/Pong-v5",
     manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=587",
     minimal_actions=names_of(Pong.minimal_actions), signals=_signals(), jax_game="pong",
     notes="score = player_score - enemy_score = the summed ALE reward; no lives (ALE lives() is 0).",
     script=(("RIGHTFIRE", 6), ("NOOP", 2), ("LEFTFIRE", 6), ("NOOP", 2)),  # sweep the paddle
+    ale_mods=ALE_MODS, jax_only_mods=JAX_ONLY_MODS,
 )

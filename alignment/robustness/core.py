@@ -1,0 +1,202 @@
+"""The robustness stage's core: agents trained on the original game, evaluated zero-shot on its
+mods, on the JAX game and (where a mod has an ALE counterpart) on the real emulator.
+
+:func:`run_robustness` returns a :class:`RobustnessResult` (data; it never prints or writes:
+:mod:`alignment.robustness.report` writes it). Per mod and side: the performance change (PC, see
+:mod:`alignment.robustness.pc`) per seed, its IQM with a 95% interval, and where both sides ran,
+the JAX-vs-ALE verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from alignment.robustness import agents as ag
+from alignment.robustness import evaluate as ev
+from alignment.robustness import pc as pcm
+
+SCHEMA = "jaxtari-align/robustness/v1"
+ORIGINAL = "original"
+SIDES = ("jax", "ale")
+
+
+class RobustnessInputError(ValueError):
+    """Bad input to the robustness stage; the message names it and the fix."""
+
+
+@dataclasses.dataclass
+class RobustnessResult:
+    game: str
+    obs: str
+    agents: dict  # source, steps per seed, seeds, trained here or read
+    episodes: int
+    random_episodes: int
+    max_steps: int
+    mods: dict  # mod -> description, ALE status (ran / JAX-only and why), counterpart verdict
+    sides: dict  # side -> returns per variant (agents, random), truncations, wall time
+    pc: dict  # mod -> side -> per-seed PC (None where undefined)
+    statistics: dict  # mod -> side -> {iqm, mean, median: {value, low, high}}
+    comparison: dict  # mod -> the JAX-vs-ALE verdict (mods that ran on both sides)
+    notes: list
+    code_hash: str
+    versions: dict
+    wall_seconds: float
+    command: str = ""
+
+
+def resolve_mods(game: str, mods: Sequence[str] | None) -> list[str]:
+    """Registered mod names (all of the game's when ``mods`` is None), or an error listing them."""
+    from jaxtari.mods import ModError, registered_mods, resolve
+
+    if mods is None:
+        return sorted(registered_mods(game))
+    try:
+        return [m.name for m in resolve(game, list(mods))]
+    except ModError as exc:
+        raise RobustnessInputError(str(exc)) from None
+
+
+def ale_status(game: str, mod: str) -> dict:
+    """Whether a mod can run on ALE: its counterpart (RAM writes and measured verdict) or why not."""
+    from alignment import catalog
+
+    e = catalog.entry(game)
+    cp = e.ale_mods.get(mod)
+    if cp is not None:
+        return {"counterpart": cp.to_dict(), "jax_only": None}
+    why = e.jax_only_mods.get(mod, "no ALE counterpart (RAM writes) in the game's ground truth")
+    return {"counterpart": None, "jax_only": why}
+
+
+def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int,
+             max_steps: int) -> tuple[str, list[str], tuple[str, ...]]:
+    import jaxtari
+
+    try:
+        canon = jaxtari.canonical_name(game)
+    except Exception:
+        raise RobustnessInputError(f"unknown game {game!r}; choices: {', '.join(jaxtari.list_games())}")
+    names = resolve_mods(canon, mods)
+    if not names:
+        raise RobustnessInputError(f"{canon} has no mods to evaluate on")
+    backends = tuple(dict.fromkeys(backends))
+    bad = [b for b in backends if b not in SIDES]
+    if bad or not backends:
+        raise RobustnessInputError(f"unknown backend(s) {', '.join(bad) or '(none)'}; choices: "
+                                   f"{', '.join(SIDES)} (one or both, comma separated)")
+    if backends == ("ale",):
+        jax_only = [m for m in names if ale_status(canon, m)["counterpart"] is None]
+        if jax_only:
+            raise RobustnessInputError(
+                f"{canon}: {', '.join(jax_only)} ha{'s' if len(jax_only) == 1 else 've'} no ALE "
+                f"counterpart and runs JAX-only; add jax to --backends or leave "
+                f"{'it' if len(jax_only) == 1 else 'them'} out")
+    for what, v, low in (("seeds", seeds, 1), ("episodes", episodes, 1), ("max steps", max_steps, 1)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < low:
+            raise RobustnessInputError(f"{what} must be a whole number >= {low}, got {v!r}")
+    return canon, names, backends
+
+
+def _means(r: np.ndarray) -> np.ndarray:
+    return np.asarray(r, np.float64).mean(axis=-1)
+
+
+def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: Path | None = None,
+                   budget: str | int = "cpu", seeds: int = 5, episodes: int = 10,
+                   random_episodes: int | None = None, backends: Sequence[str] = SIDES,
+                   max_steps: int = ev.MAX_STEPS, train_dir: Path = Path("stress"), seed: int = 0,
+                   command: str = "", on_progress: Callable | None = None) -> RobustnessResult:
+    """Evaluate agents trained on ``game`` (``agents_dir``: a stress checkpoint folder; None:
+    those of ``budget`` in ``train_dir``, trained there first when missing) on the original and
+    on each mod, on each backend, with random-policy baselines; PC per seed and its statistics."""
+    from alignment import catalog
+    from alignment.stress.core import versions
+
+    canon, names, backends = validate(game, mods, backends, seeds, episodes, max_steps)
+    t_all = time.perf_counter()
+    notes: list[str] = []
+    try:
+        if agents_dir is not None:
+            agents = ag.load(Path(agents_dir), canon)
+            if len(agents.seeds) < seeds:
+                notes.append(f"{agents.source} holds {len(agents.seeds)} seeds; all are evaluated")
+            trained = False
+        else:
+            agents, trained = ag.find_or_train(canon, budget, seeds, Path(train_dir),
+                                               on_progress=on_progress)
+    except ag.AgentsError as exc:
+        raise RobustnessInputError(str(exc)) from None
+    k = len(agents.seeds)
+    random_episodes = random_episodes or max(episodes * k, 10)
+    entry = catalog.entry(canon)
+    mod_info = {}
+    for m in names:
+        status = ale_status(canon, m)
+        from jaxtari.mods import registered_mods
+
+        mod_info[m] = {"description": registered_mods(canon)[m].description,
+                       "ale": "ale" in backends and status["counterpart"] is not None,
+                       **status}
+    sides: dict[str, dict] = {}
+    variants_jax = {ORIGINAL: (), **{m: (m,) for m in names}}
+    apply_fn = agents.apply_fn()
+    if "jax" in backends:
+        a = ev.jax_returns(canon, variants_jax, apply_fn, agents.params, agents=k,
+                           episodes=episodes, seed=seed, max_steps=max_steps)
+        r = ev.jax_returns(canon, variants_jax, None, None, agents=1, episodes=random_episodes,
+                           seed=seed + 1, max_steps=max_steps)
+        sides["jax"] = _side(a, r)
+    ale_mods = [m for m in names if mod_info[m]["ale"]]
+    if "ale" in backends:
+        variants_ale = {ORIGINAL: (), **{m: entry.ale_mods[m].writes for m in ale_mods}}
+        a = ev.ale_returns(canon, variants_ale, apply_fn, agents.params, agents=k,
+                           episodes=episodes, seed=seed, max_steps=max_steps)
+        r = ev.ale_returns(canon, variants_ale, None, None, agents=1, episodes=random_episodes,
+                           seed=seed + 1, max_steps=max_steps)
+        sides["ale"] = _side(a, r)
+    pc, stats, comparison = {}, {}, {}
+    for m in names:
+        pc[m] = {}
+        for side, d in sides.items():
+            if m not in d["agents"]:
+                continue
+            values = pcm.performance_change(d["agent_means"][m], d["random_mean"][m],
+                                            d["agent_means"][ORIGINAL], d["random_mean"][ORIGINAL])
+            pc[m][side] = values
+        stats[m] = pcm.aggregate(pc[m])
+        if set(pc[m]) >= {"jax", "ale"}:
+            comparison[m] = pcm.compare_sides(pc[m]["jax"], pc[m]["ale"])
+    for side, d in sides.items():
+        base = d["agent_means"][ORIGINAL] - d["random_mean"][ORIGINAL]
+        if np.any(base == 0):
+            notes.append(f"{side}: {int(np.sum(base == 0))} seed(s) score exactly as random on the "
+                         f"original game; their PC is undefined (left out)")
+        for v, n in d["truncated"].items():
+            if n:
+                notes.append(f"{side}: {n} episode(s) of {v} reached {max_steps} agent steps "
+                             f"before the game ended; their return so far is counted")
+    return RobustnessResult(
+        canon, agents.obs,
+        {"source": agents.source, "steps_per_seed": agents.steps, "seeds": agents.seeds,
+         "trained_here": trained, "trained_on": ag.TRAINED_ON},
+        episodes, random_episodes, max_steps, mod_info,
+        {s: {kk: vv for kk, vv in d.items() if kk != "agent_means"} for s, d in sides.items()},
+        {m: {s: pcm.nan_to_none(v) for s, v in p.items()} for m, p in pc.items()},
+        stats, comparison, notes, catalog.code_hash(canon), versions(),
+        time.perf_counter() - t_all, command)
+
+
+def _side(agents: ev.Returns, random: ev.Returns) -> dict:
+    return {
+        "agents": {v: r.tolist() for v, r in agents.returns.items()},  # (K, E) per variant
+        "agent_means": {v: _means(r) for v, r in agents.returns.items()},
+        "random": {v: r[0].tolist() for v, r in random.returns.items()},
+        "random_mean": {v: float(np.mean(r)) for v, r in random.returns.items()},
+        "truncated": {v: agents.truncated[v] + random.truncated[v] for v in agents.truncated},
+        "wall_seconds": {"agents": agents.seconds, "random": random.seconds},
+    }

@@ -1,0 +1,193 @@
+"""Episode returns of agents (and of a uniform random policy) on a game and its modified versions,
+under the ALE v5 protocol (frameskip 4, sticky actions 0.25, the 108,000-frame cap; whole games,
+no episodic life), on each backend.
+
+JAX: :func:`jax_returns` is one compiled computation: for each variant (the original game, each
+mod) the game is built with its mods, and K agents x E episodes run together (``vmap`` over agents,
+over episodes) in one ``while_loop`` until every episode has ended or ``max_steps`` agent steps
+have passed; the variants sit side by side in the same program (a mod is a different program,
+so they are not one batch).
+
+ALE: :func:`ale_returns` steps K x E emulators from the host, frame by frame so that a mod's
+RAM writes (:class:`alignment.signals.RamWrite`) follow every frame, with ALE's own sticky
+actions at frame skip 1 (ALE applies stickiness per frame, so 4 calls are one v5 step); the
+policy is the same network, vmapped over agents, on the object features decoded from RAM
+(:mod:`alignment.reference.features`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+FRAMESKIP = 4
+STICKY = 0.25
+MAX_EPISODE_FRAMES = 108_000
+MAX_STEPS = MAX_EPISODE_FRAMES // FRAMESKIP  # agent steps in a capped episode
+
+
+@dataclasses.dataclass
+class Returns:
+    """Per variant: returns (K, E) of the agents (K = 1 for the random policy) and how many of
+    those episodes hit ``max_steps`` before the game ended (their return so far is counted)."""
+
+    returns: dict[str, np.ndarray]
+    truncated: dict[str, int]
+    seconds: float
+
+
+def _variant_env(game: str, mods: Sequence[str]):
+    from jaxtari.wrappers import make_env
+
+    return make_env(game, obs="objects", mods=tuple(mods), sticky_prob=STICKY,
+                    episodic_life=False, log=False)
+
+
+def jax_returns(game: str, variants: dict[str, tuple[str, ...]], apply_fn: Callable | None,
+                params, *, agents: int, episodes: int, seed: int = 0,
+                max_steps: int = MAX_STEPS) -> Returns:
+    """Returns of ``agents`` stacked parameter sets (``apply_fn is None``: a uniform random
+    policy, one "agent") over ``episodes`` episodes on each variant ``{name: mods}``; all in
+    one jitted call. Episode e of every agent starts from the same key on every variant."""
+    import time
+
+    envs = {name: _variant_env(game, mods) for name, mods in variants.items()}
+    num_actions = next(iter(envs.values())).num_actions
+
+    def run(env, p, key):
+        keys = jax.random.split(key, episodes + 1)
+        obs, state = jax.vmap(env.reset)(keys[:episodes])
+
+        def act(obs, k):
+            if apply_fn is None:
+                return jax.random.randint(k, (episodes,), 0, num_actions)
+            logits, _ = apply_fn(p, obs)
+            return jax.random.categorical(k, logits)
+
+        def cond(c):
+            t, _, _, _, done, _ = c
+            return (t < max_steps) & ~jnp.all(done)
+
+        def body(c):
+            t, state, obs, ret, done, key = c
+            key, k = jax.random.split(key)
+            obs2, state2, reward, ended, _ = jax.vmap(env.step)(state, act(obs, k))
+            ret = ret + jnp.where(done, 0.0, reward)
+            return t + 1, state2, obs2, ret, done | ended, key
+
+        init = (jnp.int32(0), state, obs, jnp.zeros(episodes), jnp.zeros(episodes, bool), keys[-1])
+        _, _, _, ret, done, _ = jax.lax.while_loop(cond, body, init)
+        return ret, ~done
+
+    def everything(params):
+        out = {}
+        for i, (name, env) in enumerate(envs.items()):
+            # the same episode keys on every variant: the only difference is the mod
+            keys = jax.random.split(jax.random.key(seed), agents)
+            out[name] = jax.vmap(lambda p, k: run(env, p, k))(params, keys)
+        return out
+
+    if apply_fn is None:
+        params = jnp.zeros((agents,))
+    t0 = time.perf_counter()
+    out = jax.jit(everything)(params)
+    out = jax.tree_util.tree_map(np.asarray, out)
+    seconds = time.perf_counter() - t0
+    return Returns({k: v[0].astype(np.float64) for k, v in out.items()},
+                   {k: int(v[1].sum()) for k, v in out.items()}, seconds)
+
+
+class _AleEpisodes:
+    """K x E emulators of one variant, stepped together; RAM writes after reset and every frame."""
+
+    def __init__(self, game: str, writes, n: int, seed: int):
+        import ale_py
+        from ale_py import roms
+
+        from alignment.catalog import entry
+
+        cat = entry(game)
+        ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+        self.writes = writes
+        self.envs = []
+        for i in range(n):
+            ale = ale_py.ALEInterface()
+            ale.setInt("random_seed", (seed * 10_007 + i) % (2 ** 31))
+            ale.setFloat("repeat_action_probability", STICKY)
+            ale.setInt("frame_skip", 1)
+            ale.setInt("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
+            ale.loadROM(roms.get_rom_path(cat.rom))
+            ale.reset_game()
+            self._write(ale, "reset")
+            self.envs.append(ale)
+        self.actions = self.envs[0].getMinimalActionSet()
+
+    def _write(self, ale, event: str) -> None:
+        if self.writes:
+            from alignment.signals import apply_ram_writes
+
+            apply_ram_writes(self.writes, event, ale.getRAM(), ale.setRAM)
+
+    def rams(self) -> np.ndarray:
+        return np.stack([ale.getRAM() for ale in self.envs])
+
+    def step(self, actions, live) -> np.ndarray:
+        reward = np.zeros(len(self.envs))
+        for i, ale in enumerate(self.envs):
+            if not live[i]:
+                continue
+            a = self.actions[int(actions[i])]
+            for _ in range(FRAMESKIP):
+                reward[i] += ale.act(a)
+                self._write(ale, "frame")
+                if ale.game_over():
+                    break
+        return reward
+
+    def over(self) -> np.ndarray:
+        return np.array([ale.game_over() for ale in self.envs])
+
+
+def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None, params, *,
+                agents: int, episodes: int, seed: int = 0, max_steps: int = MAX_STEPS) -> Returns:
+    """As :func:`jax_returns`, on the real emulator; ``variants`` maps a name to the RAM writes
+    of its mods (an empty tuple: the original game)."""
+    import time
+
+    from alignment.reference.features import FeatureDecoder
+
+    decoder = FeatureDecoder(game)
+    policy = None
+    if apply_fn is not None:
+        def one(p, obs, k):
+            logits, _ = apply_fn(p, obs)
+            return jax.random.categorical(k, logits)
+
+        policy = jax.jit(jax.vmap(one))
+    t0 = time.perf_counter()
+    out, truncated = {}, {}
+    for v, (name, writes) in enumerate(variants.items()):
+        n = agents * episodes
+        envs = _AleEpisodes(game, writes, n, seed + v)
+        rng = np.random.default_rng(seed + v)
+        key = jax.random.key(seed)
+        ret, live = np.zeros(n), np.ones(n, bool)
+        for _ in range(max_steps):
+            if not live.any():
+                break
+            if policy is None:
+                actions = rng.integers(0, len(envs.actions), n)
+            else:
+                key, k = jax.random.split(key)
+                obs = decoder(envs.rams()).reshape(agents, episodes, -1)
+                actions = np.asarray(policy(params, jnp.asarray(obs),
+                                            jax.random.split(k, agents))).reshape(-1)
+            ret += envs.step(actions, live)
+            live &= ~envs.over()
+        out[name] = ret.reshape(agents, episodes)
+        truncated[name] = int(live.sum())
+    return Returns(out, truncated, time.perf_counter() - t0)

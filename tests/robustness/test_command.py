@@ -1,0 +1,105 @@
+"""``jaxtari-align robustness``: bad input refused by name before any work, and the whole command
+at a smoke budget (real training, both backends) with its JSON checked against the schema."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from alignment.robustness import agents as ag
+from alignment.robustness.core import RobustnessInputError, validate
+from alignment.robustness.schema import SchemaError, check
+
+
+def cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "alignment.cli", "robustness", *args],
+                          capture_output=True, text=True, timeout=900, cwd=cwd)
+
+
+def test_an_unknown_mod_lists_the_games_mods():
+    with pytest.raises(RobustnessInputError, match="unknown mod 'zero_gravity'.*lazy_enemy, "
+                                                   "no_enemy_points, slow_enemy"):
+        validate("pong", ["zero_gravity"], ("jax", "ale"), 2, 2, 100)
+
+
+def test_a_mod_without_counterpart_asked_on_ale_only_says_it_runs_jax_only(tmp_path):
+    with pytest.raises(RobustnessInputError, match="lazy_enemy has no ALE counterpart and runs "
+                                                   "JAX-only; add jax to --backends"):
+        validate("pong", ["lazy_enemy"], ("ale",), 2, 2, 100)
+    proc = cli("pong", "--mods", "lazy_enemy", "--backends", "ale", "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2 and "runs JAX-only" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "r" / "pong.json").exists()
+
+
+def test_bad_numbers_and_backends_are_refused():
+    with pytest.raises(RobustnessInputError, match="episodes must be a whole number >= 1"):
+        validate("pong", None, ("jax",), 2, 0, 100)
+    with pytest.raises(RobustnessInputError, match="unknown backend.*gym"):
+        validate("pong", None, ("gym",), 2, 2, 100)
+    with pytest.raises(RobustnessInputError, match="unknown game 'tetris'"):
+        validate("tetris", None, ("jax",), 2, 2, 100)
+
+
+def test_agents_of_another_game_or_observation_are_refused_by_name(tmp_path):
+    other = tmp_path / "freeway-objects-2048"
+    (other / "jax" / "seed0").mkdir(parents=True)
+    with pytest.raises(ag.AgentsError, match="trained on freeway, not pong"):
+        ag.load(other, "pong")
+    pixels = tmp_path / "pong-pixels-2048"
+    pixels.mkdir()
+    with pytest.raises(ag.AgentsError, match="see pixels observations"):
+        ag.load(pixels, "pong")
+    with pytest.raises(ag.AgentsError, match="not a stress checkpoint folder"):
+        ag.load(tmp_path, "pong")
+    proc = cli("pong", "--agents", str(other), "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2 and "trained on freeway, not pong" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_report_that_drifts_from_the_schema_is_refused():
+    with pytest.raises(SchemaError, match="robustness/v1"):
+        check({"schema": "jaxtari-align/robustness/v1", "game": "pong"})
+
+
+@pytest.mark.slow
+def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
+    # Freeway: stop_cars has an exact ALE counterpart, invincible is JAX-only
+    out, train = tmp_path / "robustness", tmp_path / "stress"
+    proc = cli("freeway", "--mods", "stop_cars", "invincible", "--budget", "smoke", "--seeds",
+               "2", "--episodes", "2", "--max-steps", "200", "--train-dir", str(train),
+               "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "invincible has no ALE counterpart" in proc.stderr
+    data = json.loads((out / "freeway.json").read_text())
+    report = check(data)
+    assert (out / "freeway.md").read_text().startswith("# Robustness: freeway")
+    assert (out / "freeway-pc.png").read_bytes()[:4] == b"\x89PNG"
+    assert report.agents.trained_here and report.agents.seeds == [0, 1]
+    assert Path(report.agents.source) == train / ".checkpoints" / "freeway-objects-2048"
+    assert report.mods["stop_cars"].ale and not report.mods["invincible"].ale
+    assert report.mods["stop_cars"].counterpart.exact is True
+    assert set(report.sides) == {"jax", "ale"}
+    assert set(report.sides["jax"].agents) == {"original", "stop_cars", "invincible"}
+    assert set(report.sides["ale"].agents) == {"original", "stop_cars"}
+    for side in report.sides.values():
+        for rows in side.agents.values():
+            assert np.shape(rows) == (2, 2)
+    # PC recomputed by hand from the report's own returns
+    jax = report.sides["jax"]
+    s_org = np.mean(jax.agents["original"], axis=1)
+    s_mod = np.mean(jax.agents["stop_cars"], axis=1)
+    r_org, r_mod = np.mean(jax.random["original"]), np.mean(jax.random["stop_cars"])
+    want = ((s_mod - r_mod) - (s_org - r_org)) / np.abs(s_org - r_org)
+    got = np.array([np.nan if v is None else v for v in report.pc["stop_cars"]["jax"]])
+    np.testing.assert_allclose(got, want)
+    assert set(report.pc["invincible"]) == {"jax"}
+    assert "stop_cars" in report.comparison or not all(v is not None for v in got)
+    # a second run reuses the trained agents (nothing trained)
+    proc = cli("freeway", "--mods", "invincible", "--budget", "smoke", "--seeds", "2",
+               "--episodes", "1", "--max-steps", "50", "--backends", "jax", "--train-dir",
+               str(train), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert not check(json.loads((out / "freeway.json").read_text())).agents.trained_here

@@ -1,0 +1,50 @@
+"""The performance change against values worked out by hand, and its aggregates."""
+
+import math
+
+import numpy as np
+import pytest
+
+from alignment.robustness import pc
+
+
+def test_pc_matches_hand_computed_values():
+    # seed 0: S_org 10, R_org 2 -> advantage 8; S_mod 4, R_mod 1 -> advantage 3: (3 - 8) / 8
+    # seed 1: S_org -5, R_org -20 -> 15; S_mod -14, R_mod -20 -> 6: (6 - 15) / 15
+    # seed 2: the agent is worse than random on the original: S_org 1, R_org 2 -> -1;
+    #         S_mod 3, R_mod 1 -> 2: (2 - (-1)) / |-1| = 3
+    got = [pc.performance_change([4.0], 1.0, [10.0], 2.0)[0],
+           pc.performance_change([-14.0], -20.0, [-5.0], -20.0)[0],
+           pc.performance_change([3.0], 1.0, [1.0], 2.0)[0]]
+    assert got == pytest.approx([-0.625, -0.6, 3.0])
+
+
+def test_pc_is_zero_when_the_advantage_is_kept_and_minus_one_when_it_is_lost():
+    assert pc.performance_change([12.0], 5.0, [9.0], 2.0)[0] == 0.0
+    assert pc.performance_change([5.0], 5.0, [9.0], 2.0)[0] == -1.0
+
+
+def test_pc_is_undefined_where_the_agent_plays_exactly_like_random():
+    out = pc.performance_change([3.0, 4.0], 1.0, [2.0, 6.0], 2.0)
+    assert math.isnan(out[0]) and out[1] == pytest.approx((3.0 - 4.0) / 4.0)
+    assert pc.nan_to_none(out) == [None, pytest.approx(-0.25)]
+
+
+def test_aggregate_gives_the_iqm_and_its_interval_and_leaves_out_undefined_seeds():
+    values = np.array([-1.0, -0.5, 0.0, 0.5, 1.0, np.nan])
+    agg = pc.aggregate({"jax": values})
+    iqm = agg["jax"]["iqm"]
+    # the IQM of five values trims 25% each side (rliable: scipy trim_mean): the middle three
+    assert iqm["value"] == pytest.approx(0.0)
+    assert iqm["low"] <= iqm["value"] <= iqm["high"]
+    assert agg["jax"]["mean"]["value"] == pytest.approx(0.0)
+    assert pc.aggregate({"jax": np.array([np.nan])}) == {}
+
+
+def test_compare_sides_uses_the_pc_margin():
+    same = pc.compare_sides([-0.50, -0.52, -0.49, -0.51, -0.50], [-0.51, -0.50, -0.50, -0.52, -0.49])
+    assert same["label"] == "equivalent" and same["margin"] == pc.PC_MARGIN
+    assert "PC" in same["detail"] and "final return" not in same["detail"]
+    assert same["paired_mean_difference"] == pytest.approx(0.0)
+    apart = pc.compare_sides([0.0, 0.01, -0.01, 0.0, 0.02], [-0.9, -0.91, -0.88, -0.9, -0.92])
+    assert apart["label"] == "different"

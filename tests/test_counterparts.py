@@ -1,0 +1,115 @@
+"""ALE counterparts of JAX mods: RAM writes as data, applied by the ALE backend; each counterpart
+marked exact is re-measured here over whole games against its JAX mod (real ALE, every frame)."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import jaxtari
+from jaxtari.mods import registered_mods
+
+from alignment import catalog
+from alignment.backends import BackendError, make_backend
+from alignment.counterparts import measure
+from alignment.reference.ale import AleGame
+from alignment.signals import (AleCounterpart, RamWrite, RamWriteConflict, apply_ram_writes,
+                               merge_ram_writes)
+from alignment.reference.games import frostbite as frostbite_truth
+
+
+def test_a_ram_write_mod_changes_the_ram_it_names_and_nothing_else():
+    ale = AleGame("freeway", seed=0)
+    for _ in range(50):
+        ale.step(0)
+    before = ale.ram.copy()
+    writes = catalog.entry("freeway").ale_mods["stop_cars"].writes
+    apply_ram_writes(writes, "frame", ale.ram, ale.set_ram)
+    after = ale.ram
+    named = {w.address for w in writes}
+    changed = set(np.flatnonzero(before != after).tolist())
+    assert changed and changed <= named  # cars had moved, so some named bytes changed
+    assert all(after[w.address] == w.value for w in writes)
+    assert (np.delete(after, sorted(named)) == np.delete(before, sorted(named))).all()
+
+
+def test_a_conditional_write_happens_only_while_its_byte_holds_the_value():
+    ale = AleGame("frostbite", seed=0)
+    ale.step(0)
+    flags = int(ale.ram[frostbite_truth.FLAGS])
+    target = frostbite_truth.TEMPERATURE
+    old = int(ale.ram[target])
+    other = RamWrite(target, (old + 1) % 256, if_ram=(frostbite_truth.FLAGS, (flags + 1) % 256))
+    apply_ram_writes([other], "frame", ale.ram, ale.set_ram)
+    assert int(ale.ram[target]) == old
+    holds = RamWrite(target, (old + 1) % 256, if_ram=(frostbite_truth.FLAGS, flags))
+    apply_ram_writes([holds], "frame", ale.ram, ale.set_ram)
+    assert int(ale.ram[target]) == (old + 1) % 256
+
+
+def test_a_reset_write_happens_at_reset_only():
+    ram = np.zeros(128, np.uint8)
+    done = []
+    w = RamWrite(3, 9, when="reset")
+    apply_ram_writes([w], "frame", ram, lambda a, v: done.append((a, v)))
+    assert done == []
+    apply_ram_writes([w], "reset", ram, lambda a, v: done.append((a, v)))
+    assert done == [(3, 9)]
+
+
+def test_bad_ram_writes_are_refused():
+    with pytest.raises(ValueError, match="address 0..127"):
+        RamWrite(128, 0)
+    with pytest.raises(ValueError, match="when"):
+        RamWrite(1, 0, when="sometimes")
+    with pytest.raises(ValueError, match="condition"):
+        RamWrite(1, 0, if_ram=(1, 256))
+    with pytest.raises(ValueError, match="says how it was measured"):
+        AleCounterpart((RamWrite(1, 0),), exact=True)
+    with pytest.raises(ValueError, match="says what differs"):
+        AleCounterpart((RamWrite(1, 0),), exact=False, measured="a run")
+
+
+def test_two_mods_writing_one_byte_conflict_like_the_jax_side(monkeypatch):
+    a = AleCounterpart((RamWrite(108, 0),))
+    b = AleCounterpart((RamWrite(109, 0), RamWrite(108, 5)))
+    with pytest.raises(RamWriteConflict, match="mods 'a' and 'b' both write RAM byte 108.*use one"):
+        merge_ram_writes("freeway", {"a": a, "b": b})
+    # through the ALE backend of a real game whose ground truth had two such counterparts
+    entry = catalog.entry("freeway")
+    clash = dataclasses.replace(entry, ale_mods={**entry.ale_mods, "invincible": b})
+    monkeypatch.setattr(catalog, "entry", lambda game: clash)
+    with pytest.raises(BackendError, match="'stop_cars' and 'invincible' both write RAM byte 109"):
+        make_backend("ale", "freeway", mods=["stop_cars", "invincible"])
+
+
+@pytest.mark.parametrize("game", jaxtari.list_games())
+def test_every_mod_has_a_counterpart_or_says_why_not(game):
+    entry = catalog.entry(game)
+    mods = set(registered_mods(game))
+    assert set(entry.ale_mods) | set(entry.jax_only_mods) == mods
+    assert not set(entry.ale_mods) & set(entry.jax_only_mods)
+    assert all(why.strip() for why in entry.jax_only_mods.values())
+    for cp in entry.ale_mods.values():
+        assert cp.exact is not None, "every counterpart is measured"
+
+
+EXACT = [(g, m) for g in jaxtari.list_games() for m, cp in catalog.entry(g).ale_mods.items()
+         if cp.exact]
+SLOW = {("freeway", "stop_cars")}  # two whole Freeway games: 16,384 frames a side
+
+
+@pytest.mark.parametrize("game, mod", [
+    pytest.param(g, m, marks=pytest.mark.slow) if (g, m) in SLOW else (g, m) for g, m in EXACT])
+def test_a_counterpart_marked_exact_equals_its_jax_mod_frame_by_frame(game, mod):
+    m = measure(game, mod, games=2)
+    assert m.exact, m.summary()
+    assert m.ended == 2  # whole games
+
+
+def test_exact_counterparts_exist_and_a_not_exact_one_differs_where_it_says():
+    assert ("freeway", "stop_cars") in EXACT and ("frostbite", "keep_warm") in EXACT
+    cp = catalog.entry("pong").ale_mods["no_enemy_points"]
+    assert cp.exact is False and "reward" in cp.differs
+    m = measure("pong", "no_enemy_points", games=1)
+    assert not m.exact and m.first_difference["signal"] in ("score", "reward")
