@@ -155,6 +155,12 @@ class AleBackend(Backend):
         self._at_load = ale.clone()
         return ale
 
+    @property
+    def ram_writes(self) -> tuple:
+        """The RAM writes of this backend's mods (their ALE counterparts), applied after reset and
+        after every frame."""
+        return self._writes
+
     def _write_mods(self, ale: AleGame, event: str) -> None:
         if self._writes:
             apply_ram_writes(self._writes, event, ale.ram, ale.set_ram)

@@ -98,6 +98,9 @@ def _register_probes_and_compare(app) -> None:
                                       help="frames per agent step (ALE v5: 4), at most --max-frames"),
         sticky: float = typer.Option(0.25, min=0.0, max=1.0,
                                      help="sticky-action probability of the v5 episodes (ALE v5: 0.25)"),
+        mods: list[str] = typer.Option([], "--mods",
+                                       help="play the modified game (comma separated or repeated); "
+                                            "on ALE too when every mod has an ALE counterpart"),
     ) -> None:
         """Play the same policy on ALE and on the JAX game; compare episodes, events and signals."""
         from rich.console import Console
@@ -120,6 +123,7 @@ def _register_probes_and_compare(app) -> None:
                     policy_file=str(policy_file) if policy_file else None, max_frames=max_frames,
                     frameskip=frameskip, sticky=sticky,
                     advance=lambda label, n: bar.update(task, advance=n, description=label),
+                    mods=[m for item in mods for m in item.replace(",", " ").split()],
                 )
             paths = compare_report.write_report(report, out)
         except (UnknownCatalogGame, PolicyError, CompareError, AleError, BackendError) as exc:
@@ -157,6 +161,7 @@ def _print_compare(console, report: dict, paths: list[Path]) -> None:
     console.print(f"[bold]{report['game']}[/bold]: ALE vs JAX, policy {st['policy']}, "
                   f"{st['episodes']} episodes, seed {st['seed']}, frameskip {st['frameskip']}, "
                   f"sticky {st['sticky']}, max {st['max_frames']} frames")
+    console.print(compare_report.mods_line(report))
     t = Table(title="Episodes (v5 protocol)")
     for c in ("", "ALE mean ± std", "JAX mean ± std", "Welch p", "Mann-Whitney p"):
         t.add_column(c)

@@ -24,7 +24,7 @@ import datetime as _dt
 import math
 import platform
 import time
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -51,10 +51,10 @@ def versions() -> dict:
             "numpy": np.__version__, "python": platform.python_version()}
 
 
-def load_jax_backend(e: GameEntry) -> JaxBackend:
+def load_jax_backend(e: GameEntry, mods=()) -> JaxBackend:
     """The JAX backend of a catalog entry (its actions and signals checked against the catalog)."""
     try:
-        return make_backend("jax", e.name)
+        return make_backend("jax", e.name, mods=mods)
     except BackendError as exc:
         raise CompareError(f"cannot compare {e.name}: {exc}. The ALE side works on its own "
                            f"(alignment.backends.make_backend('ale', {e.name!r})).") from None
@@ -85,6 +85,21 @@ def _episode_json(ep) -> dict:
     }
 
 
+def mods_on_sides(e: GameEntry, mods: Sequence[str]) -> dict:
+    """Which mods run where: ``names`` (registered names), ``ale`` (True when every one has an
+    ALE counterpart, so ALE plays the modified game too; else ALE plays the original) and
+    ``jax_only`` ({mod: why it has no counterpart})."""
+    from jaxtari.mods import ModError, resolve
+
+    try:
+        names = [m.name for m in resolve(e.jax_game or e.name, list(mods))]
+    except ModError as exc:
+        raise CompareError(str(exc)) from None
+    jax_only = {m: e.jax_only_mods.get(m, "no ALE counterpart in the game's ground truth")
+                for m in names if m not in e.ale_mods}
+    return {"names": names, "ale": not jax_only, "jax_only": jax_only}
+
+
 def _num(x):
     x = float(x)
     return int(x) if x.is_integer() else x
@@ -101,11 +116,14 @@ def run_compare(
     frameskip: int = 4,
     sticky: float = 0.25,
     advance: Optional[Callable[[str, int], None]] = None,
+    mods: Sequence[str] = (),
 ) -> dict:
     """Run both comparisons and return the report (a JSON-able dict, docs/compare-schema.md).
 
     ``advance(label, n)`` is called as work completes (n units; the total is
-    ``2 * episodes + 1``): for a progress bar.
+    ``2 * episodes + 1``): for a progress bar. ``mods``: the JAX game is modified; ALE is too when
+    every mod has an ALE counterpart (RAM writes), else ALE plays the original game and the report
+    says so (``mods``).
     """
     if episodes < 1:
         raise CompareError(f"--episodes must be >= 1, got {episodes}")
@@ -120,8 +138,11 @@ def run_compare(
     steps = math.ceil(max_frames / frameskip)
     actions = episode_actions(e, policy, seed=seed, episodes=episodes, steps=steps,
                               policy_file=policy_file)
-    jax_side = load_jax_backend(e)
-    ale_side = make_backend("ale", e.name)
+    mod_info = mods_on_sides(e, mods)
+    jax_side = load_jax_backend(e, mod_info["names"])
+    ale_mods = mod_info["names"] if mod_info["ale"] else []
+    ale_side = make_backend("ale", e.name, mods=ale_mods)
+    writes = ale_side.ram_writes
     seeds = [seed * 1000 + i for i in range(episodes)]
     t0 = time.perf_counter()
 
@@ -129,7 +150,7 @@ def run_compare(
     ale_eps = []
     for i in range(episodes):
         ale_eps.append(ale_episode(e, actions[i], seed=seeds[i], frameskip=frameskip, sticky=sticky,
-                                   max_frames=max_frames))
+                                   max_frames=max_frames, writes=writes))
         advance(f"ALE episode {i + 1}/{episodes}", 1)
     try:
         jax_eps = jax_episodes(jax_side, seeds, actions, frameskip=frameskip, sticky=sticky,
@@ -196,6 +217,7 @@ def run_compare(
             "episode_seeds": seeds,
             "actions": list(e.minimal_actions),
         },
+        "mods": mod_info,
         "episodes": {"ale": [_episode_json(ep) for ep in ale_eps],
                      "jax": [_episode_json(ep) for ep in jax_eps]},
         "summary": {

@@ -41,6 +41,20 @@ def rows(report: dict) -> dict[str, list[list[str]]]:
     return {"dist": dist, "events": events, "signals": sig}
 
 
+def mods_line(report: dict) -> str:
+    """Which game each side played: the original, or the mods (and on ALE only where every mod
+    has an ALE counterpart)."""
+    m = report.get("mods") or {"names": []}
+    if not m["names"]:
+        return "Mods: none (the original game on both sides)."
+    names = ", ".join(m["names"])
+    if m["ale"]:
+        return f"Mods: {names}, on both sides (ALE through their RAM-write counterparts)."
+    why = "; ".join(f"{k}: {v}" for k, v in m["jax_only"].items())
+    return (f"Mods: {names} on JAX only; ALE plays the original game (no ALE counterpart: "
+            f"{why}).")
+
+
 def render_markdown(report: dict) -> str:
     st, ev = report["settings"], report["events"]
     table_rows = rows(report)
@@ -57,6 +71,8 @@ def render_markdown(report: dict) -> str:
         f"{st['episodes']} episodes, seed {st['seed']}, frameskip {st['frameskip']}, sticky "
         f"{st['sticky']}, at most {st['max_frames']} frames per episode. Created {report['created']}; "
         + ", ".join(f"{k} {v}" for k, v in report["versions"].items()) + ".",
+        "",
+        mods_line(report),
         "",
         "## Episodes (v5 protocol)",
         "",

@@ -66,8 +66,14 @@ def _clean(x) -> float | int:
 
 # ---- ALE side ---------------------------------------------------------------------------------
 def ale_episode(entry: GameEntry, actions: np.ndarray, *, seed: int, frameskip: int, sticky: float,
-                max_frames: int, on_step: Callable[[], None] | None = None) -> Episode:
+                max_frames: int, on_step: Callable[[], None] | None = None,
+                writes=()) -> Episode:
+    """``writes``: the RAM writes of the mods' ALE counterparts (after reset and every frame)."""
+    from alignment.signals import apply_ram_writes
+
     ale = AleGame(entry.name, seed=seed, sticky=sticky)
+    if writes:
+        apply_ram_writes(writes, "reset", ale.ram, ale.set_ram)
     has_level = "level" in entry.signals
     start_level = entry.ale_signals(ale.ram)["level"] if has_level else None
     start_lives = ale.lives
@@ -76,6 +82,8 @@ def ale_episode(entry: GameEntry, actions: np.ndarray, *, seed: int, frameskip: 
         r = 0
         for _ in range(frameskip):
             r += ale.step(int(a))
+            if writes:
+                apply_ram_writes(writes, "frame", ale.ram, ale.set_ram)
             if ale.terminated:
                 break
         rewards.append(r)

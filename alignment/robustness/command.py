@@ -16,8 +16,9 @@ from alignment.stress.config import BUDGETS
 def robustness(
     game: str = typer.Argument(..., help="game name, e.g. freeway or pong"),
     mods: Optional[List[str]] = typer.Option(None, "--mods",
-                                             help="mods to evaluate on (repeat or space them: "
-                                                  "--mods a --mods b); default: all of the game's"),
+                                             help="mods to evaluate on (comma separated or "
+                                                  "repeated: --mods a,b or --mods a --mods b); "
+                                                  "default: all of the game's"),
     agents: Optional[Path] = typer.Option(None, "--agents",
                                           help="a stress checkpoint folder "
                                                "(<out>/.checkpoints/<game>-objects-<steps>); "

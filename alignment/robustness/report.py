@@ -1,6 +1,6 @@
 """The robustness report: ``<game>.json`` (schema ``jaxtari-align/robustness/v1``, documented in
 docs/robustness-schema.md), ``<game>.md`` and ``<game>-pc.png`` (PC per mod with its 95%
-interval, JAX beside ALE), each written atomically."""
+interval, JAX beside ALE), written as one unit."""
 
 from __future__ import annotations
 
@@ -142,12 +142,10 @@ def plot(data: dict) -> bytes:
 
 
 def write(result: RobustnessResult, out_dir: Path) -> list[Path]:
-    """The three files, each atomically; returns their paths."""
-    out_dir = Path(out_dir)
+    """The three files as one unit (:func:`alignment.atomic.write_files`); returns their paths."""
     data = to_json(result)
-    paths = [out_dir / f"{result.game}.json", out_dir / f"{result.game}.md",
-             out_dir / f"{result.game}-pc.png"]
-    atomic.write_bytes(paths[2], plot(data))
-    atomic.write_text(paths[1], to_markdown(data))
-    atomic.write_text(paths[0], json.dumps(data, indent=1) + "\n")
-    return paths
+    g = result.game
+    files = {f"{g}-pc.png": plot(data), f"{g}.md": to_markdown(data),
+             f"{g}.json": json.dumps(data, indent=1) + "\n"}
+    written = atomic.write_files(Path(out_dir), files)
+    return [written[f"{g}.json"], written[f"{g}.md"], written[f"{g}-pc.png"]]

@@ -258,3 +258,34 @@ def test_scripted_policy_loops_the_catalog_script():
         g = catalog.entry(name)
         assert episode_actions(g, "scripted", seed=0, episodes=1, steps=40).max() < len(
             g.minimal_actions)
+
+
+def test_compare_with_a_mod_that_has_an_ale_counterpart_plays_it_on_both_sides(tmp_path):
+    # Freeway's stop_cars: ALE parks the cars through RAM writes, so both sides agree on car_x
+    result = _invoke("freeway", "--mods", "stop_cars", "--episodes", "1", "--max-frames", "400",
+                     "--out", str(tmp_path))
+    _no_traceback(result)
+    assert result.exit_code == 0, result.output
+    r = json.loads((tmp_path / "freeway-compare.json").read_text())
+    assert r["mods"] == {"names": ["stop_cars"], "ale": True, "jax_only": {}}
+    car = r["matched"]["signals"]["car_x"]
+    assert car["agreement"] == 1.0 and car["first_divergence"] is None
+    assert "on both sides" in (tmp_path / "freeway-compare.md").read_text()
+
+
+def test_compare_with_a_jax_only_mod_plays_the_original_on_ale_and_says_so(tmp_path):
+    result = _invoke("freeway", "--mods", "stop_cars,invincible", "--episodes", "1",
+                     "--max-frames", "400", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    r = json.loads((tmp_path / "freeway-compare.json").read_text())
+    assert r["mods"]["ale"] is False and set(r["mods"]["jax_only"]) == {"invincible"}
+    # ALE's cars drive (the original), the JAX cars are parked: car_x diverges at once
+    assert r["matched"]["signals"]["car_x"]["first_divergence"] is not None
+    assert "ALE plays the original game" in result.output
+
+
+def test_compare_refuses_an_unknown_mod_listing_the_games_mods(tmp_path):
+    result = _invoke("pong", "--mods", "zero_gravity", "--out", str(tmp_path))
+    _no_traceback(result)
+    assert result.exit_code == 1
+    assert "unknown mod 'zero_gravity'" in result.output and "lazy_enemy" in result.output

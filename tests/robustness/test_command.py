@@ -68,7 +68,7 @@ def test_a_report_that_drifts_from_the_schema_is_refused():
 def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
     # Freeway: stop_cars has an exact ALE counterpart, invincible is JAX-only
     out, train = tmp_path / "robustness", tmp_path / "stress"
-    proc = cli("freeway", "--mods", "stop_cars", "invincible", "--budget", "smoke", "--seeds",
+    proc = cli("freeway", "--mods", "stop_cars,invincible", "--budget", "smoke", "--seeds",
                "2", "--episodes", "2", "--max-steps", "200", "--train-dir", str(train),
                "--out", str(out))
     assert proc.returncode == 0, proc.stderr[-3000:]
