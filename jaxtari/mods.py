@@ -9,7 +9,9 @@
 
 Each game registers its mods in ``jaxtari/games/<game>_mods.py`` or, for a game package,
 ``jaxtari/games/<game>/mods.py`` (a module-level ``MODS`` list);
-``jaxtari.make(name, mods=[...])`` takes registered names or mod objects.
+``jaxtari.make(name, mods=[...])`` takes registered names or mod objects. A mod declares the rules
+of the game's spec (``specs/<game>.yaml`` ids) it changes in ``rules``: an audit of the modified
+game runs only the probes of the other rules.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class InternalMod:
     description: str
     constants: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     mechanics: Mapping[str, Callable] = dataclasses.field(default_factory=dict)
+    rules: tuple[str, ...] = ()  # ids of the game's spec rules this mod changes (none: it changes none)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,6 +41,7 @@ class PostStepMod:
     name: str
     description: str
     fn: Callable
+    rules: tuple[str, ...] = ()  # ids of the game's spec rules this mod changes
 
     def apply(self, game, prev_state, state, reward):
         return self.fn(game, prev_state, state, reward)

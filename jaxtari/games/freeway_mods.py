@@ -30,11 +30,13 @@ def _hit_penalty(game, prev_state, state, reward):
 
 MODS = [
     InternalMod("stop_cars", "Every car stays parked at its start position; the chicken can walk "
-                "across freely.", constants={"lane_dirs": (0,) * _LANES}),
+                "across freely.", constants={"lane_dirs": (0,) * _LANES},
+                rules=("physics.car-speeds", "physics.collision-push-back")),
     InternalMod("all_black_cars", "Every car body is drawn black (tyres are black already); "
-                "nothing but car colours changes.", constants={"car_colours": ((0, 0, 0),) * _LANES}),
+                "nothing but car colours changes.", constants={"car_colours": ((0, 0, 0),) * _LANES},
+                rules=()),
     InternalMod("invincible", "Cars never hit the chicken: no push back, no lost control.",
-                mechanics={"collide": _never_collide}),
+                mechanics={"collide": _never_collide}, rules=("physics.collision-push-back",)),
     PostStepMod("hit_penalty", "Reward -1 on each frame a car hits the chicken (the game itself "
-                "is unchanged).", _hit_penalty),
+                "is unchanged).", _hit_penalty, rules=("scoring.crossing",)),
 ]

@@ -32,15 +32,18 @@ MODS = [
         "lazy_enemy",
         "the computer's paddle only moves while the ball comes towards it",
         mechanics={"enemy_tracking": _lazy_enemy_tracking},
+        rules=(),  # the computer's tracking is no rule of the spec
     ),
     PostStepMod(
         "no_enemy_points",
         "points won by the computer are not counted (score and -1 reward dropped)",
         fn=_no_enemy_points,
+        rules=("scoring.point-against", "termination.first-to-21"),
     ),
     InternalMod(
         "slow_enemy",
         "the computer's paddle moves 1 px per frame instead of 2",
         constants={"enemy_speed": 1},
+        rules=(),
     ),
 ]

@@ -25,15 +25,18 @@ MODS = [
         "no_shrink",
         "the paddle keeps its size when the ball reaches the top wall",
         constants={"shrink_on_top_wall": False},
+        rules=(),  # the shrink is no rule of the spec
     ),
     InternalMod(
         "constant_speed",
         "the ball never speeds up (the speed of the first hits, whatever the hit count)",
         mechanics={"speed": _constant_speed},
+        rules=("physics.ball-speed-after-twelfth",),
     ),
     InternalMod(
         "grey_bricks",
         "every brick row is drawn grey (visual only)",
         constants={"row_colours": (k.BreakoutConstants().wall_colour,) * k.NUM_ROWS},
+        rules=(),
     ),
 ]
