@@ -36,6 +36,9 @@ def _register_probes_and_compare(app) -> None:
         game: str = typer.Argument(..., help="game name, e.g. Frostbite"),
         specs: Path = typer.Option(Path("specs"), "--specs", help="folder of <game>.yaml specs"),
         backend: list[str] = typer.Option(list(probes.BACKENDS), "--backend", help="ale and/or jax"),
+        mods: list[str] = typer.Option([], "--mods",
+                                       help="probe the modified JAX game (comma separated or "
+                                            "repeated): only the rules the mods do not change"),
     ) -> None:
         """Run every reviewed probe of specs/<game>.yaml on ALE and on the JAX game."""
         from rich.console import Console
@@ -61,7 +64,12 @@ def _register_probes_and_compare(app) -> None:
                     f"give the folder holding {canon}.yaml with --specs")
             for warning in _stale_spans(spec):
                 console.print(f"[yellow]warning:[/yellow] {warning}", soft_wrap=True)
-            results = probes.run_probes(spec, backend)
+            names, touched = _mods_and_rules(canon, mods)
+            if names:
+                console.print(f"mods {', '.join(names)} on the JAX game (ALE plays the original, "
+                              f"the probes' reference); left out, the rules they change: "
+                              f"{', '.join(sorted(touched)) or 'none'}", soft_wrap=True)
+            results = probes.run_probes(spec, backend, mods=names, skip_rules=touched)
         except (probes.ProbeError, catalog.UnknownCatalogGame, ValueError) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(1)
@@ -134,6 +142,19 @@ def _register_probes_and_compare(app) -> None:
                       soft_wrap=True)
             raise typer.Exit(1)
         _print_compare(Console(), report, paths)
+
+
+def _mods_and_rules(canon: str, mods: list[str]) -> tuple[list[str], set[str]]:
+    """Registered mod names (ProbeError listing the game's mods for an unknown one) and the spec
+    rules they declare they change."""
+    from jaxtari.mods import ModError, resolve
+
+    wanted = [m for item in mods for m in item.replace(",", " ").split()]
+    try:
+        resolved = resolve(canon, wanted)
+    except ModError as exc:
+        raise probes.ProbeError(str(exc)) from None
+    return [m.name for m in resolved], {r for m in resolved for r in m.rules}
 
 
 def _stale_spans(spec) -> list[str]:

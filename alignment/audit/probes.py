@@ -527,22 +527,26 @@ def run_both(game: str, probe: Probe, spec: Optional[GameSpec] = None,
     return out
 
 
-def run_probes(spec: GameSpec, backends: Iterable[str] = BACKENDS, *, reviewed_only: bool = True):
-    """(rule id, {backend: ProbeResult}) for every probed rule of a spec."""
+def run_probes(spec: GameSpec, backends: Iterable[str] = BACKENDS, *, reviewed_only: bool = True,
+               mods: Sequence = (), skip_rules: Iterable[str] = ()):
+    """(rule id, {backend: ProbeResult}) for every probed rule of a spec; ``mods`` modify the JAX
+    game (ALE stays the original, the probe's reference), ``skip_rules`` (the rules those mods
+    change) are left out."""
     backends = tuple(backends)
+    skip = set(skip_rules)
     out = []
     for rule in spec.rules:
-        if rule.probe is None or (reviewed_only and rule.status != "reviewed"):
+        if rule.probe is None or (reviewed_only and rule.status != "reviewed") or rule.id in skip:
             continue
-        out.append((rule.id, _results_or_error(spec, rule.id, rule.probe, backends)))
+        out.append((rule.id, _results_or_error(spec, rule.id, rule.probe, backends, mods)))
     return out
 
 
 def _results_or_error(spec: GameSpec, rule_id: str, probe: Probe,
-                      backends: Sequence[str]) -> dict[str, ProbeResult]:
+                      backends: Sequence[str], mods: Sequence = ()) -> dict[str, ProbeResult]:
     """A probe that cannot run (unknown signal, start, action) fails its own row, not the table."""
     try:
-        return run_both(spec.game, probe, spec, backends)
+        return run_both(spec.game, probe, spec, backends, mods)
     except ProbeError as exc:
         why = [f"rule {rule_id}: cannot run its probe: {exc}"]
         return {b: ProbeResult(spec.game, b, False, why, {}, {}) for b in backends}
