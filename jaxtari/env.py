@@ -300,6 +300,13 @@ class Game:
         like = self._state_shape()
         want = jax.tree_util.tree_structure(like)
         got = jax.tree_util.tree_structure(state)
+        if got != want and type(state) is type(like) and dataclasses.is_dataclass(state):
+            for f in dataclasses.fields(state):
+                mine, theirs = getattr(state, f.name), getattr(like, f.name)
+                if jax.tree_util.tree_structure(mine) != jax.tree_util.tree_structure(theirs):
+                    raise InvalidStateError(
+                        f"{self.name}: state field .{f.name} holds {mine!r}, not a value of the "
+                        f"game's layout ({theirs}); pass the state that reset or step returned")
         if got != want:
             raise InvalidStateError(
                 f"{self.name}: the state is a {type(state).__name__}, not a {self.name} state "
@@ -312,6 +319,10 @@ class Game:
                 raise InvalidStateError(
                     f"{self.name}: state field {jax.tree_util.keystr(path)} is {dtype}, the "
                     f"game's is {spec.dtype} (a value of another type would be cast silently)")
+            if dtype is None and not isinstance(leaf, (bool, int, float)):
+                raise InvalidStateError(
+                    f"{self.name}: state field {jax.tree_util.keystr(path)} holds {leaf!r}, not a "
+                    f"number or an array ({spec.dtype})")
             if isinstance(leaf, (bool, int, float)) and not isinstance(leaf, jax.core.Tracer):
                 dtype = np.dtype(spec.dtype)
                 if np.issubdtype(dtype, np.integer) and not isinstance(leaf, bool):

@@ -614,3 +614,17 @@ def test_minari_export_refuses_observations_float32_cannot_hold(tmp_path):
     with pytest.raises(export.ExportError, match="observation of episode 0 step 4 is not finite"):
         export.write_minari(path, tmp_path / "minari")
     assert not list((tmp_path / "minari").rglob("*.json"))
+
+
+def test_a_probes_work_is_bounded_when_the_spec_is_read():
+    import yaml
+
+    from alignment.spec.schema import MAX_PROBE_FRAMES
+    from alignment.spec.store import SpecFileError, parse_yaml
+
+    data = yaml.safe_load((REPO / "specs" / "pong.yaml").read_text())
+    rule = next(r for r in data["rules"] if (r.get("probe") or {}).get("protocol") == "v5")
+    rule["probe"]["seeds"] = 1000
+    rule["probe"]["steps"] = [{"action": "NOOP", "agent_steps": 27_000}]
+    with pytest.raises(SpecFileError, match=f"past the bound of {MAX_PROBE_FRAMES:,}"):
+        parse_yaml(yaml.safe_dump(data))

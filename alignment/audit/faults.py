@@ -87,6 +87,12 @@ def load_faults(game: str, faults_dir: Path = DEFAULT_FAULTS_DIR) -> Optional[li
     faults = getattr(module, "FAULTS", None)
     if not isinstance(faults, (list, tuple)) or not all(isinstance(f, Fault) for f in faults):
         raise FaultSetError(f"{path} must define FAULTS, a list of alignment.audit.faults.Fault")
+    for i, f in enumerate(faults):
+        if not isinstance(getattr(f.mod, "name", None), str) or not isinstance(f.breaks, str) \
+                or not f.breaks:
+            raise FaultSetError(f"{path}: FAULTS[{i}] needs a mod with a name (a jaxtari mod) and "
+                                f"the id of the rule it breaks, got mod={f.mod!r}, "
+                                f"breaks={f.breaks!r}")
     names = [f.name for f in faults]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:

@@ -329,6 +329,11 @@ def _start_name(v: str) -> str:
     return v
 
 
+# The work one probe may ask of each backend (seeds x emulator frames), checked when the spec is
+# read: 20x the largest committed probe (24,800), a minute or two of ALE, never a silent hour.
+MAX_PROBE_FRAMES = 500_000
+
+
 class Probe(_Model):
     """A short scripted run whose outcome checks a rule on both backends.
 
@@ -376,6 +381,11 @@ class Probe(_Model):
                                  "counts agent steps (others count emulator frames)")
         if v5 and self.start != "reset":
             raise ValueError("a protocol: v5 probe starts from reset (save points are frame lists)")
+        work = (self.seeds or 1) * self.frames
+        if work > MAX_PROBE_FRAMES:
+            raise ValueError(f"the probe runs {self.seeds or 1} seed(s) x {self.frames:,} emulator "
+                             f"frames = {work:,} frames per backend, past the bound of "
+                             f"{MAX_PROBE_FRAMES:,}; use fewer seeds or shorter steps")
         raster = any(e.op in RASTER_OPS for e in self.expectations)
         if raster and (v5 or (self.seeds or 1) > 1):
             raise ValueError("a matches_ale expectation needs a deterministic run: the frame "
