@@ -7,6 +7,7 @@ Only this module prints: the cores (:mod:`alignment.audit.core`, :mod:`alignment
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Optional
 
@@ -20,6 +21,8 @@ from alignment.reference.ale import AleError
 from alignment.reference.policy import POLICIES, PolicyError
 
 DEFAULT_OUT = Path("audits")
+DEFAULT_MUTANTS = "24"  # source mutants sampled per audit (each needs its own compile)
+QUICK_MUTANTS = "8"  # with --quick
 
 
 def register(app) -> None:
@@ -232,14 +235,20 @@ def _register_audit(app) -> None:
                                    "exploration budget (fewer walks, shorter, less deep play)"),
         explore: bool = typer.Option(True, "--explore/--no-explore", help="play the game from "
                                      "every start on both backends, compared frame by frame"),
+        mutants: Optional[str] = typer.Option(
+            None, "--mutants", help="mutation testing: N (source mutants sampled; every Constants "
+            f"mutant runs, under one compile), all, or none (default {DEFAULT_MUTANTS}, "
+            f"{QUICK_MUTANTS} with --quick)"),
+        mutants_seed: int = typer.Option(0, "--mutants-seed", help="seed of the mutant sample"),
     ) -> None:
         """Probe every reviewed rule on ALE and on JAX in lockstep, explore from every start,
-        trace rules to the code, measure precision, seed faults; write <out>/<game>.json and
-        <game>.md."""
+        trace rules to the code, measure precision, seed faults, mutation-test the audit; write
+        <out>/<game>.json and <game>.md."""
         from rich.console import Console
 
         from alignment import atomic
         from alignment.audit import core, report
+        from alignment.audit import mutants as mutation
         from alignment.audit.faults import FaultSetError
         from alignment.docs.corpus import CorpusError
         from alignment.llm import PROVIDERS, LLMError
@@ -253,6 +262,13 @@ def _register_audit(app) -> None:
         if llm not in PROVIDERS:
             fail(f"unknown --llm {llm!r}; use one of: {', '.join(PROVIDERS)}")
         try:
+            sample = mutation.parse_option(
+                mutants if mutants is not None else QUICK_MUTANTS if quick else DEFAULT_MUTANTS)
+        except mutation.MutationError as exc:
+            fail(str(exc))
+        if sample is not None:
+            sample = dataclasses.replace(sample, seed=mutants_seed)
+        try:
             core.check_out_dir(out)
             canon = _canonical(game)
             atomic.check_targets(out, (f"{canon}.json", f"{canon}.md"), what="audit")
@@ -262,6 +278,7 @@ def _register_audit(app) -> None:
                     canon, llm=llm, model=model, out_dir=out, specs_dir=specs, faults=faults,
                     faults_dir=faults_dir, docs=docs, events=events,
                     explore="none" if not explore else "quick" if quick else "full",
+                    mutants=sample,
                     progress=lambda label: status.update(f"audit {canon}: {label}"))
             paths = report.write(result, out, previous=previous, ref=ref)
         except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError,
@@ -295,11 +312,14 @@ def _print_audit(console, result, paths, compared: bool) -> None:
         return "-" if x is None else f"{100 * x:.1f}%"
 
     t = Table(title=f"audit of {result.game}")
-    for c in ("coverage", "recall", "precision", "seeded faults", "probes failing on ALE"):
+    for c in ("coverage", "recall", "precision", "seeded faults", "mutation score",
+              "probes failing on ALE"):
         t.add_column(c)
     t.add_row(f"{pct(s['coverage'])} ({s['probed_rules']}/{s['reviewed_rules']})",
               pct(s["recall"]), pct(s["precision"]),
-              f"{s['seeded_faults_detected']}/{s['seeded_faults']}", str(s["probes_failing_on_ale"]))
+              f"{s['seeded_faults_detected']}/{s['seeded_faults']}",
+              f"{pct(s['mutation_score'])} ({s['mutants_killed']} killed, {s['mutants_survived']} "
+              f"survived, {s['mutants_equivalent']} equivalent)", str(s["probes_failing_on_ale"]))
     console.print(t)
     for r in result.rules:
         if r.outcome in ("fail", "probe-error", "wrong-probe"):

@@ -18,7 +18,9 @@ fields (justified by a rule tag or a ``measured:`` tag, :mod:`alignment.audit.tr
 of event the JAX game produced in matched rollouts (justified when ALE produced them too,
 :mod:`alignment.audit.events`);
 fault detection = seeded faults whose broken rule was flagged / seeded faults
-(:mod:`alignment.audit.faults`).
+(:mod:`alignment.audit.faults`);
+mutation score = killed / (killed + survived) mutants, equivalent ones excluded
+(:mod:`alignment.audit.mutants`): the audit's self-check against changes nobody chose.
 
 Probes run in lockstep with the emulator (:mod:`alignment.audit.lockstep`): a JAX run that leaves
 ALE's on any frame fails its rule, save-point prefix included. Exploration
@@ -72,6 +74,8 @@ class Subject:
     faults_note: str = ""
     spec_path: str = ""
     spans: str = "not checked"
+    # (sample, progress) -> alignment.audit.mutants.MutationResult; None: the subject has no mutants
+    mutation: Optional[Callable[[Any, Callable[[str], None]], Any]] = None
 
 
 @dataclasses.dataclass
@@ -112,6 +116,8 @@ class AuditResult:
     faults_note: str
     llm: dict
     exploration: Optional[dict] = None  # Exploration.to_json() of the game as it is
+    mutation: Optional[dict] = None  # MutationResult.to_json(); None when not run
+    mutation_note: str = ""
 
     def count(self, outcome: str) -> int:
         return sum(r.outcome == outcome for r in self.rules)
@@ -153,7 +159,16 @@ class AuditResult:
             "explore_frames": ex.get("frames"),
             "explore_divergences": None if not ex else len(ex["divergences"]),
             "spec_gaps": None if not ex else ex["spec_gaps"],
+            **self._mutation_summary(),
         }
+
+    def _mutation_summary(self) -> dict:
+        from alignment.audit.mutants import score
+
+        rows = (self.mutation or {}).get("mutants") or []
+        return {"mutation_score": score(rows) if self.mutation else None,
+                **{f"mutants_{s}": sum(r["status"] == s for r in rows)
+                   for s in ("killed", "survived", "equivalent")}}
 
     def to_json(self) -> dict:
         return {
@@ -172,6 +187,8 @@ class AuditResult:
             "faults_note": self.faults_note,
             "llm": self.llm,
             "exploration": self.exploration,
+            "mutation": self.mutation,
+            "mutation_note": self.mutation_note,
         }
 
 
@@ -197,9 +214,10 @@ def _divergence(result) -> Optional[dict]:
 
 
 def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None,
-          llm_cache=None, faults: bool = True,
+          llm_cache=None, faults: bool = True, mutants=None,
           progress: Optional[Callable[[str], None]] = None) -> AuditResult:
-    """Audit ``subject``: probes on both backends, traceability, precision, seeded faults."""
+    """Audit ``subject``: probes on both backends, traceability, precision, seeded faults, and
+    mutation testing when ``mutants`` (an :class:`alignment.audit.mutants.Sample`) is given."""
     say = progress or (lambda label: None)
     spec = subject.spec
     tags = tracing.read_tags(subject.source_files)
@@ -270,6 +288,14 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
     elif not faults:
         faults_note = "seeded faults not run (faults=False)"
 
+    mutation, mutation_note = None, ""
+    if mutants is None:
+        mutation_note = "mutation testing not run (--mutants none)"
+    elif subject.mutation is None:
+        mutation_note = f"{subject.game} has no mutants (not a catalog game with a JAX port)"
+    else:
+        mutation = subject.mutation(mutants, say).to_json()
+
     llm_info: dict[str, Any] = {"provider": llm, "model": model}
     if llm != "offline":
         from alignment.audit.llm_audit import audit_rules, reconcile
@@ -287,7 +313,7 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
         created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         spec_path=subject.spec_path, spans=subject.spans, rules=rules, traceability=traced,
         structure=structure, behaviour=behaviour, faults=fault_results, faults_note=faults_note,
-        llm=llm_info, exploration=exploration,
+        llm=llm_info, exploration=exploration, mutation=mutation, mutation_note=mutation_note,
     )
 
 
@@ -421,14 +447,15 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
               out_dir: Path = Path("audits"), specs_dir: Path = Path("specs"), faults: bool = True,
               faults_dir: Path = DEFAULT_FAULTS_DIR, docs=None, events: bool = True,
               llm_cache=None, progress: Optional[Callable[[str], None]] = None,
-              explore: str = "full") -> AuditResult:
+              explore: str = "full", mutants=None) -> AuditResult:
     """Audit a catalog game's JAX implementation against ``specs_dir/<game>.yaml``.
 
     ``explore``: ``full`` (:data:`alignment.audit.explore.FULL`), ``quick`` (a pull request's
     smaller budget, :data:`~alignment.audit.explore.QUICK`) or ``none``.
 
     Writes nothing (:func:`alignment.audit.report.write` does); ``out_dir`` is checked to be
-    writable before any work.
+    writable before any work. ``mutants``: an :class:`alignment.audit.mutants.Sample` to run
+    mutation testing (None: not run).
     """
     from alignment import catalog
     from alignment.audit import probes
@@ -456,13 +483,20 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     spec = _load_spec(canon, specs_dir, documents)
 
     import jaxtari
+    from alignment.audit import mutants as mutation
+
+    game_cls = jaxtari.game_class(e.jax_game)
+    files = game_source_files(e.jax_game)
+
+    def mutate(sample, say):
+        return mutation.run_mutation(canon, spec, game_cls, files, sample, progress=say)
 
     fault_set = load_faults(canon, faults_dir) if faults else None
     note = "" if fault_set is not None or not faults else (
         f"no seeded faults: {faults_dir}/{canon}.py does not exist")
     subject = Subject(
-        game=canon, spec=spec, game_cls=jaxtari.game_class(e.jax_game),
-        source_files=game_source_files(e.jax_game) + shared_source_files(),
+        game=canon, spec=spec, game_cls=game_cls,
+        source_files=files + shared_source_files(),
         run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods,
                                                                spec=spec),
         signals=list(e.signals) + list(probes.EXTRA_SIGNALS), code_hash=code_hash(e.jax_game),
@@ -472,9 +506,10 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
         explore=(lambda mods, structure: explore_game(spec, mods=mods, budget=budget,
                                                       structure=structure, progress=progress))
         if budget is not None else None,
+        mutation=mutate,
     )
     return audit(subject, llm=llm, model=model, llm_cache=llm_cache, faults=faults,
-                 progress=progress)
+                 mutants=mutants, progress=progress)
 
 
 def _events(game: str) -> dict:

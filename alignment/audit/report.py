@@ -273,6 +273,8 @@ def render_markdown(report: dict) -> str:
     elif report.get("faults_note"):
         lines += ["## Seeded faults", "", report["faults_note"], ""]
 
+    lines += _mutation_section(report)
+
     unprobed = [r for r in rules if r["outcome"] == "unprobed"]
     if unprobed:
         lines += ["## Rules without a probe", ""]
@@ -294,6 +296,41 @@ def _explored(f: dict) -> str:
     at = f"; save points off ALE: {', '.join(broken)}" if broken else ""
     return (f"{f['explore_divergences']} divergences, first at frame {first['frame']} "
             f"({first['signal']}; {first['where']}) -> {rules}{at}")
+
+
+def _mutation_section(report: dict) -> list[str]:
+    from alignment.audit.mutants import score, summary
+
+    m = report.get("mutation")
+    if not m:
+        note = report.get("mutation_note")
+        return ["## Mutation testing", "", note, ""] if note else []
+    rows = m["mutants"]
+    c = summary(rows)
+    smp = m["sample"]
+    lines = ["## Mutation testing", "",
+             f"Mutation score **{_pct(score(rows))}** (killed {c['killed']} / (killed {c['killed']} + "
+             f"survived {c['survived']})), beside recall {_pct(report['summary']['recall'])}; "
+             f"{c['equivalent']} equivalent mutants excluded, {len(m.get('stillborn') or [])} "
+             f"stillborn (do not build or run) not scored. {m.get('seconds', '?')} s.", ""]
+    lines += _table(["kind", "killed", "survived", "equivalent"],
+                    [[k, v["killed"], v["survived"], v["equivalent"]]
+                     for k, v in c["by_kind"].items()])
+    lines += ["", f"Sample: seed {smp['seed']}, size {smp['size'] if smp['size'] is not None else 'all'} "
+              f"of {smp['sampled_from']} mutants that each need a compile; all "
+              f"{smp['batched']['count']} batched Constants mutants ({smp['batched']['traced_fields']} "
+              f"traced fields, one compile); population {smp['population']} "
+              f"({', '.join(f'{k} {v}' for k, v in smp['population_by_kind'].items())}). "
+              f"{smp['how'][0].upper()}{smp['how'][1:]}.", "",
+              f"Equivalent: {smp['equivalence']}.", ""]
+    survivors = [r for r in rows if r["status"] == "survived"]
+    if survivors:
+        lines += ["### Survivors", ""]
+        lines += _table(["mutant", "where", "nearest rule", "what no probe saw"],
+                        [[f"`{r['target']}`", f"`{r['at']}`", f"`{r['nearest_rule']}`"
+                          if r["nearest_rule"] else "-", r["detail"]] for r in survivors])
+        lines.append("")
+    return lines
 
 
 def to_json(result: AuditResult, previous: Optional[dict] = None, ref: str = "") -> dict:

@@ -1,0 +1,115 @@
+"""Mutation testing (alignment.audit.mutants): mutants made from the code, measured, scored."""
+
+from pathlib import Path
+
+import pytest
+
+import jaxtari
+from alignment.audit import mutant_runs as runs
+from alignment.audit import mutants
+from alignment.audit.trace import read_tags
+from alignment.catalog import game_source_files
+from tests.audit import mutant_toy as toy
+
+TOY_FILE = Path(toy.__file__)
+SHORT = mutants.Equivalence(seeds=(0, 1), frames=220, start_frames=0)
+
+
+def _reference(script):
+    return runs.JaxRunner("counter", toy.CounterGame, signals=toy.SIGNALS).run(script)
+
+
+def _toy_test(only, kill_frames=40):
+    kill = [runs.Script("scoring.step-points", 0, None, (("act", 1, kill_frames),))]
+    return mutants.mutation_test(
+        "counter", toy.CounterGame, [TOY_FILE], mutants.Sample(None), kill, reference=_reference,
+        signals=toy.SIGNALS, tags=read_tags([TOY_FILE]),
+        reviewed={"scoring.step-points", "scoring.bonus", "scoring.late-bonus"}, how=SHORT,
+        only=only)
+
+
+def _by_field(field):
+    return [m for m in mutants.constant_mutants(toy.CounterGame) if m.field == field]
+
+
+def test_constant_mutants_are_every_field_moved_to_its_neighbours():
+    ms = mutants.constant_mutants(toy.CounterGame)
+    targets = {m.target.split(".", 2)[2] for m in ms}
+    assert {"step_points 2 -> 1", "step_points 2 -> 3", "unused_speed 7 -> 6",
+            "unused_speed 7 -> 8", "marker_colour[1] 72 -> 71", "marker_colour[0] 200 -> 201"} <= targets
+    assert len(ms) == 4 * 2 + 3 * 2
+    assert {m.kind for m in ms if m.field == "marker_colour"} == {"colour"}
+
+
+def test_equivalent_survived_and_killed_mutants_are_told_apart_by_running_them():
+    result = _toy_test(_by_field("unused_speed") + _by_field("step_points")
+                       + _by_field("late_bonus_at") + _by_field("marker_colour")[:2])
+    rows = {r.id: r for r in result.rows}
+    status = {i: r.status for i, r in rows.items()}
+    # read by nothing: no run can tell it from the game
+    assert status["constant:unused_speed-"] == status["constant:unused_speed+"] == "equivalent"
+    # changes every FIRE frame's reward: the probe kills it, and names itself
+    assert status["constant:step_points+"] == "killed"
+    assert rows["constant:step_points-"].killed_by == ["scoring.step-points"]
+    assert "frame 1 since reset" in rows["constant:step_points-"].detail
+    # changes play only at frame 150, past the 40-frame probe: the equivalence runs see it
+    assert status["constant:late_bonus_at-"] == "survived"
+    assert rows["constant:late_bonus_at-"].nearest_rule == "scoring.late-bonus"
+    # a colour only the screen shows: killed by the sampled screens
+    assert {status["colour:marker_colour[0]-"], status["colour:marker_colour[0]+"]} == {"killed"}
+    # all those ran under one compile: they were traced inputs
+    assert result.sample["batched"]["count"] == len(result.rows)
+
+
+def test_a_longer_probe_kills_what_survived_a_short_one():
+    result = _toy_test(_by_field("late_bonus_at"), kill_frames=200)
+    assert [r.status for r in result.rows] == ["killed", "killed"]
+
+
+def test_source_mutants_are_compiled_from_a_mutated_copy_and_run():
+    source = [m for m in mutants.source_mutants(toy.CounterGame, [TOY_FILE])
+              if m.kind == "comparison" and "frame == c.bonus_at" in m.target]
+    assert len(source) == 1  # == has no shift, only the flip to !=
+    result = _toy_test(source)
+    assert result.rows[0].status == "killed"
+    assert result.rows[0].nearest_rule == "scoring.bonus"
+    # the real module is untouched
+    assert toy.CounterGame.Constants().bonus_at == 30
+    assert "== c.bonus_at" in TOY_FILE.read_text()
+
+
+def test_score_is_killed_over_killed_and_survived_from_the_rows():
+    rows = [{"status": "killed", "kind": "constant"}] * 9 + [
+        {"status": "survived", "kind": "literal"}, {"status": "equivalent", "kind": "literal"}]
+    assert mutants.score(rows) == 0.9
+    assert mutants.score([{"status": "equivalent", "kind": "literal"}]) is None
+    s = mutants.summary(rows)
+    assert (s["killed"], s["survived"], s["equivalent"]) == (9, 1, 1)
+
+
+def test_sampling_is_deterministic_given_the_seed():
+    pop = mutants.source_mutants(jaxtari.game_class("pong"), game_source_files("pong"))
+    a = mutants.Sample(12, seed=3).draw(pop)
+    assert [m.id for m in a] == [m.id for m in mutants.Sample(12, seed=3).draw(pop)]
+    assert [m.id for m in a] != [m.id for m in mutants.Sample(12, seed=4).draw(pop)]
+    assert len(a) == 12 and len(mutants.Sample(None).draw(pop)) == len(pop)
+
+
+def test_the_mutants_option_takes_none_all_or_a_count():
+    assert mutants.parse_option("none") is None
+    assert mutants.parse_option("all") == mutants.Sample(None)
+    assert mutants.parse_option("7") == mutants.Sample(7)
+    for bad in ("-1", "some"):
+        with pytest.raises(mutants.MutationError, match="none, all or a whole number"):
+            mutants.parse_option(bad)
+
+
+def test_a_mutated_copy_of_a_game_package_loads_isolated():
+    cls = jaxtari.game_class("breakout")
+    files = game_source_files("breakout")
+    copy = mutants.load_mutant_class(cls, files)
+    assert copy is not cls and copy.__name__ == cls.__name__
+    assert copy.__module__.startswith("_jaxtari_mutant_")
+    import sys
+
+    assert not [n for n in sys.modules if n.startswith("_jaxtari_mutant_")]
