@@ -19,7 +19,7 @@ import numpy as np
 from alignment import catalog
 
 CHUNK = 512
-SCREEN_EVERY = 4  # as the lockstep probes: every 4th frame since reset, and the last
+SCREEN_EVERY = 8  # every 8th frame since reset, and the last (the lockstep probes: every 4th)
 _SCREEN_SHAPE = (210, 160, 3)
 
 
@@ -171,6 +171,9 @@ class JaxRunner:
 
         self._reset = jax.jit(reset)
         self._run = jax.jit(run)
+        # a batch of constant sets: every mutant of a traced field at once, one compile
+        self._reset_many = jax.jit(jax.vmap(reset, in_axes=(0, None)))
+        self._run_many = jax.jit(jax.vmap(run, in_axes=(0, 0, None, None, None)))
         self._make = make
 
     def cvals(self, overrides: Optional[dict] = None) -> dict:
@@ -191,17 +194,35 @@ class JaxRunner:
         jax.eval_shape(self._run, cv, state, np.zeros(CHUNK, np.int32), np.int32(1),
                        np.zeros(CHUNK, bool))
 
+    def run_many(self, script: Script, batch: Sequence[dict]) -> list[Trace]:
+        """:meth:`run` for each of ``batch`` (overrides of traced fields), vmapped: one call per
+        chunk for all of them."""
+        import jax
+
+        rows = [self.cvals(o) for o in batch]
+        cv = jax.tree_util.tree_map(lambda *v: np.asarray(v, np.int32), *rows)
+        state = self._reset_many(cv, jax.random.key(int(script.seed)))
+        return self._play(script, state, cv, self._run_many, len(rows))
+
     def run(self, script: Script, overrides: Optional[dict] = None) -> Trace:
         import jax
 
         cv = self.cvals(overrides)
         state = self._reset(cv, jax.random.key(int(script.seed)))
+        return self._play(script, state, cv, self._run, None)[0]
+
+    def _play(self, script: Script, state, cv, run, batch: Optional[int]) -> list[Trace]:
+        import jax
+
+        lanes = 1 if batch is None else batch
         total = script.frames
-        parts, screens, t0 = [], {}, 0
+        parts, screens, t0 = [], [dict() for _ in range(lanes)], 0
         for kind, what in _segments(script.steps):
             if kind == "poke":
                 poke = self.pokes[what[0]]
-                state = poke.jax(state, poke.check(what[1]))
+                value = poke.check(what[1])
+                state = (poke.jax(state, value) if batch is None
+                         else jax.vmap(lambda st: poke.jax(st, value))(state))
                 continue
             for start in range(0, len(what), CHUNK):
                 part = what[start:start + CHUNK]
@@ -209,18 +230,25 @@ class JaxRunner:
                 actions = np.zeros(CHUNK, np.int32)
                 actions[:k] = part
                 shots = np.asarray([i < k and sampled(t0 + i, total - 1) for i in range(CHUNK)])
-                state, (sig, rew, scr) = self._run(cv, state, actions, np.int32(k), shots)
+                state, (sig, rew, scr) = run(cv, state, actions, np.int32(k), shots)
                 sig, rew, scr = jax.device_get((sig, rew, scr))
-                parts.append(({n: np.asarray(v)[:k] for n, v in sig.items()},
-                              np.asarray(rew, np.float64)[:k]))
+                if batch is None:
+                    sig, rew, scr = ({n: v[None] for n, v in sig.items()}, rew[None], scr[None])
+                parts.append(({n: np.asarray(v)[:, :k] for n, v in sig.items()},
+                              np.asarray(rew, np.float64)[:, :k]))
                 for i in np.nonzero(shots)[0]:
-                    screens[t0 + int(i)] = int(scr[i])
+                    for lane in range(lanes):
+                        screens[lane][t0 + int(i)] = int(scr[lane, i])
                 t0 += k
         if not parts:
-            return Trace({n: np.zeros((0, *s.shape)) for n, s in self.signals.items()},
-                         np.zeros(0), {})
-        sig = {n: np.concatenate([p[0][n] for p in parts]) for n in parts[0][0]}
-        return Trace(sig, np.concatenate([p[1] for p in parts]), screens)
+            empty = Trace({n: np.zeros((0, *s.shape)) for n, s in self.signals.items()},
+                          np.zeros(0), {})
+            return [empty] * lanes
+        out = []
+        for lane in range(lanes):
+            sig = {n: np.concatenate([p[0][n][lane] for p in parts]) for n in parts[0][0]}
+            out.append(Trace(sig, np.concatenate([p[1][lane] for p in parts]), screens[lane]))
+        return out
 
 
 def traceable_fields(game: str, game_cls, mode: Optional[int] = None, **runner) -> list[str]:
