@@ -171,9 +171,6 @@ class JaxRunner:
 
         self._reset = jax.jit(reset)
         self._run = jax.jit(run)
-        # a batch of constant sets: every mutant of a traced field at once, one compile
-        self._reset_many = jax.jit(jax.vmap(reset, in_axes=(0, None)))
-        self._run_many = jax.jit(jax.vmap(run, in_axes=(0, 0, None, None, None)))
         self._make = make
 
     def cvals(self, overrides: Optional[dict] = None) -> dict:
@@ -194,15 +191,134 @@ class JaxRunner:
         jax.eval_shape(self._run, cv, state, np.zeros(CHUNK, np.int32), np.int32(1),
                        np.zeros(CHUNK, bool))
 
-    def run_many(self, script: Script, batch: Sequence[dict]) -> list[Trace]:
-        """:meth:`run` for each of ``batch`` (overrides of traced fields), vmapped: one call per
-        chunk for all of them."""
+    def run(self, script: Script, overrides: Optional[dict] = None) -> Trace:
+        """The script on this game (``overrides``: values of traced fields, no new compile)."""
         import jax
 
-        rows = [self.cvals(o) for o in batch]
-        cv = jax.tree_util.tree_map(lambda *v: np.asarray(v, np.int32), *rows)
-        state = self._reset_many(cv, jax.random.key(int(script.seed)))
-        return self._play(script, state, cv, self._run_many, len(rows))
+        cv = self.cvals(overrides)
+        state = self._reset(cv, jax.random.key(int(script.seed)))
+        total = script.frames
+        parts, screens, t0 = [], {}, 0
+        for kind, what in _segments(script.steps):
+            if kind == "poke":
+                poke = self.pokes[what[0]]
+                state = poke.jax(state, poke.check(what[1]))
+                continue
+            for start in range(0, len(what), CHUNK):
+                part = what[start:start + CHUNK]
+                k = len(part)
+                actions = np.zeros(CHUNK, np.int32)
+                actions[:k] = part
+                shots = np.asarray([i < k and sampled(t0 + i, total - 1) for i in range(CHUNK)])
+                state, (sig, rew, scr) = self._run(cv, state, actions, np.int32(k), shots)
+                sig, rew, scr = jax.device_get((sig, rew, scr))
+                parts.append(({n: np.asarray(v)[:k] for n, v in sig.items()},
+                              np.asarray(rew, np.float64)[:k]))
+                for i in np.nonzero(shots)[0]:
+                    screens[t0 + int(i)] = int(scr[i])
+                t0 += k
+        if not parts:
+            return Trace({n: np.zeros((0, *s.shape)) for n, s in self.signals.items()},
+                         np.zeros(0), {})
+        sig = {n: np.concatenate([p[0][n] for p in parts]) for n in parts[0][0]}
+        return Trace(sig, np.concatenate([p[1] for p in parts]), screens)
+
+
+def _segments(steps) -> list:
+    """Steps as ("act", per-frame ALE action ids) runs and ("poke", (name, value)) writes."""
+    out: list = []
+    for step in steps:
+        if step[0] == "poke":
+            out.append(("poke", (step[1], step[2])))
+        elif out and out[-1][0] == "act":
+            out[-1][1].extend([int(step[1])] * int(step[2]))
+        else:
+            out.append(("act", [int(step[1])] * int(step[2])))
+    return out
+
+
+def _traceable_value(value) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, tuple) and len(value) > 0 and all(_traceable_value(v) for v in value)
+
+
+class JaxRunner:
+    """Compiled runs of one JAX game class (one game mode); ``traced`` names the Constants fields
+    passed as traced inputs (any value of theirs runs without a new compile)."""
+
+    def __init__(self, game: str, game_cls, mode: Optional[int] = None,
+                 traced: Sequence[str] = (), constants: Optional[dict] = None,
+                 signals: Optional[Mapping] = None, pokes: Optional[Mapping] = None):
+        import jax
+        import jax.numpy as jnp
+
+        from jaxtari.xla import select_tree
+
+        if signals is None:
+            entry = catalog.entry(game)
+            signals, pokes = entry.signals, entry.pokes
+        self.signals, self.pokes = dict(signals), dict(pokes or {})
+        self.game_cls = game_cls
+        base = game_cls.Constants()
+        if mode is not None:
+            base = dataclasses.replace(base, mode=int(mode))
+        if constants:  # a static constant mutant: its own compile
+            base = dataclasses.replace(base, **constants)
+        self.base = base
+        self.traced = tuple(traced)
+        catalog_signals = self.signals
+        weights = jnp.asarray(_WEIGHTS)
+
+        def make(cvals):
+            return game_cls(dataclasses.replace(base, **cvals), full_action_space=True)
+
+        def signals(game, state):
+            return {k: jnp.asarray(s.jax(game, state)) for k, s in catalog_signals.items()}
+
+        def reset(cvals, key):
+            return make(cvals).reset(key)[1]
+
+        def run(cvals, state, actions, n, sample):
+            game = make(cvals)
+
+            def body(s, xs):
+                t, a, shot = xs
+                _, new, reward, _, _ = game.step(s, a)
+                live = (t < n) & ~jnp.asarray(game.is_terminal(s))
+                new = select_tree(live, new, s)
+                reward = jnp.where(live, reward, 0.0)
+                screen = jax.lax.cond(
+                    shot, lambda st: jnp.sum(game.render(st).astype(jnp.uint32) * weights,
+                                             dtype=jnp.uint32),
+                    lambda st: jnp.uint32(0), new)
+                return new, (signals(game, new), reward, screen)
+
+            return jax.lax.scan(body, state, (jnp.arange(actions.shape[0]), actions, sample))
+
+        self._reset = jax.jit(reset)
+        self._run = jax.jit(run)
+        self._make = make
+
+    def cvals(self, overrides: Optional[dict] = None) -> dict:
+        """The traced fields' values: the base game's, with ``overrides`` (traced fields only)."""
+        out = {f: getattr(self.base, f) for f in self.traced}
+        for k, v in (overrides or {}).items():
+            if k not in out:
+                raise ValueError(f"{k!r} is not a traced field of this runner")
+            out[k] = v
+        return out
+
+    def check(self) -> None:
+        """Trace (not compile) a reset and a chunk: raises when a traced field cannot be traced."""
+        import jax
+
+        cv = self.cvals()
+        state = jax.eval_shape(self._reset, cv, jax.random.key(0))
+        jax.eval_shape(self._run, cv, state, np.zeros(CHUNK, np.int32), np.int32(1),
+                       np.zeros(CHUNK, bool))
 
     def run(self, script: Script, overrides: Optional[dict] = None) -> Trace:
         import jax

@@ -426,7 +426,6 @@ def summary(rows: Sequence[dict]) -> dict:
 # ---- running ------------------------------------------------------------------------------------
 
 # Equivalence runs: whole-game lockstep runs against the unmutated JAX game (no ALE needed).
-BATCH = 32  # Constants mutants vmapped together (one compile serves every batch)
 EQUIV_SEEDS = (0, 1, 2)
 EQUIV_FRAMES = 2000  # from reset, per seed and policy
 EQUIV_START_FRAMES = 400  # from every probe start (save point / poke), per policy
@@ -676,12 +675,14 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
     equiv_original = [shared(s.mode).run(s) for s in equiv]
 
     rows, stillborn = [], []
-    for b in range(0, len(batched_ok), BATCH):
-        group = batched_ok[b:b + BATCH]
-        say(f"mutants {b + 1}-{b + len(group)}/{len(chosen)}: Constants, batched")
-        for m, (status, killed_by, detail) in zip(group, _classify_batch(
-                signals, shared, group, kill, live, ref, original, equiv, equiv_original)):
-            rows.append(_row_for(m, status, killed_by, detail, tags, field_tags, named))
+    for n, m in enumerate(batched_ok, 1):
+        say(f"mutant {n}/{len(chosen)}: {m.id}")
+
+        def play(s, m=m):
+            return shared(s.mode).run(s, {m.field: m.value})
+        status, killed_by, detail = _classify(signals, play, kill, live, ref, original, equiv,
+                                              equiv_original)
+        rows.append(_row_for(m, status, killed_by, detail, tags, field_tags, named))
     for n, m in enumerate(drawn_rest, len(batched_ok) + 1):
         say(f"mutant {n}/{len(chosen)}: {m.id}")
         try:
@@ -718,43 +719,6 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
                     "notes": list(notes), "equivalence_runs": len(equiv),
                     "equivalence_frames": sum(s.frames for s in equiv)}
     return MutationResult(rows, sample_info, stillborn, scripts_info, time.monotonic() - t0)
-
-
-def _classify_batch(signals, shared, group, kill, live, ref, original, equiv, equiv_original):
-    """:func:`_classify` for Constants mutants of traced fields, all of ``group`` in one vmapped
-    run per script; lane 0 is the unmutated game, checked to equal its own runs."""
-    from alignment.audit import mutant_runs as runs
-
-    # padded with unmutated lanes to one batch size: one compile serves every batch
-    batch = [{}] + [{m.field: m.value} for m in group] + [{}] * (BATCH - len(group))
-
-    def play_all(s, base):
-        traces = shared(s.mode).run_many(s, batch)
-        if runs.first_difference(signals, base, traces[0]):
-            raise MutationError(f"the batched runner's unmutated lane differs from the game on "
-                                f"{s.name}; the batched runner cannot be trusted")
-        return traces[1:1 + len(group)]
-
-    killed_by = [[] for _ in group]
-    detail = ["" for _ in group]
-    for i in live:
-        for j, t in enumerate(play_all(kill[i], original[i])):
-            where = runs.first_kill(signals, ref[i], original[i], t)
-            if where:
-                if kill[i].name not in killed_by[j]:
-                    killed_by[j].append(kill[i].name)
-                detail[j] = detail[j] or f"{kill[i].name} (seed {kill[i].seed}): {where}"
-    status = ["killed" if k else "equivalent" for k in killed_by]
-    for s, base in zip(equiv, equiv_original):
-        if "equivalent" not in status:
-            break
-        for j, t in enumerate(play_all(s, base)):
-            if status[j] == "equivalent":
-                where = runs.first_difference(signals, base, t)
-                if where:
-                    status[j] = "survived"
-                    detail[j] = f"differs from the unmutated game in {s.name}: {where}"
-    return list(zip(status, killed_by, detail))
 
 
 def _classify(signals, play, kill, live, ref, original, equiv, equiv_original):

@@ -10,7 +10,8 @@ runner = CliRunner()
 
 
 def _audit(*args):
-    return runner.invoke(app, ["audit", *args, "--no-faults", "--no-events", "--no-explore"])
+    return runner.invoke(app, ["audit", *args, "--no-faults", "--no-events", "--no-explore",
+                               "--mutants", "none"])
 
 
 def _spec_with(tmp_path, rule_id, edit):
@@ -20,6 +21,12 @@ def _spec_with(tmp_path, rule_id, edit):
     data["rules"] = [rule]
     (tmp_path / "pong.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
     return tmp_path
+
+
+def test_a_bad_mutants_option_names_the_choices():
+    r = runner.invoke(app, ["audit", "pong", "--mutants", "many"])
+    assert r.exit_code == 1
+    assert "--mutants takes none, all or a whole number >= 0 (source mutants to sample), got 'many'" in r.output
 
 
 def test_unknown_game_lists_the_games():
