@@ -55,8 +55,16 @@ def check_writable_dir(path: os.PathLike | str, *, what: str = "output folder") 
     """Like :func:`check_writable` for a folder that files will be written into."""
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise OutputLocationError(f"{what} {str(path)!r} is a file, not a folder")
-    check_writable(path / ".probe", what=what)
+        raise OutputLocationError(f"{what} {str(path)!r} is a file, not a folder; choose another")
+    existing = path
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputLocationError(f"{what} {str(path)!r} cannot be created: {str(existing)!r} is a "
+                                  "file, not a folder; choose another location")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputLocationError(f"{what} {str(path)!r}: the folder {str(existing)!r} is not "
+                                  "writable; choose another location or fix its permissions")
     return path
 
 

@@ -628,3 +628,41 @@ def test_a_probes_work_is_bounded_when_the_spec_is_read():
     rule["probe"]["steps"] = [{"action": "NOOP", "agent_steps": 27_000}]
     with pytest.raises(SpecFileError, match=f"past the bound of {MAX_PROBE_FRAMES:,}"):
         parse_yaml(yaml.safe_dump(data))
+
+
+# ---- 6/7. output locations, earlier reports and refs: clear errors before any work ---------------
+
+
+@pytest.mark.parametrize("args, option", [
+    (("stress", "pong", "--out", "{f}"), "--out"),
+    (("run", "pong", "--state-dir", "{f}/x"), "--state-dir"),
+    (("run", "pong", "--stress", "smoke", "--stress-out", "{f}", "--state-dir", "{d}"), "--stress-out"),
+])
+def test_an_output_location_that_is_a_file_is_a_usage_error_with_the_fix(tmp_path, args, option):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    result = _invoke(*(a.format(f=afile, d=tmp_path / "state") for a in args))
+    text = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2, text
+    assert option in text and "is a file, not a folder" in text and "choose another" in text
+    assert "Errno" not in text and ".probe" not in text
+    assert not (tmp_path / "state").exists()
+
+
+def test_a_malformed_earlier_report_does_not_block_the_audit(tmp_path):
+    from alignment.audit.report import load_reference
+
+    (tmp_path / "pong.json").write_text(json.dumps({"schema": "jaxtari-align/audit/v1",
+                                                    "rules": "not a list"}))
+    previous, why = load_reference("pong", tmp_path, None)
+    assert previous is None and "unusable" in why and "rules" in why
+
+
+def test_against_refuses_a_ref_git_would_read_as_an_option(tmp_path):
+    from alignment.audit.core import AuditError
+    from alignment.audit.report import load_reference
+
+    target = tmp_path / "written-by-git"
+    with pytest.raises(AuditError, match="cannot start with '-'"):
+        load_reference("pong", tmp_path, f"--output={target}")
+    assert not target.exists()

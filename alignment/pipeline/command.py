@@ -167,7 +167,11 @@ def register(app: typer.Typer) -> None:
                                 reports_dir=str(root / "reports"))
         except ValueError as err:
             _fail(str(err), 2)
+        from alignment import cli_checks
+
+        cli_checks.output_dir(root, "--state-dir")
         if stress and not resume:
+            cli_checks.output_dir(stress_out, "--stress-out")
             _check_stress(slug, cfg)
         try:
             with runs.open_store(root) as saver, console.status("running spec") as spinner:

@@ -67,7 +67,9 @@ def open_store(root: Path) -> Iterator[SqliteSaver]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise RunStoreError(f"cannot create the state directory {path.parent}: {err}") from None
+        raise RunStoreError(f"cannot create the state directory {path.parent} ({err.strerror}): "
+                            f"give --state-dir a folder that can be created and written, or set "
+                            f"${STATE_ENV}") from None
     conn = None
     try:
         conn = sqlite3.connect(str(path), check_same_thread=False, timeout=LOCK_TIMEOUT_S)

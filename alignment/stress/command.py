@@ -65,7 +65,10 @@ def stress(
     from alignment.stress.core import run_stress, validate
     from alignment.stress.sides import seeds_by_choice
 
+    from alignment import cli_checks
+
     console = Console(stderr=True)
+    cli_checks.output_dir(out, "--out")  # a usage error naming the fix, before any work
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
     try:
         validate(game, obs, kinds, seeds)
