@@ -108,6 +108,9 @@ def register(app) -> None:
         root: Path = typer.Option(ROOT, "--root", help="where --game looks for sessions"),
         jax_mods: Optional[List[str]] = typer.Option(
             None, "--jax-mod", help="replace the recorded mods of the JAX side (repeatable)"),
+        mods: Optional[List[str]] = typer.Option(
+            None, "--mods", help="replace the recorded mods on both sides (ALE where a mod has an "
+                                 "ALE counterpart; comma separated or repeated)"),
         report: Optional[Path] = typer.Option(None, "--report", help="also write DIR/replay.{json,md}"),
     ) -> None:
         """Re-run each session's actions on both backends and check every recorded signal, frame by
@@ -125,7 +128,9 @@ def register(app) -> None:
                 console.print(f"no sessions for {canon} under {root / canon}: nothing to replay "
                               f"(record one with `jaxtari-align play {canon}`)", soft_wrap=True)
                 return
-            results = replay(paths, jax_mods=jax_mods)
+            both = (None if mods is None else
+                    [m for item in mods for m in item.replace(",", " ").split()])
+            results = replay(paths, jax_mods=jax_mods, mods=both)
         except _bad_input_errors() as exc:
             _fail(console, exc)
         table = Table(title="playtest replay")

@@ -223,7 +223,8 @@ def _folder_game(path: Path) -> str | None:
         return None
 
 
-def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None) -> ReplayResult:
+def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None,
+                both_mods: tuple[str, ...] | None = None) -> ReplayResult:
     t0 = time.perf_counter()
     try:
         session = read_session(path)
@@ -247,12 +248,19 @@ def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None) 
         return result
     recorded_mods = tuple(h.get("mods") or ())
     mods = recorded_mods if jax_mods is None else tuple(jax_mods)
+    ale_mods = recorded_mods
+    if both_mods is not None:  # --mods: the modified game on both sides (ALE where it has one)
+        mods = ale_mods = tuple(both_mods)
+        on_ale = ale_counterparts(game, ale_mods)
+        result.notes.append(f"mods {', '.join(mods) or 'none'}: on ALE "
+                            f"{', '.join(on_ale) or 'none'} (RAM-write counterparts), the rest "
+                            f"JAX-only")
     result.jax_mods = mods
     if result.code_changed:
         result.notes.append(f"the JAX game's code changed since recording: code hash "
                             f"{result.code_hash_recorded[:12]} then, {result.code_hash_now[:12]} now")
     try:
-        sides = backends.get(game, mods, h.get("mode"), recorded_mods)
+        sides = backends.get(game, mods, h.get("mode"), ale_mods)
     except Exception as exc:  # unknown mod/mode, a JAX game that does not build: a message
         result.error = f"cannot build the backends: {type(exc).__name__}: {exc}"
         return result
@@ -309,12 +317,15 @@ def _replay_one(path: Path, backends: _Sides, jax_mods: tuple[str, ...] | None) 
     return result
 
 
-def replay(paths: Iterable[Path], *, jax_mods: Sequence[str] | None = None) -> list[ReplayResult]:
+def replay(paths: Iterable[Path], *, jax_mods: Sequence[str] | None = None,
+           mods: Sequence[str] | None = None) -> list[ReplayResult]:
     """Replay sessions on both backends; ``jax_mods`` replaces the recorded mods on the JAX side
-    (to see what a change to the JAX game breaks)."""
+    (to see what a change to the JAX game breaks); ``mods`` replaces them on both sides (ALE gets
+    those with an ALE counterpart, the rest run JAX-only, as ``play --mods`` records them)."""
     backends = _Sides()
-    mods = None if jax_mods is None else tuple(jax_mods)
-    return [_replay_one(Path(p), backends, mods) for p in paths]
+    jm = None if jax_mods is None else tuple(jax_mods)
+    both = None if mods is None else tuple(mods)
+    return [_replay_one(Path(p), backends, jm, both) for p in paths]
 
 
 __all__ = ["Difference", "Failure", "ReplayResult", "code_hash", "nearest_mark", "replay",
