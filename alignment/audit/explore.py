@@ -88,6 +88,7 @@ class Start:
     parent: Optional[str] = None
     mode: Optional[int] = None
     rules: tuple[str, ...] = ()  # rules whose probes start here
+    walks: bool = True  # False: only reaching it is compared (the end of a recording)
 
 
 @dataclasses.dataclass
@@ -182,7 +183,10 @@ def starts(spec, *, deep: Optional[np.ndarray] = None, deep_names: Sequence[str]
         parent = None
         for i, (a, b) in enumerate(zip(np.r_[0, cuts[:-1]], cuts)):
             name = f"deep play {'+'.join(deep_names) or 'recording'} @{b}"
-            out.append(Start(name, "deep", _holds(actions[a:b]), parent=parent))
+            # a recording ends where its player stopped (often at game over, or where a port is
+            # known to part from ALE): no walks from its very end
+            out.append(Start(name, "deep", _holds(actions[a:b]), parent=parent,
+                             walks=b < len(deep)))
             parent = name
     return out
 
@@ -311,7 +315,7 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
         start_rows.append({"name": st.name, "kind": st.kind, "frames": rec.frames,
                            "divergence": None if div is None else div.to_json(),
                            "rules": attribute(div, st, spec, touched) if div else []})
-        for policy in budget.policies:
+        for policy in (budget.policies if st.walks else ()):
             for s in range(budget.seeds if policy != "scripted" else 1):
                 steps = walk(policy, entry, budget.walk_frames, seed=SEED + 1000 * s + n)
                 wkey = (st.name, policy, s)

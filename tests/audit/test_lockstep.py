@@ -42,8 +42,8 @@ def _score_picture_glitch(game, prev, state, reward):
     return state.replace(shown_score=jnp.where(glitch, state.score + 10, state.shown_score)), reward
 
 
-def _double_points_from_level_3(game, prev, state, reward):
-    deep = state.level_index >= 2
+def _double_points_on_level_3(game, prev, state, reward):
+    deep = state.level_index == 2
     gain = state.score - prev.score
     return (state.replace(score=jnp.where(deep, state.score + gain, state.score)),
             jnp.where(deep, reward * 2, reward))
@@ -55,8 +55,8 @@ REWARD_DOUBLED = PostStepMod("test_reward_doubled", "reward twice the score's ch
                              _reward_doubled)
 PICTURE = PostStepMod("test_score_picture", "score digits 10 too high on frames 61..66",
                       _score_picture_glitch)
-DEEP = PostStepMod("test_double_points_level_3", "points doubled from level 3 on",
-                   _double_points_from_level_3)
+DEEP = PostStepMod("test_double_points_level_3", "points doubled on level 3",
+                   _double_points_on_level_3)
 
 
 def test_a_mid_probe_divergence_whose_end_value_matches_ale_fails_the_probe():
@@ -125,7 +125,8 @@ def test_exploration_finds_a_fault_only_a_deep_start_reaches():
     spec = load_spec(SPECS / "frostbite.yaml")
     shallow = Budget(walk_frames=120, policies=("random-holds",), deep_frames=0, deep_branches=0)
     found = explore.explore(spec, mods=(DEEP,), budget=shallow)
-    assert found.divergences == []  # reset, save points and poke starts never reach level 3
+    # reset, the save points (levels 1, 2 and a poked level 5) and poke starts never play level 3
+    assert found.divergences == []
     deep = Budget(walk_frames=120, policies=("random-holds",), deep_frames=7488, deep_branches=4)
     clean = explore.explore(spec, budget=deep)
     assert clean.divergences == [] and clean.spec_gaps == []
