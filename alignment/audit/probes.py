@@ -456,7 +456,7 @@ def _jax_v5(canon: str, jax_name: str, probe: Probe, mods: Sequence = ()) -> lis
 
 
 def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[GameSpec] = None,
-               ale_screen: Optional[np.ndarray] = None) -> ProbeResult:
+               ale_screen: Optional[np.ndarray] = None, lockstep: bool = True) -> ProbeResult:
     """The probe on the JAX game, built with ``mods`` (names or mod objects; a fault audit's).
 
     A frame-protocol probe runs in lockstep with the emulator's run of the same steps (kept, see
@@ -464,7 +464,9 @@ def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[Game
     reward or a sampled screen differs fails it (:class:`~alignment.audit.lockstep.Divergence`),
     whatever the end values; then the expectations are judged on the JAX run as on ALE's. A v5
     probe (its own randomness on each side) is judged by its expectations only. ``ale_screen`` is
-    kept for callers of the old end-screen check; the lockstep run compares screens itself."""
+    kept for callers of the old end-screen check; the lockstep run compares screens itself.
+    ``lockstep=False`` judges the expectations only (a mod that changes the game on purpose, run
+    against the rules it does not change: it may leave ALE's run where no rule looks)."""
     canon = _canonical(game)
     entry = catalog.entry(canon)
     ok, why = entry.jax_available()
@@ -479,7 +481,7 @@ def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[Game
             rec, div = _jax_lockstep(canon, probe, spec, seed, mods)
             runs.append((rec.start, rec.end))
             screen = rec.screen(len(rec.screens) - 1) if rec.screens else None
-            if div is not None and divergence is None:
+            if lockstep and div is not None and divergence is None:
                 divergence = div if len(probe.seed_list) == 1 else dataclasses.replace(
                     div, where=f"{div.where}, seed {seed}")
     runs = [({**start, **static}, {**end, **static}) for start, end in runs]
@@ -507,23 +509,26 @@ def _canonical(game: str) -> str:
 
 
 def run_probe(game: str, probe: Probe, backend: str, mods: Sequence = (),
-              spec: Optional[GameSpec] = None, ale_screen: Optional[np.ndarray] = None) -> ProbeResult:
+              spec: Optional[GameSpec] = None, ale_screen: Optional[np.ndarray] = None,
+              lockstep: bool = True) -> ProbeResult:
     """The probe on one backend; ``mods`` apply to the JAX game only (ALE is the reference);
     ``spec`` gives the save points a probe may start from."""
     if backend == "ale":
         return run_on_ale(game, probe, spec)
     if backend == "jax":
-        return run_on_jax(game, probe, mods, spec, ale_screen)
+        return run_on_jax(game, probe, mods, spec, ale_screen, lockstep)
     raise ProbeError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
 
 
 def run_both(game: str, probe: Probe, spec: Optional[GameSpec] = None,
-             backends: Iterable[str] = BACKENDS, mods: Sequence = ()) -> dict[str, ProbeResult]:
+             backends: Iterable[str] = BACKENDS, mods: Sequence = (),
+             lockstep: bool = True) -> dict[str, ProbeResult]:
     """The probe on each backend, ALE first (its screen is the JAX side's reference)."""
     out: dict[str, ProbeResult] = {}
     for b in backends:
         ale = out.get("ale")
-        out[b] = run_probe(game, probe, b, mods, spec, ale.screen if ale is not None else None)
+        out[b] = run_probe(game, probe, b, mods, spec, ale.screen if ale is not None else None,
+                           lockstep)
     return out
 
 
@@ -531,22 +536,24 @@ def run_probes(spec: GameSpec, backends: Iterable[str] = BACKENDS, *, reviewed_o
                mods: Sequence = (), skip_rules: Iterable[str] = ()):
     """(rule id, {backend: ProbeResult}) for every probed rule of a spec; ``mods`` modify the JAX
     game (ALE stays the original, the probe's reference), ``skip_rules`` (the rules those mods
-    change) are left out."""
+    change) are left out. With mods the JAX runs are judged by the expectations only: a mod
+    changes the game on purpose, so its run may leave ALE's where no remaining rule looks."""
     backends = tuple(backends)
     skip = set(skip_rules)
     out = []
     for rule in spec.rules:
         if rule.probe is None or (reviewed_only and rule.status != "reviewed") or rule.id in skip:
             continue
-        out.append((rule.id, _results_or_error(spec, rule.id, rule.probe, backends, mods)))
+        out.append((rule.id, _results_or_error(spec, rule.id, rule.probe, backends, mods,
+                                               lockstep=not mods)))
     return out
 
 
-def _results_or_error(spec: GameSpec, rule_id: str, probe: Probe,
-                      backends: Sequence[str], mods: Sequence = ()) -> dict[str, ProbeResult]:
+def _results_or_error(spec: GameSpec, rule_id: str, probe: Probe, backends: Sequence[str],
+                      mods: Sequence = (), lockstep: bool = True) -> dict[str, ProbeResult]:
     """A probe that cannot run (unknown signal, start, action) fails its own row, not the table."""
     try:
-        return run_both(spec.game, probe, spec, backends, mods)
+        return run_both(spec.game, probe, spec, backends, mods, lockstep)
     except ProbeError as exc:
         why = [f"rule {rule_id}: cannot run its probe: {exc}"]
         return {b: ProbeResult(spec.game, b, False, why, {}, {}) for b in backends}
