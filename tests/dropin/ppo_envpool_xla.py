@@ -75,7 +75,7 @@ def train(cfg: Config = Config()):
             handle, (next_obs, reward, terminated, truncated, info) = step_env(handle, action)
             # episode statistics on the true game end (info["terminated"]), not a lost life
             ret = stats["ret"] + info["reward"]
-            over = info["terminated"] | truncated
+            over = (info["terminated"] > 0) | truncated
             stats = {"ret": jnp.where(over, 0.0, ret),
                      "finished": stats["finished"] + over.sum(),
                      "last": jnp.where(over, ret, stats["last"])}

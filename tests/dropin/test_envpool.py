@@ -38,7 +38,7 @@ def test_xla_scan_replays_the_numpy_interface():
         for x, want in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(scanned)):
             np.testing.assert_array_equal(x, want[t], err_msg=f"step {t}")
     _, reward, term, trunc, info = scanned
-    lives, elapsed, game_over = info["lives"], info["elapsed_step"], info["terminated"]
+    lives, elapsed, game_over = info["lives"], info["elapsed_step"], info["terminated"] > 0
     lost = np.argwhere(term & ~game_over)
     assert len(lost) >= 2, "no life lost in the rollout"
     for t, i in lost:  # a lost life ends the episode; the next call goes on in the same game

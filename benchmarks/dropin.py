@@ -1,0 +1,159 @@
+"""Agent steps per second of the drop-in front-ends beside the native JAX API and ale-py, one run.
+
+For each game and N (envs), with frameskip 4, sticky actions 0.25, no-op starts up to 30 and
+uniformly random actions:
+
+- ``native``: ``jaxtari.wrappers.make_env(game, obs="pixels", frame_stack=4)`` vmapped in one jitted
+  ``lax.scan`` of ``--steps`` steps (4x84x84 grey observations);
+- ``xla``: ``jaxtari.envpool.make(...).xla()``'s ``step`` in one jitted ``lax.scan`` (same
+  observations; EnvPool's auto-reset and fire reset on top);
+- ``envpool-numpy``: the same pool through its numpy ``step`` (a Python loop, numpy across);
+- ``gym-vector``: ``gymnasium.make_vec("jaxtari/<Game>-v5", num_envs=N, obs_type="grayscale")``
+  (210x160 grey observations, numpy across the boundary, a Python loop);
+- ``ale-vector``: ale-py's ``AtariVectorEnv`` (C++ threads, 4x84x84 grey, the same settings).
+
+Compiles are timed on their own; a row is the median of ``--repeats`` timed runs after a warm-up,
+with the machine's 1-minute load average when it was taken.
+
+    python benchmarks/dropin.py --games pong breakout --n 8 64 256 --json benchmarks/dropin.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import gymnasium  # noqa: E402
+
+import jaxtari  # noqa: E402
+import jaxtari.envpool as jenvpool  # noqa: E402
+from jaxtari.dropin import env_name  # noqa: E402
+from jaxtari.wrappers import make_env  # noqa: E402
+
+STICKY = 0.25
+NOOP_MAX = 30
+
+
+def timed(run, repeats: int) -> tuple[float, float]:
+    """(seconds of the first call, median seconds of the next ``repeats``)."""
+    t = time.perf_counter()
+    run()
+    first = time.perf_counter() - t
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t)
+    return first, statistics.median(times)
+
+
+def native(game: str, n: int, steps: int):
+    env = make_env(game, obs="pixels", frame_stack=4, noop_max=NOOP_MAX, sticky_prob=STICKY, log=False)
+    _, state = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.key(0), n))
+
+    @jax.jit
+    def run(state, key):
+        def body(s, k):
+            a = jax.random.randint(k, (n,), 0, env.num_actions)
+            obs, s, r, d, _ = jax.vmap(env.step)(s, a)
+            return s, r.sum() + obs.sum(dtype=jnp.int32)
+        return jax.lax.scan(body, state, jax.random.split(key, steps))
+
+    return lambda: jax.block_until_ready(run(state, jax.random.key(1)))
+
+
+def xla(game: str, n: int, steps: int):
+    pool = jenvpool.make(f"{env_name(game)}-v5", num_envs=n, repeat_action_probability=STICKY,
+                         noop_max=NOOP_MAX, seed=0)
+    handle, _, _, step = pool.xla()
+    actions = pool.action_space.n
+
+    @jax.jit
+    def run(handle, key):
+        def body(h, k):
+            a = jax.random.randint(k, (n,), 0, actions)
+            h, (obs, r, te, tr, info) = step(h, a)
+            return h, r.sum() + obs.sum(dtype=jnp.int32)
+        return jax.lax.scan(body, handle, jax.random.split(key, steps))
+
+    return lambda: jax.block_until_ready(run(handle, jax.random.key(1)))
+
+
+def numpy_loop(step, actions: int, n: int, steps: int):
+    rng = np.random.default_rng(0)
+    acts = rng.integers(0, actions, (steps, n))
+
+    def run():
+        for a in acts:
+            step(a)
+    return run
+
+
+def envpool_numpy(game: str, n: int, steps: int):
+    pool = jenvpool.make(f"{env_name(game)}-v5", num_envs=n, repeat_action_probability=STICKY,
+                         noop_max=NOOP_MAX, seed=0)
+    pool.reset()
+    return numpy_loop(pool.step, pool.action_space.n, n, steps)
+
+
+def gym_vector(game: str, n: int, steps: int):
+    env = gymnasium.make_vec(f"jaxtari/{env_name(game)}-v5", num_envs=n, obs_type="grayscale")
+    env.reset(seed=0)
+    return numpy_loop(env.step, env.single_action_space.n, n, steps)
+
+
+def ale_vector(game: str, n: int, steps: int):
+    from ale_py.vector_env import AtariVectorEnv
+
+    env = AtariVectorEnv(game, num_envs=n, repeat_action_probability=STICKY, noop_max=NOOP_MAX)
+    env.reset(seed=0)
+    return numpy_loop(env.step, env.single_action_space.n, n, steps)
+
+
+METHODS = {"native": native, "xla": xla, "envpool-numpy": envpool_numpy, "gym-vector": gym_vector,
+           "ale-vector": ale_vector}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", nargs="+", default=["pong", "breakout"])
+    p.add_argument("--n", nargs="+", type=int, default=[8, 64, 256])
+    p.add_argument("--steps", type=int, default=200, help="agent steps per timed run")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
+    p.add_argument("--json", type=Path, help="write the rows here")
+    args = p.parse_args(argv)
+    rows = []
+    for game in args.games:
+        game = jaxtari.canonical_name(game)
+        for n in args.n:
+            for method in args.methods:
+                t = time.perf_counter()
+                run = METHODS[method](game, n, args.steps)
+                setup = time.perf_counter() - t
+                first, median = timed(run, args.repeats)
+                row = {"game": game, "n": n, "method": method, "steps_per_s": n * args.steps / median,
+                       "setup_s": setup, "first_call_s": first, "load_1min": os.getloadavg()[0]}
+                rows.append(row)
+                print(f"{game:9s} N={n:<4d} {method:14s} {row['steps_per_s']:>11,.0f} steps/s  "
+                      f"(setup {setup:.1f} s, first call {first:.1f} s, load {row['load_1min']:.1f})",
+                      flush=True)
+                if args.json:
+                    args.json.write_text(json.dumps({"steps": args.steps, "repeats": args.repeats,
+                                                     "cpus": os.cpu_count(), "rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
