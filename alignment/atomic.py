@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import stat
 import tempfile
 from pathlib import Path
@@ -127,31 +128,34 @@ def write_text(path: os.PathLike | str, text: str) -> Path:
 # killed after it is rolled forward by the next :func:`recover` of that folder, which every writer
 # and reader of such reports calls first. Either way: all old files or all new.
 
-JOURNAL = ".atomic-journal.json"
+# One journal per write (two reports written into one folder at once each keep their own).
+JOURNAL_PREFIX = ".atomic-journal-"
 
 
 def recover(folder: os.PathLike | str) -> list[str]:
-    """Finish a multi-file write that was killed after its commit point; returns the names it
-    completed (none when there was nothing to finish)."""
+    """Finish every multi-file write in ``folder`` that was killed after its commit point; returns
+    the names it completed (none when there was nothing to finish)."""
     folder = Path(folder)
-    journal = folder / JOURNAL
-    try:
-        entries = json.loads(journal.read_text("utf-8"))["renames"]
-    except FileNotFoundError:
-        return []
-    except (OSError, ValueError, KeyError, TypeError):
-        # written atomically, so never half a journal; an unreadable one is not ours to act on
-        raise OutputLocationError(
-            f"{str(journal)!r} is not a readable journal of an interrupted report write; move it "
-            "aside, then run the command again") from None
     done = []
-    for tmp, name in entries:
-        if Path(tmp).name != tmp or Path(name).name != name:
-            continue  # journals only ever name files of their own folder
-        if (folder / tmp).exists():
-            os.replace(folder / tmp, folder / name)
-            done.append(name)
-    journal.unlink(missing_ok=True)
+    for journal in sorted(folder.glob(f"{JOURNAL_PREFIX}*.json")):
+        try:
+            entries = json.loads(journal.read_text("utf-8"))["renames"]
+        except FileNotFoundError:
+            continue  # finished by another process meanwhile
+        except (OSError, ValueError, KeyError, TypeError):
+            # written atomically, so never half a journal; an unreadable one is not ours to act on
+            raise OutputLocationError(
+                f"{str(journal)!r} is not a readable journal of an interrupted report write; move "
+                "it aside, then run the command again") from None
+        for tmp, name in entries:
+            if Path(tmp).name != tmp or Path(name).name != name:
+                continue  # journals only ever name files of their own folder
+            try:
+                os.replace(folder / tmp, folder / name)
+                done.append(name)
+            except FileNotFoundError:
+                pass  # renamed already (by the writer, or another reader finishing it)
+        journal.unlink(missing_ok=True)
     return done
 
 
@@ -185,7 +189,8 @@ def write_files(folder: os.PathLike | str, files: Mapping[str, bytes | str]) -> 
                 os.fsync(f.fileno())
             os.chmod(tmp, mode)
         journal = {"renames": [[Path(tmp).name, name] for name, tmp in staged.items()]}
-        write_bytes(folder / JOURNAL, json.dumps(journal).encode("utf-8"))
+        token = secrets.token_hex(8)
+        write_bytes(folder / f"{JOURNAL_PREFIX}{token}.json", json.dumps(journal).encode("utf-8"))
     except BaseException:
         for tmp in staged.values():
             Path(tmp).unlink(missing_ok=True)

@@ -126,7 +126,7 @@ def test_a_report_killed_between_its_writes_is_all_old_or_all_new(tmp_path, kill
         assert seen == old
     else:
         assert seen == {n: d.replace(b"old", b"new") for n, d in old.items()}
-    assert not (tmp_path / atomic.JOURNAL).exists()
+    assert not list(tmp_path.glob(f"{atomic.JOURNAL_PREFIX}*"))
 
 
 def test_the_audit_refuses_a_folder_where_its_markdown_goes_before_any_work(tmp_path):
@@ -666,3 +666,26 @@ def test_against_refuses_a_ref_git_would_read_as_an_option(tmp_path):
     with pytest.raises(AuditError, match="cannot start with '-'"):
         load_reference("pong", tmp_path, f"--output={target}")
     assert not target.exists()
+
+
+def test_two_reports_written_into_one_folder_at_once_both_land(tmp_path):
+    import threading
+
+    from alignment import atomic
+
+    barrier = threading.Barrier(8)
+
+    def write(i):
+        barrier.wait()
+        atomic.write_files(tmp_path, {f"g{i}.json": f"json {i}", f"g{i}.md": f"md {i}"})
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i in range(8):
+        assert (tmp_path / f"g{i}.json").read_text() == f"json {i}"
+        assert (tmp_path / f"g{i}.md").read_text() == f"md {i}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"g{i}.{ext}" for i in range(8) for ext in ("json", "md"))
