@@ -489,7 +489,8 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     files = game_source_files(e.jax_game)
 
     def mutate(sample, say):
-        return mutation.run_mutation(canon, spec, game_cls, files, sample, progress=say)
+        return mutation.run_mutation(canon, spec, game_cls, files, sample,
+                                     explore=explore != "none", progress=say)
 
     fault_set = load_faults(canon, faults_dir) if faults else None
     note = "" if fault_set is not None or not faults else (

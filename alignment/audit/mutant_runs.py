@@ -60,8 +60,10 @@ class Trace:
 
 
 def sampled(t: int, last: int) -> bool:
-    """Whether frame index ``t`` of a run from reset (frame ``t + 1`` since reset) shows its screen."""
-    return (t + 1) % SCREEN_EVERY == 0 or t == last
+    """Whether frame index ``t`` of a run from reset (frame ``t + 1`` since reset) shows its screen:
+    every frame of the first ``SCREEN_EVERY`` (start-up screens last a frame or two), then every
+    ``SCREEN_EVERY``-th, and the last."""
+    return t < SCREEN_EVERY or (t + 1) % SCREEN_EVERY == 0 or t == last
 
 
 # ---- ALE ---------------------------------------------------------------------------------------

@@ -463,6 +463,44 @@ def probe_scripts(spec, game: str) -> tuple[list, list[str]]:
     return scripts, notes
 
 
+def explore_scripts(spec, game: str, budget=None) -> list:
+    """The audit's exploration (:mod:`alignment.audit.explore`) as scripts: every walk of every
+    start but the deep ones (each start's steps, then the walk), and the deep recording's first
+    ``budget.deep_frames`` frames as one script. Named ``explore:<start>/<policy>``."""
+    from alignment import catalog
+    from alignment.audit import explore
+    from alignment.audit.mutant_runs import Script
+    from alignment.spec.schema import ALE_ACTION_NAMES
+
+    budget = budget or explore.QUICK
+    entry = catalog.entry(game)
+
+    def steps_of(holds) -> tuple:
+        out = []
+        for h in holds:
+            if getattr(h, "is_poke", False):
+                out += [("poke", k, v) for k, v in h.poke.items()]
+            elif h.frames:
+                out.append(("act", ALE_ACTION_NAMES.index(h.action), int(h.frames)))
+        return tuple(out)
+
+    out = []
+    plan = [st for st in explore.starts(spec, budget=budget) if st.kind != "deep"]
+    for n, st in enumerate(plan, 1):
+        prefix = steps_of(st.steps)
+        for policy in budget.policies:
+            for k in range(budget.seeds if policy != "scripted" else 1):
+                walk = explore.walk(policy, entry, budget.walk_frames,
+                                    seed=explore.SEED + 1000 * k + n)
+                out.append(Script(f"explore:{st.name}/{policy}", explore.SEED, st.mode,
+                                  prefix + steps_of(walk)))
+    deep, _ = explore.load_deep(game)
+    if deep is not None and budget.deep_frames:
+        out.append(Script("explore:deep play", explore.SEED, None,
+                          steps_of(explore._holds(list(deep[:budget.deep_frames])))))
+    return out
+
+
 def _random_steps(rng, actions: Sequence[int], frames: int, held: bool) -> tuple:
     steps, left = [], frames
     while left > 0:
@@ -561,11 +599,11 @@ class MutationResult:
 
 
 def run_mutation(game: str, spec, game_cls, files: Sequence[Path], sample: Sample, *,
-                 tags=None, extra_scripts: Sequence = (), how: Equivalence = Equivalence(),
+                 tags=None, explore: bool = True, how: Equivalence = Equivalence(),
                  progress: Optional[Callable[[str], None]] = None) -> MutationResult:
-    """Mutation testing of a catalog game's audit: the spec's probes (and ``extra_scripts``:
-    exploration runs, named by their start) in lockstep with ALE kill the mutants
-    (:func:`mutation_test`)."""
+    """Mutation testing of a catalog game's audit: the spec's probes, then (for what they leave
+    alive) the exploration's walks (:func:`explore_scripts`), in lockstep with ALE, kill the
+    mutants (:func:`mutation_test`)."""
     from alignment import catalog
     from alignment.audit import mutant_runs as runs
     from alignment.audit import trace as tracing
@@ -574,7 +612,8 @@ def run_mutation(game: str, spec, game_cls, files: Sequence[Path], sample: Sampl
     kill, notes = probe_scripts(spec, game)
     tags = tags if tags is not None else tracing.read_tags(files)
     reviewed = {r.id for r in spec.rules if r.status == "reviewed"}
-    return mutation_test(game, game_cls, files, sample, kill + list(extra_scripts),
+    walks = explore_scripts(spec, game) if explore else []
+    return mutation_test(game, game_cls, files, sample, kill, explore=walks,
                          reference=lambda s: runs.run_ale(game, s), signals=entry.signals,
                          pokes=entry.pokes, tags=tags, reviewed=reviewed, notes=notes, how=how,
                          progress=progress)
@@ -612,14 +651,16 @@ def _row_for(m: Mutant, status, killed_by, detail, tags, field_tags, named) -> M
 
 def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, kill: Sequence, *,
                   reference: Callable, signals, pokes=None, tags=(), reviewed=(), notes=(),
+                  explore: Sequence = (),
                   how: Equivalence = Equivalence(), only: Optional[Sequence[Mutant]] = None,
                   progress: Optional[Callable[[str], None]] = None) -> MutationResult:
     """Run the mutants of ``game_cls`` (``only``, or the population drawn by ``sample``).
 
     ``kill``: scripts the audit runs in lockstep with the reference (``reference(script) ->
     Trace``: ALE). A mutant is *killed* by every script where it leaves the reference on a frame
-    and signal (or reward, or sampled screen) where the unmutated game agrees with it; a mutant no
-    script kills is *equivalent* when it equals the unmutated game on every signal, reward and
+    and signal (or reward, or sampled screen) where the unmutated game agrees with it; one that
+    none of ``kill`` (the probes) kills plays the ``explore`` scripts until the first that kills
+    it (the cost bound: exploration is long). A mutant no script kills is *equivalent* when it equals the unmutated game on every signal, reward and
     sampled screen of every equivalence run (:func:`equivalence_scripts`), else *survived*. A
     mutant whose game does not build or run is *stillborn*: listed, not scored."""
     import time
@@ -642,7 +683,8 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
     drawn_rest = rest if only is not None else sample.draw(rest)
     chosen = batched_ok + drawn_rest
 
-    kill = list(kill)
+    n_probe = len(kill)
+    kill = list(kill) + list(explore)
     say(f"mutants: {len(kill)} scripts on the reference")
     ref = [reference(s) for s in kill]
     runners: dict = {}
@@ -659,6 +701,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
         if why:
             unusable[f"{s.name} (seed {s.seed})"] = why
     live = [i for i in range(len(kill)) if f"{kill[i].name} (seed {kill[i].seed})" not in unusable]
+    tiers = ([i for i in live if i < n_probe], [i for i in live if i >= n_probe])
 
     # the traced runner must be the game itself: its unmutated runs equal a plain compile's
     plain: dict = {}
@@ -670,7 +713,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
             raise MutationError(f"{game}: the game with traced Constants differs from the game "
                                 f"itself on {kill[i].name}; the batched runner cannot be trusted")
 
-    equiv = equivalence_scripts(game_cls, [kill[i] for i in live], how)
+    equiv = equivalence_scripts(game_cls, [kill[i] for i in tiers[0]], how)
     say(f"mutants: {len(equiv)} equivalence runs of the unmutated game")
     equiv_original = [shared(s.mode).run(s) for s in equiv]
 
@@ -680,7 +723,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
 
         def play(s, m=m):
             return shared(s.mode).run(s, {m.field: m.value})
-        status, killed_by, detail = _classify(signals, play, kill, live, ref, original, equiv,
+        status, killed_by, detail = _classify(signals, play, kill, tiers, ref, original, equiv,
                                               equiv_original)
         rows.append(_row_for(m, status, killed_by, detail, tags, field_tags, named))
     for n, m in enumerate(drawn_rest, len(batched_ok) + 1):
@@ -694,7 +737,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
                 if s.mode not in own:
                     own[s.mode] = runs.JaxRunner(game, cls, s.mode, (), consts, **opts)
                 return own[s.mode].run(s)
-            status, killed_by, detail = _classify(signals, play, kill, live, ref, original, equiv,
+            status, killed_by, detail = _classify(signals, play, kill, tiers, ref, original, equiv,
                                                   equiv_original)
         except Exception as exc:  # a mutant that does not build or run: not a valid mutant
             stillborn.append({"id": m.id, "at": m.at,
@@ -702,7 +745,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
             continue
         rows.append(_row_for(m, status, killed_by, detail, tags, field_tags, named))
 
-    starts = len({(kill[i].seed, kill[i].mode, kill[i].steps) for i in live if kill[i].steps})
+    starts = len({(kill[i].seed, kill[i].mode, kill[i].steps) for i in tiers[0] if kill[i].steps})
     sample_info = {
         "seed": sample.seed, "size": sample.size,
         "population": len(pop), "population_by_kind": {k: sum(m.kind == k for m in pop) for k in KINDS},
@@ -713,27 +756,36 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
                 "be traced inputs), `size` drawn by random.Random(seed).sample over the "
                 "population's fixed order (all when size is null)"),
         "equivalence": how.describe(starts),
+        "explore": ("the exploration's walks (QUICK budget: every start but the deep ones, each "
+                    "start's steps then a walk; the deep recording's first frames as one run) "
+                    "run for mutants no probe kills, until the first that kills"
+                    if tiers[1] else "not run"),
     }
-    scripts_info = {"kill": len(kill), "used": len(live),
-                    "frames": sum(kill[i].frames for i in live), "unusable": unusable,
+    scripts_info = {"kill": len(kill), "used": len(live), "probes": len(tiers[0]),
+                    "explore": len(tiers[1]), "frames": sum(kill[i].frames for i in live),
+                    "unusable": unusable,
                     "notes": list(notes), "equivalence_runs": len(equiv),
                     "equivalence_frames": sum(s.frames for s in equiv)}
     return MutationResult(rows, sample_info, stillborn, scripts_info, time.monotonic() - t0)
 
 
-def _classify(signals, play, kill, live, ref, original, equiv, equiv_original):
-    """(status, killed_by, detail) of one mutant; ``play(script) -> Trace`` runs it."""
+def _classify(signals, play, kill, tiers, ref, original, equiv, equiv_original):
+    """(status, killed_by, detail) of one mutant; ``play(script) -> Trace`` runs it. Every probe
+    (``tiers[0]``) runs; the exploration scripts (``tiers[1]``) only until the first kill."""
     from alignment.audit import mutant_runs as runs
 
     killed_by, detail = [], ""
-    for i in live:
-        where = runs.first_kill(signals, ref[i], original[i], play(kill[i]))
-        if where:
-            if kill[i].name not in killed_by:
-                killed_by.append(kill[i].name)
-            detail = detail or f"{kill[i].name} (seed {kill[i].seed}): {where}"
-    if killed_by:
-        return "killed", killed_by, detail
+    for tier in tiers:
+        for i in tier:
+            where = runs.first_kill(signals, ref[i], original[i], play(kill[i]))
+            if where:
+                if kill[i].name not in killed_by:
+                    killed_by.append(kill[i].name)
+                detail = detail or f"{kill[i].name} (seed {kill[i].seed}): {where}"
+                if tier is tiers[1]:
+                    break
+        if killed_by:
+            return "killed", killed_by, detail
     for s, base in zip(equiv, equiv_original):
         where = runs.first_difference(signals, base, play(s))
         if where:

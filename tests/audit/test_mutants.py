@@ -19,10 +19,11 @@ def _reference(script):
     return runs.JaxRunner("counter", toy.CounterGame, signals=toy.SIGNALS).run(script)
 
 
-def _toy_test(only, kill_frames=40):
+def _toy_test(only, kill_frames=40, explore=()):
     kill = [runs.Script("scoring.step-points", 0, None, (("act", 1, kill_frames),))]
     return mutants.mutation_test(
         "counter", toy.CounterGame, [TOY_FILE], mutants.Sample(None), kill, reference=_reference,
+        explore=explore,
         signals=toy.SIGNALS, tags=read_tags([TOY_FILE]),
         reviewed={"scoring.step-points", "scoring.bonus", "scoring.late-bonus"}, how=SHORT,
         only=only)
@@ -64,6 +65,19 @@ def test_equivalent_survived_and_killed_mutants_are_told_apart_by_running_them()
 def test_a_longer_probe_kills_what_survived_a_short_one():
     result = _toy_test(_by_field("late_bonus_at"), kill_frames=200)
     assert [r.status for r in result.rows] == ["killed", "killed"]
+
+
+def test_exploration_kills_what_the_probes_leave_and_is_named():
+    walks = [runs.Script("explore:reset/noop", 0, None, (("act", 0, 100),)),
+             runs.Script("explore:reset/long", 0, None, (("act", 0, 200),)),
+             runs.Script("explore:reset/longer", 0, None, (("act", 0, 300),))]
+    result = _toy_test(_by_field("late_bonus_at") + _by_field("step_points")[:1], explore=walks)
+    rows = {r.id: r for r in result.rows}
+    # the first walk that reaches frame 150 kills it, and the walks after it are not played
+    assert rows["constant:late_bonus_at+"].killed_by == ["explore:reset/long"]
+    # a mutant the probes kill is named by the probes only
+    assert rows["constant:step_points-"].killed_by == ["scoring.step-points"]
+    assert result.scripts["probes"] == 1 and result.scripts["explore"] == 3
 
 
 def test_source_mutants_are_compiled_from_a_mutated_copy_and_run():
