@@ -8,7 +8,11 @@ Agent steps per second (frameskip 4, sticky actions 0.25, uniformly random actio
 - optionally upstream jaxtari, when ``--upstream-python`` names a Python that has it installed
   (``pip install jaxatari==0.2.0``; without its sprite pack, solid stand-ins are made in a
   temporary folder), object-centric (stack 4, its wrapper's default; ``--upstream-objects-stack``)
-  and native-downscaled 84x84 grey pixels (stack 4).
+  and native-downscaled 84x84 grey pixels (stack 4);
+- optionally EnvPool, when ``--envpool-python`` names a Python that has it installed (``pip install
+  envpool``; its wheels cover CPython 3.11 and 3.12 on Linux x86_64): C++ threads, 84x84 grey,
+  stack 4, frameskip 4, sticky 0.25, no no-op starts and no fire reset (as the other rows), each N
+  of ``--envpool-n``.
 
 Each jaxtari measurement jits one ``lax.scan`` of ``--steps`` agent steps over N envs (auto-reset
 inside), compiles it once (the compile time is reported on its own), then reports the median of
@@ -225,6 +229,71 @@ def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats
             "noop_max": 0, **res, "load": _load()}
 
 
+ENVPOOL_SCRIPT = r"""
+# Runs inside the EnvPool Python: one pool at the same settings as the other rows, random actions.
+import json, statistics, sys, time
+import numpy as np
+import envpool
+task, n, steps, repeats, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+env = envpool.make(task, env_type="gymnasium", num_envs=n, batch_size=n, num_threads=threads, seed=0,
+                   frame_skip=4, repeat_action_probability=0.25, stack_num=4, img_height=84,
+                   img_width=84, gray_scale=True, noop_max=1, use_fire_reset=False,
+                   episodic_life=False, reward_clip=False)
+rng = np.random.default_rng(0)
+na = env.action_space.n
+env.reset()
+for _ in range(10):
+    env.step(rng.integers(0, na, n))
+ts = []
+for _ in range(repeats):
+    acts = rng.integers(0, na, (steps, n))
+    t0 = time.perf_counter()
+    for a in acts:
+        env.step(a)
+    ts.append(time.perf_counter() - t0)
+env.close()
+print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "version": envpool.__version__}))
+"""
+
+# EnvPool's task ids (its Atari v5 family) for the games the benchmark knows.
+ENVPOOL_TASKS = {"pong": "Pong-v5", "freeway": "Freeway-v5", "frostbite": "Frostbite-v5",
+                 "breakout": "Breakout-v5"}
+
+
+def bench_envpool(python: str, game: str, n: int, steps: int, repeats: int, threads: int) -> dict | None:
+    """One EnvPool row, run by ``python`` (a Python with envpool installed) in a subprocess."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "envpool_bench.py"
+        script.write_text(ENVPOOL_SCRIPT)
+        proc = subprocess.run([python, str(script), ENVPOOL_TASKS[game], str(n), str(steps),
+                               str(repeats), str(threads)], capture_output=True, text=True, timeout=1800)
+    if proc.returncode != 0:
+        print(f"envpool failed for {game} N={n}: {proc.stderr.strip()[-400:]}", file=sys.stderr)
+        return None
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {"stack": f"envpool {res['version']} ({threads} threads) pixels", "game": game, "n": n,
+            "steps_per_s": res["steps_per_s"], "compile_s": None, "bytes_per_env": None,
+            "noop_max": 0, "load": _load()}
+
+
+def check_python(path: str, module: str, option: str) -> str:
+    """``path`` if it is a Python that can import ``module``; otherwise exit with what to fix."""
+    exe = Path(path)
+    if not exe.is_file() or not os.access(exe, os.X_OK):
+        raise SystemExit(f"{option} {path}: no executable there; give the path of a Python "
+                         f"interpreter (e.g. VENV/bin/python) where `{module}` is installed")
+    try:
+        proc = subprocess.run([str(exe), "-c", f"import {module}"], capture_output=True, text=True,
+                              timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SystemExit(f"{option} {path}: could not run it as a Python ({e})") from None
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise SystemExit(f"{option} {path}: `import {module}` fails there ({last}); install it "
+                         f"into that Python (pip install {module})")
+    return str(exe)
+
+
 def _mode(row: dict) -> str:
     """A row's observation mode ("objects" / "pixels"): the last word of its stack."""
     return row["stack"].split()[-1]
@@ -235,10 +304,12 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     from rich.table import Table
 
     # Each peer's best batch size is what a jaxtari row is compared with: ale-py (pixels, stack 4)
-    # for every row, upstream jaxtari in the same observation mode.
-    best_ale, best_up = {}, {}
+    # for every row, upstream jaxtari in the same observation mode, EnvPool (pixels, stack 4).
+    best_ale, best_up, best_ep = {}, {}, {}
     for r in rows:
-        if r["stack"].startswith("ale-py"):
+        if r["stack"].startswith("envpool"):
+            best_ep[r["game"]] = max(best_ep.get(r["game"], 0), r["steps_per_s"])
+        elif r["stack"].startswith("ale-py"):
             best_ale[r["game"]] = max(best_ale.get(r["game"], 0), r["steps_per_s"])
         elif r["stack"].startswith("upstream"):
             key = (r["game"], _mode(r))
@@ -247,7 +318,9 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     cols = ["game", "stack", "N", "steps/s", "× best ale-py"]
     if best_up:
         cols.append("× best upstream")
-    cols += ["compile s", "bytes/env"]
+    if best_ep:
+        cols.append("× best envpool")
+    cols += ["compile s", "bytes/env", "load"]
     for col in cols:
         table.add_column(col, justify="right" if col not in ("game", "stack") else "left")
     for r in rows:
@@ -258,8 +331,12 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
                  f"{r['steps_per_s'] / ale:,.1f}" if ale else "-"]
         if best_up:
             cells.append(f"{r['steps_per_s'] / up:,.1f}" if up else "-")
+        if best_ep:
+            ep = best_ep.get(r["game"]) if ours else None
+            cells.append(f"{r['steps_per_s'] / ep:,.1f}" if ep else "-")
         cells += [f"{r['compile_s']:.1f}" if r.get("compile_s") is not None else "-",
-                  f"{r['bytes_per_env']:,.0f}" if r.get("bytes_per_env") else "-"]
+                  f"{r['bytes_per_env']:,.0f}" if r.get("bytes_per_env") else "-",
+                  f"{r['load']:.1f}" if r.get("load") is not None else "-"]
         table.add_row(*cells)
     console = Console(width=None if sys.stdout.isatty() else 150)
     console.print(table)
@@ -288,13 +365,37 @@ def main(argv=None) -> int:
     ap.add_argument("--upstream-objects-stack", type=int, default=4,
                     help="frame stack of upstream's object-centric observation (default 4, its "
                          "wrapper's default; ours is 1)")
+    ap.add_argument("--envpool-python", help="a Python with envpool installed: adds EnvPool's rows")
+    ap.add_argument("--envpool-n", nargs="+", type=int, default=[16, 64, 256],
+                    help="batch sizes for EnvPool (its best is what the ratio column uses)")
+    ap.add_argument("--envpool-threads", type=int, default=2)
     ap.add_argument("--json", type=Path, help="also write the rows here")
     args = ap.parse_args(argv)
+    for name in ("n", "ale_n", "upstream_n", "envpool_n"):
+        if any(v < 1 for v in getattr(args, name) or ()):
+            ap.error(f"--{name.replace('_', '-')} takes batch sizes of at least 1")
+    if args.steps < 1 or args.repeats < 1 or args.ale_threads < 1 or args.envpool_threads < 1:
+        ap.error("--steps, --repeats, --ale-threads and --envpool-threads must be at least 1")
+    try:
+        args.games = [jaxtari.canonical_name(g) for g in args.games]
+    except jaxtari.UnknownGameError as e:
+        ap.error(str(e))
+    if args.envpool_python:
+        args.envpool_python = check_python(args.envpool_python, "envpool", "--envpool-python")
+    if args.upstream_python:
+        args.upstream_python = check_python(args.upstream_python, "jaxtari", "--upstream-python")
 
     rows, noop_rows = [], []
     load_start = _load()
     for game in args.games:
-        jaxtari.canonical_name(game)
+        if args.envpool_python:
+            for n in args.envpool_n:
+                ep = bench_envpool(args.envpool_python, game, n, args.steps, args.repeats,
+                                   args.envpool_threads)
+                if ep:
+                    rows.append(ep)
+                    print(f"  {ep['stack']} {game} N={n}: {ep['steps_per_s']:,.0f}/s "
+                          f"(load {ep['load']:.1f})", flush=True)
         if not args.no_ale:
             for n in args.ale_n:
                 rows.append(bench_ale(game, n, args.steps, args.repeats, args.ale_threads))

@@ -32,7 +32,7 @@ import numpy as np
 
 from jaxtari import spaces
 from jaxtari.env import Game, pytree_dataclass
-from jaxtari.xla import StatePacker, materialize, select_tree
+from jaxtari.xla import StatePacker, push_frame, select_tree
 
 FRAMESKIP = 4  # rule: timing.frameskip-v5
 STICKY_PROB = 0.25  # rule: action.sticky-v5
@@ -305,8 +305,7 @@ class PixelObservation(Wrapper):
 @pytree_dataclass
 class StackState:
     inner: Any
-    frames: tuple  # the last k observations, oldest first (slots older than `filled` are stale)
-    filled: jax.Array  # how many of the newest slots belong to the current episode (1..k)
+    frames: jax.Array  # (k, ...) the observation last returned: the last k frames, oldest first
 
 
 class FrameStack(Wrapper):
@@ -321,35 +320,26 @@ class FrameStack(Wrapper):
             raise ValueError(f"frame stack size must be >= 1, got {k}")
         self.k = int(k)
 
-    # How this is laid out is a measured choice (XLA CPU; the figures are in the commit history):
-    # - the k frames are k separate arrays, so a step renames buffers instead of shifting one
-    #   (k, ...) array, which was many times slower than rendering alone;
-    # - XLA fuses the renderer into every consumer of the new frame, so writing it into older
-    #   slots on a restart (`where(restart, obs, old)` per slot) rendered it k times. Instead the
-    #   frames shift unconditionally and a count of the slots that belong to this episode decides,
-    #   in the output only, which slots show the newest frame.
+    # The stack is one (k, ...) array, and it is the observation itself: each step writes the k
+    # frames once (jaxtari.xla.push_frame) and returns that buffer. Measured choices (XLA CPU, the
+    # figures are in the commit history and benchmarks/consumers.py):
+    # - k separate arrays rotated through the scan's carry were copied by XLA every step (a
+    #   carried tuple whose elements trade places cannot stay in place), and the stacked
+    #   observation was written on top of that;
+    # - stacking separate frames under vmap builds a (k, N, ...) concatenate read through a
+    #   transpose; a reduction over that (a running mean, a logged mean) was rewritten by XLA into
+    #   a padded reduce-window that its CPU backend runs ~100x slower than a plain reduce (Pong,
+    #   N=256: 157k -> 4k steps/s).
     def reset(self, key):
         obs, inner = self.env.reset(key)
-        frames = (obs,) * self.k
-        return jnp.stack(frames), StackState(inner, frames, jnp.int32(self.k))
+        frames = jnp.broadcast_to(obs, (self.k,) + obs.shape)
+        return frames, StackState(inner, frames)
 
     def step(self, state, action):
         obs, inner, r, d, info = self.env.step(state.inner, action)
-        # Rendered once into memory (jaxtari.xla.materialize): on the XLA CPU backend the renderer
-        # was being fused into, and recomputed by, every consumer of the new frame.
-        obs = materialize(obs)
         restart = jnp.asarray(info.get("episode_restart", False))
-        frames = state.frames[1:] + (obs,)
-        filled = jnp.where(restart, 1, jnp.minimum(state.filled + 1, self.k))
-        # Slot i (oldest first) holds frames[i] when that frame is from this episode, that is when
-        # filled >= k - i; otherwise it repeats the episode's first frame, frames[k - filled].
-        shown = []
-        for i in range(self.k - 1):
-            v = frames[i]
-            for j in range(i + 1, self.k):
-                v = jnp.where(self.k - filled == j, frames[j], v)
-            shown.append(v)
-        return jnp.stack(shown + [obs]), StackState(inner, frames, filled), r, d, info
+        frames = push_frame(state.frames, obs, restart)
+        return frames, StackState(inner, frames), r, d, info
 
     @property
     def observation_space(self):

@@ -1,0 +1,80 @@
+"""The benchmarks refuse bad options with a message naming the option and the fix, before any
+measurement starts (benchmarks/throughput.py, benchmarks/consumers.py)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # flax's module dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def throughput():
+    return _load("throughput")
+
+
+@pytest.fixture(scope="module")
+def consumers():
+    return _load("consumers")
+
+
+def _refused(main, argv, capsys) -> str:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code not in (0, None)
+    out = capsys.readouterr()
+    return f"{e.value.code} {out.err} {out.out}"
+
+
+def test_envpool_python_that_does_not_exist_is_named(throughput, capsys, tmp_path):
+    msg = _refused(throughput.main, ["--games", "pong", "--envpool-python", str(tmp_path / "nope")], capsys)
+    assert "--envpool-python" in msg and "no executable" in msg and "envpool" in msg
+
+
+def test_envpool_python_without_envpool_says_to_install_it(throughput, capsys):
+    # this project's own Python has no envpool (it is a peer, measured from its own venv)
+    assert importlib.util.find_spec("envpool") is None
+    msg = _refused(throughput.main, ["--games", "pong", "--envpool-python", sys.executable], capsys)
+    assert "import envpool" in msg and "pip install envpool" in msg
+
+
+def test_envpool_python_that_is_not_a_python(throughput, capsys, tmp_path):
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nexit 3\n")
+    fake.chmod(0o755)
+    msg = _refused(throughput.main, ["--games", "pong", "--envpool-python", str(fake)], capsys)
+    assert "import envpool" in msg
+
+
+@pytest.mark.parametrize("argv, word", [
+    (["--envpool-n", "0"], "--envpool-n"),
+    (["--n", "-4"], "--n"),
+    (["--steps", "0"], "--steps"),
+    (["--games", "pacman-deluxe"], "pacman-deluxe"),
+])
+def test_throughput_refuses_bad_numbers_and_games(throughput, capsys, argv, word):
+    assert word in _refused(throughput.main, argv, capsys)
+
+
+@pytest.mark.parametrize("argv, word", [
+    (["--rounds", "0"], "--rounds"),
+    (["--games", "pacman-deluxe"], "pacman-deluxe"),
+    (["--consumers", "everything"], "everything"),
+])
+def test_consumers_refuses_bad_options(consumers, capsys, argv, word):
+    assert word in _refused(consumers.main, argv, capsys)
+
+
+def test_envpool_tasks_cover_every_game(throughput):
+    import jaxtari
+    assert set(throughput.ENVPOOL_TASKS) == set(jaxtari.list_games())

@@ -1,0 +1,94 @@
+"""The one-array FrameStack (jaxtari.xla.push_frame) gives every game's agent the observation the
+previous FrameStack gave, bit for bit, over whole episodes: restarts at the episode cap and at game
+over, no-op starts, pixels and object-centric features, under vmap inside a compiled scan."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxtari
+from jaxtari.wrappers import AtariWrapper, FrameStack, ObjectObservation, PixelObservation
+from tests.reference_frame_stack import OldFrameStack
+from tests.toy_game import ToyConstants, ToyGame
+
+N_ENVS, STEPS = 6, 120
+CAP_STEPS = 23  # a short episode cap (agent steps): several restarts per env within STEPS
+
+
+def _rollout(env, n, steps, seed):
+    """Observations (steps, n, ...) and restart flags (steps, n) of one compiled vmapped scan."""
+    keys = jax.random.split(jax.random.key(seed), n)
+    obs0, s0 = jax.vmap(env.reset)(keys)
+
+    def body(s, k):
+        a = (jax.random.bits(k, (n,), jnp.uint32) % env.num_actions).astype(jnp.int32)
+        obs, s, _, _, info = jax.vmap(env.step)(s, a)
+        return s, (obs, info["episode_restart"])
+
+    _, (obs, restart) = jax.jit(lambda s: jax.lax.scan(body, s, jax.random.split(jax.random.key(seed + 1), steps)))(s0)
+    return np.asarray(obs0), np.asarray(obs), np.asarray(restart)
+
+
+def _both(game, observation, k, **atari):
+    base = observation(AtariWrapper(game, **atari))
+    return FrameStack(base, k), OldFrameStack(base, k)
+
+
+def _assert_same(new, old, n=N_ENVS, steps=STEPS, seed=0):
+    o0_new, obs_new, restart = _rollout(new, n, steps, seed)
+    o0_old, obs_old, restart_old = _rollout(old, n, steps, seed)
+    np.testing.assert_array_equal(restart, restart_old)
+    assert restart.sum() >= n  # every env restarted at least once on average: resets are inside
+    assert obs_new.dtype == obs_old.dtype and obs_new.shape == obs_old.shape
+    np.testing.assert_array_equal(o0_new, o0_old)
+    for t in range(steps):
+        np.testing.assert_array_equal(obs_new[t], obs_old[t], err_msg=f"step {t}")
+    return restart
+
+
+def _game_case(name):
+    marks = () if name == "pong" else (pytest.mark.slow,)
+    return pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", [_game_case(g) for g in jaxtari.list_games()])
+def test_pixel_stack_matches_the_previous_stack_over_whole_episodes(name):
+    """84x84 pixels, stack 4, sticky actions, no-op starts, the cap every CAP_STEPS agent steps."""
+    new, old = _both(jaxtari.make(name), PixelObservation, 4, noop_max=30,
+                     max_episode_frames=4 * CAP_STEPS)
+    _assert_same(new, old)
+
+
+@pytest.mark.parametrize("name", [_game_case(g) for g in jaxtari.list_games()])
+def test_object_stack_matches_the_previous_stack_over_whole_episodes(name):
+    new, old = _both(jaxtari.make(name), ObjectObservation, 3, noop_max=30,
+                     max_episode_frames=4 * CAP_STEPS)
+    _assert_same(new, old)
+
+
+@pytest.mark.parametrize("k", [1, 2, 4, 5])
+def test_toy_stack_matches_at_game_over_restarts_for_every_size(k):
+    """Game over (not the cap) restarts the toy every 3 agent steps; stack sizes around 4."""
+    toy = ToyGame(ToyConstants(game_over_frame=12))
+    new, old = _both(toy, PixelObservation, k, sticky_prob=0.25, noop_max=2)
+    restart = _assert_same(new, old, n=4, steps=20)
+    assert restart.sum() >= 4 * 5
+
+
+def test_episodic_life_restarts_nothing_and_matches():
+    """Under episodic life a lost life ends the agent's episode but not the game: the stack keeps
+    its frames exactly as before (it refills only on the wrapped env's restart)."""
+    new, old = _both(jaxtari.make("pong"), PixelObservation, 4, episodic_life=True,
+                     max_episode_frames=4 * CAP_STEPS)
+    _assert_same(new, old, n=3, steps=60)
+
+
+def test_the_stack_is_the_state():
+    """The observation returned is the stack the next step shifts (nothing else is kept)."""
+    env = FrameStack(PixelObservation(AtariWrapper(jaxtari.make("pong"))), 4)
+    obs, s = env.reset(jax.random.key(0))
+    assert obs.shape == (4, 84, 84) and obs.dtype == jnp.uint8
+    o1, s1, *_ = jax.jit(env.step)(s, 0)
+    np.testing.assert_array_equal(np.asarray(s1.frames), np.asarray(o1))
+    np.testing.assert_array_equal(np.asarray(o1[:3]), np.asarray(obs[1:]))
