@@ -358,6 +358,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--modes", nargs="+", default=["objects", "pixels"], choices=["objects", "pixels"])
     ap.add_argument("--no-ale", action="store_true")
+    ap.add_argument("--no-noop-cost", action="store_true",
+                    help="skip the no-op-start cost rows (two more scans at the largest N per game)")
     ap.add_argument("--upstream-python", help="a Python with upstream jaxatari installed")
     ap.add_argument("--upstream-n", nargs="+", type=int,
                     help="batch sizes for upstream jaxtari (default: those of --n; its Frostbite "
@@ -414,7 +416,7 @@ def main(argv=None) -> int:
                         print(f"  {up['stack']} {game} N={n}: {up['steps_per_s']:,.0f}/s "
                               f"(compile {up['compile_s']:.1f}s, {up['stand_in_sprites']} stand-in "
                               f"sprites, load {up['load']:.1f})", flush=True)
-        if "objects" in args.modes:
+        if "objects" in args.modes and not args.no_noop_cost:
             noop_rows.append(bench_noop_cost(game, max(args.n), args.steps, 3 * args.repeats))
     print_table(rows, noop_rows)
     if args.json:
