@@ -1,6 +1,6 @@
 """The catalog: the registry of the games the pipeline checks, and their signals.
 
-A game is in the catalog when ``alignment/reference/games/<game>.py`` defines its ``ENTRY`` (its
+A game is in the catalog when ``alignment/reference/games/<game>/`` defines its ``ENTRY`` (its
 ground truth: RAM map, signal extractors, actions, documents; see :mod:`alignment.signals` for what an
 entry holds). This module only finds those modules and answers by name: :func:`entry`, :func:`games`,
 :func:`canonical`; and :func:`code_hash`, the hash of a game's jaxtari source that every artefact
@@ -68,7 +68,7 @@ def canonical(name: str) -> str:
     if slug in jaxtari.list_games():
         raise UnknownGameError(
             f"unknown game {name!r} to the catalog: jaxtari has {slug}, but it has no ground truth "
-            f"yet (add alignment/reference/games/{slug}.py); games in the catalog: {checked}")
+            f"yet (add alignment/reference/games/{slug}/); games in the catalog: {checked}")
     raise UnknownGameError(
         f"unknown game {name!r} to the catalog: {slug} is an ALE game that jaxtari has not ported "
         f"yet (no JAX game, no ground truth); games in the catalog: {checked}")
@@ -87,13 +87,9 @@ def _games_dir() -> Path:
 
 
 def game_source_files(jax_game: str) -> list[Path]:
-    """A jaxtari game's source files, sorted: ``games/<game>.py``, every ``games/<game>_*.py`` beside
-    it, and every ``.py`` of a ``games/<game>/`` package."""
-    games_dir = _games_dir()
-    files = [games_dir / f"{jax_game}.py", *games_dir.glob(f"{jax_game}_*.py")]
-    if (games_dir / jax_game).is_dir():
-        files += (games_dir / jax_game).rglob("*.py")
-    return sorted({f.resolve() for f in files if f.is_file()})
+    """A jaxtari game's source files, sorted: every ``.py`` of its package ``games/<game>/``."""
+    package = _games_dir() / jax_game
+    return sorted({f.resolve() for f in package.rglob("*.py") if f.is_file()})
 
 
 def hash_files(files) -> str:

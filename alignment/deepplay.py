@@ -23,7 +23,7 @@ import numpy as np
 
 from alignment.backends import REWARD, make_backend
 
-# Frostbite RAM (public disassembly names; addresses as in alignment/reference/games/frostbite.py)
+# Frostbite RAM (public disassembly names; addresses as in alignment/reference/games/frostbite/)
 _FB_ROW, _FB_LEVEL, _FB_LIVES, _FB_IGLOO, _FB_Y, _FB_X = 57, 75, 76, 77, 100, 102
 _FB_FULL_IGLOO, _FB_SHORE_ROW, _FB_DOOR_X, _FB_SHORE_Y = 15, 255, 123, 27
 

@@ -5,7 +5,7 @@ Every game reports the four core signals ``score`` (rewards summed since reset),
 emulator itself (``AleGame``), on the JAX side from ``game.score``/``game.lives``/``game.is_terminal``
 and ``state.frame``. A game's own signals are decoded from the 128 bytes of console RAM on the ALE
 side (``Signal.ale(ram)``, written in the game's ground-truth module
-``alignment/reference/games/<game>.py``) and read from the JAX state through
+``alignment/reference/games/<game>/``) and read from the JAX state through
 ``game.signals(state)[name]`` on the other. Units are ALE screen pixels (x 0..159, y 0..209, top-left
 corner of the object's bounding box) unless a signal says otherwise.
 """

@@ -7,8 +7,7 @@
 - :class:`PostStepMod` rewrites the state and/or the reward after every raw step (a function of
   ``(game, previous_state, new_state, reward) -> (new_state, reward)``), traced into the step.
 
-Each game registers its mods in ``jaxtari/games/<game>_mods.py`` or, for a game package,
-``jaxtari/games/<game>/mods.py`` (a module-level ``MODS`` list);
+Each game registers its mods in ``jaxtari/games/<game>/mods.py`` (a module-level ``MODS`` list);
 ``jaxtari.make(name, mods=[...])`` takes registered names or mod objects. A mod declares the rules
 of the game's spec (``specs/<game>.yaml`` ids) it changes in ``rules``: an audit of the modified
 game runs only the probes of the other rules.
@@ -52,16 +51,16 @@ Mod = InternalMod | PostStepMod
 
 def registered_mods(game_name: str) -> dict[str, Mod]:
     """The mods registered for a game (by its canonical name), keyed by mod name: the ``MODS`` of
-    ``jaxtari/games/<game>_mods.py``, or of ``jaxtari/games/<game>/mods.py`` for a game package."""
-    for module_name in (f"jaxtari.games.{game_name}_mods", f"jaxtari.games.{game_name}.mods"):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module_name.startswith(exc.name):
-                raise
-            continue
-        return {m.name: m for m in getattr(module, "MODS", ())}
-    return {}
+    ``jaxtari/games/<game>/mods.py`` (a game without that module has none)."""
+    module_name = f"jaxtari.games.{game_name}.mods"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        # no such game package or no mods module: no mods; a module the mods import is missing: a bug
+        if exc.name is None or not module_name.startswith(exc.name):
+            raise
+        return {}
+    return {m.name: m for m in getattr(module, "MODS", ())}
 
 
 def resolve(game_name: str, mods: Sequence[str | Mod]) -> list[Mod]:

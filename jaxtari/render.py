@@ -19,10 +19,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxtari.atari.screen import SCREEN_H, SCREEN_W  # noqa: F401  (the names every game draws with)
 from jaxtari.xla import materialize  # noqa: F401  (the name games and wrappers have used)
 
-SCREEN_H = 210
-SCREEN_W = 160
 SMALL = 84
 
 

@@ -62,7 +62,7 @@ def _check_stress(game: str, cfg: Configuration) -> None:
 
 
 def _compiled(saver):
-    from alignment import graph
+    from alignment.pipeline import graph
 
     return graph.compile(checkpointer=saver)
 

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 CONTROLS = ("up", "down", "left", "right", "fire")
 
 # Pong's paddle is a potentiometer on a joystick port: ALE's RIGHT moves the paddle up the screen and
-# LEFT down (see jaxtari/games/pong.py), so the up/down keys drive it the way the screen suggests.
+# LEFT down (see jaxtari/games/pong/), so the up/down keys drive it the way the screen suggests.
 ALIASES: dict[str, dict[str, str]] = {
     "pong": {"up": "right", "down": "left"},
 }

@@ -1,5 +1,5 @@
 """The ALE side of the pipeline: the real emulator (ale-py) behind the JAX games' step semantics
-(:mod:`alignment.reference.ale`), each game's ground truth (``games/<game>.py``: RAM map, signal
+(:mod:`alignment.reference.ale`), each game's ground truth (``games/<game>/``: RAM map, signal
 extractors, catalog entry) and the open-loop policies of compare (:mod:`alignment.reference.policy`).
 
 >>> from alignment.reference import AleGame

@@ -2,7 +2,7 @@
 the ALE side sees, :mod:`alignment.stress`).
 
 The feature layout has one home, the JAX game's ``observation(state)``. A game's ground-truth
-module (``alignment/reference/games/<game>.py``) defines ``observation_fields(rams)``: the state
+module (``alignment/reference/games/<game>/``) defines ``observation_fields(rams)``: the state
 fields that observation reads (positions, the frame counter, ...) decoded from a batch of RAM
 snapshots; here the game's own observation is evaluated on a reset state carrying those fields. So
 the two sides cannot disagree on order, sizes or geometry, only where the RAM decoding does, which

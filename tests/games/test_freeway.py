@@ -16,7 +16,7 @@ import pytest
 import jaxtari
 from jaxtari import render
 from jaxtari.games import freeway as fw
-from jaxtari.games import freeway_art as art
+from jaxtari.games.freeway import art, sprites
 from jaxtari.mods import ModError
 
 from alignment.catalog import entry
@@ -384,13 +384,13 @@ def test_hit_penalty_costs_one_per_hit_and_leaves_the_game_alone(game):
 def _collide_every_lane(game, state):
     """Reference: the overlap table looked up for all ten lanes."""
     pose = game._pose(state)
-    dy = jnp.asarray(fw._LANE_TOP) - (art.CHICKEN_SCREEN_Y0 - state.climb)
+    dy = jnp.asarray(sprites.LANE_TOP) - (art.CHICKEN_SCREEN_Y0 - state.climb)
     dx = game._car_screen_x(state) - art.CHICKEN_X
-    inside = (dy > -fw._CAR_H) & (dy < fw._CH_H) & (dx > -fw._CAR_W) & (dx < fw._CH_W)
-    iy = jnp.clip(dy + fw._CAR_H - 1, 0, fw._OVERLAP.shape[2] - 1)
-    ix = jnp.clip(dx + fw._CAR_W - 1, 0, fw._OVERLAP.shape[3] - 1)
+    inside = (dy > -sprites.CAR_H) & (dy < sprites.CH_H) & (dx > -sprites.CAR_W) & (dx < sprites.CH_W)
+    iy = jnp.clip(dy + sprites.CAR_H - 1, 0, sprites.OVERLAP.shape[2] - 1)
+    ix = jnp.clip(dx + sprites.CAR_W - 1, 0, sprites.OVERLAP.shape[3] - 1)
     faces = jnp.asarray(np.asarray(game.consts.lane_faces_right, np.int32))
-    return jnp.asarray(fw._OVERLAP)[pose, faces, iy, ix] & inside
+    return jnp.asarray(sprites.OVERLAP)[pose, faces, iy, ix] & inside
 
 
 def test_collide_looking_at_two_lanes_equals_looking_at_all(game):

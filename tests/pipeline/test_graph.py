@@ -6,7 +6,7 @@ from pathlib import Path
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from alignment import graph
+from alignment.pipeline import graph
 from alignment.spec.store import load_spec
 from tests.pipeline import toy_stages
 

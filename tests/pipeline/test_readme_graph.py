@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from alignment import graph
+from alignment.pipeline import graph
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -12,7 +12,7 @@ def test_readme_mermaid_matches_the_compiled_graph():
     blocks = re.findall(r"```mermaid\n(.*?)```", README.read_text(), flags=re.S)
     assert len(blocks) == 1, "the README should hold one mermaid diagram, the pipeline's"
     assert blocks[0] == graph.mermaid().rstrip("\n") + "\n", (
-        "the README's diagram differs from the graph: paste `python -m alignment.graph` into it")
+        "the README's diagram differs from the graph: paste `python -m alignment.pipeline.graph` into it")
 
 
 def test_the_diagram_shows_every_stage_and_the_conditional_routes():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from alignment import graph
+from alignment.pipeline import graph
 from alignment.pipeline import execute, runs
 from alignment.pipeline.configuration import DEFAULT_STAGE_MODULES, Configuration
 

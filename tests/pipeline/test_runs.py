@@ -11,7 +11,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from alignment import graph
+from alignment.pipeline import graph
 from alignment.cli import app
 from alignment.pipeline import execute, runs
 from alignment.spec.store import load_spec
@@ -55,7 +55,7 @@ def test_a_node_that_raises_leaves_a_run_that_resume_finishes(toy_cfg, tmp_path)
 RESUME_SCRIPT = """
 import sys
 from pathlib import Path
-from alignment import graph
+from alignment.pipeline import graph
 from alignment.pipeline import execute, runs
 root = Path(sys.argv[1])
 with runs.open_store(root) as saver:

@@ -1,4 +1,4 @@
-"""Breakout's ground truth (alignment/reference/games/breakout.py) re-checked on the emulator: each
+"""Breakout's ground truth (alignment/reference/games/breakout/) re-checked on the emulator: each
 RAM address against what the screen shows, and the catalog's signals of both backends agreeing
 frame for frame with zero tolerance."""
 

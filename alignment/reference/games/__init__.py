@@ -1,5 +1,5 @@
-"""Per-game ground truth: one module per game, ``<game>.py``, defining ``ENTRY`` (a
-:class:`~alignment.signals.GameEntry`): where the emulator keeps what the game's signals report, each
-RAM address with its public source. :mod:`alignment.catalog` finds the modules here; adding a game
-adds a file.
+"""Per-game ground truth: one package per game, ``<game>/``, whose ``ENTRY`` (a
+:class:`~alignment.signals.GameEntry`) says where the emulator keeps what the game's signals report,
+each RAM address with its public source. :mod:`alignment.catalog` finds the packages here; adding a
+game adds a package.
 """

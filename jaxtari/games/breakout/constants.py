@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from jaxtari.atari.paddle import POT_DELTA, POT_MAX, POT_MIN, POT_START  # noqa: F401
+
 # ---- the minimal action set (Farama; ALEInterface.getMinimalActionSet) ---------------------------
 MINIMAL_ACTIONS = (0, 1, 3, 4)  # NOOP, FIRE, RIGHT, LEFT
 
@@ -31,9 +33,7 @@ MODE_FLAGS = (0x00, 0x10, 0x08, 0x40, 0x80, 0x90, 0x88, 0xC0, 0x20, 0x30, 0x28, 
 MODES = tuple(4 * i for i in range(len(MODE_FLAGS)))
 
 # ---- the paddle controller (ALE's paddle emulation; ALE: checked on every reachable value) --------
-POT_DELTA = 23_000   # RIGHT lowers the resistance this much per frame, LEFT raises it
-POT_MIN, POT_MAX = 27_450, 790_196
-POT_START = (POT_MAX - POT_MIN) // 2 + POT_MIN
+# RIGHT lowers the resistance by POT_DELTA per frame, LEFT raises it: POT_* of jaxtari.atari.paddle
 # ram[70]: the kernel's line count while the paddle's capacitor has not charged yet; a step function
 # of the resistance. (resistance at or above which the reading is, reading) for every step, measured
 # on ALE over all 101 resistances the paddle can reach (three 23,000-ohm lattices: from the start

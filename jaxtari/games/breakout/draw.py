@@ -27,19 +27,14 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari import render
+from jaxtari.atari.fonts import DIGITS_3X5
 from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
 
 _U32 = jnp.uint32
 
-# 3x5 digit glyphs (ALE: read off the screen; a cell is 4 px wide and 2 lines tall)
-DIGIT_ART = (
-    ("###", "#.#", "#.#", "#.#", "###"), (".#.", ".#.", ".#.", ".#.", ".#."),
-    ("###", "..#", "###", "#..", "###"), ("###", "..#", ".##", "..#", "###"),
-    ("#.#", "#.#", "###", "..#", "..#"), ("###", "#..", "###", "..#", "###"),
-    ("#..", "#..", "###", "#.#", "###"), ("###", "..#", "..#", "..#", "..#"),
-    ("###", "#.#", "###", "#.#", "###"), ("###", "#.#", "###", "..#", "..#"),
-)
+# The 3x5 font of Atari's cartridges (jaxtari.atari.fonts); a cell is 4 px wide and 2 lines tall
+DIGIT_ART = DIGITS_3X5
 GLYPH_ROWS = len(DIGIT_ART[0])
 # the digits are playfield glyphs: a cell is one playfield pixel, each digit starts on one
 assert g.DIGIT_CELL_W == g.PF_PIXEL and all(x % g.PF_PIXEL == 0 for x in g.DIGIT_X)

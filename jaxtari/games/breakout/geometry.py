@@ -22,9 +22,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
+from jaxtari.atari.screen import SCREEN_H, SCREEN_W  # noqa: F401  (the game's modules read them here)
 from jaxtari.games.breakout import constants as k
 
-SCREEN_H, SCREEN_W = 210, 160
 DIGIT_TOP, DIGIT_CELL_W, DIGIT_CELL_H = 5, 4, 2
 DIGIT_X = (36, 52, 68, 100, 132)  # hundreds, tens, ones of the score; balls left; player number
 TOP_WALL = (17, 32)               # [first, end) lines

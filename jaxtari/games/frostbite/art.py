@@ -3,8 +3,10 @@
 Every mask below was read off real emulator frames by a capture script (FB animation frames
 with ram[110] forced during the opening freeze, enemies with ram[17]/ram[96]/ram[92] forced,
 igloo stages with ram[77] forced, floe shapes with ram[30] forced); colours are the exact RGB
-values of those frames.
+values of those frames. The score digits are Activision's font (jaxtari.atari.fonts).
 """
+
+from jaxtari.atari.fonts import DIGITS_8X8
 
 # Frostbite Bailey: 6 animation frames (ram[110]), 19 rows from y = ram[100] + 28, 8 columns
 # (bit order as drawn, unreflected). 0 stand, 1/0 walk, 2 = 3 jump, 4/5 sinking or freezing.
@@ -129,18 +131,7 @@ SHORE_Y = (42, 77)
 WATER_Y = (78, 185)
 HUD_SCORE_Y = 10
 HUD_TEMP_Y = 22
-DIGIT_ART = (
-    ('..####..', '.##..##.', '.##..##.', '.##..##.', '.##..##.', '.##..##.', '.##..##.', '..####..'),
-    ('...##...', '..###...', '...##...', '...##...', '...##...', '...##...', '...##...', '..####..'),
-    ('..####..', '.#...##.', '.....##.', '.....##.', '..####..', '.##.....', '.##.....', '.######.'),
-    ('..####..', '.#...##.', '.....##.', '....##..', '....##..', '.....##.', '.#...##.', '..####..'),
-    ('....##..', '...###..', '..#.##..', '.#..##..', '.######.', '....##..', '....##..', '....##..'),
-    ('.######.', '.##.....', '.##.....', '.#####..', '.....##.', '.....##.', '.#...##.', '.#####..'),
-    ('..####..', '.##...#.', '.##.....', '.#####..', '.##..##.', '.##..##.', '.##..##.', '..####..'),
-    ('.######.', '.#....#.', '.....##.', '....##..', '...##...', '...##...', '...##...', '...##...'),
-    ('..####..', '.##..##.', '.##..##.', '..####..', '..####..', '.##..##.', '.##..##.', '..####..'),
-    ('..####..', '.##..##.', '.##..##.', '.##..##.', '..#####.', '.....##.', '.#...##.', '..####..'),
-)
+DIGIT_ART = DIGITS_8X8  # Activision's score font (jaxtari.atari.fonts)
 DEGREE_ART = ("###.....", "#.#.....", "###.....")  # rows 22..24 of the temperature line
 DIGIT_CELL_X = 22   # score cells at 22, 30, ..., 62 (y 10..17); temperature 22, 30, degree 38; lives 62 (y 22..29)
 DIGIT_SPACING = 8

@@ -1,12 +1,14 @@
 """Frostbite's numbers: the cartridge's constants, the bits of its status bytes, and the tunables.
 
 One home for each: the game's rules, its drawing and its ground-truth module
-(alignment/reference/games/frostbite.py) import them from here.
+(alignment/reference/games/frostbite/) import them from here.
 """
 
 from __future__ import annotations
 
 import dataclasses
+
+from jaxtari.atari.screen import SCREEN_W  # noqa: F401  (x positions wrap here: floes, a carried Bailey)
 
 # ---- numbers of the cartridge (each checked against ALE RAM) ------------------------------------
 # measured: each number read off the disassembly and checked against ALE RAM (see the docstring)
@@ -64,7 +66,6 @@ FISH_EATEN_MASK = (3, 5, 6, 3, 3, 1, 5, 4, 6, 6, 4, 0xB0, 0x07, 0xA5, 0xF8, 0x65
 ENEMY_BOB = (4, 3, 2, 1, 0, 0, 0, 1, 2, 3, 4, 3, 2, 1, 0, 0)  # fish/crab/clam sway down, by (fc>>3)
 KIND_GOOSE, KIND_FISH, KIND_CRAB, KIND_CLAM = 0, 1, 2, 3  # rule: spawning.fish, physics.hazards-push
 LAST_ENEMY_LINE_X = 24       # collision read at CPU cycle ~31 of the line: screen x ~ 3*31 - 68
-SCREEN_W = 160               # x positions wrap here (floes, a carried Bailey)
 
 # The row byte ram[17+i]: the enemy's kind, which way the floes and the enemy move.
 ROW_KIND = 0x03

@@ -15,7 +15,7 @@ import numpy as np
 from jaxtari.games.freeway import (
     CAR_SCREEN_X_OFFSET, CHICKEN_SCREEN_Y0, NUM_LANES, Freeway, FreewayConstants,
 )
-from jaxtari.games.freeway_art import CAR_TOP_Y0, CHICKEN_X, LANE_SPACING
+from jaxtari.games.freeway.art import CAR_TOP_Y0, CHICKEN_X, LANE_SPACING
 
 from alignment.actions import names_of
 from alignment.signals import MEASURED, OCATARI, AleCounterpart, RamWrite, Signal, bcd, jax_signal, make_entry

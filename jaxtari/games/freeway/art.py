@@ -3,8 +3,10 @@
 Every mask here was read from real emulator frames by capture scripts (the chicken in each of its
 poses while walking and after a hit, cars in every lane, the score digits with ram[103] forced,
 the static road picture as the per-pixel median of 150 frames). Colours are the exact RGB values
-of those frames.
+of those frames. The score digits are Activision's font, :data:`jaxtari.atari.fonts.DIGITS_8X8`.
 """
+
+from jaxtari.atari import screen
 
 # ---- colours -----------------------------------------------------------------------------------
 BLACK = (0, 0, 0)
@@ -61,7 +63,7 @@ SCORE_FLASH_RGB = (
 )
 
 # ---- layout (screen pixels) --------------------------------------------------------------------
-HMOVE_BAR_W = 8                  # x 0..7 is black on every line (the TIA's HMOVE blank)
+HMOVE_BAR_W = screen.HMOVE_BAR_W  # x 0..7 is black on every line (Freeway HMOVEs every line)
 BLACK_ROWS = ((0, 4), (14, 1), (23, 1), (185, 1), (195, 15))  # (top y, height), full width
 SCORE_BAND = (4, 10)             # grey band behind the scores
 TOP_KERB = (15, 8)
@@ -131,20 +133,6 @@ CHICKEN_ART = (
     ),
 )
 POSE_WALK_A, POSE_WALK_B, POSE_HURT = 0, 1, 2
-
-# Score digits 0..9, one 8x8 cell each.
-DIGIT_ART = (
-    ("..####..", ".##..##.", ".##..##.", ".##..##.", ".##..##.", ".##..##.", ".##..##.", "..####.."),
-    ("...##...", "..###...", "...##...", "...##...", "...##...", "...##...", "...##...", "..####.."),
-    ("..####..", ".#...##.", ".....##.", ".....##.", "..####..", ".##.....", ".##.....", ".######."),
-    ("..####..", ".#...##.", ".....##.", "....##..", "....##..", ".....##.", ".#...##.", "..####.."),
-    ("....##..", "...###..", "..#.##..", ".#..##..", ".######.", "....##..", "....##..", "....##.."),
-    (".######.", ".##.....", ".##.....", ".#####..", ".....##.", ".....##.", ".#...##.", ".#####.."),
-    ("..####..", ".##...#.", ".##.....", ".#####..", ".##..##.", ".##..##.", ".##..##.", "..####.."),
-    (".######.", ".#....#.", ".....##.", "....##..", "...##...", "...##...", "...##...", "...##..."),
-    ("..####..", ".##..##.", ".##..##.", "..####..", "..####..", ".##..##.", ".##..##.", "..####.."),
-    ("..####..", ".##..##.", ".##..##.", ".##..##.", "..#####.", ".....##.", ".#...##.", "..####.."),
-)
 
 # The Activision logo under the road (x 21.., y 196..202).
 LOGO_ART = (

@@ -1,0 +1,75 @@
+"""Freeway's picture, at 210x160 RGB or 84x84 grey from the same drawing (see :mod:`jaxtari.render`):
+the static road (drawn once per raster), the scores, the chickens, then the cars over them."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari import render
+from jaxtari.games.freeway import art, sprites
+from jaxtari.games.freeway.constants import NUM_LANES
+
+
+def background(game, raster):
+    """The static picture on ``raster``, drawn once per raster and kept by the game."""
+    key = (raster.height, raster.width, raster.channels)
+    if key not in game._backgrounds:
+        with jax.ensure_compile_time_eval():
+            game._backgrounds[key] = np.asarray(static_picture(raster))
+    return jnp.asarray(game._backgrounds[key])
+
+
+def draw(game, raster, state):
+    """The screen of ``state`` on ``raster``."""
+    canvas = background(game, raster)
+    canvas = render.paint(canvas, score_mask(raster, state), score_colour(game, state))
+    shown = state.frame > 0  # ALE's first frame after reset shows no chickens
+    canvas = render.draw_sprites(canvas, raster, sprites.CHICKENS, game._pose(state), art.CHICKEN_X,
+                                 game.chicken_y(state), shown)
+    # The second player's chicken never moves or changes pose: a fixed mask.
+    other = render.glyph_table(raster, sprites.CHICKENS.mask, [art.OTHER_CHICKEN_X],
+                               game._other_chicken_y)[0, art.POSE_WALK_A]
+    canvas = render.paint(canvas, jnp.asarray(other) & shown, art.CHICKEN_RGB)
+    # Cars are drawn over the chicken (the car's pixels win where they overlap). x wraps at
+    # 160: a car at x < 0 shows its left columns at the right edge (x 157..159) and the rest
+    # under the HMOVE bar. (Wrapping every car also sends the right end of one at x > 152 to
+    # columns 0..3, which the HMOVE bar covers, so the picture is the same.)
+    x = game._car_screen_x(state)
+    lanes = jnp.arange(NUM_LANES)
+    # One lane per row band: all ten cars in one pass per layer.
+    canvas = render.draw_sprite_rows(canvas, raster, game._car_sheet, lanes, x,
+                                     jnp.asarray(sprites.LANE_TOP), True, wrap=render.SCREEN_W)
+    return render.draw_rect(canvas, raster, 0, 0, art.HMOVE_BAR_W, render.SCREEN_H, art.BLACK)
+
+
+def score_mask(raster, state):
+    """(H, W) bool: the lit pixels of both players' score digits."""
+    def digits(value, x):
+        return render.digits_mask(raster, sprites.DIGIT_MASKS.mask, value, x, art.SCORE_Y, 2,
+                                  art.DIGIT_SPACING)
+    return digits(state.shown_score, art.PLAYER_SCORE_X) | digits(0, art.OTHER_SCORE_X)
+
+
+def score_colour(game, state):
+    """The digits' colour: fixed, then the palette cycle of the last frames."""
+    flashing = state.frame >= game.consts.game_frames - art.SCORE_FLASH_FRAMES
+    flash = jnp.asarray(art.SCORE_FLASH_RGB, jnp.uint8)[(state.frame % 256) // 2]
+    return jnp.where(flashing, flash, jnp.asarray(art.SCORE_RGB, jnp.uint8))
+
+
+def static_picture(raster):
+    """The picture that never changes: road, kerbs, lane lines, the logo."""
+    c = raster.blank(art.ROAD_RGB)
+    for (y, h), col in ((art.SCORE_BAND, art.ROAD_RGB), (art.TOP_KERB, art.KERB_RGB),
+                        (art.BOTTOM_KERB, art.KERB_RGB)):
+        c = render.draw_rect(c, raster, 0, y, render.SCREEN_W, h, col)
+    for y, h in art.BLACK_ROWS:
+        c = render.draw_rect(c, raster, 0, y, render.SCREEN_W, h, art.BLACK)
+    dash = ((raster.xs >= art.DASH_X0) & ((raster.xs - art.DASH_X0) % art.DASH_PERIOD < art.DASH_LEN))
+    for ys, col in ((art.LANE_LINE_YS, art.LANE_LINE_RGB), (art.MEDIAN_YS, art.MEDIAN_RGB)):
+        for y in ys:
+            c = render.paint(c, (raster.ys == y) & dash, col)
+    c = render.draw_sprites(c, raster, sprites.LOGO, 0, art.LOGO_XY[0], art.LOGO_XY[1], True)
+    return c

@@ -1,0 +1,78 @@
+"""Pong's numbers: measured on ale-py 0.12.1 (RAM and screens) or read off the ROM, each noted.
+
+They are fields of :class:`PongConstants` so that an :class:`~jaxtari.mods.InternalMod` can change
+them; the ground truth (alignment/reference/games/pong/) reads the offsets from here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jaxtari.atari import paddle
+
+
+@dataclasses.dataclass(frozen=True)
+class PongConstants:
+    # ---- the agent's paddle controller  measured: ALE's paddle emulation, RAM 60 frame by frame
+    pot_delta: int = paddle.POT_DELTA  # resistance change per frame of RIGHT (-) / LEFT (+)
+    pot_min: int = paddle.POT_MIN
+    pot_max: int = paddle.POT_MAX
+    pot_start: int = paddle.POT_START  # ALE's reset value
+    # charge cycles = R * 0.01904256 (Stella: 1.216e-6 * R * 261 scanlines * 60 Hz), computed in int32
+    pot_cycles_per_kohm_e5: int = 1_904_256  # cycles per 1000 ohm, in units of 1e-5 cycles
+    pot_first_cycle: int = 2_451  # cycle of the kernel's first pot check (fitted, exact)
+    pot_cycles_per_step: int = 152  # one check per two scanlines
+    pot_reading_floor: int = 38  # the reading when the pot never charged in time (RAM 60 floor)
+    pot_reading_cap: int = 220  # last loop value of the kernel (ROM)
+    start_pot_average: int = 109  # RAM 60 and RAM 51 after reset
+    # ---- court (ROM coordinates: RAM 49 = screen x + 49, RAM 54 = screen y + 14)  measured: RAM 49/54/11/8 on 8 whole games
+    wall_top_zone: int = 45  # ball y <= this bounces off the top wall
+    wall_bottom_zone: int = 206  # ball y >= this bounces off the bottom wall
+    player_scores_at: int = 52  # ball x <= this: the agent wins the point  rule: scoring.point-for
+    enemy_scores_at: int = 205  # ball x >= this: the computer wins the point  rule: scoring.point-against
+    serve_x: int = 128
+    serve_y: int = 128
+    serve_delay: int = 63  # frames from a point to the next serve (RAM 11)  rule: physics.auto-serve
+    start_delay: int = 59  # RAM 11 after reset: first serve on frame 59
+    win_score: int = 21  # rule: termination.first-to-21
+    max_ball_speed: int = 4  # |dx| cap of the FIRE speed-up (ROM)
+    hit_offset: int = 6  # dy = f(paddle - ball_y + hit_offset) (ROM, see module docstring)
+    # ---- the computer's paddle  measured: RAM 50 and the ROM's frame counter RAM 8
+    enemy_speed: int = 2
+    enemy_rest_mask: int = 7  # it rests on frames where the ROM frame counter & mask == 0
+    start_enemy_y: int = 22  # RAM 50 / RAM 21 after reset
+    start_clock: int = 71  # RAM 8 (the ROM's frame counter) after reset
+    start_ball_y: int = 60  # RAM 54 after reset (hidden: the ball is off screen until the serve)
+    # ---- geometry on screen  measured: getScreenRGB frames
+    player_x: int = 140
+    enemy_x: int = 16
+    paddle_w: int = 4
+    paddle_h: int = 16
+    ball_w: int = 2
+    ball_h: int = 4
+    ball_x_offset: int = 49  # screen x = RAM 49 - 49
+    ball_y_offset: int = 14  # screen y = RAM 54 - 14 (one more right of these x, see _ball_top)
+    ball_late_x_odd: int = 130
+    ball_late_x_even: int = 152
+    player_y_offset: int = 13  # catalog: player_y = RAM 51 - 13 (drawn at even rows, see _drawn_y)
+    enemy_y_offset: int = 15  # catalog: enemy_y = RAM 50 - 15
+    kernel_top: int = 24  # first and one-past-last screen rows the kernel draws objects on
+    kernel_bottom: int = 206
+    top_wall: tuple = (24, 34)  # [first, last) rows of the top wall
+    bottom_wall: tuple = (194, 210)
+    digit_rows: tuple = (1, 21)
+    enemy_digits_x: tuple = (20, 36)  # tens, ones
+    player_digits_x: tuple = (100, 116)
+    # ---- colours  measured: getScreenRGB
+    background: tuple = (144, 72, 17)
+    wall_colour: tuple = (236, 236, 236)  # walls and ball
+    player_colour: tuple = (92, 186, 92)
+    enemy_colour: tuple = (213, 130, 74)
+    hmove_bar: tuple = (0, 0, 0)  # row 0, x 0..7 (HMOVE blanking)
+    # the reset frame and the first frame are drawn in the attract-mode palette
+    attract_frames: int = 1
+    attract_background: tuple = (109, 118, 43)
+    attract_wall: tuple = (53, 95, 24)
+    attract_player: tuple = (101, 111, 228)
+    attract_enemy: tuple = (210, 182, 86)
+

@@ -1,0 +1,70 @@
+"""Pong's picture, at 210x160 RGB or 84x84 grey from the same drawing (see :mod:`jaxtari.render`).
+
+From top to bottom: the scores (and the HMOVE bar), the top wall, the court with the paddles and the
+ball, the bottom wall; measured on getScreenRGB frames.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari import render
+from jaxtari.atari.fonts import DIGITS_3X5
+from jaxtari.atari.screen import HMOVE_BAR_W
+
+
+def _digit_masks() -> np.ndarray:
+    """(10, 20, 12) bool: the 3x5 font with each cell 4x4 screen pixels."""
+    cells = render.art_mask(DIGITS_3X5)
+    return cells.repeat(4, axis=1).repeat(4, axis=2)
+
+
+def draw(game, raster, state):
+    """The screen of ``state`` on ``raster``."""
+    c = game.consts
+    attract = state.frame <= c.attract_frames
+    def pick(attract_colour, colour):
+        return jnp.where(attract, jnp.asarray(attract_colour, jnp.int32),
+                         jnp.asarray(colour, jnp.int32))
+
+    bg = pick(c.attract_background, c.background).astype(jnp.uint8)
+    wall = pick(c.attract_wall, c.wall_colour)
+
+    def fill(colour):
+        return lambda sub: jnp.broadcast_to(render.colour_for(sub, colour.astype(jnp.uint8)),
+                                            sub.blank((0, 0, 0)).shape).astype(jnp.uint8)
+
+    def scores(sub):
+        def digits(value, x):  # two digits, the tens hidden below 10
+            return render.digits_mask(sub, _digit_masks(), value, x[0], c.digit_rows[0], 2,
+                                      x[1] - x[0])
+        canvas = fill(bg)(sub)
+        canvas = render.paint(canvas, digits(state.shown_player, c.player_digits_x),
+                              pick(c.attract_player, c.player_colour))
+        canvas = render.paint(canvas, digits(state.shown_enemy, c.enemy_digits_x),
+                              pick(c.attract_enemy, c.enemy_colour))
+        return render.draw_rect(canvas, sub, 0, 0, HMOVE_BAR_W, 1, c.hmove_bar)
+
+    def court(sub):
+        o = game.objects(state)
+        cols, tops = game._ball_columns(state.ball_x, state.ball_y)
+        xs = jnp.concatenate([o["enemy"].x, o["player"].x, cols])
+        ys = jnp.concatenate([o["enemy"].y, o["player"].y, tops])
+        ws = jnp.array([c.paddle_w, c.paddle_w, 1, 1])
+        hs = jnp.array([c.paddle_h, c.paddle_h, c.ball_h, c.ball_h])
+        act = jnp.concatenate([o["enemy"].active, o["player"].active,
+                               jnp.broadcast_to(o["ball"].active, (2,))])
+        # objects are only visible inside the court (the walls hide them)
+        top = jnp.maximum(ys, c.top_wall[1])
+        bottom = jnp.minimum(ys + hs, c.bottom_wall[0])
+        colours = jnp.stack([pick(c.attract_enemy, c.enemy_colour),
+                             pick(c.attract_player, c.player_colour), wall, wall])
+        return render.draw_rects(fill(bg)(sub), sub, xs, top, ws, bottom - top, colours,
+                                 act & (bottom > top))
+
+    # The screen from top to bottom: scores (and the HMOVE bar), top wall, court, bottom wall.
+    return render.draw_bands(raster, [
+        (c.top_wall[0], scores), (c.top_wall[1], fill(wall)),
+        (c.bottom_wall[0], court), (c.bottom_wall[1], fill(wall)),
+    ])

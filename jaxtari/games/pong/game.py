@@ -1,0 +1,221 @@
+"""Pong's mechanics and frame: :class:`Pong` (the module docstring of the package says how the real
+game works and how close this is)."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from jaxtari import render
+from jaxtari.env import Game, ObjectGroup, joystick
+from jaxtari.games.pong import draw
+from jaxtari.games.pong.constants import PongConstants
+from jaxtari.games.pong.state import PongState
+
+
+class Pong(Game):
+    name = "pong"
+    # rule: action.minimal-set
+    minimal_actions = (0, 1, 3, 4, 11, 12)  # ALEInterface.getMinimalActionSet() for pong.bin
+    Constants = PongConstants
+    mechanics = ("player_paddle", "enemy_tracking", "wall_bounce", "paddle_bounce")
+
+    # ---- reset ---------------------------------------------------------------------------------
+    def _reset(self, key):
+        c = self.consts
+        i32 = lambda v: jnp.int32(v)  # noqa: E731
+        return PongState(
+            frame=i32(0), key=key, pot=i32(c.pot_start), pot_average=i32(c.start_pot_average),
+            player_y=i32(c.start_pot_average), enemy_y=i32(c.start_enemy_y), ball_x=i32(0),
+            ball_y=i32(c.start_ball_y), ball_dx=i32(0), ball_dy=i32(0), player_score=i32(0),
+            enemy_score=i32(0),
+            shown_player=i32(0), shown_enemy=i32(0), countdown=i32(c.start_delay),
+            clock=i32(c.start_clock), fire_held=jnp.bool_(False), serve_dx=i32(1),
+        )
+
+    # ---- mechanics (each swappable by an InternalMod) -----------------------------------------
+    def pot_reading(self, pot):
+        """The kernel's charge-time count of the paddle pot (integer form of Stella's timing)."""
+        c = self.consts
+        hi, lo = pot // 1000, pot % 1000
+        cycles_e5 = hi * c.pot_cycles_per_kohm_e5 + (lo * c.pot_cycles_per_kohm_e5) // 1000
+        cycles = cycles_e5 // 100_000
+        steps = (cycles - c.pot_first_cycle) // c.pot_cycles_per_step
+        reading = jnp.minimum(40 + 2 * steps, c.pot_reading_cap)
+        return jnp.where(cycles >= c.pot_first_cycle, reading, c.pot_reading_floor)
+
+    # rule: action.right-paddle, action.paddle-directions
+    def player_paddle(self, state, joy):
+        """ALE's resistance update for this frame's action -> new pot (the ROM reads it later)."""
+        c = self.consts
+        return jnp.clip(state.pot - c.pot_delta * joy.dx, c.pot_min, c.pot_max)
+
+    # rule: action.right-paddle (the computer moves the left paddle)
+    def enemy_tracking(self, state, enemy_y, ball_x, ball_y, ball_dx):
+        """The computer's paddle: 2 px towards the ball's y, resting every 8th frame (ROM)."""
+        c = self.consts
+        moves = (state.clock & c.enemy_rest_mask) != 0
+        up = enemy_y - c.enemy_speed
+        # the ROM adds 5 then subtracts 2 with the carry of that add: +2, or +3 past 255
+        down = jnp.where(enemy_y + 5 > 255, enemy_y + 3, enemy_y + c.enemy_speed)
+        new = jnp.where(enemy_y > ball_y, up, jnp.where(enemy_y < ball_y, down, enemy_y))
+        return jnp.where(moves, new & 255, enemy_y)
+
+    # measured: ball y and dy (RAM 54/56) on 150 wall bounces; no document states the walls
+    def wall_bounce(self, ball_y, ball_dy):
+        """Top/bottom wall: dy flips and y steps one pixel back towards the court."""
+        c = self.consts
+        hit = (ball_y <= c.wall_top_zone) | (ball_y >= c.wall_bottom_zone)
+        nudged = jnp.where(ball_y < 128, ball_y + 1, ball_y - 1)
+        return jnp.where(hit, nudged, ball_y), jnp.where(hit, -ball_dy, ball_dy)
+
+    # rule: physics.deflect
+    def paddle_bounce(self, paddle_y, ball_y):
+        """New dy from where the ball met a paddle (ROM's formula, see the module docstring)."""
+        c = self.consts
+        d = ((paddle_y - ball_y + c.hit_offset) & 63) >> 1
+        d = jnp.where(d >= 16, d - 32, d)
+        return (-d) >> 1
+
+    # ---- geometry ------------------------------------------------------------------------------
+    def _player_top(self, player_y):
+        # the kernel draws paddles on two-line steps: an odd byte draws like the next even one
+        return ((player_y + 1) & ~1) - (self.consts.player_y_offset + 1)
+
+    def _enemy_top(self, enemy_y):
+        return ((enemy_y + 1) & ~1) - self.consts.enemy_y_offset
+
+    def _ball_columns(self, ball_x, ball_y):
+        """Screen x and top row of each of the ball's two pixel columns, shape (2,) each.
+
+        The kernel enables the ball mid-scanline, so a column right of the beam's position at that
+        write shows the ball one line later: columns from x=130 on odd ROM rows, from x=152 on even
+        ones (measured on 6,000 frames; a pixel or two either side of those shifts with the
+        kernel's branch timing on paddle lines, which this does not model).
+        """
+        c = self.consts
+        cols = ball_x - c.ball_x_offset + jnp.arange(c.ball_w)
+        late = jnp.where((ball_y & 1) == 1, cols >= c.ball_late_x_odd, cols >= c.ball_late_x_even)
+        return cols, ball_y - c.ball_y_offset - late.astype(jnp.int32)
+
+    def _touches(self, state, paddle_x, paddle_top):
+        """TIA collision of the ball with a paddle in the frame the state was drawn in."""
+        c = self.consts
+        cols, tops = self._ball_columns(state.ball_x, state.ball_y)
+        in_cols = (cols >= paddle_x) & (cols < paddle_x + c.paddle_w)
+        top = jnp.maximum(jnp.maximum(tops, paddle_top), c.kernel_top)
+        bottom = jnp.minimum(jnp.minimum(tops + c.ball_h, paddle_top + c.paddle_h), c.kernel_bottom)
+        return jnp.any(in_cols & (top < bottom))
+
+    # ---- the frame -----------------------------------------------------------------------------
+    def _step(self, state, ale_action):
+        c = self.consts
+        joy = joystick(ale_action)
+        pot = self.player_paddle(state, joy)
+
+        over = (state.player_score >= c.win_score) | (state.enemy_score >= c.win_score)
+        waiting = ~over & (state.countdown > 0)
+        serve = waiting & (state.countdown == 1)
+        playing = ~over & ~waiting
+
+        # in play: points, walls, then the paddle collisions of the frame just drawn (ROM order)
+        player_point = playing & (state.ball_x <= c.player_scores_at)
+        enemy_point = playing & (state.ball_x >= c.enemy_scores_at)
+        point = player_point | enemy_point
+        live = playing & ~point
+
+        y, dy = self.wall_bounce(state.ball_y, state.ball_dy)
+        # a frame that bounces off a wall skips the paddle collisions (ROM: it jumps past them)
+        walled = (dy != state.ball_dy) | (y != state.ball_y)
+        hit_player = ~walled & self._touches(state, c.player_x, self._player_top(state.player_y))
+        hit_enemy = (~walled & ~hit_player
+                     & self._touches(state, c.enemy_x, self._enemy_top(state.enemy_y)))
+        hit = hit_player | hit_enemy  # rule: physics.deflect
+        dx = state.ball_dx
+        faster = jnp.where(dx >= 0, jnp.minimum(dx + 1, c.max_ball_speed),
+                           jnp.maximum(dx - 1, -c.max_ball_speed))
+        dx = jnp.where(hit_player & state.fire_held, faster, dx)
+        paddle = jnp.where(hit_player, state.player_y, state.enemy_y)
+        dy = jnp.where(hit, self.paddle_bounce(paddle, state.ball_y), dy)
+        away = jnp.where(hit_player, dx < 0, dx >= 0)  # still heading into the paddle: turn it
+        dx = jnp.where(hit & away, -dx, dx)
+
+        # the serve: from the centre, towards the side that lost the point, dy keeps its sign
+        # rule: physics.auto-serve
+        serve_dy = jnp.where(state.ball_dy >= 0, 1, -1)
+        dx = jnp.where(serve, state.serve_dx, jnp.where(live, dx, state.ball_dx))
+        dy = jnp.where(serve, serve_dy, jnp.where(live, dy, state.ball_dy))
+        x0 = jnp.where(serve, c.serve_x, state.ball_x)
+        y0 = jnp.where(serve, c.serve_y, jnp.where(live, y, state.ball_y))
+        moves = serve | live
+        ball_x = jnp.where(moves, x0 - dx, x0)
+        ball_y = jnp.where(moves, y0 + dy, jnp.where(waiting, 0, y0))  # hidden while waiting
+
+        countdown = jnp.where(point, c.serve_delay,
+                              jnp.where(waiting, state.countdown - 1, state.countdown))
+        serve_dx = jnp.where(player_point, 1, jnp.where(enemy_point, -1, state.serve_dx))
+
+        # paddles: the computer tracks the ball's new y; the agent's paddle takes last frame's
+        # averaged reading, and the kernel averages in a new reading every other frame
+        enemy_y = jnp.where(serve, c.serve_y, state.enemy_y)
+        enemy_y = self.enemy_tracking(state, enemy_y, ball_x, ball_y, dx)
+        reads = (state.clock & 1) == 1
+        pot_average = jnp.where(reads, (state.pot_average + self.pot_reading(pot)) >> 1,
+                                state.pot_average)
+
+        # rule: scoring.point-for, scoring.point-against
+        reward = player_point.astype(jnp.int32) - enemy_point.astype(jnp.int32)
+        new = state.replace(
+            frame=state.frame + 1, pot=pot, pot_average=pot_average, player_y=state.pot_average,
+            enemy_y=enemy_y, ball_x=ball_x, ball_y=ball_y, ball_dx=dx, ball_dy=dy,
+            player_score=state.player_score + player_point.astype(jnp.int32),
+            enemy_score=state.enemy_score + enemy_point.astype(jnp.int32),
+            shown_player=state.player_score, shown_enemy=state.enemy_score,
+            countdown=countdown, clock=(state.clock + 1) & 255, fire_held=joy.fire,
+            serve_dx=serve_dx,
+        )
+        return new, reward
+
+    # ---- episode -------------------------------------------------------------------------------
+    def is_terminal(self, state):  # rule: termination.first-to-21
+        w = self.consts.win_score
+        return (state.player_score >= w) | (state.enemy_score >= w)
+
+    def score(self, state):
+        return state.player_score - state.enemy_score
+
+    def lives(self, state):
+        return jnp.int32(0)  # ALEInterface.lives() is 0 for Pong  rule: lives.none
+
+    # ---- what is on screen ---------------------------------------------------------------------
+    def objects(self, state):
+        """Drawn bounding boxes (screen px; paddles unclipped, the walls hide what overlaps them)."""
+        c = self.consts
+        cols, tops = self._ball_columns(state.ball_x, state.ball_y)
+        bx, by = cols[0], jnp.min(tops)
+        ball_h = jnp.max(tops) + c.ball_h - by  # 5 when the columns are a line apart
+        ball_visible = ((bx + c.ball_w > 0) & (bx < render.SCREEN_W)
+                        & (by + ball_h > c.top_wall[1]) & (by < c.bottom_wall[0]))
+        return {
+            "player": ObjectGroup.make(c.player_x, self._player_top(state.player_y), c.paddle_w,
+                                       c.paddle_h),
+            "enemy": ObjectGroup.make(c.enemy_x, self._enemy_top(state.enemy_y), c.paddle_w,
+                                      c.paddle_h),
+            "ball": ObjectGroup.make(bx, by, c.ball_w, ball_h, ball_visible),
+        }
+
+    def signals(self, state):
+        c = self.consts
+        return {
+            "player_y": state.player_y - c.player_y_offset,
+            "enemy_y": state.enemy_y - c.enemy_y_offset,
+            "ball_x": state.ball_x - c.ball_x_offset,
+            "ball_y": state.ball_y - c.ball_y_offset,
+            "player_score": state.player_score,
+            "enemy_score": state.enemy_score,
+        }
+
+    def render(self, state):
+        return draw.draw(self, render.FULL, state)
+
+    def render_gray84(self, state):
+        return draw.draw(self, render.SMALL_GRAY, state)
