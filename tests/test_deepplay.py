@@ -24,7 +24,7 @@ def _load(name):
 
 
 # the most pixels a sampled render may differ by: Pong's ball starts a line early or late in a
-# column at some x positions (the limitation jaxtari/games/pong.py's docstring names; measured on
+# column at some x positions (the limitation jaxtari/games/pong/'s docstring names; measured on
 # the stored games: 13 of 635 sampled frames, 1-4 ball pixels each); everything else pixel-exact
 PIXEL_TOLERANCE = {"pong": 4}
 
