@@ -219,7 +219,7 @@ def bench_upstream(python: str, game: str, obs: str, n: int, steps: int, repeats
         proc = subprocess.run(
             [python, str(script), game, str(n), str(steps), str(repeats), "1" if obs == "pixels" else "0",
              str(Path(tmp) / "data"), str(objects_stack)],
-            capture_output=True, text=True, timeout=1800,
+            capture_output=True, text=True, timeout=1800, env=_peer_env(),
         )
     if proc.returncode != 0:
         print(f"upstream jaxtari failed for {game} {obs} N={n}: {proc.stderr.strip()[-400:]}", file=sys.stderr)
@@ -266,7 +266,8 @@ def bench_envpool(python: str, game: str, n: int, steps: int, repeats: int, thre
         script = Path(tmp) / "envpool_bench.py"
         script.write_text(ENVPOOL_SCRIPT)
         proc = subprocess.run([python, str(script), ENVPOOL_TASKS[game], str(n), str(steps),
-                               str(repeats), str(threads)], capture_output=True, text=True, timeout=1800)
+                               str(repeats), str(threads)], capture_output=True, text=True, timeout=1800,
+                              env=_peer_env())
     if proc.returncode != 0:
         print(f"envpool failed for {game} N={n}: {proc.stderr.strip()[-400:]}", file=sys.stderr)
         return None
@@ -274,6 +275,12 @@ def bench_envpool(python: str, game: str, n: int, steps: int, repeats: int, thre
     return {"stack": f"envpool {res['version']} ({threads} threads) pixels", "game": game, "n": n,
             "steps_per_s": res["steps_per_s"], "compile_s": None, "bytes_per_env": None,
             "noop_max": 0, "load": _load()}
+
+
+def _peer_env() -> dict:
+    """The environment for a peer's Python: ours without PYTHONPATH, which (set for this project's
+    checkout) would make upstream's Python import this project's ``jaxtari`` instead of its own."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 def check_python(path: str, module: str, option: str) -> str:
@@ -284,7 +291,7 @@ def check_python(path: str, module: str, option: str) -> str:
                          f"interpreter (e.g. VENV/bin/python) where `{module}` is installed")
     try:
         proc = subprocess.run([str(exe), "-c", f"import {module}"], capture_output=True, text=True,
-                              timeout=300)
+                              timeout=300, env=_peer_env())
     except (OSError, subprocess.TimeoutExpired) as e:
         raise SystemExit(f"{option} {path}: could not run it as a Python ({e})") from None
     if proc.returncode != 0:

@@ -78,3 +78,11 @@ def test_consumers_refuses_bad_options(consumers, capsys, argv, word):
 def test_envpool_tasks_cover_every_game(throughput):
     import jaxtari
     assert set(throughput.ENVPOOL_TASKS) == set(jaxtari.list_games())
+
+
+def test_a_peer_python_does_not_see_this_checkout(throughput, monkeypatch):
+    """PYTHONPATH pointing at this checkout made upstream's Python import our jaxtari (it has no
+    `jaxtari.paths`); the peer runs without it."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    env = throughput._peer_env()
+    assert "PYTHONPATH" not in env and env.get("PATH") == __import__("os").environ.get("PATH")
