@@ -273,6 +273,7 @@ def test_compare_with_a_mod_that_has_an_ale_counterpart_plays_it_on_both_sides(t
     assert "on both sides" in (tmp_path / "freeway-compare.md").read_text()
 
 
+@pytest.mark.slow  # a second Freeway compare (the first one stays in the default run)
 def test_compare_with_a_jax_only_mod_plays_the_original_on_ale_and_says_so(tmp_path):
     result = _invoke("freeway", "--mods", "stop_cars,invincible", "--episodes", "1",
                      "--max-frames", "400", "--out", str(tmp_path))

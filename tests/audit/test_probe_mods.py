@@ -1,6 +1,7 @@
 """``jaxtari-align probe GAME --mods ...``: the modified JAX game against the probes of the rules
 its mods do not change (ALE, the probes' reference, plays the original)."""
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -13,6 +14,7 @@ def _invoke(*args):
     return CliRunner().invoke(app, ["probe", *args])
 
 
+@pytest.mark.slow  # every Freeway probe on the JAX side (200 s on the loaded 2-core box)
 def test_probe_with_a_mod_skips_the_rules_it_changes_and_the_others_hold():
     r = _invoke("freeway", "--mods", "invincible", "--backend", "jax")
     assert r.exit_code == 0, r.output

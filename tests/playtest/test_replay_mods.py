@@ -3,11 +3,14 @@ have ALE counterparts."""
 
 from __future__ import annotations
 
+import pytest
+
 from alignment.playtest import core
 
 from .conftest import record
 
 
+@pytest.mark.slow  # records a session, replays it three times (150 s on the loaded 2-core box)
 def test_replay_with_mods_runs_them_on_ale_where_they_have_a_counterpart(tmp_path):
     result = record("freeway", tmp_path, 90, schedule=[])  # the original game, cars driving
     [plain] = core.replay([result.path])
