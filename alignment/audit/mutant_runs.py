@@ -140,8 +140,10 @@ class JaxRunner:
             base = dataclasses.replace(base, mode=int(mode))
         if constants:  # a static constant mutant: its own compile
             base = dataclasses.replace(base, **constants)
-        self.base = base
         self.traced = tuple(traced)
+        if self.traced:
+            base = _keyed_by_static_fields(base, self.traced)
+        self.base = base
         catalog_signals = self.signals
         weights = jnp.asarray(_WEIGHTS)
 
@@ -269,8 +271,10 @@ class JaxRunner:
             base = dataclasses.replace(base, mode=int(mode))
         if constants:  # a static constant mutant: its own compile
             base = dataclasses.replace(base, **constants)
-        self.base = base
         self.traced = tuple(traced)
+        if self.traced:
+            base = _keyed_by_static_fields(base, self.traced)
+        self.base = base
         catalog_signals = self.signals
         weights = jnp.asarray(_WEIGHTS)
 
@@ -367,6 +371,24 @@ class JaxRunner:
             sig = {n: np.concatenate([p[0][n][lane] for p in parts]) for n in parts[0][0]}
             out.append(Trace(sig, np.concatenate([p[1][lane] for p in parts]), screens[lane]))
         return out
+
+
+def _keyed_by_static_fields(consts, traced: Sequence[str]):
+    """``consts`` as an instance of a subclass hashed and compared by its untraced fields only: a
+    game may cache tables built from its constants (functools.lru_cache keyed on them), and a
+    traced field's value cannot be a key. Those tables never read a traced field (tracing would
+    have failed and left the field static)."""
+    cls = type(consts)
+    static = [f.name for f in dataclasses.fields(consts) if f.name not in traced]
+
+    def key(self):
+        return tuple(getattr(self, n) for n in static)
+
+    keyed = type(f"Traced{cls.__name__}", (cls,), {
+        "__hash__": lambda self: hash(key(self)),
+        "__eq__": lambda self, other: type(other) is type(self) and key(self) == key(other),
+    })
+    return keyed(**{f.name: getattr(consts, f.name) for f in dataclasses.fields(consts) if f.init})
 
 
 def traceable_fields(game: str, game_cls, mode: Optional[int] = None, **runner) -> list[str]:

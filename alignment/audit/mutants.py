@@ -311,7 +311,8 @@ def _module_name(path: Path) -> tuple[str, bool]:
 
 def load_mutant_class(game_cls, files: Sequence[Path], mutant: Optional[Mutant] = None):
     """The game class from a fresh copy of the game's modules, ``mutant``'s file changed (None: an
-    unchanged copy). The copy's modules are dropped from ``sys.modules`` once loaded."""
+    unchanged copy). The copy stays importable (a game may import its own modules while being
+    traced) until :func:`release`."""
     sources = {}
     for path in files:
         name, is_pkg = _module_name(path)
@@ -325,10 +326,23 @@ def load_mutant_class(game_cls, files: Sequence[Path], mutant: Optional[Mutant] 
     try:
         module = importlib.import_module(f"{alias}.{game_cls.__module__}")
         return getattr(module, game_cls.__name__)
-    finally:
-        sys.meta_path.remove(finder)
-        for name in [n for n in sys.modules if n == alias or n.startswith(alias + ".")]:
-            del sys.modules[name]
+    except BaseException:
+        release_alias(alias)
+        raise
+
+
+def release(cls) -> None:
+    """Forget the copy of the game's modules that ``cls`` came from (its finder and modules)."""
+    release_alias(cls.__module__.split(".")[0])
+
+
+def release_alias(alias: str) -> None:
+    if not alias.startswith("_jaxtari_mutant_"):
+        return
+    sys.meta_path[:] = [f for f in sys.meta_path
+                        if not (isinstance(f, _CopyFinder) and f.alias == alias)]
+    for name in [n for n in sys.modules if n == alias or n.startswith(alias + ".")]:
+        del sys.modules[name]
 
 
 # ---- the population and its sample -------------------------------------------------------------
@@ -728,6 +742,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
         rows.append(_row_for(m, status, killed_by, detail, tags, field_tags, named))
     for n, m in enumerate(drawn_rest, len(batched_ok) + 1):
         say(f"mutant {n}/{len(chosen)}: {m.id}")
+        cls = game_cls
         try:
             cls = load_mutant_class(game_cls, files, m) if m.file else game_cls
             consts = {m.field: m.value} if m.field else None
@@ -743,6 +758,8 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
             stillborn.append({"id": m.id, "at": m.at,
                               "error": f"{type(exc).__name__}: {str(exc)[:200]}"})
             continue
+        finally:
+            release(cls)
         rows.append(_row_for(m, status, killed_by, detail, tags, field_tags, named))
 
     starts = len({(kill[i].seed, kill[i].mode, kill[i].steps) for i in tiers[0] if kill[i].steps})

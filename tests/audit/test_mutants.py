@@ -126,4 +126,7 @@ def test_a_mutated_copy_of_a_game_package_loads_isolated():
     assert copy.__module__.startswith("_jaxtari_mutant_")
     import sys
 
-    assert not [n for n in sys.modules if n.startswith("_jaxtari_mutant_")]
+    alias = copy.__module__.split(".")[0]
+    assert f"{alias}.jaxtari.games.breakout.game" in sys.modules  # importable until released
+    mutants.release(copy)
+    assert not [n for n in sys.modules if n.startswith(alias + ".") or n == alias]
