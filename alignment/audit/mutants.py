@@ -178,11 +178,13 @@ def _docstring_ids(tree: ast.AST) -> set[int]:
 
 def source_mutants(game_cls, files: Sequence[Path]) -> list[Mutant]:
     """One mutant per comparison shift/flip and per integer literal +-1 in ``files`` (outside the
-    Constants class, annotations and docstrings)."""
+    Constants class, annotations and docstrings; the mods modules are left out)."""
     consts_name = game_cls.Constants.__name__
     out = []
     for path in files:
         path = Path(path)
+        if path.name == "mods.py" or path.name.endswith("_mods.py"):
+            continue  # the game's registered mods: not played unless a mod is asked for
         tree = ast.parse(path.read_text("utf-8"))
         skip = _skip_ranges(tree, consts_name)
         docs = _docstring_ids(tree)
@@ -508,11 +510,25 @@ def explore_scripts(spec, game: str, budget=None) -> list:
                                     seed=explore.SEED + 1000 * k + n)
                 out.append(Script(f"explore:{st.name}/{policy}", explore.SEED, st.mode,
                                   prefix + steps_of(walk)))
-    deep, _ = explore.load_deep(game)
-    if deep is not None and budget.deep_frames:
-        out.append(Script("explore:deep play", explore.SEED, None,
-                          steps_of(explore._holds(list(deep[:budget.deep_frames])))))
+    deep = deep_steps(game, budget.deep_frames) if budget.deep_frames else None
+    if deep:
+        out.append(Script("explore:deep play", explore.SEED, None, deep))
     return out
+
+
+DEEP_FRAMES = 30_000  # the deep recording's frames played as one whole-game equivalence run
+
+
+def deep_steps(game: str, frames: int = DEEP_FRAMES) -> Optional[tuple]:
+    """The game's deep-play recording (tests/data/deep), its first ``frames`` frames, as steps."""
+    from alignment.audit import explore
+    from alignment.spec.schema import ALE_ACTION_NAMES
+
+    deep, _ = explore.load_deep(game)
+    if deep is None:
+        return None
+    return tuple(("act", ALE_ACTION_NAMES.index(h.action), int(h.frames))
+                 for h in explore._holds(list(deep[:frames])))
 
 
 def _random_steps(rng, actions: Sequence[int], frames: int, held: bool) -> tuple:
@@ -560,19 +576,22 @@ class Equivalence:
     frames: int = EQUIV_FRAMES
     start_frames: int = EQUIV_START_FRAMES
 
-    def describe(self, starts: int) -> str:
+    def describe(self, starts: int, deep: int = 0) -> str:
         from alignment.audit.mutant_runs import SCREEN_EVERY
 
         return (f"no difference from the unmutated JAX game on any signal, the reward or a screen "
                 f"(every {SCREEN_EVERY}th frame and the last) over: random and held-random play "
                 f"(holds of {HOLD_FRAMES[0]}-{HOLD_FRAMES[1] - 1} frames) from reset, seeds "
                 f"{list(self.seeds)}, {self.frames} frames each; and both policies for "
-                f"{self.start_frames} frames from each of {starts} probe starts")
+                f"{self.start_frames} frames from each of {starts} probe starts"
+                + (f"; and the deep-play recording, {deep} frames" if deep else ""))
 
 
-def equivalence_scripts(game_cls, kill_scripts: Sequence, how: Equivalence = Equivalence()) -> list:
+def equivalence_scripts(game_cls, kill_scripts: Sequence, how: Equivalence = Equivalence(),
+                        deep: Optional[tuple] = None) -> list:
     """Random and held-random play (the game's minimal action set) from reset on ``how.seeds`` for
-    ``how.frames`` frames, and from every distinct probe start for ``how.start_frames``."""
+    ``how.frames`` frames, from every distinct probe start for ``how.start_frames``, and ``deep``
+    (a deep-play recording's steps: whole games) when given."""
     import numpy as np
 
     from alignment.audit.mutant_runs import Script
@@ -594,6 +613,8 @@ def equivalence_scripts(game_cls, kill_scripts: Sequence, how: Equivalence = Equ
             rng = np.random.default_rng([s.seed, held, len(seen)])
             out.append(Script(f"{s.name} start/{'held' if held else 'random'}/seed {s.seed}", s.seed,
                               s.mode, s.steps + _random_steps(rng, actions, how.start_frames, held)))
+    if deep:
+        out.append(Script("deep play", 0, None, deep))
     return out
 
 
@@ -627,7 +648,7 @@ def run_mutation(game: str, spec, game_cls, files: Sequence[Path], sample: Sampl
     tags = tags if tags is not None else tracing.read_tags(files)
     reviewed = {r.id for r in spec.rules if r.status == "reviewed"}
     walks = explore_scripts(spec, game) if explore else []
-    return mutation_test(game, game_cls, files, sample, kill, explore=walks,
+    return mutation_test(game, game_cls, files, sample, kill, explore=walks, deep=deep_steps(game),
                          reference=lambda s: runs.run_ale(game, s), signals=entry.signals,
                          pokes=entry.pokes, tags=tags, reviewed=reviewed, notes=notes, how=how,
                          progress=progress)
@@ -665,7 +686,7 @@ def _row_for(m: Mutant, status, killed_by, detail, tags, field_tags, named) -> M
 
 def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, kill: Sequence, *,
                   reference: Callable, signals, pokes=None, tags=(), reviewed=(), notes=(),
-                  explore: Sequence = (),
+                  explore: Sequence = (), deep: Optional[tuple] = None,
                   how: Equivalence = Equivalence(), only: Optional[Sequence[Mutant]] = None,
                   progress: Optional[Callable[[str], None]] = None) -> MutationResult:
     """Run the mutants of ``game_cls`` (``only``, or the population drawn by ``sample``).
@@ -727,7 +748,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
             raise MutationError(f"{game}: the game with traced Constants differs from the game "
                                 f"itself on {kill[i].name}; the batched runner cannot be trusted")
 
-    equiv = equivalence_scripts(game_cls, [kill[i] for i in tiers[0]], how)
+    equiv = equivalence_scripts(game_cls, [kill[i] for i in tiers[0]], how, deep)
     say(f"mutants: {len(equiv)} equivalence runs of the unmutated game")
     equiv_original = [shared(s.mode).run(s) for s in equiv]
 
@@ -772,7 +793,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
         "how": ("all batched mutants; of the rest (source mutants and Constants fields that cannot "
                 "be traced inputs), `size` drawn by random.Random(seed).sample over the "
                 "population's fixed order (all when size is null)"),
-        "equivalence": how.describe(starts),
+        "equivalence": how.describe(starts, sum(s[2] for s in deep or () if s[0] == "act")),
         "explore": ("the exploration's walks (QUICK budget: every start but the deep ones, each "
                     "start's steps then a walk; the deep recording's first frames as one run) "
                     "run for mutants no probe kills, until the first that kills"
