@@ -95,5 +95,26 @@ def stress(
     typer.echo(f"wrote {out / (result.name + '.json')}, .md and plots")
 
 
+def stress_remake(
+    reports: list[Path] = typer.Argument(..., help="stress JSON reports, e.g. stress/pong-objects.json"),
+) -> None:
+    """Re-make stress reports (JSON, markdown, plots) from their per-seed returns with the current
+    statistics: no retraining. A report without the random policy's return gets it measured on
+    ALE (the margin is a share of the gain over it)."""
+    from alignment.stress import report
+    from alignment.stress.remake import RemakeError, remake
+
+    for path in reports:
+        try:
+            result = remake(path)
+        except RemakeError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2)
+        report.write(result, path.parent)
+        v = result.verdict
+        typer.echo(f"{path}: {v['label']} — {v['detail']}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("stress")(stress)
+    app.command("stress-remake")(stress_remake)

@@ -72,6 +72,9 @@ class StressResult:
     code_hash: str
     versions: dict
     command: str = ""
+    # written as top-level keys: "fingerprint" (alignment.stress.fingerprint of the code trained
+    # on) and "revalidated" (later code shown by the fingerprint to leave every signal unchanged)
+    extra: dict = dataclasses.field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -175,8 +178,11 @@ def _final(curve: np.ndarray) -> float:
     return float(curve[ok[-1]]) if ok.size else float("nan")
 
 
-def compare(runs: dict[str, BackendRuns]) -> tuple[dict, dict, list[str]]:
-    """Statistics over the backends' curves, the verdict, and notes on what limits them."""
+def compare(runs: dict[str, BackendRuns], random_policy: dict | None = None
+            ) -> tuple[dict, dict, list[str]]:
+    """Statistics over the backends' curves, the verdict, and notes on what limits them.
+    ``random_policy``: the random policy's return on ALE (:mod:`alignment.stress.random_policy`),
+    which the margin is measured from."""
     notes = []
     names = list(runs)
     steps = runs[names[0]].steps
@@ -194,7 +200,8 @@ def compare(runs: dict[str, BackendRuns]) -> tuple[dict, dict, list[str]]:
              "ale_over_jax": st.probability_of_improvement(fy, fx)}
             if fx.size and fy.size else None)
         stats["auc"] = st.auc_comparison(steps, {k: r.curves for k, r in runs.items()}, "jax", "ale")
-        verdict = st.verdict(x, y)
+        stats["random_policy"] = random_policy
+        verdict = st.verdict(x, y, None if random_policy is None else random_policy["mean"])
     else:
         verdict = {"label": "inconclusive", "margin": None, "test": None,
                    "detail": f"only {names[0]} was trained: nothing to compare it with"}
@@ -206,7 +213,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                out_dir: Path = Path("stress"),
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
                write_report: bool = True, command: str = "", seeds_by: str = "auto",
-               replace: bool = False) -> StressResult:
+               replace: bool = False, random_episodes: int | None = None) -> StressResult:
     """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
 
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
@@ -215,7 +222,9 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     (see :class:`alignment.stress.sides.JaxSide`; auto: lax.map on the CPU, vmap elsewhere).
     A report in ``out_dir`` of another configuration (budget, hyperparameters, seeds, backends) is
     never replaced unless ``replace``: :class:`alignment.stress.report.ReplaceRefused` is raised
-    before any training."""
+    before any training.
+    ``random_episodes``: games the random policy plays on ALE for the margin's floor (default
+    :data:`alignment.stress.random_policy.EPISODES`)."""
     canon, backends = validate(game, obs, backends, seeds)
     from alignment.stress.sides import seeds_by_choice
 
@@ -243,7 +252,12 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     for kind in backends:
         side = make_side(kind, canon, config, seeds_by)
         runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
-    stats, verdict, more = compare(runs)
+    reference = None
+    if set(backends) >= {"ale", "jax"}:
+        from alignment.stress.random_policy import EPISODES, random_policy
+
+        reference = random_policy(canon, episodes=random_episodes or EPISODES)
+    stats, verdict, more = compare(runs, reference)
     notes.extend(more)
     if obs == "pixels":
         from alignment.stress.pixels import pixel_gap
@@ -254,6 +268,10 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                          "emulators: a resumed ALE pixel run starts new games at the checkpoint")
     result = StressResult(canon, obs, str(budget), config, seed_list, runs, stats, verdict, notes,
                           code_hash(canon), versions(), command)
+    if write_report and set(backends) >= {"ale", "jax"}:  # a verdict the gate will hold it to
+        from alignment.stress.fingerprint import fingerprint
+
+        result.extra["fingerprint"] = {**fingerprint(canon, obs), "code_hash": result.code_hash}
     if write_report:
         from alignment.stress import report
 

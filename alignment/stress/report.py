@@ -58,9 +58,11 @@ def to_json(result: StressResult) -> dict:
         } for k, b in r.runs.items()},
         "statistics": r.statistics,
         "verdict": {"label": r.verdict["label"], "margin": r.verdict.get("margin"),
+                    "random_return": r.verdict.get("random_return"), "gain": r.verdict.get("gain"),
                     "detail": r.verdict["detail"], "more_seeds": r.verdict.get("more_seeds"),
-                    "test": r.verdict.get("test")},
+                    "test": r.verdict.get("test"), "success": r.verdict.get("success")},
         "notes": r.notes,
+        **r.extra,
     })
 
 
@@ -74,7 +76,9 @@ def to_markdown(result: StressResult, data: dict) -> str:
     lines = [
         f"# Stress: {r.game}, {r.obs} observations",
         "",
-        f"**Verdict: {v['label']}** (margin on final return: ±{_fmt(v['margin'])}). {v['detail']}.",
+        f"**Verdict: {v['label']}** (margin on final return: ±{_fmt(v['margin'])}, a fifth of "
+        f"ALE's gain {_fmt(v.get('gain'))} over the random policy's {_fmt(v.get('random_return'))})."
+        f" {v['detail']}.",
         "",
         f"PPO with identical hyperparameters on each backend; budget `{r.budget}` = "
         f"{r.config.total_timesteps:,} agent steps per seed ({r.config.num_updates} updates), "
@@ -120,8 +124,19 @@ def to_markdown(result: StressResult, data: dict) -> str:
     if t:
         lines += ["", f"Equivalence test (TOST, Welch, α = {t['alpha']} per side): difference "
                       f"{_fmt(t['diff'])}, 90% CI [{_fmt(t['ci'][0])}, {_fmt(t['ci'][1])}], "
-                      f"p = {_fmt(t['p_value'], 4)}; margin ±{_fmt(t['margin'])} (10% of ALE's "
-                      f"mean final return, at least 1 point)."]
+                      f"p = {_fmt(t['p_value'], 4)}; margin ±{_fmt(t['margin'])} (20% of ALE's "
+                      f"mean final return minus the random policy's)."]
+    rp = s.get("random_policy")
+    if rp:
+        lines += ["", f"Random policy on ALE (uniform actions, {rp['episodes']} games, seed "
+                      f"{rp['seed']}, sticky {rp['sticky']}): mean return {_fmt(rp['mean'])}."]
+    sr = v.get("success")
+    if sr:
+        lines += ["", f"Bimodal outcomes: a run succeeded when its final return exceeds "
+                      f"{_fmt(sr['threshold'])} (the middle of the widest gap between runs); "
+                      + ", ".join(f"{k} {sr['successes'][k]}/{sr['runs'][k]}" for k in sr["runs"])
+                      + f"; Fisher's exact p = {_fmt(sr['fisher_p'], 3)}; equivalence within "
+                      f"±{sr['margin']:.0%}: TOST p = {_fmt(sr['tost_p'], 3)}."]
     lines += ["", "## IQM learning curve", "", "| steps | " + " | ".join(data["backends"]) + " |",
               "|---|" + "---|" * len(data["backends"])]
     iqm = s["curve_iqm"]

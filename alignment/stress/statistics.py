@@ -2,9 +2,13 @@
 
 From rliable (Agarwal et al. 2021): the interquartile mean (IQM), stratified-bootstrap confidence
 intervals per checkpoint, and the probability of improvement. Written here because rliable does not
-have them: an area-under-the-curve comparison and an equivalence verdict on final return by two
-one-sided Welch t-tests (TOST) with a stated margin, which is "equivalent", "different", or
-"inconclusive" with the number of further seeds a decision would need.
+have them: the median over runs (rliable's ``aggregate_median`` is a median over *tasks* of the
+per-task mean, so over a runs x 1 array it is the mean), an area-under-the-curve comparison, and an
+equivalence verdict on final return by two one-sided Welch t-tests (TOST) with a margin stated on
+what PPO gained over a random policy on ALE, plus a comparison of success rates when the outcomes
+are bimodal (some runs learn, some do not: Freeway). The verdict is "equivalent", "different", or
+"inconclusive" with the number of further seeds a decision would need; docs/stress-schema.md says
+why the margin is what it is.
 
 Scores are arrays (runs, checkpoints) of episodic return; NaN where a run finished no episode yet.
 Values that do not exist are ``None`` in what this returns (they go to JSON).
@@ -20,19 +24,37 @@ from scipy import stats as sps
 
 ALPHA = 0.05  # TOST: each one-sided test at 5% (a 90% interval inside the margin)
 POWER = 0.8  # the power the "needs N more seeds" estimate is for
-MARGIN_FRACTION = 0.1  # default margin: 10% of the reference backend's mean final return ...
-MARGIN_FLOOR = 1.0  # ... but at least one point of score
+# The margin: a fifth of what PPO gained over the random policy on ALE (docs/stress-schema.md).
+GAIN_FRACTION = 0.2
+# Bimodal outcomes: the pooled final returns, sorted, leave a gap wider than this share of the gain
+# (runs that learned and runs that did not); a run above the middle of the widest gap succeeded.
+BIMODAL_GAP_FRACTION = 0.5
+SUCCESS_MARGIN = 0.2  # success rates are equivalent when they differ by less than 20 points
+LABELS = ("equivalent", "inconclusive", "different")  # the closed set, from best to worst
 BOOTSTRAP_REPS = 2000
 CONFIDENCE = 0.95
 
 
-def _bootstrap(*args, **kwargs):
-    """rliable's interval estimate, without arch's notice that it will stop taking RandomState."""
+def _bootstrap(score_dict, func, *, reps: int, confidence_interval_size: float, random_state):
+    """rliable's stratified-bootstrap interval estimates, reproducible.
+
+    rliable's ``StratifiedBootstrap`` draws its resamples from NumPy's global generator, not from
+    the ``random_state`` it is given (rliable 1.2): the same call gave other intervals each time,
+    so a report could not be re-made from its data. The global generator is seeded from
+    ``random_state`` for the call and restored after it."""
     from rliable import library as rly
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)
-        return rly.get_interval_estimates(*args, **kwargs)
+    seed = int(random_state.randint(2 ** 31))
+    saved = np.random.get_state()
+    np.random.seed(seed)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            return rly.get_interval_estimates(
+                score_dict, func, reps=reps, confidence_interval_size=confidence_interval_size,
+                random_state=random_state)
+    finally:
+        np.random.set_state(saved)
 
 
 def _none(x):
@@ -46,6 +68,11 @@ def iqm(values) -> float:
 
     v = np.asarray(values, np.float64).reshape(-1, 1)
     return float(metrics.aggregate_iqm(v))
+
+
+def median(values) -> float:
+    """The median over runs (every element of a runs x 1 array)."""
+    return float(np.median(np.asarray(values, np.float64)))
 
 
 def curve_intervals(scores: dict[str, np.ndarray], *, reps: int = BOOTSTRAP_REPS, seed: int = 0):
@@ -77,8 +104,7 @@ def final_intervals(final: dict[str, np.ndarray], *, reps: int = BOOTSTRAP_REPS,
     """IQM, mean and median of final return per backend, each with its 95% bootstrap interval."""
     from rliable import metrics
 
-    fns = {"iqm": metrics.aggregate_iqm, "mean": metrics.aggregate_mean,
-           "median": metrics.aggregate_median}
+    fns = {"iqm": metrics.aggregate_iqm, "mean": metrics.aggregate_mean, "median": median}
     data = {k: np.asarray(v, np.float64).reshape(-1, 1) for k, v in final.items()}
     est, ci = _bootstrap(
         data, lambda x: np.array([f(x) for f in fns.values()]), reps=reps,
@@ -163,11 +189,45 @@ def tost(x, y, margin: float, alpha: float = ALPHA) -> dict:
             "margin": margin, "alpha": alpha}
 
 
-def default_margin(reference_final) -> float:
+def gain_margin(reference_final, random_return: float) -> tuple[float, float]:
+    """(gain, margin): the reference backend's mean final return over the random policy's, and the
+    equivalence margin, :data:`GAIN_FRACTION` of that gain (0 when nothing was gained)."""
     ref = np.asarray(reference_final, np.float64)
     ref = ref[np.isfinite(ref)]
-    scale = abs(float(ref.mean())) if ref.size else 0.0
-    return max(MARGIN_FLOOR, MARGIN_FRACTION * scale)
+    gain = float(ref.mean()) - float(random_return) if ref.size else 0.0
+    return gain, max(gain, 0.0) * GAIN_FRACTION
+
+
+def bimodal_split(x, y, gain: float) -> float | None:
+    """The success threshold when the pooled final returns are bimodal (the middle of their widest
+    gap, when it is wider than :data:`BIMODAL_GAP_FRACTION` of the gain), else None."""
+    pooled = np.sort(np.concatenate([np.asarray(x, np.float64), np.asarray(y, np.float64)]))
+    if pooled.size < 2 or gain <= 0:
+        return None
+    gaps = np.diff(pooled)
+    k = int(np.argmax(gaps))
+    if gaps[k] <= BIMODAL_GAP_FRACTION * gain:
+        return None
+    return float((pooled[k] + pooled[k + 1]) / 2)
+
+
+def success_rates(x, y, threshold: float, names=("jax", "ale")) -> dict:
+    """Success rates (final return above ``threshold``), Fisher's exact test of a difference, and
+    a TOST of equivalence within :data:`SUCCESS_MARGIN` (normal approximation)."""
+    sx, sy = int(np.sum(np.asarray(x) > threshold)), int(np.sum(np.asarray(y) > threshold))
+    nx, ny = len(x), len(y)
+    px, py = sx / nx, sy / ny
+    fisher = sps.fisher_exact([[sx, nx - sx], [sy, ny - sy]]).pvalue
+    diff = px - py
+    se = math.sqrt(px * (1 - px) / nx + py * (1 - py) / ny)
+    if se == 0:
+        p_equiv = 0.0 if abs(diff) < SUCCESS_MARGIN else 1.0
+    else:
+        p_equiv = float(max(sps.norm.sf((diff + SUCCESS_MARGIN) / se),
+                            sps.norm.cdf((diff - SUCCESS_MARGIN) / se)))
+    return {"threshold": threshold, "successes": {names[0]: sx, names[1]: sy},
+            "runs": {names[0]: nx, names[1]: ny}, "diff": diff, "fisher_p": float(fisher),
+            "margin": SUCCESS_MARGIN, "tost_p": p_equiv}
 
 
 def seeds_needed(sd: float, diff: float, margin: float, alpha: float = ALPHA,
@@ -184,17 +244,21 @@ def seeds_needed(sd: float, diff: float, margin: float, alpha: float = ALPHA,
     return int(math.ceil(2 * (sd * (z_a + z_b) / gap) ** 2))
 
 
-def verdict(x, y, margin: float | None = None, *, names=("jax", "ale")) -> dict:
-    """The equivalence verdict on final returns ``x`` (JAX) against ``y`` (ALE, the reference).
+def verdict(x, y, random_return: float | None, *, margin: float | None = None,
+            names=("jax", "ale")) -> dict:
+    """The equivalence verdict on final returns ``x`` (JAX) against ``y`` (ALE, the reference),
+    with the margin on ALE's gain over ``random_return`` (the random policy's mean return on ALE).
 
-    ``label``: "equivalent" (TOST rejects a difference of the margin or more), "different" (the
-    (1 - 2 alpha) interval of the difference lies wholly outside the margin), otherwise
-    "inconclusive", with ``seeds_needed``/``more_seeds`` when a count can be given."""
+    ``label``: "equivalent" (TOST rejects a difference of the margin or more, and with bimodal
+    outcomes the success rates are equivalent too), "different" (the (1 - 2 alpha) interval of the
+    difference lies wholly outside the margin, or the success rates differ by Fisher's exact test),
+    otherwise "inconclusive", with ``seeds_needed``/``more_seeds`` when a count can be given.
+    ``margin`` replaces the gain-based one (experiments; the reports never pass it)."""
     x = np.asarray(x, np.float64)
     y = np.asarray(y, np.float64)
     x, y = x[np.isfinite(x)], y[np.isfinite(y)]
-    margin = default_margin(y) if margin is None else float(margin)
-    base = {"margin": margin, "alpha": ALPHA, "n": {names[0]: int(x.size), names[1]: int(y.size)}}
+    base = {"alpha": ALPHA, "n": {names[0]: int(x.size), names[1]: int(y.size)},
+            "random_return": random_return, "gain": None, "margin": None, "success": None}
     if x.size == 0 or y.size == 0:
         return {**base, "label": "inconclusive", "test": None,
                 "detail": "no finished episode on "
@@ -204,20 +268,57 @@ def verdict(x, y, margin: float | None = None, *, names=("jax", "ale")) -> dict:
         return {**base, "label": "inconclusive", "test": None, "more_seeds": max(2 - min(x.size, y.size), 1),
                 "detail": f"{min(x.size, y.size)} run(s) on a side: a test of equivalence needs a "
                           f"variance estimate, so at least 2 seeds per backend (5 or more advised)"}
+    if random_return is None:
+        return {**base, "label": "inconclusive", "test": None,
+                "detail": "no random-policy return recorded: the margin is a share of the gain over "
+                          "it (re-make the report: jaxtari-align stress-remake)"}
+    gain, gain_based = gain_margin(y, random_return)
+    margin = gain_based if margin is None else float(margin)
+    base.update(gain=gain, margin=margin)
+    if margin <= 0:
+        return {**base, "label": "inconclusive", "test": None,
+                "detail": f"PPO gained nothing over the random policy on {names[1]} ({y.mean():.2f} "
+                          f"vs random {random_return:.2f}): there is no learning to compare "
+                          f"(raise the budget)"}
     t = tost(x, y, margin)
+    split = bimodal_split(x, y, gain)
+    success = success_rates(x, y, split, names) if split is not None else None
+    base["success"] = success
     sd = math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2)
     desc = (f"final return {names[0]} {x.mean():.2f} vs {names[1]} {y.mean():.2f} "
             f"(difference {t['diff']:+.2f}, 90% CI [{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]); "
-            f"margin +/-{margin:.2f}")
-    if t["p_value"] < ALPHA:
-        return {**base, "label": "equivalent", "test": t,
-                "detail": f"{desc}: TOST p = {t['p_value']:.3g} < {ALPHA}, equivalent within the margin"}
+            f"margin +/-{margin:.2f} ({GAIN_FRACTION:.0%} of {names[1]}'s gain {gain:.2f} over "
+            f"random {random_return:.2f})")
+    if success is not None:
+        s = success
+        desc += (f"; bimodal outcomes: success (final > {s['threshold']:.2f}) "
+                 f"{s['successes'][names[0]]}/{s['runs'][names[0]]} vs "
+                 f"{s['successes'][names[1]]}/{s['runs'][names[1]]}, Fisher p = {s['fisher_p']:.3g}")
     if t["ci"][0] > margin or t["ci"][1] < -margin:
         return {**base, "label": "different", "test": t,
                 "detail": f"{desc}: the interval lies outside the margin, the backends differ"}
+    if success is not None and success["fisher_p"] < ALPHA:
+        return {**base, "label": "different", "test": t,
+                "detail": f"{desc}: the success rates differ, the backends differ"}
+    success_ok = success is None or success["tost_p"] < ALPHA
+    if t["p_value"] < ALPHA and success_ok:
+        return {**base, "label": "equivalent", "test": t,
+                "detail": f"{desc}: TOST p = {t['p_value']:.3g} < {ALPHA}, equivalent within the margin"}
     n = seeds_needed(sd, t["diff"], margin)
+    if success is not None and not success_ok:
+        n_s = _success_seeds(success)
+        n = None if n is None or n_s is None else max(n, n_s)
     more = None if n is None else max(n - min(x.size, y.size), 1)
     need = (f"needs about {more} more seeds per backend" if more is not None
             else "the difference sits on the margin; no seed count decides it")
+    why = (f"TOST p = {t['p_value']:.3g}" + ("" if success is None else
+           f", success rates within {SUCCESS_MARGIN:.0%}: TOST p = {success['tost_p']:.3g}"))
     return {**base, "label": "inconclusive", "test": t, "more_seeds": more,
-            "detail": f"{desc}: TOST p = {t['p_value']:.3g}; inconclusive: {need}"}
+            "detail": f"{desc}: {why}; inconclusive: {need}"}
+
+
+def _success_seeds(success: dict) -> int | None:
+    """Runs per backend for the success-rate TOST at :data:`POWER` (normal approximation)."""
+    rates = [s / n for s, n in zip(success["successes"].values(), success["runs"].values())]
+    p = sum(rates) / 2
+    return seeds_needed(math.sqrt(p * (1 - p)) or 0.5, success["diff"], SUCCESS_MARGIN)

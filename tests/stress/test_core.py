@@ -24,8 +24,12 @@ TINY = dataclasses.replace(PPOConfig(), num_envs=2, num_steps=16, total_timestep
 
 
 def test_smoke_budget_end_to_end_on_both_backends(tmp_path):
-    result = run_stress("freeway", budget="smoke", seeds=2, out_dir=tmp_path)
+    result = run_stress("freeway", budget="smoke", seeds=2, out_dir=tmp_path, random_episodes=2)
     data = json.loads((tmp_path / "freeway-objects.json").read_text())
+    rp = data["statistics"]["random_policy"]
+    assert rp["episodes"] == 2 and rp["returns"] == [0.0, 0.0]  # random Freeway never crosses
+    assert data["fingerprint"]["code_hash"] == data["code_hash"]
+    assert len(data["fingerprint"]["sha256"]) == 64
     assert data["schema"] == "jaxtari-align/stress/v1"
     assert data["game"] == "freeway" and data["obs"] == "objects" and data["seeds"] == [0, 1]
     assert len(data["code_hash"]) == 64 and data["versions"]["ale-py"].startswith("0.")

@@ -51,8 +51,8 @@ def test_tost_hand_computed():
 def test_verdict_accepts_equal_and_rejects_shifted():
     rng = np.random.default_rng(0)
     a, b = rng.normal(20, 1, 12), rng.normal(20, 1, 12)
-    assert st.verdict(a, b, margin=2.0)["label"] == "equivalent"
-    shifted = st.verdict(a + 6, b, margin=2.0)
+    assert st.verdict(a, b, 0.0, margin=2.0)["label"] == "equivalent"
+    shifted = st.verdict(a + 6, b, 0.0, margin=2.0)
     assert shifted["label"] == "different"
     assert shifted["test"]["ci"][0] > 2.0
 
@@ -60,17 +60,56 @@ def test_verdict_accepts_equal_and_rejects_shifted():
 def test_verdict_inconclusive_says_how_many_more_seeds():
     rng = np.random.default_rng(0)
     a, b = rng.normal(20, 5, 3), rng.normal(20, 5, 3)
-    v = st.verdict(a, b, margin=2.0)
+    v = st.verdict(a, b, 0.0, margin=2.0)
     assert v["label"] == "inconclusive"
     assert v["more_seeds"] > 10 and f"{v['more_seeds']} more seeds" in v["detail"]
 
 
 def test_verdict_with_one_seed_is_inconclusive_and_says_why():
-    v = st.verdict([10.0], [11.0])
+    v = st.verdict([10.0], [11.0], 0.0)
     assert v["label"] == "inconclusive" and "at least 2 seeds" in v["detail"]
-    assert st.verdict([], [1.0, 2.0])["label"] == "inconclusive"
+    assert st.verdict([], [1.0, 2.0], 0.0)["label"] == "inconclusive"
+    v = st.verdict([1.0, 2.0], [1.0, 2.0], None)
+    assert v["label"] == "inconclusive" and "no random-policy return recorded" in v["detail"]
 
 
-def test_default_margin():
-    assert st.default_margin([30, 30]) == pytest.approx(3.0)
-    assert st.default_margin([0.0, 0.0]) == 1.0
+def test_the_median_is_the_median_not_the_mean():
+    # rliable's aggregate_median over runs x 1 is the mean of the one task: 22.0 here
+    final = st.final_intervals({"a": np.array([1.0, 2.0, 3.0, 4.0, 100.0])}, reps=200)["a"]
+    assert final["median"]["value"] == 3.0
+    assert final["mean"]["value"] == pytest.approx(22.0)
+
+
+def test_the_margin_is_a_fifth_of_the_gain_over_random_whatever_the_sign():
+    # Pong: ALE -14 after training, random -20.4: gain 6.4, margin 1.28 (not 10% of |-14|)
+    assert st.gain_margin([-14.0, -14.0], -20.4) == pytest.approx((6.4, 1.28))
+    # Breakout: 3.2 against a random 1.3: gain 1.9, margin 0.38
+    assert st.gain_margin([3.0, 3.4], 1.3) == pytest.approx((1.9, 0.38))
+    v = st.verdict([-20.4, -20.5, -20.3], [-20.4, -20.4, -20.5], -20.4)
+    assert v["label"] == "inconclusive" and "gained nothing over the random policy" in v["detail"]
+
+
+def test_bimodal_outcomes_are_compared_by_success_rate():
+    # Freeway-like: runs either learn (~22) or stay at 0. Equal means can hide 1/5 against 5/5.
+    ale = [22.0, 23.0, 22.5, 21.5, 22.0, 0.0, 0.0, 0.0, 0.0, 0.0]  # 5 of 10 learn
+    jax = [22.0, 23.0, 22.5, 21.5, 22.0, 22.0, 0.0, 0.0, 0.0, 0.0]  # 6 of 10
+    v = st.verdict(jax, ale, 0.0)
+    s = v["success"]
+    assert s["threshold"] == pytest.approx(10.75)
+    assert s["successes"] == {"jax": 6, "ale": 5} and s["runs"] == {"jax": 10, "ale": 10}
+    assert v["label"] == "inconclusive" and "success rates within 20%" in v["detail"]
+    all_or_nothing = st.verdict([22.0] * 10, [0.0] * 6 + [22.0] * 2 + [23.0] * 2, 0.0)
+    assert all_or_nothing["label"] == "different"
+    assert all_or_nothing["success"]["fisher_p"] < 0.05
+    # unimodal outcomes: no success comparison
+    assert st.verdict([10.0, 10.5, 9.5], [10.0, 10.2, 9.8], 0.0)["success"] is None
+
+
+def test_intervals_are_reproducible_so_a_report_can_be_re_made_from_its_data():
+    # rliable resamples from NumPy's global generator whatever random_state it is given
+    x = np.array([1.0, 2.0, 5.0, 3.0, 9.0])
+    first = st.final_intervals({"a": x, "b": x + 1}, reps=200)
+    np.random.rand()  # the global generator moved on
+    assert st.final_intervals({"a": x, "b": x + 1}, reps=200) == first
+    assert st.curve_intervals({"a": x.reshape(-1, 1)}, reps=200) == \
+        st.curve_intervals({"a": x.reshape(-1, 1)}, reps=200)

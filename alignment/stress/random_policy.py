@@ -1,0 +1,46 @@
+"""The random policy's return on ALE: the floor the stress verdict measures learning from.
+
+The equivalence margin is a share of what PPO gained over a policy that picks actions uniformly at
+random (docs/stress-schema.md says why), so each report records that policy's return, measured
+here on the real emulator under the same protocol the ALE side trains on (v5: frameskip 4, sticky
+actions 0.25, the 108,000-frame cap; whole games, not lives; unclipped).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from alignment.stress.ale_rollout import _ale_interface
+
+EPISODES = 30  # enough that the floor's standard error is small against any margin (see the doc)
+SEED = 0
+STICKY = 0.25
+
+
+def random_policy_returns(game: str, *, episodes: int = EPISODES, seed: int = SEED,
+                          sticky: float = STICKY) -> list[float]:
+    """Unclipped returns of ``episodes`` whole games played by uniform random actions on ALE."""
+    from alignment.catalog import entry
+
+    if episodes < 1:
+        raise ValueError(f"episodes must be at least 1, got {episodes}")
+    rom = entry(game).rom
+    ale = _ale_interface(rom, seed, sticky)
+    actions = ale.getMinimalActionSet()
+    rng = np.random.default_rng(seed)
+    returns = []
+    for _ in range(episodes):
+        ale.reset_game()
+        total = 0.0
+        while not ale.game_over() and not ale.game_truncated():
+            total += ale.act(actions[int(rng.integers(len(actions)))])
+        returns.append(float(total))
+    return returns
+
+
+def random_policy(game: str, *, episodes: int = EPISODES, seed: int = SEED,
+                  sticky: float = STICKY) -> dict:
+    """The report's ``random_policy`` record: the returns, their mean, and how they were made."""
+    returns = random_policy_returns(game, episodes=episodes, seed=seed, sticky=sticky)
+    return {"backend": "ale", "episodes": len(returns), "seed": seed, "sticky": sticky,
+            "returns": returns, "mean": float(np.mean(returns))}
