@@ -92,9 +92,63 @@ def game_source_files(jax_game: str) -> list[Path]:
     return sorted({f.resolve() for f in package.rglob("*.py") if f.is_file()})
 
 
+def _repo_root() -> Path:
+    return _games_dir().parent.parent
+
+
+def _belongs(rel_parts: tuple[str, ...], game: str) -> bool:
+    """Whether a path below a games folder is ``game``'s: ``<game>.py``, ``<game>_*.py``, or
+    anything under ``<game>/``."""
+    if len(rel_parts) > 1:
+        return rel_parts[0] == game
+    stem = rel_parts[0].split(".")[0]
+    return stem == game or stem.startswith(f"{game}_")
+
+
+def _files_under(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return [f for f in folder.rglob("*") if f.is_file() and "__pycache__" not in f.parts
+            and f.suffix not in (".pyc", ".pyo")]
+
+
+def _own_files(folder: Path, game: str, others: set[str]) -> list[Path]:
+    """Files of a per-game folder that are ``game``'s or shared (no other game's)."""
+    out = []
+    for f in _files_under(folder):
+        parts = f.relative_to(folder).parts
+        if _belongs(parts, game) or not any(_belongs(parts, o) for o in others):
+            out.append(f)
+    return out
+
+
+def behaviour_files(game: str) -> list[Path]:
+    """Every file a game's behaviour, and the verdicts on it, depend on, sorted: all of
+    ``jaxtari/`` but the other games (the game's package or modules, the wrappers with the v5
+    protocol, the renderer, the shared Atari and XLA helpers, the engine); its reviewed spec
+    ``specs/<game>.yaml``; its ground truth under ``alignment/reference/games/``; its seeded-fault
+    set under ``tests/faults/``. Folders, not file names: a game that becomes a package, or a new
+    shared module, is covered without a change here."""
+    canon = canonical(game)
+    jax_game = CATALOG[canon].jax_game or canon
+    root = _repo_root()
+    jaxtari_dir = _games_dir().parent
+    import jaxtari
+
+    other_jax = {g for g in jaxtari.list_games() if g != jax_game}
+    others = set(CATALOG) - {canon}
+    files = [f for f in _files_under(jaxtari_dir)
+             if not (f.is_relative_to(_games_dir()) and any(
+                 _belongs(f.relative_to(_games_dir()).parts, o) for o in other_jax))]
+    files += [root / "specs" / f"{canon}.yaml"]
+    files += _own_files(root / "alignment" / "reference" / "games", canon, others)
+    files += _own_files(root / "tests" / "faults", canon, others)
+    return sorted({f.resolve() for f in files if f.is_file()})
+
+
 def hash_files(files) -> str:
     """sha256 over files: each one's path (from the repository root when inside it), then its bytes."""
-    root = _games_dir().parent.parent
+    root = _repo_root()
     h = hashlib.sha256()
     for f in files:
         f = Path(f).resolve()
@@ -107,6 +161,7 @@ def hash_files(files) -> str:
 
 
 def code_hash(game: str) -> str:
-    """sha256 over a game's jaxtari source files (:func:`hash_files`): what audits, playtest sessions
-    and stress reports record, so that one made for other code shows as stale."""
-    return hash_files(game_source_files(entry(game).jax_game or canonical(game)))
+    """sha256 over everything a game's behaviour depends on (:func:`behaviour_files`,
+    :func:`hash_files`): the one hash that audits, stress reports and playtest sessions record, so
+    that an artefact made for other code shows as stale."""
+    return hash_files(behaviour_files(game))

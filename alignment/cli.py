@@ -56,7 +56,7 @@ COMMAND_MODULES = (
     "alignment.spec.command",
     "alignment.audit.command",
     "alignment.pipeline.command",
-    "alignment.gate_command",
+    "alignment.gate.command",
     "alignment.playtest.command",
     "alignment.stress.command",
     "alignment.robustness.command",

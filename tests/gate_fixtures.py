@@ -1,4 +1,5 @@
-"""A throwaway git repository with gate artefacts (audits, stress reports, fidelity.toml)."""
+"""A throwaway git repository with gate artefacts (audits with their rows, stress reports with their
+per-seed returns, fidelity.toml), made the way the stages write them."""
 
 import json
 import subprocess
@@ -6,27 +7,71 @@ from pathlib import Path
 
 from alignment import gate
 
-GOOD = {"coverage": 0.95, "recall": 0.96, "precision": 0.9, "fault_detection": 1.0}
+# Per-seed final returns (10 seeds a side) and the random policy's: ALE gains 10 over random, so
+# the margin is 2. JAX equal: equivalent; JAX 5 higher: different; JAX spread wide: inconclusive.
+RANDOM_RETURNS = [0.0, 0.0, 0.0, 0.0]
+ALE_FINALS = [10.0, 10.5, 9.5, 10.2, 9.8, 10.1, 9.9, 10.3, 9.7, 10.0]
+JAX_FINALS = {
+    "equivalent": ALE_FINALS,
+    "different": [v + 5 for v in ALE_FINALS],
+    "inconclusive": [4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0, 7.0, 15.0],
+}
 
 
-def write_audit(root: Path, game: str, code_hash: str = "", **summary) -> None:
-    """An audit of the game's current code (or of ``code_hash``) with GOOD figures but ``summary``."""
-    figures = {**GOOD, **summary}
-    code_hash = code_hash or gate._current_code_hash(game) or "c0de"
-    doc = {"schema": gate.AUDIT_SCHEMA, "game": game, "code_hash": code_hash, "versions": {},
-           "summary": {"reviewed_rules": 20, "probed_rules": 19, "seeded_faults": 4,
-                       "seeded_faults_detected": 4, "probes_failing_on_ale": 0, **figures},
-           "rules": []}
+def write_audit(root: Path, game: str, code_hash: str = "", *, passed: int = 24, failed: int = 0,
+                unprobed: int = 1, unjustified: int = 1, justified: int = 9, detected: int = 4,
+                faults: int = 4, mutants=None, summary=None) -> dict:
+    """An audit with these rows (default: coverage 0.96, recall 1.0, precision 0.9, fault detection
+    1.0) and the summary they give, with ``summary`` written over it (a hand edit)."""
+    rules = ([{"id": f"r.pass-{i}", "outcome": "pass"} for i in range(passed)]
+             + [{"id": f"r.fail-{i}", "outcome": "fail"} for i in range(failed)]
+             + [{"id": f"r.unprobed-{i}", "outcome": "unprobed", "no_probe_reason": "x"}
+                for i in range(unprobed)])
+    structure = ([{"kind": "constant", "name": f"c{i}", "justified": True} for i in range(justified)]
+                 + [{"kind": "constant", "name": f"u{i}", "justified": False}
+                    for i in range(unjustified)])
+    fault_rows = [{"fault": f"f{i}", "detected": i < detected} for i in range(faults)]
+    probed = passed + failed
+    figures = {"coverage": probed / len(rules) if rules else None,
+               "recall": passed / probed if probed else None,
+               "precision": justified / (justified + unjustified),
+               "fault_detection": detected / faults if faults else None}
+    doc = {"schema": gate.AUDIT_SCHEMA, "game": game,
+           "code_hash": gate.current_code_hash(game) if code_hash == "" else code_hash,
+           "versions": {}, "created": "2026-12-04T00:00:00+00:00",
+           "summary": {"reviewed_rules": len(rules), "probed_rules": probed, **figures,
+                       **(summary or {})},
+           "rules": rules, "structure": structure,
+           "behaviour": {"kinds": {"ale": {}, "jax": {}}, "unjustified": []},
+           "faults": fault_rows}
+    if code_hash is None:
+        del doc["code_hash"]
+    if mutants is not None:
+        doc["mutation"] = {"mutants": [{"id": f"m{i}", "status": s} for i, s in enumerate(mutants)]}
     (root / "audits").mkdir(exist_ok=True)
     (root / "audits" / f"{game}.json").write_text(json.dumps(doc))
+    return doc
 
 
-def write_stress(root: Path, game: str, label: str, obs: str = "objects",
-                 steps: int = 524_288) -> None:
+def write_stress(root: Path, game: str, outcome: str, obs: str = "objects",
+                 steps: int = 524_288, label: str = "", code_hash: str = "") -> dict:
+    """A stress report whose per-seed returns give ``outcome``; ``label`` written over the label."""
+    from alignment.stress.statistics import verdict
+
+    jax = JAX_FINALS[outcome]
+    v = verdict(jax, ALE_FINALS, sum(RANDOM_RETURNS) / len(RANDOM_RETURNS))
+    assert v["label"] == outcome, v["detail"]
+    doc = {"schema": gate.STRESS_SCHEMA, "game": game, "obs": obs,
+           "code_hash": gate.current_code_hash(game) if code_hash == "" else code_hash,
+           "config": {"total_timesteps": steps},
+           "backends": {"ale": {"final": ALE_FINALS}, "jax": {"final": jax}},
+           "statistics": {"random_policy": {"returns": RANDOM_RETURNS, "mean": 0.0}},
+           "verdict": {"label": label or outcome, "margin": v["margin"], "detail": v["detail"]}}
+    if code_hash is None:
+        del doc["code_hash"]
     (root / "stress").mkdir(exist_ok=True)
-    (root / "stress" / f"{game}-{obs}.json").write_text(json.dumps(
-        {"schema": gate.STRESS_SCHEMA, "config": {"total_timesteps": steps},
-         "verdict": {"label": label, "margin": 0.1, "detail": ""}}))
+    (root / "stress" / f"{game}-{obs}.json").write_text(json.dumps(doc))
+    return doc
 
 
 def git(root: Path, *args: str) -> str:

@@ -22,10 +22,15 @@ MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
 # ---- the reference report (--against) --------------------------------------------------------
 
 
+COMMITTED_DIR = "audits"  # where the repository keeps the committed reports
+
+
 def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Optional[dict], str]:
     """The report to compare with, and how it is named: ``ref`` is a file, or a git ref whose
-    ``<out_dir>/<game>.json`` is read; None reads the report now in ``out_dir`` (the committed one
-    unless it was changed). (None, why) when there is none."""
+    committed ``audits/<game>.json`` is read (whatever ``out_dir`` is: CI writes the re-made report
+    elsewhere and compares it with the base's committed one), named with the commit it resolved to;
+    None reads the report now in ``out_dir`` (the committed one unless it was changed). (None, why)
+    when there is none."""
     if ref is None:
         path = Path(out_dir) / f"{game}.json"
         if path.parent.is_dir():
@@ -44,19 +49,24 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
                          f"branch, tag, commit or a path such as ./{ref}")
     if Path(ref).is_file():
         return _parse(Path(ref).read_text("utf-8"), ref), ref
-    target = (Path(out_dir) / f"{game}.json").as_posix()
+    rel = f"{COMMITTED_DIR}/{game}.json"
     try:
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
                              text=True, check=True).stdout.strip()
-        rel = Path(target).resolve().relative_to(top).as_posix() if Path(target).is_absolute() \
-            else (Path.cwd().resolve() / target).relative_to(top).as_posix()
-        shown = subprocess.run(["git", "show", f"{ref}:{rel}"], capture_output=True, text=True)
-    except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+        commit = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options",
+                                 f"{ref}^{{commit}}"], cwd=top, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
         raise AuditError(f"--against {ref!r}: not a file, and git cannot read it here ({exc})") from None
+    if ref.startswith("-") or commit.returncode != 0:
+        raise AuditError(f"--against {ref!r}: neither a file nor a git ref (fetch the base "
+                         f"branch first, e.g. git fetch origin main)")
+    sha = commit.stdout.strip()
+    shown = subprocess.run(["git", "cat-file", "blob", f"{sha}:{rel}"], cwd=top,
+                           capture_output=True, text=True)
     if shown.returncode != 0:
-        raise AuditError(f"--against {ref!r}: neither a file nor a git ref holding {rel} "
-                         f"({shown.stderr.strip()})")
-    return _parse(shown.stdout, f"{ref}:{rel}"), f"{ref}:{rel}"
+        raise AuditError(f"--against {ref!r}: commit {sha[:12]} holds no {rel} (the game was not "
+                         f"audited there); audit without --against")
+    return _parse(shown.stdout, f"{ref}:{rel}"), f"{ref}:{rel} at commit {sha[:12]}"
 
 
 def _check_rows(data: dict, where: str) -> None:
@@ -91,6 +101,7 @@ def changes(previous: dict, current: dict, ref: str) -> dict:
     return {
         "ref": ref,
         "code_hash_before": previous.get("code_hash"),
+        "code_hash_now": current.get("code_hash"),
         "regressions": [c["rule"] for c in changed if c["before"] == "pass"],
         "fixed": [c["rule"] for c in changed if c["after"] == "pass"],
         "changed": changed,
@@ -179,6 +190,11 @@ def render_markdown(report: dict) -> str:
     if report.get("changed_since"):
         c = report["changed_since"]
         lines += [f"## Changed since {c['ref']}", ""]
+        before, now = c.get("code_hash_before"), c.get("code_hash_now")
+        if before and now and before != now:
+            lines += [f"The game's code hash changed: `{before[:12]}` -> `{now[:12]}`.", ""]
+        elif before and now:
+            lines += [f"The game's code hash is unchanged (`{now[:12]}`).", ""]
         rows = [[f"`{x['rule']}`", x["before"], x["after"]] for x in c["changed"]]
         rows += [[f"`{rid}`", "(new rule)", next(r["outcome"] for r in rules if r["id"] == rid)]
                  for rid in c["new_rules"]]

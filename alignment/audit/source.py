@@ -2,8 +2,8 @@
 
 The game's own files and their hash are :func:`alignment.catalog.game_source_files` and
 :func:`alignment.catalog.code_hash` (contract 5); the audit adds the code every game runs through
-(:func:`shared_source_files`: the v5 protocol lives in the wrappers), traced with each game but not
-part of its code hash.
+(:func:`shared_source_files`: the v5 protocol lives in the wrappers), traced with each game (and, like
+all of jaxtari, part of its code hash).
 """
 
 from __future__ import annotations

@@ -134,7 +134,37 @@ def test_against_a_git_ref_reads_the_committed_report(result, tmp_path, monkeypa
     (repo / "audits" / "toy.json").write_text("{}")  # the working copy differs from the commit
     monkeypatch.chdir(repo)
     previous, ref = report.load_reference("toy", report.Path("audits"), "HEAD")
-    assert ref == "HEAD:audits/toy.json"
+    head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    assert ref == f"HEAD:audits/toy.json at commit {head[:12]}"
     assert report.changes(previous, report.to_json(result), ref)["regressions"] == ["lives.loss-at-40"]
     with pytest.raises(core.AuditError, match="neither a file nor a git ref"):
         report.load_reference("toy", report.Path("audits"), "no-such-ref")
+    with pytest.raises(core.AuditError, match="neither a file nor a git ref"):
+        report.load_reference("toy", report.Path("audits"), "--output=x")
+
+
+def test_against_a_git_ref_reads_the_committed_report_whatever_the_out_folder(
+        result, tmp_path, monkeypatch):
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / "audits").mkdir(parents=True)
+    committed = report.to_json(result)
+    committed["code_hash"] = "0" * 64
+    for r in committed["rules"]:
+        if r["id"] == "lives.loss-at-40":
+            r["outcome"] = "pass"
+    (repo / "audits" / "toy.json").write_text(json.dumps(committed))
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "audit"], check=True)
+    head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    monkeypatch.chdir(repo)
+    out = repo / "regenerated" / "audits"
+    previous, ref = report.load_reference("toy", out, "HEAD")
+    report.write(result, out, previous=previous, ref=ref)
+    md = (out / "toy.md").read_text()
+    assert f"## Changed since HEAD:audits/toy.json at commit {head[:12]}" in md
+    assert f"code hash changed: `000000000000` -> `{result.code_hash[:12]}`" in md
+    assert "| `lives.loss-at-40` | pass | fail |" in md

@@ -1,0 +1,124 @@
+"""``jaxtari-align gate [GAME...]``: the fidelity gate as a command (a table, markdown, exit status);
+``--touched`` lists the games a change touches; ``--verify-artefacts DIR`` compares the committed
+artefacts with the ones CI re-made into DIR."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from alignment import gate
+from alignment.gate import report, verify
+
+SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+DEFAULT_MARKDOWN = "fidelity-gate.md"
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _games_with_code() -> list[str]:
+    import jaxtari
+
+    return sorted(jaxtari.list_games())
+
+
+def _head(root: Path) -> Optional[str]:
+    out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+    return out.stdout.strip()[:12] if out.returncode == 0 else None
+
+
+def _verify(console: Console, regenerated: Path, root: Path) -> list[str]:
+    problems, games = verify.verify_audits(regenerated, root)
+    stress_problems, reports = verify.verify_stress(root, out=regenerated)
+    console.print(f"verified audits of {', '.join(games) or 'no game'} and "
+                  f"{len(reports)} stress report(s) against what the code produces")
+    return problems + stress_problems
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("gate")
+    def gate_command(
+        games: Optional[list[str]] = typer.Argument(
+            None, help="games to check (default: every game with a spec in specs/ or thresholds)"),
+        config: Path = typer.Option(Path("fidelity.toml"), "--config", help="thresholds (TOML)"),
+        base: Optional[str] = typer.Option(
+            None, "--base", help="git ref to compare with: a figure that dropped, a verdict that "
+                                 "got worse or a threshold lowered fails"),
+        markdown: Optional[Path] = typer.Option(
+            None, "--markdown", help=f"write the markdown here (default: ${SUMMARY_ENV} when set, "
+                                     f"else {DEFAULT_MARKDOWN})"),
+        replay: bool = typer.Option(True, "--replay/--no-replay",
+                                    help="replay the recorded playtest sessions on both backends "
+                                         "and stale stress reports' fingerprints"),
+        touched: bool = typer.Option(False, "--touched",
+                                     help="only print the games the change against --base touches"),
+        verify_dir: Optional[Path] = typer.Option(
+            None, "--verify-artefacts", help="folder CI re-made the audits into (DIR/audits/): a "
+                                             "committed artefact that differs fails"),
+    ) -> None:
+        """Re-derive the committed audits, playtest sessions and stress reports and check them
+        against fidelity.toml (and against --base)."""
+        root = Path(".")
+        known = _games_with_code()
+        try:
+            if base is not None:
+                gate.resolve_ref(base, root)
+            if touched:
+                if base is None:
+                    _fail("--touched needs --base REF (the branch the change goes into)")
+                typer.echo(" ".join(gate.touched_games(base, known, root)))
+                return
+            cfg = gate.load_config(config, known)
+            base_cfg = (gate.Artefacts(root, ref=base).config(config.as_posix())
+                        if base is not None else None)
+        except gate.GateConfigError as err:
+            _fail(str(err))
+        chosen = list(games or gate.default_games(root, cfg))
+        unknown = sorted(set(chosen) - set(known))
+        if unknown:
+            _fail(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(known)}")
+        verdicts = [gate.evaluate(g, cfg.for_game(g), root=root, base=base,
+                                  replay=gate.replay_sessions if replay else None,
+                                  fingerprint=gate.core.current_fingerprint if replay else None,
+                                  config=cfg, base_config=base_cfg) for g in chosen]
+        # CI logs are not terminals: without a width rich squeezes the table into 80 columns
+        console = Console(width=None if sys.stdout.isatty() else 132)
+        artefact_problems = _verify(console, verify_dir, root) if verify_dir is not None else []
+
+        table = Table(title="fidelity gate" + (f" (against {base})" if base else ""),
+                      title_justify="left")
+        for col in report.TABLE_HEADER:
+            table.add_column(col)
+        for row in report.table_rows(verdicts):
+            table.add_row(*row[:-1], row[-1] if row[-1] == "pass" else f"[red]{row[-1]}[/red]")
+        console.print(table)
+        for v in verdicts:
+            for reason in v.failures:
+                console.print(f"[red]{v.game}[/red]: {reason}", soft_wrap=True, markup=False)
+        for problem in artefact_problems:
+            console.print(f"artefacts: {problem}", soft_wrap=True, markup=False)
+
+        text = report.markdown(verdicts, base=base, commit=_head(root))
+        if artefact_problems:
+            text += ("\n**Committed artefacts differ from what the code produces** (the re-made "
+                     "ones are in the workflow's artifact):\n\n"
+                     + "\n".join(f"- {p}" for p in artefact_problems) + "\n")
+        summary = os.environ.get(SUMMARY_ENV)
+        if summary:
+            with open(summary, "a", encoding="utf-8") as f:  # the step summary is appended to
+                f.write(text)
+        if markdown is not None or not summary:
+            path = report.write(markdown or Path(DEFAULT_MARKDOWN), text)
+            console.print(f"markdown: {path}")
+        ok = all(v.passed for v in verdicts) and not artefact_problems
+        raise typer.Exit(0 if ok else 1)

@@ -1,0 +1,455 @@
+"""The fidelity gate's core: committed artefacts against thresholds kept as data, pass or fail per
+game, as data (it never prints or writes; :mod:`.report` writes, :mod:`.command` is the command).
+
+Per game it re-derives what it trusts:
+
+- ``audits/<game>.json``: coverage, recall, precision, fault detection and (with mutation rows)
+  the mutation score are recomputed from the rows (:mod:`.figures`); a summary that disagrees
+  fails; an audit without a code hash, or made for other code (:func:`alignment.catalog.code_hash`
+  covers everything the game's behaviour depends on), fails;
+- ``playtest/<game>/*.jsonl.gz``: replayed on both backends (the replay is what makes a session
+  current: its header's code hash is informative only);
+- ``stress/<game>-<obs>.json``: the verdict is recomputed from the per-seed returns, the recorded
+  label checked against the closed set; a report without a code hash fails; one made for other
+  code fails unless its behaviour fingerprint (:mod:`alignment.stress.fingerprint`) replays
+  unchanged on the current code.
+
+With a base git ref: a figure that dropped, a stress verdict that got worse (at any budget) or a
+budget that shrank, a report or session removed, a session changed (truncated), a threshold
+lowered or a switch turned off against the base's ``fidelity.toml``, all fail; the last three
+kinds of weakening pass only when the pull request adds or rewrites ``[overrides.<game>] reason``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import subprocess
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from alignment.audit.core import SCHEMA as AUDIT_SCHEMA
+from alignment.gate.config import (FidelityConfig, GateConfigError, Thresholds, parse_config,
+                                   weakened)
+from alignment.gate.figures import AUDIT_FIGURES, TOLERANCE, audit_figures, mutation_score, stress_verdict
+from alignment.stress.core import SCHEMA as STRESS_SCHEMA
+from alignment.stress.statistics import LABELS
+
+VERDICT_RANK = {label: len(LABELS) - i for i, label in enumerate(LABELS)}  # higher is better
+FIGURES = (*AUDIT_FIGURES, "mutation_score", "playtest_pass")
+SESSION_GLOB = "*.jsonl.gz"
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading the artefacts (from the work tree, or from a git ref)
+
+
+def resolve_ref(ref: str, root: Path = Path(".")) -> str:
+    """The commit a user-given ref names (its sha), or :class:`GateConfigError`."""
+    if not ref or ref.startswith("-"):
+        raise GateConfigError(f"--base {ref!r} is not a git ref (a ref cannot start with '-')")
+    out = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options",
+                          f"{ref}^{{commit}}"], cwd=root, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise GateConfigError(f"--base {ref!r} is not a git ref here (try origin/main, or fetch "
+                              "the base branch first: git fetch origin main)")
+    return out.stdout.strip()
+
+
+check_ref = resolve_ref
+
+
+class Artefacts:
+    """Where a game's artefacts are read from: files under ``root``, or the tree of commit ``ref``."""
+
+    def __init__(self, root: Path = Path("."), ref: Optional[str] = None) -> None:
+        self.root = Path(root)
+        self.ref = None if ref is None else resolve_ref(ref, self.root)
+
+    def read_bytes(self, rel: str) -> Optional[bytes]:
+        if self.ref is None:
+            path = self.root / rel
+            return path.read_bytes() if path.is_file() else None
+        out = subprocess.run(["git", "cat-file", "blob", f"{self.ref}:{rel}"], cwd=self.root,
+                             capture_output=True)
+        return out.stdout if out.returncode == 0 else None
+
+    def read(self, rel: str) -> Optional[str]:
+        data = self.read_bytes(rel)
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    def list(self, folder: str, pattern: str) -> list[str]:
+        if self.ref is None:
+            return sorted(p.relative_to(self.root).as_posix()
+                          for p in (self.root / folder).glob(pattern) if p.is_file())
+        out = subprocess.run(["git", "ls-tree", "-r", "--name-only", self.ref, "--", folder],
+                             cwd=self.root, capture_output=True, text=True)
+        return sorted(p for p in out.stdout.splitlines() if Path(p).match(f"{folder}/{pattern}"))
+
+    def json(self, rel: str, schema: str) -> tuple[Optional[dict], Optional[str]]:
+        """(document, problem): the document when it reads and has the schema, else why not."""
+        text = self.read(rel)
+        if text is None:
+            return None, None
+        try:
+            doc = json.loads(text)
+        except ValueError as err:
+            return None, f"{rel} is not valid JSON ({err})"
+        if not isinstance(doc, dict) or doc.get("schema") != schema:
+            found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+            return None, f"{rel} has schema {found!r}, not {schema!r}"
+        return doc, None
+
+    def config(self, rel: str = "fidelity.toml", games=None) -> Optional[FidelityConfig]:
+        text = self.read(rel)
+        if text is None:
+            return None
+        where = f"{rel} at {self.ref[:12]}" if self.ref else rel
+        return parse_config(text, where, games)
+
+
+# --------------------------------------------------------------------------------------------------
+# The verdict of one game
+
+
+@dataclasses.dataclass
+class GameVerdict:
+    game: str
+    figures: dict[str, Optional[float]]  # the audit figures, mutation score, playtest pass
+    playtest: str  # "3/3 replay clean", "not playtested", "not replayed"
+    stress: str    # "equivalent (objects)", "none", ...
+    failures: list[str]
+    thresholds: Thresholds
+    overridden: list[str] = dataclasses.field(default_factory=list)  # weakenings a reason allowed
+    reason: Optional[str] = None
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def why_failed(result) -> str:
+    """A failed replay's first difference, or why the session could not be replayed at all."""
+    for attr in ("failure", "error", "read_problem"):
+        value = getattr(result, attr, None)
+        if value:
+            return str(getattr(value, "message", value))
+    return "failed"
+
+
+ReplayFn = Callable[[str, Path], tuple[int, int, list[str]]]
+FingerprintFn = Callable[[str, str, dict], Optional[str]]
+
+
+def replay_sessions(game: str, root: Path) -> tuple[int, int, list[str]]:
+    """(sessions, clean, failures) of the game's recorded sessions, replayed on both backends."""
+    from alignment.playtest import core
+
+    paths = list(core.sessions_for(game, root=root / "playtest"))
+    results = core.replay(paths) if paths else []
+    failures = [f"{Path(p).name}: {why_failed(r)}" for p, r in zip(paths, results) if not r.passed]
+    return len(paths), sum(bool(r.passed) for r in results), failures
+
+
+def current_code_hash(game: str) -> str:
+    from alignment.catalog import code_hash
+
+    return code_hash(game)
+
+
+_current_code_hash = current_code_hash  # the name the tests' fixtures used
+
+
+def current_fingerprint(game: str, obs: str, recorded: dict) -> Optional[str]:
+    """The current code's fingerprint made as ``recorded`` was (None when its settings are not the
+    fingerprint module's: a smaller rollout proves less)."""
+    from alignment.stress import fingerprint as fp
+
+    settings = {"steps": fp.STEPS, "envs": fp.ENVS, "seed": fp.SEED}
+    if any(recorded.get(k) != v for k, v in settings.items()):
+        return None
+    return fp.fingerprint(game, obs)["sha256"]
+
+
+def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[str], str],
+                figures: dict, failures: list[str]) -> Optional[dict]:
+    rel = f"audits/{game}.json"
+    doc, problem = now.json(rel, AUDIT_SCHEMA)
+    if doc is None:
+        failures.append(problem or f"no audit: make one with `jaxtari-align audit {game}` and "
+                                   f"commit {rel}")
+        return None
+    recomputed, problems = audit_figures(doc, rel)
+    failures += problems
+    for key in AUDIT_FIGURES:
+        value = recomputed[key]
+        figures[key] = value
+        if value is None:
+            failures.append(f"{rel} measures no {key} (nothing to count: no probed rules, no "
+                            "seeded faults or no rollouts); the audit's report says why")
+        elif value < getattr(t, key) - TOLERANCE:
+            failures.append(f"{key} {value:.2f} is below {getattr(t, key):.2f}")
+    mutation, problems = mutation_score(doc, rel)
+    failures += problems
+    if mutation is not None:
+        figures["mutation_score"] = mutation["score"]
+        if mutation["score"] is None:
+            failures.append(f"{rel}: no mutant was killed or survived (all {mutation['equivalent']} "
+                            "equivalent): the mutation score measures nothing")
+        elif mutation["score"] < t.mutation_score - TOLERANCE:
+            failures.append(f"mutation score {mutation['score']:.2f} ({mutation['killed']} killed, "
+                            f"{mutation['survived']} survived) is below {t.mutation_score:.2f}")
+    recorded = doc.get("code_hash")
+    current = code_hash(game)
+    if not isinstance(recorded, str) or not recorded:
+        failures.append(f"{rel} records no code_hash: nothing shows which code it audited; "
+                        f"re-run `jaxtari-align audit {game}`")
+    elif recorded != current:
+        failures.append(f"{rel} was made for code {recorded[:12]}, the game's code is now "
+                        f"{current[:12]}: re-run `jaxtari-align audit {game}`")
+    return {**recomputed, "mutation_score": figures["mutation_score"]}
+
+
+StressReports = dict[str, dict]  # obs -> {"label", "steps", "doc"}
+
+
+def _stress_reports(art: Artefacts, game: str) -> tuple[StressReports, list[str]]:
+    reports, problems = {}, []
+    for rel in art.list("stress", f"{game}-*.json"):
+        doc, problem = art.json(rel, STRESS_SCHEMA)
+        if doc is None:
+            problems.append(problem or f"{rel} cannot be read")
+            continue
+        label, label_problems = stress_verdict(doc, rel)
+        problems += label_problems
+        steps = (doc.get("config") or {}).get("total_timesteps")
+        reports[Path(rel).stem[len(game) + 1:]] = {"label": label, "steps": steps, "doc": doc,
+                                                   "rel": rel}
+    return reports, problems
+
+
+def _stress_freshness(game: str, obs: str, report: dict, current: str,
+                      fingerprint: Optional[FingerprintFn]) -> tuple[list[str], list[str]]:
+    """(failures, notes) on whether a stress report still describes the current code."""
+    doc, rel = report["doc"], report["rel"]
+    recorded = doc.get("code_hash")
+    if not isinstance(recorded, str) or not recorded:
+        return [f"{rel} records no code_hash: nothing shows which code it trained on"], []
+    if recorded == current:
+        return [], []
+    stale = (f"{rel} was trained on code {recorded[:12]}, the game's code is now {current[:12]}")
+    fp = doc.get("fingerprint")
+    if not isinstance(fp, dict) or not isinstance(fp.get("sha256"), str):
+        return [f"{stale}, and it records no behaviour fingerprint to show the change left the "
+                f"signals unchanged: re-run `jaxtari-align stress {game} --obs {obs}`"], []
+    if fingerprint is None:
+        return [], [f"{stale}; its fingerprint was not replayed (--no-replay)"]
+    now = fingerprint(game, obs, fp)
+    if now is None:
+        return [f"{stale}, and its fingerprint was not made with the standard rollout"], []
+    if now != fp["sha256"]:
+        return [f"{stale}, and the change alters what the learner sees (fingerprint "
+                f"{fp['sha256'][:12]} -> {now[:12]}): re-run `jaxtari-align stress {game} "
+                f"--obs {obs}`"], []
+    return [], [f"{rel}: code changed since training ({recorded[:12]} -> {current[:12]}), every "
+                f"signal of the fingerprint rollout replays unchanged"]
+
+
+def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
+             base: Optional[str] = None, replay: Optional[ReplayFn] = replay_sessions,
+             code_hash: Callable[[str], str] = current_code_hash,
+             fingerprint: Optional[FingerprintFn] = current_fingerprint,
+             config: Optional[FidelityConfig] = None,
+             base_config: Optional[FidelityConfig] = None) -> GameVerdict:
+    """The gate's verdict on one game. ``config``/``base_config``: this tree's and the base's
+    fidelity.toml (for weakened thresholds and the override reason)."""
+    now = Artefacts(root)
+    t = thresholds
+    failures: list[str] = []
+    notes: list[str] = []
+    figures: dict[str, Optional[float]] = {k: None for k in FIGURES}
+
+    audit = _audit_part(now, game, t, code_hash, figures, failures)
+
+    sessions = now.list(f"playtest/{game}", SESSION_GLOB)
+    count, clean, replay_failures = (replay(game, root) if replay is not None and sessions
+                                     else (len(sessions), None, []))
+    if not count:
+        playtest = "not playtested"
+        if t.require_playtest:
+            failures.append(f"not playtested: record a session with `jaxtari-align play {game}`")
+    elif clean is None:
+        playtest = f"{count} session(s), not replayed"
+    else:
+        figures["playtest_pass"] = clean / count
+        playtest = f"{clean}/{count} replay clean"
+        if clean / count < t.playtest_pass - TOLERANCE:
+            failures.append(f"playtest: {clean} of {count} session(s) replay clean (needs "
+                            f"{t.playtest_pass:.0%}): " + "; ".join(replay_failures))
+
+    reports, problems = _stress_reports(now, game)
+    failures += problems
+    current = code_hash(game)
+    for obs, r in sorted(reports.items()):
+        f, n = _stress_freshness(game, obs, r, current, fingerprint)
+        failures += f
+        notes += n
+    stress = ", ".join(f"{r['label']} ({obs})" for obs, r in sorted(reports.items())) or "none"
+    if t.stress_not_different:
+        failures += [f"stress ({obs}): the learning curves are different"
+                     for obs, r in sorted(reports.items()) if r["label"] == "different"]
+    if not reports and t.require_stress:
+        failures.append(f"no stress report: run `jaxtari-align stress {game}`")
+
+    verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes)
+    if base is not None:
+        _against_base(verdict, Artefacts(root, ref=base), base, audit, reports, sessions, now,
+                      config, base_config)
+    return verdict
+
+
+def _session_frames(data: bytes) -> Optional[int]:
+    try:
+        text = gzip.decompress(data).decode("utf-8", errors="replace")
+    except (OSError, EOFError):
+        return None
+    return sum('"type":"frame"' in line.replace(" ", "") for line in text.splitlines())
+
+
+def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[dict],
+                  now_reports: StressReports, sessions: list[str], now: Artefacts,
+                  config: Optional[FidelityConfig], base_config: Optional[FidelityConfig]) -> None:
+    """What got worse against the base. Hard failures go to ``v.failures``; weakenings that the
+    PR's reviewed reason may allow go there too unless the reason is new in this change."""
+    game = v.game
+    hard: list[str] = []
+    soft: list[str] = []
+    doc, _ = then.json(f"audits/{game}.json", AUDIT_SCHEMA)
+    if doc is not None and audit is not None:
+        before, _ = audit_figures(doc, f"audits/{game}.json")
+        before_mut, _ = mutation_score(doc, f"audits/{game}.json")
+        before["mutation_score"] = before_mut["score"] if before_mut else None
+        for key in (*AUDIT_FIGURES, "mutation_score"):
+            b, a = before.get(key), audit.get(key)
+            if b is not None and a is None:
+                hard.append(f"{key} no longer measured against {base} (was {b:.2f})")
+            elif b is not None and a < b - TOLERANCE:
+                hard.append(f"{key} dropped against {base}: {b:.2f} -> {a:.2f}")
+
+    before_reports, _ = _stress_reports(then, game)
+    for obs, r in sorted(before_reports.items()):
+        mine = now_reports.get(obs)
+        if mine is None:
+            hard.append(f"stress ({obs}): the report at {base} was removed")
+            continue
+        budget = "" if mine["steps"] == r["steps"] else (
+            f" (budget {r['steps']:,} -> {mine['steps']:,} steps per seed)"
+            if isinstance(r["steps"], int) and isinstance(mine["steps"], int) else " (budget changed)")
+        if VERDICT_RANK.get(mine["label"], 0) < VERDICT_RANK.get(r["label"], 0):
+            soft.append(f"stress ({obs}) got worse against {base}: {r['label']} -> "
+                        f"{mine['label']}{budget}")
+        elif (isinstance(r["steps"], int) and isinstance(mine["steps"], int)
+              and mine["steps"] < r["steps"]):
+            soft.append(f"stress ({obs}): the training budget shrank against {base}{budget}")
+        fp_then, fp_now = r["doc"].get("fingerprint"), mine["doc"].get("fingerprint")
+        if (fp_then is not None and fp_then != fp_now
+                and r["doc"].get("backends") == mine["doc"].get("backends")):
+            hard.append(f"stress ({obs}): the behaviour fingerprint changed against {base} while "
+                        "the training results did not (a fingerprint is made with the training)")
+
+    then_sessions = then.list(f"playtest/{game}", SESSION_GLOB)
+    removed = sorted(set(then_sessions) - set(sessions))
+    if removed:
+        hard.append(f"playtest sessions removed against {base}: {', '.join(removed)}")
+    for rel in sorted(set(then_sessions) & set(sessions)):
+        old, new = then.read_bytes(rel), now.read_bytes(rel)
+        if old != new:
+            a, b = _session_frames(old or b""), _session_frames(new or b"")
+            change = (f"shortened from {a:,} to {b:,} frames" if a is not None and b is not None
+                      and b < a else "changed")
+            hard.append(f"playtest session {rel} {change} against {base}: a recorded session is a "
+                        "record; record a new one instead")
+
+    if config is not None and base_config is not None:
+        for what in weakened(config.for_game(game), base_config.for_game(game)):
+            soft.append(f"fidelity.toml: {what} against {base}")
+
+    reason = config.reason(game) if config is not None else None
+    new_reason = reason is not None and (base_config is None or base_config.reason(game) != reason)
+    v.failures += hard
+    if soft and new_reason:
+        v.overridden += soft
+        v.reason = reason
+    elif soft:
+        v.failures += [f"{s}: allowed only when the change says why in fidelity.toml "
+                       f"[overrides.{game}] reason = \"...\" (new or rewritten in this change)"
+                       for s in soft]
+
+
+# --------------------------------------------------------------------------------------------------
+# Which games
+
+
+def default_games(root: Path, config: FidelityConfig) -> list[str]:
+    """Every game with a reviewed spec or with thresholds of its own."""
+    specs = {p.stem for p in (Path(root) / "specs").glob("*.yaml")}
+    return sorted(specs | set(config.games))
+
+
+# Paths whose change can alter any game's behaviour or verdict (everything outside a game's own
+# files under these roots counts as shared).
+SHARED_ROOTS = ("jaxtari", "alignment", "tests/faults", "fidelity.toml", "pyproject.toml",
+                "constraints.txt", ".github/workflows")
+
+
+def touched_games(base: str, games: Sequence[str], root: Path = Path(".")) -> list[str]:
+    """Games whose behaviour, ground truth, thresholds or artefacts differ from ``base``; all of
+    them when shared code, the fault sets' shared module, the thresholds, the pinned versions or
+    the workflow changed."""
+    sha = resolve_ref(base, root)
+    out = subprocess.run(["git", "diff", "--name-only", f"{sha}...HEAD", "--"], cwd=root,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise GateConfigError(f"cannot diff against {base!r}: {out.stderr.strip()}")
+    touched: set[str] = set()
+    for path in out.stdout.splitlines():
+        owner = game_of(path, games)
+        if owner:
+            touched.add(owner)
+        elif any(path == r or path.startswith(r + "/") for r in SHARED_ROOTS):
+            return sorted(games)
+    return sorted(touched)
+
+
+def _owns(parts: tuple[str, ...], game: str) -> bool:
+    """Whether the path below a games folder belongs to ``game``: ``<game>.py``,
+    ``<game>_*.py`` or anything under ``<game>/``."""
+    if not parts:
+        return False
+    if len(parts) > 1:
+        return parts[0] == game
+    stem = parts[0].split(".")[0]
+    return stem == game or stem.startswith(f"{game}_")
+
+
+def game_of(path: str, games: Sequence[str]) -> Optional[str]:
+    """The game a changed path belongs to, or None (shared, or not about a game)."""
+    parts = Path(path).parts
+    name = parts[-1] if parts else ""
+    for game in games:
+        if parts[:2] == ("jaxtari", "games") and _owns(parts[2:], game):
+            return game
+        if parts[:3] == ("alignment", "reference", "games") and _owns(parts[3:], game):
+            return game
+        if parts[:2] == ("tests", "faults") and _owns(parts[2:], game):
+            return game
+        if parts and parts[0] in ("specs", "audits") and len(parts) == 2 \
+                and name.split(".")[0] == game:
+            return game
+        if parts and parts[0] == "playtest" and len(parts) > 2 and parts[1] == game:
+            return game
+        if parts and parts[0] == "stress" and name.startswith(f"{game}-"):
+            return game
+    return None

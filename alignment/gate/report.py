@@ -1,0 +1,60 @@
+"""The gate's table and markdown (the sticky pull-request comment), and writing it atomically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional, Sequence
+
+from alignment import atomic
+from alignment.gate.core import GameVerdict
+from alignment.gate.figures import AUDIT_FIGURES
+
+TABLE_HEADER = ["game", "coverage", "recall", "precision", "fault detection", "mutation score",
+                "playtest", "stress", "result"]
+# The first line of the comment: the workflow finds its own earlier comment by it and edits it.
+STICKY_MARKER = "<!-- jaxtari-align fidelity gate -->"
+
+
+def _fmt(value: Optional[float], threshold: Optional[float] = None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.2f}" + ("" if threshold is None else f" (≥ {threshold:.2f})")
+
+
+def table_rows(verdicts: Sequence[GameVerdict]) -> list[list[str]]:
+    rows = []
+    for v in verdicts:
+        t = v.thresholds
+        rows.append([v.game, *[_fmt(v.figures[k], getattr(t, k)) for k in AUDIT_FIGURES],
+                     _fmt(v.figures["mutation_score"], t.mutation_score
+                          if v.figures["mutation_score"] is not None else None),
+                     v.playtest, v.stress, "pass" if v.passed else "FAIL"])
+    return rows
+
+
+def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
+             commit: Optional[str] = None) -> str:
+    failed = [v for v in verdicts if not v.passed]
+    title = "passed" if not failed else f"failed for {', '.join(v.game for v in failed)}"
+    lines = [STICKY_MARKER, f"## Fidelity gate: {title}", ""]
+    if base:
+        lines += [f"Compared with `{base}`: a figure that dropped fails even above its threshold.", ""]
+    if commit:
+        lines += [f"Commit `{commit}`; the figures are recomputed from the artefacts' rows.", ""]
+    lines += ["| " + " | ".join(TABLE_HEADER) + " |", "|" + "---|" * len(TABLE_HEADER)]
+    lines += ["| " + " | ".join(row) + " |" for row in table_rows(verdicts)]
+    for v in failed:
+        lines += ["", f"**{v.game}** fails:", ""] + [f"- {reason}" for reason in v.failures]
+    for v in verdicts:
+        if v.overridden:
+            lines += ["", f"**{v.game}**: weaker than the base, allowed by the reason this change "
+                          f"gives (reviewer: judge it):", "", f"> {v.reason}", ""]
+            lines += [f"- {what}" for what in v.overridden]
+    notes = [(v.game, n) for v in verdicts for n in v.notes]
+    if notes:
+        lines += ["", "Notes:", ""] + [f"- {g}: {n}" for g, n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def write(path: Path, text: str) -> Path:
+    return atomic.write_text(Path(path), text)
