@@ -57,7 +57,7 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
                                  f"{ref}^{{commit}}"], cwd=top, capture_output=True, text=True)
     except (OSError, subprocess.CalledProcessError) as exc:
         raise AuditError(f"--against {ref!r}: not a file, and git cannot read it here ({exc})") from None
-    if ref.startswith("-") or commit.returncode != 0:
+    if commit.returncode != 0:
         raise AuditError(f"--against {ref!r}: neither a file nor a git ref (fetch the base "
                          f"branch first, e.g. git fetch origin main)")
     sha = commit.stdout.strip()

@@ -139,7 +139,7 @@ def test_against_a_git_ref_reads_the_committed_report(result, tmp_path, monkeypa
     assert report.changes(previous, report.to_json(result), ref)["regressions"] == ["lives.loss-at-40"]
     with pytest.raises(core.AuditError, match="neither a file nor a git ref"):
         report.load_reference("toy", report.Path("audits"), "no-such-ref")
-    with pytest.raises(core.AuditError, match="neither a file nor a git ref"):
+    with pytest.raises(core.AuditError, match="cannot start with '-'"):
         report.load_reference("toy", report.Path("audits"), "--output=x")
 
 
