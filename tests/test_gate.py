@@ -54,6 +54,9 @@ def test_a_hand_edited_summary_fails_and_the_rows_count(repo):
     assert ("audits/pong.json: summary.recall says 1.0 but its rows give 0.5000 (a summary edited "
             "by hand, or rows edited: re-run the audit)") in failures
     assert "recall 0.50 is below 0.90" in failures
+    assert ("rules failing on JAX or whose probe cannot run: r.fail-0, r.fail-1, r.fail-2, r.fail-3, "
+            "r.fail-4, r.fail-5, r.fail-6, r.fail-7, r.fail-8, r.fail-9 and 2 more (audits/pong.md "
+            "says why)") in _evaluate(repo).notes
     _audit(repo, "pong", detected=1, summary={"fault_detection": 1.0})
     assert "fault_detection 0.25 is below 0.80" in _evaluate(repo).failures
 
@@ -299,6 +302,7 @@ def test_command_table_markdown_exit_status_and_step_summary(repo, monkeypatch):
     assert written.startswith(gate.report.STICKY_MARKER)
     assert "| pong | 0.96 (≥ 0.90) | 0.96 (≥ 0.90) |" in written and "FAIL" in written
     assert "- recall dropped against main: 1.00 -> 0.96" in written
+    assert "- rules failing on JAX or whose probe cannot run: r.fail-0" in written
     assert summary.read_text() == "earlier step\n" + written
 
     _audit(repo, "pong")

@@ -39,6 +39,7 @@ from alignment.stress.statistics import LABELS
 VERDICT_RANK = {label: len(LABELS) - i for i, label in enumerate(LABELS)}  # higher is better
 FIGURES = (*AUDIT_FIGURES, "mutation_score", "playtest_pass")
 SESSION_GLOB = "*.jsonl.gz"
+MAX_RULES_NAMED = 10  # failing rules named in the comment; the audit's report lists them all
 
 
 # --------------------------------------------------------------------------------------------------
@@ -174,7 +175,7 @@ def current_fingerprint(game: str, obs: str, recorded: dict) -> Optional[str]:
 
 
 def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[str], str],
-                figures: dict, failures: list[str]) -> Optional[dict]:
+                figures: dict, failures: list[str], notes: list[str]) -> Optional[dict]:
     rel = f"audits/{game}.json"
     doc, problem = now.json(rel, AUDIT_SCHEMA)
     if doc is None:
@@ -183,6 +184,13 @@ def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[s
         return None
     recomputed, problems = audit_figures(doc, rel)
     failures += problems
+    failing = [str(r.get("id")) for r in doc.get("rules") or []
+               if isinstance(r, dict) and r.get("outcome") in ("fail", "probe-error")]
+    if failing:
+        shown = ", ".join(failing[:MAX_RULES_NAMED])
+        more = f" and {len(failing) - MAX_RULES_NAMED} more" if len(failing) > MAX_RULES_NAMED else ""
+        notes.append(f"rules failing on JAX or whose probe cannot run: {shown}{more} "
+                     f"(audits/{game}.md says why)")
     for key in AUDIT_FIGURES:
         value = recomputed[key]
         figures[key] = value
@@ -271,7 +279,7 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     notes: list[str] = []
     figures: dict[str, Optional[float]] = {k: None for k in FIGURES}
 
-    audit = _audit_part(now, game, t, code_hash, figures, failures)
+    audit = _audit_part(now, game, t, code_hash, figures, failures, notes)
 
     sessions = now.list(f"playtest/{game}", SESSION_GLOB)
     count, clean, replay_failures = (replay(game, root) if replay is not None and sessions

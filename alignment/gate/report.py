@@ -45,6 +45,7 @@ def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
     lines += ["| " + " | ".join(row) + " |" for row in table_rows(verdicts)]
     for v in failed:
         lines += ["", f"**{v.game}** fails:", ""] + [f"- {reason}" for reason in v.failures]
+        lines += [f"- {note}" for note in v.notes if note.startswith("rules failing")]
     for v in verdicts:
         if v.overridden:
             lines += ["", f"**{v.game}**: weaker than the base, allowed by the reason this change "
