@@ -372,3 +372,64 @@ def test_gate_passes_on_the_committed_artefacts_with_replays():
     for game in games:
         verdict = gate.evaluate(game, cfg.for_game(game), root=ROOT)
         assert verdict.passed, (game, verdict.failures)
+
+
+# ---- committed artefacts against what the code produces -------------------------------------------
+
+def test_verify_audits_ignores_only_times_and_names_a_difference(tmp_path):
+    root, made = tmp_path / "root", tmp_path / "regenerated"
+    (root / "audits").mkdir(parents=True)
+    (made / "audits").mkdir(parents=True)
+    doc = _audit(root, "pong")
+    doc["exploration"] = {"seconds": 12.5, "frames": 100}
+    (root / "audits" / "pong.json").write_text(json.dumps(doc))
+    again = json.loads(json.dumps(doc))
+    again["created"] = "2026-12-05T00:00:00+00:00"
+    again["exploration"]["seconds"] = 99.0
+    again["changed_since"] = {"ref": "origin/main:audits/pong.json at commit 0123456789ab"}
+    (made / "audits" / "pong.json").write_text(json.dumps(again))
+    assert gate.verify.verify_audits(made, root) == ([], ["pong"])
+    again["rules"][0]["outcome"] = "fail"
+    (made / "audits" / "pong.json").write_text(json.dumps(again))
+    problems, _ = gate.verify.verify_audits(made, root)
+    assert problems == ["audits/pong.json differs from what the code produces: rules[0].outcome: "
+                        "committed 'pass', produced 'fail'"]
+
+
+def _full_stress_report(root: Path) -> Path:
+    """A stress report written by the stress stage's own writer from per-seed curves."""
+    import numpy as np
+
+    from alignment.stress import report as stress_report
+    from alignment.stress.config import PPOConfig
+    from alignment.stress.core import BackendRuns, StressResult, compare
+
+    rng = np.random.default_rng(0)
+    runs = {k: BackendRuns(steps=[1024, 2048], curves=rng.normal(10, 1, (5, 2)),
+                           episodes=np.ones((5, 2), np.int64), final=None, wall_seconds=1.0,
+                           trained_steps=10, trained_seconds=1.0) for k in ("ale", "jax")}
+    for r in runs.values():
+        r.final = r.curves[:, -1].copy()
+    random_policy = {"backend": "ale", "episodes": 3, "seed": 0, "sticky": 0.25,
+                     "returns": [0.0, 1.0, 2.0], "mean": 1.0}
+    stats, verdict, notes = compare(runs, random_policy)
+    result = StressResult("pong", "objects", "2048", PPOConfig(total_timesteps=2048), [0, 1, 2, 3, 4],
+                          runs, stats, verdict, notes, gate.current_code_hash("pong"), {"jax": "0"})
+    stress_report.write(result, root / "stress")
+    return root / "stress" / "pong-objects.json"
+
+
+@pytest.mark.slow  # three re-makes with 2,000 bootstrap resamples each (4 min under load)
+def test_a_stress_report_re_made_from_its_json_is_identical_and_an_edit_is_named(tmp_path):
+    path = _full_stress_report(tmp_path)
+    assert gate.verify.verify_stress(tmp_path) == ([], ["stress/pong-objects.json"])
+    md = path.with_suffix(".md")
+    md.write_text(md.read_text().replace("Verdict: ", "Verdict: (edited) "))
+    assert gate.verify.verify_stress(tmp_path)[0] == [
+        "stress/pong-objects.md differs from the markdown its JSON makes"]
+    doc = json.loads(path.read_text())
+    doc["statistics"]["final"]["jax"]["median"]["value"] += 1
+    path.write_text(json.dumps(doc))
+    problems = gate.verify.verify_stress(tmp_path)[0]
+    assert problems[0].startswith("stress/pong-objects.json differs from what the code produces: "
+                                  "statistics.final.jax.median.value: committed")

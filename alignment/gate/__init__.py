@@ -16,6 +16,7 @@ from alignment.gate.core import (AUDIT_SCHEMA, STRESS_SCHEMA, Artefacts, GameVer
                                  current_code_hash, default_games, evaluate, game_of,
                                  replay_sessions, resolve_ref, touched_games, why_failed)
 from alignment.gate.figures import AUDIT_FIGURES
+from alignment.gate import verify
 from alignment.gate.report import TABLE_HEADER, markdown, table_rows
 
 _current_code_hash = current_code_hash

@@ -2,8 +2,8 @@
 
 CI re-makes the audits into ``DIR/audits/`` (``jaxtari-align audit GAME --out DIR/audits``); each
 is compared with the committed ``audits/<game>.json`` and ``.md``, ignoring only what cannot be
-reproduced: the creation timestamp, and the "changed since" section (a comparison with whichever
-report it was made against, not a product of the code). Stress reports cannot be retrained in CI;
+reproduced: times (the creation timestamp, how long the exploration took), and the "changed since"
+section (a comparison with whichever report it was made against, not a product of the code). Stress reports cannot be retrained in CI;
 their statistics, verdict and markdown are re-made from the committed per-seed returns
 (:mod:`alignment.stress.remake`) and must come out identical. Returns data: the differences.
 """
@@ -16,16 +16,18 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-AUDIT_IGNORED = ("created", "changed_since")
+AUDIT_IGNORED = ("created", "changed_since")  # top-level keys
+TIME_KEYS = ("seconds", "elapsed_s", "wall_seconds")  # durations, at any depth
 MAX_SHOWN = 5  # differences named per file; the count says how many more
 _CREATED = re.compile(r"Created \S+;")
 _CHANGED = re.compile(r"^## Changed since .*?(?=^## )", re.S | re.M)
+_DURATION = re.compile(r"\bin [0-9.]+ s\b")
 
 
 def differences(a: Any, b: Any, path: str = "") -> Iterator[str]:
     """Paths where two JSON values differ (committed ``a``, produced ``b``)."""
     if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
+        for k in sorted((set(a) | set(b)) - set(TIME_KEYS)):
             where = f"{path}.{k}" if path else k
             if k not in b:
                 yield f"{where}: committed, not produced"
@@ -54,7 +56,7 @@ def _summarise(rel: str, diffs: list[str]) -> list[str]:
 
 
 def audit_markdown_key(text: str) -> str:
-    return _CHANGED.sub("", _CREATED.sub("Created -;", text))
+    return _DURATION.sub("in - s", _CHANGED.sub("", _CREATED.sub("Created -;", text)))
 
 
 def verify_audits(regenerated: Path, root: Path = Path(".")) -> tuple[list[str], list[str]]:
