@@ -32,10 +32,12 @@ def write_audit(root: Path, game: str, code_hash: str = "", *, passed: int = 24,
                     for i in range(unjustified)])
     fault_rows = [{"fault": f"f{i}", "detected": i < detected} for i in range(faults)]
     probed = passed + failed
-    figures = {"coverage": probed / len(rules) if rules else None,
-               "recall": passed / probed if probed else None,
-               "precision": justified / (justified + unjustified),
-               "fault_detection": detected / faults if faults else None}
+    def ratio(a, b):  # as the audit writes them: rounded to 4 decimals
+        return round(a / b, 4) if b else None
+
+    figures = {"coverage": ratio(probed, len(rules)), "recall": ratio(passed, probed),
+               "precision": ratio(justified, justified + unjustified),
+               "fault_detection": ratio(detected, faults)}
     doc = {"schema": gate.AUDIT_SCHEMA, "game": game,
            "code_hash": gate.current_code_hash(game) if code_hash == "" else code_hash,
            "versions": {}, "created": "2026-12-04T00:00:00+00:00",

@@ -75,6 +75,14 @@ def test_the_mutation_score_is_recomputed_from_the_mutant_rows(repo):
     _audit(repo, "pong", mutants=["killed"] * 8 + ["survived"] * 2 + ["equivalent"] * 5)
     verdict = _evaluate(repo)
     assert verdict.passed and verdict.figures["mutation_score"] == pytest.approx(0.8)
+    doc = _audit(repo, "pong", mutants=["killed"] * 2 + ["survived"])
+    doc["mutation"]["score"] = 0.6667  # the audit rounds it to 4 decimals: the same score
+    (repo / "audits" / "pong.json").write_text(json.dumps(doc))
+    assert not any("mutation.score says" in f for f in _evaluate(repo).failures)
+    doc["mutation"]["score"] = 0.9  # a hand edit
+    (repo / "audits" / "pong.json").write_text(json.dumps(doc))
+    assert "audits/pong.json: mutation.score says 0.9 but its rows give 0.6667" in \
+        _evaluate(repo).failures
     _audit(repo, "pong", mutants=["killed"] * 6 + ["survived"] * 4 + ["Killed"])
     failures = _evaluate(repo).failures
     assert "mutation score 0.60 (6 killed, 4 survived) is below 0.80" in failures
