@@ -12,6 +12,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from alignment import gate
@@ -104,7 +105,7 @@ def register(app: typer.Typer) -> None:
         console.print(table)
         for v in verdicts:
             for reason in v.failures:
-                console.print(f"[red]{v.game}[/red]: {reason}", soft_wrap=True, markup=False)
+                console.print(f"[red]{v.game}[/red]: {escape(reason)}", soft_wrap=True)
         for problem in artefact_problems:
             console.print(f"artefacts: {problem}", soft_wrap=True, markup=False)
 
