@@ -5,12 +5,8 @@ action sequence it chose; that sequence is data (stored run-length encoded under
 and is replayed on both backends with sticky actions off. :func:`compare` reports every frame where
 a catalog signal or the reward differs, and every sampled frame whose 210x160 render differs.
 
-Players (``seed`` drives their random tie-breaks and exploration):
-
-- Frostbite: builds igloos by jumping onto white floes, enters each complete igloo, keeps going to
-  ``levels`` levels, then jumps about until every Bailey has drowned (game over).
-- Freeway: a whole 2:16 game, mostly UP, dodging a car when the lookahead says it would hit.
-- Pong: a whole game to 21 (``win=True`` tracks the ball with a lookahead; ``win=False`` idles).
+Each game's player is part of its plug-in (``deep_player`` of its entry, in
+``alignment/reference/games/<game>/players.py``); :func:`play` runs it through a :class:`Lookahead`.
 """
 
 from __future__ import annotations
@@ -21,11 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from alignment import catalog
 from alignment.backends import REWARD, make_backend
-
-# Frostbite RAM (public disassembly names; addresses as in alignment/reference/games/frostbite/)
-_FB_ROW, _FB_LEVEL, _FB_LIVES, _FB_IGLOO, _FB_Y, _FB_X = 57, 75, 76, 77, 100, 102
-_FB_FULL_IGLOO, _FB_SHORE_ROW, _FB_DOOR_X, _FB_SHORE_Y = 15, 255, 123, 27
 
 
 # ---- run-length encoding of an action sequence -------------------------------------------------
@@ -60,8 +53,10 @@ def load_actions(path: Path) -> tuple[dict, np.ndarray]:
     return doc, actions
 
 
-# ---- a raw ALE handle for fast lookahead ---------------------------------------------------------
-class _Ale:
+# ---- the handle a player drives -----------------------------------------------------------------
+class Lookahead:
+    """A raw ALE handle for fast lookahead: play, or simulate a plan and come back."""
+
     def __init__(self, game: str, mode=None):
         self.backend = make_backend("ale", game, mode=mode)
         self.backend.reset(0)
@@ -101,116 +96,18 @@ class _Ale:
         return self.raw.getRAM()
 
 
-# ---- Frostbite ---------------------------------------------------------------------------------
-def _fb_value(reward: int, ram0: np.ndarray, ram: np.ndarray, over: bool) -> float:
-    v = float(reward)
-    if over or ram[_FB_LIVES] < ram0[_FB_LIVES]:
-        v -= 10_000
-    if ram[_FB_LEVEL] > ram0[_FB_LEVEL]:
-        v += 5_000
-    if ram0[_FB_IGLOO] == _FB_FULL_IGLOO and ram[_FB_LEVEL] == ram0[_FB_LEVEL]:
-        # the igloo is open: go up to the shore, then to the door, then in (y above the shore)
-        if ram[_FB_Y] < _FB_SHORE_Y:
-            v += 5_000
-        elif ram[_FB_ROW] == _FB_SHORE_ROW and ram[_FB_Y] == _FB_SHORE_Y:
-            v += 1000 - 4 * abs(int(ram[_FB_X]) - _FB_DOOR_X)
-        elif ram[_FB_ROW] <= 3:
-            v += 100 * int(ram[_FB_ROW])
-    return v
-
-
-def play_frostbite(seed: int = 0, levels: int = 5, max_frames: int = 40_000,
-                   explore: float = 0.03) -> np.ndarray:
-    """Frame actions reaching ``levels`` levels (or ``max_frames``), then jumping about until the
-    last Bailey drowns (game over).
-
-    Bailey decides only while standing (on the shore or a floe row); a jump plays out on NOOP. Each
-    choice is looked at 150 frames ahead, long enough to see a drowning take the life.
-    """
+# ---- the players ---------------------------------------------------------------------------------
+def play(game: str, seed: int = 0, **options) -> np.ndarray:
+    """The frame actions the game's deep player (its entry's ``deep_player``) chooses on ALE;
+    ``seed`` drives its random tie-breaks and exploration, ``options`` are the player's own."""
+    player = catalog.entry(game).deep_player
+    if player is None:
+        with_one = [g for g in catalog.games() if catalog.entry(g).deep_player is not None]
+        raise ValueError(f"{catalog.canonical(game)} has no deep player; games with one: "
+                         f"{', '.join(with_one)}")
     rng = np.random.default_rng(seed)
-    g = _Ale("frostbite")
-    noop, up, down, left, right = (g.idx(a) for a in ("NOOP", "UP", "DOWN", "LEFT", "RIGHT"))
-    firsts = (noop, up, down, left, right)
-    standing = {27, 131, 105, 79, 53}  # ram[100] on the shore and on rows 0..3
-    step, tail = 4, 150
-    while not g.raw.game_over() and len(g.taken) < max_frames:
-        ram0 = g.ram.copy()
-        if ram0[_FB_LEVEL] + 1 > levels:
-            break
-        if int(ram0[_FB_Y]) not in standing:
-            g.play(noop, 2)
-            continue
-        best, best_v = noop, -np.inf
-        for a in firsts:
-            r, ram, over = g.sim([(a, step), (noop, tail)])
-            v = _fb_value(r, ram0, ram, over) + rng.random() * 0.5
-            if a in (left, right):
-                r2, ram2, over2 = g.sim([(a, step), (up if ram0[_FB_IGLOO] == _FB_FULL_IGLOO else down, step), (noop, tail)])
-                v = max(v, _fb_value(r2, ram0, ram2, over2) - 1)
-            if v > best_v:
-                best, best_v = a, v
-        if rng.random() < explore:
-            cand = firsts[rng.integers(len(firsts))]
-            r, ram, over = g.sim([(cand, step), (noop, tail)])
-            if _fb_value(r, ram0, ram, over) > -1000:
-                best = cand
-        g.play(best, step)
-    while not g.raw.game_over() and len(g.taken) < max_frames + 30_000:
-        # jump about at random until every Bailey has drowned: ALE ends the game only when the last
-        # Bailey sinks (a frozen last Bailey leaves it running on, see jaxtari's frostbite docstring)
-        g.play((up, down)[rng.integers(2)], int(rng.integers(4, 30)))
-    return np.asarray(g.taken, np.int32)
-
-
-# ---- Freeway -----------------------------------------------------------------------------------
-def play_freeway(seed: int = 0, explore: float = 0.05) -> np.ndarray:
-    """A whole 2:16 game: UP unless the lookahead sees a hit (the chicken thrown back) coming."""
-    rng = np.random.default_rng(seed)
-    g = _Ale("freeway")
-    noop, up, down = g.idx("NOOP"), g.idx("UP"), g.idx("DOWN")
-    y_addr = 14  # the chicken's y (OCAtari's freeway extractor)
-    while not g.raw.game_over():
-        y0 = int(g.ram[y_addr])
-        best, best_v = noop, -np.inf
-        for a in (up, noop, down):
-            r, ram, _ = g.sim([(a, 4), (up, 12)])
-            v = 1000 * r + (int(ram[y_addr]) - y0) + rng.random() * 0.1
-            if v > best_v:
-                best, best_v = a, v
-        if rng.random() < explore:
-            best = (noop, up, down)[rng.integers(3)]
-        g.play(best, 4)
-    return np.asarray(g.taken, np.int32)
-
-
-# ---- Pong --------------------------------------------------------------------------------------
-def play_pong(seed: int = 0, win: bool = True, explore: float = 0.05) -> np.ndarray:
-    """A whole game to 21. ``win``: the paddle tracks the ball (aiming a random few pixels off
-    centre per rally, for steeper returns), and a 60-frame lookahead overrides a move that would
-    lose the point; otherwise random held moves, which lose."""
-    rng = np.random.default_rng(seed)
-    g = _Ale("pong")
-    noop, up, down = (g.names.index(a) for a in ("NOOP", "RIGHT", "LEFT"))  # RIGHT moves it up
-    player_y, ball_y = 51, 54  # RAM (OCAtari's pong extractor)
-    offset = 0
-    while not g.raw.game_over():
-        if not win:
-            g.play((noop, up, down)[rng.integers(3)], int(rng.integers(4, 40)))
-            continue
-        ram = g.ram
-        gap = int(ram[ball_y]) - int(ram[player_y]) - offset
-        track = noop if abs(gap) < 3 else (down if gap > 0 else up)
-        best = track
-        if g.sim([(track, 4), (noop, 56)])[0] < 0:
-            for a in (noop, up, down):
-                if g.sim([(a, 4), (noop, 56)])[0] >= 0:
-                    best = a
-                    break
-        elif rng.random() < explore:
-            best = (noop, up, down)[rng.integers(3)]
-        r = g.play(best, 4)
-        if r:
-            offset = int(rng.integers(-8, 9))
+    g = Lookahead(game)
+    player(g, rng, **options)
     return np.asarray(g.taken, np.int32)
 
 
@@ -285,5 +182,5 @@ def compare(game: str, actions, *, seed: int = 0, mode=None, render_every: int =
     return Comparison(game, len(actions), bad, first, pix, rendered, final, peak)
 
 
-__all__ = ["Comparison", "compare", "event_frames", "load_actions", "play_freeway",
-           "play_frostbite", "play_pong", "rle_decode", "rle_encode", "save_actions"]
+__all__ = ["Comparison", "Lookahead", "compare", "event_frames", "load_actions", "play",
+           "rle_decode", "rle_encode", "save_actions"]

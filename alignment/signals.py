@@ -17,6 +17,8 @@ from typing import Any, Callable, Mapping, Optional
 
 import numpy as np
 
+from alignment.plugin import DeepPlayer, ObservationFields, SavePointTarget, ScriptedPolicy
+
 CORE_SIGNALS = ("score", "lives", "terminated", "frame")
 
 # How a ground-truth module cites where a RAM fact came from (both public):
@@ -208,6 +210,17 @@ class GameEntry:
     pokes: Mapping[str, Poke] = dataclasses.field(default_factory=dict)
     # JAX mods (by registered name) without one: why RAM writes cannot express them
     jax_only_mods: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # the parts of the plug-in that are code (types in alignment.plugin), each used by one stage:
+    # the JAX state fields the observation reads, decoded from RAM (alignment.reference.features)
+    observation_fields: Optional[ObservationFields] = None
+    # save points the beam search can find, by name (alignment.audit.savepoints)
+    save_point_targets: Mapping[str, SavePointTarget] = dataclasses.field(default_factory=dict)
+    # the playtest's scripted player (alignment.playtest.scripted)
+    scripted_player: Optional[ScriptedPolicy] = None
+    # the ALE lookahead player whose recorded games are replayed on both sides (alignment.deepplay)
+    deep_player: Optional[DeepPlayer] = None
+    # a playtest control -> the control it stands for in this game (the window's keys)
+    control_aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def farama_url(self) -> str:
@@ -309,7 +322,12 @@ def core_signals() -> dict[str, Signal]:
 
 def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, signals,
                jax_game: str | None, rom: str | None = None, farama_slug: str | None = None,
-               notes: str = "", script=None, ale_mods=None, pokes=(), jax_only_mods=None) -> GameEntry:
+               notes: str = "", script=None, ale_mods=None, pokes=(), jax_only_mods=None,
+               observation_fields: Optional[ObservationFields] = None,
+               save_point_targets: Optional[Mapping[str, SavePointTarget]] = None,
+               scripted_player: Optional[ScriptedPolicy] = None,
+               deep_player: Optional[DeepPlayer] = None,
+               control_aliases: Optional[Mapping[str, str]] = None) -> GameEntry:
     """A game's entry: the core signals first, then the game's own (in the order given)."""
     all_signals = core_signals()
     for s in signals:
@@ -319,4 +337,8 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
                      tuple(script) if script else (("NOOP", 1),),
                      {k: v if isinstance(v, AleCounterpart) else AleCounterpart(tuple(v))
                       for k, v in (ale_mods or {}).items()},
-                     {p.name: p for p in pokes}, dict(jax_only_mods or {}))
+                     {p.name: p for p in pokes}, dict(jax_only_mods or {}),
+                     observation_fields=observation_fields,
+                     save_point_targets=dict(save_point_targets or {}),
+                     scripted_player=scripted_player, deep_player=deep_player,
+                     control_aliases=dict(control_aliases or {}))

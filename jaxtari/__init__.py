@@ -9,21 +9,21 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import re
 from typing import Sequence
 
+from jaxtari import games as games_package
 from jaxtari.env import ACTION_NAMES, Game, ObjectGroup, UnknownGameError
 from jaxtari.mods import InternalMod, ModError, PostStepMod
 
 __version__ = "0.1.0"
 
-# canonical name -> "module:Class"
-_GAMES: dict[str, str] = {
-    "pong": "jaxtari.games.pong:Pong",
-    "freeway": "jaxtari.games.freeway:Freeway",
-    "frostbite": "jaxtari.games.frostbite:Frostbite",
-    "breakout": "jaxtari.games.breakout:Breakout",
-}
+# A game is a package jaxtari/games/<name>/ exporting its Game subclass (whose ``name`` is <name>):
+# adding one adds a package and edits nothing here. Listing them imports none of them.
+_GAMES: tuple[str, ...] = tuple(sorted(
+    info.name for info in pkgutil.iter_modules(games_package.__path__)
+    if info.ispkg and not info.name.startswith("_")))
 
 
 def canonical_name(name: str) -> str:
@@ -59,8 +59,15 @@ def list_games() -> list[str]:
 
 
 def game_class(name: str) -> type[Game]:
-    module, cls = _GAMES[canonical_name(name)].split(":")
-    return getattr(importlib.import_module(module), cls)
+    """The Game subclass of a game: the one class its package exports whose ``name`` is the game's."""
+    canon = canonical_name(name)
+    module = importlib.import_module(f"{games_package.__name__}.{canon}")
+    found = {v for v in vars(module).values()
+             if isinstance(v, type) and issubclass(v, Game) and v is not Game and v.name == canon}
+    if len(found) != 1:
+        raise TypeError(f"{module.__name__} must export one Game subclass named {canon!r}, "
+                        f"found {len(found)}")
+    return found.pop()
 
 
 def make(name: str, mods: Sequence = (), *, full_action_space: bool = False) -> Game:

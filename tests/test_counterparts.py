@@ -15,7 +15,7 @@ from alignment.counterparts import measure
 from alignment.reference.ale import AleGame
 from alignment.signals import (AleCounterpart, RamWrite, RamWriteConflict, apply_ram_writes,
                                merge_ram_writes)
-from alignment.reference.games import frostbite as frostbite_truth
+from alignment.reference.games.frostbite import ram as frostbite_truth
 
 
 def test_a_ram_write_mod_changes_the_ram_it_names_and_nothing_else():

@@ -262,7 +262,8 @@ def register(app) -> None:
 
     @pt.command("script")
     def script_command(
-        game: str = typer.Argument(..., help="a game with a scripted player: pong, freeway, frostbite or breakout"),
+        game: str = typer.Argument(
+            ..., help="a game whose ground truth has a scripted player (reference/games/<game>/players.py)"),
         frames: int = cli_checks.frames_option(10_800, "frames to play (10,800 = 3 minutes)"),
         seed: int = cli_checks.seed_option(),
         root: Path = typer.Option(ROOT, "--out", help="sessions go to OUT/<game>/<id>.jsonl.gz"),

@@ -7,15 +7,10 @@ first, then the vertical, then the horizontal direction, down to ``NOOP``.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 CONTROLS = ("up", "down", "left", "right", "fire")
 
-# Pong's paddle is a potentiometer on a joystick port: ALE's RIGHT moves the paddle up the screen and
-# LEFT down (see jaxtari/games/pong/), so the up/down keys drive it the way the screen suggests.
-ALIASES: dict[str, dict[str, str]] = {
-    "pong": {"up": "right", "down": "left"},
-}
 
 
 def compose(held: Iterable[str]) -> str:
@@ -33,10 +28,11 @@ def compose(held: Iterable[str]) -> str:
     return name or "NOOP"
 
 
-def action_for(held: Iterable[str], action_names: Sequence[str], game: str = "") -> int:
-    """The index in ``action_names`` of what the held controls mean for ``game``."""
+def action_for(held: Iterable[str], action_names: Sequence[str],
+               aliases: Mapping[str, str] | None = None) -> int:
+    """The index in ``action_names`` of what the held controls mean for a game whose controls stand
+    for others (its entry's ``control_aliases``, e.g. a paddle's up for RIGHT)."""
     held = set(held)
-    aliases = ALIASES.get(game, {})
     if aliases:
         held = {aliases.get(c, c) for c in held}
     names = list(action_names)

@@ -3,7 +3,9 @@
 A player looks at what the window shows (the ALE side's signals), decides which controls to hold,
 and posts ``KEYDOWN``/``KEYUP`` for the keys that change, exactly as a keyboard would; at scheduled
 frames it also marks frames, types notes, pauses and single-steps, and finally presses Q. The
-sessions it records say ``{"kind": "scripted", "name": ...}`` in their header.
+sessions it records say ``{"kind": "scripted", "name": ...}`` in their header. Each game's policy
+is part of its plug-in (``scripted_player`` of its entry, in
+``alignment/reference/games/<game>/players.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-import numpy as np
+from alignment import catalog
 
 # control -> the key a player presses for it (the window maps arrows and WASD the same way)
 CONTROL_KEYS = {"up": "K_UP", "down": "K_DOWN", "left": "K_LEFT", "right": "K_RIGHT",
@@ -106,108 +108,6 @@ class ScriptedPlayer:
             raise ValueError(f"unknown scheduled event {e.what!r}")
 
 
-# ---- per-game policies ---------------------------------------------------------------------------
-def pong_policy(signals: dict, tick: int) -> set:
-    """Follow the ball with the paddle's centre; serve when the ball is out."""
-    if not signals:
-        return set()
-    paddle = signals["player_y"] + 8
-    ball = signals["ball_y"]
-    held = set()
-    if ball > paddle + 4:
-        held.add("down")
-    elif ball < paddle - 4:
-        held.add("up")
-    if tick % 120 < 4:
-        held.add("fire")
-    return held
-
-
-def breakout_policy(signals: dict, tick: int) -> set:
-    """Serve when no ball is in play (ball_y reads 9 then), else keep the paddle's middle under the
-    ball (the paddle eases after the knob, so it lags: a human-like miss now and then)."""
-    if not signals:
-        return set()
-    if signals["ball_y"] <= 9:
-        return {"fire"} if tick % 60 < 4 else set()
-    offset = (signals["ball_x"] + 1) - (signals["paddle_x"] + 8)
-    return {"right"} if offset > 3 else {"left"} if offset < -3 else set()
-
-
-def freeway_policy(signals: dict, tick: int) -> set:
-    """Walk up the road, stopping now and then and stepping back once in a while."""
-    phase = tick % 300
-    if phase < 200:
-        return {"up"}
-    if phase < 240:
-        return set()
-    if phase < 252:
-        return {"down"}
-    return {"up"}
-
-
-FLOE_PIECES = ((-4, 12), (28, 44), (60, 76))  # white spans of a floe row from its floe_x (px)
-FLOE_ROWS = 4
-SHORE = 255
-JUMP_FRAMES = 4  # frames a jump key is held
-JUMP_AIR = 28  # frames from the key to the landing (measured on ALE from the shore)
-SPEED_WINDOW = 16  # frames over which a floe row's speed is read
-
-
-class FrostbiteHopper:
-    """Jump from row to row (down to the bottom row, then up to the shore, again) whenever
-    Bailey's middle is over a piece of the floe row he is jumping to; on the shore walk toward the
-    nearest piece of the top row. Every landing on a white floe adds an igloo block."""
-
-    def __init__(self):
-        self.going_down = True
-        self.hold = 0
-        self.key = ""
-        self.history: list[np.ndarray] = []
-
-    def __call__(self, signals: dict, tick: int) -> set:
-        if not signals:
-            return set()
-        self.history = (self.history + [np.asarray(signals["floe_x"], np.float64)])[-SPEED_WINDOW:]
-        if self.hold:
-            self.hold -= 1
-            return {self.key}
-        row = int(signals["row"])
-        if row == SHORE:
-            self.going_down, target = True, FLOE_ROWS - 1
-        else:
-            if row == 0:
-                self.going_down = False
-            target = row - 1 if self.going_down else row + 1
-        middle = int(signals["player_x"]) + 4
-        if target >= FLOE_ROWS:  # back up onto the shore: always possible
-            return self._jump("up")
-        # where the target row will be when Bailey lands (rows drift while he is in the air)
-        speed = (self.history[-1] - self.history[0]) / max(1, len(self.history) - 1)
-        fx = float(self.history[-1][target] + speed[target] * JUMP_AIR)
-        centres = [fx + (a + b) // 2 for a, b in FLOE_PIECES]
-        if any(fx + a + 3 <= middle <= fx + b - 3 for a, b in FLOE_PIECES):
-            return self._jump("down" if target < (row if row != SHORE else FLOE_ROWS) else "up")
-        if row == SHORE:
-            nearest = min(centres, key=lambda c: abs(c - middle))
-            return {"left"} if nearest < middle else {"right"}
-        return set()
-
-    def _jump(self, key: str) -> set:
-        self.key, self.hold = key, JUMP_FRAMES - 1
-        return {key}
-
-
-# game -> a factory of its policy (a fresh one per player: the hopper keeps state)
-POLICIES: dict[str, Callable[[], Callable[[dict, int], set]]] = {
-    "pong": lambda: pong_policy, "freeway": lambda: freeway_policy, "frostbite": FrostbiteHopper,
-    "breakout": lambda: breakout_policy,
-}
-# The name a session's header gives the player; a changed policy gets a new version.
-PLAYER_NAMES = {"pong": "scripted-pong-v1", "freeway": "scripted-freeway-v1",
-                "frostbite": "scripted-frostbite-hopper-v2", "breakout": "scripted-breakout-v1"}
-
-
 def default_schedule(frames: int) -> list[Event]:
     """Marks, a note, and a pause with three single steps spread over a session."""
     return [
@@ -219,8 +119,19 @@ def default_schedule(frames: int) -> list[Event]:
     ]
 
 
+def games_with_players() -> list[str]:
+    """Catalog games whose entry has a scripted player."""
+    return [g for g in catalog.games() if catalog.entry(g).scripted_player is not None]
+
+
 def player_for(game: str, frames: int, schedule: list[Event] | None = None) -> ScriptedPlayer:
-    if game not in POLICIES:
-        raise ValueError(f"no scripted player for {game!r}; players: {', '.join(POLICIES)}")
-    return ScriptedPlayer(PLAYER_NAMES[game], POLICIES[game](), frames,
+    """The game's scripted player (its entry's ``scripted_player``), quitting after ``frames``."""
+    try:
+        scripted = catalog.entry(game).scripted_player
+    except catalog.UnknownCatalogGame:
+        scripted = None
+    if scripted is None:
+        raise ValueError(f"no scripted player for {game!r}; players: "
+                         f"{', '.join(games_with_players())}")
+    return ScriptedPlayer(scripted.name, scripted.make(), frames,
                           default_schedule(frames) if schedule is None else schedule)

@@ -135,7 +135,7 @@ class PlayWindow:
         self.signals = {k: b.signals() for k, b in self.sides.items()}
 
     def _advance(self) -> None:
-        action = action_for(self.held | self.pad_held, self.action_names, self.game)
+        action = action_for(self.held | self.pad_held, self.action_names, self.entry.control_aliases)
         for b in self.sides.values():
             b.act(action)
         self.signals = {k: b.signals() for k, b in self.sides.items()}

@@ -1,9 +1,9 @@
 """The JAX game's object-centric observation, decoded from ALE RAM (what object-centric PPO on
 the ALE side sees, :mod:`alignment.stress`).
 
-The feature layout has one home, the JAX game's ``observation(state)``. A game's ground-truth
-module (``alignment/reference/games/<game>/``) defines ``observation_fields(rams)``: the state
-fields that observation reads (positions, the frame counter, ...) decoded from a batch of RAM
+The feature layout has one home, the JAX game's ``observation(state)``. A game's entry (its
+ground-truth package ``alignment/reference/games/<game>/``) gives ``observation_fields(rams)``: the
+state fields that observation reads (positions, the frame counter, ...) decoded from a batch of RAM
 snapshots; here the game's own observation is evaluated on a reset state carrying those fields. So
 the two sides cannot disagree on order, sizes or geometry, only where the RAM decoding does, which
 tests/stress/test_features.py measures frame by frame on matched runs.
@@ -11,13 +11,11 @@ tests/stress/test_features.py measures frame by frame on matched runs.
 
 from __future__ import annotations
 
-import importlib
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from alignment.catalog import GROUND_TRUTH_PACKAGE, canonical
+from alignment.catalog import canonical, entry
 
 
 class UnsupportedFeatures(ValueError):
@@ -25,8 +23,7 @@ class UnsupportedFeatures(ValueError):
 
 
 def _fields_of(game: str):
-    module = importlib.import_module(f"{GROUND_TRUTH_PACKAGE}.{game}")
-    return getattr(module, "observation_fields", None)
+    return entry(game).observation_fields
 
 
 def supported_games() -> list[str]:

@@ -1,9 +1,26 @@
-"""Breakout's ground truth: everything the pipeline knows of the game on the emulator's side.
+"""Breakout's ground truth and plug-in: everything the pipeline knows of the game, as its ``ENTRY``
+(a :class:`~alignment.signals.GameEntry`, which :mod:`alignment.catalog` finds here).
 
-entry.py: the RAM map (each address with its public source), the signal extractors, the pokes and
-``ENTRY``, the game's :class:`~alignment.signals.GameEntry`.
+ram.py: the RAM map (each address with its public source), the signals and pokes read from it, and
+  the RAM decoding of the observation's state fields;
+players.py: the playtest's scripted player.
 """
 
-from alignment.reference.games.breakout.entry import ENTRY, features, observation_fields
+from jaxtari.games.breakout import Breakout
 
-__all__ = ["ENTRY", "features", "observation_fields"]
+from alignment.actions import names_of
+from alignment.reference.games.breakout import players, ram
+from alignment.reference.games.breakout.ram import features  # noqa: F401  (re-exported for callers)
+from alignment.signals import make_entry
+
+ENTRY = make_entry(
+    "breakout", "ALE/Breakout-v5",
+    manual_url="https://atariage.com/manual_html_page.php?SoftwareID=889",
+    minimal_actions=names_of(Breakout.minimal_actions), signals=ram.signals(), jax_game="breakout",
+    notes="lives = ALE lives() = ram[57] (5 balls); score = BCD ram[76..77] = the summed reward; "
+          "FIRE serves; the game ends when the last ball is lost.",
+    script=(("FIRE", 1), ("RIGHT", 8), ("NOOP", 4), ("LEFT", 8), ("NOOP", 4)),
+    pokes=ram.pokes(), jax_only_mods=ram.JAX_ONLY_MODS,
+    observation_fields=ram.observation_fields,
+    scripted_player=players.SCRIPTED,
+)

@@ -1,9 +1,29 @@
-"""Pong's ground truth: everything the pipeline knows of the game on the emulator's side.
+"""Pong's ground truth and plug-in: everything the pipeline knows of the game, as its ``ENTRY``
+(a :class:`~alignment.signals.GameEntry`, which :mod:`alignment.catalog` finds here).
 
-entry.py: the RAM map (each address with its public source), the signal extractors, the pokes and
-``ENTRY``, the game's :class:`~alignment.signals.GameEntry`.
+ram.py: the RAM map (each address with its public source), the signals and pokes read from it, and
+  the RAM decoding of the observation's state fields;
+players.py: the playtest's scripted player and the ALE lookahead player of deep play;
+savepoints.py: the targets of the save-point search.
 """
 
-from alignment.reference.games.pong.entry import ENTRY, features, observation_fields
+from jaxtari.games.pong import Pong
 
-__all__ = ["ENTRY", "features", "observation_fields"]
+from alignment.actions import names_of
+from alignment.reference.games.pong import players, ram, savepoints
+from alignment.reference.games.pong.ram import features  # noqa: F401  (re-exported for callers)
+from alignment.signals import make_entry
+
+ENTRY = make_entry(
+    "pong", "ALE/Pong-v5",
+    manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=587",
+    minimal_actions=names_of(Pong.minimal_actions), signals=ram.signals(), jax_game="pong",
+    notes="score = player_score - enemy_score = the summed ALE reward; no lives (ALE lives() is 0).",
+    script=(("RIGHTFIRE", 6), ("NOOP", 2), ("LEFTFIRE", 6), ("NOOP", 2)),  # sweep the paddle
+    ale_mods=ram.ALE_MODS, jax_only_mods=ram.JAX_ONLY_MODS,
+    observation_fields=ram.observation_fields,
+    save_point_targets=savepoints.TARGETS,
+    scripted_player=players.SCRIPTED,
+    deep_player=players.play,
+    control_aliases=players.CONTROL_ALIASES,
+)

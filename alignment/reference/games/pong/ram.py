@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxtari.games.pong import Pong, PongConstants
+from jaxtari.games.pong import PongConstants
 
-from alignment.actions import names_of
-from alignment.signals import OCATARI, AleCounterpart, RamWrite, Signal, jax_signal, make_entry, ram_byte
+from alignment.signals import OCATARI, AleCounterpart, RamWrite, Signal, jax_signal, ram_byte
 
 BALL_X = 49  # screen x + PongConstants.ball_x_offset
 ENEMY_Y = 50  # left (orange) paddle; screen top y + enemy_y_offset
@@ -26,7 +25,7 @@ POSITION_TOLERANCE = 2  # px: a sub-frame of paddle/ball motion still counts as 
 _C = PongConstants()
 
 
-def _signals() -> list[Signal]:
+def signals() -> list[Signal]:
     px = POSITION_TOLERANCE
     return [
         Signal("player_y", ram_byte(PLAYER_Y, -_C.player_y_offset), jax_signal("player_y"), px, "px",
@@ -79,13 +78,3 @@ JAX_ONLY_MODS = {
                   "changes, which constant RAM writes cannot give",
     "slow_enemy": "the paddle's speed is cartridge code, not a RAM byte",
 }
-
-
-ENTRY = make_entry(
-    "pong", "ALE/Pong-v5",
-    manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=587",
-    minimal_actions=names_of(Pong.minimal_actions), signals=_signals(), jax_game="pong",
-    notes="score = player_score - enemy_score = the summed ALE reward; no lives (ALE lives() is 0).",
-    script=(("RIGHTFIRE", 6), ("NOOP", 2), ("LEFTFIRE", 6), ("NOOP", 2)),  # sweep the paddle
-    ale_mods=ALE_MODS, jax_only_mods=JAX_ONLY_MODS,
-)

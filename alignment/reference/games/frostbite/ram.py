@@ -14,12 +14,10 @@ import numpy as np
 
 from jaxtari.games.frostbite import (
     BEAR_MAX_X, BEAR_X_OFFSET, FULL_IGLOO, PLAYER_H, PLAYER_W, PLAYER_Y_OFFSET, WHITE_FLOE_COLOUR,
-    Frostbite,
 )
 
-from alignment.actions import names_of
 from alignment.signals import (
-    MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd, bcd_bytes, jax_signal, make_entry, ram_byte,
+    MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd, bcd_bytes, jax_signal, ram_byte,
 )
 
 DISASM = "the Frostbite disassembly (DNSDEBRO/Disassemblies)"
@@ -57,7 +55,7 @@ def bear_x(ram) -> int:
     return -1 if ram[BEAR_X] == NO_BEAR else int(ram[BEAR_X]) + BEAR_X_OFFSET
 
 
-def _signals() -> list[Signal]:
+def signals() -> list[Signal]:
     px = POSITION_TOLERANCE
     return [
         Signal("player_x", ram_byte(PLAYER_X), jax_signal("player_x"), px, "px",
@@ -115,7 +113,7 @@ def _jax_level(state, value):
     return state.replace(level_index=jnp.int32(value - 1))
 
 
-def _pokes() -> list[Poke]:
+def pokes() -> list[Poke]:
     return [
         Poke("score", 0, 999_999, lambda v: bcd_bytes(v, range(SCORE.start, SCORE.stop)), _jax_score,
              f"BCD ram[72..74] ({DISASM}: playerScore), {OCATARI}", score=True,
@@ -157,13 +155,3 @@ JAX_ONLY_MODS = {
     "monochrome": "sprite graphics are cartridge data (ROM), not RAM",
     "no_bear": "not measured yet (the bear comes out from level 4)",
 }
-
-
-ENTRY = make_entry(
-    "frostbite", "ALE/Frostbite-v5",
-    manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=199",
-    minimal_actions=names_of(Frostbite.minimal_actions), signals=_signals(), jax_game="frostbite",
-    notes="lives: ALE lives() = ram[76]+1 while alive; score = BCD ram[72..74] = summed reward.",
-    script=(("DOWN", 10), ("UP", 10), ("RIGHT", 3), ("LEFT", 3)),  # hop over the floes and back
-    pokes=_pokes(), ale_mods=ALE_MODS, jax_only_mods=JAX_ONLY_MODS,
-)

@@ -13,12 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from jaxtari.games.freeway import (
-    CAR_SCREEN_X_OFFSET, CHICKEN_SCREEN_Y0, NUM_LANES, Freeway, FreewayConstants,
+    CAR_SCREEN_X_OFFSET, CHICKEN_SCREEN_Y0, NUM_LANES, FreewayConstants,
 )
 from jaxtari.games.freeway.art import CAR_TOP_Y0, CHICKEN_X, LANE_SPACING
 
-from alignment.actions import names_of
-from alignment.signals import MEASURED, OCATARI, AleCounterpart, RamWrite, Signal, bcd, jax_signal, make_entry
+from alignment.signals import MEASURED, OCATARI, AleCounterpart, RamWrite, Signal, bcd, jax_signal
 
 CLIMB = 14  # the agent's chicken: 6 at the kerb, grows while UP is held, back to 6 after a crossing
 SCORE = 103  # BCD crossings
@@ -47,7 +46,7 @@ def timer(ram) -> int:
     return GAME_FRAMES - (int(ram[PERIODS]) * FRAMES_PER_PERIOD + int(ram[PERIOD_FRAME]))
 
 
-def _signals() -> list[Signal]:
+def signals() -> list[Signal]:
     return [
         Signal("chicken_y", chicken_y, jax_signal("chicken_y"), 0, "px",
                f"{CHICKEN_SCREEN_Y0} - ram[{CLIMB}]; ram[{CLIMB}] from {OCATARI}, the offset "
@@ -113,12 +112,3 @@ JAX_ONLY_MODS = {
     "invincible": "a hit comes from the console's collision latches, not a RAM byte",
     "hit_penalty": "a reward-only change: ALE's reward is the score difference it reads from RAM",
 }
-
-ENTRY = make_entry(
-    "freeway", "ALE/Freeway-v5",
-    manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=192",
-    minimal_actions=names_of(Freeway.minimal_actions), signals=_signals(), jax_game="freeway",
-    notes=f"no lives (ALE lives() is 0); the game ends after {GAME_FRAMES} frames (2 min 16.5 s).",
-    script=(("UP", 12), ("NOOP", 3)),  # walk up, pausing now and then
-    ale_mods=ALE_MODS, jax_only_mods=JAX_ONLY_MODS,
-)

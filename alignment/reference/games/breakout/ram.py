@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxtari.games.breakout import Breakout
 from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
 
-from alignment.actions import names_of
 from alignment.signals import (
-    MEASURED, OCATARI, Poke, Signal, bcd_bytes, jax_signal, make_entry, ram_byte,
+    MEASURED, OCATARI, Poke, Signal, bcd_bytes, jax_signal, ram_byte,
 )
 
 WALL = slice(0, 36)  # playfield bytes: ram[base + 5 - row], bases in constants.COLUMN_BASE
@@ -60,7 +58,7 @@ def features(ram) -> np.ndarray:
     return decode("breakout", ram)
 
 
-def _signals() -> list[Signal]:
+def signals() -> list[Signal]:
     return [
         Signal("paddle_x", ram_byte(PADDLE_X, -g.PADDLE_X_OFFSET), jax_signal("paddle_x"), 0, "px",
                f"ram[{PADDLE_X}]-{g.PADDLE_X_OFFSET}; address {OCATARI}, offset {MEASURED}",
@@ -112,7 +110,7 @@ def _jax_bricks(state, value):
     return state.replace(bricks=jnp.asarray(wall_bytes(value), jnp.int32))
 
 
-def _pokes() -> list[Poke]:
+def pokes() -> list[Poke]:
     # ram[94] (the wall's build state) counts the start-up animation down from 0xE4 over the first
     # 37 frames after reset, which redraws the wall row by row on ALE; the JAX game keeps the
     # bricks and refills them at its end (the same picture from a full wall). A written wall
@@ -140,14 +138,3 @@ JAX_ONLY_MODS = {
                       f"counting; holding it would change what else reads it",
     "grey_bricks": "brick colours are cartridge data (ROM), not RAM",
 }
-
-
-ENTRY = make_entry(
-    "breakout", "ALE/Breakout-v5",
-    manual_url="https://atariage.com/manual_html_page.php?SoftwareID=889",
-    minimal_actions=names_of(Breakout.minimal_actions), signals=_signals(), jax_game="breakout",
-    notes="lives = ALE lives() = ram[57] (5 balls); score = BCD ram[76..77] = the summed reward; "
-          "FIRE serves; the game ends when the last ball is lost.",
-    script=(("FIRE", 1), ("RIGHT", 8), ("NOOP", 4), ("LEFT", 8), ("NOOP", 4)),
-    pokes=_pokes(), jax_only_mods=JAX_ONLY_MODS,
-)
