@@ -46,9 +46,6 @@ def games() -> list[str]:
     return sorted(CATALOG)
 
 
-list_catalog = games  # the name before the registry split
-
-
 def canonical(name: str) -> str:
     """``"Pong"``, ``"pong"``, ``"ALE/Pong-v5"`` -> ``"pong"``; :class:`UnknownGameError` otherwise,
     saying whether the name is no ALE game at all or an ALE game not ported yet."""

@@ -73,11 +73,6 @@ class Wrapper:
         return getattr(self.env, name)
 
 
-# Old private names, still imported by tests written before jaxtari.xla held them.
-_Packer = StatePacker
-_select = select_tree
-
-
 @pytree_dataclass
 class AtariState:
     game_state: Any
@@ -168,7 +163,7 @@ class AtariWrapper:
         return words < jnp.uint32(min(round(self.sticky_prob * 2.0 ** 32), 2 ** 32 - 1))
 
     def _start_states(self, game_state):
-        """The states after 0..noop_max NOOP agent steps from ``game_state``, packed (see _Packer)."""
+        """The states after 0..noop_max NOOP agent steps from ``game_state``, packed (see StatePacker)."""
         packer = StatePacker(game_state)
         if self.noop_max == 0:
             return packer.pack(game_state)[None]

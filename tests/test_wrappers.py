@@ -8,7 +8,7 @@ import pytest
 from jaxtari.wrappers import (
     AtariWrapper, FrameStack, LogWrapper, ObjectObservation, PixelObservation,
 )
-from jaxtari.wrappers import _Packer
+from jaxtari.xla import StatePacker
 from tests.toy_game import ToyConstants, ToyGame
 
 
@@ -176,12 +176,12 @@ def test_start_state_packing_round_trips_every_leaf_kind():
         "word": jnp.array([2**32 - 1, 5], jnp.uint32), "real": jnp.array([-0.0, 1.5e-30, jnp.inf]),
         "grid": jnp.arange(-6, 6, dtype=jnp.int32).reshape(3, 4),
     }
-    packer = _Packer(tree)
+    packer = StatePacker(tree)
     row = packer.pack(tree)
     assert row.dtype == jnp.int32 and row.shape == (2 + 3 + 3 + 2 + 2 + 3 + 12,)
     _leaves_equal(packer.unpack(row), tree)
     with pytest.raises(TypeError, match="float16"):
-        _Packer({"x": jnp.zeros(2, jnp.float16)}).pack({"x": jnp.zeros(2, jnp.float16)})
+        StatePacker({"x": jnp.zeros(2, jnp.float16)}).pack({"x": jnp.zeros(2, jnp.float16)})
 
 
 @pytest.mark.parametrize("game", ["pong", "frostbite"])
@@ -196,7 +196,7 @@ def test_noop_starts_are_the_states_reached_by_noop_steps(game):
     noop = AtariWrapper(jaxtari.make(game), sticky_prob=0.0)
     expect = gs
     for n in range(4):
-        _leaves_equal(_Packer(gs).unpack(starts[n]), expect)
+        _leaves_equal(StatePacker(gs).unpack(starts[n]), expect)
         expect, *_ = noop._frames(expect, jnp.zeros(4, bool), 0, 0)
 
 

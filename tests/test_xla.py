@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxtari import render, wrappers, xla
+from jaxtari import render, xla
 
 H, W, SLOTS, ROUNDS = 64, 96, 4, 6
 
@@ -81,10 +81,6 @@ def test_select_tree_is_selects_without_a_branch():
     assert count(text, "select") >= 1
     out = jax.jit(xla.select_tree)(jnp.bool_(False), {"v": jnp.int32(1)}, {"v": jnp.int32(2)})
     assert int(out["v"]) == 2
-
-
-def test_wrappers_use_the_labelled_helpers():
-    assert wrappers._Packer is xla.StatePacker and wrappers._select is xla.select_tree
 
 
 def test_packing_refuses_an_unpackable_leaf_with_the_fix():

@@ -1,7 +1,7 @@
 """Which source files the audit traces for a game, and how it names them.
 
 The game's own files and their hash are :func:`alignment.catalog.game_source_files` and
-:func:`alignment.catalog.code_hash` (contract 5); the audit adds the code every game runs through
+:func:`alignment.catalog.code_hash` (what every artefact records); the audit adds the code every game runs through
 (:func:`shared_source_files`: the v5 protocol lives in the wrappers), traced with each game (and, like
 all of jaxtari, part of its code hash).
 """

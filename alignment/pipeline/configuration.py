@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping, Optional
 
-# The module holding each stage's core (PLAN contract 3). A test may point a stage at another module
+# The module holding each stage's core (the stage contract). A test may point a stage at another module
 # with the same functions (the toy game's stages); the default is the project's own.
 DEFAULT_STAGE_MODULES: dict[str, str] = {
     "spec": "alignment.spec.core",

@@ -1,13 +1,14 @@
 """The pipeline's nodes (one per stage, each calling that stage's core) and the routing functions.
 
-A node returns data for the state and never prints. Each imports its stage core when it runs, so a
-stage that is not on this branch yet shows as "not built yet" in the run instead of a fake result.
+A node returns data for the state and never prints. Each imports its stage core when it runs (the
+module the configuration names for the stage), so a run imports only the stages it reaches.
 A node that stops for a person (``interrupt``) does nothing before it but read: LangGraph re-runs
 an interrupted node from its start on resume.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from pathlib import Path
@@ -19,7 +20,6 @@ from langgraph.types import interrupt
 from alignment.docs.corpus import DOCS_ENV
 from alignment.gate import why_failed
 from alignment.pipeline import review as review_step
-from alignment.pipeline import stages
 from alignment.pipeline.configuration import Configuration
 from alignment.pipeline.report import write_run_report
 from alignment.pipeline.state import PipelineState
@@ -28,6 +28,11 @@ from alignment.spec.store import load_spec, spec_path
 
 def _cfg(runtime: Runtime[Configuration]) -> Configuration:
     return runtime.context or Configuration()
+
+
+def _core(stage: str, cfg: Configuration):
+    """The module of ``stage``'s core, imported now (a run imports only what it reaches)."""
+    return importlib.import_module(cfg.module(stage))
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -56,10 +61,7 @@ def spec(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
             "status": "failed",
             "detail": f"{why} for {game} and no documents offline: pass --docs DIR (a corpus of "
                       f"farama/ and atariage/ files, or ${DOCS_ENV}) or --online to fetch the pages"}}
-    try:
-        core = stages.load("spec", cfg)
-    except stages.StageNotBuilt as err:
-        return {"stage": "spec", "spec_path": None, "spec": stages.not_built(err)}
+    core = _core("spec", cfg)
     result = core.build_and_store(game, docs=cfg.docs, llm=cfg.llm, model=cfg.model,
                                   out_dir=Path(cfg.specs_dir), force=False)
     ids = {k: [str(i) for i in getattr(result, k, ()) or ()] for k in ("added", "changed", "kept")}
@@ -150,11 +152,7 @@ def ale_failures(audit: Mapping[str, Any]) -> dict[str, str]:
 
 def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     cfg, game = _cfg(runtime), state["game"]
-    try:
-        core = stages.load("audit", cfg)
-        report = stages.load("audit_report", cfg)
-    except stages.StageNotBuilt as err:
-        return {"stage": "audit", "audit": stages.not_built(err)}
+    core, report = _core("audit", cfg), _core("audit_report", cfg)
     out_dir = Path(cfg.audits_dir)
     result = core.run_audit(game, llm=cfg.llm, model=cfg.model, out_dir=out_dir,
                             specs_dir=Path(cfg.specs_dir), faults=cfg.faults, docs=cfg.docs)
@@ -183,10 +181,7 @@ def after_audit(state: PipelineState) -> str:
 
 def playtest(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     cfg, game = _cfg(runtime), state["game"]
-    try:
-        core = stages.load("playtest", cfg)
-    except stages.StageNotBuilt as err:
-        return {"stage": "playtest", "playtest": stages.not_built(err)}
+    core = _core("playtest", cfg)
     root = Path(cfg.playtest_dir)
     paths = list(core.sessions_for(game, root=root))
     if not paths and cfg.playtest_missing == "interrupt":
@@ -218,10 +213,7 @@ def after_playtest(state: PipelineState, runtime: Runtime[Configuration]) -> str
 
 def stress(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     cfg, game = _cfg(runtime), state["game"]
-    try:
-        core = stages.load("stress", cfg)
-    except stages.StageNotBuilt as err:
-        return {"stage": "stress", "stress": stages.not_built(err)}
+    core = _core("stress", cfg)
     out_dir = Path(cfg.stress_dir)
     core.run_stress(game, obs=cfg.stress_obs, budget=cfg.stress_budget, seeds=cfg.stress_seeds,
                     out_dir=out_dir, replace=cfg.stress_replace)

@@ -15,7 +15,6 @@ StageStatus = Literal[
     "done",            # the stage ran and its results are in the entry
     "failed",          # the stage ran and its results say the game is not faithful here
     "skipped",         # not asked for (e.g. stress without a budget)
-    "not built yet",   # the stage's core is not on this branch
     "not playtested",  # no recorded playtest session for the game
     "reused",          # spec: the committed spec was used as it is
     "waiting",         # review: rules still wait for a person's answer

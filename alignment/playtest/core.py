@@ -34,14 +34,8 @@ EXACT = 1e-9
 
 
 def code_hash(game: str) -> str:
-    """The JAX game's code hash (contract 5, one home: ``alignment.catalog.code_hash``)."""
-    home = getattr(catalog, "code_hash", None)
-    if home is not None:
-        return home(game)
-    # Until the catalog has it, the audit stage's hash, which the gate also compares against.
-    from alignment.audit.source import code_hash as audit_code_hash
-
-    return audit_code_hash(catalog.entry(game).jax_game)
+    """The JAX game's code hash, as every artefact records it (one home: ``catalog.code_hash``)."""
+    return catalog.code_hash(game)
 
 
 def ale_counterparts(game: str, mods: Sequence[str]) -> tuple[str, ...]:

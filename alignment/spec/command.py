@@ -16,9 +16,6 @@ from rich.table import Table
 from alignment.spec.core import SpecError, SpecResult, build_and_store
 from alignment.spec.schema import json_schema_text
 
-SpecCommandError = SpecError  # the name before the stage split
-
-
 def print_summary(console: Console, result: SpecResult) -> None:
     """The spec's rules by category and status, what the run kept, added and discarded."""
     spec, path, missing = result.spec, result.path, result.missing

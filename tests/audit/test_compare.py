@@ -209,7 +209,7 @@ def test_unknown_game_is_a_clear_error(tmp_path):
     _no_traceback(result)
     assert result.exit_code != 0
     assert "unknown game 'tetris'" in result.output
-    for g in catalog.list_catalog():
+    for g in catalog.games():
         assert g in result.output
 
 
@@ -254,7 +254,7 @@ def test_scripted_policy_loops_the_catalog_script():
     assert e.script == (("UP", 12), ("NOOP", 3))
     a = episode_actions(e, "scripted", seed=0, episodes=2, steps=20)
     assert a.tolist() == [[1] * 12 + [0] * 3 + [1] * 5] * 2
-    for name in catalog.list_catalog():  # every script names real actions of its game
+    for name in catalog.games():  # every script names real actions of its game
         g = catalog.entry(name)
         assert episode_actions(g, "scripted", seed=0, episodes=1, steps=40).max() < len(
             g.minimal_actions)

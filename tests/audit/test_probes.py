@@ -4,13 +4,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from alignment import catalog
 from alignment.audit import probes
 from alignment.cli import app
 from alignment.spec.schema import Probe
 from alignment.spec.store import load_spec
 from tests.docs.paths import SPECS
 
-GAMES = ("pong", "freeway", "frostbite")
+GAMES = catalog.games()
 
 # Probes whose JAX run leaves ALE's on the screen (lockstep, every 4th frame): JAX Pong draws the
 # ball one scanline off when it is near the right edge (ball_x 125..138 at odd ball_y, 149..156 at

@@ -1,6 +1,5 @@
 """The pipeline on a real game with the real stage cores (what the README's `run frostbite` does)."""
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -8,7 +7,7 @@ import pytest
 
 from alignment.pipeline import graph
 from alignment.pipeline import execute, runs
-from alignment.pipeline.configuration import DEFAULT_STAGE_MODULES, Configuration
+from alignment.pipeline.configuration import Configuration
 
 
 @pytest.mark.slow
@@ -23,12 +22,8 @@ def test_run_frostbite_offline_end_to_end(tmp_path, monkeypatch):
     values = info.values
     assert values["spec"]["status"] == "reused" and values["review"]["status"] == "done"
     assert Path("specs/frostbite.yaml").read_text() == specs_before  # nothing to review: untouched
-    for stage in ("audit", "playtest"):
-        package = DEFAULT_STAGE_MODULES[stage].rsplit(".", 1)[0]  # find_spec of a.b.c needs a.b
-        built = importlib.util.find_spec(package) is not None
-        assert (values[stage]["status"] == "not built yet") == (not built), values[stage]
-    if values["audit"]["status"] == "done":
-        written = json.loads((tmp_path / "audits" / "frostbite.json").read_text())
-        assert values["audit"]["summary"] == written["summary"]
+    assert values["audit"]["status"] == "done" and values["playtest"]["status"] == "done", values
+    written = json.loads((tmp_path / "audits" / "frostbite.json").read_text())
+    assert values["audit"]["summary"] == written["summary"]
     assert values["stress"]["status"] == "skipped"
     assert Path(values["report"]["path"]).read_text().startswith(f"# Pipeline run {info.run_id}")

@@ -1,4 +1,4 @@
-"""The stage contracts of PLAN.md (spec, audit + report, playtest, stress) for the toy game.
+"""The stage contracts (spec, audit + report, playtest, stress) for the toy game.
 
 They let the graph run end to end in seconds. The toy has no ALE ROM, so its ground truth is its
 own rules written as plain Python (:func:`reference_run`); the "JAX" side is ``tests/toy_game.py``'s

@@ -9,6 +9,7 @@ import typer
 import yaml
 from typer.testing import CliRunner
 
+from alignment import catalog
 from alignment.spec.command import register
 from alignment.spec.schema import Rule, SourceRef, UnsupportedClaim, quote_ref
 from alignment.spec.store import load_spec
@@ -157,7 +158,7 @@ def test_real_corpus_every_game_with_a_page(run, tmp_path):
 
 
 @needs_shared
-@pytest.mark.parametrize("game", ["pong", "freeway", "frostbite"])
+@pytest.mark.parametrize("game", catalog.games())
 def test_rerun_on_a_reviewed_spec_changes_nothing(run, tmp_path, game):
     from tests.docs.paths import SPECS
 
@@ -170,10 +171,8 @@ def test_rerun_on_a_reviewed_spec_changes_nothing(run, tmp_path, game):
 
 
 def test_through_the_real_cli(tmp_path, monkeypatch):
-    try:
-        from alignment.cli import app as real_app
-    except ImportError as err:  # another stage's module missing: the local app tests cover spec
-        pytest.skip(f"alignment.cli does not import yet: {err}")
+    from alignment.cli import app as real_app
+
     monkeypatch.delenv("JAXTARI_ALIGN_DOCS", raising=False)
     result = CliRunner().invoke(real_app, ["spec", "ALE/Pong-v5", "--docs", str(TEST_DOCS),
                                            "--out", str(tmp_path)], catch_exceptions=False)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-
 import pytest
 
+from alignment import catalog
 from alignment.docs.corpus import load_documents
 from alignment.spec.offline import extract
 from alignment.spec.schema import Probe
 from alignment.spec.store import _overlaps, load_spec
 from tests.docs.paths import SHARED_DOCS, SPECS, needs_shared
 
-GAMES = ("pong", "freeway", "frostbite")
+GAMES = catalog.games()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -55,24 +55,20 @@ def _probed_rules():
     # tests/audit/test_probes.py
     out = []
     for game in GAMES:
-        path = SPECS / f"{game}.yaml"
-        if path.exists():
-            out += [pytest.param(game, r.id, id=f"{game}:{r.id}")
-                    for r in load_spec(path).rules if r.probe is not None and r.status == "reviewed"
-                    and r.probe.protocol != "v5"]
+        out += [pytest.param(game, r.id, id=f"{game}:{r.id}")
+                for r in load_spec(SPECS / f"{game}.yaml").rules
+                if r.probe is not None and r.status == "reviewed" and r.probe.protocol != "v5"]
     return out
 
 
 @pytest.mark.parametrize("game, rule_id", _probed_rules())
 def test_probe_holds_on_the_emulator(game, rule_id):
-    pytest.importorskip("ale_py")
     spec = load_spec(SPECS / f"{game}.yaml")
     assert run_probe_on_ale(game, spec.rule(rule_id).probe, spec) == []
 
 
 def test_a_wrong_probe_fails_on_the_emulator():
     """The probe check can fail: a Frostbite block is worth 10 points at level 1, not 20."""
-    pytest.importorskip("ale_py")
     probe = Probe.model_validate({
         "steps": [{"action": "NOOP", "frames": 120}, {"action": "DOWN", "frames": 8},
                   {"action": "NOOP", "frames": 60}],
