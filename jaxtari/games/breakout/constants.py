@@ -115,7 +115,24 @@ SECOND_WALL_SCORE = 432
 # animation (which leaves the bricks as they are), then one frame that refills them.
 START_WALL_STATE = 0xE4
 REBUILD, REFILL = 0x80, 0x40
+WALL_FRAMES = 0x3F   # the low six bits: frames left
 SECOND_WALL_STATE = 0xC0
+# ram[107]: the hit count in bits 0..5 (the speed table's row is the count's bits 2..5); bit 6 set
+# by a paddle hit (the paddle does not bounce the ball again until it met something else), bit 7
+# by a brick (no other brick until the ball meets the paddle or the top wall)
+HIT_COUNT = 0x3F
+SPEED_ROW = 0x3C
+PADDLE_WAS_LAST, BRICK_WAS_LAST = 0x40, 0x80
+# ram[95], the sound: frames left in bits 0..5, its kind in bits 6..7 (a kind-0 sound, a brick's,
+# is what shows the invisible wall). Each event starts its own (ROM).
+SOUND_FRAMES, SOUND_KIND = 0x3F, 0xC0
+SOUND_BOUNCE = 0x88     # the paddle or the top wall
+SOUND_SERVE = 0x48
+SOUND_SIDE_WALL = 0x46  # only when no other sound plays
+SOUND_BRICK = 0x06
+STEER_STEP = 2          # steerable games: px the paddle's movement pushes a rising ball
+CATCH_Y = 0xB2          # catch games: the line a caught ball is held on ...
+CATCH_X_OFFSET = 4      # ... and its x from the paddle's
 START_LIVES = 5      # ram[57] (manual: five balls)
 TIMER_PERIOD = 64    # timed games: the score (a timer) counts one every 64 frames
 

@@ -12,6 +12,8 @@ from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
 
 U16 = 0xFFFF
+BYTE, BYTE_SIGN = 0xFF, 0x80  # the cartridge's 8-bit arithmetic
+WORD_SIGN = 0x8000  # the sign of an 8.8 velocity
 # pot_reading sums the rises of the steps reached: they must come in rising resistance
 assert all(a < b for (a, _), (b, _) in zip(k.POT_STEPS, k.POT_STEPS[1:]))
 
@@ -103,7 +105,7 @@ class Breakout(Game):
     # rule: physics.ball-speed-after-twelfth (the table's rows step with the hit count)
     def speed(self, hits, angle):  # measured: the ROM's speed table, each entry checked on ALE
         """(dx, dy) magnitudes (8.8) for a hit count and angle (ROM table)."""
-        return _lookup_speed(self.consts.speed_table, (hits & 0x3C) + angle)
+        return _lookup_speed(self.consts.speed_table, (hits & k.SPEED_ROW) + angle)
 
     def paddle_size(self, shrunk):  # measured: 16 px, 12 px after the top wall (ALE's screen)
         """Index into the paddle sizes: difficulty A, plus one once the ball reached the top."""
@@ -118,24 +120,25 @@ class Breakout(Game):
         c = self.consts
         bx = s.ball_x >> 8
         half = _pick(c.paddle_half, size)
-        y = (s.paddle_x + half - bx) & 0xFF
+        y = (s.paddle_x + half - bx) & BYTE
         dead_centre = y == 0  # rule: physics.ball-makes-contact-center
-        nudge = jnp.where(s.ball_dx & 0x8000, -k.EDGE_NUDGE, k.EDGE_NUDGE)
+        nudge = jnp.where(s.ball_dx & WORD_SIGN, -k.EDGE_NUDGE, k.EDGE_NUDGE)
         ball_x = jnp.where(dead_centre, (s.ball_x + (nudge << 8)) & U16, s.ball_x)
         y = jnp.where(dead_centre, 1, y)
-        flip = ((y ^ (s.ball_dx >> 8)) & 0x80) != 0
+        flip = ((y ^ (s.ball_dx >> 8)) & BYTE_SIGN) != 0
         ball_dx = jnp.where(flip, _neg16(s.ball_dx), s.ball_dx)
         d = jnp.where(y >= 128, 256 - y, y)
-        d = jnp.where(((d - 9) & 0x80) == 0, 8, d)
+        d = jnp.where(((d - 9) & BYTE_SIGN) == 0, 8, d)
         d = jnp.where(half == 4, d << 1, d)
         angle = ((d + 3) & 4) >> 1
-        count = s.hits & 0x3F
+        count = s.hits & k.HIT_COUNT
         count = jnp.where(count < c.max_hit_count, count + 1, count)
-        hits = count | 0x40
+        hits = count | k.PADDLE_WAS_LAST
         s = s.replace(ball_x=ball_x, ball_dx=ball_dx, angle=angle, hits=hits)
         s = self._set_speed(s)
         second_wall = ((c.flags & k.TIMED) == 0) & (s.score == k.SECOND_WALL_SCORE)
-        return s.replace(wall=jnp.where(second_wall, k.SECOND_WALL_STATE, s.wall), sound=0x88)
+        return s.replace(wall=jnp.where(second_wall, k.SECOND_WALL_STATE, s.wall),
+                         sound=k.SOUND_BOUNCE)
 
     def brick_hit(self, s, row, byte, mask):  # rule: scoring.time-ball-hits-brick
         """A brick was knocked out (ROM): points, a top-row speed-up, the bounce."""
@@ -144,22 +147,22 @@ class Breakout(Game):
         timed = (c.flags & k.TIMED) != 0
         score = s.score + jnp.where(timed, 0, points)
         fast = row < c.fast_rows
-        hits = jnp.where(fast, (s.hits & 0xC0) | c.fast_hit_count, s.hits)
+        hits = jnp.where(fast, (s.hits & (k.PADDLE_WAS_LAST | k.BRICK_WAS_LAST)) | c.fast_hit_count, s.hits)
         angle = jnp.where(fast, 0, s.angle)
         s = self._set_speed(s.replace(hits=hits, angle=angle))
         if c.flags & k.BREAKTHRU:
-            s = s.replace(ball_dy=_neg16(s.ball_dy), hits=s.hits & 0x3F)
+            s = s.replace(ball_dy=_neg16(s.ball_dy), hits=s.hits & k.HIT_COUNT)
         else:
-            s = s.replace(hits=(s.hits & 0x3F) | 0x80)
+            s = s.replace(hits=(s.hits & k.HIT_COUNT) | k.BRICK_WAS_LAST)
         # a select over the 36 bytes, not a scatter (a loop of its own per env on the CPU)
         bricks = jnp.where(jnp.arange(s.bricks.shape[-1]) == byte, s.bricks & mask, s.bricks)
-        return s.replace(score=score, bricks=bricks, sound=6)
+        return s.replace(score=score, bricks=bricks, sound=k.SOUND_BRICK)
 
     def _set_speed(self, s):
         """New speed from the table; dy turns round, dx keeps its direction (ROM)."""
-        dx, dy = self.speed(s.hits & 0x3F, s.angle)
-        dy = jnp.where(s.ball_dy & 0x8000, dy, _neg16(dy))
-        dx = jnp.where(s.ball_dx & 0x8000, _neg16(dx), dx)
+        dx, dy = self.speed(s.hits & k.HIT_COUNT, s.angle)
+        dy = jnp.where(s.ball_dy & WORD_SIGN, dy, _neg16(dy))
+        dx = jnp.where(s.ball_dx & WORD_SIGN, _neg16(dx), dx)
         return s.replace(ball_dx=dx, ball_dy=dy)
 
     # ---- the picture the cartridge reads back (last frame's collisions) --------------------------
@@ -240,22 +243,22 @@ class Breakout(Game):
         i = s.clock & 3
         sx = _pick(k.SERVE_X, i)
         served = s.replace(
-            ball_x=(sx << 8) | (s.ball_x & 0xFF), ball_y=(k.SERVE_Y << 8) | (s.ball_y & 0xFF),
-            ball_dx=_pick(k.SERVE_DX, i), ball_dy=jnp.int32(k.SERVE_DY), sound=0x48)
+            ball_x=(sx << 8) | (s.ball_x & BYTE), ball_y=(k.SERVE_Y << 8) | (s.ball_y & BYTE),
+            ball_dx=_pick(k.SERVE_DX, i), ball_dy=jnp.int32(k.SERVE_DY), sound=k.SOUND_SERVE)
         miss = on & (y >= k.MISS_Y)
         lives = s.lives - 1
         # the last ball: the game stops and the frame counter restarts (ROM)
-        missed = s.replace(ball_y=s.ball_y & 0xFF, ball_dx=0, ball_dy=0, shrunk=False, hits=0,
+        missed = s.replace(ball_y=s.ball_y & BYTE, ball_dx=0, ball_dy=0, shrunk=False, hits=0,
                            lives=lives, active=lives != 0, clock=jnp.where(lives == 0, 0, s.clock))
         s = jax.tree_util.tree_map(lambda a, b: jnp.where(serve, a, b), served, s)
         return jax.tree_util.tree_map(lambda a, b: jnp.where(miss, a, b), missed, s)
 
     def _rebuild(self, s):
         """While ram[94] bit 7 is set: count down, then (bit 6) refill the wall (ROM)."""
-        count = s.wall & 0x3F
+        count = s.wall & k.WALL_FRAMES
         done = count == 0
         refill = done & ((s.wall & k.REFILL) != 0)
-        wall = jnp.where(done, 0, (s.wall & 0xC0) | (count - 1))
+        wall = jnp.where(done, 0, (s.wall & (k.REBUILD | k.REFILL)) | (count - 1))
         bricks = jnp.where(refill, jnp.asarray(k.FULL_WALL, jnp.int32), s.bricks)
         return s.replace(wall=wall, bricks=bricks)
 
@@ -264,21 +267,22 @@ class Breakout(Game):
         (``latches``: the collisions of the frame drawn last, ``size``: its paddle's size)."""
         pad, side, pf = latches
         # the paddle
-        bounce = pad & ((s.hits & 0x40) == 0)
+        bounce = pad & ((s.hits & k.PADDLE_WAS_LAST) == 0)
         s = jax.tree_util.tree_map(lambda a, b: jnp.where(bounce, a, b),
                                    self.paddle_bounce(s, size), s)
         # the playfield: the top wall when (y - 0x28) is negative as a byte, else a brick
         y = s.ball_y >> 8
-        top = pf & (((y - k.TOP_WALL_Y) & 0x80) != 0)
+        top = pf & (((y - k.TOP_WALL_Y) & BYTE_SIGN) != 0)
         s = jax.tree_util.tree_map(
             lambda a, b: jnp.where(top, a, b),
-            s.replace(shrunk=True, sound=0x88, ball_dy=_neg16(s.ball_dy), hits=s.hits & 0x3F), s)
-        brick = pf & ~top & ((s.hits & 0x80) == 0)
+            s.replace(shrunk=True, sound=k.SOUND_BOUNCE, ball_dy=_neg16(s.ball_dy),
+                      hits=s.hits & k.HIT_COUNT), s)
+        brick = pf & ~top & ((s.hits & k.BRICK_WAS_LAST) == 0)
         q = jnp.where(y - k.BRICK_TOP_Y < 0, 0, y - k.BRICK_TOP_Y) // k.ROW_LINES
         # the column's carry: the ROM subtracts one more in row 0 (the carry of 5 - row)
         bx = (s.ball_x >> 8) - k.BRICK_LEFT_X - ((q == 0) | (q > 5)).astype(jnp.int32)
         col = jnp.minimum(jnp.maximum(bx, 0) >> 3, k.NUM_COLUMNS - 1)
-        byte = ((5 - q) & 0xFF) + _pick(k.COLUMN_BASE, col)
+        byte = ((5 - q) & BYTE) + _pick(k.COLUMN_BASE, col)
         mask = _pick(k.COLUMN_MASKS, col)
         byte_ok = byte < 36
         old = s.bricks[jnp.clip(byte, 0, 35)]
@@ -287,10 +291,11 @@ class Breakout(Game):
                                    self.brick_hit(s, q, jnp.clip(byte, 0, 35), mask), s)
         # side walls: turn round when heading into the nearer wall
         x = s.ball_x >> 8
-        into = ((x ^ (s.ball_dx >> 8)) & 0x80) == 0
+        into = ((x ^ (s.ball_dx >> 8)) & BYTE_SIGN) == 0
         turn = side & into
         s = s.replace(ball_dx=jnp.where(turn, _neg16(s.ball_dx), s.ball_dx),
-                      sound=jnp.where(turn & ((s.sound & 0x3F) == 0), 0x46, s.sound))
+                      sound=jnp.where(turn & ((s.sound & k.SOUND_FRAMES) == 0), k.SOUND_SIDE_WALL,
+                                      s.sound))
         return s, side
 
     def _move_paddle(self, s, side):
@@ -299,14 +304,14 @@ class Breakout(Game):
         target = k.PADDLE_TARGET - s.pot_reading
         x = jnp.clip((target + s.paddle_x) >> 1, k.PADDLE_MIN, k.PADDLE_MAX)
         if c.flags & k.STEERABLE:
-            up = (s.ball_dy & 0x8000) != 0
+            up = (s.ball_dy & WORD_SIGN) != 0
             steer = up & ~side
-            # the ROM compares the bytes: (last - new) & 0xFF, "positive" below 0x80
-            d = (s.last_paddle_x - x) & 0xFF
+            # the ROM compares the bytes: (last - new) as a byte, "positive" below its sign bit
+            d = (s.last_paddle_x - x) & BYTE
             bx = s.ball_x >> 8
-            step = jnp.where(d == 0, 0, jnp.where(d < 0x80, -2, 2))
-            bx = jnp.where(steer, bx + step, bx) & 0xFF
-            s = s.replace(ball_x=(bx << 8) | (s.ball_x & 0xFF),
+            step = jnp.where(d == 0, 0, jnp.where(d < BYTE_SIGN, -k.STEER_STEP, k.STEER_STEP))
+            bx = jnp.where(steer, bx + step, bx) & BYTE
+            s = s.replace(ball_x=(bx << 8) | (s.ball_x & BYTE),
                           last_paddle_x=jnp.where(steer, x, s.last_paddle_x))
         return s.replace(paddle_x=x)
 
@@ -315,8 +320,8 @@ class Breakout(Game):
         x = (s.ball_x - s.ball_dx) & U16
         moved = s.replace(ball_x=x, ball_y=y)
         if self.consts.flags & k.CATCH:
-            held = s.replace(ball_y=(0xB2 << 8) | (s.ball_y & 0xFF),
-                             ball_x=(((s.paddle_x + 4) & 0xFF) << 8) | (s.ball_x & 0xFF))
+            held = s.replace(ball_y=(k.CATCH_Y << 8) | (s.ball_y & BYTE),
+                             ball_x=(((s.paddle_x + k.CATCH_X_OFFSET) & BYTE) << 8) | (s.ball_x & BYTE))
             return jax.tree_util.tree_map(lambda a, b: jnp.where(caught_now & fire, a, b),
                                           held, moved)
         return moved
@@ -341,9 +346,9 @@ class Breakout(Game):
         s = self._move_ball(s, joy.fire, latches[0])
         # overscan: the sound timer runs down; the digits and the invisible wall are set up for
         # the next frame's picture
-        sound = jnp.where((s.sound & 0x3F) != 0, s.sound - 1, s.sound)
+        sound = jnp.where((s.sound & k.SOUND_FRAMES) != 0, s.sound - 1, s.sound)
         # (the invisible wall shows on this frame's picture if the last frame's overscan lit it)
-        lit = (state.sound != 0) & ((state.sound & 0xC0) == 0)
+        lit = (state.sound != 0) & ((state.sound & k.SOUND_KIND) == 0)
         reward = s.score - state.score
         s = s.replace(
             frame=state.frame + 1, pot_reading=self.pot_reading(pot), sound=sound,
@@ -381,7 +386,7 @@ class Breakout(Game):
         byte = np.asarray(k.COLUMN_BASE)[None, :] + 5 - rows[:, None]
         mask = np.asarray(k.COLUMN_MASKS)[cols]
         b = state.bricks[..., jnp.asarray(byte)]
-        return (b & (0xFF ^ jnp.asarray(mask))) != 0
+        return (b & (BYTE ^ jnp.asarray(mask))) != 0
 
     def objects(self, state):
         c = self.consts
@@ -411,7 +416,7 @@ class Breakout(Game):
             "ball_x": (state.ball_x >> 8) - g.BALL_X_OFFSET,
             "ball_y": (state.ball_y >> 8) + g.BALL_SECTIONS[-1][1],
             "bricks_per_row": grid.sum(axis=-1).astype(jnp.int32),
-            "hit_count": state.hits & 0x3F,
+            "hit_count": state.hits & k.HIT_COUNT,
             "paddle_shrunk": state.shrunk,
         }
 
@@ -453,5 +458,5 @@ def state_from_ram(game: Breakout, ram, *, pot: int, frame: int = 0, previous_ra
         score=i32(score(ram)), clock=i32(word(91, 90)), active=jnp.bool_(bool(ram[52] & 0x80)),
         sound=i32(ram[95]), last_paddle_x=i32(ram[117]), shown_score=i32(score(prev)),
         shown_lives=i32(prev[57]), latched_score=i32(score(prev)), latched_lives=i32(prev[57]),
-        wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & 0xC0 == 0),
+        wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & k.SOUND_KIND == 0),
     )
