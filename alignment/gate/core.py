@@ -310,12 +310,32 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
                      for obs, r in sorted(reports.items()) if r["label"] == "different"]
     if not reports and t.require_stress:
         failures.append(f"no stress report: run `jaxtari-align stress {game}`")
+    failures += _robustness_failures(now, game)
 
     verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes)
     if base is not None:
         _against_base(verdict, Artefacts(root, ref=base), base, audit, reports, sessions, now,
                       config, base_config)
     return verdict
+
+
+def _robustness_failures(art: Artefacts, game: str) -> list[str]:
+    """robustness/<game>.json (when committed): a mod whose JAX and ALE PC are "different" fails,
+    like a stress verdict of "different"; an unreadable report fails naming it."""
+    from alignment.robustness.core import SCHEMA as ROBUSTNESS_SCHEMA
+    from alignment.robustness.schema import SchemaError
+    from alignment.robustness.verdicts import failures as robustness_failures
+
+    rel = f"robustness/{game}.json"
+    doc, problem = art.json(rel, ROBUSTNESS_SCHEMA)
+    if problem:
+        return [problem]
+    if doc is None:
+        return []
+    try:
+        return [f"robustness: {f}" for f in robustness_failures(doc)]
+    except SchemaError as exc:
+        return [f"{rel}: {exc}"]
 
 
 def _session_frames(data: bytes) -> Optional[int]:
