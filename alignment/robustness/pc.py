@@ -5,7 +5,7 @@ return, R the random policy's, on the modified (mod) and the original (org) game
 keeps its advantage over random; -1: it loses all of it; below -1: worse than random.
 Aggregated over seeds as the IQM with a 95% stratified-bootstrap interval (rliable, through the
 stress stage's :func:`alignment.stress.statistics.final_intervals`); the JAX and the ALE PC of one
-mod are compared with the stress stage's equivalence verdict (TOST) at :data:`PC_MARGIN`.
+mod are compared with the stress stage's equivalence test (TOST) at :data:`PC_MARGIN`.
 """
 
 from __future__ import annotations
@@ -40,14 +40,39 @@ def aggregate(pc_by_side: dict[str, np.ndarray]) -> dict:
 
 
 def compare_sides(pc_jax, pc_ale, margin: float = PC_MARGIN) -> dict:
-    """The stress stage's verdict (equivalent / different / inconclusive) on JAX PC vs ALE PC,
-    and the paired mean difference (the same agents ran on both)."""
+    """JAX PC against ALE PC with the stress stage's test (:func:`alignment.stress.statistics.tost`,
+    Welch, alpha per side) and its labels: "equivalent" (TOST rejects a difference of ``margin`` or
+    more), "different" (the 90% interval lies wholly outside the margin), else "inconclusive" with
+    the seeds a decision would need (:func:`~alignment.stress.statistics.seeds_needed`). The margin
+    is fixed (PC is already a share of the agents' gain over random), so the stress verdict's
+    gain-based margin and success-rate split do not apply. Also the paired mean difference (the
+    same agents ran on both sides)."""
     x, y = np.asarray(pc_jax, np.float64), np.asarray(pc_ale, np.float64)
-    v = st.verdict(x, y, margin, names=("jax", "ale"))
-    v["detail"] = v["detail"].replace("final return", "PC")  # the stress stage's wording
     both = np.isfinite(x) & np.isfinite(y)
-    v["paired_mean_difference"] = float(np.mean(x[both] - y[both])) if both.any() else None
-    return v
+    paired = float(np.mean(x[both] - y[both])) if both.any() else None
+    x, y = x[np.isfinite(x)], y[np.isfinite(y)]
+    base = {"margin": float(margin), "alpha": st.ALPHA, "paired_mean_difference": paired,
+            "n": {"jax": int(x.size), "ale": int(y.size)}}
+    if x.size < 2 or y.size < 2:
+        return {**base, "label": "inconclusive", "test": None, "more_seeds": max(2 - min(x.size, y.size), 1),
+                "detail": f"{min(x.size, y.size)} seed(s) with a defined PC on a side: the test "
+                          f"needs at least 2 per side"}
+    t = st.tost(x, y, margin)
+    desc = (f"PC jax {x.mean():.2f} vs ale {y.mean():.2f} (difference {t['diff']:+.2f}, 90% CI "
+            f"[{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]); margin +/-{margin:.2f}")
+    if t["ci"][0] > margin or t["ci"][1] < -margin:
+        return {**base, "label": "different", "test": t,
+                "detail": f"{desc}: the interval lies outside the margin, the modified games differ"}
+    if t["p_value"] < st.ALPHA:
+        return {**base, "label": "equivalent", "test": t,
+                "detail": f"{desc}: TOST p = {t['p_value']:.3g} < {st.ALPHA}, equivalent within the margin"}
+    sd = math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2)
+    n = st.seeds_needed(sd, t["diff"], margin)
+    more = None if n is None else max(n - min(x.size, y.size), 1)
+    need = (f"needs about {more} more seeds" if more is not None
+            else "the difference sits on the margin; no seed count decides it")
+    return {**base, "label": "inconclusive", "test": t, "more_seeds": more,
+            "detail": f"{desc}: TOST p = {t['p_value']:.3g}; inconclusive: {need}"}
 
 
 def nan_to_none(values) -> list:
