@@ -130,3 +130,30 @@ def test_a_mutated_copy_of_a_game_package_loads_isolated():
     assert f"{alias}.jaxtari.games.breakout.game" in sys.modules  # importable until released
     mutants.release(copy)
     assert not [n for n in sys.modules if n.startswith(alias + ".") or n == alias]
+
+
+def test_the_audit_report_carries_the_mutation_rows_and_its_score(tmp_path):
+    import dataclasses
+    import json
+
+    from alignment.audit import core, report
+    from tests.audit import toy as audit_toy
+
+    subject = dataclasses.replace(
+        audit_toy.subject(faults=None),
+        mutation=lambda sample, say: _toy_test(_by_field("unused_speed") + _by_field("step_points")
+                                               + _by_field("late_bonus_at")))
+    result = core.audit(subject, mutants=mutants.Sample(4, seed=1))
+    report.write(result, tmp_path)
+    data = json.loads((tmp_path / "toy.json").read_text())
+    rows = data["mutation"]["mutants"]
+    assert {r["status"] for r in rows} == {"killed", "survived", "equivalent"}
+    assert data["mutation"]["score"] == mutants.score(rows) == 0.5  # 2 killed, 2 survived
+    assert data["summary"]["mutation_score"] == 0.5
+    assert (data["summary"]["mutants_killed"], data["summary"]["mutants_equivalent"]) == (2, 2)
+    md = (tmp_path / "toy.md").read_text()
+    assert "Mutation score **50.0%**" in md and "late_bonus_at 150 -> 149" in md
+    # not asked for: null, and the note says why
+    off = core.audit(subject)
+    assert off.to_json()["mutation"] is None
+    assert off.to_json()["mutation_note"] == "mutation testing not run (--mutants none)"
