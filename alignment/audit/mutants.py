@@ -580,7 +580,8 @@ class Equivalence:
         from alignment.audit.mutant_runs import SCREEN_EVERY
 
         return (f"no difference from the unmutated JAX game on any signal, the reward or a screen "
-                f"(every {SCREEN_EVERY}th frame and the last) over: random and held-random play "
+                f"(the first {SCREEN_EVERY} frames, then every {SCREEN_EVERY}th, and the last) over: "
+                f"random and held-random play "
                 f"(holds of {HOLD_FRAMES[0]}-{HOLD_FRAMES[1] - 1} frames) from reset, seeds "
                 f"{list(self.seeds)}, {self.frames} frames each; and both policies for "
                 f"{self.start_frames} frames from each of {starts} probe starts"
