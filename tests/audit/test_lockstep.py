@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from alignment.audit import explore, lockstep, probes
+from alignment.audit import explore, lockstep, probes, report
 from alignment.audit.explore import Budget
 from alignment.spec.schema import Probe
 from alignment.spec.store import load_spec
@@ -135,3 +135,42 @@ def test_exploration_finds_a_fault_only_a_deep_start_reaches():
     assert first is not None and first["signal"] in ("score", "reward")
     assert first["start"].startswith("deep play") and first["frame"] > 1934  # past level 2's point
     assert "scoring.ice-block" in found.rules
+
+
+def test_the_audit_counts_exploration_under_faults_and_spec_gaps_on_the_game():
+    """The audit's wiring of exploration, on the toy game with an explorer that reports what a
+    lockstep run of it shows: the five-lives fault changes lives from the first frame (its rule,
+    physics.bounce, has no probe; the Constants field it replaces carries no reviewed rule's tag,
+    so the divergence goes to the rule whose probe watches lives: caught, not detected); the toy
+    game itself leaves ALE once where no rule looks (a spec gap)."""
+    from alignment.audit import core
+    from alignment.audit.explore import QUICK, Exploration, WalkResult
+    from tests.audit import toy
+
+    seen = []
+
+    def explorer(mods, structure):
+        seen.append(tuple(m.name for m in mods))
+        if not mods:
+            gap = lockstep.Divergence(50, "marker_x", 3, 4, "random-holds walk 0 from reset")
+            return Exploration(QUICK, [], [WalkResult("reset", "random-holds", 120, gap, [])], 1.0)
+        if mods[0].name != "five_lives":
+            return Exploration(QUICK, [], [WalkResult("reset", "random-holds", 120, None, [])], 1.0)
+        d = lockstep.Divergence(1, "lives", 3, 5, "random-holds walk 0 from reset")
+        start = explore.Start("reset", "reset", [])
+        rules = explore.attribute(d, start, toy.SPEC, explore.touched_rules(mods, structure))
+        return Exploration(QUICK, [], [WalkResult("reset", "random-holds", 120, d, rules)], 1.0)
+
+    subject = toy.subject()
+    subject.explore = explorer
+    result = core.audit(subject)
+    assert seen == [(), ("free_payout",), ("endless",), ("five_lives",)]
+    s = result.summary()
+    assert (s["explore_divergences"], s["spec_gaps"], s["explore_frames"]) == (1, 1, 120)
+    faults = {f.fault: f for f in result.faults}
+    assert faults["five_lives"].flagged == [] and faults["five_lives"].explore_rules == [
+        "lives.loss-at-40"]
+    assert faults["five_lives"].caught and not faults["five_lives"].detected
+    assert (s["seeded_faults_detected"], s["seeded_faults_caught"]) == (2, 3)
+    md = report.render_markdown(report.to_json(result))
+    assert "**spec gap** (exploration, no rule to attribute it to): frame 50" in md
