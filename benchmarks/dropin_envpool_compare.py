@@ -6,7 +6,7 @@ EnvPool is not a dependency of this project; point ``--envpool-path`` at a folde
 in (``pip install --target DIR envpool``) or install it in the environment. Without it the script
 says why and exits 0, skipping.
 
-    python benchmarks/dropin_envpool_compare.py --envpool-path /tmp/envpool_site --json out.json
+    python benchmarks/dropin_envpool_compare.py --envpool-path DIR [ASSETS_DIR] --json out.json
 """
 
 from __future__ import annotations
@@ -56,13 +56,13 @@ def episodes(make, task: str, steps: int) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--envpool-path", type=Path, help="a folder where envpool is installed")
+    p.add_argument("--envpool-path", type=Path, nargs="+", default=[],
+                   help="folders where envpool and its asset packages are installed")
     p.add_argument("--tasks", nargs="+", default=["Pong-v5", "Breakout-v5"])
     p.add_argument("--steps", type=int, default=2500, help="agent steps per env")
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
-    if args.envpool_path:
-        sys.path.append(str(args.envpool_path))
+    sys.path.extend(str(path) for path in args.envpool_path)
     try:
         import envpool
     except Exception as exc:  # ImportError, or a broken install (missing assets)
