@@ -404,6 +404,38 @@ def test_verify_audits_ignores_only_times_and_names_a_difference(tmp_path):
                         "committed 'pass', produced 'fail'"]
 
 
+def test_verify_audits_takes_the_span_check_from_the_committed_report_only_when_it_cannot_be_redone(
+        tmp_path):
+    """A runner without the documents corpus makes the audit with the spans "not checked": that one
+    field (and its markdown line) is not a difference, anything else still is; a committed report
+    whose spans were not checked is not excused by a produced one that checked them."""
+    root, made = tmp_path / "root", tmp_path / "regenerated"
+    (root / "audits").mkdir(parents=True)
+    (made / "audits").mkdir(parents=True)
+    doc = _audit(root, "pong")
+    doc["spec"] = {"path": "specs/pong.yaml", "spans": "checked against farama/pong"}
+    (root / "audits" / "pong.json").write_text(json.dumps(doc))
+    (root / "audits" / "pong.md").write_text("Spec `specs/pong.yaml`, spans checked against "
+                                             "farama/pong. Created 2026-12-04T00:00:00+00:00;\n")
+    again = json.loads(json.dumps(doc))
+    again["spec"]["spans"] = "not checked"
+    (made / "audits" / "pong.json").write_text(json.dumps(again))
+    (made / "audits" / "pong.md").write_text("Spec `specs/pong.yaml`, spans not checked. "
+                                             "Created 2026-12-05T00:00:00+00:00;\n")
+    assert gate.verify.verify_audits(made, root) == ([], ["pong"])
+    again["spec"]["path"] = "specs/other.yaml"
+    (made / "audits" / "pong.json").write_text(json.dumps(again))
+    problems, _ = gate.verify.verify_audits(made, root)
+    assert problems == ["audits/pong.json differs from what the code produces: spec.path: "
+                        "committed 'specs/pong.yaml', produced 'specs/other.yaml'"]
+    # the other way round is a difference: the committed report did not check what CI did
+    doc["spec"]["spans"], again["spec"] = "not checked", dict(doc["spec"], spans="checked against x")
+    (root / "audits" / "pong.json").write_text(json.dumps(doc))
+    (made / "audits" / "pong.json").write_text(json.dumps(again))
+    problems, _ = gate.verify.verify_audits(made, root)
+    assert problems and "spec.spans" in problems[0]
+
+
 def _full_stress_report(root: Path) -> Path:
     """A stress report written by the stress stage's own writer from per-seed curves."""
     import numpy as np
