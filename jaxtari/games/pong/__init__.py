@@ -34,12 +34,20 @@ conventions, so each one compares 1:1 with a RAM byte; :meth:`Pong.signals` conv
   first serve comes 59 frames after reset, towards the computer. The game ends at 21.
 - The score shown on screen lags the score by one frame (the ROM builds the digits after the
   kernel), and the frame just after reset uses the attract-mode palette.
+- **The ball's edges** are drawn where the kernel's enable/disable writes land on the line: a
+  column right of that write shows the edge one line early, so the two columns' tops (and bottoms)
+  can differ by a line and a column can be 3-5 rows tall. The write's x is 139 on odd rows (158,
+  off screen, on even ones), 6 px earlier once the paddle pot has charged by that line (RAM 54 >=
+  reading + 2 on frames that read the pot, >= 112 on the others) and 3 px earlier per paddle drawn
+  on it, the computer's on odd rows only (measured on ALE with the ball held still and the paddles
+  poked; see ``_ball_columns``).
 
 How close it is: on 8 whole games against ALE (tracking and random players, 4,000-17,500 frames
 each) every one of RAM 8, 11, 13, 14, 49, 50, 51, 54, 56, 58, 60 and the reward agreed on every
-frame. Pixels: the ball's top row can differ by one line at a few x positions (see
-``_ball_columns``), and the reset frame's stray ball pixel at x=2 (RAM 49 is 0 before the first
-serve) is not drawn; everything else on screen is pixel-exact.
+frame. Pixels: every frame of 4 x 3,000 frames of random play and every sampled frame of the stored
+deep games equals ALE's screen (210x160 and the 84x84 grey sampling of it). Not drawn: the reset
+frame's stray ball pixel at x=2 (RAM 49 is 0 before the first serve; the reset frame is no step's
+output).
 
 Where things are: constants.py (every number, measured or read off the ROM), state.py (the state:
 which RAM byte each field mirrors), game.py (the mechanics and the frame), draw.py (the picture),

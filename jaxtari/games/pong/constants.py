@@ -51,9 +51,24 @@ class PongConstants:
     ball_w: int = 2
     ball_h: int = 4
     ball_x_offset: int = 49  # screen x = RAM 49 - 49
-    ball_y_offset: int = 14  # screen y = RAM 54 - 14 (one more right of these x, see _ball_top)
-    ball_late_x_odd: int = 130
-    ball_late_x_even: int = 152
+    ball_y_offset: int = 14  # screen y = RAM 54 - 14 (edges a line early right of a column, see _ball_columns)
+    # Where the kernel's ball enable/disable write lands on a line: columns from this x on show the
+    # edge one line early. Measured on ale-py with the ball held still (RAM 58 = 0) at fixed columns
+    # while poking RAM 54/50/51/60 over 36 pot values, fitted on 17,842 ball columns of random play
+    # (0 wrong) and checked on every frame of 4 x 3,000 frames (tests/games/test_pong.py). Each 3 px
+    # is one CPU cycle the kernel line spends on something else before the write.
+    ball_early_x_odd: int = 139  # odd RAM 54, pot not yet charged, no paddle on the line
+    ball_early_x_even: int = 158  # even RAM 54: off screen unless a shift below pulls it in
+    ball_early_charged: int = 6  # the pot's capacitor has charged by this line (a shorter branch)
+    ball_early_paddle: int = 3  # a paddle is being drawn on this line (each paddle, see windows)
+    # the pot has charged by ball row RAM 54 >= reading + 2 on frames that read it (RAM 8 even after
+    # the frame), and from row 112 on the other frames whatever the pot (measured over 36 pots)
+    charge_rows_after_reading: int = 2
+    charge_row_other_frames: int = 112
+    # RAM 54 - ((paddle byte + 1) & ~1), inclusive, for which the paddle counts as on the line
+    early_enemy_rows_odd: tuple = (-1, 13)  # the computer's paddle never shifts even rows
+    early_player_rows_odd: tuple = (1, 15)
+    early_player_rows_even: tuple = (0, 14)
     player_y_offset: int = 13  # catalog: player_y = RAM 51 - 13 (drawn at even rows, see _drawn_y)
     enemy_y_offset: int = 15  # catalog: enemy_y = RAM 50 - 15
     kernel_top: int = 24  # first and one-past-last screen rows the kernel draws objects on

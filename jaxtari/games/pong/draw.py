@@ -48,11 +48,11 @@ def draw(game, raster, state):
 
     def court(sub):
         o = game.objects(state)
-        cols, tops = game._ball_columns(state.ball_x, state.ball_y)
+        cols, tops, bottoms = game._ball_columns(state)
         xs = jnp.concatenate([o["enemy"].x, o["player"].x, cols])
         ys = jnp.concatenate([o["enemy"].y, o["player"].y, tops])
         ws = jnp.array([c.paddle_w, c.paddle_w, 1, 1])
-        hs = jnp.array([c.paddle_h, c.paddle_h, c.ball_h, c.ball_h])
+        hs = jnp.concatenate([jnp.array([c.paddle_h, c.paddle_h]), bottoms - tops])
         act = jnp.concatenate([o["enemy"].active, o["player"].active,
                                jnp.broadcast_to(o["ball"].active, (2,))])
         # objects are only visible inside the court (the walls hide them)

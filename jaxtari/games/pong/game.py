@@ -84,26 +84,55 @@ class Pong(Game):
     def _enemy_top(self, enemy_y):
         return ((enemy_y + 1) & ~1) - self.consts.enemy_y_offset
 
-    def _ball_columns(self, ball_x, ball_y):
-        """Screen x and top row of each of the ball's two pixel columns, shape (2,) each.
+    def _early_from(self, state, y):
+        """First screen x at which the kernel's ball-enable write for ball row ``y`` (RAM 54 units)
+        has already happened on the line above: right of it the change shows one line early.
 
-        The kernel enables the ball mid-scanline, so a column right of the beam's position at that
-        write shows the ball one line later: columns from x=130 on odd ROM rows, from x=152 on even
-        ones (measured on 6,000 frames; a pixel or two either side of those shifts with the
-        kernel's branch timing on paddle lines, which this does not model).
+        Where the write lands depends on the cycles that line spent before it: the row's parity
+        (the kernel draws two lines per loop), whether the paddle pot has charged by then (the
+        pot-timing branch) and which paddles are drawn on that line (``ball_early_*``, on ALE).
         """
         c = self.consts
-        cols = ball_x - c.ball_x_offset + jnp.arange(c.ball_w)
-        late = jnp.where((ball_y & 1) == 1, cols >= c.ball_late_x_odd, cols >= c.ball_late_x_even)
-        return cols, ball_y - c.ball_y_offset - late.astype(jnp.int32)
+        odd = (y & 1) == 1
+        reads_pot = (state.clock & 1) == 0
+        charged = jnp.where(reads_pot,
+                            y >= self.pot_reading(state.pot) + c.charge_rows_after_reading,
+                            y >= c.charge_row_other_frames)
+
+        def within(paddle_y, rows):
+            rel = y - ((paddle_y + 1) & ~1)
+            return (rel >= rows[0]) & (rel <= rows[1])
+
+        enemy_on = odd & within(state.enemy_y, c.early_enemy_rows_odd)
+        player_on = jnp.where(odd, within(state.player_y, c.early_player_rows_odd),
+                              within(state.player_y, c.early_player_rows_even))
+        return (jnp.where(odd, c.ball_early_x_odd, c.ball_early_x_even)
+                - c.ball_early_charged * charged.astype(jnp.int32)
+                - c.ball_early_paddle * (enemy_on.astype(jnp.int32) + player_on.astype(jnp.int32)))
+
+    def _ball_columns(self, state):
+        """Screen x, top row and one-past-bottom row of the ball's two pixel columns, (2,) each.
+
+        The kernel turns the ball on (on the line above its top row) and off (on its last row)
+        part-way along the line, so each edge is a line early right of where that write lands,
+        which the two lines' own timings decide (:meth:`_early_from`): a column can be 3-5 tall.
+        """
+        c = self.consts
+        y = state.ball_y
+        cols = state.ball_x - c.ball_x_offset + jnp.arange(c.ball_w)
+        top_early = cols >= self._early_from(state, y)
+        bottom_early = cols >= self._early_from(state, y + c.ball_h)
+        tops = y - c.ball_y_offset - top_early.astype(jnp.int32)
+        return cols, tops, tops + top_early.astype(jnp.int32) + c.ball_h - bottom_early.astype(
+            jnp.int32)
 
     def _touches(self, state, paddle_x, paddle_top):
         """TIA collision of the ball with a paddle in the frame the state was drawn in."""
         c = self.consts
-        cols, tops = self._ball_columns(state.ball_x, state.ball_y)
+        cols, tops, bottoms = self._ball_columns(state)
         in_cols = (cols >= paddle_x) & (cols < paddle_x + c.paddle_w)
         top = jnp.maximum(jnp.maximum(tops, paddle_top), c.kernel_top)
-        bottom = jnp.minimum(jnp.minimum(tops + c.ball_h, paddle_top + c.paddle_h), c.kernel_bottom)
+        bottom = jnp.minimum(jnp.minimum(bottoms, paddle_top + c.paddle_h), c.kernel_bottom)
         return jnp.any(in_cols & (top < bottom))
 
     # ---- the frame -----------------------------------------------------------------------------
@@ -190,9 +219,9 @@ class Pong(Game):
     def objects(self, state):
         """Drawn bounding boxes (screen px; paddles unclipped, the walls hide what overlaps them)."""
         c = self.consts
-        cols, tops = self._ball_columns(state.ball_x, state.ball_y)
+        cols, tops, bottoms = self._ball_columns(state)
         bx, by = cols[0], jnp.min(tops)
-        ball_h = jnp.max(tops) + c.ball_h - by  # 5 when the columns are a line apart
+        ball_h = jnp.max(bottoms) - by  # 3-5: the columns' edges can be a line apart
         ball_visible = ((bx + c.ball_w > 0) & (bx < render.SCREEN_W)
                         & (by + ball_h > c.top_wall[1]) & (by < c.bottom_wall[0]))
         return {
