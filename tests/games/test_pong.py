@@ -235,6 +235,16 @@ def test_frames_match_ale_pixels(game, tracked):
     assert (small == grey).all()
 
 
+def test_reset_frame_matches_ale_pixels(game):
+    """The reset observation equals ALE's reset screen, the stray ball at x=2 included."""
+    obs, state = game.reset(jax.random.key(3))
+    screen = AleGame("pong").rgb()
+    assert (screen[45:49, 2:4] == np.asarray(game.consts.attract_wall, np.uint8)).all()
+    assert (np.asarray(game.render(state)) == screen).all()
+    grey = render.gray(screen)[render.SMALL_GRAY.ys[:, 0]][:, render.SMALL_GRAY.xs[0]]
+    assert (np.asarray(game.render_gray84(state)) == grey).all()
+
+
 def at_range(states, n):
     return jax.tree_util.tree_map(lambda v: v[:n], states)
 

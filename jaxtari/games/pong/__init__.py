@@ -45,9 +45,9 @@ conventions, so each one compares 1:1 with a RAM byte; :meth:`Pong.signals` conv
 How close it is: on 8 whole games against ALE (tracking and random players, 4,000-17,500 frames
 each) every one of RAM 8, 11, 13, 14, 49, 50, 51, 54, 56, 58, 60 and the reward agreed on every
 frame. Pixels: every frame of 4 x 3,000 frames of random play and every sampled frame of the stored
-deep games equals ALE's screen (210x160 and the 84x84 grey sampling of it). Not drawn: the reset
-frame's stray ball pixel at x=2 (RAM 49 is 0 before the first serve; the reset frame is no step's
-output).
+deep games equals ALE's screen (210x160 and the 84x84 grey sampling of it), and so does the reset
+frame, whose ball sits at x=2 where power-on left the TIA's ball (RAM 49 is 0 before the first
+serve).
 
 Where things are: constants.py (every number, measured or read off the ROM), state.py (the state:
 which RAM byte each field mirrors), game.py (the mechanics and the frame), draw.py (the picture),

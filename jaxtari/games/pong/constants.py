@@ -69,6 +69,9 @@ class PongConstants:
     early_enemy_rows_odd: tuple = (-1, 13)  # the computer's paddle never shifts even rows
     early_player_rows_odd: tuple = (1, 15)
     early_player_rows_even: tuple = (0, 14)
+    # the ball on the reset frame only (measured: ALE's reset screen, ale-py 0.12.1)
+    reset_ball_x: int = 2
+    reset_ball_top: int = 45
     player_y_offset: int = 13  # catalog: player_y = RAM 51 - 13 (drawn at even rows, see _drawn_y)
     enemy_y_offset: int = 15  # catalog: enemy_y = RAM 50 - 15
     kernel_top: int = 24  # first and one-past-last screen rows the kernel draws objects on

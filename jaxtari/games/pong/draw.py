@@ -49,12 +49,18 @@ def draw(game, raster, state):
     def court(sub):
         o = game.objects(state)
         cols, tops, bottoms = game._ball_columns(state)
+        # the reset frame: the TIA's ball is still where power-on left it (RAM 49 stays 0 until
+        # the first serve), so it shows at a fixed spot that no state field gives
+        reset = state.frame == 0
+        cols = jnp.where(reset, c.reset_ball_x + jnp.arange(c.ball_w), cols)
+        tops = jnp.where(reset, c.reset_ball_top, tops)
+        bottoms = jnp.where(reset, c.reset_ball_top + c.ball_h, bottoms)
         xs = jnp.concatenate([o["enemy"].x, o["player"].x, cols])
         ys = jnp.concatenate([o["enemy"].y, o["player"].y, tops])
         ws = jnp.array([c.paddle_w, c.paddle_w, 1, 1])
         hs = jnp.concatenate([jnp.array([c.paddle_h, c.paddle_h]), bottoms - tops])
         act = jnp.concatenate([o["enemy"].active, o["player"].active,
-                               jnp.broadcast_to(o["ball"].active, (2,))])
+                               jnp.broadcast_to(o["ball"].active | reset, (2,))])
         # objects are only visible inside the court (the walls hide them)
         top = jnp.maximum(ys, c.top_wall[1])
         bottom = jnp.minimum(ys + hs, c.bottom_wall[0])
