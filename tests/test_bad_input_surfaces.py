@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from alignment.cli import app
 
 REPO = Path(__file__).resolve().parents[1]
-COMMITTED_STRESS = REPO / "stress" / "pong-objects.json"
+COMMITTED_STRESS = REPO / "stress" / "superseded" / "pong-objects.json"  # a real full-size report
 
 
 def _invoke(*args: str):
