@@ -13,13 +13,6 @@ from tests.docs.paths import SPECS
 
 GAMES = catalog.games()
 
-# Probes whose JAX run leaves ALE's on the screen (lockstep, every 4th frame): JAX Pong draws the
-# ball one scanline off when it is near the right edge (ball_x 125..138 at odd ball_y, 149..156 at
-# even; ~1% of frames in random play, measured against ale-py 0.12.1). A bug in the game, which
-# the lockstep probes found; strict, so that the fix shows here.
-PONG_BALL_EDGE = ("pong:scoring.point-against", "pong:termination.first-to-21",
-                  "pong:physics.auto-serve")
-
 
 def _probed():
     """Every reviewed probe; v5-protocol ones (a compile of the wrapper per game, and hundreds of
@@ -31,9 +24,6 @@ def _probed():
             if r.probe is None or r.status != "reviewed":
                 continue
             marks = [pytest.mark.slow] if r.probe.protocol == "v5" else []
-            if f"{game}:{r.id}" in PONG_BALL_EDGE:
-                marks.append(pytest.mark.xfail(strict=True, reason="JAX Pong's ball near the "
-                                               "right edge is drawn a scanline off"))
             out.append(pytest.param(game, r.id, id=f"{game}:{r.id}", marks=marks))
     return out
 
