@@ -60,6 +60,7 @@ COMMAND_MODULES = (
     "alignment.playtest.command",
     "alignment.stress.command",
     "alignment.robustness.command",
+    "alignment.porting.command",
 )
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,50 @@
+"""CLI: ``jaxtari-align ramtrace ROM``: the RAM activity of an ALE rollout (:mod:`.ramtrace`)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("ramtrace")
+    def ramtrace_command(
+        rom: str = typer.Argument(..., help="an ale-py ROM slug, e.g. seaquest (any ROM ale-py "
+                                            "ships, not only the catalog's games)"),
+        script: Optional[str] = typer.Option(None, help="actions to play, NAME:FRAMES,...; "
+                                                        "random play when omitted"),
+        frames: Optional[int] = typer.Option(None, help="frames to play (the script repeats)"),
+        seed: int = typer.Option(0, help="seed of the random policy"),
+        hold: int = typer.Option(1, help="random play: hold each action 1..HOLD frames"),
+        mode: Optional[int] = typer.Option(None, help="ALE game mode"),
+        events: Optional[int] = typer.Option(None, help="list the frames RAM byte EVENTS "
+                                                        "(0..127) changed on instead"),
+        rows: int = typer.Option(40, help="bytes shown in the activity table"),
+    ) -> None:
+        """Play a ROM on ALE (sticky actions off, one frame per action) and show which RAM bytes
+        changed: how often, their range, the first frame (or every change of one byte)."""
+        from alignment.porting import ramtrace as rt
+
+        console = Console()
+        try:
+            steps = rt.parse_script(script) if script is not None else None
+            if steps is None and frames is None:
+                frames = 1000
+            if hold < 1:
+                raise rt.TraceError(f"--hold must be at least 1, got {hold}")
+            trace = rt.record(rom, steps, frames=frames, seed=seed, mode=mode, hold=(1, hold))
+            if events is not None:
+                found = rt.events(trace, events)
+                console.print(f"ram[{events}]: {len(found)} changes in {trace.frames} frames",
+                              highlight=False)
+                for e in found:
+                    console.print(f"frame {e.frame:>6}  {e.action:<14} {e.old:>3} -> {e.new:>3}",
+                                  highlight=False)
+            else:
+                console.print(escape(rt.activity_table(trace, rows)), highlight=False)
+        except rt.TraceError as exc:
+            console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+            raise typer.Exit(1)
