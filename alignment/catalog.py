@@ -24,21 +24,36 @@ GROUND_TRUTH_PACKAGE = "alignment.reference.games"
 UnknownCatalogGame = UnknownGameError
 
 
-def _discover() -> dict[str, GameEntry]:
+def _discover() -> tuple[dict[str, GameEntry], dict[str, str]]:
+    """The entries, and the ports in progress: a ground-truth package without an ``ENTRY`` that says
+    why in ``IN_PROGRESS`` (a string) is not a catalog game yet, but its files are its own."""
     package = importlib.import_module(GROUND_TRUTH_PACKAGE)
     found: dict[str, GameEntry] = {}
+    pending: dict[str, str] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{GROUND_TRUTH_PACKAGE}.{info.name}")
         e = getattr(module, "ENTRY", None)
+        why = getattr(module, "IN_PROGRESS", None)
+        if e is None and isinstance(why, str) and why.strip():
+            pending[info.name] = why
+            continue
         if not isinstance(e, GameEntry) or e.name != info.name:
-            raise TypeError(f"{module.__name__} must define ENTRY, the GameEntry of {info.name!r}")
+            raise TypeError(f"{module.__name__} must define ENTRY, the GameEntry of {info.name!r} "
+                            f"(or, for a port in progress, IN_PROGRESS: a string saying why not)")
         found[e.name] = e
-    return found
+    return found, pending
 
 
-CATALOG: dict[str, GameEntry] = _discover()
+CATALOG: dict[str, GameEntry]
+IN_PROGRESS: dict[str, str]
+CATALOG, IN_PROGRESS = _discover()
+
+
+def in_progress() -> dict[str, str]:
+    """Ports in progress: game -> why it is not in the catalog yet."""
+    return dict(IN_PROGRESS)
 
 
 def games() -> list[str]:
@@ -57,6 +72,9 @@ def canonical(name: str) -> str:
             return canon
     checked = ", ".join(games())
     slug = gamenames.lookup(name)
+    if slug in IN_PROGRESS:
+        raise UnknownGameError(f"{slug} is not in the catalog yet: its port is in progress "
+                               f"({IN_PROGRESS[slug]}); games in the catalog: {checked}")
     if slug is None:
         raise UnknownGameError(f"unknown game {name!r}; games in the catalog: {checked}."
                                f"{gamenames.did_you_mean(name, games())}")
@@ -133,7 +151,7 @@ def behaviour_files(game: str) -> list[Path]:
     import jaxtari
 
     other_jax = {g for g in jaxtari.list_games() if g != jax_game}
-    others = set(CATALOG) - {canon}
+    others = (set(CATALOG) | set(IN_PROGRESS)) - {canon}
     files = [f for f in _files_under(jaxtari_dir)
              if not (f.is_relative_to(_games_dir()) and any(
                  _belongs(f.relative_to(_games_dir()).parts, o) for o in other_jax))]

@@ -1,0 +1,224 @@
+"""Kangaroo's ground truth: the RAM map of ALE's cartridge, the signals read from it, the pokes a deep
+probe may write, and the RAM writes of the mods' ALE counterparts.
+
+Sources. Object addresses and screen offsets: OCAtari's Kangaroo RAM extractor (k4ntz/OC_Atari,
+ocatari/ram/kangaroo.py: the mother ram[16..18], monkeys ram[8..15], falling coconut ram[33..36],
+thrown apples ram[25..30], fruits ram[42..44], bell ram[41], score ram[39..40], timer ram[59],
+lives ram[45]); ALE's own Kangaroo settings read the score from ram[39..40] (BCD) and the lives from
+ram[45]. Every address, offset and constant below was re-measured here on ale-py 0.12.1 with
+sticky actions off, with :mod:`alignment.ramtrace` (per-frame RAM and screens), and is re-checked on
+the emulator by tests/reference/test_kangaroo_ground_truth.py. The controller-hack listing of the
+cartridge (Omegamatrix, milnak/atari-vcs-disassembly) was read for the layout only; its input code
+differs from ALE's ROM.
+
+Measured (ale-py 0.12.1, NOOP from reset unless said):
+- the mother stands still for the first 160 frames (ram[54] goes 128 -> 0 on frame 160);
+- the timer (ram[59]) starts at 0x20 (2,000 bonus points, drawn "2000"), first ticks on frame 414,
+  then every 256 frames by one BCD step; below 10 it is written 0xA0 + units (a nibble 0xA is a
+  blank digit: 0xA9 is 9, 0 is 0xAA); on reaching 0 the mother dies at once (frame 5,278 with
+  monkeys and coconuts held off; the life is counted lost on frame 5,363), and the next life
+  starts it at 0x20 again;
+- the big ape's first coconut falls on frame 415 and, left alone, hits the mother on frame 575;
+  a lost life costs about 85 frames of the death sequence before the mother stands again;
+- left alone the game ends on frame 1,150 (three lives lost to coconuts), ram[45] then 255;
+- a punch that lands pays 200 (ram[40] += 2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import numpy as np
+
+from alignment.signals import (
+    MEASURED, OCATARI, AleCounterpart, RamWrite, Signal, bcd, bcd_bytes, bcd_number, jax_signal,
+)
+
+# ---- addresses -------------------------------------------------------------------------------------
+MONKEY_ROW = (11, 10, 9, 8)  # slot i: row (8-line units) of monkey i; 255 or 127: no monkey there
+MONKEY_X = (15, 14, 13, 12)  # slot i: x of monkey i
+THROWN_ROW = (25, 26, 27)  # a monkey's thrown apple: row, 255 when none
+THROWN_X = (28, 29, 30)
+COCONUT_ROW = 33  # the big ape's falling coconut: row step (0.. as it falls), 255 when none
+COCONUT_X = 34
+COCONUT_STATE = 35  # 255 when no coconut is coming
+MOTHER_ROW = 16  # 8-line units: the mother's top line is ram[16] * 8 + 4
+MOTHER_X = 17
+MOTHER_POSE = 18  # animation/pose code (walking, ducking 20/28, jumping 65/66/73/74, punching ...)
+LEVEL = 36  # the floor layout, 0..2
+SCORE = (39, 40)  # BCD: ten-thousands/thousands then hundreds/tens of the score, in hundreds
+BELL = 41  # 128 when the bell is gone
+FRUIT = (42, 43, 44)  # fruit kind (low two bits); bit 7 set: eaten / none
+LIVES = 45  # lives in reserve; ALE's lives() is ram[45] + 1; 255 at game over
+MOTHER_STATE = 54  # 128 while the mother waits (start, after a lost life), 1 while she dies
+WAITING = 128  # ram[54] while the mother waits to start
+DYING = 1  # ram[54] while the mother dies
+TIMER = 59  # the bonus timer in hundreds, BCD; a nibble 0xA is a blank digit
+
+NONE = 255  # an empty object slot
+NO_MONKEY = 127  # the other empty-slot value the cartridge uses for monkeys (HackAtari writes it)
+GAME_OVER_LIVES = 255
+BELL_GONE = 128
+FRUIT_GONE = 0x80
+BLANK_DIGIT = 0xA  # a timer nibble drawn blank
+TIMER_BLANK_TENS = BLANK_DIGIT << 4
+
+# screen offsets (OCAtari's, re-measured here against ALE's screens)
+MOTHER_X_OFFSET = 15  # the standing sprite's left x = ram[17] + 15
+MOTHER_Y_OFFSET = 4  # top line = ram[16] * 8 + 4
+MONKEY_X_OFFSET = 16  # left x = ram[15 - i] + 16
+MONKEY_Y_OFFSET = 5  # top line = ram[11 - i] * 8 + 5
+ROW_LINES = 8
+FLOOR0_ROW = 18  # the mother's row standing on the bottom floor
+ROWS_PER_FLOOR = 6  # floors are 48 lines apart
+FLOORS = 4
+POINTS_PER_SCORE_UNIT = 100  # the score is kept in hundreds
+START_TIMER = 0x20
+
+# colours on ALE's screen (measured)
+MOTHER_RGB = (223, 183, 85)
+MONKEY_RGB = (227, 151, 89)
+PLAY_LINES = slice(30, 185)  # below the baby's line, above the score line
+
+
+def timer(ram) -> int:
+    """The bonus timer in hundreds of points (20 at the start of a life, 0 when it runs out): two
+    BCD digits where a nibble 0xA is a blank digit (0xA9: 9, 0xAA: 0)."""
+    v = int(ram[TIMER])
+    tens, units = v >> 4, v & 0x0F
+    return (0 if tens == BLANK_DIGIT else tens) * 10 + (0 if units == BLANK_DIGIT else units)
+
+
+def score(ram) -> int:
+    return bcd_number(ram, SCORE) * POINTS_PER_SCORE_UNIT
+
+
+def lives(ram) -> int:
+    """ALE's lives(): ram[45] + 1 while the game runs."""
+    return int(ram[LIVES]) + 1
+
+
+def mother_x(ram) -> int:
+    return int(ram[MOTHER_X]) + MOTHER_X_OFFSET
+
+
+def mother_y(ram) -> int:
+    return int(ram[MOTHER_ROW]) * ROW_LINES + MOTHER_Y_OFFSET
+
+
+def mother_floor(ram) -> int:
+    """The floor at or below the mother's feet, 0 (bottom) .. 3 (the baby's)."""
+    return int(np.clip((FLOOR0_ROW - int(ram[MOTHER_ROW])) // ROWS_PER_FLOOR, 0, FLOORS - 1))
+
+
+def monkeys_active(ram) -> np.ndarray:
+    rows = np.asarray(ram)[list(MONKEY_ROW)]
+    return (rows != NONE) & (rows != NO_MONKEY)
+
+
+def monkey_x(ram) -> np.ndarray:
+    """(4,) left x of each monkey slot's sprite, 0 where the slot is empty."""
+    x = np.asarray(ram)[list(MONKEY_X)].astype(np.int64) + MONKEY_X_OFFSET
+    return np.where(monkeys_active(ram), x, 0)
+
+
+def monkey_y(ram) -> np.ndarray:
+    y = np.asarray(ram)[list(MONKEY_ROW)].astype(np.int64) * ROW_LINES + MONKEY_Y_OFFSET
+    return np.where(monkeys_active(ram), y, 0)
+
+
+def thrown_active(ram) -> np.ndarray:
+    return np.asarray(ram)[list(THROWN_ROW)] != NONE
+
+
+def fruit_present(ram) -> np.ndarray:
+    return (np.asarray(ram)[list(FRUIT)] & FRUIT_GONE) == 0
+
+
+def signals() -> list[Signal]:
+    src = f"address {OCATARI}; offset {MEASURED}"
+    return [
+        Signal("mother_x", mother_x, jax_signal("mother_x"), 0, "px",
+               f"ram[{MOTHER_X}]+{MOTHER_X_OFFSET}; {src}",
+               description="the mother's x (the standing sprite's left edge)"),
+        Signal("mother_y", mother_y, jax_signal("mother_y"), 0, "px",
+               f"ram[{MOTHER_ROW}]*8+{MOTHER_Y_OFFSET}; {src}",
+               description="the mother's top line (8-line steps)"),
+        Signal("mother_floor", mother_floor, jax_signal("mother_floor"), 0, "floor",
+               f"from ram[{MOTHER_ROW}]: floors 6 rows apart, bottom floor row {FLOOR0_ROW}; "
+               f"{MEASURED}", description="floor at or below the mother's feet, 0..3"),
+        Signal("mother_pose", lambda r: int(r[MOTHER_POSE]), jax_signal("mother_pose"), 0, "code",
+               f"ram[{MOTHER_POSE}], {OCATARI}", description="pose/animation code"),
+        Signal("monkeys_active", monkeys_active, jax_signal("monkeys_active"), 0, "bool",
+               f"ram[11..8] not 255/127, {OCATARI}", shape=(4,)),
+        Signal("monkey_x", monkey_x, jax_signal("monkey_x"), 0, "px",
+               f"ram[15..12]+{MONKEY_X_OFFSET}; {src}", shape=(4,)),
+        Signal("monkey_y", monkey_y, jax_signal("monkey_y"), 0, "px",
+               f"ram[11..8]*8+{MONKEY_Y_OFFSET}; {src}", shape=(4,)),
+        Signal("thrown_active", thrown_active, jax_signal("thrown_active"), 0, "bool",
+               f"ram[25..27] != 255, {OCATARI}", shape=(3,),
+               description="the monkeys' thrown apples in flight"),
+        Signal("coconut_active", lambda r: int(r[COCONUT_ROW]) != NONE,
+               jax_signal("coconut_active"), 0, "bool", f"ram[{COCONUT_ROW}] != 255, {OCATARI}",
+               description="the big ape's coconut is falling"),
+        Signal("coconut_x", lambda r: int(r[COCONUT_X]), jax_signal("coconut_x"), 0, "px",
+               f"ram[{COCONUT_X}], {OCATARI}"),
+        Signal("fruit_present", fruit_present, jax_signal("fruit_present"), 0, "bool",
+               f"ram[42..44] bit 7 clear, {OCATARI}", shape=(3,)),
+        Signal("bell_present", lambda r: int(r[BELL]) != BELL_GONE, jax_signal("bell_present"), 0,
+               "bool", f"ram[{BELL}] != 128, {OCATARI}"),
+        Signal("timer", timer, jax_signal("timer"), 0, "hundreds",
+               f"ram[{TIMER}] BCD, nibble 0xA blank (0xA9: 9, 0xAA: 0); address {OCATARI}, encoding {MEASURED}"),
+        Signal("level", lambda r: int(r[LEVEL]), jax_signal("level"), 0, "layout",
+               f"ram[{LEVEL}], {OCATARI}", description="the floor layout, 0..2"),
+    ]
+
+
+@dataclasses.dataclass(frozen=True)
+class RamPoke:
+    """A quantity written into ALE's RAM for a deep probe: the ALE half of a
+    :class:`~alignment.signals.Poke` (the JAX half comes with the JAX game)."""
+
+    name: str
+    low: int
+    high: int
+    ram: Callable[[int], dict[int, int]]
+    source: str
+    description: str
+    first_frame: int = 0  # frames since reset from which the write is the same game
+
+
+def _timer_byte(value: int) -> int:
+    if value >= 10:
+        return bcd_bytes(value, (TIMER,))[TIMER]
+    return TIMER_BLANK_TENS | (value or BLANK_DIGIT)  # as the cartridge writes it: 0xA9 .. 0xAA
+
+
+def _score_bytes(value: int) -> dict[int, int]:
+    return bcd_bytes(value // POINTS_PER_SCORE_UNIT, SCORE)
+
+
+POKES = (
+    RamPoke("level", 0, 2, lambda v: {LEVEL: int(v)}, f"ram[{LEVEL}], {OCATARI}; {MEASURED}",
+            "the floor layout, written right after reset (the cartridge draws that layout and "
+            "places its fruit from the first frame)"),
+    RamPoke("timer", 0, 20, lambda v: {TIMER: _timer_byte(int(v))},
+            f"ram[{TIMER}], encoding {MEASURED}", "the bonus timer in hundreds"),
+    RamPoke("score", 0, 999_900, lambda v: _score_bytes(int(v)),
+            f"BCD ram[39..40] (ALE's Kangaroo score), {MEASURED}",
+            "the score (a multiple of 100); ALE pays a written score as the next frame's reward"),
+)
+
+# The ALE halves of the mods (no JAX game yet: none is measured against a JAX mod).
+ALE_MODS = {
+    # HackAtari's no_monkey writes 127 into the four monkey slots; re-measured here: with these
+    # writes every frame no monkey sprite and no thrown apple appears (tests on real ALE).
+    "no_monkey": AleCounterpart(tuple(RamWrite(a, NO_MONKEY) for a in MONKEY_ROW)),
+    # the big ape's coconut held off: ram[33] held at 255 (measured: the idle mother then first
+    # dies to a monkey's apple on frame 1,098 instead of the coconut on frame 575)
+    "no_coconut": AleCounterpart((RamWrite(COCONUT_ROW, NONE),)),
+    # the bonus timer held at its start value (measured: with monkeys and coconut held off too, the
+    # idle mother never dies)
+    "frozen_timer": AleCounterpart((RamWrite(TIMER, START_TIMER),)),
+}
