@@ -23,6 +23,10 @@ def register(app: typer.Typer) -> None:
         events: Optional[int] = typer.Option(None, help="list the frames RAM byte EVENTS "
                                                         "(0..127) changed on instead"),
         rows: int = typer.Option(40, help="bytes shown in the activity table"),
+        write: Optional[list[str]] = typer.Option(
+            None, "--write", help="ADDR=VALUE, a RAM write applied after reset and every frame "
+                                  "(repeatable): show which bytes, rewards and game over it "
+                                  "changed against the same actions without it"),
     ) -> None:
         """Play a ROM on ALE (sticky actions off, one frame per action) and show which RAM bytes
         changed: how often, their range, the first frame (or every change of one byte)."""
@@ -35,6 +39,18 @@ def register(app: typer.Typer) -> None:
                 frames = 1000
             if hold < 1:
                 raise rt.TraceError(f"--hold must be at least 1, got {hold}")
+            if write:
+                from alignment.porting import writes as rw
+
+                eff = rw.write_effect(rom, steps, [rw.parse_write(w) for w in write],
+                                      frames=frames, seed=seed, mode=mode, hold=(1, hold))
+                console.print(f"{rom}: {eff.frames} frames with and without {', '.join(write)}; "
+                              f"reward first differs: {eff.reward_first}; game over: "
+                              f"{eff.over_first}", highlight=False)
+                for a, f in sorted(eff.differing.items(), key=lambda x: (x[1], x[0])):
+                    note = "" if a in eff.written else "  (not written)"
+                    console.print(f"ram[{a}] differs from snapshot {f}{note}", highlight=False)
+                return
             trace = rt.record(rom, steps, frames=frames, seed=seed, mode=mode, hold=(1, hold))
             if events is not None:
                 found = rt.events(trace, events)

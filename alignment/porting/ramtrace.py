@@ -44,6 +44,7 @@ class Trace:
     lives: np.ndarray  # (T + 1,) ALE lives()
     game_over: np.ndarray  # (T + 1,) bool
     action_names: tuple[str, ...]  # the names of ALE's action ids, for reports
+    screens: Optional[np.ndarray] = None  # (T + 1, 210, 160, 3) uint8 when recorded
 
     @property
     def frames(self) -> int:
@@ -112,13 +113,16 @@ def parse_script(text: str) -> list[tuple[str, int]]:
 
 def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames: Optional[int] = None,
            seed: int = 0, mode: Optional[int] = None, difficulty: Optional[int] = None,
-           hold: tuple[int, int] = (1, 1), until_game_over: bool = True) -> Trace:
+           hold: tuple[int, int] = (1, 1), until_game_over: bool = True,
+           writes: Sequence = (), screens: bool = False) -> Trace:
     """Play ``rom`` on ALE and keep the RAM of every frame.
 
     With a ``script`` (steps of (ALE action name, frames)) the script is played, repeated until
     ``frames`` frames when given. Without one a seeded random policy over the ROM's minimal actions
     plays ``frames`` frames, each action held for a number of frames drawn from ``hold`` (inclusive).
-    Stops early at game over when ``until_game_over``.
+    Stops early at game over when ``until_game_over``. ``writes``: RAM writes
+    (:class:`alignment.signals.RamWrite`, a mod's ALE counterpart) applied after reset and after
+    every frame exactly as the ALE backend applies them; ``screens``: keep every frame's screen too.
     """
     lo, hi = (int(h) for h in hold)
     if not 1 <= lo <= hi:
@@ -142,18 +146,31 @@ def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames:
         while len(plan) < int(frames):
             plan += [minimal[rng.integers(len(minimal))]] * int(rng.integers(lo, hi + 1))
         plan = plan[:int(frames)]
+    writes = tuple(writes)
+
+    def write(event: str) -> None:
+        if writes:
+            from alignment.signals import apply_ram_writes
+
+            apply_ram_writes(writes, event, ale.getRAM(), ale.setRAM)
+
+    write("reset")
     rams, rewards, lives, over, played = [ale.getRAM().copy()], [], [ale.lives()], [ale.game_over()], []
+    shots = [ale.getScreenRGB().copy()] if screens else None
     for a in plan:
         if until_game_over and over[-1]:
             break
         rewards.append(ale.act(ale_py.Action(a)))
+        write("frame")
         played.append(a)
         rams.append(ale.getRAM().copy())
         lives.append(ale.lives())
         over.append(ale.game_over())
+        if screens:
+            shots.append(ale.getScreenRGB().copy())
     return Trace(rom, np.asarray(rams, np.uint8), np.asarray(played, np.int64),
                  np.asarray(rewards, np.int64), np.asarray(lives, np.int64),
-                 np.asarray(over, bool), names)
+                 np.asarray(over, bool), names, np.stack(shots) if screens else None)
 
 
 @dataclasses.dataclass(frozen=True)

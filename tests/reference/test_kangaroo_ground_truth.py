@@ -6,7 +6,8 @@ ALE what they say."""
 import numpy as np
 import pytest
 
-from alignment import catalog, ramtrace
+from alignment import catalog
+from alignment.porting import ramtrace
 from alignment.reference.games.kangaroo import ram as k
 from alignment.signals import RamWrite
 
@@ -14,37 +15,32 @@ ROM = "kangaroo"
 START_FRAMES = 160  # the mother waits this long after reset (measured)
 
 
-def _seq(*parts):
-    return [ramtrace.action_id(a) for a, n in parts for _ in range(n)]
-
-
 @pytest.fixture(scope="module")
 def idle():
     """Left alone, the coconuts take all three lives (measured: game over on frame 1,150)."""
-    return ramtrace.record(ROM, ramtrace.held("NOOP", 3000), screens=True)
+    return ramtrace.record(ROM, [("NOOP", 3000)], screens=True)
 
 
 @pytest.fixture(scope="module")
 def punching():
     """Walk right, then punch on and off: a monkey coming down is punched (200 points)."""
-    acts = _seq(("NOOP", START_FRAMES), ("RIGHT", 270)) + [
-        ramtrace.action_id("FIRE" if (i // 4) % 2 == 0 else "NOOP") for i in range(1500)]
-    return ramtrace.record(ROM, acts)
+    return ramtrace.record(ROM, [("NOOP", START_FRAMES), ("RIGHT", 270)]
+                           + [("FIRE", 4), ("NOOP", 4)] * 188)
 
 
 def test_lives_are_ram45_plus_one_and_255_ends_the_game(idle):
-    alive = ~idle.over
-    assert idle.over[-1] and alive[:-1].all()
-    assert [k.lives(r) for r in idle.ram[1:][alive]] == idle.lives[alive].tolist()
+    alive = ~idle.game_over
+    assert idle.game_over[-1] and alive[:-1].all()
+    assert [k.lives(r) for r in idle.rams[alive]] == idle.lives[alive].tolist()
     assert sorted(set(idle.lives.tolist())) == [0, 1, 2, 3]
-    assert idle.ram[-1, k.LIVES] == k.GAME_OVER_LIVES
+    assert idle.rams[-1, k.LIVES] == k.GAME_OVER_LIVES
 
 
 def test_the_score_bytes_are_the_summed_reward(punching):
-    assert punching.reward.sum() > 0, "the punching script should score"
-    summed = np.concatenate([[0], np.cumsum(punching.reward)])
-    assert [k.score(r) for r in punching.ram] == summed.tolist()
-    assert set(punching.reward.tolist()) <= {0, 200}
+    assert punching.rewards.sum() > 0, "the punching script should score"
+    summed = np.concatenate([[0], np.cumsum(punching.rewards)])
+    assert [k.score(r) for r in punching.rams] == summed.tolist()
+    assert set(punching.rewards.tolist()) <= {0, 200}
 
 
 def _bbox(screen, rgb, lines=k.PLAY_LINES):
@@ -60,13 +56,13 @@ ABOVE_SCORE = slice(0, k.PLAY_LINES.stop)  # monkeys start at the top (the mothe
 
 
 def test_the_mother_is_drawn_where_her_bytes_say():
-    acts = _seq(("NOOP", START_FRAMES + 20), ("RIGHT", 120), ("NOOP", 20), ("LEFT", 60))
-    tr = ramtrace.record(ROM, acts, screens=True)
-    xs = tr.ram[:, k.MOTHER_X]
+    tr = ramtrace.record(ROM, [("NOOP", START_FRAMES + 20), ("RIGHT", 120), ("NOOP", 20),
+                               ("LEFT", 60)], screens=True)
+    xs = tr.rams[:, k.MOTHER_X]
     assert xs[START_FRAMES + 140] > xs[START_FRAMES + 20]  # RIGHT moved her right
     checked = 0
     for t in range(START_FRAMES + 1, tr.frames + 1):
-        r, prev = tr.ram[t], tr.ram[t - 1]
+        r, prev = tr.rams[t], tr.rams[t - 1]
         # the screen of a frame shows the position the frame started with; standing still only
         if (r[[k.MOTHER_X, k.MOTHER_ROW, k.MOTHER_POSE]] != prev[[k.MOTHER_X, k.MOTHER_ROW,
                                                                   k.MOTHER_POSE]]).any():
@@ -74,17 +70,17 @@ def test_the_mother_is_drawn_where_her_bytes_say():
         assert _bbox(tr.screens[t], k.MOTHER_RGB) == (k.mother_x(r), k.mother_y(r)), t
         checked += 1
     assert checked > 100
-    assert k.mother_floor(tr.ram[-1]) == 0
+    assert k.mother_floor(tr.rams[-1]) == 0
 
 
 def test_the_monkeys_are_drawn_where_their_slots_say(idle):
     seen = 0
     for t in range(1, idle.frames + 1):
-        r = idle.ram[t]
+        r = idle.rams[t]
         active = k.monkeys_active(r)
         slots = list(k.MONKEY_ROW + k.MONKEY_X)
         # a frame's screen shows the slots as the frame began: compare where they stood still
-        if active.sum() != 1 or idle.over[t - 1] or (r[slots] != idle.ram[t - 1][slots]).any():
+        if active.sum() != 1 or idle.game_over[t] or (r[slots] != idle.rams[t - 1][slots]).any():
             continue
         i = int(np.flatnonzero(active)[0])
         box = _bbox(idle.screens[t], k.MONKEY_RGB, ABOVE_SCORE)
@@ -96,8 +92,8 @@ def test_the_monkeys_are_drawn_where_their_slots_say(idle):
 def test_the_timer_counts_down_every_256_frames_and_ends_a_life():
     # monkeys and coconut held off: the idle mother lives until the timer runs out
     writes = [*k.ALE_MODS["no_monkey"].writes, *k.ALE_MODS["no_coconut"].writes]
-    tr = ramtrace.record(ROM, ramtrace.held("NOOP", 5600), writes=writes)
-    values = [k.timer(r) for r in tr.ram]
+    tr = ramtrace.record(ROM, [("NOOP", 5600)], writes=writes)
+    values = [k.timer(r) for r in tr.rams]
     ticks = np.flatnonzero(np.diff(values)) + 1
     first_death = int(np.flatnonzero(np.diff(tr.lives))[0]) + 1
     assert values[0] == 20
@@ -105,7 +101,7 @@ def test_the_timer_counts_down_every_256_frames_and_ends_a_life():
     assert before == list(range(19, -1, -1))  # 19 .. 0, across the blank-digit encoding
     tick_frames = [int(t) for t in ticks if t < first_death]
     assert np.diff(tick_frames).tolist() == [256] * 19
-    dying = int(np.flatnonzero(tr.ram[:, k.MOTHER_STATE] == k.DYING)[0])
+    dying = int(np.flatnonzero(tr.rams[:, k.MOTHER_STATE] == k.DYING)[0])
     assert dying == tick_frames[-1]  # she dies on the frame it reads 0
     assert values[-1] == 20  # the next life starts it again
 
@@ -114,8 +110,8 @@ def test_the_level_poke_draws_its_layout_from_the_first_frame():
     shots = []
     for level in range(3):
         writes = [RamWrite(a, v, when="reset") for a, v in k.POKES[0].ram(level).items()]
-        tr = ramtrace.record(ROM, ramtrace.held("NOOP", 100), writes=writes, screens=True)
-        assert (tr.ram[:, k.LEVEL] == level).all()
+        tr = ramtrace.record(ROM, [("NOOP", 100)], writes=writes, screens=True)
+        assert (tr.rams[:, k.LEVEL] == level).all()
         shots.append(tr.screens[-1])
     # three different floor layouts
     assert (shots[0] != shots[1]).any() and (shots[1] != shots[2]).any() and (
@@ -125,10 +121,10 @@ def test_the_level_poke_draws_its_layout_from_the_first_frame():
 def test_score_and_timer_pokes_read_back_and_the_score_is_paid():
     pokes = {p.name: p for p in k.POKES}
     writes = {**pokes["score"].ram(123_400), **pokes["timer"].ram(5)}
-    tr = ramtrace.record(ROM, ramtrace.held("NOOP", 10),
+    tr = ramtrace.record(ROM, [("NOOP", 10)],
                          writes=[RamWrite(a, v, when="reset") for a, v in writes.items()])
-    assert k.score(tr.ram[0]) == 123_400 and k.timer(tr.ram[0]) == 5
-    assert tr.reward[0] == 123_400  # ALE pays a written score as the next frame's reward
+    assert k.score(tr.rams[0]) == 123_400 and k.timer(tr.rams[0]) == 5
+    assert tr.rewards[0] == 123_400  # ALE pays a written score as the next frame's reward
     assert pokes["timer"].ram(9) == {k.TIMER: 0xA9} and pokes["timer"].ram(12) == {k.TIMER: 0x12}
     assert pokes["timer"].ram(0) == {k.TIMER: 0xAA}  # the byte the cartridge writes at 0
 
@@ -136,20 +132,19 @@ def test_score_and_timer_pokes_read_back_and_the_score_is_paid():
 def test_no_monkey_writes_keep_every_monkey_and_apple_away():
     writes = k.ALE_MODS["no_monkey"].writes
     assert {w.address for w in writes} == set(k.MONKEY_ROW) and {w.value for w in writes} == {127}
-    acts = ramtrace.random_holds(2500, seed=2)
-    plain = ramtrace.record(ROM, acts, screens=True)
-    mod = ramtrace.record(ROM, acts, writes=writes, screens=True)
+    plain = ramtrace.record(ROM, frames=2500, seed=2, hold=(1, 8), screens=True)
+    mod = ramtrace.record(ROM, frames=2500, seed=2, hold=(1, 8), writes=writes, screens=True)
 
     def monkey_frames(tr):
         return int((tr.screens[:, k.PLAY_LINES] == np.asarray(k.MONKEY_RGB)).all(-1).any(
             axis=(1, 2)).sum())
 
     assert monkey_frames(plain) > 100 and np.asarray(
-        [k.thrown_active(r).any() for r in plain.ram[1:]]).sum() > 0
+        [k.thrown_active(r).any() for r in plain.rams[1:]]).sum() > 0
     assert monkey_frames(mod) == 0
     # (the cartridge clears ram[25] on the game-over frame itself: frames of play only)
     assert not any(k.monkeys_active(r).any() or k.thrown_active(r).any()
-                   for r in mod.ram[1:][~mod.over])
+                   for r in mod.rams[~mod.game_over])
 
 
 def test_kangaroo_is_a_port_in_progress_not_a_catalog_game():
