@@ -1,0 +1,9 @@
+"""Seaquest (Activision, 1983) in pure JAX, frame for frame with ALE's emulation of the cartridge.
+
+Work in progress: see the module docstrings for what is measured.
+"""
+
+from jaxtari.games.seaquest.game import Seaquest
+from jaxtari.games.seaquest.state import SeaquestState
+
+__all__ = ["Seaquest", "SeaquestState"]

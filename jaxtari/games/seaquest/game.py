@@ -1,0 +1,366 @@
+"""Seaquest's frame, phase by phase, as the cartridge runs it (see the package docstring)."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from jaxtari.env import Game, joystick
+from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest import kernel
+from jaxtari.games.seaquest.logic import (
+    BYTE, NONE, SIGN, add_points, fill_oxygen, fractional, lane_of, pick, reset_obstacles,
+    set_lane, spawn, where,
+)
+from jaxtari.games.seaquest.state import SeaquestState
+
+# ALE's reset leaves the cartridge here (measured: the RAM after ALEInterface.reset_game(), the
+# same for every seed): frame counter 67, random byte 204, the oxygen refill about to start.
+RESET_FRAME_COUNT = 67
+RESET_RANDOM = 204
+RESET_GAME_STATE = k.GS_OXYGEN_FILL
+RESET_SUB_ANIMATION = 0
+RESET_OBSTACLE_X = 0
+
+
+class Seaquest(Game):
+    name = "seaquest"
+    # ALE's minimal set for Seaquest is all 18 actions
+    minimal_actions = tuple(range(18))
+    Constants = k.SeaquestConstants
+    mechanics = ("add_points",)
+
+    def _reset(self, key):
+        c = self.consts
+        if c.difficulty not in (0, 1):
+            raise ValueError(f"seaquest: difficulty {c.difficulty} not available; difficulties: [0, 1]")
+        i32 = jnp.int32
+        lanes = jnp.zeros(k.NUM_LANES, jnp.int32)
+        none = jnp.full(k.NUM_LANES, NONE, jnp.int32)
+        return SeaquestState(
+            frame=i32(0), key=key, frame_count=i32(RESET_FRAME_COUNT), random=i32(RESET_RANDOM),
+            color_cycle=i32(0), game_over=i32(0), obstacle_x=lanes, pattern=lanes,
+            nusiz_index=lanes, hit_lanes=none, torpedo_lane=i32(NONE), sub_lane=i32(NONE),
+            ball_lane=i32(NONE), score=i32(0), reserve_subs=i32(k.START_RESERVE_SUBS),
+            level=i32(0), difficulty=i32(0), divers=i32(0), sub_x=i32(k.SUB_START_X),
+            missile_x=lanes, point_value=i32(k.POINT_VALUE_BASE << 4),
+            fractions=jnp.zeros(3, jnp.int32), sub_direction=i32(0), torpedo_direction=i32(0),
+            attributes=lanes, shark_float=i32(0), obstacle_animation=i32(0),
+            sub_animation=i32(RESET_SUB_ANIMATION), sub_y=i32(k.SUB_Y_MIN), oxygen=i32(0),
+            torpedo_x=i32(0), game_state=i32(RESET_GAME_STATE), death=i32(0), sound_pickup=i32(0),
+            sound_shark=i32(0), sound_sub=i32(0), sound_torpedo=i32(0), diver_state=lanes,
+            patrol_x=i32(0), patrol_hit=jnp.bool_(False), oxygen_warning=i32(0),
+            speed_value=i32(0),
+        )
+
+    # ---- swappable mechanics -----------------------------------------------------------------
+    def add_points(self, s, points_bcd, cond=True):
+        return add_points(s, points_bcd, cond)
+
+    # ---- game logic phases -------------------------------------------------------------------
+    def _oxygen_bonus(self, s):
+        """Surfaced with six divers: the oxygen left pays out (one unit every other frame, the
+        level's points each), then one diver a 16 frames pays 500 x (level + 1, capped at 20),
+        then the next wave starts (level and difficulty up, obstacles parked, oxygen refill)."""
+        draining = s.oxygen != 0
+        even = (s.frame_count & 1) == 0
+        pay = draining & even
+        a = s.replace(oxygen_warning=jnp.where(pay, 0, s.oxygen_warning),
+                      oxygen=jnp.where(pay, s.oxygen - 1, s.oxygen))
+        a, _ = self.add_points(a, s.point_value, pay)
+        # oxygen used up: every 16th frame one diver, else the reward sound fades
+        tick = (s.frame_count & 0xF) == 0
+        fade = s.replace(sound_torpedo=s.sound_torpedo >> 1)
+        diver = s.divers != 0
+        b = s.replace(divers=s.divers - 1, sound_torpedo=jnp.int32(31))
+        times = jnp.minimum(s.level, k.DIVER_BONUS_LEVEL_CAP) + 1
+        for i in range(k.DIVER_BONUS_LEVEL_CAP + 1):
+            b, _ = self.add_points(b, k.DIVER_BONUS, i < times)
+        level = (s.level + 1) & BYTE
+        wave = s.replace(level=level, difficulty=jnp.where(s.difficulty >= level, s.difficulty,
+                                                             s.difficulty + 1),
+                         game_state=jnp.int32(k.GS_OXYGEN_FILL))
+        wave = reset_obstacles(wave)
+        done = where(diver, b, wave)
+        return where(draining, a, where(tick, done, fade))
+
+    def _collisions(self, s):
+        """What last frame's picture latched: a diver or enemy missile met the sub, the torpedo
+        hit an obstacle, a shark met its lane's diver, an obstacle hit the sub. Returns (state,
+        whether an enemy missile hit: the frame then skips straight to the animations)."""
+        bl = s.ball_lane
+        ball = bl != NONE
+        ball_sub = (lane_of(s.attributes, bl) & k.ATTR_SUB) != 0
+        missile_hit = ball & ball_sub
+        s_hit = s.replace(missile_x=set_lane(s.missile_x, bl, 0, missile_hit),
+                          death=jnp.where(missile_hit, k.DEATH_FRAMES, s.death))
+        rescue = ball & ~ball_sub & (s.divers < k.MAX_DIVERS)
+        s = s_hit.replace(
+            divers=jnp.where(rescue, s.divers + 1, s.divers),
+            sound_pickup=jnp.where(rescue, 23, s.sound_pickup),
+            attributes=set_lane(s.attributes, bl, s.attributes & k.ATTR_LOW, rescue),
+            missile_x=set_lane(s_hit.missile_x, bl, 0, rescue),
+            diver_state=set_lane(s.diver_state, bl, k.DIVER_RESCUED, rescue))
+        go = ~missile_hit
+        # the torpedo
+        tl, tx = s.torpedo_lane, s.torpedo_x
+        shot = go & (tl != NONE) & (tx >= k.TORPEDO_HIT_MIN) & (tx < k.TORPEDO_HIT_MAX)
+        s = s.replace(torpedo_x=jnp.where(shot, 0, s.torpedo_x))
+        s, carry = self.add_points(s, s.point_value, shot)
+        attrs = lane_of(s.attributes, tl) & k.ATTR_LOW
+        shot_sub = (attrs & k.ATTR_SUB) != 0
+        s = s.replace(attributes=set_lane(s.attributes, tl, attrs, shot),
+                      sound_sub=jnp.where(shot & shot_sub, 32, s.sound_sub),
+                      sound_shark=jnp.where(shot & ~shot_sub, 16, s.sound_shark))
+        offset = (((tx + 8 + carry.astype(jnp.int32)) & BYTE) - lane_of(s.obstacle_x, tl)) & BYTE
+        s = self._kill_copy(s, tl, offset >> 4, shot)
+        # a shark meets its lane's diver: it speeds up
+        mx = s.missile_x
+        meets = (go & (s.hit_lanes != NONE) & ((s.attributes & k.ATTR_SUB) == 0)
+                 & (mx >= k.SHARK_DIVER_MIN) & (mx < k.SHARK_DIVER_MAX))
+        s = s.replace(attributes=jnp.where(meets, s.attributes | k.ATTR_FAST, s.attributes))
+        # an obstacle hit the sub: points for it, and the sub dies
+        sl = s.sub_lane
+        crash = go & (sl != NONE)
+        s = s.replace(sub_lane=jnp.where(crash, NONE, s.sub_lane),
+                      death=jnp.where(crash, k.DEATH_FRAMES, s.death))
+        s, _ = self.add_points(s, s.point_value, crash)
+        a = s.sub_x + k.SUB_WIDTH - lane_of(s.obstacle_x, sl)
+        a = jnp.where(a < 0, 7 << 3, a & BYTE)
+        s = self._kill_copy(s, sl, (a >> 3) + 3, crash)
+        return s, missile_hit
+
+    def _kill_copy(self, s, lane, index, cond):
+        """Remove the hit copy from a lane's pattern; an emptied lane clears its latch, and an
+        emptied shark lane gets a new group at once (subs' lanes wait for their missile)."""
+        mask = pick(k.KILLED_COPY_MASKS, index)
+        pattern = lane_of(s.pattern, lane) & mask
+        s = s.replace(pattern=set_lane(s.pattern, lane, pattern, cond))
+        emptied = cond & (pattern == 0)
+        s = s.replace(hit_lanes=set_lane(s.hit_lanes, lane, NONE, emptied))
+        shark = (lane_of(s.attributes, lane) & k.ATTR_SUB) == 0
+        return spawn(s, lane, s.random, emptied & shark)
+
+    def _animate(self, s):
+        fc = s.frame_count
+        t = (fc >> 2) & 0xF
+        float_ = jnp.where(t < 8, t, t ^ 0xF)
+        tick = (fc & 7) == 0
+        anim = jnp.where(tick, s.obstacle_animation - 1, s.obstacle_animation)
+        anim = jnp.where(anim < 0, k.OBSTACLE_ANIMATION_FRAMES - 1, anim)
+        bite = (fc >> 1) & 1
+        a = s.attributes
+        sub = (a & k.ATTR_SUB) != 0
+        new = jnp.where(sub, (a & (k.ATTR_LEFT | k.ATTR_SUB)) | s.sub_animation,
+                        jnp.where(a >= k.ATTR_FAST, (a & (k.ATTR_FAST | k.ATTR_LEFT)) | bite,
+                                  (a & k.ATTR_LEFT) | anim))
+        return s.replace(shark_float=float_, obstacle_animation=anim, attributes=new)
+
+    def _dying(self, s):
+        """The death animation: every 4th frame one step; the oxygen bar empties at 15; at 0 the
+        level restarts with one diver less and a reserve sub used, or the game ends."""
+        s = s.replace(torpedo_x=jnp.int32(0), oxygen_warning=jnp.int32(0))
+        step = (s.frame_count & 3) == 0
+        death = jnp.where(step, s.death - 1, s.death)
+        s = s.replace(patrol_x=jnp.where(step, 0, s.patrol_x), death=death)
+        s = s.replace(oxygen=jnp.where(step & (death != 0) & (death < k.DEATH_OXYGEN_EMPTY), 0,
+                                       s.oxygen))
+        restart = step & (death == 0)
+        r = reset_obstacles(s.replace(sub_direction=jnp.int32(0), sub_x=jnp.int32(k.SUB_START_X),
+                                      sub_y=jnp.int32(k.SUB_Y_MIN)))
+        r = r.replace(divers=jnp.where(r.divers > 0, r.divers - 1, 0),
+                      attributes=r.attributes & k.ATTR_LOW,
+                      game_state=r.game_state | k.GS_OXYGEN_FILL)
+        last = r.reserve_subs == 0
+        r = r.replace(game_over=jnp.where(last, (r.game_over + 1) & BYTE, r.game_over),
+                      sub_y=jnp.where(last, 0, r.sub_y),
+                      reserve_subs=jnp.where(last, 0, r.reserve_subs - 1))
+        return where(restart, r, s)
+
+    def _move_obstacles(self, s):
+        """Every lane at once (no lane reads another's): the obstacles, then each lane's diver
+        (shark lanes) or enemy missile (sub lanes)."""
+        c = self.consts
+        speeds = jnp.stack([(s.difficulty + 6) >> 1, s.difficulty + 6, s.difficulty + 16]) & BYTE
+        whole, frac = fractional(s, speeds)
+        diver_speed, speed, missile_speed = whole[0], whole[1], whole[2]
+        s = s.replace(fractions=frac, speed_value=speeds[0])
+        a = s.attributes
+        left = (a & k.ATTR_LEFT) != 0
+        x = jnp.where(left, s.obstacle_x - speed, s.obstacle_x + speed) & BYTE
+        out = jnp.where(left, (x & k.OUT_MASK) == k.OBSTACLE_OUT_LEFT,
+                        (x & k.OUT_MASK) == k.OBSTACLE_OUT_RIGHT)
+        speed_up = jnp.where(out, s.random, a >> 4)
+        a = jnp.where(out, ((a & k.ATTR_SUB) ^ k.ATTR_SUB) | (s.random & k.ATTR_LEFT), a)
+        a = jnp.where(out, a & k.ATTR_LOW, a)
+        x = jnp.where(out, jnp.where((a & k.ATTR_LEFT) != 0, k.OBSTACLE_LEFT_START,
+                                     k.OBSTACLE_RIGHT_START), x)
+        d = s.diver_state
+        d = jnp.where(out & ((d & SIGN) == 0) & (s.random >= k.DIVER_SPAWN_RANDOM),
+                      k.DIVER_SWIMMING, d)
+        s = s.replace(attributes=a, obstacle_x=x, diver_state=d)
+        left = (a & k.ATTR_LEFT) != 0
+        sub = (a & k.ATTR_SUB) != 0
+        mx = s.missile_x
+        # shark lanes: the diver swims at the diver speed, or the obstacles' once its shark sped up
+        swimming = ~sub & (((d - 1) & BYTE) < SIGN)
+        v = jnp.where((speed_up & 1) != 0, speed, diver_speed)
+        right_pos = (mx + v) & BYTE
+        left_pos = (jnp.where(mx == 0, k.SCREEN_RIGHT, mx) - v) & BYTE
+        left_pos = jnp.where(left_pos == 0, k.SCREEN_RIGHT, left_pos)
+        pos = jnp.where(left, left_pos, right_pos)
+        moves = swimming & ~(left & (v == 0))
+        gone = pos >= k.SCREEN_RIGHT
+        diver_x = jnp.where(moves, jnp.where(gone, 0, pos), mx)
+        d = jnp.where(moves & gone, k.DIVER_NONE, d)
+        # sub lanes: the missile leaves from the sub's middle copy's side when in range
+        idle = sub & (mx == 0)
+        offset = pick(k.MISSILE_OFFSETS, (a & k.ATTR_LEFT) | s.pattern)
+        launch_x = (s.obstacle_x + offset) & BYTE
+        in_range = ((launch_x - k.MISSILE_WINDOW_LOW) & BYTE) < k.MISSILE_WINDOW
+        if not c.enemy_missiles:
+            in_range = jnp.zeros_like(in_range)
+        flying = sub & ((mx != 0) | ((s.pattern != 0) & in_range))
+        start = jnp.where(mx == 0, launch_x, mx)
+        moved = jnp.where(left, start - missile_speed, start + missile_speed) & BYTE
+        landed = flying & (moved < k.SCREEN_RIGHT)
+        respawn = sub & ~landed & (s.pattern == 0) & (idle | flying)
+        missile_x = jnp.where(landed, moved, 0)
+        lanes_x = jnp.where(sub, missile_x, diver_x)
+        s = s.replace(missile_x=lanes_x, diver_state=d)
+        return spawn(s, jnp.arange(k.NUM_LANES), s.random | SIGN, respawn)
+
+    def _surface(self, s):
+        """At the surface with oxygen not full: no diver - the sub is lost; six - the bonus;
+        else the oxygen refills and one diver is given up (the difficulty rises). Returns
+        (state, whether the frame goes on to move the sub)."""
+        surfacing = (s.sub_y == k.SUB_Y_MIN) & (s.oxygen != k.OXYGEN_MAX)
+        none = surfacing & (s.divers == 0)
+        six = surfacing & (s.divers == k.MAX_DIVERS)
+        refill = surfacing & ~none & ~six
+        s = s.replace(death=jnp.where(none, k.DEATH_FRAMES, s.death),
+                      game_state=jnp.where(six, k.GS_SURFACED_SIX, s.game_state))
+        f, full = fill_oxygen(s, refill)
+        done = refill & full
+        f = f.replace(divers=jnp.where(done, f.divers - 1, f.divers),
+                      difficulty=jnp.where(done, (f.difficulty + 1) & BYTE, f.difficulty))
+        s = where(refill, f, s)
+        return s, ~surfacing | done
+
+    def _move_sub(self, s, joy):
+        c = self.consts
+        y = jnp.where(joy.up & (s.sub_y >= k.SUB_Y_MIN + 1), s.sub_y - 1, s.sub_y)
+        y = jnp.where(joy.down & (y < k.SUB_Y_MAX), y + 1, y)
+        direction = jnp.where(joy.left, k.REFLECT, s.sub_direction)
+        x = jnp.where(joy.left & (s.sub_x >= k.SUB_X_MIN + 1), s.sub_x - 1, s.sub_x)
+        direction = jnp.where(joy.right, 0, direction)
+        x = jnp.where(joy.right & (x < k.SUB_X_MAX), x + 1, x)
+        s = s.replace(sub_y=y, sub_x=x, sub_direction=direction)
+        # the torpedo
+        idle = s.torpedo_x == 0
+        tdir = jnp.where(idle, s.sub_direction, s.torpedo_direction)
+        launch = idle & joy.fire & (s.sub_y >= k.TORPEDO_MIN_Y)
+        flying = ~idle | launch
+        sound = jnp.where(launch, 16, s.sound_torpedo)
+        sound = jnp.where(flying & ((s.frame_count & 3) == 0), (sound - 1) & BYTE, sound)
+        base = jnp.where(launch, s.sub_x + 8, s.torpedo_x)
+        speed = k.TORPEDO_SPEED - (k.TORPEDO_PRO_SLOWDOWN if c.difficulty else 0)
+        tx = jnp.where(tdir != 0, base - speed, base + speed) & BYTE
+        tx = jnp.where(tx >= k.SCREEN_RIGHT, 0, tx)
+        s = s.replace(torpedo_direction=tdir, sound_torpedo=sound,
+                      torpedo_x=jnp.where(flying, tx, s.torpedo_x))
+        # the oxygen drains under water, every 32nd frame; empty: the sub is lost
+        drain = (s.sub_y >= k.OXYGEN_DRAIN_Y) & ((s.frame_count & k.OXYGEN_DRAIN_MASK) == 0)
+        if not c.oxygen_drains:
+            drain = jnp.zeros_like(drain)
+        oxygen = jnp.where(drain, (s.oxygen - 1) & BYTE, s.oxygen)
+        return s.replace(oxygen=oxygen,
+                         death=jnp.where(drain & (oxygen == 0), k.DEATH_FRAMES, s.death))
+
+    def _play(self, s, joy):
+        """From the collision latches on (also what runs once the game is over)."""
+        playing = s.game_over == 0
+        s, missile_hit = self._collisions(s)
+        s = self._animate(s)
+        dying = playing & (s.death != 0)
+        moved = self._move_obstacles(s)
+        surfaced, goes_on = self._surface(moved)
+        sub = self._move_sub(surfaced, joy)
+        after = where(playing & goes_on, sub, where(playing, surfaced, moved))
+        return where(dying, self._dying(s), after)
+
+    def _process(self, s, joy):
+        """GameProcessing: the six-diver bonus, else the patrol sub, the oxygen refill (which
+        brings the obstacles when full), else play."""
+        lvl = jnp.minimum(s.level, k.PATROL_LEVEL_CAP)
+        delay = pick(k.PATROL_DELAY, jnp.maximum(lvl - k.PATROL_FIRST_LEVEL, 0))
+        step = (s.level >= k.PATROL_FIRST_LEVEL) & ((s.frame_count & delay) == 0)
+        p = s.replace(patrol_x=jnp.where(step, (s.patrol_x - 1) & BYTE, s.patrol_x))
+        hit = p.patrol_hit
+        p = p.replace(patrol_x=jnp.where(hit, 0, p.patrol_x),
+                      game_state=jnp.where(hit, 0, p.game_state),
+                      death=jnp.where(hit, k.DEATH_FRAMES, p.death))
+        filling = (p.game_state & k.GS_OXYGEN_FILL) != 0
+        f, full = fill_oxygen(p, filling)
+        ready = filling & full
+        value = f.frame_count
+        for lane in range(k.NUM_LANES - 1, -1, -1):
+            f = spawn(f, lane, value, ready)
+            value = value >> 1
+        f = f.replace(torpedo_x=jnp.where(ready, 0, f.torpedo_x),
+                      game_state=jnp.where(ready, f.game_state ^ k.GS_OXYGEN_FILL, f.game_state))
+        bonus = (s.game_state & k.GS_OXYGEN_BONUS) != 0
+        return where(bonus, self._oxygen_bonus(s), where(filling, f, self._play(p, joy)))
+
+    def _overscan(self, s):
+        quiet = s.sound_pickup != 0
+        s = s.replace(sound_pickup=jnp.where(quiet, s.sound_pickup - 1, s.sound_pickup),
+                      sound_shark=jnp.where(quiet, 0, s.sound_shark),
+                      sound_sub=jnp.where(quiet, 0, s.sound_sub),
+                      oxygen_warning=jnp.where(quiet, 0, s.oxygen_warning))
+        warn = s.oxygen_warning != 0
+        shark = jnp.where(warn, 1, jnp.where(s.sound_shark != 0, s.sound_shark - 1, 0))
+        subs = jnp.where(warn, 1, jnp.where(s.sound_sub != 0, s.sound_sub - 1, 0))
+        point = jnp.minimum((s.level + k.POINT_VALUE_BASE) & BYTE, k.POINT_VALUE_CAP) << 4
+        rescued = jnp.all((s.diver_state & SIGN) != 0)
+        over = s.game_over != 0
+        g = jnp.where(over, (s.game_over - 1) & BYTE, s.game_over)
+        g = jnp.where(over & (g == 0), BYTE, g)
+        fc = s.frame_count
+        anim = jnp.where((fc & 3) == 0, s.sub_animation - 1, s.sub_animation)
+        anim = jnp.where(anim < 0, k.SUB_ANIMATION_FRAMES - 1, anim)
+        r = s.random
+        for _ in range(3):
+            bit = ((((r << 3) & BYTE) ^ r) & SIGN) != 0
+            r = ((r << 1) & BYTE) | bit.astype(jnp.int32)
+        return s.replace(sound_shark=shark, sound_sub=subs, point_value=point,
+                         diver_state=jnp.where(rescued, 0, s.diver_state), game_over=g,
+                         sub_animation=anim, random=jnp.where((fc & 7) == 0, r, s.random))
+
+    def _step(self, state, ale_action):
+        joy = joystick(ale_action)
+        s = state
+        fc = (s.frame_count + 1) & BYTE
+        cc = jnp.where(fc == 0, (s.color_cycle + 1) & BYTE, s.color_cycle)
+        cc = jnp.where((fc == 0) & (cc == 0), SIGN, cc)
+        cc = jnp.where(joy.up | joy.down | joy.left | joy.right, 0, cc)
+        s = s.replace(frame_count=fc, color_cycle=cc)
+        playing = s.game_over == 0
+        s = where(playing, self._process(s, joy), self._play(s, joy))
+        # the next picture: the copies shown, then what it latches
+        shown = jnp.where(s.obstacle_x >= SIGN, pick(k.NUSIZ_MASKS, (s.obstacle_x - SIGN) >> 4),
+                          k.NUSIZ_MASKS[-1])
+        s = s.replace(nusiz_index=s.pattern & shown)
+        s = kernel.latch(s)
+        s = self._overscan(s)
+        s = s.replace(frame=state.frame + 1)
+        return s, s.score - state.score
+
+    # ---- episode -------------------------------------------------------------------------------
+    def is_terminal(self, state):
+        return state.game_over != 0
+
+    def score(self, state):
+        return state.score
+
+    def lives(self, state):
+        return state.reserve_subs + 1

@@ -1,0 +1,117 @@
+"""Seaquest's frame, in the cartridge's order (read off the public disassembly, measured on ALE).
+
+One ALE frame runs: the frame counter, the joystick, the game logic (using the collision latches
+of the picture drawn on the previous frame), the set-up of the next picture, the picture itself
+(which latches the collisions the next frame reads) and the overscan (sounds' timers, colours,
+the point value, the divers' reset, animations, the random byte). Every value is a byte as on the
+cartridge (``& BYTE``); lanes are arrays of four, lane 0 the bottom lane.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from jaxtari.games.seaquest import constants as k
+
+BYTE = 0xFF
+SIGN = 0x80
+NONE = 0xFF  # a collision latch with no lane
+LANES = jnp.arange(k.NUM_LANES)
+
+
+def where(cond, a, b):
+    """``a`` where ``cond`` else ``b``, field by field of two states."""
+    return jax.tree_util.tree_map(lambda x, y: jnp.where(cond, x, y), a, b)
+
+
+def pick(table, index):
+    """``table[index]`` for a short static table, as a chain of selects (no gather under vmap)."""
+    out = jnp.full(jnp.shape(index), table[0], jnp.int32)
+    for i, v in enumerate(table[1:], 1):
+        out = jnp.where(index == i, jnp.int32(v), out)
+    return out
+
+
+def lane_of(values, lane):
+    """values[lane] for a traced lane index 0..3 (a select over the four)."""
+    out = values[0]
+    for i in range(1, k.NUM_LANES):
+        out = jnp.where(lane == i, values[i], out)
+    return out
+
+
+def set_lane(values, lane, value, cond=True):
+    """values with values[lane] = value where ``cond``."""
+    return jnp.where((LANES == lane) & cond, value, values)
+
+
+# ---- scoring ----------------------------------------------------------------------------------------
+def bcd(value):
+    """A BCD byte's value (0x45 -> 45)."""
+    return (value >> 4) * 10 + (value & 0xF)
+
+
+def add_points(s, points_bcd, cond=True):
+    """The cartridge's score increment (BCD tens/ones byte first): the score caps at 999,999 and
+    ends the game there; a carry into the ten-thousands (every 10,000 points) gives a reserve sub
+    up to the cap. Returns (state, carry): the 6502 carry flag the routine leaves (some callers add
+    it into later arithmetic)."""
+    points = bcd(points_bcd)
+    low = s.score % 100
+    carried = (low + points) >= 100
+    total = s.score + points
+    maxed = total > 999_999
+    total = jnp.where(maxed, 999_999, total)
+    crossed = carried & ~maxed & (((total // 100) % 100) == 0)
+    bonus = crossed & (s.reserve_subs < k.MAX_RESERVE_SUBS)
+    carry = cond & (maxed | (crossed & ~bonus))
+    s = s.replace(score=jnp.where(cond, total, s.score),
+                  reserve_subs=jnp.where(cond & bonus, s.reserve_subs + 1, s.reserve_subs),
+                  game_over=jnp.where(cond & maxed, (s.game_over + 1) & BYTE, s.game_over))
+    return s, carry
+
+
+# ---- obstacles --------------------------------------------------------------------------------------
+def start_x(s, lane, cond, spawn_byte):
+    """A lane's obstacle starts at the edge it enters from (its speed-up bit cleared); a diver
+    joins the lane when none was rescued there and ``spawn_byte`` >= 80."""
+    attrs = lane_of(s.attributes, lane) & k.ATTR_LOW
+    x = jnp.where((attrs & k.ATTR_LEFT) != 0, k.OBSTACLE_LEFT_START, k.OBSTACLE_RIGHT_START)
+    diver = lane_of(s.diver_state, lane)
+    new_diver = cond & ((diver & SIGN) == 0) & (spawn_byte >= k.DIVER_SPAWN_RANDOM)
+    return s.replace(attributes=set_lane(s.attributes, lane, attrs, cond),
+                     obstacle_x=set_lane(s.obstacle_x, lane, x, cond),
+                     diver_state=set_lane(s.diver_state, lane, k.DIVER_SWIMMING, new_diver))
+
+
+def spawn(s, lane, value, cond=True):
+    """A new obstacle group in ``lane``: direction from ``value`` bit 3, its copies from the
+    difficulty's starting pattern (low nibble moving right, high nibble moving left)."""
+    left = value & k.ATTR_LEFT
+    patterns = pick(k.START_PATTERNS, s.difficulty & 7)
+    pattern = jnp.where(left != 0, patterns >> 4, patterns & 0xF)
+    s = s.replace(attributes=set_lane(s.attributes, lane, left, cond),
+                  pattern=set_lane(s.pattern, lane, pattern, cond))
+    return start_x(s, lane, cond, value)
+
+
+def reset_obstacles(s, cond=True):
+    return s.replace(obstacle_x=jnp.where(cond, k.OBSTACLE_PARKED, s.obstacle_x),
+                     missile_x=jnp.where(cond, 0, s.missile_x))
+
+
+def fill_oxygen(s, cond=True):
+    """One step of the oxygen refill (every other frame); returns (state, full)."""
+    up = cond & ((s.frame_count & 1) == 0)
+    s = s.replace(oxygen_warning=jnp.where(up, 0, s.oxygen_warning),
+                  oxygen=jnp.where(up, s.oxygen + 1, s.oxygen))
+    return s, s.oxygen >= k.OXYGEN_MAX
+
+
+def fractional(s, speed_value):
+    """(whole pixels this frame, new fractions) for the three speeds (diver, obstacle, missile):
+    each moves speed/16 pixels a frame, the remainder carried in 1/16ths."""
+    frac = (speed_value & 0xF) + s.fractions
+    whole = (speed_value >> 4) + (frac >= 16)
+    return whole, frac & 0xF
