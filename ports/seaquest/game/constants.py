@@ -56,6 +56,7 @@ NUM_LANES = 4
 SUB_X_MIN, SUB_X_MAX = 21, 134
 SUB_Y_MIN, SUB_Y_MAX = 13, 108  # 13: on the surface
 SUB_START_X = 76
+SUB_TOP_OFFSET = 33  # measured: the sub's top drawn line on screen is ram[97] + 33
 TORPEDO_MIN_Y = SUB_Y_MIN + 5  # no torpedo from the surface
 OXYGEN_DRAIN_Y = SUB_Y_MIN + 7  # oxygen drains below this line
 OXYGEN_MAX = 64

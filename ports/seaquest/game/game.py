@@ -5,13 +5,13 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from jaxtari.env import Game, joystick
-from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest import kernel
-from jaxtari.games.seaquest.logic import (
+from . import constants as k
+from . import kernel
+from .logic import (
     BYTE, NONE, SIGN, add_points, fill_oxygen, fractional, lane_of, pick, reset_obstacles,
     set_lane, spawn, where,
 )
-from jaxtari.games.seaquest.state import SeaquestState
+from .state import SeaquestState
 
 # ALE's reset leaves the cartridge here (measured: the RAM after ALEInterface.reset_game(), the
 # same for every seed): frame counter 67, random byte 204, the oxygen refill about to start.
@@ -363,4 +363,23 @@ class Seaquest(Game):
         return state.score
 
     def lives(self, state):
-        return state.reserve_subs + 1
+        # ALE's lives(): the reserve subs + 1, and 0 once the game is over (measured)
+        return jnp.where(state.game_over != 0, 0, state.reserve_subs + 1)
+
+    def signals(self, state):
+        """The catalog signals (see ports/seaquest/reference/ram.py), lanes top first."""
+        top_first = slice(None, None, -1)
+        sub = (state.attributes & k.ATTR_SUB) != 0
+        copies = sum(((state.pattern >> b) & 1) for b in range(3))
+        swimming = state.diver_state == k.DIVER_SWIMMING
+        return {
+            "player_x": state.sub_x, "player_y": state.sub_y + k.SUB_TOP_OFFSET,
+            "player_facing_left": (state.sub_direction == k.REFLECT).astype(jnp.int32),
+            "oxygen": state.oxygen, "divers_carried": state.divers, "torpedo_x": state.torpedo_x,
+            "enemy_x": state.obstacle_x[..., top_first],
+            "enemy_is_sub": sub[..., top_first].astype(jnp.int32),
+            "enemy_copies": copies[..., top_first],
+            "diver_x": jnp.where(~sub & swimming, state.missile_x, 0)[..., top_first],
+            "enemy_missile_x": jnp.where(sub, state.missile_x, 0)[..., top_first],
+            "patrol_x": state.patrol_x, "level": state.level,
+        }

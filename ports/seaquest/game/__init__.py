@@ -3,7 +3,7 @@
 Work in progress: see the module docstrings for what is measured.
 """
 
-from jaxtari.games.seaquest.game import Seaquest
-from jaxtari.games.seaquest.state import SeaquestState
+from .game import Seaquest
+from .state import SeaquestState
 
 __all__ = ["Seaquest", "SeaquestState"]

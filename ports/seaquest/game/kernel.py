@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest.logic import NONE
+from . import constants as k
+from .logic import NONE
 
 
 def latch(s):

@@ -1,0 +1,1 @@
+"""Games being ported, not yet registered (see ports/README.md)."""

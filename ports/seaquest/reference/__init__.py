@@ -1,0 +1,1 @@
+"""Seaquest's ground truth on the emulator: RAM -> signals and pokes (:mod:`.ram`)."""

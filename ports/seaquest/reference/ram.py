@@ -1,0 +1,167 @@
+"""Seaquest's RAM on the emulator: the signals read from it and the pokes written into it.
+
+Addresses: the public commented disassembly of the cartridge (DNSDEBRO/Disassemblies,
+Atari2600/Seaquest/seaquest.asm: its zero-page variable list), held once in the JAX side's
+constants (``ports.seaquest.game.constants``, the ``RAM_*`` names); screen offsets measured here on
+ale-py 0.12.1 (the player's sub drawn from x = ram[70], its top line at ram[97] + 33). ALE reads the
+score from ram[56..58] (BCD) and lives() = ram[59] + 1; tests/ports/test_seaquest_ram.py re-checks
+each on the emulator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from alignment.signals import MEASURED, Poke, Signal, bcd_bytes, jax_signal
+
+from ..game import constants as k
+
+DISASSEMBLY = ("the public commented disassembly (DNSDEBRO/Disassemblies, "
+               "Atari2600/Seaquest/seaquest.asm)")
+LANES_TOP_FIRST = tuple(range(k.NUM_LANES - 1, -1, -1))  # lane 3 is the top lane
+
+
+def _lanes(ram, base):
+    return np.asarray([int(ram[base + lane]) for lane in LANES_TOP_FIRST], np.int64)
+
+
+def score(ram) -> int:
+    """The BCD score of ram[56..58] as a number."""
+    return int("".join(f"{int(ram[k.RAM_SCORE + i]):02x}" for i in range(3)))
+
+
+def lane_kinds(ram) -> np.ndarray:
+    """Per lane, top first: 1 for an enemy sub's lane, 0 for a killer shark's."""
+    return (_lanes(ram, k.RAM_ATTRIBUTES) & k.ATTR_SUB != 0).astype(np.int64)
+
+
+def lane_copies(ram) -> np.ndarray:
+    """Per lane, top first: how many of the group's (up to three) copies are alive."""
+    return np.asarray([bin(int(v) & 7).count("1") for v in _lanes(ram, k.RAM_PATTERN)], np.int64)
+
+
+def lane_divers(ram) -> np.ndarray:
+    """Per lane, top first: the diver's x in a shark lane with a diver swimming, else 0."""
+    x, kind = _lanes(ram, k.RAM_MISSILE_X), lane_kinds(ram)
+    swimming = _lanes(ram, k.RAM_DIVER_STATE) == k.DIVER_SWIMMING
+    return np.where((kind == 0) & swimming, x, 0)
+
+
+def lane_missiles(ram) -> np.ndarray:
+    """Per lane, top first: the enemy missile's x in a sub lane (0: none)."""
+    return np.where(lane_kinds(ram) == 1, _lanes(ram, k.RAM_MISSILE_X), 0)
+
+
+def signals() -> list[Signal]:
+    src = f"{DISASSEMBLY}; {MEASURED}"
+    byte = lambda a: (lambda ram: int(ram[a]))  # noqa: E731
+    return [
+        Signal("player_x", byte(k.RAM_SUB_X), jax_signal("player_x"), 0, "px",
+               f"ram[{k.RAM_SUB_X}] (seaquestSubHorizPos), {src}",
+               description="the sub's left x (16 px wide); 21..134"),
+        Signal("player_y", lambda ram: int(ram[k.RAM_SUB_Y]) + k.SUB_TOP_OFFSET,
+               jax_signal("player_y"), 0, "px",
+               f"ram[{k.RAM_SUB_Y}] + {k.SUB_TOP_OFFSET} (seaquestSubVertPos), {src}",
+               description="the sub's top line; 46 on the surface, 141 at the bottom"),
+        Signal("player_facing_left", lambda ram: int(ram[k.RAM_SUB_DIRECTION] == k.REFLECT),
+               jax_signal("player_facing_left"), 0, "bool",
+               f"ram[{k.RAM_SUB_DIRECTION}] == 8 (seaquestSubHorizDir), {src}"),
+        Signal("oxygen", byte(k.RAM_OXYGEN), jax_signal("oxygen"), 0, "units",
+               f"ram[{k.RAM_OXYGEN}] (oxygenValue), {src}", description="0..64"),
+        Signal("divers_carried", byte(k.RAM_DIVERS), jax_signal("divers_carried"), 0, "divers",
+               f"ram[{k.RAM_DIVERS}] (retrievedDivers), {src}", description="0..6"),
+        Signal("torpedo_x", byte(k.RAM_TORPEDO_X), jax_signal("torpedo_x"), 0, "px",
+               f"ram[{k.RAM_TORPEDO_X}] (torpedoHorizPos), {src}", description="0: none"),
+        Signal("enemy_x", lambda ram: _lanes(ram, k.RAM_OBSTACLE_X), jax_signal("enemy_x"), 0,
+               "px", f"ram[30..33] (obstacleHorizPos), {src}", shape=(k.NUM_LANES,),
+               description="each lane's group x, top lane first (>= 160: off screen)"),
+        Signal("enemy_is_sub", lane_kinds, jax_signal("enemy_is_sub"), 0, "bool",
+               f"ram[89..92] bit 2 (obstacleAttributes), {src}", shape=(k.NUM_LANES,)),
+        Signal("enemy_copies", lane_copies, jax_signal("enemy_copies"), 0, "enemies",
+               f"ram[36..39] bits 0-2 (obstaclePatternIndex), {src}", shape=(k.NUM_LANES,)),
+        Signal("diver_x", lane_divers, jax_signal("diver_x"), 0, "px",
+               f"ram[71..74] where ram[113..116] == 1 (diverHorizPos, diverArray), {src}",
+               shape=(k.NUM_LANES,)),
+        Signal("enemy_missile_x", lane_missiles, jax_signal("enemy_missile_x"), 0, "px",
+               f"ram[71..74] in sub lanes (enemySubTorpedoHorizPos), {src}",
+               shape=(k.NUM_LANES,)),
+        Signal("patrol_x", byte(k.RAM_PATROL_X), jax_signal("patrol_x"), 0, "px",
+               f"ram[{k.RAM_PATROL_X}] (enemyPatrolSubHorizPos), {src}",
+               description="the surface patrol sub (level 2 on); 0: none"),
+        Signal("level", byte(k.RAM_LEVEL), jax_signal("level"), 0, "waves",
+               f"ram[{k.RAM_LEVEL}] (currentLevel), {src}",
+               description="surfacings with six divers so far"),
+    ]
+
+
+def _replace(**fields):
+    def write(state, value):
+        import jax.numpy as jnp
+
+        return state.replace(**{f: jnp.int32(value) for f in fields})
+    return write
+
+
+def pokes() -> list[Poke]:
+    return [
+        Poke("score", 0, 999_999, lambda v: bcd_bytes(v, range(k.RAM_SCORE, k.RAM_SCORE + 3)),
+             _replace(score=None), f"BCD ram[56..58] (playerScore), {DISASSEMBLY}", score=True,
+             description="the score (a bonus sub every 10,000 points)"),
+        Poke("divers", 0, k.MAX_DIVERS, lambda v: {k.RAM_DIVERS: int(v)},
+             _replace(divers=None), f"ram[{k.RAM_DIVERS}] (retrievedDivers), {DISASSEMBLY}",
+             description="divers carried (six: surfacing pays the bonus and starts the next wave)"),
+        Poke("oxygen", 1, k.OXYGEN_MAX, lambda v: {k.RAM_OXYGEN: int(v)},
+             _replace(oxygen=None), f"ram[{k.RAM_OXYGEN}] (oxygenValue), {DISASSEMBLY}",
+             first_frame=130, description="oxygen left, written once the opening refill is over"),
+        Poke("wave", 0, 20, lambda v: {k.RAM_LEVEL: int(v), k.RAM_DIFFICULTY: int(v)},
+             _replace(level=None, difficulty=None),
+             f"ram[{k.RAM_LEVEL}] and ram[{k.RAM_DIFFICULTY}] (currentLevel, levelDifficulty), "
+             f"{DISASSEMBLY}", last_frame=0,
+             description="the wave: points per enemy, the patrol sub, speeds and patterns"),
+    ]
+
+
+# The JAX state mirrors these RAM bytes (state field -> addresses, lanes bottom first): compared
+# byte for byte in tests/ports/test_seaquest_logic.py. Not mirrored: the kernel's pointers and
+# temporaries (ram[18..29], ram[98..101]), the colours (ram[5..17], ram[44..47]: derived each
+# frame) and the two-player reserve bytes (ram[63..69]).
+STATE_BYTES = {
+    "frame_count": (k.RAM_FRAME_COUNT,), "random": (k.RAM_RANDOM,),
+    "color_cycle": (k.RAM_COLOR_CYCLE,), "game_over": (k.RAM_GAME_OVER,),
+    "obstacle_x": tuple(range(k.RAM_OBSTACLE_X, k.RAM_OBSTACLE_X + 4)),
+    "pattern": tuple(range(k.RAM_PATTERN, k.RAM_PATTERN + 4)),
+    "nusiz_index": tuple(range(k.RAM_NUSIZ_INDEX, k.RAM_NUSIZ_INDEX + 4)),
+    "hit_lanes": tuple(range(k.RAM_COLLISIONS, k.RAM_COLLISIONS + 4)),
+    "torpedo_lane": (k.RAM_COLLISIONS + 4,), "sub_lane": (k.RAM_COLLISIONS + 5,),
+    "ball_lane": (k.RAM_COLLISIONS + 6,), "reserve_subs": (k.RAM_RESERVE_SUBS,),
+    "level": (k.RAM_LEVEL,), "difficulty": (k.RAM_DIFFICULTY,), "divers": (k.RAM_DIVERS,),
+    "sub_x": (k.RAM_SUB_X,), "missile_x": tuple(range(k.RAM_MISSILE_X, k.RAM_MISSILE_X + 4)),
+    "point_value": (k.RAM_POINT_VALUE,),
+    "fractions": tuple(range(k.RAM_FRACTIONS, k.RAM_FRACTIONS + 3)),
+    "sub_direction": (k.RAM_SUB_DIRECTION,), "torpedo_direction": (k.RAM_TORPEDO_DIRECTION,),
+    "attributes": tuple(range(k.RAM_ATTRIBUTES, k.RAM_ATTRIBUTES + 4)),
+    "shark_float": (k.RAM_SHARK_FLOAT,), "obstacle_animation": (k.RAM_OBSTACLE_ANIMATION,),
+    "sub_animation": (k.RAM_SUB_ANIMATION,), "sub_y": (k.RAM_SUB_Y,), "oxygen": (k.RAM_OXYGEN,),
+    "torpedo_x": (k.RAM_TORPEDO_X,), "game_state": (k.RAM_GAME_STATE,), "death": (k.RAM_DEATH,),
+    "sound_pickup": (k.RAM_SOUND_PICKUP,), "sound_shark": (k.RAM_SOUND_SHARK,),
+    "sound_sub": (k.RAM_SOUND_SUB,), "sound_torpedo": (k.RAM_SOUND_TORPEDO,),
+    "diver_state": tuple(range(k.RAM_DIVER_STATE, k.RAM_DIVER_STATE + 4)),
+    "patrol_x": (k.RAM_PATROL_X,), "oxygen_warning": (k.RAM_OXYGEN_WARNING,),
+    "speed_value": (k.RAM_SPEED_VALUE,),
+}
+
+
+def state_differences(state, ram, skip=()) -> dict[str, tuple]:
+    """{field: (jax bytes, ALE bytes)} for every mirrored field that differs (and the score)."""
+    ram = np.asarray(ram)
+    out = {}
+    for field, addresses in STATE_BYTES.items():
+        if field in skip:
+            continue
+        mine = (np.atleast_1d(np.asarray(getattr(state, field))).astype(np.int64) & 0xFF).tolist()
+        theirs = [int(ram[a]) for a in addresses]
+        if mine != theirs:
+            out[field] = (mine, theirs)
+    if int(state.score) != score(ram):
+        out["score"] = (int(state.score), score(ram))
+    return out
