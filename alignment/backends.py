@@ -25,8 +25,10 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from alignment import catalog
+from alignment.actions import position
 from alignment.reference.ale import AleError, AleGame, AleSnapshot
-from alignment.signals import RamWriteConflict, apply_ram_writes, merge_ram_writes, to_python
+from alignment.plain import to_python
+from alignment.signals import RamWriteConflict, apply_ram_writes, merge_ram_writes
 
 BACKENDS = ("ale", "jax")
 REWARD = "reward"  # the key of the per-frame rewards in :meth:`Backend.run`'s traces
@@ -62,11 +64,11 @@ class Backend:
     def action_index(self, action: int | str) -> int:
         """The index in :attr:`action_names` of an index or an ALE action name."""
         if isinstance(action, str):
-            key = action.strip().upper()
-            if key not in self.action_names:
+            i = position(self.action_names, action)
+            if i is None:
                 raise BackendError(f"{self.game}: unknown action {action!r}; this backend's actions "
                                    f"are: {', '.join(self.action_names)}")
-            return self.action_names.index(key)
+            return i
         i = int(action)
         if not 0 <= i < len(self.action_names):
             raise BackendError(f"{self.game}: action index {action!r} out of range "
@@ -477,4 +479,4 @@ class JaxBackend(Backend):
 
 
 __all__ = ["ACT_CHUNK", "AleBackend", "Backend", "BackendError", "BACKENDS", "JaxBackend",
-           "JaxSnapshot", "RENDER_BATCH", "REWARD", "RUN_CHUNK", "make_backend", "to_python"]
+           "JaxSnapshot", "RENDER_BATCH", "REWARD", "RUN_CHUNK", "make_backend"]

@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Optional
 
 import numpy as np
 
+from alignment.plain import to_python
 from alignment.plugin import DeepPlayer, ObservationFields, SavePointTarget, ScriptedPolicy
 
 CORE_SIGNALS = ("score", "lives", "terminated", "frame")
@@ -252,23 +253,9 @@ class GameEntry:
             if self.jax_game not in jaxtari.list_games():
                 return False, f"{self.name} is not registered in jaxtari (jaxtari.list_games())"
             jaxtari.game_class(self.jax_game)
-        except ImportError as exc:
-            return False, f"the JAX game {self.jax_game!r} does not exist yet ({exc})"
         except Exception as exc:  # a half-written game module: report it, do not crash
             return False, f"the JAX game {self.jax_game!r} failed to import: {type(exc).__name__}: {exc}"
         return True, ""
-
-
-def to_python(value) -> Any:
-    """A scalar as bool/int/float, an array as a numpy array."""
-    a = np.asarray(value)
-    if a.ndim == 0:
-        if a.dtype == np.bool_:
-            return bool(a)
-        if np.issubdtype(a.dtype, np.integer):
-            return int(a)
-        return float(a)
-    return a
 
 
 # ---- for the ground-truth modules --------------------------------------------------------------

@@ -4,16 +4,12 @@ samples per side, a ratio over an empty set) are ``None``, never NaN, so they su
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import Iterable, Sequence
 
 import numpy as np
 
-
-def _finite(x) -> float | None:
-    x = float(x)
-    return x if math.isfinite(x) else None
+from alignment.plain import finite_or_none
 
 
 def summary(values: Sequence[float]) -> dict:
@@ -52,9 +48,9 @@ def two_sample(a: Sequence[float], b: Sequence[float]) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             t = stats.ttest_ind(x, y, equal_var=False)
-        out["welch_t"] = {"statistic": _finite(t.statistic), "p_value": _finite(t.pvalue)}
+        out["welch_t"] = {"statistic": finite_or_none(t.statistic), "p_value": finite_or_none(t.pvalue)}
     u = stats.mannwhitneyu(x, y, alternative="two-sided")
-    out["mann_whitney_u"] = {"statistic": _finite(u.statistic), "p_value": _finite(u.pvalue)}
+    out["mann_whitney_u"] = {"statistic": finite_or_none(u.statistic), "p_value": finite_or_none(u.pvalue)}
     return out
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-import platform
 import time
 from typing import Callable, Optional, Sequence
 
@@ -32,6 +31,7 @@ from alignment import stats
 from alignment.audit.episodes import ale_episode, expand_to_frames, jax_episodes
 from alignment.backends import REWARD, Backend, BackendError, JaxBackend, make_backend
 from alignment.catalog import GameEntry, entry as catalog_entry
+from alignment.provenance import EMULATOR_STACK, versions
 from alignment.reference.policy import episode_actions
 
 SCHEMA = "jaxtari-align/compare/v1"
@@ -39,16 +39,6 @@ SCHEMA = "jaxtari-align/compare/v1"
 
 class CompareError(RuntimeError):
     """A comparison that cannot run (reported as a message, exit code 1)."""
-
-
-def versions() -> dict:
-    import ale_py
-    import jax
-
-    import jaxtari
-
-    return {"ale_py": ale_py.__version__, "jax": jax.__version__, "jaxtari": jaxtari.__version__,
-            "numpy": np.__version__, "python": platform.python_version()}
 
 
 def load_jax_backend(e: GameEntry, mods=()) -> JaxBackend:
@@ -205,7 +195,7 @@ def run_compare(
         "game": e.name,
         "ale_id": e.ale_id,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "versions": versions(),
+        "versions": versions(EMULATOR_STACK),
         "settings": {
             "policy": policy,
             "policy_file": str(policy_file) if policy_file else None,

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import os
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -385,16 +384,12 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
 
 def check_out_dir(out_dir: Path) -> None:
     """Fail before any work when reports cannot be written to ``out_dir``."""
-    out_dir = Path(out_dir)
-    probe_dir = out_dir
-    while not probe_dir.exists():
-        probe_dir = probe_dir.parent
-    if not probe_dir.is_dir():
-        raise AuditError(f"cannot write the audit to {str(out_dir)!r}: {str(probe_dir)!r} is not a "
-                         "directory; choose another --out")
-    if not os.access(probe_dir, os.W_OK | os.X_OK):
-        raise AuditError(f"cannot write the audit to {str(out_dir)!r}: {str(probe_dir)!r} is not "
-                         "writable; choose another --out (the previous report is left as it was)")
+    from alignment import atomic
+
+    try:
+        atomic.check_writable_dir(out_dir, what="--out folder")
+    except atomic.OutputLocationError as err:
+        raise AuditError(f"cannot write the audit: {err} (a previous report is left as it was)") from None
 
 
 def _load_spec(game: str, specs_dir: Path, documents) -> GameSpec:
@@ -459,7 +454,7 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     """
     from alignment import catalog
     from alignment.audit import probes
-    from alignment.audit.compare import versions
+    from alignment.provenance import EMULATOR_STACK, versions
     from alignment.audit.explore import FULL, QUICK
     from alignment.audit.explore import explore as explore_game
     from alignment.audit.source import code_hash, game_source_files, shared_source_files
@@ -501,7 +496,7 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
         run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods,
                                                                spec=spec),
         signals=list(e.signals) + list(probes.EXTRA_SIGNALS), code_hash=code_hash(e.jax_game),
-        versions=versions(),
+        versions=versions(EMULATOR_STACK),
         events=(lambda: _events(canon)) if events else None, faults=fault_set, faults_note=note,
         spec_path=str(Path(specs_dir) / f"{canon}.yaml"), spans=spans,
         explore=(lambda mods, structure: explore_game(spec, mods=mods, budget=budget,

@@ -18,6 +18,7 @@ import numpy as np
 
 from alignment.backends import JaxBackend
 from alignment.catalog import GameEntry
+from alignment.plain import scalar
 from alignment.reference.ale import AleGame
 
 
@@ -60,8 +61,7 @@ class Episode:
 
 
 def _clean(x) -> float | int:
-    x = float(x)
-    return int(x) if x.is_integer() else round(x, 6)
+    return scalar(round(float(x), 6), whole_floats_as_int=True)
 
 
 # ---- ALE side ---------------------------------------------------------------------------------

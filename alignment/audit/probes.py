@@ -38,7 +38,8 @@ from alignment import catalog
 from alignment.audit.lockstep import (
     SCREEN, Divergence, Recording, Screens, first_divergence, play, screen_difference,
 )
-from alignment.backends import BACKENDS, BackendError, make_backend, to_python
+from alignment.backends import BACKENDS, BackendError, make_backend
+from alignment.plain import to_python
 from alignment.spec.schema import (
     ALE_ACTION_NAMES, RASTERS, STATIC_SIGNALS, GameSpec, Probe, ProbeStep,
 )

@@ -26,9 +26,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-import numpy as np
-
 from alignment import catalog
+from alignment.plain import plain
 from alignment.plugin import SavePointTarget, Signals
 from alignment.spec.schema import ALE_ACTION_NAMES, Expectation, GameSpec, ProbeStep, SavePoint
 
@@ -155,18 +154,13 @@ def find(spec: GameSpec, name: str, progress=None) -> SavePoint:
     _replay(ale, before)
     _play(ale, steps)
     end = ale.signals()
-    reaches = [Expectation(signal=k, op="==", value=_plain(end[k])) for k in target.reaches]
+    reaches = [Expectation(signal=k, op="==", value=plain(end[k])) for k in target.reaches]
     return SavePoint(
         start=target.start, mode=target.mode,
         steps=[ProbeStep(action=a, frames=n) for a, n in steps], reaches=reaches,
         note=f"{target.note} Found on ALE by `python -m alignment.audit.savepoints {game} {name}` "
              f"(beam search over clone/restore, {sum(n for _, n in steps)} frames).",
     )
-
-
-def _plain(v):
-    a = np.asarray(v)
-    return a.item() if a.ndim == 0 else a.tolist()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -23,23 +23,19 @@ def _fail(message: str, code: int = 1) -> None:
 
 
 def pipeline_games() -> list[str]:
-    """Games the pipeline can run: those with a JAX implementation."""
-    import jaxtari
+    """Games the pipeline can run: the catalog's (a JAX game with its ground truth)."""
+    from alignment import catalog
 
-    return sorted(jaxtari.list_games())
+    return catalog.games()
 
 
 def resolve_game(name: str) -> str:
-    from alignment import gamenames
+    from alignment import catalog
 
-    choices = pipeline_games()
     try:
-        slug = gamenames.resolve(name)
-    except gamenames.UnknownGameError:
-        slug = name.strip().lower()
-    if slug not in choices:
-        _fail(f"unknown game {name!r}; the pipeline runs: {', '.join(choices)}", 2)
-    return slug
+        return catalog.canonical(name)
+    except catalog.UnknownGameError:
+        _fail(f"unknown game {name!r}; the pipeline runs: {', '.join(pipeline_games())}", 2)
 
 
 def _check_stress(game: str, cfg: Configuration) -> None:

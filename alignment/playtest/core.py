@@ -12,7 +12,6 @@ the returned :class:`ReplayResult`\\ s.
 from __future__ import annotations
 
 import dataclasses
-import platform
 import time
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -26,6 +25,7 @@ from alignment.playtest.session import (
     Session,
     SessionError,
     list_sessions,
+    plain,
     read_session,
 )
 
@@ -55,16 +55,6 @@ def make_sides(game: str, mods: Sequence[str] = (), mode: int | None = None, *,
     ale = ale_counterparts(game, tuple(mods if ale_mods is None else ale_mods))
     return {"ale": make_backend("ale", game, mods=ale, mode=mode),
             "jax": make_backend("jax", game, mods=tuple(mods), mode=mode)}
-
-
-def versions() -> dict[str, str]:
-    import ale_py
-    import jax
-
-    import jaxtari
-
-    return {"jaxtari": jaxtari.__version__, "ale_py": ale_py.__version__, "jax": jax.__version__,
-            "numpy": np.__version__, "python": platform.python_version()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,15 +188,9 @@ def _differences(side: str, name: str, recorded: np.ndarray, now: np.ndarray, ti
     if not len(idx):
         return None
     i = int(idx[0])
-    rec = _plain(recorded[i])
-    cur = _plain(now[i]) if i < len(now) else "(no frame: the replay ended)"
+    rec = plain(recorded[i])
+    cur = plain(now[i]) if i < len(now) else "(no frame: the replay ended)"
     return Difference(side, name, int(ticks[i]), episode, i + 1, rec, cur, int(len(idx)))
-
-
-def _plain(v):
-    from alignment.playtest.session import plain
-
-    return plain(v) if not isinstance(v, str) else v
 
 
 def _folder_game(path: Path) -> str | None:

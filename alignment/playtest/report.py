@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Sequence
 
 from alignment import atomic
-from alignment.playtest.core import ReplayResult, versions
+from alignment.playtest.core import ReplayResult
+from alignment.provenance import PLAYTEST_STACK, versions
 from alignment.playtest.session import Session
 
 SCHEMA = "jaxtari-align/playtest-replay/v1"
@@ -38,7 +39,7 @@ def to_json(results: Sequence[ReplayResult]) -> dict:
     return {
         "schema": SCHEMA,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "versions": versions(),
+        "versions": versions(PLAYTEST_STACK),
         "passed": all(r.passed for r in results),
         "sessions": [r.to_json() for r in results],
     }

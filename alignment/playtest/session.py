@@ -35,7 +35,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-import numpy as np
+from alignment.plain import plain as to_plain
 
 SCHEMA = "jaxtari-align/playtest/v1"
 SUFFIX = ".jsonl.gz"
@@ -65,16 +65,8 @@ def session_path(root: Path, game: str, session_id: str) -> Path:
 
 
 def plain(value: Any) -> Any:
-    """A signal value as JSON data (numpy scalars and arrays to Python numbers and lists)."""
-    a = np.asarray(value)
-    if a.ndim == 0:
-        if a.dtype == np.bool_:
-            return bool(a)
-        if np.issubdtype(a.dtype, np.integer):
-            return int(a)
-        f = float(a)
-        return int(f) if f.is_integer() else f
-    return [plain(x) for x in a]
+    """A signal value as JSON data (numbers and nested lists; a whole float is stored as an int)."""
+    return to_plain(value, whole_floats_as_int=True)
 
 
 class Recorder:

@@ -24,7 +24,8 @@ import numpy as np
 
 from alignment import catalog
 from alignment.playtest import panes
-from alignment.playtest.core import ale_counterparts, code_hash, make_sides, versions
+from alignment.playtest.core import ale_counterparts, code_hash, make_sides
+from alignment.provenance import PLAYTEST_STACK, versions
 from alignment.playtest.keymap import action_for
 from alignment.playtest.session import Recorder, make_header, new_session_id, session_path
 
@@ -107,7 +108,7 @@ class PlayWindow:
                       "full_action_space": False,
                       "ale_mods": list(ale_counterparts(self.game, self.mods)),
                       "new_episode": "when either side's game ends"},
-            versions=versions(), code_hash=code_hash(self.game), player=self.player,
+            versions=versions(PLAYTEST_STACK), code_hash=code_hash(self.game), player=self.player,
             actions=self.action_names, signals=self.signal_names)
         # state of the loop
         self.held: set[str] = set()

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from alignment import catalog
-from alignment.actions import ACTION_NAMES, NOOP
+from alignment.actions import ACTION_NAMES, NOOP, position
 from alignment.signals import GameEntry
 
 RAM_SIZE = 128
@@ -133,13 +133,13 @@ class AleGame:
         return len(self.action_ids)
 
     def action_index(self, name: str) -> int:
-        key = str(name).strip().upper()
-        if key not in self.action_names:
+        i = position(self.action_names, name)
+        if i is None:
             raise AleError(
                 f"{self.entry.name}: unknown action {name!r}; this game's actions are: "
                 f"{', '.join(self.action_names)}"
             )
-        return self.action_names.index(key)
+        return i
 
     # ---- the episode --------------------------------------------------------------------------
     def reset(self) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from alignment.actions import position
 from alignment.catalog import GameEntry
 from alignment.cli_checks import MAX_EPISODE_FRAMES
 
@@ -30,13 +31,13 @@ def _indices(entry: GameEntry, names: list, where: str) -> list[int]:
     actions = entry.minimal_actions
     out = []
     for pos, name in enumerate(names):
-        key = str(name).strip().upper() if isinstance(name, str) else None
-        if key not in actions:
+        i = position(actions, name)
+        if i is None:
             raise PolicyError(
                 f"{where}: action #{pos + 1} {name!r} is not an action of {entry.name}; "
                 f"its actions are: {', '.join(actions)}"
             )
-        out.append(actions.index(key))
+        out.append(i)
     return out
 
 

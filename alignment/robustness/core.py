@@ -75,12 +75,12 @@ def ale_status(game: str, mod: str) -> dict:
 
 def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int,
              max_steps: int) -> tuple[str, list[str], tuple[str, ...]]:
-    import jaxtari
+    from alignment import catalog
 
     try:
-        canon = jaxtari.canonical_name(game)
-    except Exception:
-        raise RobustnessInputError(f"unknown game {game!r}; choices: {', '.join(jaxtari.list_games())}")
+        canon = catalog.canonical(game)
+    except catalog.UnknownGameError:
+        raise RobustnessInputError(f"unknown game {game!r}; choices: {', '.join(catalog.games())}") from None
     names = resolve_mods(canon, mods)
     if not names:
         raise RobustnessInputError(f"{canon} has no mods to evaluate on")
@@ -115,7 +115,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     those of ``budget`` in ``train_dir``, trained there first when missing) on the original and
     on each mod, on each backend, with random-policy baselines; PC per seed and its statistics."""
     from alignment import catalog
-    from alignment.stress.core import versions
+    from alignment.provenance import LEARNING_STACK, versions
 
     canon, names, backends = validate(game, mods, backends, seeds, episodes, max_steps)
     t_all = time.perf_counter()
@@ -187,7 +187,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
         episodes, random_episodes, max_steps, mod_info,
         {s: {kk: vv for kk, vv in d.items() if kk != "agent_means"} for s, d in sides.items()},
         {m: {s: pcm.nan_to_none(v) for s, v in p.items()} for m, p in pc.items()},
-        stats, comparison, notes, catalog.code_hash(canon), versions(),
+        stats, comparison, notes, catalog.code_hash(canon), versions(LEARNING_STACK),
         time.perf_counter() - t_all, command)
 
 

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from alignment.plain import finite_or_none
 from alignment.stress import statistics as st
 
 # The equivalence margin on PC: a tenth of the agents' advantage over random on the original game
@@ -76,4 +77,4 @@ def compare_sides(pc_jax, pc_ale, margin: float = PC_MARGIN) -> dict:
 
 
 def nan_to_none(values) -> list:
-    return [None if not math.isfinite(float(v)) else float(v) for v in np.asarray(values).ravel()]
+    return [finite_or_none(v) for v in np.asarray(values).ravel()]

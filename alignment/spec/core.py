@@ -48,23 +48,16 @@ class SpecError(RuntimeError):
     """A spec that cannot be built or stored (the message says why; the command prints it)."""
 
 
-class _no_error(Exception):
-    """Stands in for an extractor error class that does not exist (catches nothing)."""
-
-
 def _llm_rules(game: str, documents: Sequence[Document], provider: str, model: Optional[str],
                deadline: Optional[float] = None) -> tuple[list[Rule], list[UnsupportedClaim]]:
     """Rules from an LLM, keeping only those whose spans are real (the rest become unsupported)."""
-    try:
-        from alignment.spec import llm_extract
-    except ImportError as err:  # the LLM extractor is a separate module
-        raise SpecError(f"the LLM extractor is not available ({err}); use --llm offline") from None
+    from alignment.spec import llm_extract
+
     cache_dir = default_cache_dir() / "llm"
-    llm_error = getattr(llm_extract, "LLMError", None) or _no_error
     try:
         rules, unsupported = llm_extract.extract(game, list(documents), provider, model, cache_dir,
                                                  deadline=deadline)
-    except llm_error as err:
+    except llm_extract.LLMError as err:
         raise SpecError(f"the {provider} extractor failed: {err}") from None
     by_id = {d.id: d for d in documents}
     accepted: list[Rule] = []

@@ -29,7 +29,7 @@ from pydantic import (
     model_validator,
 )
 
-from alignment.actions import ACTION_NAMES as ALE_ACTION_NAMES
+from alignment.actions import ACTION_NAMES as ALE_ACTION_NAMES, position
 from alignment.docs.document import Document, sha256_text
 
 SCHEMA_VERSION = 1
@@ -237,12 +237,12 @@ class ProbeStep(_Model):
     def _known_action(cls, v: Optional[str]) -> Optional[str]:
         if v is None:
             return v
-        name = v.strip().upper()
-        if name not in ALE_ACTION_NAMES:
+        i = position(ALE_ACTION_NAMES, v)
+        if i is None:
             raise ValueError(
                 f"unknown ALE action {v!r}; use one of: {', '.join(ALE_ACTION_NAMES)}"
             )
-        return name
+        return ALE_ACTION_NAMES[i]
 
     @field_validator("poke", mode="before")
     @classmethod

@@ -13,7 +13,6 @@ value of its last interval that finished an episode.
 from __future__ import annotations
 
 import dataclasses
-import platform
 import time
 from pathlib import Path
 from typing import Callable, Sequence
@@ -22,6 +21,7 @@ import jax
 import numpy as np
 
 from alignment.catalog import code_hash
+from alignment.provenance import LEARNING_STACK, versions
 from alignment.stress import checkpoints as ckpts
 from alignment.stress import statistics as st
 from alignment.stress.config import (BACKENDS, MAX_SEEDS, OBS_MODES, PPOConfig, StressInputError,
@@ -29,18 +29,6 @@ from alignment.stress.config import (BACKENDS, MAX_SEEDS, OBS_MODES, PPOConfig, 
 
 SCHEMA = "jaxtari-align/stress/v1"
 REFERENCE = "ale"  # the margin and the verdict take ALE as the reference
-
-
-def versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = {"python": platform.python_version()}
-    for pkg in ("jax", "jaxlib", "flax", "optax", "ale-py", "numpy", "rliable", "jaxtari-align"):
-        try:
-            out[pkg] = version(pkg)
-        except PackageNotFoundError:
-            out[pkg] = "not installed"
-    return out
 
 
 @dataclasses.dataclass
@@ -83,12 +71,12 @@ class StressResult:
 
 def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[str, tuple]:
     """The canonical game and the backends, or a :class:`StressInputError` naming the choices."""
-    import jaxtari
+    from alignment import catalog
 
     try:
-        canon = jaxtari.canonical_name(game)
-    except Exception:
-        raise StressInputError(f"unknown game {game!r}; choices: {', '.join(jaxtari.list_games())}")
+        canon = catalog.canonical(game)
+    except catalog.UnknownGameError:
+        raise StressInputError(f"unknown game {game!r}; choices: {', '.join(catalog.games())}") from None
     if obs not in OBS_MODES:
         raise StressInputError(f"unknown observation mode {obs!r}; choices: {', '.join(OBS_MODES)}")
     backends = tuple(dict.fromkeys(backends))
@@ -267,7 +255,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
             notes.append("ALE pixels come from ale-py's AtariVectorEnv, which cannot save its "
                          "emulators: a resumed ALE pixel run starts new games at the checkpoint")
     result = StressResult(canon, obs, str(budget), config, seed_list, runs, stats, verdict, notes,
-                          code_hash(canon), versions(), command)
+                          code_hash(canon), versions(LEARNING_STACK), command)
     if write_report and set(backends) >= {"ale", "jax"}:  # a verdict the gate will hold it to
         from alignment.stress.fingerprint import fingerprint
 

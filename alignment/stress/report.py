@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import io
 import json
-import math
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from alignment import atomic
+from alignment.plain import plain
 from alignment.stress.config import PPOConfig, StressInputError
 from alignment.stress.core import SCHEMA, StressResult
 
@@ -20,20 +20,9 @@ COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
 
 
 def _clean(x):
-    """NaN/inf -> None, numpy -> python, recursively (strict JSON)."""
-    if isinstance(x, dict):
-        return {str(k): _clean(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return _clean(x.tolist())
-    if isinstance(x, (np.floating, float)):
-        return float(x) if math.isfinite(float(x)) else None
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.bool_):
-        return bool(x)
-    return x
+    """Strict JSON data: numpy to Python, NaN/inf to None (one rule for the stress and robustness
+    reports)."""
+    return plain(x, nonfinite_as_none=True)
 
 
 def to_json(result: StressResult) -> dict:

@@ -22,6 +22,8 @@ import warnings
 import numpy as np
 from scipy import stats as sps
 
+from alignment.plain import finite_or_none
+
 ALPHA = 0.05  # TOST: each one-sided test at 5% (a 90% interval inside the margin)
 POWER = 0.8  # the power the "needs N more seeds" estimate is for
 # The margin: a fifth of what PPO gained over the random policy on ALE (docs/stress-schema.md).
@@ -57,11 +59,6 @@ def _bootstrap(score_dict, func, *, reps: int, confidence_interval_size: float, 
         np.random.set_state(saved)
 
 
-def _none(x):
-    x = float(x)
-    return x if math.isfinite(x) else None
-
-
 def iqm(values) -> float:
     """Interquartile mean: the mean of the middle 50% (rliable's, trimming 25% each side)."""
     from rliable import metrics
@@ -93,9 +90,9 @@ def curve_intervals(scores: dict[str, np.ndarray], *, reps: int = BOOTSTRAP_REPS
                 {name: col.reshape(-1, 1)}, lambda x: np.array([metrics.aggregate_iqm(x)]),
                 reps=reps, confidence_interval_size=CONFIDENCE,
                 random_state=np.random.RandomState(seed))
-            point.append(_none(est[name][0]))
-            low.append(_none(ci[name][0, 0]))
-            high.append(_none(ci[name][1, 0]))
+            point.append(finite_or_none(est[name][0]))
+            low.append(finite_or_none(ci[name][0, 0]))
+            high.append(finite_or_none(ci[name][1, 0]))
         out[name] = {"iqm": point, "low": low, "high": high}
     return out
 
@@ -109,7 +106,7 @@ def final_intervals(final: dict[str, np.ndarray], *, reps: int = BOOTSTRAP_REPS,
     est, ci = _bootstrap(
         data, lambda x: np.array([f(x) for f in fns.values()]), reps=reps,
         confidence_interval_size=CONFIDENCE, random_state=np.random.RandomState(seed))
-    return {k: {m: {"value": _none(est[k][i]), "low": _none(ci[k][0, i]), "high": _none(ci[k][1, i])}
+    return {k: {m: {"value": finite_or_none(est[k][i]), "low": finite_or_none(ci[k][0, i]), "high": finite_or_none(ci[k][1, i])}
                 for i, m in enumerate(fns)} for k in data}
 
 
@@ -122,7 +119,7 @@ def probability_of_improvement(x, y, *, reps: int = BOOTSTRAP_REPS, seed: int = 
     est, ci = _bootstrap(
         {"xy": (x, y)}, lambda a, b: np.array([metrics.probability_of_improvement(a, b)]),
         reps=reps, confidence_interval_size=CONFIDENCE, random_state=np.random.RandomState(seed))
-    return {"value": _none(est["xy"][0]), "low": _none(ci["xy"][0, 0]), "high": _none(ci["xy"][1, 0])}
+    return {"value": finite_or_none(est["xy"][0]), "low": finite_or_none(ci["xy"][0, 0]), "high": finite_or_none(ci["xy"][1, 0])}
 
 
 def normalized_auc(steps, curve) -> float:
@@ -154,8 +151,8 @@ def welch(x, y) -> dict:
 def auc_comparison(steps, curves: dict[str, np.ndarray], a: str, b: str) -> dict:
     """Normalised AUC per run, per backend; the difference a - b with Welch's test."""
     auc = {k: np.array([normalized_auc(steps, run) for run in v]) for k, v in curves.items()}
-    out = {"per_run": {k: [_none(x) for x in v] for k, v in auc.items()},
-           "mean": {k: _none(np.nanmean(v)) if np.isfinite(v).any() else None for k, v in auc.items()}}
+    out = {"per_run": {k: [finite_or_none(x) for x in v] for k, v in auc.items()},
+           "mean": {k: finite_or_none(np.nanmean(v)) if np.isfinite(v).any() else None for k, v in auc.items()}}
     x, y = auc[a][np.isfinite(auc[a])], auc[b][np.isfinite(auc[b])]
     if x.size >= 2 and y.size >= 2:
         w = welch(x, y)
@@ -163,7 +160,7 @@ def auc_comparison(steps, curves: dict[str, np.ndarray], a: str, b: str) -> dict
             p = 2 * sps.t.sf(abs(w["diff"]) / w["se"], w["df"])
         else:
             p = 1.0 if w["diff"] == 0 else 0.0
-        out.update({"diff": w["diff"], "p_value": _none(p)})
+        out.update({"diff": w["diff"], "p_value": finite_or_none(p)})
     else:
         out.update({"diff": None, "p_value": None})
     return out

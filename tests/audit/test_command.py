@@ -77,7 +77,7 @@ def test_an_unusable_out_dir_fails_before_work_and_keeps_the_previous_report(tmp
     blocker.write_text("not a folder")
     r = _audit("pong", "--out", str(blocker / "audits"))
     assert r.exit_code == 1
-    assert "is not a directory; choose another --out" in r.output
+    assert "is a file, not a folder; choose another location" in r.output
     # a failing run leaves the report already there as it was
     out = tmp_path / "out"
     out.mkdir()

@@ -143,9 +143,9 @@ def test_resume_of_an_unknown_run_lists_the_runs(toy_cfg, tmp_path):
 def test_unknown_game_lists_the_choices(tmp_path):
     out = runner.invoke(app, ["run", "frostbyte", "--state-dir", str(tmp_path)])
     assert out.exit_code == 2
-    import jaxtari
+    from alignment import catalog
 
-    choices = ", ".join(sorted(jaxtari.list_games()))
+    choices = ", ".join(catalog.games())
     assert "frostbite" in choices
     assert f"unknown game 'frostbyte'; the pipeline runs: {choices}" in out.output
 
