@@ -125,3 +125,29 @@ def test_push_frame_gives_readers_a_plain_buffer_and_draws_once():
                 else np.concatenate([old[i, 1:], drawn[i][None]]))
         np.testing.assert_array_equal(np.asarray(stack[i]), want)
     assert float(mean) == pytest.approx(float(np.asarray(stack, np.float64).mean()), rel=1e-6)
+
+
+def _kept_by_reduces(text: str) -> list[int]:
+    """How many elements each float32 reduce in the HLO keeps (its output's size)."""
+    sizes = []
+    for dims in re.findall(r"= f32\[([\d,]*)\]\{[^}]*\} reduce\(", text):
+        sizes.append(int(np.prod([int(d) for d in dims.split(",") if d] or [1])))
+    return sizes
+
+
+@pytest.mark.parametrize("shape", [(16, 4, 84, 84), (8, 3, 84, 84), (5, 4, 84, 84), (4, 84, 84),
+                                   (5, 7)])
+def test_batch_mean_stays_off_the_ynnpack_reduction_edge(shape):
+    x = jnp.asarray(np.random.default_rng(0).integers(0, 256, shape, dtype=np.uint8))
+    plain = lambda v: v.astype(jnp.float32).mean(axis=0)  # noqa: E731
+    text = hlo(xla.batch_mean, x)
+    # no reduction keeps more elements than YNNPACK's fast path takes (it adds rows in a loop)
+    assert max(_kept_by_reduces(text), default=0) <= xla.YNN_REDUCE_KEPT_LIMIT
+    assert count(text, "add") >= 1
+    if np.prod(shape[1:]) > xla.YNN_REDUCE_KEPT_LIMIT:
+        # the reason: the plain mean of a stack of frames is one reduction past the edge
+        assert max(_kept_by_reduces(hlo(plain, x))) > xla.YNN_REDUCE_KEPT_LIMIT
+    got = np.asarray(jax.jit(xla.batch_mean)(x))
+    assert got.shape == shape[1:] and got.dtype == np.float32
+    np.testing.assert_allclose(got, np.asarray(x, np.float64).mean(axis=0), rtol=1e-6)
+    np.testing.assert_allclose(got, np.asarray(jax.jit(plain)(x)), rtol=1e-7, atol=0)
