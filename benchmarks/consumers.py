@@ -196,6 +196,16 @@ def main(argv=None) -> int:
 
     rows = []
     load_start = _load()
+
+    def dump() -> None:
+        """The rows so far: a run cut short (a timeout) still leaves what it measured."""
+        if not args.json:
+            return
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "cores_usable": cores,
+                "jax": jax.__version__, "load_start": load_start, "load_end": _load()}
+        args.json.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
+
     for game in args.games:
         for mode in args.modes:
             for consumer in args.consumers:
@@ -205,11 +215,9 @@ def main(argv=None) -> int:
                 print(f"  {game} {mode} {consumer} N={n}: stack 1 {r['stack1_steps_per_s']:,.0f}/s, "
                       f"stack 4 {r['stack4_steps_per_s']:,.0f}/s, ratio {r['ratio']:.2f} "
                       f"(load {r['load']:.1f})", flush=True)
+                dump()
     print_table(rows)
-    if args.json:
-        meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "jax": jax.__version__,
-                "load_start": load_start, "load_end": _load()}
-        args.json.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
+    dump()
     return 0
 
 

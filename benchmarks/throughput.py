@@ -56,9 +56,19 @@ def _tree_bytes(tree) -> int:
 class _Rollout:
     """One compiled scan of ``steps`` agent steps over N envs, and its carried state."""
 
-    def __init__(self, game: str, obs: str, n: int, steps: int, noop_max: int = 0):
-        env = make_env(game, obs=obs, frame_stack=4 if obs == "pixels" else 1, log=False,
-                       noop_max=noop_max)
+    def __init__(self, game: str, obs: str, n: int, steps: int, noop_max: int = 0,
+                 reference_stack: bool = False):
+        stack = 4 if obs == "pixels" else 1
+        if reference_stack and stack > 1:
+            # the FrameStack before the one-array stack, kept as the tests' bit-for-bit reference:
+            # the baseline of issue 32's pixel bar, measured in the same run as the current one
+            from tests.reference_frame_stack import OldFrameStack
+
+            env = OldFrameStack(make_env(game, obs=obs, frame_stack=1, log=False, noop_max=noop_max),
+                                stack)
+        else:
+            env = make_env(game, obs=obs, frame_stack=stack, log=False, noop_max=noop_max)
+        self.label = f"jaxtari {obs}" + (" (old FrameStack)" if reference_stack and stack > 1 else "")
         num_actions = env.num_actions
 
         def rollout(carry, key):
@@ -97,11 +107,16 @@ class _Rollout:
 
     def row(self, times: list[float]) -> dict:
         return {
-            "stack": f"jaxtari {self.obs}", "game": self.game, "n": self.n,
+            "stack": self.label, "game": self.game, "n": self.n,
             "steps_per_s": self.n * self.steps / statistics.median(times),
             "compile_s": self.compile_s, "bytes_per_env": _tree_bytes(self.state[0]) / self.n,
             "noop_max": self.noop_max,
         }
+
+
+def _cores() -> int:
+    """Cores this process may run on (``taskset`` narrows it; os.cpu_count() does not see that)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
 def _load() -> float:
@@ -110,8 +125,9 @@ def _load() -> float:
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
-def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_max: int = 0) -> dict:
-    r = _Rollout(game, obs, n, steps, noop_max)
+def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_max: int = 0,
+                  reference_stack: bool = False) -> dict:
+    r = _Rollout(game, obs, n, steps, noop_max, reference_stack)
     return {**r.row([r.run() for _ in range(repeats)]), "load": _load()}
 
 
@@ -378,7 +394,10 @@ def main(argv=None) -> int:
     ap.add_argument("--envpool-n", nargs="+", type=int, default=[16, 64, 256],
                     help="batch sizes for EnvPool (its best is what the ratio column uses)")
     ap.add_argument("--envpool-threads", type=int, default=2)
-    ap.add_argument("--json", type=Path, help="also write the rows here")
+    ap.add_argument("--reference-stack", action="store_true",
+                    help="pixel rows with the FrameStack before the one-array stack "
+                         "(tests/reference_frame_stack.py): issue 32's baseline, in the same run")
+    ap.add_argument("--json", type=Path, help="also write the rows here (rewritten after each row)")
     args = ap.parse_args(argv)
     for name in ("n", "ale_n", "upstream_n", "envpool_n"):
         if any(v < 1 for v in getattr(args, name) or ()):
@@ -396,6 +415,18 @@ def main(argv=None) -> int:
 
     rows, noop_rows = [], []
     load_start = _load()
+
+    def dump() -> None:
+        """The rows so far: a run cut short (a timeout) still leaves what it measured."""
+        if not args.json:
+            return
+        meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "cores_usable": _cores(),
+                "jax": jax.__version__, "devices": [str(d) for d in jax.devices()],
+                "load_start": load_start, "load_end": _load(), "steps": args.steps,
+                "repeats": args.repeats}
+        args.json.write_text(json.dumps({"meta": meta, "rows": rows,
+                                         "noop": [{"off": a, "on": b} for a, b in noop_rows]}, indent=2))
+
     for game in args.games:
         if args.envpool_python:
             for n in args.envpool_n:
@@ -412,9 +443,11 @@ def main(argv=None) -> int:
                       f"(load {rows[-1]['load']:.1f})", flush=True)
         for mode in args.modes:
             for n in args.n:
-                rows.append(bench_jaxtari(game, mode, n, args.steps, args.repeats))
-                print(f"  jaxtari {mode} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
+                rows.append(bench_jaxtari(game, mode, n, args.steps, args.repeats,
+                                          reference_stack=args.reference_stack))
+                print(f"  {rows[-1]['stack']} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
                       f"(compile {rows[-1]['compile_s']:.1f}s, load {rows[-1]['load']:.1f})", flush=True)
+                dump()
                 if args.upstream_python and n in (args.upstream_n or args.n):
                     up = bench_upstream(args.upstream_python, game, mode, n, args.steps, args.repeats,
                                         args.upstream_objects_stack)
@@ -425,13 +458,9 @@ def main(argv=None) -> int:
                               f"sprites, load {up['load']:.1f})", flush=True)
         if "objects" in args.modes and not args.no_noop_cost:
             noop_rows.append(bench_noop_cost(game, max(args.n), args.steps, 3 * args.repeats))
+            dump()
     print_table(rows, noop_rows)
-    if args.json:
-        meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "jax": jax.__version__,
-                "devices": [str(d) for d in jax.devices()], "load_start": load_start,
-                "load_end": _load()}
-        args.json.write_text(json.dumps({"meta": meta, "rows": rows,
-                                         "noop": [{"off": a, "on": b} for a, b in noop_rows]}, indent=2))
+    dump()
     return 0
 
 
