@@ -31,6 +31,7 @@ BUDGET=${QUIET_BUDGET_S:-390}
 CORES_PER_JOB=${CORES_PER_JOB:-2}
 PY=${PYTHON:-python3}
 mkdir -p "$OUT" "$WORK"
+rm -f "$WORK"/*.json "$WORK"/*.log  # a previous run's rows are not this run's
 LOG="$OUT/quiet-run.log"
 : >"$LOG"
 say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$LOG"; }
@@ -41,9 +42,14 @@ say "quiet run: repo $REPO, scale $SCALE, budget ${BUDGET}s, $(nproc) cores, loa
 # 1. what the machine lacks, from the carried wheels (no network, no index)
 if [ -z "${QUIET_SKIP_INSTALL:-}" ]; then
   if ls "$WHL"/*.whl >/dev/null 2>&1; then
-    timeout 120 "$PY" -m pip install --quiet --no-deps --no-index --disable-pip-version-check \
-      --target "$SITE" "$WHL"/*.whl >>"$LOG" 2>&1 && say "installed $(ls "$WHL" | wc -l) wheels into $SITE" \
-      || say "WARNING: installing the wheels from $WHL failed (see above)"
+    if timeout 120 "$PY" -m pip install --quiet --no-deps --no-index --disable-pip-version-check \
+        --target "$SITE" "$WHL"/*.whl >>"$LOG" 2>&1; then
+      say "installed $(ls "$WHL" | wc -l) wheels into $SITE with pip"
+    else
+      # no pip there: a wheel is a zip of what goes into site-packages (nothing here needs scripts)
+      for w in "$WHL"/*.whl; do "$PY" -m zipfile -e "$w" "$SITE" >>"$LOG" 2>&1 || say "WARNING: could not unpack $w"; done
+      say "pip failed; unpacked $(ls "$WHL" | wc -l) wheels into $SITE"
+    fi
   else
     say "WARNING: no wheels in $WHL: gymnasium/ale-py must already be importable"
   fi
@@ -84,9 +90,11 @@ run_step() {
   local t; t=$(left)
   [ "$t" -gt "$cap" ] && t=$cap
   if [ "$t" -lt 10 ]; then say "$name: skipped, the budget is spent: $*"; return; fi
-  say "$name (cores $CORES, ${t}s): $*"
+  local PIN="taskset -c $CORES"
+  command -v taskset >/dev/null || PIN=""
+  if [ -n "$PIN" ]; then say "$name (cores $CORES, ${t}s): $*"; else say "$name (not pinned: no taskset, ${t}s): $*"; fi
   local s0; s0=$(date +%s)
-  taskset -c "$CORES" timeout -k 5 "$t" "$PY" "$@" >>"$WORK/$name.log" 2>&1
+  $PIN timeout -k 5 "$t" "$PY" "$@" >>"$WORK/$name.log" 2>&1
   local rc=$?
   say "$name: exit $rc after $(( $(date +%s) - s0 ))s$([ $rc = 124 ] && echo ' (timed out: rows so far kept)')"
   "$PY" "$REPO/benchmarks/quiet_summary.py" --work "$WORK" --out "$OUT" >>"$WORK/summary.log" 2>&1
