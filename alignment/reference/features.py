@@ -6,7 +6,7 @@ ground-truth package ``alignment/reference/games/<game>/``) gives ``observation_
 state fields that observation reads (positions, the frame counter, ...) decoded from a batch of RAM
 snapshots; here the game's own observation is evaluated on a reset state carrying those fields. So
 the two sides cannot disagree on order, sizes or geometry, only where the RAM decoding does, which
-tests/stress/test_features.py measures frame by frame on matched runs.
+tests/reference/test_features.py measures frame by frame on matched runs.
 """
 
 from __future__ import annotations

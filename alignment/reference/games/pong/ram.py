@@ -7,8 +7,11 @@ ale-py 0.12.1 frames; tests/reference/test_ale.py re-checks every address agains
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from jaxtari.atari import paddle
 from jaxtari.games.pong import PongConstants
 
 from alignment.signals import OCATARI, AleCounterpart, RamWrite, Signal, jax_signal, ram_byte
@@ -19,6 +22,9 @@ PLAYER_Y = 51  # right (green) paddle; screen top y + player_y_offset
 BALL_Y = 54  # screen top y + ball_y_offset
 ENEMY_SCORE = 13
 PLAYER_SCORE = 14
+# measured (ale-py 0.12.1, the JAX game's state matched frame by frame; no public map names them)
+CLOCK = 8  # the ROM's frame counter (state.clock): its parity says whether the frame read the pot
+POT_AVERAGE = 60  # the averaged pot reading (state.pot_average); RAM 51 holds the one before it
 
 POSITION_TOLERANCE = 2  # px: a sub-frame of paddle/ball motion still counts as agreement
 
@@ -47,10 +53,37 @@ def signals() -> list[Signal]:
 
 def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
     """The JAX state fields ``Pong.observation`` reads, for a batch of RAM snapshots (N, 128): the
-    state keeps the kernel's RAM units, so each is its byte (see alignment.reference.features)."""
+    state keeps the kernel's RAM units, so most are their byte (see alignment.reference.features).
+
+    The drawn ball box also depends on the frame counter and, on frames that read the paddle pot,
+    on the line where the pot charged (the reading): the kernel averages that reading into RAM 60
+    while RAM 51 takes the previous average, so the reading is ``2 * RAM 60 - RAM 51``, rounded up
+    to even (readings are even, the average floors). RAM keeps no resistance, so ``pot`` is the
+    smallest one giving that reading, which is all the observation reads of it.
+    """
     r = np.asarray(rams).astype(np.int32)
+    reading = (2 * r[:, POT_AVERAGE] - r[:, PLAYER_Y] + 1) & ~1
     return {"player_y": r[:, PLAYER_Y], "enemy_y": r[:, ENEMY_Y], "ball_x": r[:, BALL_X],
-            "ball_y": r[:, BALL_Y]}
+            "ball_y": r[:, BALL_Y], "clock": r[:, CLOCK], "pot": pot_for_reading(reading)}
+
+
+@functools.lru_cache(maxsize=1)
+def _readings_by_pot() -> tuple[np.ndarray, np.ndarray]:
+    """Every resistance ALE's paddle can take (ohm) and the JAX game's reading of it (ascending)."""
+    import jax.numpy as jnp
+
+    import jaxtari
+
+    pots = np.arange(paddle.POT_MIN, paddle.POT_MAX + 1, dtype=np.int32)
+    return pots, np.asarray(jaxtari.make("pong").pot_reading(jnp.asarray(pots)))
+
+
+def pot_for_reading(reading: np.ndarray) -> np.ndarray:
+    """The smallest resistance whose charge-time count is ``reading`` (clipped to what a pot can
+    read: a byte no pot gives, on frames that did not read it, stands for the nearest one)."""
+    pots, readings = _readings_by_pot()
+    i = np.searchsorted(readings, np.asarray(reading, np.int64), side="left")
+    return pots[np.minimum(i, len(pots) - 1)]
 
 
 def features(ram) -> np.ndarray:
