@@ -9,8 +9,10 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import re
+from pathlib import Path
 from typing import Sequence
 
 from jaxtari import games as games_package
@@ -44,13 +46,25 @@ def canonical_name(name: str) -> str:
     raise UnknownGameError(f"unknown game {name!r}; known games: {known}")
 
 
-def _ale_rom_keys() -> set[str]:
-    # ale-py names every ROM it ships; jaxtari does not need it, so without it the message is plainer
+def ale_rom_ids() -> list[str]:
+    """The ids of the ROMs ale-py ships (``"pong"``, ``"space_invaders"``, ...), or [] without it.
+
+    Read from the file names of its ``roms`` folder, located without importing ale-py: importing
+    it registers ALE's gymnasium ids, which ``import jaxtari`` must not do on a user's behalf.
+    jaxtari does not need ale-py, so without it the messages that use this are plainer.
+    """
     try:
-        from ale_py.roms import get_all_rom_ids
-    except ImportError:
-        return set()
-    return {re.sub(r"[^a-z0-9]", "", rom) for rom in get_all_rom_ids()}
+        spec = importlib.util.find_spec("ale_py")
+    except ImportError:  # an import hook that refuses it (the layering test's): as if not installed
+        return []
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    roms = [Path(p) / "roms" for p in spec.submodule_search_locations]
+    return sorted({f.stem for d in roms if d.is_dir() for f in d.glob("*.bin")})
+
+
+def _ale_rom_keys() -> set[str]:
+    return {re.sub(r"[^a-z0-9]", "", rom) for rom in ale_rom_ids()}
 
 
 def list_games() -> list[str]:
@@ -90,7 +104,7 @@ def make(name: str, mods: Sequence = (), *, full_action_space: bool = False) -> 
 
 __all__ = [
     "ACTION_NAMES", "Game", "ObjectGroup", "InternalMod", "PostStepMod", "ModError",
-    "UnknownGameError", "make", "list_games", "canonical_name", "game_class",
+    "UnknownGameError", "make", "list_games", "canonical_name", "game_class", "ale_rom_ids",
 ]
 
 

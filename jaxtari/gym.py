@@ -14,6 +14,7 @@ linters), and ``gymnasium.make("jaxtari:jaxtari/Pong-v5")`` imports it.
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 import gymnasium
@@ -132,14 +133,42 @@ def seed_chain(rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, 2**32, size=2, dtype=np.uint32)
 
 
+ENTRY_POINT = "jaxtari.gym:JaxtariEnv"
+NOT_PORTED_ENTRY_POINT = "jaxtari.gym:not_ported"
+
+
 def env_ids() -> list[str]:
-    """Every id :func:`register` registers."""
-    return sorted(i for i in gymnasium.registry if i.startswith(f"{NAMESPACE}/"))
+    """Every id :func:`register` registers for a game jaxtari has (not the unported ALE games')."""
+    return sorted(i for i, spec in gymnasium.registry.items()
+                  if i.startswith(f"{NAMESPACE}/") and spec.entry_point == ENTRY_POINT)
+
+
+def not_ported(game: str, env_id: str, **_ignored: Any):
+    """The entry point of ``jaxtari/<Game>-v5`` (and ``NoFrameskip-v4``) for an ALE game jaxtari has
+    not ported: raises a :class:`DropInError` naming jaxtari's ids, the closest one, and ALE's id.
+
+    Why an id for it at all: gymnasium 1.x offers a package no hook into the error for an id it
+    does not know (that message says "doesn't exist", with one did-you-mean among the registered
+    names, which for a typo such as ``jaxtari/Pongg-v5`` already names ``Pong``), and patching its
+    lookup would change it for every other package. An id in our own namespace whose maker explains
+    is the one place gymnasium lets a package say more.
+    """
+    import jaxtari
+
+    name = dropin.env_name(game)
+    names = [dropin.env_name(g) for g in jaxtari.list_games()]
+    ids = [f"{NAMESPACE}/{n}-v5" for n in names]
+    close = difflib.get_close_matches(name, names, n=1)  # names alone: the id's frame is shared
+    hint = f" Did you mean '{NAMESPACE}/{close[0]}-v5'?" if close else ""
+    raise DropInError(f"{env_id}: {name} is an Atari game in ALE that jaxtari has not ported; "
+                      f"jaxtari's ids: {', '.join(ids)} (each also as <Game>NoFrameskip-v4).{hint} "
+                      f"The emulator itself: gymnasium.make('ALE/{name}-v5') with ale-py.")
 
 
 def register() -> None:
     """Register ``jaxtari/<Game>-v5`` and ``jaxtari/<Game>NoFrameskip-v4`` for every game of
-    ``jaxtari.list_games()`` (again: idempotent)."""
+    ``jaxtari.list_games()``, and the same ids of every other ALE game as :func:`not_ported`
+    (again: idempotent)."""
     import jaxtari
 
     for game in jaxtari.list_games():
@@ -155,5 +184,17 @@ def register() -> None:
             kwargs = {"game": game, "repeat_action_probability": dropin.STICKY_PROB,
                       "full_action_space": False, "frameskip": dropin.FRAMESKIP,
                       "max_num_frames_per_episode": dropin.MAX_EPISODE_FRAMES, **extra}
-            gymnasium.register(id=env_id, entry_point="jaxtari.gym:JaxtariEnv",
+            gymnasium.register(id=env_id, entry_point=ENTRY_POINT,
                                vector_entry_point="jaxtari.vector:JaxtariVectorEnv", kwargs=kwargs)
+    # ALE's other games (when ale-py is installed): the same ids, made into an error that names
+    # jaxtari's ids instead of gymnasium's bare "doesn't exist"
+    ported = {dropin.env_name(g) for g in jaxtari.list_games()}
+    for rom in jaxtari.ale_rom_ids():
+        name = dropin.env_name(rom)
+        if name in ported:
+            continue
+        for env_id in (f"{NAMESPACE}/{name}-v5", f"{NAMESPACE}/{name}NoFrameskip-v4"):
+            if env_id not in gymnasium.registry:
+                gymnasium.register(id=env_id, entry_point=NOT_PORTED_ENTRY_POINT,
+                                   vector_entry_point=NOT_PORTED_ENTRY_POINT,
+                                   kwargs={"game": rom, "env_id": env_id})

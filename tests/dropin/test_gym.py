@@ -56,6 +56,57 @@ def test_make_with_module_prefix_needs_no_import():
     assert out.stdout.split("\n")[-2] == "float32 ['episode_frame_number', 'frame_number', 'lives']"
 
 
+# ALE games nobody here is porting (Seaquest and Kangaroo are on their way: not those)
+UNPORTED = ("MontezumaRevenge", "Tennis")
+
+
+def test_ale_rom_ids_are_ale_pys_own_list():
+    from ale_py.roms import get_all_rom_ids
+
+    assert jaxtari.ale_rom_ids() == sorted(get_all_rom_ids())
+
+
+@pytest.mark.parametrize("name", UNPORTED)
+def test_an_unported_ale_game_names_jaxtaris_ids(name):
+    ours = ", ".join(f"jaxtari/{env_name(g)}-v5" for g in GAMES)
+    for env_id in (f"jaxtari/{name}-v5", f"jaxtari/{name}NoFrameskip-v4"):
+        with pytest.raises(DropInError, match=f"{env_id}: {name} is an Atari game in ALE that "
+                                              f"jaxtari has not ported; jaxtari's ids: {ours}"):
+            gymnasium.make(env_id)
+    with pytest.raises(gymnasium.error.Error, match=f"'ALE/{name}-v5'"):
+        gymnasium.make_vec(f"jaxtari/{name}-v5", num_envs=2)
+    # jaxtari's own ids stay those of its games
+    assert not any(name in i for i in env_ids())
+
+
+def test_a_near_name_gets_its_did_you_mean():
+    with pytest.raises(DropInError, match="Pooyan.*Did you mean 'jaxtari/Pong-v5'"):
+        gymnasium.make("jaxtari/Pooyan-v5")
+
+
+def test_import_registers_only_its_namespace_and_leaves_ale_py_alone():
+    """The explaining ids are jaxtari's own: no other namespace's id changes, and ale-py (whose
+    import registers ALE's ids) is not imported on the user's behalf; the module-prefix form
+    explains too."""
+    code = (
+        "import sys, gymnasium as gym\n"
+        "before = dict(gym.registry)\n"
+        "import jaxtari\n"
+        "new = set(gym.registry) - set(before)\n"
+        "changed = [i for i in before if gym.registry[i] is not before[i]]\n"
+        "print(all(i.startswith('jaxtari/') for i in new), len(new) > 8, changed, 'ale_py' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[-2] == "True True [] False"
+    code = "import gymnasium as gym; gym.make('jaxtari:jaxtari/Tennis-v5')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert out.returncode != 0
+    assert "DropInError: jaxtari/Tennis-v5: Tennis is an Atari game in ALE" in out.stderr
+
+
 def test_info_like_ale():
     env = gymnasium.make("jaxtari/Breakout-v5", obs_type="objects")
     _, info = env.reset(seed=3)
