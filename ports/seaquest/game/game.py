@@ -35,11 +35,10 @@ class Seaquest(Game):
             raise ValueError(f"seaquest: difficulty {c.difficulty} not available; difficulties: [0, 1]")
         i32 = jnp.int32
         lanes = jnp.zeros(k.NUM_LANES, jnp.int32)
-        none = jnp.full(k.NUM_LANES, NONE, jnp.int32)
         return SeaquestState(
             frame=i32(0), key=key, frame_count=i32(RESET_FRAME_COUNT), random=i32(RESET_RANDOM),
             color_cycle=i32(0), game_over=i32(0), obstacle_x=lanes, pattern=lanes,
-            nusiz_index=lanes, hit_lanes=none, torpedo_lane=i32(NONE), sub_lane=i32(NONE),
+            nusiz_index=lanes, hit_lanes=jnp.arange(k.NUM_LANES, dtype=jnp.int32), torpedo_lane=i32(NONE), sub_lane=i32(NONE),
             ball_lane=i32(NONE), score=i32(0), reserve_subs=i32(k.START_RESERVE_SUBS),
             level=i32(0), difficulty=i32(0), divers=i32(0), sub_x=i32(k.SUB_START_X),
             missile_x=lanes, point_value=i32(k.POINT_VALUE_BASE << 4),

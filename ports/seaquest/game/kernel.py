@@ -1,18 +1,157 @@
 """What the picture latches for the next frame: the TIA's collisions per lane, the patrol sub's
-collision with the player's sub, the oxygen warning."""
+collision with the player's sub, the oxygen warning.
+
+The cartridge draws each lane in a 24-line section (lane 3 from screen line 57 down): the
+obstacle group (player 1) and the diver or enemy missile (the ball) appear only on the section's
+15 loop lines 9..23, where the collision latches are cleared just before (line 8) and read just
+after (line 24), so the collisions are those of the loop lines: every line the sub (player 0, its
+row from a counter, ram[97] + 44 - screen line) or its torpedo (missile 0, only on the sub's row 4)
+overlaps the group or the ball, and every line the group overlaps the ball. A lane latches its own
+index; over the sections (top lane first) the last, lowest lane wins. Positions measured on ALE's
+screen: the sub and the torpedo at their RAM x, a group copy at its kernel position, the ball at
+the lane's x + 2, moved each loop line by the row's HMOVE value. Collisions count in the 8 columns
+the HMOVE bar blanks as well (measured: an empty lane draws one copy at 0 and latches the ball
+parked at 0 + 2).
+"""
 
 from __future__ import annotations
 
 import jax.numpy as jnp
+import numpy as np
 
+from . import art
 from . import constants as k
-from .logic import NONE
+from .logic import BYTE, NONE, pick
+
+WIDTH = k.SCREEN_RIGHT
+COLUMNS = np.arange(WIDTH)
+LOOP_LINES = 15  # rows 14..0
+TOP_SECTION_LOOP_END = 79  # screen line of the top lane's loop row 0
+SECTION_LINES = 24
+SUB_ROW_LINE = 44  # the sub's row counter on screen line L is ram[97] + 44 - L
+SUB_ROWS_DRAWN = 12  # rows 0..11
+TORPEDO_ROW = 4
+BALL_OFFSET = 2
+COPY_OFFSETS = ((0,), (0,), (0,), (0, 16), (0,), (0, 32), (0, 16), (0, 16, 32))  # by NUSIZ index
+POSITION_OFFSETS = (0, 32, 16, 16, 0, 0, 0, 0)  # the first copy shown, by NUSIZ index
+POSITION_WRAP = 96  # a kernel position >= 160 is taken 96 to the left
+PATROL_LINES = range(9, 1, -1)  # the surface kernel draws the patrol sub on its lines 9..2
+PATROL_ROW_SKIP = 2  # ... with the sub's rows from 2 up
+SURFACE_LINES = 10
+
+_PAGE = np.frombuffer(art.PAGE, np.uint8).astype(np.int32)
+
+
+def _page(index):
+    """PAGE[index] for traced indices (a gather from a 256-byte constant)."""
+    return jnp.asarray(_PAGE)[index & BYTE]
+
+
+def _signed_motion(value):
+    """The TIA's HMxx: the upper nibble, signed; positive moves left."""
+    n = (value >> 4) & 0xF
+    return jnp.where(n >= 8, n - 16, n)
+
+
+def _bits(byte, rel, reflect, scale=1):
+    """Whether column ``rel`` (0..8*scale-1 from the object's left) of a player byte is lit."""
+    inside = (rel >= 0) & (rel < 8 * scale)
+    bit = jnp.where(reflect, rel // scale, 7 - rel // scale)
+    return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
+
+
+def _lane_objects(s):
+    """Per lane and loop line: (group pixels, ball pixels), each (4, 15, 160) bools; line index
+    i = 0..14 is loop row 14 - i (top line first)."""
+    rows = 14 - jnp.arange(LOOP_LINES)  # (15,)
+    attrs = s.attributes  # (4,)
+    kind = attrs & 7
+    pointer = pick(art.OBSTACLE_ROWS, kind) + jnp.where(kind < art.SHARK_KINDS, s.shark_float, 0)
+    graphic = _page(pointer[:, None] + rows[None, :])  # (4, 15)
+    n = s.nusiz_index
+    pos = (pick(POSITION_OFFSETS, n) + s.obstacle_x) & BYTE
+    pos = jnp.where(n == 0, 0, pos)
+    pos = jnp.where(pos >= WIDTH, pos - POSITION_WRAP, pos)
+    reflect = (attrs & k.ATTR_LEFT) != 0
+    cols = jnp.asarray(COLUMNS)
+    group = jnp.zeros((k.NUM_LANES, LOOP_LINES, WIDTH), bool)
+    for copies_n, offsets in enumerate(COPY_OFFSETS):
+        lit = jnp.zeros((k.NUM_LANES, LOOP_LINES, WIDTH), bool)
+        for o in offsets:
+            rel = (cols[None, None, :] - pos[:, None, None] - o) % WIDTH
+            lit = lit | _bits(graphic[:, :, None], rel, reflect[:, None, None])
+        group = jnp.where((n == copies_n)[:, None, None], lit, group)
+    # the ball: placed at x + 2, then each loop line moved by its row's HMOVE value
+    low = attrs & k.ATTR_LOW
+    motion = _signed_motion(_page(pick(art.BALL_MOTION, low)[:, None] + rows[None, :]))
+    left = jnp.where(s.missile_x < WIDTH, s.missile_x, 0) + BALL_OFFSET
+    ball_x = left[:, None] - jnp.cumsum(motion, axis=1)  # row 14 first
+    shape = _page(pick(art.BALL_SHAPE, low)[:, None] + rows[None, :])
+    on = (shape & art.ENABLE_BIT) != 0
+    size = 1 << ((shape >> art.SIZE_SHIFT) & 3)
+    rel = (cols[None, None, :] - ball_x[:, :, None]) % WIDTH
+    ball = on[:, :, None] & (rel < size[:, :, None])
+    return group, ball
+
+
+def _sub_rows(s):
+    """The sub's row pointer: its animation frame, or the explosion while dying."""
+    normal = pick(art.SUB_ROWS, s.sub_animation)
+    dying = (s.death != 0) & (s.death < k.DEATH_OXYGEN_EMPTY)
+    explosion = pick(art.EXPLOSION_ROWS, jnp.maximum(s.death, 10) - 10)
+    return jnp.where(dying, explosion, normal)
+
+
+def _sub_pixels(s, lines):
+    """Player 0 (the sub, double width) and missile 0 (the torpedo) on screen ``lines``:
+    two (len(lines), 160) bool arrays."""
+    row = (s.sub_y + SUB_ROW_LINE - lines) & BYTE
+    graphic = jnp.where(row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + row), 0)
+    cols = jnp.asarray(COLUMNS)[None, :]
+    reflect = s.sub_direction != 0
+    sub = _bits(graphic[:, None], (cols - s.sub_x) % WIDTH, reflect, scale=2)
+    torpedo = (row == TORPEDO_ROW)[:, None] & (((cols - s.torpedo_x) % WIDTH) < k.TORPEDO_WIDTH)
+    return sub, torpedo
+
+
+def _first_lane(hits):
+    """The latch after the sections ran top lane first: the lowest lane that hit, else NONE."""
+    out = jnp.int32(NONE)
+    for lane in range(k.NUM_LANES - 1, -1, -1):
+        out = jnp.where(hits[lane], lane, out)
+    return out
+
+
+def _patrol_hit(s):
+    """Players 0 and 1 on the surface kernel's lines: the patrol sub (the sub's rows 2 up,
+    reflected, at its x) against the player's sub."""
+    xs = jnp.asarray(np.asarray(PATROL_LINES))
+    sub_row = (s.sub_y - (SURFACE_LINES - xs)) & BYTE
+    sub_graphic = jnp.where(sub_row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + sub_row), 0)
+    patrol_graphic = _page(pick(art.SUB_ROWS, s.sub_animation) + PATROL_ROW_SKIP + xs)
+    cols = jnp.asarray(COLUMNS)[None, :]
+    px = jnp.where(s.patrol_x < WIDTH, s.patrol_x, 0)
+    sub = _bits(sub_graphic[:, None], (cols - s.sub_x) % WIDTH, s.sub_direction != 0, scale=2)
+    patrol = _bits(patrol_graphic[:, None], (cols - px) % WIDTH, True)
+    return jnp.any(sub & patrol)
 
 
 def latch(s):
     warn = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
             & (s.oxygen <= k.OXYGEN_WARNING_LEVEL))
-    none = jnp.full(k.NUM_LANES, NONE, jnp.int32)
-    return s.replace(oxygen_warning=jnp.where(warn, k.WARNING_ON, 0), hit_lanes=none,
-                     torpedo_lane=jnp.int32(NONE), sub_lane=jnp.int32(NONE),
-                     ball_lane=jnp.int32(NONE), patrol_hit=jnp.bool_(False))
+    group, ball = _lane_objects(s)
+    lanes = np.arange(k.NUM_LANES)
+    lines = (TOP_SECTION_LOOP_END - 14 + SECTION_LINES * (k.NUM_LANES - 1 - lanes))[:, None] \
+        + np.arange(LOOP_LINES)[None, :]  # (4, 15) screen lines, row 14 first
+    sub, torpedo = _sub_pixels(s, jnp.asarray(lines.reshape(-1)))
+    sub = sub.reshape(k.NUM_LANES, LOOP_LINES, WIDTH)
+    torpedo = torpedo.reshape(k.NUM_LANES, LOOP_LINES, WIDTH)
+    hit = lambda a, b: jnp.any(a & b, axis=(1, 2))  # noqa: E731
+    group_ball = hit(group, ball)
+    return s.replace(
+        oxygen_warning=jnp.where(warn, k.WARNING_ON, 0),
+        hit_lanes=jnp.where(group_ball, jnp.arange(k.NUM_LANES), NONE),
+        torpedo_lane=_first_lane(hit(torpedo, group)),
+        sub_lane=_first_lane(hit(sub, group)),
+        ball_lane=_first_lane(hit(sub, ball)),
+        patrol_hit=_patrol_hit(s))
