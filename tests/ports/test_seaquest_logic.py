@@ -1,10 +1,12 @@
-"""Seaquest's JAX game logic (ports/seaquest/game) against the real emulator, frame by frame: every
-RAM byte the state mirrors, the score and the reward.
+"""Seaquest's JAX game (ports/seaquest/game) against the real emulator, frame by frame: every RAM
+byte the state mirrors (ports/seaquest/reference/ram.STATE_BYTES: 57 bytes, the collision latches
+included), the score and the reward, from reset with the same actions (sticky actions off).
 
-Measured (ale-py 0.12.1): from reset with NOOPs, and with the sub moved along and just under the
-surface, every mirrored byte agrees on every frame until the first collision the picture latches
-(frame 398 from reset: two sharks meet their lanes' divers). The collision latches (ram[48..51]
-and what follows from them) are not modelled yet: see ports/seaquest/README.md.
+Measured (ale-py 0.12.1): every frame agrees over 1,500 NOOP frames, whole random games (seeds
+0-9, actions held 1-8 frames), whole games of long holds (1-30 and 1-60 frames) and a game driven
+through waves 0-4 by RAM-written divers (six divers written under water, then surfacing: the
+oxygen bonus, the diver bonus, the next wave; then random play with the patrol sub on the
+surface), 4,277 frames.
 """
 
 from __future__ import annotations
@@ -16,14 +18,12 @@ import pytest
 
 from alignment.porting import ramtrace as rt
 from ports.seaquest.game import Seaquest
+from ports.seaquest.game import constants as k
+from ports.seaquest.game.game import state_from_ram
 from ports.seaquest.reference import ram as gt
 
-FIRST_COLLISION = 398  # measured: the first frame whose logic reads a latched collision
-NOT_MODELLED = ("hit_lanes",)  # the per-lane shark/diver latches (the picture's collisions)
-
-
 GAME = Seaquest()
-LENGTH = FIRST_COLLISION  # every run is padded to this many frames: one compile for all
+LENGTH = 2500  # runs are padded to this many frames: one compile for every fast test
 
 
 def _body(s, a):
@@ -34,44 +34,100 @@ def _body(s, a):
 _SCAN = jax.jit(lambda s, a: jax.lax.scan(_body, s, a))
 
 
-def _run_jax(actions):
+def _run_jax(actions, length=LENGTH):
     state = GAME._reset(jax.random.key(0))
-    padded = np.zeros(LENGTH, np.int32)
+    padded = np.zeros(max(length, len(actions)), np.int32)
     padded[:len(actions)] = actions
     _, (states, rewards) = _SCAN(state, jnp.asarray(padded))
-    return GAME, jax.device_get(state), jax.device_get(states), np.asarray(rewards)
+    return jax.device_get(state), jax.device_get(states), np.asarray(rewards)
 
 
 def _at(states, t):
     return jax.tree_util.tree_map(lambda x: x[t], states)
 
 
-@pytest.mark.parametrize("script", [
-    f"NOOP:{FIRST_COLLISION - 1}",
-    # along the surface and just under it (y 14..19: no oxygen drain, no torpedo, no lane)
-    "NOOP:130,DOWN:6,RIGHT:60,LEFT:120,UPLEFT:4,DOWNRIGHT:4,RIGHT:50,UP:10,LEFT:13",
-])
-def test_every_mirrored_byte_and_the_reward_agree_until_the_first_collision(script):
-    trace = rt.record("seaquest", rt.parse_script(script))
-    assert trace.frames <= LENGTH
-    game, state0, states, rewards = _run_jax(trace.actions)
-    assert gt.state_differences(state0, trace.rams[0], NOT_MODELLED) == {}
+def assert_lockstep(trace, length=LENGTH):
+    state0, states, rewards = _run_jax(trace.actions, length)
+    assert gt.state_differences(state0, trace.rams[0]) == {}
     for t in range(trace.frames):
-        diff = gt.state_differences(_at(states, t), trace.rams[t + 1], NOT_MODELLED)
-        assert diff == {}, (t + 1, diff)
+        diff = gt.state_differences(_at(states, t), trace.rams[t + 1])
+        assert diff == {}, (t + 1, trace.action_names[trace.actions[t]], diff)
         assert rewards[t] == trace.rewards[t], t + 1
-    # the catalog signals read from either side agree as well
     last = _at(states, trace.frames - 1)
-    mine = game.signals(last)
+    assert int(GAME.lives(last)) == trace.lives[-1]
+    assert bool(GAME.is_terminal(last)) == trace.game_over[-1]
+    mine = GAME.signals(last)
     for s in gt.signals():
         assert np.array_equal(np.asarray(mine[s.name]), np.asarray(s.ale(trace.rams[-1]))), s.name
-    assert int(game.lives(last)) == trace.lives[-1]
 
 
-def test_the_first_difference_is_the_unmodelled_collision_latch():
-    # honest about the limit: the frame after, the lane attributes the latch sets differ
-    trace = rt.record("seaquest", rt.parse_script(f"NOOP:{FIRST_COLLISION}"))
-    _, _, states, _ = _run_jax(trace.actions)
-    before = gt.state_differences(_at(states, FIRST_COLLISION - 2), trace.rams[-2], NOT_MODELLED)
-    after = gt.state_differences(_at(states, FIRST_COLLISION - 1), trace.rams[-1], NOT_MODELLED)
-    assert before == {} and set(after) == {"attributes"}
+def test_noop_from_reset():
+    assert_lockstep(rt.record("seaquest", rt.parse_script("NOOP:1500")))
+
+
+def test_a_whole_random_game():
+    trace = rt.record("seaquest", frames=LENGTH, seed=2, hold=(1, 8))
+    assert trace.game_over[-1] and trace.rewards.sum() > 0  # 1,521 frames, scores, loses all subs
+    assert_lockstep(trace)
+
+
+def test_state_from_ram_mirrors_every_byte():
+    trace = rt.record("seaquest", frames=800, seed=5, hold=(1, 6))
+    for ram in trace.rams[::7]:
+        assert gt.state_differences(state_from_ram(ram), ram) == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, hold", [(s, 8) for s in range(10)] + [(10, 30), (11, 30),
+                                                                       (12, 60), (13, 60)])
+def test_whole_random_and_long_held_games(seed, hold):
+    trace = rt.record("seaquest", frames=8000, seed=seed, hold=(1, hold))
+    assert trace.game_over[-1]
+    assert_lockstep(trace, length=8000)
+
+
+def _deep_plan(seed):
+    """Five waves won by writing six divers under water and surfacing, then random play."""
+    names = rt.action_names()
+    plan = [("NOOP", 130)]
+    for _ in range(5):
+        plan += [("DOWN", 8), ("NOOP", 40), ("poke", 6), ("UP", 10), ("NOOP", 450)]
+    rng = np.random.default_rng(seed)
+    plan += [(names[int(rng.integers(18))], int(rng.integers(1, 10))) for _ in range(400)]
+    return plan
+
+
+@pytest.mark.slow
+def test_a_game_through_five_waves_with_the_patrol_sub():
+    import ale_py
+    from ale_py import roms
+
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.loadROM(roms.get_rom_path("seaquest"))
+    ale.reset_game()
+    step = jax.jit(GAME._step)
+    s = GAME._reset(jax.random.key(0))
+    names = rt.action_names()
+    frames, levels, patrol = 0, set(), 0
+    for name, n in _deep_plan(0):
+        if name == "poke":
+            if ale.getRAM()[k.RAM_SUB_Y] > k.SUB_Y_MIN:
+                ale.setRAM(k.RAM_DIVERS, n)
+                s = s.replace(divers=jnp.int32(n))
+            continue
+        for _ in range(n):
+            a = names.index(name)
+            reward = ale.act(ale_py.Action(a))
+            s, r = step(s, jnp.int32(a))
+            frames += 1
+            ram = ale.getRAM()
+            assert gt.state_differences(s, ram) == {} and int(r) == reward, frames
+            levels.add(int(ram[k.RAM_LEVEL]))
+            patrol += int(ram[k.RAM_PATROL_X] != 0)
+            if ale.game_over():
+                break
+        if ale.game_over():
+            break
+    assert levels == {0, 1, 2, 3, 4} and patrol > 1000 and ale.game_over()

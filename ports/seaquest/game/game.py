@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import jax.numpy as jnp
+import numpy as np
 
 from jaxtari.env import Game, joystick
 from . import constants as k
@@ -382,3 +383,43 @@ class Seaquest(Game):
             "enemy_missile_x": jnp.where(sub, state.missile_x, 0)[..., top_first],
             "patrol_x": state.patrol_x, "level": state.level,
         }
+
+
+def state_from_ram(ram, *, frame: int = 0, key=None) -> SeaquestState:
+    """The state that mirrors a RAM snapshot of the cartridge (128 bytes, ALE's ``getRAM``): every
+    field is its bytes (see the field comments), so a state reached on ALE (deep play, pokes)
+    continues here exactly. ``frame`` (frames since reset) is not in RAM."""
+    import jax
+
+    r = np.asarray(ram, np.int64)
+
+    def lanes(base, n=k.NUM_LANES):
+        return jnp.asarray(r[base:base + n], jnp.int32)
+
+    def byte(a):
+        return jnp.int32(r[a])
+
+    score = int("".join(f"{int(v):02x}" for v in r[k.RAM_SCORE:k.RAM_SCORE + 3]))
+    return SeaquestState(
+        frame=jnp.int32(frame), key=jax.random.key(0) if key is None else key,
+        frame_count=byte(k.RAM_FRAME_COUNT), random=byte(k.RAM_RANDOM),
+        color_cycle=byte(k.RAM_COLOR_CYCLE), game_over=byte(k.RAM_GAME_OVER),
+        obstacle_x=lanes(k.RAM_OBSTACLE_X), pattern=lanes(k.RAM_PATTERN),
+        nusiz_index=lanes(k.RAM_NUSIZ_INDEX), hit_lanes=lanes(k.RAM_COLLISIONS),
+        torpedo_lane=byte(k.RAM_COLLISIONS + 4), sub_lane=byte(k.RAM_COLLISIONS + 5),
+        ball_lane=byte(k.RAM_COLLISIONS + 6), score=jnp.int32(score),
+        reserve_subs=byte(k.RAM_RESERVE_SUBS), level=byte(k.RAM_LEVEL),
+        difficulty=byte(k.RAM_DIFFICULTY), divers=byte(k.RAM_DIVERS), sub_x=byte(k.RAM_SUB_X),
+        missile_x=lanes(k.RAM_MISSILE_X), point_value=byte(k.RAM_POINT_VALUE),
+        fractions=lanes(k.RAM_FRACTIONS, 3), sub_direction=byte(k.RAM_SUB_DIRECTION),
+        torpedo_direction=byte(k.RAM_TORPEDO_DIRECTION), attributes=lanes(k.RAM_ATTRIBUTES),
+        shark_float=byte(k.RAM_SHARK_FLOAT), obstacle_animation=byte(k.RAM_OBSTACLE_ANIMATION),
+        sub_animation=byte(k.RAM_SUB_ANIMATION), sub_y=byte(k.RAM_SUB_Y),
+        oxygen=byte(k.RAM_OXYGEN), torpedo_x=byte(k.RAM_TORPEDO_X),
+        game_state=byte(k.RAM_GAME_STATE), death=byte(k.RAM_DEATH),
+        sound_pickup=byte(k.RAM_SOUND_PICKUP), sound_shark=byte(k.RAM_SOUND_SHARK),
+        sound_sub=byte(k.RAM_SOUND_SUB), sound_torpedo=byte(k.RAM_SOUND_TORPEDO),
+        diver_state=lanes(k.RAM_DIVER_STATE), patrol_x=byte(k.RAM_PATROL_X),
+        patrol_hit=jnp.bool_(bool(r[k.RAM_PATROL_HIT] & SIGN)),
+        oxygen_warning=byte(k.RAM_OXYGEN_WARNING), speed_value=byte(k.RAM_SPEED_VALUE),
+    )

@@ -164,4 +164,6 @@ def state_differences(state, ram, skip=()) -> dict[str, tuple]:
             out[field] = (mine, theirs)
     if int(state.score) != score(ram):
         out["score"] = (int(state.score), score(ram))
+    if "patrol_hit" not in skip and bool(state.patrol_hit) != bool(ram[k.RAM_PATROL_HIT] & 0x80):
+        out["patrol_hit"] = (bool(state.patrol_hit), int(ram[k.RAM_PATROL_HIT]))
     return out
