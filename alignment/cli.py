@@ -52,16 +52,10 @@ app = typer.Typer(
 )
 
 # Each module exposes register(app) adding its commands.
-COMMAND_MODULES = (
-    "alignment.spec.command",
-    "alignment.audit.command",
-    "alignment.pipeline.command",
-    "alignment.gate.command",
-    "alignment.playtest.command",
-    "alignment.stress.command",
-    "alignment.robustness.command",
-    "alignment.porting.command",
-)
+from alignment.stages import OTHER_COMMANDS, STAGES  # noqa: E402
+
+# Each module exposes register(app) adding its commands (the stage contract, alignment/stages.py).
+COMMAND_MODULES = (*(s.command for s in STAGES.values()), *OTHER_COMMANDS)
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)

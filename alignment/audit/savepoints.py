@@ -14,15 +14,16 @@ point on both backends. The targets are code, each game's in its ground-truth pa
 (``alignment/reference/games/<game>/savepoints.py``, the entry's ``save_point_targets``); the spec
 only ever holds the search's output, and nothing in a spec is executed.
 
-    python -m alignment.audit.savepoints frostbite igloo-complete            # print the YAML
-    python -m alignment.audit.savepoints frostbite igloo-complete --write    # store it in the spec
+    jaxtari-align savepoint frostbite igloo-complete            # print the YAML
+    jaxtari-align savepoint frostbite igloo-complete --write    # store it in the spec
+
+(``python -m alignment.audit.savepoints`` runs the same command: the stored save points' notes name
+it.)
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import sys
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -163,33 +164,9 @@ def find(spec: GameSpec, name: str, progress=None) -> SavePoint:
     )
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    from alignment.spec.store import SpecFileError, load_spec, write_spec, yaml_text
+if __name__ == "__main__":  # the command the stored save points' notes name
+    import typer
 
-    p = argparse.ArgumentParser(prog="python -m alignment.audit.savepoints",
-                                description="Find a probe save point on ALE (beam search).")
-    p.add_argument("game")
-    p.add_argument("name", help="the save point to find (a search target of the game)")
-    p.add_argument("--specs", type=Path, default=Path("specs"))
-    p.add_argument("--write", action="store_true", help="store it in specs/<game>.yaml")
-    args = p.parse_args(argv)
-    try:
-        game = catalog.canonical(args.game)
-        path = args.specs / f"{game}.yaml"
-        spec = load_spec(path)
-        point = find(spec, args.name)
-    except (SearchError, SpecFileError, catalog.UnknownCatalogGame) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    if args.write:
-        data = spec.model_dump(mode="json", exclude_none=True)
-        data["save_points"][args.name] = point.model_dump(mode="json", exclude_none=True)
-        write_spec(GameSpec.model_validate(data), path)
-        print(f"wrote save point {args.name!r} ({point.frames} frames) to {path}")
-    else:
-        print(yaml_text({args.name: point.model_dump(mode="json", exclude_none=True)}), end="")
-    return 0
+    from alignment.audit.command import savepoint_command
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    typer.run(savepoint_command)

@@ -109,17 +109,14 @@ def register(app: typer.Typer) -> None:
         for problem in artefact_problems:
             console.print(f"artefacts: {problem}", soft_wrap=True, markup=False)
 
-        text = report.markdown(verdicts, base=base, commit=_head(root))
-        if artefact_problems:
-            text += ("\n**Committed artefacts differ from what the code produces** (the re-made "
-                     "ones are in the workflow's artifact):\n\n"
-                     + "\n".join(f"- {p}" for p in artefact_problems) + "\n")
+        options = {"base": base, "commit": _head(root), "artefact_problems": artefact_problems}
+        text = report.markdown(verdicts, **options)
         summary = os.environ.get(SUMMARY_ENV)
         if summary:
             with open(summary, "a", encoding="utf-8") as f:  # the step summary is appended to
                 f.write(text)
         if markdown is not None or not summary:
-            path = report.write(markdown or Path(DEFAULT_MARKDOWN), text)
+            path = report.write(verdicts, markdown or Path(DEFAULT_MARKDOWN), **options)
             console.print(f"markdown: {path}")
         ok = all(v.passed for v in verdicts) and not artefact_problems
         raise typer.Exit(0 if ok else 1)

@@ -33,7 +33,7 @@ def table_rows(verdicts: Sequence[GameVerdict]) -> list[list[str]]:
 
 
 def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
-             commit: Optional[str] = None) -> str:
+             commit: Optional[str] = None, artefact_problems: Sequence[str] = ()) -> str:
     failed = [v for v in verdicts if not v.passed]
     title = "passed" if not failed else f"failed for {', '.join(v.game for v in failed)}"
     lines = [STICKY_MARKER, f"## Fidelity gate: {title}", ""]
@@ -54,8 +54,14 @@ def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
     notes = [(v.game, n) for v in verdicts for n in v.notes]
     if notes:
         lines += ["", "Notes:", ""] + [f"- {g}: {n}" for g, n in notes]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if artefact_problems:
+        text += ("\n**Committed artefacts differ from what the code produces** (the re-made "
+                 "ones are in the workflow's artifact):\n\n"
+                 + "\n".join(f"- {p}" for p in artefact_problems) + "\n")
+    return text
 
 
-def write(path: Path, text: str) -> Path:
-    return atomic.write_text(Path(path), text)
+def write(verdicts: Sequence[GameVerdict], path: Path, **options) -> Path:
+    """Write the markdown of :func:`markdown` (same ``options``) to ``path`` atomically."""
+    return atomic.write_text(Path(path), markdown(verdicts, **options))

@@ -43,14 +43,14 @@ def _check_stress(game: str, cfg: Configuration) -> None:
     of another configuration is refused now, not after the audit."""
     from alignment.stress.config import StressInputError, budget_config
     from alignment.stress.core import validate
-    from alignment.stress.report import check_replace
+    from alignment.stress.report import check_run
 
     try:
         _, kinds = validate(game, cfg.stress_obs, ("ale", "jax"), cfg.stress_seeds)
-        config = budget_config(cfg.stress_budget, cfg.stress_obs)
+        budget_config(cfg.stress_budget, cfg.stress_obs)
         if not cfg.stress_replace:
-            check_replace(Path(cfg.stress_dir), f"{game}-{cfg.stress_obs}", config,
-                          range(cfg.stress_seeds), kinds)
+            check_run(Path(cfg.stress_dir), game, cfg.stress_obs, cfg.stress_budget,
+                      cfg.stress_seeds, kinds)
     except StressInputError as err:
         msg = str(err).replace("pass --out", "pass --stress-out").replace("--replace",
                                                                           "--stress-replace")

@@ -10,14 +10,16 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping, Optional
 
-# The module holding each stage's core (the stage contract). A test may point a stage at another module
-# with the same functions (the toy game's stages); the default is the project's own.
+from alignment.stages import STAGES
+
+# The modules of each stage the graph runs: its core and its report writer (the stage contract,
+# alignment/stages.py). A test may point a stage at another module with the same functions (the toy
+# game's stages); the default is the project's own.
 DEFAULT_STAGE_MODULES: dict[str, str] = {
-    "spec": "alignment.spec.core",
-    "audit": "alignment.audit.core",
-    "audit_report": "alignment.audit.report",
-    "playtest": "alignment.playtest.core",
-    "stress": "alignment.stress.core",
+    "spec": STAGES["spec"].core, "spec_report": STAGES["spec"].report,
+    "audit": STAGES["audit"].core, "audit_report": STAGES["audit"].report,
+    "playtest": STAGES["playtest"].core,  # replays only: its results go into the run's report
+    "stress": STAGES["stress"].core, "stress_report": STAGES["stress"].report,
 }
 
 PLAYTEST_MISSING = ("mark", "interrupt")

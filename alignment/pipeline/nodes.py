@@ -9,7 +9,6 @@ an interrupted node from its start on resume.
 from __future__ import annotations
 
 import importlib
-import json
 import os
 from pathlib import Path
 from typing import Any, Mapping
@@ -23,6 +22,7 @@ from alignment.pipeline import review as review_step
 from alignment.pipeline.configuration import Configuration
 from alignment.pipeline.report import write_run_report
 from alignment.pipeline.state import PipelineState
+from alignment.plain import plain
 from alignment.spec.store import load_spec, spec_path
 
 
@@ -33,10 +33,6 @@ def _cfg(runtime: Runtime[Configuration]) -> Configuration:
 def _core(stage: str, cfg: Configuration):
     """The module of ``stage``'s core, imported now (a run imports only what it reaches)."""
     return importlib.import_module(cfg.module(stage))
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    return json.loads(Path(path).read_text("utf-8"))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -61,9 +57,10 @@ def spec(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
             "status": "failed",
             "detail": f"{why} for {game} and no documents offline: pass --docs DIR (a corpus of "
                       f"farama/ and atariage/ files, or ${DOCS_ENV}) or --online to fetch the pages"}}
-    core = _core("spec", cfg)
-    result = core.build_and_store(game, docs=cfg.docs, llm=cfg.llm, model=cfg.model,
-                                  out_dir=Path(cfg.specs_dir), force=False)
+    core, store = _core("spec", cfg), _core("spec_report", cfg)
+    result = core.build(game, docs=cfg.docs, llm=cfg.llm, model=cfg.model,
+                        out_dir=Path(cfg.specs_dir), force=False)
+    store.write(result)
     ids = {k: [str(i) for i in getattr(result, k, ()) or ()] for k in ("added", "changed", "kept")}
     return {"stage": "spec", "spec_path": str(result.path),
             "spec": {"status": "done", **ids,
@@ -158,9 +155,9 @@ def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
                             specs_dir=Path(cfg.specs_dir), faults=cfg.faults, docs=cfg.docs)
     report.write(result, out_dir)
     path = out_dir / f"{game}.json"
-    written = _read_json(path)
-    summary = written.get("summary") or {}
-    failing = ale_failures(written)
+    data = plain(report.to_json(result))  # what was written, as the state holds it
+    summary = data.get("summary") or {}
+    failing = ale_failures(data)
     detail = ", ".join(f"{k} {summary[k]:.2f}" for k in ("coverage", "recall", "precision",
                                                            "fault_detection")
                        if isinstance(summary.get(k), (int, float)))
@@ -213,12 +210,15 @@ def after_playtest(state: PipelineState, runtime: Runtime[Configuration]) -> str
 
 def stress(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     cfg, game = _cfg(runtime), state["game"]
-    core = _core("stress", cfg)
+    core, report = _core("stress", cfg), _core("stress_report", cfg)
     out_dir = Path(cfg.stress_dir)
-    core.run_stress(game, obs=cfg.stress_obs, budget=cfg.stress_budget, seeds=cfg.stress_seeds,
-                    out_dir=out_dir, replace=cfg.stress_replace)
+    if not cfg.stress_replace:  # checked again here: a resumed run reaches this stage much later
+        report.check_run(out_dir, game, cfg.stress_obs, cfg.stress_budget, cfg.stress_seeds)
+    result = core.run_stress(game, obs=cfg.stress_obs, budget=cfg.stress_budget,
+                             seeds=cfg.stress_seeds, out_dir=out_dir)
+    report.write(result, out_dir)
     path = out_dir / f"{game}-{cfg.stress_obs}.json"
-    verdict = _read_json(path).get("verdict") or {}
+    verdict = plain(report.to_json(result)).get("verdict") or {}
     label = verdict.get("label", "?")
     return {"stage": "stress", "stress": {
         "status": "failed" if label == "different" else "done", "path": str(path),

@@ -124,7 +124,7 @@ def train(game: str, budget: str | int, seeds: int, out_dir: Path, obs: str = "o
 
     config = budget_config(budget, obs)
     run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=(TRAINED_ON,), out_dir=out_dir,
-               on_progress=on_progress, write_report=False)
+               on_progress=on_progress)
     return load(checkpoint_root(out_dir, game, config), game, obs)
 
 

@@ -3,6 +3,6 @@
 - :mod:`alignment.spec.schema`: the pydantic models (GameSpec, Rule, SourceRef, Probe) and span checks.
 - :mod:`alignment.spec.offline`: the default extractor (deterministic, no keys, no network).
 - :mod:`alignment.spec.store`: ``specs/<game>.yaml`` read/write and the reviewed-rule merge.
-- :mod:`alignment.spec.core`: ``build_and_store``: extract, merge with the stored spec, write; returns data.
+- :mod:`alignment.spec.core`: ``build``: extract, merge with the stored spec; returns data (``store.write`` stores it).
 - :mod:`alignment.spec.command`: the ``jaxtari-align spec`` command (the only module that prints).
 """

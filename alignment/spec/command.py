@@ -1,6 +1,6 @@
 """``jaxtari-align spec GAME``: extract a game's rule spec from its documents into specs/<game>.yaml.
 
-The work is :func:`alignment.spec.core.build_and_store`; this module parses the options and prints
+The work is :func:`alignment.spec.core.build` (stored by :func:`alignment.spec.store.write`); this module parses the options and prints
 what it returned.
 """
 
@@ -13,7 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from alignment.spec.core import SpecError, SpecResult, build_and_store
+from alignment.spec.core import SpecError, SpecResult, build
+from alignment.spec import store
 from alignment.spec.schema import json_schema_text
 
 def print_summary(console: Console, result: SpecResult) -> None:
@@ -82,8 +83,9 @@ def register(app: typer.Typer) -> None:
                            f"at most {timeout:g} s; a cached answer is used when there is one",
                            err=True)
         try:
-            result = build_and_store(game, docs=docs, llm=llm, model=model, out_dir=Path(out),
-                                     force=force, deadline=timeout)
+            result = build(game, docs=docs, llm=llm, model=model, out_dir=Path(out), force=force,
+                           deadline=timeout)
+            store.write(result)
         except SpecError as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(1) from None

@@ -1,7 +1,8 @@
-"""Stage 1's core: build a game's rule spec from its documents and store it in ``specs/<game>.yaml``.
+"""Stage 1's core: build a game's rule spec from its documents, merged with ``specs/<game>.yaml``.
 
-:func:`build_and_store` returns what it did as data (:class:`SpecResult`) and never prints; the
-``jaxtari-align spec`` command (:mod:`alignment.spec.command`) and the graph both call it. The offline
+:func:`build` returns the merged spec and what changed as data (:class:`SpecResult`); it never
+prints or writes. The ``jaxtari-align spec`` command (:mod:`alignment.spec.command`) and the graph
+both call it and store the result with :func:`alignment.spec.store.write`. The offline
 extractor is the default (deterministic, no keys, no network beyond fetching the pages when no
 ``docs`` corpus is given). ``llm="anthropic"|"openai"`` hands the documents to
 :func:`alignment.spec.llm_extract.extract`, whose rules are accepted only where their spans are real.
@@ -25,12 +26,12 @@ from alignment.docs.text import DocumentError
 from alignment.llm import PROVIDERS
 from alignment.spec import offline
 from alignment.spec.schema import GameSpec, Rule, UnsupportedClaim, span_problem
-from alignment.spec.store import SpecFileError, load_spec, merge, spec_path, write_spec
+from alignment.spec.store import SpecFileError, load_spec, merge, spec_path
 
 
 @dataclasses.dataclass
 class SpecResult:
-    """What :func:`build_and_store` wrote."""
+    """What :func:`build` made, and where :func:`alignment.spec.store.write` stores it."""
 
     path: Path
     spec: GameSpec
@@ -90,10 +91,11 @@ def build_spec(game: str, documents: Sequence[Document], *, llm: str = "offline"
         raise SpecError(f"the {llm} extractor produced an invalid spec: {err}") from None
 
 
-def build_and_store(game: str, *, docs: Optional[str | Path] = None, llm: str = "offline",
-                    model: Optional[str] = None, out_dir: Path = Path("specs"),
-                    force: bool = False, deadline: Optional[float] = None) -> SpecResult:
-    """Extract ``game``'s spec from its documents, merge it with the stored one, write it atomically.
+def build(game: str, *, docs: Optional[str | Path] = None, llm: str = "offline",
+          model: Optional[str] = None, out_dir: Path = Path("specs"),
+          force: bool = False, deadline: Optional[float] = None) -> SpecResult:
+    """Extract ``game``'s spec from its documents and merge it with the one stored in ``out_dir``
+    (checked writable first, so no extraction runs for a spec that cannot be stored).
 
     Raises :class:`SpecError` (a message for the user) for an unknown game, no documents, a bad
     provider or a broken existing spec (unless ``force``).
@@ -124,7 +126,6 @@ def build_and_store(game: str, *, docs: Optional[str | Path] = None, llm: str = 
             if not force:
                 raise SpecError(f"{err}\n(or pass --force to overwrite it)") from None
     result = merge(fresh, existing, force=force, documents=loaded.by_id())
-    write_spec(result.spec, path)
     before = {r.id: r.model_dump() for r in existing.rules} if existing is not None else {}
     changed = [r.id for r in result.spec.rules if r.id in before and before[r.id] != r.model_dump()]
     return SpecResult(path, result.spec, list(result.added), list(result.kept), changed,

@@ -165,6 +165,11 @@ def write_spec(spec: GameSpec, path: os.PathLike | str) -> Path:
     return atomic.write_text(path, dump_yaml(spec))
 
 
+def write(result) -> Path:
+    """The spec stage's writer: store a :class:`alignment.spec.core.SpecResult` at its path."""
+    return write_spec(result.spec, result.path)
+
+
 # --------------------------------------------------------------------------------------------------
 # Merging a fresh extraction with a reviewed spec
 

@@ -61,6 +61,7 @@ def stress(
     Resumes from checkpoints under OUT/.checkpoints when killed."""
     from rich.console import Console
 
+    from alignment.stress import report
     from alignment.stress.config import budget_config
     from alignment.stress.core import run_stress, validate
     from alignment.stress.sides import seeds_by_choice
@@ -71,9 +72,11 @@ def stress(
     cli_checks.output_dir(out, "--out")  # a usage error naming the fix, before any work
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
     try:
-        validate(game, obs, kinds, seeds)
+        canon, kinds = validate(game, obs, kinds, seeds)
         config = budget_config(budget, obs)
         seeds_by_choice(seeds_by)
+        if not replace:  # a committed report of another configuration is never lost
+            report.check_replace(out, f"{canon}-{obs}", config, range(seeds), kinds)
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
@@ -84,10 +87,11 @@ def stress(
         with progress:
             result = run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=kinds,
                                 out_dir=out, on_progress=on_progress, resume=not fresh,
-                                command=command, seeds_by=seeds_by, replace=replace)
+                                command=command, seeds_by=seeds_by)
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
+    report.write(result, out)
     for note in result.notes:
         console.print(f"[yellow]note:[/yellow] {note}")
     v = result.verdict

@@ -2,8 +2,10 @@
 
 :func:`run_stress` returns a :class:`StressResult` (data; it never prints). It trains ``seeds``
 runs per backend interval by interval, checkpointing every seed after each interval under
-``out_dir/.checkpoints/`` so a killed run resumes where it stopped (at most one interval lost), and
-finally writes the report (:func:`alignment.stress.report.write`) unless ``write_report=False``.
+``out_dir/.checkpoints/`` so a killed run resumes where it stopped (at most one interval lost). The
+checkpoints are its working state; the report is the caller's to write
+(:func:`alignment.stress.report.write`), after checking with
+:func:`alignment.stress.report.check_replace` that it may replace what is there.
 
 The learning curve of a run is the mean unclipped return of the episodes (whole games, not lives)
 that finished within each evaluation interval, plotted against agent steps; its final return is the
@@ -200,17 +202,16 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                seeds: int = 5, backends: Sequence[str] = ("ale", "jax"),
                out_dir: Path = Path("stress"),
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
-               write_report: bool = True, command: str = "", seeds_by: str = "auto",
-               replace: bool = False, random_episodes: int | None = None) -> StressResult:
+               command: str = "", seeds_by: str = "auto",
+               random_episodes: int | None = None) -> StressResult:
     """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
 
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
     backend with the steps restored from checkpoints). ``resume=False`` discards this budget's
     checkpoints first. ``seeds_by`` (auto, map, vmap): how the JAX side runs its seeds together
     (see :class:`alignment.stress.sides.JaxSide`; auto: lax.map on the CPU, vmap elsewhere).
-    A report in ``out_dir`` of another configuration (budget, hyperparameters, seeds, backends) is
-    never replaced unless ``replace``: :class:`alignment.stress.report.ReplaceRefused` is raised
-    before any training.
+    With both backends the result carries the behaviour fingerprint of what the learners saw
+    (``extra["fingerprint"]``, see :mod:`alignment.stress.fingerprint`), which the gate replays.
     ``random_episodes``: games the random policy plays on ALE for the margin's floor (default
     :data:`alignment.stress.random_policy.EPISODES`)."""
     canon, backends = validate(game, obs, backends, seeds)
@@ -224,10 +225,6 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     out_dir = Path(out_dir)
     root = _checkpoint_root(out_dir, canon, config)
     _check_writable(out_dir)
-    if write_report and not replace:
-        from alignment.stress import report
-
-        report.check_replace(out_dir, f"{canon}-{obs}", config, range(seeds), backends)
     if not resume and root.exists():
         import shutil
 
@@ -256,23 +253,17 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                          "emulators: a resumed ALE pixel run starts new games at the checkpoint")
     result = StressResult(canon, obs, str(budget), config, seed_list, runs, stats, verdict, notes,
                           code_hash(canon), versions(LEARNING_STACK), command)
-    if write_report and set(backends) >= {"ale", "jax"}:  # a verdict the gate will hold it to
+    if set(backends) >= {"ale", "jax"}:  # a verdict the gate will hold it to
         from alignment.stress.fingerprint import fingerprint
 
         result.extra["fingerprint"] = {**fingerprint(canon, obs), "code_hash": result.code_hash}
-    if write_report:
-        from alignment.stress import report
-
-        report.write(result, out_dir)
     return result
 
 
 def _check_writable(out_dir: Path) -> None:
+    from alignment import atomic
+
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        probe = out_dir / ".write-check"
-        probe.write_text("ok")
-        probe.unlink()
-    except OSError as exc:
-        raise StressInputError(f"cannot write to the output folder {out_dir}: {exc}; pass a "
-                               f"writable --out") from None
+        atomic.check_writable_dir(out_dir, what="the output folder")
+    except atomic.OutputLocationError as exc:
+        raise StressInputError(f"{exc} (--out)") from None

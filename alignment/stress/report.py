@@ -236,6 +236,14 @@ def check_replace(out_dir: Path, name: str, config: PPOConfig, seeds: Sequence[i
                              f"this run ({_describe(new)}) would replace it: {fix}")
 
 
+def check_run(out_dir: Path, game: str, obs: str, budget: str | int, seeds: int,
+              backends: Sequence[str] = ("ale", "jax")) -> None:
+    """:func:`check_replace` for a run as the commands take it (a budget name or steps)."""
+    from alignment.stress.config import budget_config
+
+    check_replace(out_dir, f"{game}-{obs}", budget_config(budget, obs), range(seeds), backends)
+
+
 def write(result: StressResult, out_dir: Path = Path("stress")) -> dict[str, Path]:
     """Write the JSON, the markdown and the plots; returns the paths by kind."""
     data = to_json(result)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from typer.testing import CliRunner
+
 from alignment import catalog
 from alignment.audit import savepoints
+from alignment.cli import app
 from alignment.spec.store import load_spec, write_spec
 from tests.docs.paths import SPECS
 
@@ -26,23 +29,28 @@ def test_every_search_target_is_a_stored_save_point():
         assert set(catalog.entry(game).save_point_targets) <= set(stored), game
 
 
-def test_write_stores_the_found_save_point_in_the_spec(tmp_path, capsys):
+def _savepoint(*args):
+    return CliRunner().invoke(app, ["savepoint", *args])
+
+
+def test_write_stores_the_found_save_point_in_the_spec(tmp_path):
     spec = load_spec(SPECS / "frostbite.yaml")
     stale = spec.save_points["four-rows"].model_copy(update={"note": "an older search's"})
     write_spec(spec.model_copy(update={"save_points": {**spec.save_points, "four-rows": stale}}),
                tmp_path / "frostbite.yaml")
-    assert savepoints.main(["frostbite", "four-rows", "--specs", str(tmp_path), "--write"]) == 0
+    r = _savepoint("frostbite", "four-rows", "--specs", str(tmp_path), "--write")
+    assert r.exit_code == 0, r.output
     again = load_spec(tmp_path / "frostbite.yaml")
     assert again.save_points["four-rows"] == spec.save_points["four-rows"]
     assert again.rules == spec.rules
-    assert "wrote save point 'four-rows'" in capsys.readouterr().out
+    assert "wrote save point 'four-rows'" in r.output
 
 
-def test_bad_requests_are_clear_errors(capsys):
-    assert savepoints.main(["frostbite", "castle", "--specs", str(SPECS)]) == 1
-    assert "no search target 'castle'; targets: at-door" in capsys.readouterr().err
-    assert savepoints.main(["tetris", "x"]) == 1
-    assert "tetris" in capsys.readouterr().err
+def test_bad_requests_are_clear_errors():
+    r = _savepoint("frostbite", "castle", "--specs", str(SPECS))
+    assert r.exit_code == 1 and "no search target 'castle'; targets: at-door" in r.output
+    r = _savepoint("tetris", "x")
+    assert r.exit_code == 1 and "unknown game 'tetris'" in r.output and "Traceback" not in r.output
 
 
 def test_a_goal_out_of_reach_is_reported():
@@ -67,3 +75,14 @@ def test_a_search_from_a_poked_save_point_replays_its_pokes():
         savepoints._replay(ale, [ProbeStep(poke={"lives": 1})])
     with pytest.raises(savepoints.SearchError, match="poke level is written only before the first"):
         savepoints._replay(ale, [ProbeStep(poke={"level": 3})])
+
+
+def test_the_module_runs_the_same_command_the_stored_notes_name():
+    import subprocess
+    import sys
+
+    assert "python -m alignment.audit.savepoints" in load_spec(SPECS / "frostbite.yaml").save_points[
+        "four-rows"].note
+    proc = subprocess.run([sys.executable, "-m", "alignment.audit.savepoints", "frostbite", "castle",
+                           "--specs", str(SPECS)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "no search target 'castle'" in proc.stderr, proc.stderr

@@ -13,8 +13,8 @@ def toy_cfg(tmp_path):
         base = dict(docs=str(tmp_path / "docs"), specs_dir=str(tmp_path / "specs"), audits_dir=str(tmp_path / "audits"),
                     playtest_dir=str(tmp_path / "playtest"), stress_dir=str(tmp_path / "stress"),
                     reports_dir=str(tmp_path / "state" / "reports"),
-                    stage_modules={s: TOY for s in ("spec", "audit", "audit_report", "playtest",
-                                                    "stress")})
+                    stage_modules={s: TOY for s in ("spec", "spec_report", "audit", "audit_report",
+                                                    "playtest", "stress", "stress_report")})
         base.update(overrides)
         return Configuration(**base)
     return make

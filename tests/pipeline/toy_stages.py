@@ -25,6 +25,7 @@ from alignment.spec.store import load_spec, merge, spec_path, write_spec
 from tests.toy_game import ToyConstants, ToyGame
 
 GAME = "toy"
+STRESS_SCHEMA = "jaxtari-align/stress/v1"
 CONSTS = ToyConstants()
 
 
@@ -63,12 +64,11 @@ def extracted_spec() -> GameSpec:
     return GameSpec(game=GAME, title="Toy", actions=list(ALE_ACTION_NAMES[:6]), rules=rules)
 
 
-def build_and_store(game, *, docs=None, llm="offline", model=None, out_dir=Path("specs"),
-                    force=False) -> SpecResult:
+def build(game, *, docs=None, llm="offline", model=None, out_dir=Path("specs"),
+          force=False) -> SpecResult:
     path = spec_path(out_dir, game)
     existing = load_spec(path) if path.exists() else None
     result = merge(extracted_spec(), existing, force=force)
-    write_spec(result.spec, path)
     return SpecResult(path, result.spec, list(result.added), [], list(result.kept))
 
 
@@ -156,9 +156,20 @@ def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_
     return {"game": game, "summary": summary, "rules": rules}
 
 
-def write(result: dict, out_dir) -> Path:
-    doc = {"schema": "jaxtari-align/audit/v1", "code_hash": "toy", "versions": {}, **result}
-    return atomic.write_text(Path(out_dir) / f"{result['game']}.json", json.dumps(doc, indent=2))
+def to_json(result: dict) -> dict:
+    """The toy's reports: its stress result is already the report's data; an audit gets a header."""
+    if result.get("schema") == STRESS_SCHEMA:
+        return result
+    return {"schema": "jaxtari-align/audit/v1", "code_hash": "toy", "versions": {}, **result}
+
+
+def write(result, out_dir=None) -> Path:
+    """The toy's writer for every stage (spec, audit and stress)."""
+    if isinstance(result, SpecResult):
+        return write_spec(result.spec, result.path)
+    doc = to_json(result)
+    name = f"{doc['game']}-{doc['obs']}" if doc["schema"] == STRESS_SCHEMA else doc["game"]
+    return atomic.write_text(Path(out_dir) / f"{name}.json", json.dumps(doc, indent=2))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -198,11 +209,13 @@ def replay(paths) -> list[ReplayResult]:
 
 
 def run_stress(game, *, obs="objects", budget="smoke", seeds=5, backends=("ale", "jax"),
-               out_dir=Path("stress"), replace=False) -> dict[str, Any]:
+               out_dir=Path("stress")) -> dict[str, Any]:
     steps = [(ALE_ACTION_NAMES[s % 6], 10) for s in range(seeds)]
     ale, jx = reference_run(steps)[1]["score"], jax_run(steps)[1]["score"]
     label = "equivalent" if ale == jx else "different"
-    doc = {"schema": "jaxtari-align/stress/v1", "game": game, "obs": obs, "budget": budget,
-           "verdict": {"label": label, "margin": 0.0, "detail": f"return {ale} on ALE, {jx} on JAX"}}
-    atomic.write_text(Path(out_dir) / f"{game}-{obs}.json", json.dumps(doc, indent=2))
-    return doc
+    return {"schema": STRESS_SCHEMA, "game": game, "obs": obs, "budget": budget,
+            "verdict": {"label": label, "margin": 0.0, "detail": f"return {ale} on ALE, {jx} on JAX"}}
+
+
+def check_run(out_dir, game, obs, budget, seeds, backends=("ale", "jax")) -> None:
+    """The toy's reports record no training configuration: any run may replace one."""

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from alignment.stress import checkpoints as ckpts
+from alignment.stress import report
 from alignment.stress.config import PPOConfig, StressInputError, budget_config
 from alignment.stress.core import BackendRuns, compare, run_stress
 
@@ -25,6 +26,8 @@ TINY = dataclasses.replace(PPOConfig(), num_envs=2, num_steps=16, total_timestep
 
 def test_smoke_budget_end_to_end_on_both_backends(tmp_path):
     result = run_stress("freeway", budget="smoke", seeds=2, out_dir=tmp_path, random_episodes=2)
+    assert not list(tmp_path.glob("freeway-objects*"))  # the core writes no report
+    report.write(result, tmp_path)
     data = json.loads((tmp_path / "freeway-objects.json").read_text())
     rp = data["statistics"]["random_policy"]
     assert rp["episodes"] == 2 and rp["returns"] == [0.0, 0.0]  # random Freeway never crosses
@@ -62,13 +65,13 @@ _KILLED_RUN = textwrap.dedent("""
         if seen[0] >= kill_after:
             os.kill(os.getpid(), signal.SIGKILL)
     run_stress("freeway", budget=TINY, seeds=2, backends=("ale",), out_dir=Path(sys.argv[1]),
-               on_progress=on_progress, write_report=False)
+               on_progress=on_progress)
 """)
 
 
 def test_resume_after_a_kill_continues_the_same_seeds(tmp_path):
     whole = run_stress("freeway", budget=TINY, seeds=2, backends=("ale",),
-                       out_dir=tmp_path / "whole", write_report=False)
+                       out_dir=tmp_path / "whole")
     # killed by SIGKILL midway through the second interval (first call: 0 restored steps)
     steps_per_interval = TINY.updates_per_eval * TINY.batch_size * 2
     proc = subprocess.run([sys.executable, "-c", _KILLED_RUN, str(tmp_path / "killed"),
@@ -78,7 +81,7 @@ def test_resume_after_a_kill_continues_the_same_seeds(tmp_path):
     kept = sorted(p.name for p in (root / "ale" / "seed0").iterdir())
     assert kept == ["interval00001.ckpt"]  # one interval kept, the one in flight lost
     resumed = run_stress("freeway", budget=TINY, seeds=2, backends=("ale",),
-                         out_dir=tmp_path / "killed", write_report=False)
+                         out_dir=tmp_path / "killed")
     a, b = whole.runs["ale"], resumed.runs["ale"]
     assert b.steps == a.steps == [64, 128, 192]
     assert b.trained_steps == 2 * 2 * TINY.updates_per_eval * TINY.batch_size  # only 2 intervals
@@ -92,13 +95,11 @@ def test_resume_after_a_kill_continues_the_same_seeds(tmp_path):
 
 
 def test_a_corrupt_checkpoint_is_named_and_its_seed_restarts_from_the_last_good(tmp_path):
-    run_stress("freeway", budget=TINY, seeds=2, backends=("jax",), out_dir=tmp_path,
-               write_report=False)
+    run_stress("freeway", budget=TINY, seeds=2, backends=("jax",), out_dir=tmp_path)
     root = tmp_path / ".checkpoints" / f"freeway-objects-{TINY.total_timesteps}" / "jax"
     bad = root / "seed1" / "interval00003.ckpt"
     bad.write_bytes(bad.read_bytes()[:-100])  # truncated
-    again = run_stress("freeway", budget=TINY, seeds=2, backends=("jax",), out_dir=tmp_path,
-                       write_report=False)
+    again = run_stress("freeway", budget=TINY, seeds=2, backends=("jax",), out_dir=tmp_path)
     assert any(str(bad) in n and "checksum" in n and "seed 1" in n for n in again.notes)
     # seed 0 was complete; seed 1 trained its last interval again from interval 2
     assert again.runs["jax"].trained_steps == TINY.updates_per_eval * TINY.batch_size

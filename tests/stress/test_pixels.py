@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from alignment.stress import report
 from alignment.stress.core import run_stress
 from alignment.stress.pixels import AlePixelVecEnv, pixel_gap
 
@@ -32,7 +33,7 @@ def test_ale_pixel_env_steps_stacks_and_logs_whole_games():
 
 def test_pixel_smoke_on_both_backends(tmp_path):
     # ~80 s on 2 cores; before the CNN's hand-written gradients it did not finish in 25 minutes
-    run_stress("pong", obs="pixels", budget="smoke", seeds=2, out_dir=tmp_path)
+    report.write(run_stress("pong", obs="pixels", budget="smoke", seeds=2, out_dir=tmp_path), tmp_path)
     data = json.loads((tmp_path / "pong-pixels.json").read_text())
     assert set(data["backends"]) == {"ale", "jax"}
     for side in data["backends"].values():
