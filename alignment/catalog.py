@@ -14,7 +14,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-from alignment import gamenames
+from alignment import artefacts, gamenames
 from alignment.gamenames import UnknownGameError
 from alignment.signals import CORE_SIGNALS, GameEntry, Signal, bcd, bcd_number  # noqa: F401
 
@@ -155,9 +155,9 @@ def behaviour_files(game: str) -> list[Path]:
     files = [f for f in _files_under(jaxtari_dir)
              if not (f.is_relative_to(_games_dir()) and any(
                  _belongs(f.relative_to(_games_dir()).parts, o) for o in other_jax))]
-    files += [root / "specs" / f"{canon}.yaml"]
+    files += [root / artefacts.SPEC.rel(game=canon)]
     files += _own_files(root / "alignment" / "reference" / "games", canon, others)
-    files += _own_files(root / "tests" / "faults", canon, others)
+    files += _own_files(root / artefacts.FAULTS.folder, canon, others)
     return sorted({f.resolve() for f in files if f.is_file()})
 
 

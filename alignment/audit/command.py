@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 from typing import Optional
 
-from alignment import catalog, cli_checks
+from alignment import artefacts, catalog, cli_checks
 from alignment.audit import compare_report, probes
 from alignment.audit.compare import CompareError, run_compare
 from alignment.audit.compare_report import fmt
@@ -20,7 +20,7 @@ from alignment.catalog import UnknownCatalogGame
 from alignment.reference.ale import AleError
 from alignment.reference.policy import POLICIES, PolicyError
 
-DEFAULT_OUT = Path("audits")
+DEFAULT_OUT = Path(artefacts.AUDIT.folder)
 DEFAULT_MUTANTS = "24"  # source mutants sampled per audit (each needs its own compile)
 QUICK_MUTANTS = "8"  # with --quick
 
@@ -35,7 +35,7 @@ def register(app) -> None:
 def savepoint_command(
     game: str,
     name: str,
-    specs: Path = Path("specs"),
+    specs: Path = Path(artefacts.SPEC.folder),
     write: bool = False,
 ) -> None:
     """Find a probe save point on ALE (beam search over clone/restore): print its YAML, or with
@@ -69,7 +69,8 @@ def _register_probes_and_compare(app) -> None:
     @app.command("probe")
     def probe_command(
         game: str = typer.Argument(..., help="game name, e.g. Frostbite"),
-        specs: Path = typer.Option(Path("specs"), "--specs", help="folder of <game>.yaml specs"),
+        specs: Path = typer.Option(Path(artefacts.SPEC.folder), "--specs",
+                                   help="folder of <game>.yaml specs"),
         backend: list[str] = typer.Option(list(probes.BACKENDS), "--backend", help="ale and/or jax"),
         mods: list[str] = typer.Option([], "--mods",
                                        help="probe the modified JAX game (comma separated or "
@@ -136,7 +137,8 @@ def _register_probes_and_compare(app) -> None:
             None, help='with --policy file: JSON ["NOOP", "UP", ...] or {"actions": [...], '
                        '"repeat": k}, or names separated by spaces'),
         max_frames: int = cli_checks.frames_option(10_000, "emulator frames per episode at most"),
-        out: Path = typer.Option(Path("compare-reports"), help="folder for <game>-compare.json/.md"),
+        out: Path = typer.Option(Path(artefacts.COMPARE.folder),
+                                 help="folder for <game>-compare.json/.md"),
         frameskip: int = typer.Option(4, min=1, max=cli_checks.MAX_EPISODE_FRAMES,
                                       help="frames per agent step (ALE v5: 4), at most --max-frames"),
         sticky: float = typer.Option(0.25, min=0.0, max=1.0,
@@ -252,14 +254,15 @@ def _register_audit(app) -> None:
                                 "each rule against the game's source (offline: the rule tags only)"),
         model: Optional[str] = typer.Option(None, "--model", help="model id for --llm"),
         out: Path = typer.Option(DEFAULT_OUT, "--out", help="folder for <game>.json and <game>.md"),
-        specs: Path = typer.Option(Path("specs"), "--specs", help="folder of <game>.yaml specs"),
+        specs: Path = typer.Option(Path(artefacts.SPEC.folder), "--specs",
+                                   help="folder of <game>.yaml specs"),
         against: Optional[str] = typer.Option(
             None, "--against", help="report to compare with: a file, or a git ref whose "
             "<out>/<game>.json is read (default: the report now in --out)"),
         faults: bool = typer.Option(True, "--faults/--no-faults", help="run the seeded faults"),
         events: bool = typer.Option(True, "--events/--no-events", help="matched rollouts on both "
                                     "backends for behavioural precision"),
-        faults_dir: Path = typer.Option(Path("tests/faults"), "--faults-dir",
+        faults_dir: Path = typer.Option(Path(artefacts.FAULTS.folder), "--faults-dir",
                                         help="folder of <game>.py seeded-fault sets"),
         docs: Optional[str] = typer.Option(None, "--docs", help="documents corpus to check the "
                                            "spec's spans against (default: $JAXTARI_ALIGN_DOCS)"),

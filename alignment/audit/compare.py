@@ -27,14 +27,14 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from alignment import stats
+from alignment import artefacts, stats
 from alignment.audit.episodes import ale_episode, expand_to_frames, jax_episodes
 from alignment.backends import REWARD, Backend, BackendError, JaxBackend, make_backend
 from alignment.catalog import GameEntry, entry as catalog_entry
 from alignment.provenance import EMULATOR_STACK, versions
 from alignment.reference.policy import episode_actions
 
-SCHEMA = "jaxtari-align/compare/v1"
+SCHEMA = artefacts.COMPARE.schema
 
 
 class CompareError(RuntimeError):

@@ -39,11 +39,12 @@ import datetime as _dt
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from alignment import artefacts
 from alignment.audit import trace as tracing
 from alignment.audit.faults import DEFAULT_FAULTS_DIR, Fault, FaultResult, load_faults
 from alignment.spec.schema import GameSpec, Probe
 
-SCHEMA = "jaxtari-align/audit/v1"
+SCHEMA = artefacts.AUDIT.schema
 OUTCOMES = ("fail", "probe-error", "wrong-probe", "unprobed", "pass")
 
 
@@ -389,7 +390,8 @@ def check_out_dir(out_dir: Path) -> None:
     try:
         atomic.check_writable_dir(out_dir, what="--out folder")
     except atomic.OutputLocationError as err:
-        raise AuditError(f"cannot write the audit: {err} (a previous report is left as it was)") from None
+        raise AuditError(
+            f"cannot write the audit: {err} (a previous report is left as it was)") from None
 
 
 def _load_spec(game: str, specs_dir: Path, documents) -> GameSpec:
@@ -439,7 +441,8 @@ def _documents(game: str, docs) -> tuple[Optional[dict], str]:
 
 
 def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
-              out_dir: Path = Path("audits"), specs_dir: Path = Path("specs"), faults: bool = True,
+              out_dir: Path = Path(artefacts.AUDIT.folder),
+              specs_dir: Path = Path(artefacts.SPEC.folder), faults: bool = True,
               faults_dir: Path = DEFAULT_FAULTS_DIR, docs=None, events: bool = True,
               llm_cache=None, progress: Optional[Callable[[str], None]] = None,
               explore: str = "full", mutants=None) -> AuditResult:

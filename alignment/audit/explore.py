@@ -34,14 +34,14 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from alignment import catalog
+from alignment import artefacts, catalog
 from alignment.audit.lockstep import (
     SCREEN, Divergence, Recording, Screens, first_divergence, play,
 )
 from alignment.backends import BackendError, make_backend
 
 SCREEN_EVERY = 8
-DEFAULT_DEEP_DIR = Path("tests/data/deep")
+DEFAULT_DEEP_DIR = Path(artefacts.DEEP_PLAY.folder)
 SEED = 0
 
 

@@ -18,7 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
-DEFAULT_FAULTS_DIR = Path("tests/faults")
+from alignment import artefacts
+
+DEFAULT_FAULTS_DIR = Path(artefacts.FAULTS.folder)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Optional
 
-from alignment import atomic
+from alignment import artefacts, atomic
 from alignment.audit.core import OUTCOMES, AuditError, AuditResult
 
 MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
@@ -22,7 +22,7 @@ MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
 # ---- the reference report (--against) --------------------------------------------------------
 
 
-COMMITTED_DIR = "audits"  # where the repository keeps the committed reports
+COMMITTED_DIR = artefacts.AUDIT.folder  # where the repository keeps the committed reports
 
 
 def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Optional[dict], str]:
@@ -86,8 +86,8 @@ def _parse(text: str, where: str) -> dict:
         data = json.loads(text)
     except ValueError as exc:
         raise AuditError(f"--against: {where} is not an audit report ({exc})") from None
-    if not isinstance(data, dict) or data.get("schema") != "jaxtari-align/audit/v1":
-        raise AuditError(f"--against: {where} is not a jaxtari-align/audit/v1 report")
+    if not isinstance(data, dict) or data.get("schema") != artefacts.AUDIT.schema:
+        raise AuditError(f"--against: {where} is not a {artefacts.AUDIT.schema} report")
     return data
 
 
@@ -356,8 +356,8 @@ def to_json(result: AuditResult, previous: Optional[dict] = None, ref: str = "")
     return data
 
 
-def write(result: AuditResult, out_dir: Path = Path("audits"), *, previous: Optional[dict] = None,
-          ref: str = "") -> list[Path]:
+def write(result: AuditResult, out_dir: Path = Path(artefacts.AUDIT.folder), *,
+          previous: Optional[dict] = None, ref: str = "") -> list[Path]:
     """Write ``<out_dir>/<game>.json`` and ``.md`` as one unit (both new or both old, even when
     killed between them); ``previous`` adds "changed since"."""
     data = to_json(result, previous, ref)

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from alignment import gate
+from alignment import artefacts, gate
 from alignment.gate import report, verify
 
 SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
     def gate_command(
         games: Optional[list[str]] = typer.Argument(
             None, help="games to check (default: every game with a spec in specs/ or thresholds)"),
-        config: Path = typer.Option(Path("fidelity.toml"), "--config", help="thresholds (TOML)"),
+        config: Path = typer.Option(Path(artefacts.GATE_CONFIG), "--config", help="thresholds (TOML)"),
         base: Optional[str] = typer.Option(
             None, "--base", help="git ref to compare with: a figure that dropped, a verdict that "
                                  "got worse or a threshold lowered fails"),

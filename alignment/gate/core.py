@@ -29,14 +29,15 @@ import subprocess
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from alignment.audit.core import SCHEMA as AUDIT_SCHEMA
+from alignment import artefacts
 from alignment.gate.config import (FidelityConfig, GateConfigError, Thresholds, parse_config,
                                    weakened)
 from alignment.gate.figures import AUDIT_FIGURES, TOLERANCE, audit_figures, mutation_score, stress_verdict
-from alignment.stress.core import SCHEMA as STRESS_SCHEMA
 from alignment.stress.statistics import LABELS
 
 VERDICT_RANK = {label: len(LABELS) - i for i, label in enumerate(LABELS)}  # higher is better
+AUDIT_SCHEMA = artefacts.AUDIT.schema
+STRESS_SCHEMA = artefacts.STRESS.schema
 FIGURES = (*AUDIT_FIGURES, "mutation_score", "playtest_pass")
 SESSION_GLOB = "*.jsonl.gz"
 MAX_RULES_NAMED = 10  # failing rules named in the comment; the audit's report lists them all
@@ -102,7 +103,7 @@ class Artefacts:
             return None, f"{rel} has schema {found!r}, not {schema!r}"
         return doc, None
 
-    def config(self, rel: str = "fidelity.toml", games=None) -> Optional[FidelityConfig]:
+    def config(self, rel: str = artefacts.GATE_CONFIG, games=None) -> Optional[FidelityConfig]:
         text = self.read(rel)
         if text is None:
             return None
@@ -148,7 +149,7 @@ def replay_sessions(game: str, root: Path) -> tuple[int, int, list[str]]:
     """(sessions, clean, failures) of the game's recorded sessions, replayed on both backends."""
     from alignment.playtest import core
 
-    paths = list(core.sessions_for(game, root=root / "playtest"))
+    paths = list(core.sessions_for(game, root=root / artefacts.PLAYTEST_SESSION.folder))
     results = core.replay(paths) if paths else []
     failures = [f"{Path(p).name}: {why_failed(r)}" for p, r in zip(paths, results) if not r.passed]
     return len(paths), sum(bool(r.passed) for r in results), failures
@@ -176,7 +177,7 @@ def current_fingerprint(game: str, obs: str, recorded: dict) -> Optional[str]:
 
 def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[str], str],
                 figures: dict, failures: list[str], notes: list[str]) -> Optional[dict]:
-    rel = f"audits/{game}.json"
+    rel = artefacts.AUDIT.rel(game=game)
     doc, problem = now.json(rel, AUDIT_SCHEMA)
     if doc is None:
         failures.append(problem or f"no audit: make one with `jaxtari-align audit {game}` and "
@@ -190,7 +191,7 @@ def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[s
         shown = ", ".join(failing[:MAX_RULES_NAMED])
         more = f" and {len(failing) - MAX_RULES_NAMED} more" if len(failing) > MAX_RULES_NAMED else ""
         notes.append(f"rules failing on JAX or whose probe cannot run: {shown}{more} "
-                     f"(audits/{game}.md says why)")
+                     f"({artefacts.AUDIT_MARKDOWN.rel(game=game)} says why)")
     for key in AUDIT_FIGURES:
         value = recomputed[key]
         figures[key] = value
@@ -225,7 +226,7 @@ StressReports = dict[str, dict]  # obs -> {"label", "steps", "doc"}
 
 def _stress_reports(art: Artefacts, game: str) -> tuple[StressReports, list[str]]:
     reports, problems = {}, []
-    for rel in art.list("stress", f"{game}-*.json"):
+    for rel in art.list(artefacts.STRESS.folder, artefacts.STRESS.name(game=game, obs="*")):
         doc, problem = art.json(rel, STRESS_SCHEMA)
         if doc is None:
             problems.append(problem or f"{rel} cannot be read")
@@ -281,7 +282,7 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
 
     audit = _audit_part(now, game, t, code_hash, figures, failures, notes)
 
-    sessions = now.list(f"playtest/{game}", SESSION_GLOB)
+    sessions = now.list(f"{artefacts.PLAYTEST_SESSION.folder}/{game}", SESSION_GLOB)
     count, clean, replay_failures = (replay(game, root) if replay is not None and sessions
                                      else (len(sessions), None, []))
     if not count:
@@ -322,12 +323,11 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
 def _robustness_failures(art: Artefacts, game: str) -> list[str]:
     """robustness/<game>.json (when committed): a mod whose JAX and ALE PC are "different" fails,
     like a stress verdict of "different"; an unreadable report fails naming it."""
-    from alignment.robustness.core import SCHEMA as ROBUSTNESS_SCHEMA
     from alignment.robustness.schema import SchemaError
     from alignment.robustness.verdicts import failures as robustness_failures
 
-    rel = f"robustness/{game}.json"
-    doc, problem = art.json(rel, ROBUSTNESS_SCHEMA)
+    rel = artefacts.ROBUSTNESS.rel(game=game)
+    doc, problem = art.json(rel, artefacts.ROBUSTNESS.schema)
     if problem:
         return [problem]
     if doc is None:
@@ -354,10 +354,11 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
     game = v.game
     hard: list[str] = []
     soft: list[str] = []
-    doc, _ = then.json(f"audits/{game}.json", AUDIT_SCHEMA)
+    rel = artefacts.AUDIT.rel(game=game)
+    doc, _ = then.json(rel, AUDIT_SCHEMA)
     if doc is not None and audit is not None:
-        before, _ = audit_figures(doc, f"audits/{game}.json")
-        before_mut, _ = mutation_score(doc, f"audits/{game}.json")
+        before, _ = audit_figures(doc, rel)
+        before_mut, _ = mutation_score(doc, rel)
         before["mutation_score"] = before_mut["score"] if before_mut else None
         for key in (*AUDIT_FIGURES, "mutation_score"):
             b, a = before.get(key), audit.get(key)
@@ -422,14 +423,14 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
 
 def default_games(root: Path, config: FidelityConfig) -> list[str]:
     """Every game with a reviewed spec or with thresholds of its own."""
-    specs = {p.stem for p in (Path(root) / "specs").glob("*.yaml")}
+    specs = {p.stem for p in (Path(root) / artefacts.SPEC.folder).glob("*.yaml")}
     return sorted(specs | set(config.games))
 
 
 # Paths whose change can alter any game's behaviour or verdict (everything outside a game's own
 # files under these roots counts as shared).
-SHARED_ROOTS = ("jaxtari", "alignment", "tests/faults", "fidelity.toml", "pyproject.toml",
-                "constraints.txt", ".github/workflows")
+SHARED_ROOTS = ("jaxtari", "alignment", artefacts.FAULTS.folder, artefacts.GATE_CONFIG,
+                "pyproject.toml", "constraints.txt", ".github/workflows")
 
 
 def touched_games(base: str, games: Sequence[str], root: Path = Path(".")) -> list[str]:
@@ -462,6 +463,9 @@ def _owns(parts: tuple[str, ...], game: str) -> bool:
     return stem == game or stem.startswith(f"{game}_")
 
 
+FAULTS_PARTS = tuple(artefacts.FAULTS.folder.split("/"))
+
+
 def game_of(path: str, games: Sequence[str]) -> Optional[str]:
     """The game a changed path belongs to, or None (shared, or not about a game)."""
     parts = Path(path).parts
@@ -471,13 +475,14 @@ def game_of(path: str, games: Sequence[str]) -> Optional[str]:
             return game
         if parts[:3] == ("alignment", "reference", "games") and _owns(parts[3:], game):
             return game
-        if parts[:2] == ("tests", "faults") and _owns(parts[2:], game):
+        if parts[:2] == FAULTS_PARTS and _owns(parts[2:], game):
             return game
-        if parts and parts[0] in ("specs", "audits") and len(parts) == 2 \
+        if parts and parts[0] in (artefacts.SPEC.folder, artefacts.AUDIT.folder) and len(parts) == 2 \
                 and name.split(".")[0] == game:
             return game
-        if parts and parts[0] == "playtest" and len(parts) > 2 and parts[1] == game:
+        if parts and parts[0] == artefacts.PLAYTEST_SESSION.folder and len(parts) > 2 \
+                and parts[1] == game:
             return game
-        if parts and parts[0] == "stress" and name.startswith(f"{game}-"):
+        if parts and parts[0] == artefacts.STRESS.folder and name.startswith(f"{game}-"):
             return game
     return None

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from alignment import artefacts
 from alignment.pipeline import execute, runs
 from alignment.pipeline.configuration import Configuration
 from alignment.pipeline.report import stage_rows
@@ -143,7 +144,7 @@ def register(app: typer.Typer) -> None:
             None, "--stress", help="stress budget (smoke, cpu, paper or steps); default: skipped"),
         stress_obs: str = typer.Option("objects", "--stress-obs", help="objects | pixels"),
         stress_seeds: int = typer.Option(5, "--stress-seeds", help="seeds per backend"),
-        stress_out: Path = typer.Option(Path("stress"), "--stress-out",
+        stress_out: Path = typer.Option(Path(artefacts.STRESS.folder), "--stress-out",
                                         help="stress report and checkpoint folder"),
         stress_replace: bool = typer.Option(
             False, "--stress-replace",

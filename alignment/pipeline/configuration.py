@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping, Optional
 
+from alignment import artefacts
 from alignment.stages import STAGES
 
 # The modules of each stage the graph runs: its core and its report writer (the stage contract,
@@ -27,11 +28,11 @@ PLAYTEST_MISSING = ("mark", "interrupt")
 
 @dataclasses.dataclass(frozen=True)
 class Configuration:
-    specs_dir: str = "specs"
-    audits_dir: str = "audits"
-    playtest_dir: str = "playtest"
-    stress_dir: str = "stress"
-    reports_dir: str = ".jaxtari-align/reports"
+    specs_dir: str = artefacts.SPEC.folder
+    audits_dir: str = artefacts.AUDIT.folder
+    playtest_dir: str = artefacts.PLAYTEST_SESSION.folder
+    stress_dir: str = artefacts.STRESS.folder
+    reports_dir: str = artefacts.RUN_REPORTS
     # Spec: a committed spec is reused as it is unless `extract`; extraction reads `docs`
     # (an offline corpus; None: $JAXTARI_ALIGN_DOCS), and fetches the pages only when `online`.
     extract: bool = False

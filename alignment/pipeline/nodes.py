@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from alignment import artefacts
 from alignment.docs.corpus import DOCS_ENV
 from alignment.gate import why_failed
 from alignment.pipeline import review as review_step
@@ -154,7 +155,7 @@ def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     result = core.run_audit(game, llm=cfg.llm, model=cfg.model, out_dir=out_dir,
                             specs_dir=Path(cfg.specs_dir), faults=cfg.faults, docs=cfg.docs)
     report.write(result, out_dir)
-    path = out_dir / f"{game}.json"
+    path = artefacts.AUDIT.path(out_dir, game=game)
     data = plain(report.to_json(result))  # what was written, as the state holds it
     summary = data.get("summary") or {}
     failing = ale_failures(data)
@@ -217,7 +218,7 @@ def stress(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     result = core.run_stress(game, obs=cfg.stress_obs, budget=cfg.stress_budget,
                              seeds=cfg.stress_seeds, out_dir=out_dir)
     report.write(result, out_dir)
-    path = out_dir / f"{game}-{cfg.stress_obs}.json"
+    path = artefacts.STRESS.path(out_dir, game=game, obs=cfg.stress_obs)
     verdict = plain(report.to_json(result)).get("verdict") or {}
     label = verdict.get("label", "?")
     return {"stage": "stress", "stress": {

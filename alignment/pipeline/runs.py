@@ -21,10 +21,10 @@ from typing import Any, Iterator, Optional
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from alignment import atomic
+from alignment import artefacts, atomic
 
 STATE_ENV = "JAXTARI_ALIGN_STATE"
-DEFAULT_STATE_DIR = ".jaxtari-align"
+DEFAULT_STATE_DIR = artefacts.RUN_STATE
 DB_NAME = "checkpoints.sqlite"
 # How long to wait on a database another process is writing before calling it locked.
 LOCK_TIMEOUT_S = 5.0

@@ -10,9 +10,9 @@ from typing import List, Optional
 import typer
 from rich.markup import escape
 
-from alignment import catalog, cli_checks
+from alignment import artefacts, catalog, cli_checks
 
-ROOT = Path("playtest")
+ROOT = Path(artefacts.PLAYTEST_SESSION.folder)
 
 
 class PlaytestCommandError(RuntimeError):

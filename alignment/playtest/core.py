@@ -18,7 +18,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from alignment import catalog
+from alignment import artefacts, catalog
 from alignment.backends import BACKENDS as SIDES
 from alignment.playtest.session import (
     ReadProblem,
@@ -141,7 +141,7 @@ class ReplayResult:
         }
 
 
-def sessions_for(game: str, root: Path = Path("playtest")) -> list[Path]:
+def sessions_for(game: str, root: Path = Path(artefacts.PLAYTEST_SESSION.folder)) -> list[Path]:
     """The recorded sessions of a game (any spelling the catalog accepts), oldest first."""
     return list_sessions(root, catalog.canonical(game))
 

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 from typing import Sequence
 
-from alignment import atomic
+from alignment import artefacts, atomic
 from alignment.playtest.core import ReplayResult
 from alignment.provenance import PLAYTEST_STACK, versions
 from alignment.playtest.session import Session
 
-SCHEMA = "jaxtari-align/playtest-replay/v1"
+SCHEMA = artefacts.PLAYTEST_REPLAY.schema
 
 
 def status(r: ReplayResult) -> str:

@@ -35,9 +35,10 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from alignment import artefacts
 from alignment.plain import plain as to_plain
 
-SCHEMA = "jaxtari-align/playtest/v1"
+SCHEMA = artefacts.PLAYTEST_SESSION.schema
 SUFFIX = ".jsonl.gz"
 MARK_KINDS = ("bug", "looks-right", "note")
 PLAYER_KINDS = ("person", "scripted")

@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from alignment import catalog
+from alignment import artefacts, catalog
 from alignment.playtest import panes
 from alignment.playtest.core import ale_counterparts, code_hash, make_sides
 from alignment.provenance import PLAYTEST_STACK, versions
@@ -83,7 +83,7 @@ class PlayWindow:
 
     def __init__(self, game: str, *, seed: int = 0, mode: int | None = None,
                  mods: Sequence[str] = (), scale: int = 2, fps: float = 60.0,
-                 root: Path = Path("playtest"), player: dict | None = None):
+                 root: Path = Path(artefacts.PLAYTEST_SESSION.folder), player: dict | None = None):
         check_display()
         if scale < 1:
             raise PlayError(f"--scale must be >= 1, got {scale}")

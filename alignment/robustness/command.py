@@ -10,6 +10,7 @@ from typing import List, Optional
 
 import typer
 
+from alignment import artefacts
 from alignment.stress.config import BUDGETS
 
 
@@ -31,8 +32,8 @@ def robustness(
     backends: str = typer.Option("jax,ale", "--backends", help="comma separated: jax,ale"),
     max_steps: int = typer.Option(27_000, "--max-steps",
                                   help="agent steps per episode at most (27,000: the v5 cap)"),
-    train_dir: Path = Path("stress"),
-    out: Path = typer.Option(Path("robustness"), "--out", help="report folder"),
+    train_dir: Path = Path(artefacts.STRESS.folder),
+    out: Path = typer.Option(Path(artefacts.ROBUSTNESS.folder), "--out", help="report folder"),
     seed: int = typer.Option(0, "--seed", help="evaluation seed"),
 ) -> None:
     """Evaluate PPO agents trained on GAME on each of its mods, on the JAX game and, where the

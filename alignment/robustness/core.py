@@ -16,11 +16,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from alignment import artefacts
 from alignment.robustness import agents as ag
 from alignment.robustness import evaluate as ev
 from alignment.robustness import pc as pcm
 
-SCHEMA = "jaxtari-align/robustness/v1"
+SCHEMA = artefacts.ROBUSTNESS.schema
 ORIGINAL = "original"
 SIDES = ("jax", "ale")
 
@@ -80,7 +81,8 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
     try:
         canon = catalog.canonical(game)
     except catalog.UnknownGameError:
-        raise RobustnessInputError(f"unknown game {game!r}; choices: {', '.join(catalog.games())}") from None
+        raise RobustnessInputError(
+            f"unknown game {game!r}; choices: {', '.join(catalog.games())}") from None
     names = resolve_mods(canon, mods)
     if not names:
         raise RobustnessInputError(f"{canon} has no mods to evaluate on")
@@ -109,7 +111,8 @@ def _means(r: np.ndarray) -> np.ndarray:
 def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: Path | None = None,
                    budget: str | int = "cpu", seeds: int = 5, episodes: int = 10,
                    random_episodes: int | None = None, backends: Sequence[str] = SIDES,
-                   max_steps: int = ev.MAX_STEPS, train_dir: Path = Path("stress"), seed: int = 0,
+                   max_steps: int = ev.MAX_STEPS, train_dir: Path = Path(artefacts.STRESS.folder),
+                   seed: int = 0,
                    command: str = "", on_progress: Callable | None = None) -> RobustnessResult:
     """Evaluate agents trained on ``game`` (``agents_dir``: a stress checkpoint folder; None:
     those of ``budget`` in ``train_dir``, trained there first when missing) on the original and

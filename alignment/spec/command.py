@@ -1,7 +1,7 @@
 """``jaxtari-align spec GAME``: extract a game's rule spec from its documents into specs/<game>.yaml.
 
-The work is :func:`alignment.spec.core.build` (stored by :func:`alignment.spec.store.write`); this module parses the options and prints
-what it returned.
+The work is :func:`alignment.spec.core.build`, stored by :func:`alignment.spec.store.write`; this
+module parses the options and prints what it returned.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from alignment.spec.core import SpecError, SpecResult, build
+from alignment import artefacts
 from alignment.spec import store
 from alignment.spec.schema import json_schema_text
 
@@ -61,7 +62,7 @@ def register(app: typer.Typer) -> None:
         model: Optional[str] = typer.Option(None, "--model", help="LLM model name (with --llm)"),
         docs: Optional[str] = typer.Option(
             None, "--docs", help="offline documents corpus (default: $JAXTARI_ALIGN_DOCS, else HTTP)"),
-        out: str = typer.Option("specs", "--out", help="directory of the spec files"),
+        out: str = typer.Option(artefacts.SPEC.folder, "--out", help="directory of the spec files"),
         force: bool = typer.Option(False, "--force", help="discard reviewed rules and overwrite"),
         schema: bool = typer.Option(False, "--schema", help="print the spec JSON schema and exit"),
         timeout: float = typer.Option(

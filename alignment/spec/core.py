@@ -17,7 +17,7 @@ from typing import Optional, Sequence
 
 from pydantic import ValidationError
 
-from alignment import atomic, gamenames
+from alignment import artefacts, atomic, gamenames
 from alignment.docs.cache import default_cache_dir
 from alignment.docs.corpus import CorpusError, load_documents
 from alignment.docs.document import Document
@@ -92,7 +92,7 @@ def build_spec(game: str, documents: Sequence[Document], *, llm: str = "offline"
 
 
 def build(game: str, *, docs: Optional[str | Path] = None, llm: str = "offline",
-          model: Optional[str] = None, out_dir: Path = Path("specs"),
+          model: Optional[str] = None, out_dir: Path = Path(artefacts.SPEC.folder),
           force: bool = False, deadline: Optional[float] = None) -> SpecResult:
     """Extract ``game``'s spec from its documents and merge it with the one stored in ``out_dir``
     (checked writable first, so no extraction runs for a spec that cannot be stored).

@@ -21,9 +21,9 @@ from typing import Any
 import jax
 import numpy as np
 
-from alignment import atomic
+from alignment import artefacts, atomic
 
-FORMAT = "jaxtari-align/stress-checkpoint/v2"  # v1's checksum covered the payload only
+FORMAT = artefacts.STRESS_CHECKPOINT.schema
 KEEP = 2
 
 

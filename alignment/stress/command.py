@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from alignment import artefacts
 from alignment.stress.config import BUDGETS, OBS_MODES, StressInputError
 
 
@@ -47,7 +48,8 @@ def stress(
                                help=f"{'|'.join(BUDGETS)} or agent steps per seed"),
     seeds: int = typer.Option(5, "--seeds", help="seeds per backend"),
     backends: str = typer.Option("ale,jax", "--backends", help="comma separated: ale,jax"),
-    out: Path = typer.Option(Path("stress"), "--out", help="report and checkpoint folder"),
+    out: Path = typer.Option(Path(artefacts.STRESS.folder), "--out",
+                             help="report and checkpoint folder"),
     replace: bool = typer.Option(False, "--replace",
                                  help="overwrite a report in --out of another configuration "
                                       "(budget, seeds, backends); without it such a run is refused"),

@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 import jax
 import numpy as np
 
+from alignment import artefacts
 from alignment.catalog import code_hash
 from alignment.provenance import LEARNING_STACK, versions
 from alignment.stress import checkpoints as ckpts
@@ -29,7 +30,7 @@ from alignment.stress import statistics as st
 from alignment.stress.config import (BACKENDS, MAX_SEEDS, OBS_MODES, PPOConfig, StressInputError,
                                      budget_config)
 
-SCHEMA = "jaxtari-align/stress/v1"
+SCHEMA = artefacts.STRESS.schema
 REFERENCE = "ale"  # the margin and the verdict take ALE as the reference
 
 
@@ -200,7 +201,7 @@ def compare(runs: dict[str, BackendRuns], random_policy: dict | None = None
 
 def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig = "smoke",
                seeds: int = 5, backends: Sequence[str] = ("ale", "jax"),
-               out_dir: Path = Path("stress"),
+               out_dir: Path = Path(artefacts.STRESS.folder),
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
                command: str = "", seeds_by: str = "auto",
                random_episodes: int | None = None) -> StressResult:

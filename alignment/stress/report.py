@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from alignment import atomic
+from alignment import artefacts, atomic
 from alignment.plain import plain
 from alignment.stress.config import PPOConfig, StressInputError
 from alignment.stress.core import SCHEMA, StressResult
@@ -244,7 +244,7 @@ def check_run(out_dir: Path, game: str, obs: str, budget: str | int, seeds: int,
     check_replace(out_dir, f"{game}-{obs}", budget_config(budget, obs), range(seeds), backends)
 
 
-def write(result: StressResult, out_dir: Path = Path("stress")) -> dict[str, Path]:
+def write(result: StressResult, out_dir: Path = Path(artefacts.STRESS.folder)) -> dict[str, Path]:
     """Write the JSON, the markdown and the plots; returns the paths by kind."""
     data = to_json(result)
     files: dict[str, bytes | str] = dict(plots(result, data))
