@@ -68,6 +68,23 @@ class Lookahead:
         self.names = list(self.backend.action_names)
         self.taken: list[int] = []
 
+    @classmethod
+    def of_rom(cls, rom: str, *, seed: int = 0) -> "Lookahead":
+        """A handle on any ROM ale-py ships (its minimal actions, sticky off), for a game being
+        ported that is not in the catalog yet (:mod:`alignment.porting`)."""
+        import ale_py
+
+        from alignment.porting.ramtrace import _ale
+
+        self = cls.__new__(cls)
+        self.backend = None
+        self.raw = _ale(rom, None, None, seed)
+        ids = [int(a.value) for a in self.raw.getMinimalActionSet()]
+        self.actions = [ale_py.Action(i) for i in ids]
+        self.names = [ale_py.Action(i).name for i in ids]
+        self.taken = []
+        return self
+
     def idx(self, name: str) -> int:
         return self.names.index(name)
 

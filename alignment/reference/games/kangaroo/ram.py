@@ -54,6 +54,7 @@ LIVES = 45  # lives in reserve; ALE's lives() is ram[45] + 1; 255 at game over
 MOTHER_STATE = 54  # 128 while the mother waits (start, after a lost life), 1 while she dies
 WAITING = 128  # ram[54] while the mother waits to start
 DYING = 1  # ram[54] while the mother dies
+BABY_X = 83  # the baby's x (it paces on the top floor); sprite left x = ram[83] + 15 (OCAtari)
 TIMER = 59  # the bonus timer in hundreds, BCD; a nibble 0xA is a blank digit
 
 NONE = 255  # an empty object slot
@@ -213,7 +214,11 @@ POKES = (
 # The ALE halves of the mods (no JAX game yet: none is measured against a JAX mod).
 ALE_MODS = {
     # HackAtari's no_monkey writes 127 into the four monkey slots; re-measured here: with these
-    # writes every frame no monkey sprite and no thrown apple appears (tests on real ALE).
+    # writes every frame no monkey sprite and no thrown apple appears (tests on real ALE). What
+    # else it changes (alignment.porting.writes, random play seeds 0-2, actions held 1..8 frames):
+    # the monkey spawner ram[70] from frame 432, ram[95]/[116]/[117] from 673, the monkeys'
+    # drawing bytes ram[3,7,15] from 751; the rest of the game only once the play differs (the
+    # mother lives longer without apples: first life lost ~1,000 frames later or never).
     "no_monkey": AleCounterpart(tuple(RamWrite(a, NO_MONKEY) for a in MONKEY_ROW)),
     # the big ape's coconut held off: ram[33] held at 255 (measured: the idle mother then first
     # dies to a monkey's apple on frame 1,098 instead of the coconut on frame 575)
