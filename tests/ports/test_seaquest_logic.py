@@ -11,6 +11,8 @@ surface), 4,277 frames.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -131,3 +133,44 @@ def test_a_game_through_five_waves_with_the_patrol_sub():
         if ale.game_over():
             break
     assert levels == {0, 1, 2, 3, 4} and patrol > 1000 and ale.game_over()
+
+
+# kept beside the ports (tests/data/deep/ holds only registered games: its tests replay every file)
+DEEP = Path(__file__).resolve().parents[1] / "data" / "ports" / "seaquest-s0.json"
+
+
+@pytest.mark.slow
+def test_a_game_played_to_wave_three_by_the_lookahead_player():
+    """The deep player's game (ports/seaquest/reference/players.py, seed 0: clone/restore search,
+    no RAM writes), stored as data: six divers rescued and surfaced three times, the patrol sub on
+    the surface from wave 2; every frame agrees."""
+    from alignment.deepplay import load_actions
+
+    doc, actions = load_actions(DEEP)
+    assert doc["game"] == "seaquest" and len(actions) == doc["frames"]
+    trace = rt.record("seaquest", [(rt.action_names()[a], 1) for a in actions],
+                      until_game_over=True)
+    assert trace.frames == len(actions)
+    levels = trace.rams[:, k.RAM_LEVEL]
+    assert levels[-1] == 3 and np.all(np.diff(levels.astype(int)) >= 0)
+    assert np.count_nonzero(trace.rams[:, k.RAM_PATROL_X]) > 1000
+    assert_lockstep(trace, length=len(actions))
+
+
+@pytest.mark.slow
+def test_the_observation_and_a_vmapped_step():
+    obs, s = GAME.reset(jax.random.key(0))
+    step = jax.jit(GAME.step)
+    for a in [0] * 130 + [5] * 20:  # the opening, then down
+        obs, s, reward, done, info = step(s, a)
+    groups = GAME.objects(s)
+    assert obs.shape == (130,) and np.all(np.isfinite(np.asarray(obs)))
+    player = groups["player"]
+    sig = GAME.signals(s)
+    assert (int(player.x[0]), int(player.y[0])) == (int(sig["player_x"]), int(sig["player_y"]))
+    assert int(player.attrs["oxygen"][0]) == int(s.oxygen) and bool(player.active[0])
+    assert groups["enemies"].size == 12 and not bool(done) and int(info["lives"]) == 4
+    batch = jax.tree_util.tree_map(lambda x: jnp.stack([x, x]), s)
+    o2, s2, r2, d2, _ = jax.jit(jax.vmap(GAME.step))(batch, jnp.asarray([3, 13]))
+    o1, s1, r1, d1, _ = step(s, 13)
+    assert np.array_equal(np.asarray(o2[1]), np.asarray(o1)) and int(s2.sub_x[0]) == int(s.sub_x) + 1

@@ -85,6 +85,11 @@ DIVER_SPAWN_RANDOM = 80  # a new obstacle brings a diver when the random byte is
 MISSILE_WINDOW_LOW, MISSILE_WINDOW = 39, 88  # an enemy sub fires when its x + offset - 39 < 88
 SUB_WIDTH = 16  # the player's sub: an 8-pixel sprite at double width
 TORPEDO_WIDTH = 8
+TORPEDO_LINE_OFFSET = 40  # measured: the torpedo's one line is the sub's row 4, ram[97] + 40
+SUB_ROWS_SHOWN = 11  # rows 11..1 of the sub's picture
+ENEMY_WIDTH = 8
+BALL_X_OFFSET = 2  # measured: the ball (diver, enemy missile) starts 2 px right of its RAM x
+PATROL_ROWS = 8
 TORPEDO_SPEED = 5
 TORPEDO_PRO_SLOWDOWN = 2
 

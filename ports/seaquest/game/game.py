@@ -5,7 +5,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from jaxtari.env import Game, joystick
+from jaxtari.env import Game, ObjectGroup, joystick
 from . import constants as k
 from . import kernel
 from .logic import (
@@ -365,6 +365,48 @@ class Seaquest(Game):
     def lives(self, state):
         # ALE's lives(): the reserve subs + 1, and 0 once the game is over (measured)
         return jnp.where(state.game_over != 0, 0, state.reserve_subs + 1)
+
+    def objects(self, state):
+        """Every object as boxes in screen pixels (the lanes' loop lines as the groups' and balls'
+        height; lanes top first): the sub (with oxygen and divers carried), its torpedo, the 12
+        enemy slots (4 lanes x 3 copies: +0, +16, +32 from the lane's x), the divers, the enemy
+        missiles, the patrol sub."""
+        from .kernel import LOOP_LINES, SECTION_LINES, TOP_SECTION_LOOP_END
+
+        top_first = jnp.arange(k.NUM_LANES - 1, -1, -1)
+        lane_y = TOP_SECTION_LOOP_END - (LOOP_LINES - 1) + SECTION_LINES * jnp.arange(k.NUM_LANES)
+        alive = state.game_over == 0
+        attrs = state.attributes[..., top_first]
+        shown = state.nusiz_index[..., top_first]
+        base = state.obstacle_x[..., top_first]
+        sub_lane = (attrs & k.ATTR_SUB) != 0
+        copies_x, copies_on, copies_y, copies_sub = [], [], [], []
+        for bit, offset in ((4, 0), (2, 16), (1, 32)):
+            copies_x.append((base + offset) & BYTE)
+            copies_on.append(((shown & bit) != 0) & alive)
+            copies_y.append(lane_y)
+            copies_sub.append(sub_lane)
+        ex = jnp.stack(copies_x, -1).reshape(copies_x[0].shape[:-1] + (-1,))
+        eon = jnp.stack(copies_on, -1).reshape(ex.shape)
+        ey = jnp.stack(copies_y, -1).reshape(ex.shape)
+        esub = jnp.stack(copies_sub, -1).reshape(ex.shape)
+        mx = state.missile_x[..., top_first]
+        swimming = (state.diver_state[..., top_first] == k.DIVER_SWIMMING) & ~sub_lane
+        return {
+            "player": ObjectGroup.make(state.sub_x, state.sub_y + k.SUB_TOP_OFFSET, k.SUB_WIDTH,
+                                       k.SUB_ROWS_SHOWN, alive & (state.death == 0),
+                                       oxygen=state.oxygen, divers=state.divers,
+                                       facing_left=(state.sub_direction != 0)),
+            "torpedo": ObjectGroup.make(state.torpedo_x, state.sub_y + k.TORPEDO_LINE_OFFSET,
+                                        k.TORPEDO_WIDTH, 1, alive & (state.torpedo_x != 0)),
+            "enemies": ObjectGroup.make(ex, ey, k.ENEMY_WIDTH, LOOP_LINES, eon, sub=esub),
+            "divers": ObjectGroup.make(mx + k.BALL_X_OFFSET, lane_y, k.ENEMY_WIDTH, LOOP_LINES,
+                                       alive & swimming & (mx != 0)),
+            "enemy_missiles": ObjectGroup.make(mx + k.BALL_X_OFFSET, lane_y, k.ENEMY_WIDTH,
+                                               LOOP_LINES, alive & sub_lane & (mx != 0)),
+            "patrol": ObjectGroup.make(state.patrol_x, k.SUB_TOP_OFFSET + k.SUB_Y_MIN,
+                                       k.ENEMY_WIDTH, k.PATROL_ROWS, alive & (state.patrol_x != 0)),
+        }
 
     def signals(self, state):
         """The catalog signals (see ports/seaquest/reference/ram.py), lanes top first."""

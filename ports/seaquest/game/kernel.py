@@ -31,7 +31,7 @@ SECTION_LINES = 24
 SUB_ROW_LINE = 44  # the sub's row counter on screen line L is ram[97] + 44 - L
 SUB_ROWS_DRAWN = 12  # rows 0..11
 TORPEDO_ROW = 4
-BALL_OFFSET = 2
+BALL_OFFSET = k.BALL_X_OFFSET
 COPY_OFFSETS = ((0,), (0,), (0,), (0, 16), (0,), (0, 32), (0, 16), (0, 16, 32))  # by NUSIZ index
 POSITION_OFFSETS = (0, 32, 16, 16, 0, 0, 0, 0)  # the first copy shown, by NUSIZ index
 POSITION_WRAP = 96  # a kernel position >= 160 is taken 96 to the left

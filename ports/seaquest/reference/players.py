@@ -1,0 +1,116 @@
+"""Seaquest's deep player: a greedy lookahead over ALE's clone/restore that rescues divers,
+surfaces with six, and so reaches later waves (the patrol sub from wave 2) by play alone.
+
+It follows the catalog's :data:`alignment.plugin.DeepPlayer` protocol
+(``player(lookahead, rng, **options)``); :class:`RawLookahead` is such a handle for a ROM that
+is not in the catalog yet. The actions it chooses are data (tests/data/deep/seaquest-*.json),
+replayed on both sides by tests/ports/test_seaquest_logic.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import constants as k
+
+MACROS = ("UPFIRE", "DOWNFIRE", "LEFTFIRE", "RIGHTFIRE", "UPLEFTFIRE", "UPRIGHTFIRE",
+          "DOWNLEFTFIRE", "DOWNRIGHTFIRE", "FIRE", "UP")
+DEAD = -1e9
+WAVE = 1e6  # a wave won outweighs everything else
+DIVER = 2e3
+LOW_OXYGEN = 20  # below this, or with six divers, the player heads for the surface
+HUNT_DEPTH = 60  # where the player waits for divers otherwise (ram[97])
+# ram[97] that centres the sub on a lane's loop lines (lane 3 the top lane): its rows span
+# ram[97] + 33..44, the lane's loop lines 65..79 down 24 a lane
+LANE_SUB_Y = tuple(34 + 24 * (k.NUM_LANES - 1 - lane) for lane in range(k.NUM_LANES))
+
+
+class RawLookahead:
+    """The :class:`alignment.plugin.Lookahead` protocol on a bare ale_py ROM (sticky actions
+    off, one frame per act)."""
+
+    def __init__(self, rom: str = "seaquest"):
+        import ale_py
+        from ale_py import roms
+
+        ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+        self.raw = ale_py.ALEInterface()
+        self.raw.setFloat("repeat_action_probability", 0.0)
+        self.raw.setInt("frame_skip", 1)
+        self.raw.loadROM(roms.get_rom_path(rom))
+        self.raw.reset_game()
+        self.actions = list(self.raw.getMinimalActionSet())
+        self.names = [a.name for a in self.actions]
+        self.taken: list[int] = []
+
+    def idx(self, name: str) -> int:
+        return self.names.index(name)
+
+    def sim(self, plan):
+        snap = self.raw.cloneState()
+        total = 0
+        for i, n in plan:
+            for _ in range(n):
+                total += self.raw.act(self.actions[i])
+        ram, over = self.raw.getRAM().copy(), self.raw.game_over()
+        self.raw.restoreState(snap)
+        return total, ram, over
+
+    def play(self, i: int, n: int = 1) -> int:
+        total = 0
+        for _ in range(n):
+            if self.raw.game_over():
+                break
+            total += self.raw.act(self.actions[i])
+            self.taken.append(i)
+        return total
+
+    @property
+    def ram(self):
+        return self.raw.getRAM()
+
+
+def _value(now, ram, over) -> float:
+    lost = over or ram[k.RAM_DEATH] != 0 or ram[k.RAM_RESERVE_SUBS] < now[k.RAM_RESERVE_SUBS]
+    if lost:
+        return DEAD
+    divers, oxygen, y = int(ram[k.RAM_DIVERS]), int(ram[k.RAM_OXYGEN]), int(ram[k.RAM_SUB_Y])
+    v = WAVE * int(ram[k.RAM_LEVEL]) + DIVER * divers
+    if divers == k.MAX_DIVERS or (oxygen < LOW_OXYGEN and divers > 0):
+        return v - 100.0 * y  # up
+    # otherwise towards the nearest diver swimming (its lane's middle line, its x)
+    x = int(ram[k.RAM_SUB_X]) + k.SUB_WIDTH // 2
+    best = None
+    for lane in range(k.NUM_LANES):
+        shark = (int(ram[k.RAM_ATTRIBUTES + lane]) & k.ATTR_SUB) == 0
+        dx = int(ram[k.RAM_MISSILE_X + lane])
+        if shark and ram[k.RAM_DIVER_STATE + lane] == k.DIVER_SWIMMING and 0 < dx < k.SCREEN_RIGHT:
+            target_y = LANE_SUB_Y[lane]
+            d = abs(y - target_y) + abs(x - dx - k.BALL_X_OFFSET)
+            best = d if best is None else min(best, d)
+    return v - 10.0 * (abs(y - HUNT_DEPTH) if best is None else best) + 0.1 * _score(ram)
+
+
+def _score(ram) -> int:
+    return int("".join(f"{int(b):02x}" for b in ram[k.RAM_SCORE:k.RAM_SCORE + 3]))
+
+
+def deep_player(g, rng, *, max_frames: int = 12_000, waves: int = 3, step: int = 8,
+                horizon: int = 32) -> None:
+    """Play until ``waves`` waves are won, the game ends or ``max_frames`` frames: every
+    ``step`` frames, the macro (held ``step`` frames, then ``horizon`` more) whose end state is
+    worth most; ties broken by ``rng``."""
+    macros = [g.idx(m) for m in MACROS]
+    while len(g.taken) < max_frames and not g.raw.game_over():
+        now = g.ram.copy()
+        if int(now[k.RAM_LEVEL]) >= waves:
+            break
+        order = rng.permutation(len(macros))
+        best, best_value = macros[order[0]], -np.inf
+        for j in order:
+            m = macros[j]
+            _, ram, over = g.sim([(m, step + horizon)])
+            value = _value(now, ram, over)
+            if value > best_value:
+                best, best_value = m, value
+        g.play(best, step)
