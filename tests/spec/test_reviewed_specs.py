@@ -13,19 +13,6 @@ from tests.docs.paths import SHARED_DOCS, SPECS, needs_shared
 
 GAMES = catalog.games()
 
-# Specs whose manual still has offline-extracted candidates nobody has decided (reviewed, covered or
-# rejected with a note). Breakout's manual candidates (controller, game-variation and timer lines)
-# were never decided: the test's game list missed Breakout until it came from the catalog. Strict,
-# so deciding them makes this fail until the entry goes.
-UNDECIDED_CANDIDATES = {"breakout": "the manual's game-variation and controller candidates are "
-                                    "not yet decided in specs/breakout.yaml"}
-
-
-def _with_undecided(games):
-    return [pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=UNDECIDED_CANDIDATES[g]))
-            if g in UNDECIDED_CANDIDATES else g for g in games]
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_spec_is_reviewed(game):
     spec = load_spec(SPECS / f"{game}.yaml")
@@ -41,7 +28,7 @@ def test_spec_is_reviewed(game):
 
 
 @needs_shared
-@pytest.mark.parametrize("game", _with_undecided(GAMES))
+@pytest.mark.parametrize("game", GAMES)
 def test_spans_are_real_and_every_candidate_is_decided(game):
     loaded = load_documents(game, docs_dir=SHARED_DOCS)
     docs = loaded.by_id()

@@ -144,13 +144,13 @@ class Breakout(Game):
         """A brick was knocked out (ROM): points, a top-row speed-up, the bounce."""
         c = self.consts
         points = _pick(c.row_points, jnp.clip(row, 0, 5))
-        timed = (c.flags & k.TIMED) != 0
+        timed = (c.flags & k.TIMED) != 0  # rule: timing.timer-counts-seconds-try (no points)
         score = s.score + jnp.where(timed, 0, points)
         fast = row < c.fast_rows
         hits = jnp.where(fast, (s.hits & (k.PADDLE_WAS_LAST | k.BRICK_WAS_LAST)) | c.fast_hit_count, s.hits)
         angle = jnp.where(fast, 0, s.angle)
         s = self._set_speed(s.replace(hits=hits, angle=angle))
-        if c.flags & k.BREAKTHRU:
+        if c.flags & k.BREAKTHRU:  # rule: scoring.ball-hits-brick-continues
             s = s.replace(ball_dy=_neg16(s.ball_dy), hits=s.hits & k.HIT_COUNT)
         else:
             s = s.replace(hits=(s.hits & k.HIT_COUNT) | k.BRICK_WAS_LAST)
@@ -236,6 +236,7 @@ class Breakout(Game):
         c = self.consts
         on = s.active
         timed = (c.flags & k.TIMED) != 0
+        # rule: timing.timer-counts-seconds-try
         tick = on & timed & ((s.clock & (k.TIMER_PERIOD - 1)) == 0)
         s = s.replace(score=s.score + tick.astype(jnp.int32))
         y = s.ball_y >> 8
@@ -303,7 +304,7 @@ class Breakout(Game):
         c = self.consts
         target = k.PADDLE_TARGET - s.pot_reading
         x = jnp.clip((target + s.paddle_x) >> 1, k.PADDLE_MIN, k.PADDLE_MAX)
-        if c.flags & k.STEERABLE:
+        if c.flags & k.STEERABLE:  # rule: action.games-control-direction-knob
             up = (s.ball_dy & WORD_SIGN) != 0
             steer = up & ~side
             # the ROM compares the bytes: (last - new) as a byte, "positive" below its sign bit
@@ -319,7 +320,7 @@ class Breakout(Game):
         y = (s.ball_y + s.ball_dy) & U16
         x = (s.ball_x - s.ball_dx) & U16
         moved = s.replace(ball_x=x, ball_y=y)
-        if self.consts.flags & k.CATCH:
+        if self.consts.flags & k.CATCH:  # rule: action.continue-press-button-ball
             held = s.replace(ball_y=(k.CATCH_Y << 8) | (s.ball_y & BYTE),
                              ball_x=(((s.paddle_x + k.CATCH_X_OFFSET) & BYTE) << 8) | (s.ball_x & BYTE))
             return jax.tree_util.tree_map(lambda a, b: jnp.where(caught_now & fire, a, b),
