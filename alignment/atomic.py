@@ -8,13 +8,14 @@ umask gives a new file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import stat
 import tempfile
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 
 class OutputLocationError(ValueError):
@@ -200,3 +201,37 @@ def write_files(folder: os.PathLike | str, files: Mapping[str, bytes | str]) -> 
             _in_flight.discard(tmp)
     recover(folder)
     return {name: folder / name for name in files}
+
+
+# ---- one process at a time -------------------------------------------------------------------
+class Busy(RuntimeError):
+    """Another process holds the lock (its holder is named in the message)."""
+
+
+@contextlib.contextmanager
+def exclusive(path: os.PathLike | str, busy: str) -> Iterator[None]:
+    """Hold ``path`` as an exclusive lock while the block runs; :class:`Busy` (``busy`` and the
+    holder's pid) when another process holds it. The lock is the operating system's (flock), so a
+    killed process never leaves it held; the file stays, naming the last holder."""
+    import fcntl
+
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")
+    except OSError as err:
+        raise OutputLocationError(f"cannot create the lock {str(path)!r}: {err}") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise Busy(busy.format(holder=holder)) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        yield
+    finally:
+        handle.close()

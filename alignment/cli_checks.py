@@ -1,12 +1,18 @@
-"""One validation layer for the command line: numbers, seeds and output locations.
+"""One validation layer for the command line: numbers, seeds, input files, git refs and output
+locations.
 
-Every command takes its bounded numbers through these options and checks its output location
-before any work, so bad input ends in a usage message and exit status 2 (click's convention for a
-bad parameter) before an emulator starts or a compile begins — never a traceback after minutes.
+Every command takes its bounded numbers through these options and checks its inputs and output
+location before any work, so bad input ends in a message naming the option and the fix before an
+emulator starts or a compile begins — never a traceback after minutes. The checks raise
+:class:`InputError` (each command turns it into its own exit status; :func:`usage` makes it a
+usage error, exit status 2, click's convention for a bad parameter). Resumable work is held by one
+process at a time with :func:`alignment.atomic.exclusive` (pipeline runs, stress checkpoints).
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import typer
@@ -46,6 +52,59 @@ def finite_fps(value: float) -> float:
 def bad_parameter(option: str, message: str) -> typer.BadParameter:
     """A usage error naming the option (exit status 2, before any work)."""
     return typer.BadParameter(message, param_hint=f"'{option}'")
+
+
+class InputError(ValueError):
+    """Bad input found before any work; the message names the option and what to do instead."""
+
+
+def usage(option: str, err: Exception) -> typer.BadParameter:
+    """A check's error as a usage error naming the option (exit status 2)."""
+    return bad_parameter(option, str(err))
+
+
+def input_file(path: Path | str, option: str) -> Path:
+    """``path`` as a readable file, or :class:`InputError` naming the option."""
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{option} {str(p)!r} is a folder; give a file in it")
+    if not p.is_file():
+        raise InputError(f"{option} {str(p)!r}: no such file")
+    if not os.access(p, os.R_OK):
+        raise InputError(f"{option} {str(p)!r} cannot be read; fix its permissions")
+    return p
+
+
+def input_dir(path: Path | str, option: str) -> Path:
+    """``path`` as a readable folder, or :class:`InputError` naming the option."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"{option} {str(p)!r} is a file; give a folder")
+    if not p.is_dir():
+        raise InputError(f"{option} {str(p)!r}: no such folder")
+    if not os.access(p, os.R_OK | os.X_OK):
+        raise InputError(f"{option} {str(p)!r} cannot be read; fix its permissions")
+    return p
+
+
+def git_commit(ref: str, option: str, root: Path | str = ".") -> str:
+    """The commit a user-given git ref names (its sha), or :class:`InputError`.
+
+    A ref starting with '-' is refused and git gets ``--end-of-options`` before the ref: git would
+    read ``--output=FILE`` as an option and write that file. Callers use the returned sha, never
+    the user's text, in later git commands."""
+    if not ref or ref.startswith("-"):
+        raise InputError(f"{option} {ref!r} is not a git ref (a ref cannot start with '-'; give a "
+                         "branch, tag or commit)")
+    try:
+        out = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options",
+                              f"{ref}^{{commit}}"], cwd=root, capture_output=True, text=True)
+    except OSError as exc:
+        raise InputError(f"{option} {ref!r}: git cannot run here ({exc})") from None
+    if out.returncode != 0:
+        raise InputError(f"{option} {ref!r} is not a git ref here (try origin/main, or fetch the "
+                         "base branch first: git fetch origin main)")
+    return out.stdout.strip()
 
 
 def output_dir(path: Path | str, option: str = "--out") -> Path:

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Optional
 
-from alignment import artefacts, atomic
+from alignment import artefacts, atomic, cli_checks
 from alignment.audit.core import OUTCOMES, AuditError, AuditResult
 
 MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
@@ -20,9 +20,6 @@ MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
 
 
 # ---- the reference report (--against) --------------------------------------------------------
-
-
-COMMITTED_DIR = artefacts.AUDIT.folder  # where the repository keeps the committed reports
 
 
 def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Optional[dict], str]:
@@ -49,18 +46,17 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
                          f"branch, tag, commit or a path such as ./{ref}")
     if Path(ref).is_file():
         return _parse(Path(ref).read_text("utf-8"), ref), ref
-    rel = f"{COMMITTED_DIR}/{game}.json"
+    rel = artefacts.AUDIT.rel(game=game)
     try:
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
                              text=True, check=True).stdout.strip()
-        commit = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options",
-                                 f"{ref}^{{commit}}"], cwd=top, capture_output=True, text=True)
     except (OSError, subprocess.CalledProcessError) as exc:
         raise AuditError(f"--against {ref!r}: not a file, and git cannot read it here ({exc})") from None
-    if commit.returncode != 0:
+    try:
+        sha = cli_checks.git_commit(ref, "--against", top)
+    except cli_checks.InputError:
         raise AuditError(f"--against {ref!r}: neither a file nor a git ref (fetch the base "
-                         f"branch first, e.g. git fetch origin main)")
-    sha = commit.stdout.strip()
+                         f"branch first, e.g. git fetch origin main)") from None
     shown = subprocess.run(["git", "cat-file", "blob", f"{sha}:{rel}"], cwd=top,
                            capture_output=True, text=True)
     if shown.returncode != 0:

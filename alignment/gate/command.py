@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from alignment import artefacts, gate
+from alignment import artefacts, atomic, cli_checks, gate
 from alignment.gate import report, verify
 
 SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
@@ -71,6 +71,16 @@ def register(app: typer.Typer) -> None:
         against fidelity.toml (and against --base)."""
         root = Path(".")
         known = _games_with_code()
+        summary = os.environ.get(SUMMARY_ENV)
+        try:  # every input and output checked before any game is evaluated
+            if verify_dir is not None:
+                cli_checks.input_dir(verify_dir, "--verify-artefacts")
+            if markdown is not None or not summary:
+                atomic.check_writable(markdown or Path(DEFAULT_MARKDOWN), what="--markdown")
+            if summary:
+                atomic.check_writable(summary, what=f"${SUMMARY_ENV}")
+        except (cli_checks.InputError, atomic.OutputLocationError) as err:
+            _fail(str(err))
         try:
             if base is not None:
                 gate.resolve_ref(base, root)
@@ -111,7 +121,6 @@ def register(app: typer.Typer) -> None:
 
         options = {"base": base, "commit": _head(root), "artefact_problems": artefact_problems}
         text = report.markdown(verdicts, **options)
-        summary = os.environ.get(SUMMARY_ENV)
         if summary:
             with open(summary, "a", encoding="utf-8") as f:  # the step summary is appended to
                 f.write(text)

@@ -49,14 +49,12 @@ MAX_RULES_NAMED = 10  # failing rules named in the comment; the audit's report l
 
 def resolve_ref(ref: str, root: Path = Path(".")) -> str:
     """The commit a user-given ref names (its sha), or :class:`GateConfigError`."""
-    if not ref or ref.startswith("-"):
-        raise GateConfigError(f"--base {ref!r} is not a git ref (a ref cannot start with '-')")
-    out = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options",
-                          f"{ref}^{{commit}}"], cwd=root, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise GateConfigError(f"--base {ref!r} is not a git ref here (try origin/main, or fetch "
-                              "the base branch first: git fetch origin main)")
-    return out.stdout.strip()
+    from alignment import cli_checks
+
+    try:
+        return cli_checks.git_commit(ref, "--base", root)
+    except cli_checks.InputError as err:
+        raise GateConfigError(str(err)) from None
 
 
 check_ref = resolve_ref

@@ -104,32 +104,19 @@ class RunBusyError(RuntimeError):
 @contextlib.contextmanager
 def run_lock(root: Path, run_id: str) -> Iterator[None]:
     """Hold the run's lock (``<state dir>/locks/<run>.lock``) while it runs: a second ``run
-    --resume`` of the same run is refused instead of running every stage a second time. The lock
-    is the operating system's (flock), so a killed process never leaves it held."""
-    import fcntl
-
+    --resume`` of the same run is refused instead of running every stage a second time
+    (:func:`alignment.atomic.exclusive`: a killed process never leaves it held)."""
     path = Path(root) / "locks" / f"{run_id}.lock"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+")
-    except OSError as err:
-        raise RunStoreError(f"cannot create the run lock {path}: {err}; use another --state-dir") \
-            from None
-    try:
+    with contextlib.ExitStack() as held:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
-            raise RunBusyError(f"run {run_id} is running now ({holder}); wait for it to finish, "
-                               f"then see its state with `jaxtari-align runs`") from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()}")
-        handle.flush()
+            held.enter_context(atomic.exclusive(
+                path, f"run {run_id} is running now ({{holder}}); wait for it to finish, then see "
+                      "its state with `jaxtari-align runs`"))
+        except atomic.Busy as err:
+            raise RunBusyError(str(err)) from None
+        except atomic.OutputLocationError as err:
+            raise RunStoreError(f"{err}; use another --state-dir") from None
         yield
-    finally:
-        handle.close()
 
 
 def new_run_id(game: str) -> str:

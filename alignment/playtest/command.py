@@ -61,10 +61,13 @@ def _session_paths(files: List[Path], game: Optional[str], root: Path) -> list[P
         return paths
     if not files:
         raise PlaytestCommandError("name session files (playtest/<game>/<id>.jsonl.gz) or --game GAME")
-    missing = [str(f) for f in files if not Path(f).is_file()]
+    missing = [str(f) for f in files if not Path(f).exists()]
     if missing:
         raise PlaytestCommandError(f"no such session file: {', '.join(missing)}")
-    return [Path(f) for f in files]
+    try:  # a folder or an unreadable file, before any session is replayed
+        return [cli_checks.input_file(f, "session file") for f in files]
+    except cli_checks.InputError as exc:
+        raise PlaytestCommandError(str(exc)) from None
 
 
 def register(app) -> None:

@@ -18,7 +18,7 @@ from typing import Iterator
 
 import numpy as np
 
-from alignment import catalog
+from alignment import atomic, catalog
 from alignment.playtest import panes
 from alignment.playtest.session import Session, read_session
 
@@ -82,14 +82,13 @@ def video_frames(path: Path, *, scale: int = 1, every: int = 1, fps: int = 60) -
 def _check_out(out: Path, suffixes: tuple[str, ...]) -> None:
     if out.suffix.lower() not in suffixes:
         raise ExportError(f"{out}: the video must end in {' or '.join(suffixes)}")
-    if out.is_dir():
-        raise ExportError(f"{out} is a folder; give a file name")
     try:
+        atomic.check_writable(out, what="--video")
         out.parent.mkdir(parents=True, exist_ok=True)
+    except atomic.OutputLocationError as exc:
+        raise ExportError(str(exc)) from None
     except OSError as exc:
         raise ExportError(f"cannot create {out.parent}: {exc.strerror or exc}") from None
-    if not os.access(out.parent, os.W_OK):
-        raise ExportError(f"{out.parent} is not writable")
 
 
 def write_video(path: Path, out: Path, *, scale: int = 1, fps: int = 60, every: int = 1) -> int:

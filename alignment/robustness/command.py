@@ -41,6 +41,7 @@ def robustness(
     Writes OUT/<game>.json, .md and a plot of PC per mod."""
     from rich.console import Console
 
+    from alignment import cli_checks
     from alignment.atomic import OutputLocationError, check_writable_dir
     from alignment.robustness import report
     from alignment.robustness.core import RobustnessInputError, ale_status, run_robustness, validate
@@ -53,8 +54,11 @@ def robustness(
         canon, names, kinds = validate(game, mod_names, kinds, seeds, episodes, max_steps)
         if agents is None:
             budget_config(budget, "objects")
+        else:
+            cli_checks.input_dir(agents, "--agents")
         check_writable_dir(out)
-    except (RobustnessInputError, StressInputError, OutputLocationError) as exc:
+    except (RobustnessInputError, StressInputError, OutputLocationError,
+            cli_checks.InputError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
     if "ale" in kinds:

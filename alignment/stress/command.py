@@ -107,9 +107,17 @@ def stress_remake(
     """Re-make stress reports (JSON, markdown, plots) from their per-seed returns with the current
     statistics: no retraining. A report without the random policy's return gets it measured on
     ALE (the margin is a share of the gain over it)."""
+    from alignment import atomic, cli_checks
     from alignment.stress import report
     from alignment.stress.remake import RemakeError, remake
 
+    try:  # every report readable and its folder writable before the first is re-made
+        for path in reports:
+            cli_checks.input_file(path, "REPORT")
+            atomic.check_writable_dir(path.parent, what="the report's folder")
+    except (cli_checks.InputError, atomic.OutputLocationError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
     for path in reports:
         try:
             result = remake(path)

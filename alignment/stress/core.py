@@ -14,10 +14,11 @@ value of its last interval that finished an episode.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import jax
 import numpy as np
@@ -226,18 +227,19 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     out_dir = Path(out_dir)
     root = _checkpoint_root(out_dir, canon, config)
     _check_writable(out_dir)
-    if not resume and root.exists():
-        import shutil
-
-        shutil.rmtree(root)
     from alignment.stress.sides import make_side
 
     notes: list[str] = []
     seed_list = list(range(seeds))
     runs = {}
-    for kind in backends:
-        side = make_side(kind, canon, config, seeds_by)
-        runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
+    with _training_lock(root):
+        if not resume and root.exists():
+            import shutil
+
+            shutil.rmtree(root)
+        for kind in backends:
+            side = make_side(kind, canon, config, seeds_by)
+            runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
     reference = None
     if set(backends) >= {"ale", "jax"}:
         from alignment.stress.random_policy import EPISODES, random_policy
@@ -259,6 +261,23 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
 
         result.extra["fingerprint"] = {**fingerprint(canon, obs), "code_hash": result.code_hash}
     return result
+
+
+@contextlib.contextmanager
+def _training_lock(root: Path) -> Iterator[None]:
+    """One process at a time trains into a budget's checkpoints: two runs resuming the same
+    checkpoints would each train every seed and overwrite the other's intervals."""
+    from alignment import atomic
+
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(atomic.exclusive(
+                root.parent / f"{root.name}.lock",
+                f"another run is training into {root} now ({{holder}}); wait for it to finish, "
+                "or give another --out"))
+        except (atomic.Busy, atomic.OutputLocationError) as exc:
+            raise StressInputError(str(exc)) from None
+        yield
 
 
 def _check_writable(out_dir: Path) -> None:
