@@ -100,3 +100,11 @@ def test_a_folder_given_as_a_session_file_is_named(tmp_path):
     r = runner.invoke(app, ["playtest", "replay", str(tmp_path)])
     assert r.exit_code == 1 and "is a folder; give a file in it" in _text(r)
     assert "Traceback" not in _text(r)
+
+
+def test_gate_takes_a_game_in_any_spelling_and_names_an_unknown_one(monkeypatch, tmp_path):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    r = runner.invoke(app, ["gate", "tetris", "--no-replay", "--markdown", str(tmp_path / "g.md")])
+    assert r.exit_code == 2 and "unknown game(s) tetris" in _text(r)
+    r = runner.invoke(app, ["gate", "ALE/Pong-v5", "--no-replay", "--markdown", str(tmp_path / "g.md")])
+    assert "unknown game" not in _text(r) and "pong" in (tmp_path / "g.md").read_text()

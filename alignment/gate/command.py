@@ -33,6 +33,17 @@ def _games_with_code() -> list[str]:
     return sorted(jaxtari.list_games())
 
 
+def _canonical(game: str) -> str:
+    """A catalog game in any spelling (``Pong``, ``ALE/Pong-v5``) as its name; anything else as
+    given (the unknown-game check names it)."""
+    from alignment import catalog
+
+    try:
+        return catalog.canonical(game)
+    except catalog.UnknownGameError:
+        return game
+
+
 def _head(root: Path) -> Optional[str]:
     out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
     return out.stdout.strip()[:12] if out.returncode == 0 else None
@@ -94,7 +105,7 @@ def register(app: typer.Typer) -> None:
                         if base is not None else None)
         except gate.GateConfigError as err:
             _fail(str(err))
-        chosen = list(games or gate.default_games(root, cfg))
+        chosen = [_canonical(g) for g in games] if games else gate.default_games(root, cfg)
         unknown = sorted(set(chosen) - set(known))
         if unknown:
             _fail(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(known)}")
