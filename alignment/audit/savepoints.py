@@ -24,7 +24,6 @@ it.)
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from alignment import catalog
