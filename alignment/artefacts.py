@@ -36,6 +36,9 @@ SPEC = Artefact("specs", "{game}.yaml")
 # Stage 2: the audit (JSON and its markdown, written as one unit) and the episode comparison.
 AUDIT = Artefact("audits", "{game}.json", "jaxtari-align/audit/v1")
 AUDIT_MARKDOWN = Artefact("audits", "{game}.md")
+# The audit of a game modified by mods ({mods}: registered names joined by "+", in the order
+# applied; alignment.audit.modded), the same schema.
+MOD_AUDIT = Artefact("audits", "{game}+{mods}.json", "jaxtari-align/audit/v1")
 COMPARE = Artefact("compare-reports", "{game}-compare.json", "jaxtari-align/compare/v1")
 # Stage 3: recorded playtest sessions (one gzip'd JSON-lines file each) and a replay's report.
 PLAYTEST_SESSION = Artefact("playtest", "{game}/{session}.jsonl.gz", "jaxtari-align/playtest/v1")

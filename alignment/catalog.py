@@ -180,3 +180,27 @@ def code_hash(game: str) -> str:
     :func:`hash_files`): the one hash that audits, stress reports and playtest sessions record, so
     that an artefact made for other code shows as stale."""
     return hash_files(behaviour_files(game))
+
+
+MOD_SEPARATOR = "+"  # audits/<game>+<mod>[+<mod>...]: a modified game's artefacts
+
+
+def mod_code_hash(game: str, mods) -> str:
+    """The code hash of a modified game: the game's :func:`code_hash` (its mods live in its own
+    package and its counterparts in its ground truth, so their code is covered) and the mods'
+    registered names in the order applied, so each modification has a hash of its own."""
+    h = hashlib.sha256(code_hash(game).encode())
+    for m in mods:
+        h.update(b"\0" + str(m).encode())
+    return h.hexdigest()
+
+
+def modified_name(game: str, mods) -> str:
+    """``<game>+<mod>+...``: the file stem of a modified game's artefacts."""
+    return MOD_SEPARATOR.join([canonical(game), *mods])
+
+
+def split_modified_name(name: str) -> tuple[str, tuple[str, ...]]:
+    """(game, mods) of an artefact stem ``<game>+<mod>+...`` (no mods: the game itself)."""
+    game, *mods = name.split(MOD_SEPARATOR)
+    return game, tuple(mods)

@@ -275,6 +275,10 @@ def _register_audit(app) -> None:
             f"mutant runs, under one compile), all, or none (default {DEFAULT_MUTANTS}, "
             f"{QUICK_MUTANTS} with --quick)"),
         mutants_seed: int = typer.Option(0, "--mutants-seed", help="seed of the mutant sample"),
+        mods: list[str] = typer.Option(
+            [], "--mods", help="audit the game modified by these mods (comma separated or "
+            "repeated) into <out>/<game>+<mod>.json/.md: the probes of the rules they do not "
+            "change, on ALE too where every mod has an ALE counterpart (else JAX-only)"),
     ) -> None:
         """Probe every reviewed rule on ALE and on JAX in lockstep, explore from every start,
         trace rules to the code, measure precision, seed faults, mutation-test the audit; write
@@ -303,6 +307,15 @@ def _register_audit(app) -> None:
             fail(str(exc))
         if sample is not None:
             sample = dataclasses.replace(sample, seed=mutants_seed)
+        if mods:
+            if mutants is not None:
+                fail("--mutants with --mods: mutation testing judges the original game's audit "
+                     "(audit without --mods); drop --mutants")
+            _audit_modified(game, mods, llm=llm, model=model, out=out, specs=specs,
+                            against=against, events=events, docs=docs,
+                            explore="none" if not explore else "quick" if quick else "full",
+                            fail=fail, err=err)
+            return
         try:
             core.check_out_dir(out)
             canon = _canonical(game)
@@ -327,6 +340,45 @@ def _register_audit(app) -> None:
             raise typer.Exit(1)
 
 
+def _audit_modified(game: str, mods: list[str], *, llm, model, out: Path, specs: Path, against,
+                    events: bool, docs, explore: str, fail, err) -> None:
+    """``audit GAME --mods ...``: the modified game's audit (:mod:`alignment.audit.modded`)."""
+    import typer
+    from rich.console import Console
+
+    from alignment import atomic
+    from alignment.audit import core, modded, report
+    from alignment.docs.corpus import CorpusError
+    from alignment.llm import LLMError
+
+    try:
+        core.check_out_dir(out)
+        canon = _canonical(game)
+        name = modded.report_name(modded.mod_sides(canon, mods))
+        atomic.check_targets(out, (f"{name}.json", f"{name}.md"), what="audit")
+        previous, ref = report.load_reference(name, out, against)
+        with err.status(f"audit {name}") as status:
+            result = modded.run_mod_audit(
+                canon, mods, llm=llm, model=model, out_dir=out, specs_dir=specs, docs=docs,
+                events=events, explore=explore,
+                progress=lambda label: status.update(f"audit {name}: {label}"))
+        paths = report.write(result, out, previous=previous, ref=ref)
+    except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write the audit to {str(out)!r}: {exc}")
+    console = Console()
+    _print_audit(console, result, paths, previous is not None)
+    m = result.modified
+    console.print(f"modified game: {m['ran']}; rules the mods change (not probed): "
+                  f"{', '.join(m['rules_changed']) or 'none'}; matched rollouts parted "
+                  f"{m['rollout_divergences']} time(s)", soft_wrap=True, markup=False)
+    s = result.summary()
+    if (s["failing_on_jax"] or s["probe_errors"] or s["spec_gaps"]
+            or m["unexplained_divergences"]):
+        raise typer.Exit(1)
+
+
 def _canonical(game: str) -> str:
     from alignment import catalog
     from alignment.audit.core import AuditError
@@ -346,7 +398,7 @@ def _print_audit(console, result, paths, compared: bool) -> None:
     def pct(x):
         return "-" if x is None else f"{100 * x:.1f}%"
 
-    t = Table(title=f"audit of {result.game}")
+    t = Table(title=f"audit of {result.report_name}")
     for c in ("coverage", "recall", "precision", "seeded faults", "mutation score",
               "probes failing on ALE"):
         t.add_column(c)

@@ -256,8 +256,8 @@ def _trim(holds: list[Hold], frames: int) -> list[Hold]:
 class _AleSide:
     """The emulator's recordings of an exploration, made once (kept across faults)."""
 
-    def __init__(self, game: str, plan: list[Start], budget: Budget):
-        self.game, self.plan, self.budget = game, plan, budget
+    def __init__(self, game: str, plan: list[Start], budget: Budget, mods: Sequence[str] = ()):
+        self.game, self.plan, self.budget, self.mods = game, plan, budget, tuple(mods)
         self.snap: dict[str, Any] = {}
         self.prefix: dict[str, Recording] = {}
         self.walks: dict[tuple, Recording] = {}
@@ -265,7 +265,8 @@ class _AleSide:
 
     def backend(self, mode):
         if mode not in self._backends:
-            self._backends[mode] = make_backend("ale", self.game, mode=mode, full_action_space=True)
+            self._backends[mode] = make_backend("ale", self.game, mods=self.mods, mode=mode,
+                                                full_action_space=True)
         return self._backends[mode]
 
 
@@ -277,23 +278,30 @@ def _screens() -> Screens:
 
 
 def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path = DEFAULT_DEEP_DIR,
-            structure: Sequence = (), progress=None) -> Exploration:
+            structure: Sequence = (), progress=None, ale_mods: Sequence[str] = (),
+            touched: Optional[set] = None) -> Exploration:
     """Explore ``spec``'s game from every start on ALE and on the JAX game built with ``mods``.
 
     ``structure``: the audit's :func:`alignment.audit.trace.structure` items (for attributing a
-    divergence under a mod to the rules of the code it touches)."""
+    divergence under a mod to the rules of the code it touches). ``ale_mods``: registered mod names
+    whose ALE counterparts (RAM writes) the emulator plays, so a modified game is compared with the
+    same modification on ALE (an audit of a modified game). ``touched``: the rules a divergence may
+    be attributed to instead of those the mods' traced code gives (a modified-game audit passes the
+    rules a not-exact counterpart is known to change)."""
     say = progress or (lambda label: None)
     t0 = time.perf_counter()
     game = catalog.canonical(spec.game)
     entry = catalog.entry(game)
     deep, deep_names = load_deep(game, deep_dir) if budget.deep_frames else (None, [])
     plan = starts(spec, deep=deep, deep_names=deep_names, budget=budget)
-    key = (game, budget, tuple((s.name, tuple(h.describe() for h in s.steps)) for s in plan))
+    key = (game, budget, tuple(ale_mods),
+           tuple((s.name, tuple(h.describe() for h in s.steps)) for s in plan))
     if key not in _ALE_CACHE:
         _ALE_CACHE.clear()
-        _ALE_CACHE[key] = _AleSide(game, plan, budget)
+        _ALE_CACHE[key] = _AleSide(game, plan, budget, ale_mods)
     ale = _ALE_CACHE[key]
-    touched = touched_rules(mods, structure)
+    if touched is None:
+        touched = touched_rules(mods, structure)
     jax_backends: dict = {}
     jax_snap: dict[str, Any] = {}
     start_rows, walks = [], []

@@ -40,6 +40,7 @@ from alignment.audit.lockstep import (
 )
 from alignment.backends import BACKENDS, BackendError, make_backend
 from alignment.plain import to_python
+from alignment.signals import apply_ram_writes
 from alignment.spec.schema import (
     ALE_ACTION_NAMES, RASTERS, STATIC_SIGNALS, GameSpec, Probe, ProbeStep,
 )
@@ -225,20 +226,22 @@ def _ale_action_set(canon: str) -> tuple[str, ...]:
 def _backend(kind: str, canon: str, mode: Optional[int], mods: Sequence = ()):
     try:
         if kind == "ale":
-            return _ale_backend(canon, mode)
+            return _ale_backend(canon, mode, tuple(mods))
         return make_backend("jax", canon, mods=mods, mode=mode, full_action_space=True)
     except BackendError as exc:
         raise ProbeError(str(exc)) from None
 
 
 @functools.lru_cache(maxsize=8)
-def _ale_backend(canon: str, mode: Optional[int]):
-    # one emulator per game and mode, reset per probe: loading the ROM is most of a short probe
-    return make_backend("ale", canon, mode=mode, full_action_space=True)
+def _ale_backend(canon: str, mode: Optional[int], mods: tuple = ()):
+    # one emulator per game, mode and mods (ALE counterparts: RAM writes), reset per probe:
+    # loading the ROM is most of a short probe
+    return make_backend("ale", canon, mods=mods, mode=mode, full_action_space=True)
 
 
-def _lockstep_key(canon: str, mode, seed: int, start: str, steps: Sequence[ProbeStep]) -> tuple:
-    return (canon, mode, int(seed), start, tuple(s.describe() for s in steps))
+def _lockstep_key(canon: str, mode, seed: int, start: str, steps: Sequence[ProbeStep],
+                  ale_mods: Sequence[str] = ()) -> tuple:
+    return (canon, mode, int(seed), start, tuple(s.describe() for s in steps), tuple(ale_mods))
 
 
 # The emulator's side of every run, kept: the same probes run again on each fault and mutant, and
@@ -260,36 +263,40 @@ def _probe_screens(probe: Probe) -> Screens:
     return Screens(every=SCREEN_EVERY, all_frames=_wants_screen(probe))
 
 
-def _ale_prefix(canon: str, mode, seed: int, start: str, prefix: Sequence[ProbeStep]):
-    key = _lockstep_key(canon, mode, seed, start, prefix)
+def _ale_prefix(canon: str, mode, seed: int, start: str, prefix: Sequence[ProbeStep],
+                ale_mods: Sequence[str] = ()):
+    key = _lockstep_key(canon, mode, seed, start, prefix, ale_mods)
     if key not in _ALE_PREFIX:
-        b = _backend("ale", canon, mode)
+        b = _backend("ale", canon, mode, ale_mods)
         b.reset(seed)
         rec = _play(b, prefix, f"save point {start}")
         _ALE_PREFIX[key] = (b.clone(), rec)
     return _ALE_PREFIX[key]
 
 
-def ale_recordings(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int):
-    """(prefix Recording, probe Recording) of one seed on the emulator, played once and kept."""
+def ale_recordings(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int,
+                   ale_mods: Sequence[str] = ()):
+    """(prefix Recording, probe Recording) of one seed on the emulator, played once and kept;
+    ``ale_mods``: registered mod names whose ALE counterparts the emulator plays."""
     mode, prefix, steps = probe_plan(spec, canon, probe)
-    snap, pre = _ale_prefix(canon, mode, seed, probe.start, prefix)
-    key = (_lockstep_key(canon, mode, seed, probe.start, prefix), tuple(s.describe() for s in steps),
-           _wants_screen(probe))
+    snap, pre = _ale_prefix(canon, mode, seed, probe.start, prefix, ale_mods)
+    key = (_lockstep_key(canon, mode, seed, probe.start, prefix, ale_mods),
+           tuple(s.describe() for s in steps), _wants_screen(probe))
     if key not in _ALE_PROBE:
-        b = _backend("ale", canon, mode)
+        b = _backend("ale", canon, mode, ale_mods)
         b.restore(snap)
         _ALE_PROBE[key] = _play(b, steps, "probe", _probe_screens(probe))
     return pre, _ALE_PROBE[key]
 
 
-def _jax_lockstep(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int, mods: Sequence):
+def _jax_lockstep(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int, mods: Sequence,
+                  ale_mods: Sequence[str] = ()):
     """(probe Recording on JAX, the first divergence from ALE in the prefix or the probe or None)."""
     mode, prefix, steps = probe_plan(spec, canon, probe)
-    ale_pre, ale_run = ale_recordings(canon, probe, spec, seed)
+    ale_pre, ale_run = ale_recordings(canon, probe, spec, seed, ale_mods)
     signals = catalog.entry(canon).signals
     b = _backend("jax", canon, mode, mods)
-    key = (b.cache_key, _lockstep_key(canon, mode, seed, probe.start, prefix))
+    key = (b.cache_key, _lockstep_key(canon, mode, seed, probe.start, prefix, ale_mods))
     if key not in _JAX_PREFIX:
         for k in [k for k in _JAX_PREFIX if k[0] != b.cache_key]:
             del _JAX_PREFIX[k]  # another fault's prefixes: never asked for again
@@ -333,17 +340,23 @@ def _gym_env(canon: str):
     return gymnasium.make(catalog.entry(canon).ale_id, obs_type="ram", full_action_space=True)
 
 
-def _ale_v5(canon: str, probe: Probe) -> list[tuple[dict, dict]]:
+def _ale_v5(canon: str, probe: Probe, ale_mods: Sequence[str] = ()) -> list[tuple[dict, dict]]:
     """(start, end) signals of each of the probe's episodes on gymnasium's ALE v5 environment.
 
     The first reset is seeded with ``probe.seed``; the next episodes continue the environment's own
-    random stream (reseeding gymnasium's ALE reloads the ROM, which would cost most of the run)."""
+    random stream (reseeding gymnasium's ALE reloads the ROM, which would cost most of the run).
+    With ``ale_mods`` the environment's emulator is driven one frame at a time, as its own step
+    does (the same sticky actions, drawn inside ALE), so the mods' RAM writes follow every frame."""
     entry = catalog.entry(canon)
     env = _gym_env(canon)
     ale = env.unwrapped.ale
+    writes = _ram_writes(canon, ale_mods)
+    frameskip = int(env.unwrapped._frameskip)
     runs = []
     for episode in range(probe.seeds or 1):
         env.reset(seed=probe.seed if episode == 0 else None)
+        if writes:
+            apply_ram_writes(writes, "reset", ale.getRAM(), ale.setRAM)
         score, over = 0.0, False
 
         def signals() -> dict:
@@ -358,23 +371,49 @@ def _ale_v5(canon: str, probe: Probe) -> list[tuple[dict, dict]]:
             for _ in range(s.agent_steps):
                 if over:  # the episode is over: nothing advances (as in the JAX wrapper)
                     break
-                _, r, terminated, truncated, _ = env.step(a)
+                if writes:
+                    r, over = _modded_agent_step(ale, env, a, frameskip, writes)
+                else:
+                    _, r, terminated, truncated, _ = env.step(a)
+                    over = terminated or truncated
                 score += float(r)
-                over = terminated or truncated
         runs.append((start, signals()))
     return runs
 
 
-def run_on_ale(game: str, probe: Probe, spec: Optional[GameSpec] = None) -> ProbeResult:
-    """The probe on the emulator; ``spec`` gives the save points a probe may start from."""
+def _ram_writes(canon: str, ale_mods: Sequence[str]) -> tuple:
+    """The merged RAM writes of ``ale_mods`` (their counterparts), as the ALE backend applies them."""
+    if not ale_mods:
+        return ()
+    try:
+        return _ale_backend(canon, None, tuple(ale_mods)).ram_writes
+    except BackendError as exc:
+        raise ProbeError(str(exc)) from None
+
+
+def _modded_agent_step(ale, env, action: int, frameskip: int, writes) -> tuple[float, bool]:
+    """One v5 agent step (``frameskip`` frames) on gymnasium's emulator with RAM writes after every
+    frame: what ``AtariEnv.step`` does frame by frame (the sticky draw is ALE's own, per frame)."""
+    reward = 0.0
+    ids = env.unwrapped._action_set
+    for _ in range(frameskip):
+        reward += ale.act(ids[action], 1.0)
+        apply_ram_writes(writes, "frame", ale.getRAM(), ale.setRAM)
+    return reward, bool(ale.game_over(with_truncation=False) or ale.game_truncated())
+
+
+def run_on_ale(game: str, probe: Probe, spec: Optional[GameSpec] = None,
+               mods: Sequence[str] = ()) -> ProbeResult:
+    """The probe on the emulator; ``spec`` gives the save points a probe may start from; ``mods``
+    (registered names) play the modified game, every mod's ALE counterpart written into RAM."""
     canon = _canonical(game)
     static = {"action_set": list(_ale_action_set(canon))}
     runs, screen = [], None
     if probe.protocol == "v5":
-        runs = _ale_v5(canon, probe)
+        runs = _ale_v5(canon, probe, mods)
     else:
         for seed in probe.seed_list:
-            rec = ale_recordings(canon, probe, spec, seed)[1]
+            rec = ale_recordings(canon, probe, spec, seed, mods)[1]
             runs.append((rec.start, rec.end))
             screen = rec.screen(len(rec.screens) - 1) if rec.screens else None
     runs = [({**start, **static}, {**end, **static}) for start, end in runs]
@@ -457,7 +496,8 @@ def _jax_v5(canon: str, jax_name: str, probe: Probe, mods: Sequence = ()) -> lis
 
 
 def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[GameSpec] = None,
-               ale_screen: Optional[np.ndarray] = None, lockstep: bool = True) -> ProbeResult:
+               ale_screen: Optional[np.ndarray] = None, lockstep: bool = True,
+               ale_mods: Sequence[str] = ()) -> ProbeResult:
     """The probe on the JAX game, built with ``mods`` (names or mod objects; a fault audit's).
 
     A frame-protocol probe runs in lockstep with the emulator's run of the same steps (kept, see
@@ -467,7 +507,9 @@ def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[Game
     probe (its own randomness on each side) is judged by its expectations only. ``ale_screen`` is
     kept for callers of the old end-screen check; the lockstep run compares screens itself.
     ``lockstep=False`` judges the expectations only (a mod that changes the game on purpose, run
-    against the rules it does not change: it may leave ALE's run where no rule looks)."""
+    against the rules it does not change: it may leave ALE's run where no rule looks).
+    ``ale_mods``: the mods the emulator's reference run plays (their ALE counterparts), so a
+    modified JAX game is compared with the same modification of the real game."""
     canon = _canonical(game)
     entry = catalog.entry(canon)
     ok, why = entry.jax_available()
@@ -479,7 +521,7 @@ def run_on_jax(game: str, probe: Probe, mods: Sequence = (), spec: Optional[Game
         runs = _jax_v5(canon, entry.jax_game, probe, mods)
     else:
         for seed in probe.seed_list:
-            rec, div = _jax_lockstep(canon, probe, spec, seed, mods)
+            rec, div = _jax_lockstep(canon, probe, spec, seed, mods, ale_mods)
             runs.append((rec.start, rec.end))
             screen = rec.screen(len(rec.screens) - 1) if rec.screens else None
             if lockstep and div is not None and divergence is None:
@@ -511,63 +553,75 @@ def _canonical(game: str) -> str:
 
 def run_probe(game: str, probe: Probe, backend: str, mods: Sequence = (),
               spec: Optional[GameSpec] = None, ale_screen: Optional[np.ndarray] = None,
-              lockstep: bool = True) -> ProbeResult:
-    """The probe on one backend; ``mods`` apply to the JAX game only (ALE is the reference);
+              lockstep: bool = True, ale_mods: Sequence[str] = ()) -> ProbeResult:
+    """The probe on one backend; ``mods`` apply to the JAX game, ``ale_mods`` (registered names
+    with ALE counterparts) to the emulator, the JAX side's reference (none: the original game);
     ``spec`` gives the save points a probe may start from."""
     if backend == "ale":
-        return run_on_ale(game, probe, spec)
+        return run_on_ale(game, probe, spec, ale_mods)
     if backend == "jax":
-        return run_on_jax(game, probe, mods, spec, ale_screen, lockstep)
+        return run_on_jax(game, probe, mods, spec, ale_screen, lockstep, ale_mods)
     raise ProbeError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
 
 
 def run_both(game: str, probe: Probe, spec: Optional[GameSpec] = None,
              backends: Iterable[str] = BACKENDS, mods: Sequence = (),
-             lockstep: bool = True) -> dict[str, ProbeResult]:
+             lockstep: bool = True, ale_mods: Sequence[str] = ()) -> dict[str, ProbeResult]:
     """The probe on each backend, ALE first (its screen is the JAX side's reference)."""
     out: dict[str, ProbeResult] = {}
     for b in backends:
         ale = out.get("ale")
         out[b] = run_probe(game, probe, b, mods, spec, ale.screen if ale is not None else None,
-                           lockstep)
+                           lockstep, ale_mods)
     return out
 
 
 def run_probes(spec: GameSpec, backends: Iterable[str] = BACKENDS, *, reviewed_only: bool = True,
-               mods: Sequence = (), skip_rules: Iterable[str] = ()):
+               mods: Sequence = (), skip_rules: Iterable[str] = (), ale_mods: Sequence[str] = (),
+               lockstep: Optional[bool] = None):
     """(rule id, {backend: ProbeResult}) for every probed rule of a spec; ``mods`` modify the JAX
-    game (ALE stays the original, the probe's reference), ``skip_rules`` (the rules those mods
-    change) are left out. With mods the JAX runs are judged by the expectations only: a mod
-    changes the game on purpose, so its run may leave ALE's where no remaining rule looks."""
+    game, ``ale_mods`` the emulator (their ALE counterparts; none: ALE plays the original),
+    ``skip_rules`` (the rules the mods change) are left out. ``lockstep`` (default: without mods)
+    fails a JAX run on its first frame off ALE's; otherwise the JAX runs are judged by the
+    expectations only (a mod changes the game on purpose, so a JAX run against an ALE reference
+    that lacks the mod, or has a counterpart not exact, may leave ALE's where no remaining rule
+    looks)."""
     backends = tuple(backends)
     skip = set(skip_rules)
+    if lockstep is None:
+        lockstep = not mods
     out = []
     for rule in spec.rules:
         if rule.probe is None or (reviewed_only and rule.status != "reviewed") or rule.id in skip:
             continue
         out.append((rule.id, _results_or_error(spec, rule.id, rule.probe, backends, mods,
-                                               lockstep=not mods)))
+                                               lockstep=lockstep, ale_mods=ale_mods)))
     return out
 
 
 def _results_or_error(spec: GameSpec, rule_id: str, probe: Probe, backends: Sequence[str],
-                      mods: Sequence = (), lockstep: bool = True) -> dict[str, ProbeResult]:
+                      mods: Sequence = (), lockstep: bool = True,
+                      ale_mods: Sequence[str] = ()) -> dict[str, ProbeResult]:
     """A probe that cannot run (unknown signal, start, action) fails its own row, not the table."""
     try:
-        return run_both(spec.game, probe, spec, backends, mods, lockstep)
+        return run_both(spec.game, probe, spec, backends, mods, lockstep, ale_mods)
     except ProbeError as exc:
         why = [f"rule {rule_id}: cannot run its probe: {exc}"]
         return {b: ProbeResult(spec.game, b, False, why, {}, {}) for b in backends}
 
 
-def check_save_point(spec: GameSpec, name: str, backend: str) -> ProbeResult:
-    """Whether a save point's steps reach what it says (``reaches``) on ``backend``."""
+def check_save_point(spec: GameSpec, name: str, backend: str, mods: Sequence = (),
+                     ale_mods: Sequence[str] = ()) -> ProbeResult:
+    """Whether a save point's steps reach what it says (``reaches``) on ``backend``; ``mods``/
+    ``ale_mods``: on the modified JAX / ALE game (judged by ``reaches`` alone)."""
     try:
         mode, steps = spec.save_point_steps(name)
     except KeyError as exc:
         raise ProbeError(str(exc.args[0])) from None
     # the save point's own steps as a probe from reset, judged by what the save point reaches
     as_probe = Probe(mode=mode, steps=steps, expectations=spec.save_points[name].reaches)
+    if mods or ale_mods:
+        return run_probe(spec.game, as_probe, backend, mods, lockstep=False, ale_mods=ale_mods)
     return run_probe(spec.game, as_probe, backend)
 
 

@@ -130,7 +130,12 @@ def render_markdown(report: dict) -> str:
     versions = ", ".join(f"{k} {v}" for k, v in report["versions"].items())
     faults = ("-" if s["seeded_faults"] == 0
               else f"{s['seeded_faults_detected']}/{s['seeded_faults']} ({_pct(s['fault_detection'])})")
-    lines = [f"# Audit of {g}: the JAX game against its reviewed spec and ALE", ""]
+    mod = report.get("modified")
+    if mod:
+        lines = [f"# Audit of {g} modified by {', '.join(mod['mods'])}: the modified JAX game "
+                 "against its reviewed spec and the modified ALE game", ""]
+    else:
+        lines = [f"# Audit of {g}: the JAX game against its reviewed spec and ALE", ""]
     lines += _table(
         ["coverage", "recall", "precision", "seeded faults detected", "probes failing on ALE",
          "code hash", "versions"],
@@ -140,6 +145,8 @@ def render_markdown(report: dict) -> str:
           versions]])
     lines += ["", f"Spec `{report['spec']['path']}`, spans {report['spec']['spans']}. "
               f"Created {report['created']}; LLM auditor: {report['llm']['provider']}.", ""]
+    if mod:
+        lines += _modified_section(mod, report)
     written = [r["id"] for r in report["rules"] if (r.get("start") or "").startswith("RAM-written")]
     if written:
         lines += [f"{len(written)} probe(s) start from a RAM-written state (pokes: the same "
@@ -299,6 +306,60 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
+def _modified_section(mod: dict, report: dict) -> list[str]:
+    """What a modified game's audit ran where, and how the two modified games compared."""
+    lines = ["## Modified game", "",
+             f"Mods {', '.join(f'`{m}`' for m in mod['mods'])}, run on {mod['ran']}. "
+             f"Comparison: {mod['comparison']}.", ""]
+    rows = []
+    for name in mod["mods"]:
+        c = mod["counterparts"].get(name)
+        if c is None:
+            rows.append([f"`{name}`", "none (JAX-only)", "-", mod["jax_only"].get(name, "")])
+            continue
+        writes = "; ".join(_write(w) for w in c["writes"])
+        exact = {True: "exact", False: "**not exact**", None: "not measured"}[c["exact"]]
+        rows.append([f"`{name}`", writes, exact,
+                     c["differs"] if c["exact"] is False else c["measured"]])
+    lines += _table(["mod", "ALE counterpart (RAM writes)", "exact", "measured / what differs"],
+                    rows)
+    changed = ", ".join(f"`{r}`" for r in mod["rules_changed"]) or "none"
+    lines += ["", f"Rules the mods change (not probed here): {changed}. Exploration: "
+              f"{mod['explore']}; matched rollouts: {mod['events']}.", ""]
+    unreached = mod.get("starts_not_reached") or {}
+    if unreached:
+        lines += ["Not probed either: rules whose probes start from a save point the modified "
+                  "game does not reach as the spec says (its route was found on the original "
+                  "game):", ""]
+        lines += _table(["save point", "rules", "on the modified game"],
+                        [[f"`{k}`", ", ".join(f"`{r}`" for r in u["rules"]),
+                          f"{u['backend']}: {'; '.join(u['failures'])}"]
+                         for k, u in unreached.items()])
+        lines.append("")
+    b = report.get("behaviour") or {}
+    rollouts = b.get("rollouts") or []
+    if rollouts:
+        lines += _table(["rollout", "frames ALE", "frames JAX", "first divergence"],
+                        [[f"{r['policy']} {r['episode']}", r["frames"]["ale"], r["frames"]["jax"],
+                          _parted(r.get("divergence"), mod)] for r in rollouts])
+        lines.append("")
+    return lines
+
+
+def _write(w: dict) -> str:
+    cond = "" if not w.get("if_ram") else f" while RAM {w['if_ram'][0]} = {w['if_ram'][1]}"
+    return f"RAM {w['address']} := {w['value']} ({w['when']}{cond})"
+
+
+def _parted(d: Optional[dict], mod: dict) -> str:
+    if not d:
+        return "none"
+    what = f"frame {d['frame']}: {d['signal']} ALE {d['ale']}, JAX {d['jax']}"
+    if mod.get("counterparts_exact"):
+        return f"**{what}** (the counterparts are exact: a finding)"
+    return f"{what} (a counterpart is not exact: its known difference)"
+
+
 def _explored(f: dict) -> str:
     first = f.get("explore_first")
     if not first:
@@ -357,6 +418,7 @@ def write(result: AuditResult, out_dir: Path = Path(artefacts.AUDIT.folder), *,
     """Write ``<out_dir>/<game>.json`` and ``.md`` as one unit (both new or both old, even when
     killed between them); ``previous`` adds "changed since"."""
     data = to_json(result, previous, ref)
-    paths = atomic.write_files(out_dir, {f"{result.game}.json": json.dumps(data, indent=1) + "\n",
-                                         f"{result.game}.md": render_markdown(data) + "\n"})
+    name = result.report_name
+    paths = atomic.write_files(out_dir, {f"{name}.json": json.dumps(data, indent=1) + "\n",
+                                         f"{name}.md": render_markdown(data) + "\n"})
     return list(paths.values())

@@ -27,7 +27,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 NUMERIC = ("coverage", "recall", "precision", "fault_detection", "mutation_score", "playtest_pass")
-SWITCHES = ("require_playtest", "stress_not_different", "require_stress")
+SWITCHES = ("require_playtest", "stress_not_different", "require_stress", "mod_audits")
 MIN_REASON_CHARS = 20  # a reason a reviewer can judge is a sentence, not "ok"
 
 
@@ -50,6 +50,9 @@ class Thresholds(_Strict):
     require_playtest: bool = True
     stress_not_different: bool = True
     require_stress: bool = False
+    # judge the committed audits of modified games (audits/<game>+<mod>.json) with the game's
+    # coverage and recall thresholds
+    mod_audits: bool = True
 
 
 class GameOverrides(_Strict):
@@ -62,6 +65,7 @@ class GameOverrides(_Strict):
     require_playtest: Optional[bool] = None
     stress_not_different: Optional[bool] = None
     require_stress: Optional[bool] = None
+    mod_audits: Optional[bool] = None
 
 
 class Override(_Strict):

@@ -7,6 +7,12 @@ Per game it re-derives what it trusts:
   the mutation score are recomputed from the rows (:mod:`.figures`); a summary that disagrees
   fails; an audit without a code hash, or made for other code (:func:`alignment.catalog.code_hash`
   covers everything the game's behaviour depends on), fails;
+- ``audits/<game>+<mod>....json`` (audits of modified games, :mod:`alignment.audit.modded`),
+  each judged on its own: coverage and recall of the rules the mods do not change recomputed from
+  its rows against the game's thresholds, no spec gap, no divergence of two modified games whose
+  counterparts are exact, its mods named in its ``modified`` section and its own code hash
+  (:func:`alignment.catalog.mod_code_hash`) current (``mod_audits = false`` in fidelity.toml turns
+  the judging off, a weakening like any switch);
 - ``playtest/<game>/*.jsonl.gz``: replayed on both backends (the replay is what makes a session
   current: its header's code hash is informative only);
 - ``stress/<game>-<obs>.json``: the verdict is recomputed from the per-seed returns, the recorded
@@ -162,6 +168,81 @@ def current_code_hash(game: str) -> str:
 _current_code_hash = current_code_hash  # the name the tests' fixtures used
 
 
+def current_mod_code_hash(game: str, mods: Sequence[str]) -> str:
+    from alignment.catalog import mod_code_hash
+
+    return mod_code_hash(game, mods)
+
+
+MOD_AUDIT_FIGURES = ("coverage", "recall")  # a modified game has no seeded faults of its own
+
+
+def _mod_audit_part(now: Artefacts, game: str, t: Thresholds,
+                    mod_hash: Callable[[str, Sequence[str]], str]) -> tuple[list[str], list[str]]:
+    """(failures, notes) over the committed audits of ``game`` modified by mods."""
+    from alignment.catalog import MOD_SEPARATOR, split_modified_name
+
+    failures, notes = [], []
+    for rel in now.list(artefacts.MOD_AUDIT.folder, f"{game}{MOD_SEPARATOR}*.json"):
+        name = Path(rel).stem
+        owner, mods = split_modified_name(name)
+        if owner != game or not mods:
+            continue
+        doc, problem = now.json(rel, AUDIT_SCHEMA)
+        if doc is None:
+            failures.append(problem or f"{rel} cannot be read")
+            continue
+        found = []
+        modified = doc.get("modified")
+        if not isinstance(modified, dict) or modified.get("mods") != list(mods):
+            found.append(f"{rel} does not say it audits {game} modified by {', '.join(mods)} (its "
+                         f"`modified.mods`): re-run `jaxtari-align audit {game} --mods "
+                         f"{' '.join(mods)}`")
+            failures += found
+            continue
+        recomputed, problems = audit_figures(doc, rel)
+        found += problems
+        shown = []
+        for key in MOD_AUDIT_FIGURES:
+            value = recomputed[key]
+            if value is None:
+                found.append(f"{rel} measures no {key} (no probed rule the mods leave alone)")
+            elif value < getattr(t, key) - TOLERANCE:
+                found.append(f"{rel}: {key} {value:.2f} is below {getattr(t, key):.2f}")
+            else:
+                shown.append(f"{key} {value:.2f}")
+        gaps = (doc.get("exploration") or {}).get("divergences") or []
+        gaps = [d for d in gaps if isinstance(d, dict) and not d.get("rules")]
+        if gaps:
+            found.append(f"{rel}: {len(gaps)} exploration divergence(s) no rule explains (spec "
+                         f"gaps), the first at frame {gaps[0].get('frame')}")
+        rollouts = (doc.get("behaviour") or {}).get("rollouts") or []
+        parted = [r for r in rollouts if isinstance(r, dict) and r.get("divergence")]
+        exact = modified.get("counterparts_exact") is True and all(
+            isinstance(c, dict) and c.get("exact") is True
+            for c in (modified.get("counterparts") or {}).values())
+        if parted and exact:
+            found.append(f"{rel}: the two modified games part in {len(parted)} matched "
+                         "rollout(s) although every counterpart is marked exact")
+        recorded, current = doc.get("code_hash"), mod_hash(game, mods)
+        if not isinstance(recorded, str) or not recorded:
+            found.append(f"{rel} records no code_hash: re-run `jaxtari-align audit {game} --mods "
+                         f"{' '.join(mods)}`")
+        elif recorded != current:
+            found.append(f"{rel} was made for code {recorded[:12]}, the modified game's code is "
+                         f"now {current[:12]}: re-run `jaxtari-align audit {game} --mods "
+                         f"{' '.join(mods)} --quick`")
+        where = ", ".join(modified.get("backends") or []) or "?"
+        if found and t.mod_audits:
+            failures += found
+        elif found:
+            notes += [f"{f} (not judged: mod_audits = false)" for f in found]
+        else:
+            notes.append(f"{name}: audit of the modified game passes ({', '.join(shown)}; ran on "
+                         f"{where}{'' if exact or where == 'jax' else ', counterparts not exact'})")
+    return failures, notes
+
+
 def current_fingerprint(game: str, obs: str, recorded: dict) -> Optional[str]:
     """The current code's fingerprint made as ``recorded`` was (None when its settings are not the
     fingerprint module's: a smaller rollout proves less)."""
@@ -269,7 +350,8 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
              code_hash: Callable[[str], str] = current_code_hash,
              fingerprint: Optional[FingerprintFn] = current_fingerprint,
              config: Optional[FidelityConfig] = None,
-             base_config: Optional[FidelityConfig] = None) -> GameVerdict:
+             base_config: Optional[FidelityConfig] = None,
+             mod_hash: Callable[[str, Sequence[str]], str] = current_mod_code_hash) -> GameVerdict:
     """The gate's verdict on one game. ``config``/``base_config``: this tree's and the base's
     fidelity.toml (for weakened thresholds and the override reason)."""
     now = Artefacts(root)
@@ -279,6 +361,9 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     figures: dict[str, Optional[float]] = {k: None for k in FIGURES}
 
     audit = _audit_part(now, game, t, code_hash, figures, failures, notes)
+    mod_failures, mod_notes = _mod_audit_part(now, game, t, mod_hash)
+    failures += mod_failures
+    notes += mod_notes
 
     sessions = now.list(f"{artefacts.PLAYTEST_SESSION.folder}/{game}", SESSION_GLOB)
     count, clean, replay_failures = (replay(game, root) if replay is not None and sessions
@@ -476,7 +561,7 @@ def game_of(path: str, games: Sequence[str]) -> Optional[str]:
         if parts[:2] == FAULTS_PARTS and _owns(parts[2:], game):
             return game
         if parts and parts[0] in (artefacts.SPEC.folder, artefacts.AUDIT.folder) and len(parts) == 2 \
-                and name.split(".")[0] == game:
+                and name.split(".")[0].split("+")[0] == game:
             return game
         if parts and parts[0] == artefacts.PLAYTEST_SESSION.folder and len(parts) > 2 \
                 and parts[1] == game:

@@ -66,7 +66,8 @@ def test_a_report_that_drifts_from_the_schema_is_refused():
 
 @pytest.mark.slow
 def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
-    # Freeway: stop_cars has an exact ALE counterpart, invincible is JAX-only
+    # Freeway: stop_cars has an ALE counterpart (equal on every signal, not on the screen),
+    # invincible is JAX-only
     out, train = tmp_path / "robustness", tmp_path / "stress"
     proc = cli("freeway", "--mods", "stop_cars,invincible", "--budget", "smoke", "--seeds",
                "2", "--episodes", "2", "--max-steps", "200", "--train-dir", str(train),
@@ -80,7 +81,7 @@ def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
     assert report.agents.trained_here and report.agents.seeds == [0, 1]
     assert Path(report.agents.source) == train / ".checkpoints" / "freeway-objects-2048"
     assert report.mods["stop_cars"].ale and not report.mods["invincible"].ale
-    assert report.mods["stop_cars"].counterpart.exact is True
+    assert report.mods["stop_cars"].counterpart.exact is False
     assert set(report.sides) == {"jax", "ale"}
     assert set(report.sides["jax"].agents) == {"original", "stop_cars", "invincible"}
     assert set(report.sides["ale"].agents) == {"original", "stop_cars"}

@@ -98,14 +98,21 @@ def features(ram) -> np.ndarray:
 
 
 # A car byte of 0 is the JAX mod's parked car (screen x -3, under the HMOVE bar at the left edge);
-# holding every car byte there plays like stop_cars on every catalog signal (tests/test_backends.py).
+# holding every car byte there plays like stop_cars on every catalog signal (tests/test_backends.py),
+# but not on the screen: the write lands after the frame, so the cartridge has already drawn each
+# car where its move of that frame took it (the audit of the modified game compares screens).
 ALE_MODS = {
     "stop_cars": AleCounterpart(
         tuple(RamWrite(a, 0) for a in range(CARS_BOTTOM_LANE_FIRST.start, CARS_BOTTOM_LANE_FIRST.stop)),
-        exact=True,
+        exact=False,
         measured="python -m alignment.counterparts freeway stop_cars --games 2 (2026-12-04, ale-py "
                  "0.12.1): 2 whole games of random held actions, 16,384 frames, every catalog "
-                 "signal and the reward equal every frame; re-checked by tests/test_counterparts.py"),
+                 "signal and the reward equal every frame; the screens compared by `jaxtari-align "
+                 "audit freeway --mods stop_cars` (audits/freeway+stop_cars.md)",
+        differs="the screen only: the parked cars' pixels at the right edge (columns 156-159, "
+                "every lane) are 1 px off the JAX mod's from frame 4 after reset (ALE draws each "
+                "car after the cartridge's move of that frame; the RAM write puts it back after "
+                "the frame); every catalog signal and the reward equal over 16,384 frames"),
 }
 JAX_ONLY_MODS = {
     "all_black_cars": "car colours are cartridge data (ROM), not RAM",

@@ -133,12 +133,17 @@ def pokes() -> list[Poke]:
 START_TEMPERATURE_BCD = bcd_bytes(45, [TEMPERATURE])[TEMPERATURE]
 ALE_MODS = {
     "keep_warm": AleCounterpart(
-        (RamWrite(TEMPERATURE, START_TEMPERATURE_BCD, if_ram=(FLAGS, 0)),), exact=True,
+        (RamWrite(TEMPERATURE, START_TEMPERATURE_BCD, if_ram=(FLAGS, 0)),), exact=False,
         measured="python -m alignment.counterparts frostbite keep_warm --games 5 (2026-12-04, "
                  "ale-py 0.12.1): 5 whole games of random held actions (7,823 frames, each ended by "
                  "drowning), and --policy noop: 8,000 frames on the shore with the temperature held; "
                  "every catalog signal and the reward equal every frame. Not measured: a level's "
-                 "end (igloo tally), which random play does not reach"),
+                 "end (igloo tally), which random play does not reach. Screens: `jaxtari-align "
+                 "audit frostbite --mods keep_warm` (audits/frostbite+keep_warm.md)",
+        differs="the screen only: on the frames the cartridge lowers the temperature it draws the "
+                "lowered digits before the RAM write restores 45 after the frame (rows 22-29, "
+                "columns 31-36; 22 of 1,499 NOOP frames from reset, the first at frame 122); every "
+                "catalog signal and the reward equal"),
     # ALE itself runs on after a frozen last Bailey: this JAX mod imitates the real game, no writes
     "ale_endless_game_over": AleCounterpart(
         (), exact=False,
