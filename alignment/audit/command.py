@@ -73,8 +73,9 @@ def _register_probes_and_compare(app) -> None:
                                    help="folder of <game>.yaml specs"),
         backend: list[str] = typer.Option(list(probes.BACKENDS), "--backend", help="ale and/or jax"),
         mods: list[str] = typer.Option([], "--mods",
-                                       help="probe the modified JAX game (comma separated or "
-                                            "repeated): only the rules the mods do not change"),
+                                       help="probe the modified game (comma separated or "
+                                            "repeated): only the rules the mods do not change; on "
+                                            "ALE too where every mod has an ALE counterpart"),
     ) -> None:
         """Run every reviewed probe of specs/<game>.yaml on ALE and on the JAX game."""
         from rich.console import Console
@@ -101,11 +102,14 @@ def _register_probes_and_compare(app) -> None:
             for warning in _stale_spans(spec):
                 console.print(f"[yellow]warning:[/yellow] {warning}", soft_wrap=True)
             names, touched = _mods_and_rules(canon, mods)
+            ale_mods, lockstep = (), None
             if names:
-                console.print(f"mods {', '.join(names)} on the JAX game (ALE plays the original, "
-                              f"the probes' reference); left out, the rules they change: "
-                              f"{', '.join(sorted(touched)) or 'none'}", soft_wrap=True)
-            results = probes.run_probes(spec, backend, mods=names, skip_rules=touched)
+                backend, ale_mods, lockstep, said = _probe_sides(canon, names, backend)
+                console.print(f"{said}; left out, the rules they change: "
+                              f"{', '.join(sorted(touched)) or 'none'}", soft_wrap=True,
+                              markup=False)
+            results = probes.run_probes(spec, backend, mods=names, skip_rules=touched,
+                                        ale_mods=ale_mods, lockstep=lockstep)
         except (probes.ProbeError, catalog.UnknownCatalogGame, ValueError) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(1)
@@ -192,6 +196,32 @@ def _mods_and_rules(canon: str, mods: list[str]) -> tuple[list[str], set[str]]:
     except ModError as exc:
         raise probes.ProbeError(str(exc)) from None
     return [m.name for m in resolved], {r for m in resolved for r in m.rules}
+
+
+def _probe_sides(canon: str, names: list[str], backend: list[str]):
+    """(backends, ale_mods, lockstep, what runs where) of ``probe --mods``: ALE plays the modified
+    game where every mod has a counterpart (in lockstep with JAX when every one is exact), else the
+    probes run JAX-only; asking ALE alone for a mod without a counterpart is refused."""
+    from alignment.audit.core import AuditError
+    from alignment.audit.modded import mod_sides
+
+    try:
+        sides = mod_sides(canon, names)
+    except AuditError as exc:
+        raise probes.ProbeError(str(exc)) from None
+    mods = ", ".join(names)
+    if sides.on_ale:
+        how = ("exact: the JAX runs in lockstep with ALE's" if sides.exact else
+               "not all exact: each side judged by the probes' expectations")
+        return (backend, names, sides.exact,
+                f"mods {mods} on both backends (ALE: their RAM-write counterparts, {how})")
+    why = "; ".join(f"{k}: {v}" for k, v in sides.jax_only.items())
+    if "jax" not in backend:
+        raise probes.ProbeError(f"mods {', '.join(sides.jax_only)} have no ALE counterpart, so "
+                                f"they run JAX-only ({why}); use --backend jax")
+    return (["jax"], (), False,
+            f"mods {mods} run JAX-only (no ALE counterpart: {why}); the probes' expectations "
+            "are judged on the modified JAX game alone")
 
 
 def _stale_spans(spec) -> list[str]:

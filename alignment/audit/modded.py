@@ -216,6 +216,11 @@ def run_mod_audit(game: str, mods: Sequence[str], *, llm: str = "offline",
     say("save points on the modified game")
     unreached = starts_not_reached(spec, sides, skip=set(sides.rules))
     left_out = set(sides.rules) | {r for u in unreached.values() for r in u["rules"]}
+    # a screen compared with ALE's needs the two modified games to be one game
+    screen_rules = [] if sides.exact else sorted(
+        r.id for r in spec.rules if r.status == "reviewed" and r.probe is not None
+        and r.id not in left_out and any(x.op == "matches_ale" for x in r.probe.expectations))
+    left_out |= set(screen_rules)
 
     def run_probe(probe, backend, _mods):
         if backend == "ale":
@@ -266,6 +271,7 @@ def run_mod_audit(game: str, mods: Sequence[str], *, llm: str = "offline",
     # with exact counterparts the two modified games are one game: parting is a finding
     modified["unexplained_divergences"] = len(parted) if sides.exact else 0
     modified["starts_not_reached"] = unreached
+    modified["screen_rules_not_judged"] = screen_rules
     result.modified = modified
     return result
 

@@ -326,6 +326,11 @@ def _modified_section(mod: dict, report: dict) -> list[str]:
     changed = ", ".join(f"`{r}`" for r in mod["rules_changed"]) or "none"
     lines += ["", f"Rules the mods change (not probed here): {changed}. Exploration: "
               f"{mod['explore']}; matched rollouts: {mod['events']}.", ""]
+    screens = mod.get("screen_rules_not_judged") or []
+    if screens:
+        lines += ["Not probed either (the counterparts are not exact, so ALE's screen is not the "
+                  "modified JAX game's reference): rules whose probes compare the screen: "
+                  + ", ".join(f"`{r}`" for r in screens) + ".", ""]
     unreached = mod.get("starts_not_reached") or {}
     if unreached:
         lines += ["Not probed either: rules whose probes start from a save point the modified "
