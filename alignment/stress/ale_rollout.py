@@ -22,12 +22,13 @@ import numpy as np
 from alignment.stress.config import PPOConfig
 from alignment.stress.ppo import Runner, Transition, init_train_state, make_policy, make_update, training_reward
 from alignment.reference.features import FeatureDecoder
+from alignment.signals import apply_ram_writes
 
 FRAMESKIP = 4
 MAX_EPISODE_FRAMES = 108_000
 
 
-def _ale_interface(rom: str, seed: int, sticky: float):
+def _ale_interface(rom: str, seed: int, sticky: float, frame_skip: int = FRAMESKIP):
     import ale_py
     from ale_py import roms
 
@@ -35,7 +36,7 @@ def _ale_interface(rom: str, seed: int, sticky: float):
     ale = ale_py.ALEInterface()
     ale.setInt("random_seed", int(seed) % (2 ** 31))
     ale.setFloat("repeat_action_probability", float(sticky))
-    ale.setInt("frame_skip", FRAMESKIP)
+    ale.setInt("frame_skip", frame_skip)
     ale.setInt("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
     ale.loadROM(roms.get_rom_path(rom))
     return ale
@@ -50,18 +51,24 @@ class AleVecEnv:
     """
 
     def __init__(self, game: str, num_envs: int, seed: int, *, sticky: float = 0.25,
-                 episodic_life: bool = True, decoder: FeatureDecoder | None = None):
+                 episodic_life: bool = True, decoder: FeatureDecoder | None = None,
+                 writes: tuple = ()):
         from alignment.catalog import entry
 
         cat = entry(game)
         self.game = cat.name
         self.decoder = decoder or FeatureDecoder(cat.name)
-        self.envs = [_ale_interface(cat.rom, seed * 1000 + i, sticky) for i in range(num_envs)]
+        # a modified game's RAM writes land after every frame: ALE steps one frame per act then
+        # (its sticky draw is per frame either way)
+        self.writes = tuple(writes)
+        skip = 1 if self.writes else FRAMESKIP
+        self.envs = [_ale_interface(cat.rom, seed * 1000 + i, sticky, skip)
+                     for i in range(num_envs)]
         self.actions = self.envs[0].getMinimalActionSet()
         self.episodic_life = episodic_life
         self.returns = np.zeros(num_envs, np.float64)
         for ale in self.envs:
-            ale.reset_game()
+            self._reset(ale)
         self.lives = np.array([ale.lives() for ale in self.envs])
 
     @property
@@ -70,6 +77,22 @@ class AleVecEnv:
 
     def _rams(self) -> np.ndarray:
         return np.stack([ale.getRAM() for ale in self.envs])
+
+    def _reset(self, ale) -> None:
+        ale.reset_game()
+        if self.writes:
+            apply_ram_writes(self.writes, "reset", ale.getRAM(), ale.setRAM)
+
+    def _act(self, ale, action) -> float:
+        if not self.writes:
+            return ale.act(action)
+        reward = 0.0
+        for _ in range(FRAMESKIP):
+            reward += ale.act(action)
+            apply_ram_writes(self.writes, "frame", ale.getRAM(), ale.setRAM)
+            if ale.game_over():
+                break
+        return reward
 
     def observe(self) -> np.ndarray:
         return self.decoder(self._rams())
@@ -81,14 +104,14 @@ class AleVecEnv:
         ended = np.zeros(n, bool)
         returns = np.zeros(n, np.float32)
         for i, (ale, a) in enumerate(zip(self.envs, actions)):
-            reward[i] = ale.act(self.actions[int(a)])
+            reward[i] = self._act(ale, self.actions[int(a)])
             self.returns[i] += reward[i]
             lives = ale.lives()
             if ale.game_over():
                 ended[i] = done[i] = True
                 returns[i] = self.returns[i]
                 self.returns[i] = 0.0
-                ale.reset_game()
+                self._reset(ale)
                 lives = ale.lives()
             elif self.episodic_life and lives < self.lives[i]:
                 done[i] = True
@@ -113,9 +136,10 @@ class AleTrainer:
     """PPO on ALE for several seeds at once: one :class:`AleVecEnv` per seed, the policy and the
     update vmapped over seeds (the same jitted functions as the JAX side)."""
 
-    def __init__(self, game: str, config: PPOConfig):
+    def __init__(self, game: str, config: PPOConfig, writes: tuple = ()):
         self.game = game
         self.config = config
+        self.writes = tuple(writes)
         self.decoder = FeatureDecoder(game) if config.obs == "objects" else None
         update = make_update(config)
         self._update = jax.jit(jax.vmap(update))
@@ -129,7 +153,7 @@ class AleTrainer:
             return AlePixelVecEnv(self.game, c.num_envs, seed, sticky=c.sticky_prob,
                                   episodic_life=c.episodic_life)
         return AleVecEnv(self.game, c.num_envs, seed, sticky=c.sticky_prob,
-                         episodic_life=c.episodic_life, decoder=self.decoder)
+                         episodic_life=c.episodic_life, decoder=self.decoder, writes=self.writes)
 
     def init(self, seeds: list[int]) -> tuple[Runner, list[AleVecEnv]]:
         """Fresh runners (stacked over seeds) and their emulators."""

@@ -57,6 +57,10 @@ def stress(
     seeds_by: str = typer.Option("auto", "--seeds-by",
                                  help="JAX side: auto|map|vmap (auto: lax.map on the CPU, "
                                       "bit-identical to one seed alone; vmap on an accelerator)"),
+    mods: list[str] = typer.Option([], "--mods",
+                                   help="train on the modified game (comma separated or repeated): "
+                                        "on ALE with every mod's RAM-write counterpart; a mod "
+                                        "without one runs JAX-only (--backends jax)"),
 ) -> None:
     """Train PPO with identical hyperparameters on each backend and compare the learning curves
     (IQM with bootstrap bands, probability of improvement, AUC, an equivalence verdict).
@@ -65,7 +69,7 @@ def stress(
 
     from alignment.stress import report
     from alignment.stress.config import budget_config
-    from alignment.stress.core import run_stress, validate
+    from alignment.stress.core import run_stress, validate, validate_mods
     from alignment.stress.sides import seeds_by_choice
 
     from alignment import cli_checks
@@ -75,10 +79,12 @@ def stress(
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
     try:
         canon, kinds = validate(game, obs, kinds, seeds)
+        mods = list(validate_mods(canon, mods, obs, kinds))
         config = budget_config(budget, obs)
         seeds_by_choice(seeds_by)
         if not replace:  # a committed report of another configuration is never lost
-            report.check_replace(out, f"{canon}-{obs}", config, range(seeds), kinds)
+            report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}", config,
+                                 range(seeds), kinds)
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
@@ -89,7 +95,7 @@ def stress(
         with progress:
             result = run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=kinds,
                                 out_dir=out, on_progress=on_progress, resume=not fresh,
-                                command=command, seeds_by=seeds_by)
+                                command=command, seeds_by=seeds_by, mods=mods)
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)

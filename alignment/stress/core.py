@@ -67,10 +67,11 @@ class StressResult:
     # written as top-level keys: "fingerprint" (alignment.stress.fingerprint of the code trained
     # on) and "revalidated" (later code shown by the fingerprint to leave every signal unchanged)
     extra: dict = dataclasses.field(default_factory=dict)
+    mods: tuple = ()  # registered mod names: the same PPO on both modified games
 
     @property
     def name(self) -> str:
-        return f"{self.game}-{self.obs}"
+        return "+".join([self.game, *self.mods]) + f"-{self.obs}"
 
 
 def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[str, tuple]:
@@ -101,8 +102,56 @@ def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[
     return canon, backends
 
 
-def _checkpoint_root(out_dir: Path, game: str, config: PPOConfig) -> Path:
-    return Path(out_dir) / ".checkpoints" / f"{game}-{config.obs}-{config.total_timesteps}"
+def _checkpoint_root(out_dir: Path, game: str, config: PPOConfig, mods: Sequence[str] = ()) -> Path:
+    name = "+".join([game, *mods])
+    return Path(out_dir) / ".checkpoints" / f"{name}-{config.obs}-{config.total_timesteps}"
+
+
+def validate_mods(canon: str, mods: Sequence[str], obs: str, backends: Sequence[str]) -> tuple:
+    """The registered names of ``mods``, or a :class:`StressInputError`: an unknown mod (the
+    game's mods listed), a mod without an ALE counterpart asked on ALE (it runs JAX-only), or
+    pixels on ALE (ale-py's vector env cannot write RAM after every frame)."""
+    from alignment import catalog
+    from jaxtari.mods import ModError, resolve
+
+    wanted = [m for item in mods for m in str(item).replace(",", " ").split()]
+    if not wanted:
+        return ()
+    try:
+        names = tuple(m.name for m in resolve(canon, wanted))
+    except ModError as exc:
+        raise StressInputError(str(exc)) from None
+    if "ale" not in backends:
+        return names
+    entry = catalog.entry(canon)
+    missing = {n: entry.jax_only_mods.get(n, "no ALE counterpart") for n in names
+               if n not in entry.ale_mods}
+    if missing:
+        why = "; ".join(f"{k}: {v}" for k, v in missing.items())
+        raise StressInputError(
+            f"mods {', '.join(missing)} have no ALE counterpart, so the same PPO cannot train on "
+            f"the modified real game: they run JAX-only (--backends jax, no verdict) ({why})")
+    if obs == "pixels":
+        raise StressInputError("--mods with --obs pixels on ALE: its pixel vector env cannot "
+                               "write the mods' RAM after every frame; use --obs objects")
+    from alignment.signals import RamWriteConflict, merge_ram_writes
+
+    try:
+        merge_ram_writes(canon, {n: entry.ale_mods[n] for n in names})
+    except RamWriteConflict as exc:
+        raise StressInputError(str(exc)) from None
+    return names
+
+
+def ram_writes(canon: str, mods: Sequence[str]) -> tuple:
+    """The merged RAM writes of ``mods``' ALE counterparts (none: the original game)."""
+    if not mods:
+        return ()
+    from alignment import catalog
+    from alignment.signals import merge_ram_writes
+
+    entry = catalog.entry(canon)
+    return merge_ram_writes(canon, {n: entry.ale_mods[n] for n in mods})
 
 
 def _interval_updates(config: PPOConfig, k: int) -> int:
@@ -205,7 +254,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                out_dir: Path = Path(artefacts.STRESS.folder),
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
                command: str = "", seeds_by: str = "auto",
-               random_episodes: int | None = None) -> StressResult:
+               random_episodes: int | None = None, mods: Sequence[str] = ()) -> StressResult:
     """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
 
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
@@ -215,8 +264,11 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     With both backends the result carries the behaviour fingerprint of what the learners saw
     (``extra["fingerprint"]``, see :mod:`alignment.stress.fingerprint`), which the gate replays.
     ``random_episodes``: games the random policy plays on ALE for the margin's floor (default
-    :data:`alignment.stress.random_policy.EPISODES`)."""
+    :data:`alignment.stress.random_policy.EPISODES`). ``mods``: train on the modified game, on ALE
+    with every mod's RAM-write counterpart (:func:`validate_mods` refuses what cannot run); the
+    report is ``<game>+<mod>...-<obs>``."""
     canon, backends = validate(game, obs, backends, seeds)
+    mods = validate_mods(canon, mods, obs, backends)
     from alignment.stress.sides import seeds_by_choice
 
     seeds_by = seeds_by_choice(seeds_by)
@@ -225,7 +277,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     else:
         config = budget_config(budget, obs)
     out_dir = Path(out_dir)
-    root = _checkpoint_root(out_dir, canon, config)
+    root = _checkpoint_root(out_dir, canon, config, mods)
     _check_writable(out_dir)
     from alignment.stress.sides import make_side
 
@@ -238,13 +290,14 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
 
             shutil.rmtree(root)
         for kind in backends:
-            side = make_side(kind, canon, config, seeds_by)
+            side = make_side(kind, canon, config, seeds_by, mods)
             runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
     reference = None
     if set(backends) >= {"ale", "jax"}:
         from alignment.stress.random_policy import EPISODES, random_policy
 
-        reference = random_policy(canon, episodes=random_episodes or EPISODES)
+        reference = random_policy(canon, episodes=random_episodes or EPISODES,
+                                  writes=ram_writes(canon, mods))
     stats, verdict, more = compare(runs, reference)
     notes.extend(more)
     if obs == "pixels":
@@ -255,8 +308,14 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
             notes.append("ALE pixels come from ale-py's AtariVectorEnv, which cannot save its "
                          "emulators: a resumed ALE pixel run starts new games at the checkpoint")
     result = StressResult(canon, obs, str(budget), config, seed_list, runs, stats, verdict, notes,
-                          code_hash(canon), versions(LEARNING_STACK), command)
-    if set(backends) >= {"ale", "jax"}:  # a verdict the gate will hold it to
+                          code_hash(canon), versions(LEARNING_STACK), command, mods=tuple(mods))
+    if mods:
+        from alignment import catalog
+
+        result.code_hash = catalog.mod_code_hash(canon, mods)
+        result.notes.append(f"trained on {canon} modified by {', '.join(mods)}: the JAX mods, and "
+                            "on ALE their RAM-write counterparts applied after reset and every frame")
+    elif set(backends) >= {"ale", "jax"}:  # a verdict the gate will hold it to
         from alignment.stress.fingerprint import fingerprint
 
         result.extra["fingerprint"] = {**fingerprint(canon, obs), "code_hash": result.code_hash}

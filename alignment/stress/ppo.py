@@ -194,11 +194,12 @@ def make_train(config: PPOConfig, env) -> Callable:
     return train
 
 
-def make_jax_env(game: str, config: PPOConfig):
-    """The JAX game under the ALE v5 protocol, as the learner sees it (episodic life per config,
-    the frame stack for pixels, returns logged unclipped)."""
+def make_jax_env(game: str, config: PPOConfig, mods=()):
+    """The JAX game (built with ``mods``) under the ALE v5 protocol, as the learner sees it
+    (episodic life per config, the frame stack for pixels, returns logged unclipped)."""
     from jaxtari.wrappers import make_env
     from alignment.stress.config import FRAME_STACK
 
+    extra = {"mods": tuple(mods)} if mods else {}
     return make_env(game, obs=config.obs, frame_stack=FRAME_STACK if config.obs == "pixels" else 1,
-                    sticky_prob=config.sticky_prob, episodic_life=config.episodic_life)
+                    sticky_prob=config.sticky_prob, episodic_life=config.episodic_life, **extra)

@@ -72,7 +72,7 @@ def from_json(doc: dict) -> StressResult:
     return StressResult(doc["game"], doc["obs"], str(doc["budget"]), PPOConfig(**cfg),
                         list(doc["seeds"]), runs, doc.get("statistics") or {}, doc["verdict"],
                         list(doc.get("notes") or []), doc["code_hash"], dict(doc["versions"]),
-                        doc.get("command", ""))
+                        doc.get("command", ""), mods=tuple(doc.get("mods") or ()))
 
 
 def remake(path: Path, random_policy: dict | None = None) -> StressResult:

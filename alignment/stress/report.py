@@ -51,6 +51,7 @@ def to_json(result: StressResult) -> dict:
                     "detail": r.verdict["detail"], "more_seeds": r.verdict.get("more_seeds"),
                     "test": r.verdict.get("test"), "success": r.verdict.get("success")},
         "notes": r.notes,
+        **({"mods": list(r.mods)} if r.mods else {}),
         **r.extra,
     })
 

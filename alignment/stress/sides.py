@@ -68,10 +68,10 @@ class JaxSide:
 
     name = "jax"
 
-    def __init__(self, game: str, config: PPOConfig, seeds_by: str = "auto"):
+    def __init__(self, game: str, config: PPOConfig, seeds_by: str = "auto", mods=()):
         self.config = config
         self.seeds_by = seeds_by_choice(seeds_by)
-        self.env = make_jax_env(game, config)
+        self.env = make_jax_env(game, config, mods)
         self._init = jax.jit(functools.partial(init_runner, config, self.env))
         self._chunk_fn = make_chunk(config, self.env)
         self._chunks: dict[int, object] = {}
@@ -106,11 +106,12 @@ class JaxSide:
 class AleSide:
     name = "ale"
 
-    def __init__(self, game: str, config: PPOConfig):
+    def __init__(self, game: str, config: PPOConfig, mods=()):
         from alignment.stress.ale_rollout import AleTrainer
+        from alignment.stress.core import ram_writes
 
         self.config = config
-        self.trainer = AleTrainer(game, config)
+        self.trainer = AleTrainer(game, config, writes=ram_writes(game, mods))
 
     def init(self, seeds: list[int]):
         return self.trainer.init(seeds)
@@ -126,7 +127,7 @@ class AleSide:
             envs[i].restore(blob)
 
 
-def make_side(kind: str, game: str, config: PPOConfig, seeds_by: str = "auto"):
+def make_side(kind: str, game: str, config: PPOConfig, seeds_by: str = "auto", mods=()):
     if kind == "jax":
-        return JaxSide(game, config, seeds_by)
-    return AleSide(game, config)
+        return JaxSide(game, config, seeds_by, mods)
+    return AleSide(game, config, mods)
