@@ -98,6 +98,15 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
                 f"{canon}: {', '.join(jax_only)} ha{'s' if len(jax_only) == 1 else 've'} no ALE "
                 f"counterpart and runs JAX-only; add jax to --backends or leave "
                 f"{'it' if len(jax_only) == 1 else 'them'} out")
+    if "ale" in backends:
+        from alignment.reference.features import supported_games
+
+        if canon not in supported_games():
+            # the agents see object features; on ALE those are decoded from RAM
+            raise RobustnessInputError(
+                f"{canon}: no RAM decoding of its object features for the ALE side yet, so its "
+                f"agents cannot play the real game (games with one: "
+                f"{', '.join(supported_games())}); use --backends jax")
     for what, v, low in (("seeds", seeds, 1), ("episodes", episodes, 1), ("max steps", max_steps, 1)):
         if isinstance(v, bool) or not isinstance(v, int) or v < low:
             raise RobustnessInputError(f"{what} must be a whole number >= {low}, got {v!r}")

@@ -34,6 +34,12 @@ def test_a_mod_without_counterpart_asked_on_ale_only_says_it_runs_jax_only(tmp_p
     assert not (tmp_path / "r" / "pong.json").exists()
 
 
+def test_a_game_whose_features_ale_cannot_decode_is_refused_on_ale_before_any_work():
+    with pytest.raises(RobustnessInputError, match="frostbite: no RAM decoding.*--backends jax"):
+        validate("frostbite", None, ("jax", "ale"), 2, 2, 100)
+    assert validate("frostbite", ["keep_warm"], ("jax",), 2, 2, 100)[2] == ("jax",)
+
+
 def test_bad_numbers_and_backends_are_refused():
     with pytest.raises(RobustnessInputError, match="episodes must be a whole number >= 1"):
         validate("pong", None, ("jax",), 2, 0, 100)
