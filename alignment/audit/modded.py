@@ -260,6 +260,12 @@ def run_mod_audit(game: str, mods: Sequence[str], *, llm: str = "offline",
     result.mutation_note = (f"mutation testing judges the original game's audit "
                             f"(audits/{canon}.json); not re-run on a modified game")
     result.name = report_name(sides)
+    for row in result.rules:
+        if row.outcome == "wrong-probe":  # it holds on the original game (the game's own audit)
+            row.detail = (f"the probe fails on the modified ALE game, though it holds on the "
+                          f"original (audits/{canon}.json): the mods change what it looks at "
+                          f"without declaring this rule in their `rules` "
+                          f"({'; '.join(row.ale['failures'])})")
     modified = sides.to_json()
     modified["explore"] = (f"{explore}" if budget is not None else
                            "not run (JAX-only)" if not sides.on_ale else "not run (--no-explore)")

@@ -202,6 +202,16 @@ def _mod_audit_part(now: Artefacts, game: str, t: Thresholds,
             continue
         recomputed, problems = audit_figures(doc, rel)
         found += problems
+        # a probe the modified real game fails holds on the original (the game's own audit judges
+        # wrong probes): the mods reach its rule undeclared, reported, not counted as uncovered
+        rows = [r for r in doc.get("rules") or [] if isinstance(r, dict)]
+        reached = [str(r.get("id")) for r in rows if r.get("outcome") == "wrong-probe"]
+        if reached:
+            probed = sum(r.get("outcome") in ("pass", "fail") for r in rows)
+            recomputed["coverage"] = probed / (len(rows) - len(reached)) if len(rows) > len(
+                reached) else None
+            notes.append(f"{name}: the mods change what the probes of {', '.join(reached)} look at "
+                         "without declaring those rules (the probes fail on the modified ALE game)")
         shown = []
         for key in MOD_AUDIT_FIGURES:
             value = recomputed[key]

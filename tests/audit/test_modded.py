@@ -167,3 +167,16 @@ def test_parting_modified_games_fail_only_when_the_counterparts_are_exact(jax_on
     doc["modified"]["counterparts_exact"] = True
     failures, _ = _gate(_committed(tmp_path, doc))
     assert "part in 1 matched rollout" in failures[0]
+
+
+def test_a_probe_the_modified_real_game_fails_is_reported_not_counted_as_uncovered(
+        jax_only_audit, tmp_path):
+    _, out = jax_only_audit
+    doc = json.loads((out / "freeway+invincible.json").read_text())
+    passing = [r for r in doc["rules"] if r["outcome"] == "pass"]
+    passing[0]["outcome"] = "wrong-probe"
+    doc["summary"]["coverage"] = round((len(passing) - 1) / len(doc["rules"]), 4)
+    doc["summary"]["recall"] = 1.0
+    failures, notes = _gate(_committed(tmp_path, doc))
+    assert failures == []
+    assert any(passing[0]["id"] in n and "without declaring" in n for n in notes)
