@@ -137,10 +137,18 @@ def _own_files(folder: Path, game: str, others: set[str]) -> list[Path]:
     return out
 
 
+# The drop-in adapters for code written for gymnasium and EnvPool: nothing in the pipeline runs a
+# game through them (the audit, playtest and stress drive jaxtari's own API and wrappers), and
+# tests/dropin holds them against ALE and gymnasium's checker on their own, so a change there says
+# nothing about what an audit found and leaves its verdicts current.
+DROP_IN_MODULES = ("dropin.py", "envpool.py", "gym.py", "vector.py")
+
+
 def behaviour_files(game: str) -> list[Path]:
     """Every file a game's behaviour, and the verdicts on it, depend on, sorted: all of
-    ``jaxtari/`` but the other games (the game's package or modules, the wrappers with the v5
-    protocol, the renderer, the shared Atari and XLA helpers, the engine); its reviewed spec
+    ``jaxtari/`` but the other games and the drop-in adapters (:data:`DROP_IN_MODULES`): the game's
+    package or modules, the wrappers with the v5 protocol, the renderer, the shared Atari and XLA
+    helpers, the engine; its reviewed spec
     ``specs/<game>.yaml``; its ground truth under ``alignment/reference/games/``; its seeded-fault
     set under ``tests/faults/``. Folders, not file names: a game that becomes a package, or a new
     shared module, is covered without a change here."""
@@ -152,8 +160,9 @@ def behaviour_files(game: str) -> list[Path]:
 
     other_jax = {g for g in jaxtari.list_games() if g != jax_game}
     others = (set(CATALOG) | set(IN_PROGRESS)) - {canon}
+    drop_in = {jaxtari_dir / name for name in DROP_IN_MODULES}
     files = [f for f in _files_under(jaxtari_dir)
-             if not (f.is_relative_to(_games_dir()) and any(
+             if f not in drop_in and not (f.is_relative_to(_games_dir()) and any(
                  _belongs(f.relative_to(_games_dir()).parts, o) for o in other_jax))]
     files += [root / artefacts.SPEC.rel(game=canon)]
     files += _own_files(root / "alignment" / "reference" / "games", canon, others)

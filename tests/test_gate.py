@@ -3,6 +3,7 @@ every way the issue found to fool it (issue 26), each as a test."""
 
 import gzip
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -125,6 +126,19 @@ def test_the_code_hash_covers_everything_the_game_depends_on_and_no_other_game()
     assert any(f.startswith("alignment/reference/games/pong") for f in files)
     assert any(f.startswith("jaxtari/games/pong") for f in files)
     assert not any("frostbite" in f or "freeway" in f or "breakout" in f for f in files)
+    # the drop-in adapters are left out: nothing the verdicts come from runs a game through them
+    assert not {f"jaxtari/{name}" for name in catalog.DROP_IN_MODULES} & files
+    assert all((ROOT / "jaxtari" / name).is_file() for name in catalog.DROP_IN_MODULES)
+
+
+def test_no_pipeline_module_runs_a_game_through_the_drop_in_adapters():
+    # the reason the code hash may leave them out; a stage that starts using one must put it back
+    adapters = [name.removesuffix(".py") for name in catalog.DROP_IN_MODULES]
+    pattern = re.compile(r"jaxtari\.(%s)\b|from jaxtari import[^\n]*\b(%s)\b"
+                         % ("|".join(adapters), "|".join(adapters)))
+    users = [str(p.relative_to(ROOT)) for p in (ROOT / "alignment").rglob("*.py")
+             if pattern.search(p.read_text())]
+    assert users == []
 
 
 def _copy_tree(tmp_path) -> Path:
