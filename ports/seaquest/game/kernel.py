@@ -32,7 +32,6 @@ SUB_ROW_LINE = 44  # the sub's row counter on screen line L is ram[97] + 44 - L
 SUB_ROWS_DRAWN = 12  # rows 0..11
 TORPEDO_ROW = 4
 BALL_OFFSET = k.BALL_X_OFFSET
-COPY_OFFSETS = ((0,), (0,), (0,), (0, 16), (0,), (0, 32), (0, 16), (0, 16, 32))  # by NUSIZ index
 POSITION_OFFSETS = (0, 32, 16, 16, 0, 0, 0, 0)  # the first copy shown, by NUSIZ index
 POSITION_WRAP = 96  # a kernel position >= 160 is taken 96 to the left
 PATROL_LINES = range(9, 1, -1)  # the surface kernel draws the patrol sub on its lines 9..2
@@ -60,38 +59,39 @@ def _bits(byte, rel, reflect, scale=1):
     return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
 
 
-def _lane_objects(s):
-    """Per lane and loop line: (group pixels, ball pixels), each (4, 15, 160) bools; line index
-    i = 0..14 is loop row 14 - i (top line first)."""
-    rows = 14 - jnp.arange(LOOP_LINES)  # (15,)
-    attrs = s.attributes  # (4,)
+def _lane_geometry(s):
+    """Per lane and loop line (4, 15), row 14 first: the group's graphic byte, its first copy's
+    position, copy offsets and reflection; the ball's left x and width (0: not drawn)."""
+    rows = 14 - jnp.arange(LOOP_LINES)
+    attrs = s.attributes
     kind = attrs & 7
     pointer = pick(art.OBSTACLE_ROWS, kind) + jnp.where(kind < art.SHARK_KINDS, s.shark_float, 0)
-    graphic = _page(pointer[:, None] + rows[None, :])  # (4, 15)
+    graphic = _page(pointer[:, None] + rows[None, :])
     n = s.nusiz_index
     pos = (pick(POSITION_OFFSETS, n) + s.obstacle_x) & BYTE
     pos = jnp.where(n == 0, 0, pos)
     pos = jnp.where(pos >= WIDTH, pos - POSITION_WRAP, pos)
     reflect = (attrs & k.ATTR_LEFT) != 0
-    cols = jnp.asarray(COLUMNS)
-    group = jnp.zeros((k.NUM_LANES, LOOP_LINES, WIDTH), bool)
-    for copies_n, offsets in enumerate(COPY_OFFSETS):
-        lit = jnp.zeros((k.NUM_LANES, LOOP_LINES, WIDTH), bool)
-        for o in offsets:
-            rel = (cols[None, None, :] - pos[:, None, None] - o) % WIDTH
-            lit = lit | _bits(graphic[:, :, None], rel, reflect[:, None, None])
-        group = jnp.where((n == copies_n)[:, None, None], lit, group)
     # the ball: placed at x + 2, then each loop line moved by its row's HMOVE value
     low = attrs & k.ATTR_LOW
     motion = _signed_motion(_page(pick(art.BALL_MOTION, low)[:, None] + rows[None, :]))
     left = jnp.where(s.missile_x < WIDTH, s.missile_x, 0) + BALL_OFFSET
-    ball_x = left[:, None] - jnp.cumsum(motion, axis=1)  # row 14 first
+    ball_x = (left[:, None] - jnp.cumsum(motion, axis=1)) % WIDTH
     shape = _page(pick(art.BALL_SHAPE, low)[:, None] + rows[None, :])
-    on = (shape & art.ENABLE_BIT) != 0
-    size = 1 << ((shape >> art.SIZE_SHIFT) & 3)
-    rel = (cols[None, None, :] - ball_x[:, :, None]) % WIDTH
-    ball = on[:, :, None] & (rel < size[:, :, None])
-    return group, ball
+    size = jnp.where((shape & art.ENABLE_BIT) != 0, 1 << ((shape >> art.SIZE_SHIFT) & 3), 0)
+    return graphic, pos, n, reflect, ball_x, size
+
+
+def _group_lit(graphic, pos, n, reflect, x):
+    """Whether column(s) ``x`` show a pixel of the lane's group (copies by NUSIZ index ``n``)."""
+    lit = jnp.zeros(jnp.broadcast_shapes(jnp.shape(x), jnp.shape(pos)), bool)
+    for offset, shown_by in ((0, (0, 1, 2, 3, 4, 5, 6, 7)), (16, (3, 6, 7)), (32, (5, 7))):
+        on = jnp.zeros(jnp.shape(n), bool)
+        for value in shown_by:
+            on = on | (n == value)
+        rel = (x - pos - offset) % WIDTH
+        lit = lit | (on & _bits(graphic, rel, reflect))
+    return lit
 
 
 def _sub_rows(s):
@@ -100,18 +100,6 @@ def _sub_rows(s):
     dying = (s.death != 0) & (s.death < k.DEATH_OXYGEN_EMPTY)
     explosion = pick(art.EXPLOSION_ROWS, jnp.maximum(s.death, 10) - 10)
     return jnp.where(dying, explosion, normal)
-
-
-def _sub_pixels(s, lines):
-    """Player 0 (the sub, double width) and missile 0 (the torpedo) on screen ``lines``:
-    two (len(lines), 160) bool arrays."""
-    row = (s.sub_y + SUB_ROW_LINE - lines) & BYTE
-    graphic = jnp.where(row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + row), 0)
-    cols = jnp.asarray(COLUMNS)[None, :]
-    reflect = s.sub_direction != 0
-    sub = _bits(graphic[:, None], (cols - s.sub_x) % WIDTH, reflect, scale=2)
-    torpedo = (row == TORPEDO_ROW)[:, None] & (((cols - s.torpedo_x) % WIDTH) < k.TORPEDO_WIDTH)
-    return sub, torpedo
 
 
 def _first_lane(hits):
@@ -137,21 +125,42 @@ def _patrol_hit(s):
 
 
 def latch(s):
+    """The frame's latches, checked column by column only where two objects can meet: the ball's
+    (at most 8) columns, the torpedo's 8 and the sub's 16, against the lane's group (each copy's
+    pixels read from its byte), rather than whole 160-column lines."""
     warn = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
             & (s.oxygen <= k.OXYGEN_WARNING_LEVEL))
-    group, ball = _lane_objects(s)
+    graphic, pos, n, reflect, ball_x, size = _lane_geometry(s)
+    expand = lambda a: a[:, :, None]  # noqa: E731  (lane, line) -> (lane, line, column)
+    g, p, nn, r = expand(graphic), pos[:, None, None], n[:, None, None], reflect[:, None, None]
+    # the ball's columns against the group
+    j = jnp.arange(8)[None, None, :]
+    ball_cols = (expand(ball_x) + j) % WIDTH
+    ball_on = j < expand(size)
+    group_ball = jnp.any(ball_on & _group_lit(g, p, nn, r, ball_cols), axis=(1, 2))
+    # the sub's rows on each lane's loop lines
     lanes = np.arange(k.NUM_LANES)
     lines = (TOP_SECTION_LOOP_END - 14 + SECTION_LINES * (k.NUM_LANES - 1 - lanes))[:, None] \
-        + np.arange(LOOP_LINES)[None, :]  # (4, 15) screen lines, row 14 first
-    sub, torpedo = _sub_pixels(s, jnp.asarray(lines.reshape(-1)))
-    sub = sub.reshape(k.NUM_LANES, LOOP_LINES, WIDTH)
-    torpedo = torpedo.reshape(k.NUM_LANES, LOOP_LINES, WIDTH)
-    hit = lambda a, b: jnp.any(a & b, axis=(1, 2))  # noqa: E731
-    group_ball = hit(group, ball)
+        + np.arange(LOOP_LINES)[None, :]
+    row = (s.sub_y + SUB_ROW_LINE - jnp.asarray(lines)) & BYTE
+    sub_graphic = jnp.where(row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + row), 0)
+    sub_reflect = s.sub_direction != 0
+    c16 = jnp.arange(2 * 8)[None, None, :]
+    sub_cols = (s.sub_x + c16) % WIDTH
+    sub_on = _bits(expand(sub_graphic), c16, sub_reflect, scale=2)
+    sub_group = jnp.any(sub_on & _group_lit(g, p, nn, r, sub_cols), axis=(1, 2))
+    # the ball's columns against the sub
+    sub_ball = jnp.any(ball_on & _bits(expand(sub_graphic), (ball_cols - s.sub_x) % WIDTH,
+                                       sub_reflect, scale=2), axis=(1, 2))
+    # the torpedo: 8 columns on the sub's row-4 line
+    t8 = jnp.arange(k.TORPEDO_WIDTH)[None, None, :]
+    torpedo_line = expand(row == TORPEDO_ROW)
+    torpedo_group = jnp.any(torpedo_line & _group_lit(g, p, nn, r, (s.torpedo_x + t8) % WIDTH),
+                            axis=(1, 2))
     return s.replace(
         oxygen_warning=jnp.where(warn, k.WARNING_ON, 0),
         hit_lanes=jnp.where(group_ball, jnp.arange(k.NUM_LANES), NONE),
-        torpedo_lane=_first_lane(hit(torpedo, group)),
-        sub_lane=_first_lane(hit(sub, group)),
-        ball_lane=_first_lane(hit(sub, ball)),
+        torpedo_lane=_first_lane(torpedo_group),
+        sub_lane=_first_lane(sub_group),
+        ball_lane=_first_lane(sub_ball),
         patrol_hit=_patrol_hit(s))
