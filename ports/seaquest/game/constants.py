@@ -51,6 +51,7 @@ RAM_OXYGEN_WARNING = 121
 RAM_SPEED_VALUE = 122
 
 NUM_LANES = 4
+BW_BIT = 0x08  # the colour bit the attract mode's cycling clears
 
 # ---- limits and timings ---------------------------------------------------------------------------
 SUB_X_MIN, SUB_X_MAX = 21, 134

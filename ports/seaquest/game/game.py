@@ -9,7 +9,7 @@ from jaxtari.env import Game, ObjectGroup, joystick
 from . import constants as k
 from . import kernel
 from .logic import (
-    BYTE, NONE, SIGN, add_points, fill_oxygen, fractional, lane_of, pick, reset_obstacles,
+    BYTE, NONE, SIGN, add_points, colour_mods, fill_oxygen, fractional, lane_of, pick, reset_obstacles,
     set_lane, spawn, where,
 )
 from .state import SeaquestState
@@ -20,6 +20,7 @@ RESET_FRAME_COUNT = 67
 RESET_RANDOM = 204
 RESET_GAME_STATE = k.GS_OXYGEN_FILL
 RESET_SUB_ANIMATION = 0
+RESET_LANE_COLOUR = 0xC8  # ram[44..47] after reset (measured)
 
 
 class Seaquest(Game):
@@ -38,7 +39,8 @@ class Seaquest(Game):
         return SeaquestState(
             frame=i32(0), key=key, frame_count=i32(RESET_FRAME_COUNT), random=i32(RESET_RANDOM),
             color_cycle=i32(0), game_over=i32(0), obstacle_x=lanes, pattern=lanes,
-            nusiz_index=lanes, hit_lanes=jnp.arange(k.NUM_LANES, dtype=jnp.int32), torpedo_lane=i32(NONE), sub_lane=i32(NONE),
+            nusiz_index=lanes, obstacle_colours=jnp.full(k.NUM_LANES, RESET_LANE_COLOUR, jnp.int32),
+            hit_lanes=jnp.arange(k.NUM_LANES, dtype=jnp.int32), torpedo_lane=i32(NONE), sub_lane=i32(NONE),
             ball_lane=i32(NONE), score=i32(0), reserve_subs=i32(k.START_RESERVE_SUBS),
             level=i32(0), difficulty=i32(0), divers=i32(0), sub_x=i32(k.SUB_START_X),
             missile_x=lanes, point_value=i32(k.POINT_VALUE_BASE << 4),
@@ -48,7 +50,8 @@ class Seaquest(Game):
             torpedo_x=i32(0), game_state=i32(RESET_GAME_STATE), death=i32(0), sound_pickup=i32(0),
             sound_shark=i32(0), sound_sub=i32(0), sound_torpedo=i32(0), diver_state=lanes,
             patrol_x=i32(0), patrol_hit=jnp.bool_(False), oxygen_warning=i32(0),
-            speed_value=i32(0),
+            speed_value=i32(0), shown_sub_animation=i32(RESET_SUB_ANIMATION),
+            shown_colours=jnp.full(k.NUM_LANES, RESET_LANE_COLOUR, jnp.int32),
         )
 
     # ---- swappable mechanics -----------------------------------------------------------------
@@ -331,7 +334,11 @@ class Seaquest(Game):
         for _ in range(3):
             bit = ((((r << 3) & BYTE) ^ r) & SIGN) != 0
             r = ((r << 1) & BYTE) | bit.astype(jnp.int32)
+        eor, mask = colour_mods(s.color_cycle)
+        kind_colour = jnp.where((s.attributes & k.ATTR_SUB) != 0, self.consts.sub_colour,
+                                pick(self.consts.shark_colours, s.difficulty & 7))
         return s.replace(sound_shark=shark, sound_sub=subs, point_value=point,
+                         obstacle_colours=(kind_colour ^ eor) & mask,
                          diver_state=jnp.where(rescued, 0, s.diver_state), game_over=g,
                          sub_animation=anim, random=jnp.where((fc & 7) == 0, r, s.random))
 
@@ -350,6 +357,7 @@ class Seaquest(Game):
                           k.NUSIZ_MASKS[-1])
         s = s.replace(nusiz_index=s.pattern & shown)
         s = kernel.latch(s)
+        s = s.replace(shown_sub_animation=s.sub_animation, shown_colours=s.obstacle_colours)
         s = self._overscan(s)
         s = s.replace(frame=state.frame + 1)
         return s, s.score - state.score
@@ -407,6 +415,11 @@ class Seaquest(Game):
                                        k.ENEMY_WIDTH, k.PATROL_ROWS, alive & (state.patrol_x != 0)),
         }
 
+    def render(self, state):
+        from .draw import render
+
+        return render(state)
+
     def signals(self, state):
         """The catalog signals (see ports/seaquest/reference/ram.py), lanes top first."""
         top_first = slice(None, None, -1)
@@ -446,7 +459,8 @@ def state_from_ram(ram, *, frame: int = 0, key=None) -> SeaquestState:
         frame_count=byte(k.RAM_FRAME_COUNT), random=byte(k.RAM_RANDOM),
         color_cycle=byte(k.RAM_COLOR_CYCLE), game_over=byte(k.RAM_GAME_OVER),
         obstacle_x=lanes(k.RAM_OBSTACLE_X), pattern=lanes(k.RAM_PATTERN),
-        nusiz_index=lanes(k.RAM_NUSIZ_INDEX), hit_lanes=lanes(k.RAM_COLLISIONS),
+        nusiz_index=lanes(k.RAM_NUSIZ_INDEX), obstacle_colours=lanes(k.RAM_OBSTACLE_COLOURS),
+        hit_lanes=lanes(k.RAM_COLLISIONS),
         torpedo_lane=byte(k.RAM_COLLISIONS + 4), sub_lane=byte(k.RAM_COLLISIONS + 5),
         ball_lane=byte(k.RAM_COLLISIONS + 6), score=jnp.int32(score),
         reserve_subs=byte(k.RAM_RESERVE_SUBS), level=byte(k.RAM_LEVEL),
@@ -463,4 +477,11 @@ def state_from_ram(ram, *, frame: int = 0, key=None) -> SeaquestState:
         diver_state=lanes(k.RAM_DIVER_STATE), patrol_x=byte(k.RAM_PATROL_X),
         patrol_hit=jnp.bool_(bool(r[k.RAM_PATROL_HIT] & SIGN)),
         oxygen_warning=byte(k.RAM_OXYGEN_WARNING), speed_value=byte(k.RAM_SPEED_VALUE),
+        # the picture's: the animation frame before this frame's overscan stepped it; the lane
+        # colours as RAM holds them (the last overscan's are not in RAM: they differ only on a
+        # frame whose overscan changed a lane's kind or the difficulty)
+        shown_sub_animation=jnp.int32(
+            (int(r[k.RAM_SUB_ANIMATION]) + 1) % k.SUB_ANIMATION_FRAMES
+            if int(r[k.RAM_FRAME_COUNT]) & 3 == 0 else int(r[k.RAM_SUB_ANIMATION])),
+        shown_colours=lanes(k.RAM_OBSTACLE_COLOURS),
     )

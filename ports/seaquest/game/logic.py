@@ -46,6 +46,14 @@ def set_lane(values, lane, value, cond=True):
     return jnp.where((LANES == lane) & cond, value, values)
 
 
+def colour_mods(color_cycle):
+    """(xor, and) the cartridge applies to every colour: in the attract mode (ram[34] bit 7, after
+    65,536 frames without a joystick move) the hues cycle and the B/W bit is cleared."""
+    cycling = (color_cycle & SIGN) != 0
+    return (jnp.where(cycling, (color_cycle << 1) & BYTE, 0),
+            jnp.where(cycling, BYTE & ~k.BW_BIT, BYTE))
+
+
 # ---- scoring ----------------------------------------------------------------------------------------
 def bcd(value):
     """A BCD byte's value (0x45 -> 45)."""

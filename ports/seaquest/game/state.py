@@ -18,6 +18,7 @@ class SeaquestState:
     obstacle_x: jax.Array     # ram[30..33], lane 0 the bottom lane
     pattern: jax.Array        # ram[36..39]: copies alive in each lane (bits)
     nusiz_index: jax.Array    # ram[40..43]: the copies shown (set before each picture)
+    obstacle_colours: jax.Array  # ram[44..47]: each lane's colour (set by the overscan)
     hit_lanes: jax.Array      # ram[48..51]: 255, or the lane whose shark met the lane's diver
     torpedo_lane: jax.Array   # ram[52]: 255, or the lane the torpedo hit
     sub_lane: jax.Array       # ram[53]: 255, or the lane whose obstacle hit the sub
@@ -51,3 +52,6 @@ class SeaquestState:
     patrol_hit: jax.Array     # ram[120] (the TIA's player-player latch, bit 7)
     oxygen_warning: jax.Array  # ram[121]
     speed_value: jax.Array    # ram[122]
+    # what this frame's picture was drawn with, where the overscan changed it after the picture
+    shown_sub_animation: jax.Array  # ram[96] as the picture read it
+    shown_colours: jax.Array  # ram[44..47] as the picture read them (the last frame's overscan's)

@@ -123,14 +123,15 @@ def pokes() -> list[Poke]:
 
 # The JAX state mirrors these RAM bytes (state field -> addresses, lanes bottom first): compared
 # byte for byte in tests/ports/test_seaquest_logic.py. Not mirrored: the kernel's pointers and
-# temporaries (ram[18..29], ram[98..101]), the colours (ram[5..17], ram[44..47]: derived each
-# frame) and the two-player reserve bytes (ram[63..69]).
+# temporaries (ram[18..29], ram[98..101]), the game colours (ram[5..17]: derived each frame)
+# and the two-player reserve bytes (ram[63..69]).
 STATE_BYTES = {
     "frame_count": (k.RAM_FRAME_COUNT,), "random": (k.RAM_RANDOM,),
     "color_cycle": (k.RAM_COLOR_CYCLE,), "game_over": (k.RAM_GAME_OVER,),
     "obstacle_x": tuple(range(k.RAM_OBSTACLE_X, k.RAM_OBSTACLE_X + 4)),
     "pattern": tuple(range(k.RAM_PATTERN, k.RAM_PATTERN + 4)),
     "nusiz_index": tuple(range(k.RAM_NUSIZ_INDEX, k.RAM_NUSIZ_INDEX + 4)),
+    "obstacle_colours": tuple(range(k.RAM_OBSTACLE_COLOURS, k.RAM_OBSTACLE_COLOURS + 4)),
     "hit_lanes": tuple(range(k.RAM_COLLISIONS, k.RAM_COLLISIONS + 4)),
     "torpedo_lane": (k.RAM_COLLISIONS + 4,), "sub_lane": (k.RAM_COLLISIONS + 5,),
     "ball_lane": (k.RAM_COLLISIONS + 6,), "reserve_subs": (k.RAM_RESERVE_SUBS,),
