@@ -32,7 +32,7 @@ import numpy as np
 
 from jaxtari import spaces
 from jaxtari.env import Game, pytree_dataclass
-from jaxtari.xla import StatePacker, push_frame, select_tree
+from jaxtari.xla import StatePacker, push_frame, random_bits, select_tree
 
 FRAMESKIP = 4  # rule: timing.frameskip-v5
 STICKY_PROB = 0.25  # rule: action.sticky-v5
@@ -193,11 +193,12 @@ class AtariWrapper:
         sticky coins of its frames, and a new episode's start pick and game key.
 
         On the CPU every jax.random call is a loop of its own (threefry's rounds are rolled), so one
-        draw serves the whole step instead of four."""
+        draw serves the whole step instead of four, and that draw is jaxtari.xla.random_bits (the
+        same words, the rounds written out)."""
         shape = jax.random.key_data(key).shape
         size = int(np.prod(shape))
         impl = jax.random.key_impl(key)
-        words = jax.random.bits(key, (2 * size + self.frameskip + 1,), jnp.uint32)
+        words = random_bits(key, 2 * size + self.frameskip + 1)
         next_key = jax.random.wrap_key_data(words[:size].reshape(shape), impl=impl)
         game_key = jax.random.wrap_key_data(words[size:2 * size].reshape(shape), impl=impl)
         rest = words[2 * size:]

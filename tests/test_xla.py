@@ -151,3 +151,34 @@ def test_batch_mean_stays_off_the_ynnpack_reduction_edge(shape):
     assert got.shape == shape[1:] and got.dtype == np.float32
     np.testing.assert_allclose(got, np.asarray(x, np.float64).mean(axis=0), rtol=1e-6)
     np.testing.assert_allclose(got, np.asarray(jax.jit(plain)(x)), rtol=1e-7, atol=0)
+
+
+RANDOM_COUNTS = (1, 2, 9, 33)
+
+
+@pytest.mark.parametrize("count_", RANDOM_COUNTS)
+def test_random_bits_equals_jax_random_bits(count_):
+    keys = jax.random.split(jax.random.key(7), 64)
+    mine = jax.jit(jax.vmap(lambda k: xla.random_bits(k, count_)))(keys)
+    theirs = jax.jit(jax.vmap(lambda k: jax.random.bits(k, (count_,), jnp.uint32)))(keys)
+    np.testing.assert_array_equal(np.asarray(mine), np.asarray(theirs))
+    # unbatched, eagerly, too
+    np.testing.assert_array_equal(np.asarray(xla.random_bits(keys[3], count_)),
+                                  np.asarray(jax.random.bits(keys[3], (count_,), jnp.uint32)))
+
+
+def test_random_bits_hands_other_keys_to_jax():
+    rbg = jax.random.key(3, impl="rbg")
+    np.testing.assert_array_equal(np.asarray(xla.random_bits(rbg, 5)),
+                                  np.asarray(jax.random.bits(rbg, (5,), jnp.uint32)))
+
+
+def test_random_bits_compiles_without_a_loop():
+    keys = jax.random.split(jax.random.key(0), 256)
+    plain = hlo(jax.vmap(lambda k: jax.random.bits(k, (9,), jnp.uint32)), keys)
+    mine = hlo(jax.vmap(lambda k: xla.random_bits(k, 9)), keys)
+    # the reason: JAX's CPU lowering runs threefry's rounds as a while loop
+    assert plain.count(" while(") >= 1  # (a while's tuple type has spaces: count() misses it)
+    # written out, the rounds are straight-line code XLA fuses (no loop at all)
+    assert mine.count(" while(") == 0
+    assert count(mine, "xor") >= 20
