@@ -3,6 +3,8 @@ emulator (ale-py, sticky actions off): every address is held against what ALE it
 (lives(), the rewards, game over) or against ALE's screen; the pokes and the mods' RAM writes do on
 ALE what they say."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ from alignment.signals import RamWrite
 
 ROM = "kangaroo"
 START_FRAMES = 160  # the mother waits this long after reset (measured)
+DEEP = Path(__file__).resolve().parents[1] / "data" / "kangaroo" / "deep-floor2-s0.json"
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +90,29 @@ def test_the_monkeys_are_drawn_where_their_slots_say(idle):
         assert box == (int(k.monkey_x(r)[i]), int(k.monkey_y(r)[i])), t
         seen += 1
     assert seen > 50  # the first monkey climbs down the right side
+
+
+def test_a_monkey_slot_holding_128_draws_nothing():
+    # after the first lost life of the stored deep game a slot holds 128 (from frame 1,287)
+    from alignment import deepplay
+
+    doc, actions = deepplay.load_actions(DEEP)
+    names = deepplay.Lookahead.of_rom(ROM).names
+    tr = ramtrace.record(ROM, [(names[a], 1) for a in actions[:1700]], screens=True)
+    checked = 0
+    for t in range(1, tr.frames + 1):
+        rows = tr.rams[t - 1, list(k.MONKEY_ROW)]  # a frame's screen shows the RAM it began with
+        if not (rows == 128).any():
+            continue
+        assert not k.monkeys_active(tr.rams[t - 1])[rows == 128].any()
+        stray = (tr.screens[t, ABOVE_SCORE] == np.asarray(k.MONKEY_RGB)).all(-1)
+        for row, x in zip(rows, tr.rams[t - 1, list(k.MONKEY_X)]):
+            if row < k.NO_MONKEY:  # blank out the monkeys that are there (with room to move)
+                top, left = int(row) * k.ROW_LINES + k.MONKEY_Y_OFFSET, int(x) + k.MONKEY_X_OFFSET
+                stray[max(0, top - 8):top + 24, max(0, left - 8):left + 16] = False
+        assert not stray.any(), t
+        checked += 1
+    assert checked > 100  # 137 frames (measured)
 
 
 def test_the_timer_counts_down_every_256_frames_and_ends_a_life():

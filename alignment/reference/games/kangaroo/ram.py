@@ -36,7 +36,7 @@ from alignment.signals import (
 )
 
 # ---- addresses -------------------------------------------------------------------------------------
-MONKEY_ROW = (11, 10, 9, 8)  # slot i: row (8-line units) of monkey i; 255 or 127: no monkey there
+MONKEY_ROW = (11, 10, 9, 8)  # slot i: row (8-line units) of monkey i; 127, 128, 255: empty
 MONKEY_X = (15, 14, 13, 12)  # slot i: x of monkey i
 THROWN_ROW = (25, 26, 27)  # a monkey's thrown apple: row, 255 when none
 THROWN_X = (28, 29, 30)
@@ -114,8 +114,10 @@ def mother_floor(ram) -> int:
 
 
 def monkeys_active(ram) -> np.ndarray:
-    rows = np.asarray(ram)[list(MONKEY_ROW)]
-    return (rows != NONE) & (rows != NO_MONKEY)
+    """(4,) whether each monkey slot holds a monkey: rows run 0..19; 127 (HackAtari's marker) and
+    the values with bit 7 set (255, and 128, which the cartridge leaves in a slot after a lost
+    life) are empty (measured: a slot holding 128 draws nothing on 781 frames of the deep game)."""
+    return np.asarray(ram)[list(MONKEY_ROW)] < NO_MONKEY
 
 
 def monkey_x(ram) -> np.ndarray:
@@ -152,7 +154,8 @@ def signals() -> list[Signal]:
         Signal("mother_pose", lambda r: int(r[MOTHER_POSE]), jax_signal("mother_pose"), 0, "code",
                f"ram[{MOTHER_POSE}], {OCATARI}", description="pose/animation code"),
         Signal("monkeys_active", monkeys_active, jax_signal("monkeys_active"), 0, "bool",
-               f"ram[11..8] not 255/127, {OCATARI}", shape=(4,)),
+               f"ram[11..8] below 127 (address {OCATARI}; 128 is empty too, {MEASURED})",
+               shape=(4,)),
         Signal("monkey_x", monkey_x, jax_signal("monkey_x"), 0, "px",
                f"ram[15..12]+{MONKEY_X_OFFSET}; {src}", shape=(4,)),
         Signal("monkey_y", monkey_y, jax_signal("monkey_y"), 0, "px",
