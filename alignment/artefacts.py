@@ -50,7 +50,7 @@ STRESS_CHECKPOINT = Artefact("stress/.checkpoints", "{run}/{side}/seed{seed}/int
 # Robustness under mods.
 ROBUSTNESS = Artefact("robustness", "{game}.json", "jaxtari-align/robustness/v1")
 # What the audit and the gate read besides the reports.
-FAULTS = Artefact("tests/faults", "{game}.py")  # seeded-fault sets (part of a game's code hash)
+FAULTS = Artefact("faults", "{game}.py")  # seeded-fault sets (part of a game's code hash)
 DEEP_PLAY = Artefact("tests/data/deep", "{game}-{tag}.json")  # the deep players' stored actions
 GATE_CONFIG = "fidelity.toml"
 # A pipeline run's state (LangGraph's SQLite checkpoints) and reports.

@@ -150,7 +150,7 @@ def behaviour_files(game: str) -> list[Path]:
     package or modules, the wrappers with the v5 protocol, the renderer, the shared Atari and XLA
     helpers, the engine; its reviewed spec
     ``specs/<game>.yaml``; its ground truth under ``alignment/reference/games/``; its seeded-fault
-    set under ``tests/faults/``. Folders, not file names: a game that becomes a package, or a new
+    set under ``faults/``. Folders, not file names: a game that becomes a package, or a new
     shared module, is covered without a change here."""
     canon = canonical(game)
     jax_game = CATALOG[canon].jax_game or canon

@@ -5,7 +5,7 @@ rollouts, every seeded fault with its probes and exploration re-run).
 
 The bar (issue 25): the full audit of one game offline under 15 minutes on 2 CPU cores; ``--quick``
 is a pull request's smaller exploration budget. Run it from the repository root (the audit reads
-specs/, tests/faults/ and tests/data/deep/); it writes nothing. Say the machine's load with the
+specs/, faults/ and tests/data/deep/); it writes nothing. Say the machine's load with the
 numbers: on a shared machine the wall time is mostly waiting.
 """
 

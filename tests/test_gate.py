@@ -122,7 +122,7 @@ def test_the_code_hash_covers_everything_the_game_depends_on_and_no_other_game()
     root = catalog._repo_root()
     files = {f.relative_to(root).as_posix() for f in catalog.behaviour_files("pong")}
     assert {"jaxtari/wrappers.py", "jaxtari/render.py", "jaxtari/xla.py", "specs/pong.yaml",
-            "tests/faults/pong.py"} <= files
+            "faults/pong.py"} <= files
     assert any(f.startswith("alignment/reference/games/pong") for f in files)
     assert any(f.startswith("jaxtari/games/pong") for f in files)
     assert not any("frostbite" in f or "freeway" in f or "breakout" in f for f in files)
@@ -144,7 +144,7 @@ def test_no_pipeline_module_runs_a_game_through_the_drop_in_adapters():
 def _copy_tree(tmp_path) -> Path:
     """The parts of the repository a code hash reads, copied (so a test can change them)."""
     copy = tmp_path / "copy"
-    for rel in ("jaxtari", "specs", "alignment/reference/games", "tests/faults"):
+    for rel in ("jaxtari", "specs", "alignment/reference/games", "faults"):
         shutil.copytree(ROOT / rel, copy / rel, ignore=shutil.ignore_patterns("__pycache__"))
     return copy
 
@@ -164,7 +164,7 @@ def test_a_wrapper_change_makes_the_audit_stale(repo, tmp_path, monkeypatch):
     assert (f"audits/pong.json was made for code {before[:12]}, the game's code is now "
             f"{after[:12]}: re-run `jaxtari-align audit pong`") in \
         _evaluate(repo, code_hash=catalog.code_hash).failures
-    for rel in ("specs/pong.yaml", "tests/faults/pong.py"):
+    for rel in ("specs/pong.yaml", "faults/pong.py"):
         (copy / rel).write_text((copy / rel).read_text() + "\n# changed\n")
         assert catalog.code_hash("pong") != after
         after = catalog.code_hash("pong")
@@ -356,7 +356,7 @@ def test_touched_games(repo):
         (repo / rel).write_text("x = 1\n")
     _commit(repo, "games")
     assert gate.touched_games("main", games, repo) == games
-    for shared in ("tests/faults/__init__.py", "fidelity.toml", "jaxtari/wrappers.py",
+    for shared in ("faults/shared.py", "fidelity.toml", "jaxtari/wrappers.py",
                    "constraints.txt"):
         _git(repo, "checkout", "-q", "main")
         _git(repo, "checkout", "-qB", "one")
@@ -366,8 +366,8 @@ def test_touched_games(repo):
         assert gate.touched_games("main", games, repo) == games, shared
     _git(repo, "checkout", "-q", "main")
     _git(repo, "checkout", "-qB", "faults")
-    (repo / "tests" / "faults").mkdir(parents=True, exist_ok=True)
-    (repo / "tests" / "faults" / "pong.py").write_text("# a fault\n")
+    (repo / "faults").mkdir(parents=True, exist_ok=True)
+    (repo / "faults" / "pong.py").write_text("# a fault\n")
     _commit(repo, "fault")
     assert gate.touched_games("main", games, repo) == ["pong"]
 

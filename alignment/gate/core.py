@@ -568,7 +568,7 @@ def game_of(path: str, games: Sequence[str]) -> Optional[str]:
             return game
         if parts[:3] == ("alignment", "reference", "games") and _owns(parts[3:], game):
             return game
-        if parts[:2] == FAULTS_PARTS and _owns(parts[2:], game):
+        if parts[:len(FAULTS_PARTS)] == FAULTS_PARTS and _owns(parts[len(FAULTS_PARTS):], game):
             return game
         if parts and parts[0] in (artefacts.SPEC.folder, artefacts.AUDIT.folder) and len(parts) == 2 \
                 and name.split(".")[0].split("+")[0] == game:

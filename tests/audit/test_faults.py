@@ -7,7 +7,7 @@ from alignment.audit.faults import FaultSetError, load_faults
 from alignment.spec.store import load_spec
 from tests.docs.paths import SPECS
 
-FAULTS_DIR = SPECS.parent / "tests" / "faults"
+FAULTS_DIR = SPECS.parent / "faults"
 
 
 @pytest.mark.parametrize("game, fault", [("pong", "right_ignored"), ("freeway", "crossing_worth_2"),

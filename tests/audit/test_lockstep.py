@@ -1,6 +1,6 @@
 """Lockstep probes and exploration catch faults that an end-value check cannot see.
 
-The faults here are written for these tests (not taken from tests/faults/): each is a small mod of
+The faults here are written for these tests (not taken from faults/): each is a small mod of
 Frostbite that changes play in one way only an every-frame comparison with ALE notices - a score
 that is wrong for a few frames and right again, a reward that disagrees with the score, a picture
 wrong on frames no probe ends on, a change only a later level shows.
