@@ -158,8 +158,8 @@ def test_score_and_timer_pokes_read_back_and_the_score_is_paid():
 def test_no_monkey_writes_keep_every_monkey_and_apple_away():
     writes = k.ALE_MODS["no_monkey"].writes
     assert {w.address for w in writes} == set(k.MONKEY_ROW) and {w.value for w in writes} == {127}
-    plain = ramtrace.record(ROM, frames=2500, seed=2, hold=(1, 8), screens=True)
-    mod = ramtrace.record(ROM, frames=2500, seed=2, hold=(1, 8), writes=writes, screens=True)
+    plain = ramtrace.record(ROM, frames=1200, seed=2, hold=(1, 8), screens=True)
+    mod = ramtrace.record(ROM, frames=1200, seed=2, hold=(1, 8), writes=writes, screens=True)
 
     def monkey_frames(tr):
         return int((tr.screens[:, k.PLAY_LINES] == np.asarray(k.MONKEY_RGB)).all(-1).any(
