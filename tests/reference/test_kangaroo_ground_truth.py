@@ -181,3 +181,34 @@ def test_kangaroo_is_a_port_in_progress_not_a_catalog_game():
     for game in catalog.games():  # its files are no other game's behaviour
         files = [f.relative_to(root).as_posix() for f in catalog.behaviour_files(game)]
         assert files and not any("kangaroo" in f for f in files), game
+
+
+def test_the_mother_walks_a_pixel_every_third_frame():
+    writes = [*k.ALE_MODS["no_monkey"].writes, *k.ALE_MODS["no_coconut"].writes]
+    tr = ramtrace.record(ROM, [("NOOP", START_FRAMES), ("RIGHT", 120)], writes=writes)
+    moved = np.flatnonzero(np.diff(tr.rams[:, k.MOTHER_X].astype(int)))
+    assert len(moved) >= 35 and (np.diff(tr.rams[:, k.MOTHER_X].astype(int))[moved] == 1).all()
+    assert (tr.rams[moved + 1, k.FRAME_COUNTER] % k.WALK_PERIOD == 0).all()
+    assert set(np.diff(moved).tolist()) == {k.WALK_PERIOD}
+
+
+def test_fruit_and_punched_apples_pay_100_and_punched_monkeys_200_in_the_deep_game():
+    from alignment import deepplay
+
+    _, actions = deepplay.load_actions(DEEP)
+    names = deepplay.Lookahead.of_rom(ROM).names
+    tr = ramtrace.record(ROM, [(names[a], 1) for a in actions])
+    kinds = []
+    for t in np.flatnonzero(tr.rewards):
+        before, after = tr.rams[t], tr.rams[t + 1]
+        eaten = k.fruit_present(before) & ~k.fruit_present(after)
+        if eaten.any():
+            kinds.append(("fruit", int(tr.rewards[t])))
+        elif (k.thrown_active(before) & ~k.thrown_active(after)).any():
+            kinds.append(("apple", int(tr.rewards[t])))
+        else:
+            kinds.append(("punch", int(tr.rewards[t])))
+    assert ("fruit", k.FRUIT_POINTS) in kinds and ("punch", k.PUNCH_POINTS) in kinds
+    assert {r for what, r in kinds if what == "fruit"} == {k.FRUIT_POINTS}
+    assert {r for what, r in kinds if what == "punch"} == {k.PUNCH_POINTS}
+    assert {r for what, r in kinds if what == "apple"} == {k.FRUIT_POINTS}  # a punched apple: 100

@@ -21,7 +21,10 @@ Measured (ale-py 0.12.1, NOOP from reset unless said):
 - the big ape's first coconut falls on frame 415 and, left alone, hits the mother on frame 575;
   a lost life costs about 85 frames of the death sequence before the mother stands again;
 - left alone the game ends on frame 1,150 (three lives lost to coconuts), ram[45] then 255;
-- a punch that lands pays 200 (ram[40] += 2).
+- a punch that lands on a monkey pays 200, a punched thrown apple (its ram[25..27] slot -> 255)
+  100, a fruit picked up (its ram[42..44] byte -> 128) 100 (the stored deep game, 15 rewards);
+- the mother walks one pixel (ram[17]) every third frame, on the frames whose counter ram[57] is a
+  multiple of 3.
 """
 
 from __future__ import annotations
@@ -45,6 +48,10 @@ COCONUT_X = 34
 COCONUT_STATE = 35  # 255 when no coconut is coming
 MOTHER_ROW = 16  # 8-line units: the mother's top line is ram[16] * 8 + 4
 MOTHER_X = 17
+FRAME_COUNTER = 57  # counts up every frame (wraps at 256)
+WALK_PERIOD = 3  # frames per pixel walked (measured)
+FRUIT_POINTS = 100
+PUNCH_POINTS = 200
 MOTHER_POSE = 18  # animation/pose code (walking, ducking 20/28, jumping 65/66/73/74, punching ...)
 LEVEL = 36  # the floor layout, 0..2
 SCORE = (39, 40)  # BCD: ten-thousands/thousands then hundreds/tens of the score, in hundreds
