@@ -211,4 +211,4 @@ def test_fruit_and_punched_apples_pay_100_and_punched_monkeys_200_in_the_deep_ga
     assert ("fruit", k.FRUIT_POINTS) in kinds and ("punch", k.PUNCH_POINTS) in kinds
     assert {r for what, r in kinds if what == "fruit"} == {k.FRUIT_POINTS}
     assert {r for what, r in kinds if what == "punch"} == {k.PUNCH_POINTS}
-    assert {r for what, r in kinds if what == "apple"} == {k.FRUIT_POINTS}  # a punched apple: 100
+    assert {r for what, r in kinds if what == "apple"} == {k.APPLE_POINTS}
