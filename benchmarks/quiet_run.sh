@@ -19,7 +19,9 @@
 # consumers.json, dropin.json, summary.md (the bars, met or not).
 #
 # QUIET_SCALE=tiny makes every size tiny (a dry run of the plumbing, minutes on a laptop);
-# QUIET_BUDGET_S is the seconds the benchmark jobs get before they are cut off (default 390).
+# QUIET_BUDGET_S is the seconds the benchmark jobs get before they are cut off (default 390);
+# QUIET_JOBS names the jobs to run (default all eight: px-a px-b old cons-px-a cons-px-b dropin-pong
+# dropin-breakout objects) and QUIET_CONS_OBJECTS_GAMES the games of the objects job's consumers.
 set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:?set OUT to the folder that receives the results}
@@ -139,14 +141,24 @@ dropin() { for g in $1; do run_step "dropin-$g" 380 $B/dropin.py --games $g --n 
   --steps $DSTEPS --repeats $REP --methods native xla ale-vector gym-vector-objects gym-vector \
   --json "$WORK/dropin-$g.json"; done; }
 
-job px_new "$GAMES_A"
-job px_new "$GAMES_B"
-job px_old "$GAMES_A $GAMES_B"
-job cons "$GAMES_A" pixels
-job cons "$GAMES_B" pixels
-job dropin pong
-job dropin breakout
-job eval 'objects; cons "$GAMES_A $GAMES_B" objects'
+# QUIET_JOBS picks which jobs run (fewer side by side: less sharing of the memory bus and the cache)
+JOBS=${QUIET_JOBS:-px-a px-b old cons-px-a cons-px-b dropin-pong dropin-breakout objects}
+CONS_OBJECTS=${QUIET_CONS_OBJECTS_GAMES:-$GAMES_A $GAMES_B}
+wanted() { case " $JOBS " in *" $1 "*) return 0;; *) return 1;; esac; }
+for j in $JOBS; do
+  case $j in px-a|px-b|old|cons-px-a|cons-px-b|dropin-pong|dropin-breakout|objects) ;;
+    *) say "ERROR: unknown job '$j' in QUIET_JOBS; jobs are: px-a px-b old cons-px-a cons-px-b dropin-pong dropin-breakout objects"; exit 2;;
+  esac
+done
+say "jobs: $JOBS (objects' consumers: $CONS_OBJECTS)"
+wanted px-a && job px_new "$GAMES_A"
+wanted px-b && job px_new "$GAMES_B"
+wanted old && job px_old "$GAMES_A $GAMES_B"
+wanted cons-px-a && job cons "$GAMES_A" pixels
+wanted cons-px-b && job cons "$GAMES_B" pixels
+wanted dropin-pong && job dropin pong
+wanted dropin-breakout && job dropin breakout
+wanted objects && job eval 'objects; cons "$CONS_OBJECTS" objects'
 wait
 "$PY" "$REPO/benchmarks/quiet_summary.py" --work "$WORK" --out "$OUT" --final >>"$LOG" 2>&1
 for f in "$WORK"/*.log; do echo "===== $(basename "$f")" >>"$LOG"; tail -c 20000 "$f" >>"$LOG"; done
