@@ -1,6 +1,11 @@
-"""Seaquest's picture (ports/seaquest/game/draw.py) against ALE's screen: the lanes (screen lines
-57..152: the sea, sharks, enemy subs, divers, enemy missiles, the sub and its torpedo) pixel-exact
-on every frame. The rest of the screen is not drawn yet (README)."""
+"""Seaquest's picture (ports/seaquest/game/draw.py) against ALE's screen: the whole 210x160
+picture pixel-exact on every frame of whole random games, and the 84x84 grey picture at the
+pixels it samples.
+
+Known differences, measured on the stored deep game (tests/data/ports/seaquest-s0.json, every
+3rd frame, 3,952 frames): 225 frames differ - the patrol sub's pixels on the surface lines on 212
+(the patrol sub near the right edge and wrapping) and the rescued-divers indicator on 13 (during
+the six-diver bonus). Not yet found why; random games do not reach either."""
 
 from __future__ import annotations
 
@@ -10,8 +15,8 @@ import numpy as np
 import pytest
 
 from alignment.porting import ramtrace as rt
+from jaxtari.render import SMALL_GRAY
 from ports.seaquest.game import Seaquest
-from ports.seaquest.game.draw import LANES_END, LANES_TOP
 from ports.seaquest.game.palette import PALETTE
 
 GAME = Seaquest()
@@ -28,7 +33,7 @@ def _scan(state, actions):
 
 
 _STATES = jax.jit(_scan)
-_RENDER = jax.jit(jax.vmap(GAME.render))
+_PICTURES = jax.jit(jax.vmap(lambda s: (GAME.render(s), GAME.render_gray84(s))))
 
 
 def _compare(seed, frames, hold):
@@ -47,12 +52,14 @@ def _compare(seed, frames, hold):
     checked = 0
     for c in range(0, len(actions), CHUNK):
         chunk = jax.tree_util.tree_map(lambda x: x[c:c + CHUNK], states)
-        pictures = np.asarray(_RENDER(chunk))[:, LANES_TOP:LANES_END]
+        pictures, small = (np.asarray(p) for p in _PICTURES(chunk))
         for i in range(min(CHUNK, len(actions) - c)):
             ale.act(ale_py.Action(int(actions[c + i])))
-            theirs = ale.getScreenRGB()[LANES_TOP:LANES_END]
+            theirs = ale.getScreenRGB()
             differs = np.any(pictures[i] != theirs, axis=2)
             assert not differs.any(), (c + i + 1, np.argwhere(differs)[:5].tolist())
+            grey = ale.getScreenGrayscale()[SMALL_GRAY.ys, SMALL_GRAY.xs]
+            assert np.array_equal(small[i], grey), c + i + 1
             checked += 1
     return checked
 
@@ -61,11 +68,12 @@ def test_the_palette_holds_what_the_sea_and_the_sub_show():
     assert tuple(PALETTE[0x90 >> 1]) == (0, 28, 136) and tuple(PALETTE[0x18 >> 1]) == (187, 187, 53)
 
 
-def test_the_lanes_are_pixel_exact_over_a_whole_random_game():
-    assert _compare(seed=2, frames=2500, hold=8) == 1521  # the whole game
+def test_the_picture_is_pixel_exact_over_a_random_game():
+    # the opening, then random play into the first lost sub (the whole game: slow below)
+    assert _compare(seed=2, frames=640, hold=8) == 640
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed, hold", [(0, 8), (3, 4), (5, 30)])
-def test_the_lanes_are_pixel_exact_over_more_games(seed, hold):
+@pytest.mark.parametrize("seed, hold", [(2, 8), (0, 8), (3, 4), (5, 30)])
+def test_the_picture_is_pixel_exact_over_more_games(seed, hold):
     assert _compare(seed=seed, frames=8000, hold=hold) > 1000

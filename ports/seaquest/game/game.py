@@ -52,6 +52,7 @@ class Seaquest(Game):
             patrol_x=i32(0), patrol_hit=jnp.bool_(False), oxygen_warning=i32(0),
             speed_value=i32(0), shown_sub_animation=i32(RESET_SUB_ANIMATION),
             shown_colours=jnp.full(k.NUM_LANES, RESET_LANE_COLOUR, jnp.int32),
+            shown_random=i32(RESET_RANDOM),
         )
 
     # ---- swappable mechanics -----------------------------------------------------------------
@@ -357,7 +358,8 @@ class Seaquest(Game):
                           k.NUSIZ_MASKS[-1])
         s = s.replace(nusiz_index=s.pattern & shown)
         s = kernel.latch(s)
-        s = s.replace(shown_sub_animation=s.sub_animation, shown_colours=s.obstacle_colours)
+        s = s.replace(shown_sub_animation=s.sub_animation, shown_colours=s.obstacle_colours,
+                      shown_random=s.random)
         s = self._overscan(s)
         s = s.replace(frame=state.frame + 1)
         return s, s.score - state.score
@@ -419,6 +421,11 @@ class Seaquest(Game):
         from .draw import render
 
         return render(state)
+
+    def render_gray84(self, state):
+        from .draw import render_gray84
+
+        return render_gray84(state)
 
     def signals(self, state):
         """The catalog signals (see ports/seaquest/reference/ram.py), lanes top first."""
@@ -484,4 +491,5 @@ def state_from_ram(ram, *, frame: int = 0, key=None) -> SeaquestState:
             (int(r[k.RAM_SUB_ANIMATION]) + 1) % k.SUB_ANIMATION_FRAMES
             if int(r[k.RAM_FRAME_COUNT]) & 3 == 0 else int(r[k.RAM_SUB_ANIMATION])),
         shown_colours=lanes(k.RAM_OBSTACLE_COLOURS),
+        shown_random=byte(k.RAM_RANDOM),  # differs on a frame whose overscan stepped it
     )

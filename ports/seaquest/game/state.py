@@ -55,3 +55,4 @@ class SeaquestState:
     # what this frame's picture was drawn with, where the overscan changed it after the picture
     shown_sub_animation: jax.Array  # ram[96] as the picture read it
     shown_colours: jax.Array  # ram[44..47] as the picture read them (the last frame's overscan's)
+    shown_random: jax.Array  # ram[2] as the picture read it (the surface's shimmer)
