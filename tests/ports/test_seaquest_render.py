@@ -1,11 +1,6 @@
 """Seaquest's picture (ports/seaquest/game/draw.py) against ALE's screen: the whole 210x160
 picture pixel-exact on every frame of whole random games, and the 84x84 grey picture at the
-pixels it samples.
-
-Known differences, measured on the stored deep game (tests/data/ports/seaquest-s0.json, every
-3rd frame, 3,952 frames): 225 frames differ - the patrol sub's pixels on the surface lines on 212
-(the patrol sub near the right edge and wrapping) and the rescued-divers indicator on 13 (during
-the six-diver bonus). Not yet found why; random games do not reach either."""
+pixels it samples."""
 
 from __future__ import annotations
 
@@ -77,3 +72,32 @@ def test_the_picture_is_pixel_exact_over_a_random_game():
 @pytest.mark.parametrize("seed, hold", [(2, 8), (0, 8), (3, 4), (5, 30)])
 def test_the_picture_is_pixel_exact_over_more_games(seed, hold):
     assert _compare(seed=seed, frames=8000, hold=hold) > 1000
+
+
+@pytest.mark.slow
+def test_the_picture_is_pixel_exact_over_the_deep_game():
+    """The lookahead player's game to wave 3 (the patrol sub on the surface, the blinking
+    indicator of six divers, the bonuses), every 2nd frame."""
+    import ale_py
+    from ale_py import roms
+
+    from alignment.deepplay import load_actions
+    from tests.ports.test_seaquest_logic import DEEP
+
+    _, actions = load_actions(DEEP)
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.loadROM(roms.get_rom_path("seaquest"))
+    ale.reset_game()
+    padded = np.zeros(-(-len(actions) // CHUNK) * CHUNK, np.int32)
+    padded[:len(actions)] = actions
+    states = _STATES(GAME._reset(jax.random.key(0)), jnp.asarray(padded))
+    for c in range(0, len(actions), CHUNK):
+        chunk = jax.tree_util.tree_map(lambda x: x[c:c + CHUNK:2], states)
+        pictures, _ = (np.asarray(p) for p in _PICTURES(chunk))
+        for i in range(min(CHUNK, len(actions) - c)):
+            ale.act(ale_py.Action(int(actions[c + i])))
+            if i % 2 == 0:
+                differs = np.any(pictures[i // 2] != ale.getScreenRGB(), axis=2)
+                assert not differs.any(), (c + i + 1, np.argwhere(differs)[:5].tolist())

@@ -102,7 +102,6 @@ HORIZON_TOP = 33
 HORIZON = (0x74, 0x74, 0x64, 0x64, 0x54, 0x54, 0x44, 0x44, 0x34, 0x34, 0x24, 0x14)  # lines 33..44
 SURFACE_TOP, SURFACE_LINES = 45, 10
 PATROL_COLOUR = 0x09
-PATROL_HIDDEN_FROM = 158  # measured: at x 158 and 159 ALE shows none of the patrol sub
 SURFACE_FLICKER = 0x02  # the bit of the sea's colour the random byte flips, line by line
 BLACK_LINE = 55  # between the surface and the lanes
 
@@ -146,7 +145,6 @@ def top_indices(s):
     sub_colour = jnp.where(s.death != 0, pick(k.DEATH_COLOURS, jnp.maximum(s.death, 1) - 1),
                            SUB_COLOUR)
     px = jnp.where(s.patrol_x < SCREEN_W, s.patrol_x, 0)
-    patrol_shown = px < PATROL_HIDDEN_FROM
     for i in range(SURFACE_LINES):
         x = SURFACE_LINES - 1 - i
         tmp = ((tmp << 1) | (tmp >> 7)) & BYTE
@@ -155,10 +153,9 @@ def top_indices(s):
             row = (s.sub_y - (SURFACE_LINES - x)) & BYTE
             sub_byte = jnp.where(row < kernel.SUB_ROWS_DRAWN,
                                  kernel._page(kernel._sub_rows(shown) + row), 0)
-            patrol_byte = kernel._page(pick(art.SUB_ROWS, s.shown_sub_animation)
-                                       + kernel.PATROL_ROW_SKIP + x)
-            line = jnp.where(patrol_shown & _byte_pixels(patrol_byte, cols - px, True),
-                             tint(PATROL_COLOUR), line)
+            patrol_byte = kernel._page(kernel.patrol_rows(s, s.shown_sub_animation) + x)
+            line = jnp.where(_byte_pixels(patrol_byte, cols - px, True), tint(PATROL_COLOUR),
+                             line)
             line = jnp.where(_byte_pixels(sub_byte, (cols - s.sub_x) % SCREEN_W,
                                           s.sub_direction != 0, 2), tint(sub_colour), line)
         out = out.at[SURFACE_TOP + i].set(line)
@@ -177,6 +174,7 @@ OXYGEN_LEFT, OXYGEN_RIGHT = 49, 112  # the bar's columns
 OXYGEN_BAR, OXYGEN_EMPTY = 0x0C, 0x32
 DIVERS_TOP = 178
 DIVERS_COLOUR = 0x82
+DIVERS_BLINK = 0x08  # frame counter bit
 LOGO_TOP, LOGO_COLOUR = 191, 0x86
 BLINK = 0x10  # the low-oxygen bar is black while the frame counter's bit 4 is clear
 
@@ -209,11 +207,15 @@ def bottom_indices(s):
     for i, text in enumerate(art.OXYGEN_LABEL):
         line = jnp.where(in_bar, jnp.where(full, bar, tint(OXYGEN_EMPTY)), floor)
         out = out.at[at(OXYGEN_TOP + i)].set(jnp.where(jnp.asarray(_mask(text)), 0, line))
+    # six divers carried under water: the indicator blinks (drawn in the floor's colour)
+    blink = ((s.divers == k.MAX_DIVERS) & (s.sub_y != k.SUB_Y_MIN)
+             & ((s.frame_count & DIVERS_BLINK) == 0))
+    divers_colour = tint(jnp.where(blink, SEA_FLOOR, DIVERS_COLOUR))
     for r, byte in enumerate(art.RESCUED_DIVER):
         line = out[at(DIVERS_TOP + r)]
         for n, x in enumerate(RESERVE_X):
             lit = (s.divers > n) & _byte_pixels(jnp.int32(byte), cols - x)
-            line = jnp.where(lit, tint(DIVERS_COLOUR), line)
+            line = jnp.where(lit, divers_colour, line)
         out = out.at[at(DIVERS_TOP + r)].set(line)
     for i, text in enumerate(art.LOGO):
         lit = jnp.asarray(np.roll(_mask(text), art.LOGO_LEFT))

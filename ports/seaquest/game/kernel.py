@@ -110,13 +110,23 @@ def _first_lane(hits):
     return out
 
 
+def patrol_rows(s, animation):
+    """The patrol sub's row pointer: the sub's picture 2 rows on, plus the 6502 carry the
+    cartridge's ``adc #2`` picks up from the code before it: the death animation's tests
+    (death >= 10) while the sub is dying, else the reserve-sub display's ``cpy #2`` (two or more
+    reserve subs). Measured: without the carry the patrol sub is one row off on every frame of a
+    pass with fewer than two reserve subs."""
+    carry = jnp.where(s.death != 0, s.death >= 10, s.reserve_subs >= 2).astype(jnp.int32)
+    return pick(art.SUB_ROWS, animation) + PATROL_ROW_SKIP + carry
+
+
 def _patrol_hit(s):
     """Players 0 and 1 on the surface kernel's lines: the patrol sub (the sub's rows 2 up,
     reflected, at its x) against the player's sub."""
     xs = jnp.asarray(np.asarray(PATROL_LINES))
     sub_row = (s.sub_y - (SURFACE_LINES - xs)) & BYTE
     sub_graphic = jnp.where(sub_row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + sub_row), 0)
-    patrol_graphic = _page(pick(art.SUB_ROWS, s.sub_animation) + PATROL_ROW_SKIP + xs)
+    patrol_graphic = _page(patrol_rows(s, s.sub_animation) + xs)
     cols = jnp.asarray(COLUMNS)[None, :]
     px = jnp.where(s.patrol_x < WIDTH, s.patrol_x, 0)
     sub = _bits(sub_graphic[:, None], (cols - s.sub_x) % WIDTH, s.sub_direction != 0, scale=2)
