@@ -174,3 +174,27 @@ def test_the_observation_and_a_vmapped_step():
     o2, s2, r2, d2, _ = jax.jit(jax.vmap(GAME.step))(batch, jnp.asarray([3, 13]))
     o1, s1, r1, d1, _ = step(s, 13)
     assert np.array_equal(np.asarray(o2[1]), np.asarray(o1)) and int(s2.sub_x[0]) == int(s.sub_x) + 1
+
+
+@pytest.mark.slow
+def test_difficulty_a_slows_the_torpedo_and_agrees():
+    """ALE difficulty 1 (the left switch at A): the torpedo moves 3 px a frame instead of 5."""
+    import dataclasses
+
+    game = Seaquest(dataclasses.replace(k.SeaquestConstants(), difficulty=1))
+
+    def body(s, a):
+        s, r = game._step(s, a)
+        return s, (s, r)
+
+    trace = rt.record("seaquest", frames=6000, seed=1, hold=(1, 8), difficulty=1)
+    _, (states, rewards) = jax.jit(lambda s, a: jax.lax.scan(body, s, a))(
+        game._reset(jax.random.key(0)), jnp.asarray(trace.actions, jnp.int32))
+    states, rewards = jax.device_get(states), np.asarray(rewards)
+    assert trace.game_over[-1]
+    steps = {abs(int(b) - int(a)) for a, b in zip(trace.rams[:-1, k.RAM_TORPEDO_X],
+                                                   trace.rams[1:, k.RAM_TORPEDO_X]) if a and b}
+    assert steps == {k.TORPEDO_SPEED - k.TORPEDO_PRO_SLOWDOWN}
+    for t in range(trace.frames):
+        assert gt.state_differences(_at(states, t), trace.rams[t + 1]) == {}, t + 1
+        assert rewards[t] == trace.rewards[t], t + 1
