@@ -14,16 +14,6 @@ from tests.docs.paths import SPECS
 GAMES = catalog.games()
 
 
-# Probes that found a real difference of the JAX game, open until it is fixed (strict: the fix makes
-# them fail until the entry goes).
-KNOWN_DIFFERENCES = {
-    ("breakout", "action.continue-press-button-ball"):
-        "catch games (mode 8): ALE draws a ball held on the paddle (RAM 101 = 178) from line 186, "
-        "as it draws a ball at 177; the JAX game draws it from line 187 (2 pixels of row 186 differ "
-        "on every held frame; RAM, reward and every signal agree)",
-}
-
-
 def _probed():
     """Every reviewed probe; v5-protocol ones (a compile of the wrapper per game, and hundreds of
     gymnasium episodes) are slow-marked."""
@@ -34,8 +24,6 @@ def _probed():
             if r.probe is None or r.status != "reviewed":
                 continue
             marks = [pytest.mark.slow] if r.probe.protocol == "v5" else []
-            if (game, r.id) in KNOWN_DIFFERENCES:
-                marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[game, r.id]))
             out.append(pytest.param(game, r.id, id=f"{game}:{r.id}", marks=marks))
     return out
 

@@ -17,7 +17,7 @@ from jaxtari import render
 from jaxtari.games.breakout import constants as k
 from tests.games.breakout_helpers import (
     FIRE, LEFT, NOOP, RIGHT, act, compare, make_ale, make_game, next_pot, random_actions,
-    render_frames, rollout, tracker_actions,
+    render_frames, rollout, scripted_start, tracker_actions,
 )
 
 
@@ -120,6 +120,19 @@ def test_a_game_in_each_kind_of_mode_matches_ale(mode):
     c = compare(tracker_actions(mode, 600, mode=mode, difficulty=1), mode=mode, difficulty=1,
                 pixel_every=6)
     _exact(c)
+
+
+@pytest.mark.parametrize("dy", [0x100, 0x180, 0x200, 0x300])
+def test_a_ball_held_in_a_catch_game_is_drawn_where_ale_draws_it(dy):
+    """Catch game (mode 8): the served ball, its speed written (RAM 103/104) on its way down,
+    caught with FIRE held, carried both ways and released. A held ball is drawn a line higher when
+    the line it last moved to was odd (1, 1.5 and 3 px a frame arrive at 177 or 179; 2 at 178)."""
+    ale, state, _ = scripted_start({103: dy >> 8, 104: dy & 0xFF}, mode=8,
+                                   warmup=[FIRE] * 2 + [LEFT] * 16 + [NOOP] * 40)
+    actions = [FIRE] * 20 + [RIGHT] * 5 + [FIRE] * 5 + [LEFT] * 10 + [NOOP] * 40
+    c = compare(actions, mode=8, ale=ale, state=state, pixel_every=1)
+    _exact(c)
+    assert c.frames == len(actions)
 
 
 # ---- the long versions ------------------------------------------------------------------------------------

@@ -164,7 +164,7 @@ def draw(game, raster: render.Raster, state):
 
     # the ball: 4 lines from its kernel section's offset, 2 columns; cut short on the last line
     by, bx = state.ball_y >> 8, state.ball_x >> 8
-    top = by + jnp.asarray(t["ball_offset"])
+    top = by + jnp.asarray(t["ball_offset"]) - game.held_lift(state)
     on = (ys >= top) & (ys < top + g.BALL_H) & jnp.asarray(t["ball_lines"])
     x0 = bx - g.BALL_X_OFFSET
     cut = jnp.where((by & 1) == 0, g.LAST_LINE_CUT_EVEN, g.LAST_LINE_CUT_ODD)

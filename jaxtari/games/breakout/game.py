@@ -45,6 +45,7 @@ class BreakoutState:
     latched_score: jax.Array  # what the next frame's digits will show (latched by this frame's)
     latched_lives: jax.Array
     wall_lit: jax.Array     # invisible games: whether this frame's kernel shows the bricks
+    moved_y: jax.Array      # ram[101] when the ball last moved: see geometry.held_lift
 
 
 def _s8(v):
@@ -98,7 +99,7 @@ class Breakout(Game):
             lives=i32(c.start_lives), score=i32(0), clock=i32(0), active=jnp.bool_(True),
             sound=i32(0), last_paddle_x=i32(0), shown_score=i32(0),
             shown_lives=i32(c.start_lives), latched_score=i32(0), latched_lives=i32(c.start_lives),
-            wall_lit=jnp.bool_(False),
+            wall_lit=jnp.bool_(False), moved_y=i32(0),
         )
 
     # ---- swappable mechanics ---------------------------------------------------------------------
@@ -106,6 +107,12 @@ class Breakout(Game):
     def speed(self, hits, angle):  # measured: the ROM's speed table, each entry checked on ALE
         """(dx, dy) magnitudes (8.8) for a hit count and angle (ROM table)."""
         return _lookup_speed(self.consts.speed_table, (hits & k.SPEED_ROW) + angle)
+
+    def held_lift(self, s):
+        """Lines a ball held on the paddle (catch games) is drawn higher (geometry.held_lift)."""
+        if self.consts.flags & k.CATCH:
+            return g.held_lift(s.ball_y >> 8, s.moved_y)
+        return jnp.zeros_like(s.moved_y)  # the ball moves every frame: moved_y is its y
 
     def paddle_size(self, shrunk):  # measured: 16 px, 12 px after the top wall (ALE's screen)
         """Index into the paddle sizes: difficulty A, plus one once the ball reached the top."""
@@ -319,7 +326,7 @@ class Breakout(Game):
     def _move_ball(self, s, fire, caught_now):
         y = (s.ball_y + s.ball_dy) & U16
         x = (s.ball_x - s.ball_dx) & U16
-        moved = s.replace(ball_x=x, ball_y=y)
+        moved = s.replace(ball_x=x, ball_y=y, moved_y=y >> 8)
         if self.consts.flags & k.CATCH:  # rule: action.continue-press-button-ball
             held = s.replace(ball_y=(k.CATCH_Y << 8) | (s.ball_y & BYTE),
                              ball_x=(((s.paddle_x + k.CATCH_X_OFFSET) & BYTE) << 8) | (s.ball_x & BYTE))
@@ -394,8 +401,10 @@ class Breakout(Game):
         size = self.paddle_size(state.shrunk)
         bx = (state.ball_x >> 8) - g.BALL_X_OFFSET
         # the drawn box: the ball's lines shift by a line at each kernel section's border
-        lines = (state.ball_y >> 8) + g.BALL_SECTIONS[0][1] + jnp.arange(g.BALL_H + 2)
-        drawn = g.ball_mask(lines, bx[None], state.ball_y >> 8, state.ball_x >> 8).any(axis=1)
+        lift = self.held_lift(state)
+        lines = (state.ball_y >> 8) + g.BALL_SECTIONS[0][1] - lift + jnp.arange(g.BALL_H + 2)
+        drawn = g.ball_mask(lines, bx[None], state.ball_y >> 8, state.ball_x >> 8,
+                            lift).any(axis=1)
         by = lines[jnp.argmax(drawn)]
         bh = jnp.sum(drawn)
         in_play = ((state.ball_y >> 8) != 0) & (bh > 0)
@@ -460,4 +469,5 @@ def state_from_ram(game: Breakout, ram, *, pot: int, frame: int = 0, previous_ra
         sound=i32(ram[95]), last_paddle_x=i32(ram[117]), shown_score=i32(score(prev)),
         shown_lives=i32(prev[57]), latched_score=i32(score(prev)), latched_lives=i32(prev[57]),
         wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & k.SOUND_KIND == 0),
+        moved_y=i32(ram[101]),  # RAM cannot tell a held ball (catch games): taken as moved
     )

@@ -44,12 +44,22 @@ BALL_FIRST_LINE, BALL_LAST_LINE = 19, 195
 LAST_LINE_CUT_EVEN, LAST_LINE_CUT_ODD = 56, 46
 
 
-def ball_mask(lines, cols, ball_y_byte, ball_x_byte):
-    """(len(lines), len(cols)) bool: the ball's pixels on the screen lines/columns given."""
+def held_lift(ball_y_byte, moved_y_byte):
+    """Lines the ball is drawn higher than ``BALL_SECTIONS`` says: the kernel's vertical delay of
+    the ball (a TIA register) is set for the parity of the line the ball last moved to, and a ball
+    held on the paddle in a catch game (ram[101] = CATCH_Y, even) keeps it. Measured on ALE: held
+    after a last move to 177 or 179 it is drawn from line 186, after one to 178 from 187 (its
+    RAM and every signal are the same in the three cases)."""
+    return (ball_y_byte ^ moved_y_byte) & 1
+
+
+def ball_mask(lines, cols, ball_y_byte, ball_x_byte, lift=0):
+    """(len(lines), len(cols)) bool: the ball's pixels on the screen lines/columns given
+    (``lift``: :func:`held_lift`)."""
     offset = BALL_SECTIONS[0][1]
     for first, off in BALL_SECTIONS[1:]:
         offset = jnp.where(lines >= first, off, offset)
-    top = ball_y_byte + offset
+    top = ball_y_byte + offset - lift
     on = (lines >= top) & (lines < top + BALL_H) & (lines >= BALL_FIRST_LINE) & (
         lines <= BALL_LAST_LINE)
     x0 = ball_x_byte - BALL_X_OFFSET

@@ -48,7 +48,9 @@ def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
     r = np.asarray(rams).astype(np.int32)
     return {"paddle_x": r[:, PADDLE_X], "ball_x": r[:, BALL_X] << 8 | r[:, BALL_X + 1],
             "ball_y": r[:, BALL_Y] << 8 | r[:, BALL_Y + 1], "shrunk": (r[:, TOP_WALL_FLAG] & 0x80) != 0,
-            "bricks": r[:, WALL]}
+            "bricks": r[:, WALL],
+            # the line the ball last moved to: its y (RAM cannot tell a ball held in a catch game)
+            "moved_y": r[:, BALL_Y]}
 
 
 def features(ram) -> np.ndarray:
