@@ -9,6 +9,7 @@ records. Adding a game adds a file there; nothing here changes.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import pkgutil
@@ -24,36 +25,41 @@ GROUND_TRUTH_PACKAGE = "alignment.reference.games"
 UnknownCatalogGame = UnknownGameError
 
 
-def _discover() -> tuple[dict[str, GameEntry], dict[str, str]]:
-    """The entries, and the ports in progress: a ground-truth package without an ``ENTRY`` that says
-    why in ``IN_PROGRESS`` (a string) is not a catalog game yet, but its files are its own."""
+def _discover() -> dict[str, GameEntry]:
+    """The entries: every ground-truth package defines ``ENTRY``, its :class:`GameEntry`."""
     package = importlib.import_module(GROUND_TRUTH_PACKAGE)
     found: dict[str, GameEntry] = {}
-    pending: dict[str, str] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{GROUND_TRUTH_PACKAGE}.{info.name}")
         e = getattr(module, "ENTRY", None)
-        why = getattr(module, "IN_PROGRESS", None)
-        if e is None and isinstance(why, str) and why.strip():
-            pending[info.name] = why
-            continue
         if not isinstance(e, GameEntry) or e.name != info.name:
             raise TypeError(f"{module.__name__} must define ENTRY, the GameEntry of {info.name!r} "
-                            f"(or, for a port in progress, IN_PROGRESS: a string saying why not)")
+                            f"(a game still being ported lives in ports/{info.name}/ instead)")
         found[e.name] = e
-    return found, pending
+    return found
 
 
-CATALOG: dict[str, GameEntry]
-IN_PROGRESS: dict[str, str]
-CATALOG, IN_PROGRESS = _discover()
+CATALOG: dict[str, GameEntry] = _discover()
+
+# Games being ported live in ports/<game>/ (ports/README.md) until both halves and their artefacts
+# are there; the first line of each one's package docstring says where it stands.
+PORTS_FOLDER = "ports"
 
 
 def in_progress() -> dict[str, str]:
-    """Ports in progress: game -> why it is not in the catalog yet."""
-    return dict(IN_PROGRESS)
+    """Ports in progress (``ports/<game>/``, read without importing them): game -> the first line
+    of its package docstring."""
+    folder = _repo_root() / PORTS_FOLDER
+    out: dict[str, str] = {}
+    for init in sorted(folder.glob("[!_]*/__init__.py")):
+        try:
+            doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        except (OSError, SyntaxError, ValueError):
+            doc = ""
+        out[init.parent.name] = doc.strip().splitlines()[0] if doc.strip() else "being ported"
+    return out
 
 
 def games() -> list[str]:
@@ -72,9 +78,11 @@ def canonical(name: str) -> str:
             return canon
     checked = ", ".join(games())
     slug = gamenames.lookup(name)
-    if slug in IN_PROGRESS:
-        raise UnknownGameError(f"{slug} is not in the catalog yet: its port is in progress "
-                               f"({IN_PROGRESS[slug]}); games in the catalog: {checked}")
+    pending = in_progress()
+    if slug in pending:
+        raise UnknownGameError(f"{slug} is not in the catalog yet: its port is in progress in "
+                               f"{PORTS_FOLDER}/{slug}/ ({pending[slug]}); games in the catalog: "
+                               f"{checked}")
     if slug is None:
         raise UnknownGameError(f"unknown game {name!r}; games in the catalog: {checked}."
                                f"{gamenames.did_you_mean(name, games())}")
@@ -159,7 +167,7 @@ def behaviour_files(game: str) -> list[Path]:
     import jaxtari
 
     other_jax = {g for g in jaxtari.list_games() if g != jax_game}
-    others = (set(CATALOG) | set(IN_PROGRESS)) - {canon}
+    others = set(CATALOG) - {canon}
     drop_in = {jaxtari_dir / name for name in DROP_IN_MODULES}
     files = [f for f in _files_under(jaxtari_dir)
              if f not in drop_in and not (f.is_relative_to(_games_dir()) and any(

@@ -1,4 +1,4 @@
-"""Kangaroo's ground truth (alignment/reference/games/kangaroo/, a port in progress) re-checked on the
+"""Kangaroo's ground truth (ports/kangaroo/reference/, a port in progress) re-checked on the
 emulator (ale-py, sticky actions off): every address is held against what ALE itself reports
 (lives(), the rewards, game over) or against ALE's screen; the pokes and the mods' RAM writes do on
 ALE what they say."""
@@ -10,12 +10,12 @@ import pytest
 
 from alignment import catalog
 from alignment.porting import ramtrace
-from alignment.reference.games.kangaroo import ram as k
+from ports.kangaroo.reference import ram as k
 from alignment.signals import RamWrite
 
 ROM = "kangaroo"
 START_FRAMES = 160  # the mother waits this long after reset (measured)
-DEEP = Path(__file__).resolve().parents[1] / "data" / "kangaroo" / "deep-floor2-s0.json"
+DEEP = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-floor2-s0.json"
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Kangaroo's deep player (work in progress): a clone/restore search on ALE meant to climb the first
 floor layout to the baby, so that recorded games reach the second and third layouts.
 
-What it does today (measured, seed 0, tests/data/kangaroo/deep-floor2-s0.json): it climbs to the
+What it does today (measured, seed 0, tests/data/ports/kangaroo-floor2-s0.json): it climbs to the
 second floor of layout 0 on each of its three lives and scores 2,500 in 7,689 frames, but it never
 reaches the top floor: it dies to coconuts dropped on the ladders and to the apples and monkeys of
 the second floor. The route and the checks below are right as far as they go; what is missing is
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from alignment.reference.games.kangaroo import ram as k
+from ports.kangaroo.reference import ram as k
 
 STEP = 4  # frames per decision
 HORIZON = 48  # frames looked ahead after a move to see whether it leads to a death

@@ -7,7 +7,7 @@ thrown apples ram[25..30], fruits ram[42..44], bell ram[41], score ram[39..40], 
 lives ram[45]); ALE's own Kangaroo settings read the score from ram[39..40] (BCD) and the lives from
 ram[45]. Every address, offset and constant below was re-measured here on ale-py 0.12.1 with
 sticky actions off, with :mod:`alignment.porting` (per-frame RAM, screens, RAM writes), and is re-checked on
-the emulator by tests/reference/test_kangaroo_ground_truth.py. The controller-hack listing of the
+the emulator by tests/ports/test_kangaroo_ram.py. The controller-hack listing of the
 cartridge (Omegamatrix, milnak/atari-vcs-disassembly) was read for the layout only; its input code
 differs from ALE's ROM.
 
