@@ -2,8 +2,9 @@
 surfaces with six, and so reaches later waves (the patrol sub from wave 2) by play alone.
 
 It follows the catalog's :data:`alignment.plugin.DeepPlayer` protocol
-(``player(lookahead, rng, **options)``); :class:`RawLookahead` is such a handle for a ROM that
-is not in the catalog yet. The actions it chooses are data (tests/data/deep/seaquest-*.json),
+(``player(lookahead, rng, **options)``); ``alignment.deepplay.Lookahead.of_rom("seaquest")`` is
+such a handle while the game is not in the catalog. The actions it chooses are data
+(tests/data/ports/seaquest-s0.json),
 replayed on both sides by tests/ports/test_seaquest_logic.py.
 """
 
@@ -23,51 +24,6 @@ HUNT_DEPTH = 60  # where the player waits for divers otherwise (ram[97])
 # ram[97] that centres the sub on a lane's loop lines (lane 3 the top lane): its rows span
 # ram[97] + 33..44, the lane's loop lines 65..79 down 24 a lane
 LANE_SUB_Y = tuple(34 + 24 * (k.NUM_LANES - 1 - lane) for lane in range(k.NUM_LANES))
-
-
-class RawLookahead:
-    """The :class:`alignment.plugin.Lookahead` protocol on a bare ale_py ROM (sticky actions
-    off, one frame per act)."""
-
-    def __init__(self, rom: str = "seaquest"):
-        import ale_py
-        from ale_py import roms
-
-        ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-        self.raw = ale_py.ALEInterface()
-        self.raw.setFloat("repeat_action_probability", 0.0)
-        self.raw.setInt("frame_skip", 1)
-        self.raw.loadROM(roms.get_rom_path(rom))
-        self.raw.reset_game()
-        self.actions = list(self.raw.getMinimalActionSet())
-        self.names = [a.name for a in self.actions]
-        self.taken: list[int] = []
-
-    def idx(self, name: str) -> int:
-        return self.names.index(name)
-
-    def sim(self, plan):
-        snap = self.raw.cloneState()
-        total = 0
-        for i, n in plan:
-            for _ in range(n):
-                total += self.raw.act(self.actions[i])
-        ram, over = self.raw.getRAM().copy(), self.raw.game_over()
-        self.raw.restoreState(snap)
-        return total, ram, over
-
-    def play(self, i: int, n: int = 1) -> int:
-        total = 0
-        for _ in range(n):
-            if self.raw.game_over():
-                break
-            total += self.raw.act(self.actions[i])
-            self.taken.append(i)
-        return total
-
-    @property
-    def ram(self):
-        return self.raw.getRAM()
 
 
 def _value(now, ram, over) -> float:
