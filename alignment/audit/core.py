@@ -455,6 +455,27 @@ def _documents(game: str, docs) -> tuple[Optional[dict], str]:
     return loaded.by_id(), f"checked against {', '.join(sorted(loaded.by_id())) or 'no documents'}"
 
 
+
+def audited_game(game: str, explore: str):
+    """What every audit checks before any work: the catalog's name for ``game``, its entry, and the
+    exploration budget named ``explore`` (full, quick or none); :class:`AuditError` otherwise."""
+    from alignment import catalog
+    from alignment.audit.explore import FULL, QUICK
+
+    budgets = {"full": FULL, "quick": QUICK, "none": None}
+    if explore not in budgets:
+        raise AuditError(f"unknown exploration budget {explore!r}; use one of: "
+                         f"{', '.join(budgets)}")
+    try:
+        canon = catalog.canonical(game)
+    except catalog.UnknownCatalogGame as exc:
+        raise AuditError(str(exc)) from None
+    e = catalog.entry(canon)
+    ok, why = e.jax_available()
+    if not ok:
+        raise AuditError(f"cannot audit {canon}: {why}")
+    return canon, e, budgets[explore]
+
 def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
               out_dir: Path = Path(artefacts.AUDIT.folder),
               specs_dir: Path = Path(artefacts.SPEC.folder), faults: bool = True,
@@ -473,24 +494,10 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     from alignment import catalog
     from alignment.audit import probes
     from alignment.provenance import EMULATOR_STACK, versions
-    from alignment.audit.explore import FULL, QUICK
     from alignment.audit.explore import explore as explore_game
     from alignment.audit.source import code_hash, game_source_files, shared_source_files
 
-    budgets = {"full": FULL, "quick": QUICK, "none": None}
-    if explore not in budgets:
-        raise AuditError(f"unknown exploration budget {explore!r}; use one of: "
-                         f"{', '.join(budgets)}")
-    budget = budgets[explore]
-
-    try:
-        canon = catalog.canonical(game)
-    except catalog.UnknownCatalogGame as exc:
-        raise AuditError(str(exc)) from None
-    e = catalog.entry(canon)
-    ok, why = e.jax_available()
-    if not ok:
-        raise AuditError(f"cannot audit {canon}: {why}")
+    canon, e, budget = audited_game(game, explore)
     check_out_dir(out_dir)
     documents, spans = _documents(canon, docs)
     spec = _load_spec(canon, specs_dir, documents)

@@ -181,21 +181,10 @@ def run_mod_audit(game: str, mods: Sequence[str], *, llm: str = "offline",
     nothing (:func:`alignment.audit.report.write` does)."""
     from alignment.audit import core, probes
     from alignment.audit.compare import versions
-    from alignment.audit.explore import FULL, QUICK
     from alignment.audit.explore import explore as explore_game
     from alignment.audit.source import game_source_files, shared_source_files
 
-    budgets = {"full": FULL, "quick": QUICK, "none": None}
-    if explore not in budgets:
-        raise AuditError(f"unknown exploration budget {explore!r}; use one of: {', '.join(budgets)}")
-    try:
-        canon = catalog.canonical(game)
-    except catalog.UnknownCatalogGame as exc:
-        raise AuditError(str(exc)) from None
-    e = catalog.entry(canon)
-    ok, why = e.jax_available()
-    if not ok:
-        raise AuditError(f"cannot audit {canon}: {why}")
+    canon, e, budget = core.audited_game(game, explore)
     sides = mod_sides(canon, mods)
     core.check_out_dir(out_dir)
     documents, spans = core._documents(canon, docs)
@@ -228,7 +217,7 @@ def run_mod_audit(game: str, mods: Sequence[str], *, llm: str = "offline",
         return probes.run_probe(canon, probe, "jax", names, spec=spec, lockstep=sides.exact,
                                 ale_mods=ale_mods)
 
-    budget = budgets[explore] if sides.on_ale else None
+    budget = budget if sides.on_ale else None
     touched = set() if sides.exact else set(sides.rules)
 
     def explore_modified(_mods, structure):
