@@ -74,11 +74,11 @@ class Lookahead:
         ported that is not in the catalog yet (:mod:`alignment.porting`)."""
         import ale_py
 
-        from alignment.porting.ramtrace import _ale
+        from alignment.porting.ramtrace import open_rom
 
         self = cls.__new__(cls)
         self.backend = None
-        self.raw = _ale(rom, None, None, seed)
+        self.raw = open_rom(rom, seed=seed)
         ids = [int(a.value) for a in self.raw.getMinimalActionSet()]
         self.actions = [ale_py.Action(i) for i in ids]
         self.names = [ale_py.Action(i).name for i in ids]

@@ -51,7 +51,10 @@ class Trace:
         return int(len(self.actions))
 
 
-def _ale(rom: str, mode: Optional[int], difficulty: Optional[int], seed: int):
+def open_rom(rom: str, *, mode: Optional[int] = None, difficulty: Optional[int] = None,
+             seed: int = 0):
+    """A fresh ``ALEInterface`` on any ROM ale-py ships (by its slug): one emulator frame per act,
+    sticky actions off, reset; an unknown ROM, mode or difficulty is a :class:`TraceError`."""
     import ale_py
     from ale_py import roms
 
@@ -131,7 +134,7 @@ def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames:
         raise TraceError("give a script, a number of frames, or both")
     if frames is not None and int(frames) < 1:
         raise TraceError(f"frames must be at least 1, got {frames}")
-    ale = _ale(rom, mode, difficulty, seed)
+    ale = open_rom(rom, mode=mode, difficulty=difficulty, seed=seed)
     import ale_py
 
     names = action_names()

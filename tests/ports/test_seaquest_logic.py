@@ -102,13 +102,8 @@ def _deep_plan(seed):
 @pytest.mark.slow
 def test_a_game_through_five_waves_with_the_patrol_sub():
     import ale_py
-    from ale_py import roms
 
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(roms.get_rom_path("seaquest"))
-    ale.reset_game()
+    ale = rt.open_rom("seaquest")
     step = jax.jit(GAME._step)
     s = GAME._reset(jax.random.key(0))
     names = rt.action_names()

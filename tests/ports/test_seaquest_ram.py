@@ -54,14 +54,8 @@ def test_the_sub_moves_one_pixel_a_frame_within_its_limits(dive):
 
 def test_player_position_signals_match_the_screen():
     import ale_py
-    from ale_py import roms
 
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.setInt("frame_skip", 1)
-    ale.loadROM(roms.get_rom_path("seaquest"))
-    ale.reset_game()
+    ale = rt.open_rom("seaquest")
     for _ in range(OPENING):
         ale.act(ale_py.Action.NOOP)
     checked = 0
@@ -113,13 +107,8 @@ def test_score_lives_and_game_over_over_a_whole_random_game(seed):
 
 def test_pokes_write_what_they_name():
     import ale_py
-    from ale_py import roms
 
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(roms.get_rom_path("seaquest"))
-    ale.reset_game()
+    ale = rt.open_rom("seaquest")
     pokes = {p.name: p for p in gt.pokes()}
     assert set(pokes) == {"score", "divers", "oxygen", "wave"}
     for _ in range(OPENING):
@@ -138,13 +127,8 @@ def test_pokes_write_what_they_name():
 
 def test_surfacing_with_divers_gives_one_up_and_refills():
     import ale_py
-    from ale_py import roms
 
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(roms.get_rom_path("seaquest"))
-    ale.reset_game()
+    ale = rt.open_rom("seaquest")
     for _ in range(OPENING):
         ale.act(ale_py.Action.NOOP)
     for _ in range(12):

@@ -33,13 +33,8 @@ _PICTURES = jax.jit(jax.vmap(lambda s: (GAME.render(s), GAME.render_gray84(s))))
 
 def _compare(seed, frames, hold):
     import ale_py
-    from ale_py import roms
 
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(roms.get_rom_path("seaquest"))
-    ale.reset_game()
+    ale = rt.open_rom("seaquest")
     actions = rt.record("seaquest", frames=frames, seed=seed, hold=(1, hold)).actions
     padded = np.zeros(-(-len(actions) // CHUNK) * CHUNK, np.int32)
     padded[:len(actions)] = actions
@@ -79,17 +74,12 @@ def test_the_picture_is_pixel_exact_over_the_deep_game():
     """The lookahead player's game to wave 3 (the patrol sub on the surface, the blinking
     indicator of six divers, the bonuses), every 2nd frame."""
     import ale_py
-    from ale_py import roms
 
     from alignment.deepplay import load_actions
     from tests.ports.test_seaquest_logic import DEEP
 
     _, actions = load_actions(DEEP)
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(roms.get_rom_path("seaquest"))
-    ale.reset_game()
+    ale = rt.open_rom("seaquest")
     padded = np.zeros(-(-len(actions) // CHUNK) * CHUNK, np.int32)
     padded[:len(actions)] = actions
     states = _STATES(GAME._reset(jax.random.key(0)), jnp.asarray(padded))
