@@ -74,6 +74,7 @@ class Lookahead:
         ported that is not in the catalog yet (:mod:`alignment.porting`)."""
         import ale_py
 
+        from alignment.actions import names_of
         from alignment.porting.ramtrace import open_rom
 
         self = cls.__new__(cls)
@@ -81,7 +82,7 @@ class Lookahead:
         self.raw = open_rom(rom, seed=seed)
         ids = [int(a.value) for a in self.raw.getMinimalActionSet()]
         self.actions = [ale_py.Action(i) for i in ids]
-        self.names = [ale_py.Action(i).name for i in ids]
+        self.names = list(names_of(ids))
         self.taken = []
         return self
 

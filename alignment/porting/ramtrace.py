@@ -26,6 +26,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from alignment.actions import ACTION_NAMES
+
 RAM_SIZE = 128
 
 
@@ -83,16 +85,9 @@ def open_rom(rom: str, *, mode: Optional[int] = None, difficulty: Optional[int] 
     return ale
 
 
-def action_names() -> tuple[str, ...]:
-    import ale_py
-
-    return tuple(n for n, _ in sorted(ale_py.Action.__members__.items(),
-                                      key=lambda kv: int(kv[1].value)))
-
-
 def parse_script(text: str) -> list[tuple[str, int]]:
     """``"RIGHT:30,FIRE:4,NOOP"`` -> ``[("RIGHT", 30), ("FIRE", 4), ("NOOP", 1)]``."""
-    names = action_names()
+    names = ACTION_NAMES
     steps = []
     for part in (p.strip() for p in str(text).split(",")):
         if not part:
@@ -137,7 +132,7 @@ def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames:
     ale = open_rom(rom, mode=mode, difficulty=difficulty, seed=seed)
     import ale_py
 
-    names = action_names()
+    names = ACTION_NAMES
     if script is not None:
         plan = [names.index(n) for n, k in script for _ in range(int(k))]
         if frames is not None:

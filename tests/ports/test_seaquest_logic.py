@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from alignment.actions import ACTION_NAMES
 from alignment.porting import ramtrace as rt
 from ports.seaquest.game import Seaquest
 from ports.seaquest.game import constants as k
@@ -90,7 +91,7 @@ def test_whole_random_and_long_held_games(seed, hold):
 
 def _deep_plan(seed):
     """Five waves won by writing six divers under water and surfacing, then random play."""
-    names = rt.action_names()
+    names = ACTION_NAMES
     plan = [("NOOP", 130)]
     for _ in range(5):
         plan += [("DOWN", 8), ("NOOP", 40), ("poke", 6), ("UP", 10), ("NOOP", 450)]
@@ -106,7 +107,7 @@ def test_a_game_through_five_waves_with_the_patrol_sub():
     ale = rt.open_rom("seaquest")
     step = jax.jit(GAME._step)
     s = GAME._reset(jax.random.key(0))
-    names = rt.action_names()
+    names = ACTION_NAMES
     frames, levels, patrol = 0, set(), 0
     for name, n in _deep_plan(0):
         if name == "poke":
@@ -143,7 +144,7 @@ def test_a_game_played_to_wave_three_by_the_lookahead_player():
 
     doc, actions = load_actions(DEEP)
     assert doc["game"] == "seaquest" and len(actions) == doc["frames"]
-    trace = rt.record("seaquest", [(rt.action_names()[a], 1) for a in actions],
+    trace = rt.record("seaquest", [(ACTION_NAMES[a], 1) for a in actions],
                       until_game_over=True)
     assert trace.frames == len(actions)
     levels = trace.rams[:, k.RAM_LEVEL]
