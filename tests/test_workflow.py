@@ -42,7 +42,9 @@ def test_triggers_pins_and_install():
     assert steps["actions/checkout@v4"]["with"]["fetch-depth"] == 0
     assert steps["actions/setup-python@v5"]["with"]["python-version"] == "3.11.7"
     assert steps["Install"]["run"] == 'python -m pip install -c constraints.txt -e ".[dev]"'
-    assert 'pip install -e ".[dev]"' in (ROOT / "README.md").read_text()
+    # the README's install, CI's and the workflow's are the same pinned install
+    assert 'pip install -c constraints.txt -e ".[dev]"' in (ROOT / "README.md").read_text()
+    assert 'pip install -q -c constraints.txt -e ".[dev]"' in (ROOT / ".ci" / "run").read_text()
     assert shlex.split(steps["Tests"]["run"]) == ["python", "-m", "pytest", "-q", "-m", "not slow"]
     markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert any(m.startswith("slow:") for m in markers["markers"])
@@ -71,7 +73,9 @@ def test_constraints_are_what_is_installed_and_what_the_artefacts_were_made_with
             continue
         if installed != ver:
             stale.append(f"{name}: constraints {ver}, installed {installed}")
-    assert not stale, "constraints.txt is not current: " + "; ".join(stale)
+    assert not stale, ("installed packages are not constraints.txt's: " + "; ".join(stale)
+                       + ' (install with `pip install -c constraints.txt -e ".[dev]"`, or, to move'
+                       " the pins, update constraints.txt and re-make the artefacts)")
     assert f"{sys.version_info.major}.{sys.version_info.minor}" == "3.11"
     import json
 

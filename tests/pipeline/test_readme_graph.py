@@ -28,4 +28,5 @@ def test_the_readmes_first_command_is_the_pipeline_run_on_frostbite():
     # tests/pipeline/test_run_real.py runs the same thing end to end (slow)
     first = re.search(r"```bash\n(.*?)\n```", README.read_text(), flags=re.S).group(1)
     assert first.split(" && ")[-1] == "jaxtari-align run frostbite"
-    assert 'pip install -e ".[dev]"' in first
+    # pinned: the test suite checks that what is installed is what the artefacts were made with
+    assert 'pip install -c constraints.txt -e ".[dev]"' in first
