@@ -404,7 +404,9 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
                      for obs, r in sorted(reports.items()) if r["label"] == "different"]
     if not reports and t.require_stress:
         failures.append(f"no stress report: run `jaxtari-align stress {game}`")
-    failures += _robustness_failures(now, game)
+    robustness_failures, robustness_notes = _robustness_part(now, game, current)
+    failures += robustness_failures
+    notes += robustness_notes
 
     verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes)
     if base is not None:
@@ -413,22 +415,30 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     return verdict
 
 
-def _robustness_failures(art: Artefacts, game: str) -> list[str]:
-    """robustness/<game>.json (when committed): a mod whose JAX and ALE PC are "different" fails,
-    like a stress verdict of "different"; an unreadable report fails naming it."""
+def _robustness_part(art: Artefacts, game: str, current: str) -> tuple[list[str], list[str]]:
+    """(failures, notes) of robustness/<game>.json (when committed): a mod whose JAX and ALE PC
+    are "different" by the report's own returns fails, like a stress verdict of "different", and
+    so does a recorded PC or verdict those returns do not give; an unreadable report fails naming
+    it. A report made on other code is a note (its agents' scores are not replayed)."""
     from alignment.robustness.schema import SchemaError
     from alignment.robustness.verdicts import failures as robustness_failures
 
     rel = artefacts.ROBUSTNESS.rel(game=game)
     doc, problem = art.json(rel, artefacts.ROBUSTNESS.schema)
     if problem:
-        return [problem]
+        return [problem], []
     if doc is None:
-        return []
+        return [], []
     try:
-        return [f"robustness: {f}" for f in robustness_failures(doc)]
+        failures = [f"robustness: {f}" for f in robustness_failures(doc)]
     except SchemaError as exc:
-        return [f"{rel}: {exc}"]
+        return [f"{rel}: {exc}"], []
+    made_on = doc["code_hash"]
+    notes = [] if made_on == current else [
+        f"{rel} was made on code {made_on[:12]}, the game's code is now {current[:12]}: "
+        f"re-run `{doc['command'] or f'jaxtari-align robustness {game}'}` to measure the "
+        f"current game"]
+    return failures, notes
 
 
 def _session_frames(data: bytes) -> Optional[int]:

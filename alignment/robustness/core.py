@@ -20,9 +20,9 @@ from alignment import artefacts
 from alignment.robustness import agents as ag
 from alignment.robustness import evaluate as ev
 from alignment.robustness import pc as pcm
+from alignment.robustness.schema import ORIGINAL
 
 SCHEMA = artefacts.ROBUSTNESS.schema
-ORIGINAL = "original"
 SIDES = ("jax", "ale")
 
 

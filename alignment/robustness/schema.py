@@ -9,6 +9,7 @@ from typing import Dict, List, Literal, Optional
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 Number = Optional[float]  # null where a value does not exist (never NaN)
+ORIGINAL = "original"  # the unmodified game's variant in the rows, beside each mod's
 
 
 class _Strict(BaseModel):

@@ -5,7 +5,7 @@ import json
 
 from alignment import gate
 from tests.gate_fixtures import make_repo
-from tests.robustness.test_verdicts import _report
+from tests.robustness.test_verdicts import TENTH, TENTH_PC, _report
 
 
 def _evaluate(root, game="pong"):
@@ -22,9 +22,29 @@ def test_a_different_jax_vs_ale_pc_fails_the_game(tmp_path):
     doc["game"] = "pong"
     (repo / "robustness" / "pong.json").write_text(json.dumps(doc))
     assert set(_evaluate(repo).failures) == before
-    doc["comparison"]["m"]["label"] = "different"
+    doc = _report("different", TENTH, TENTH_PC)  # the returns themselves part
+    doc["game"] = "pong"
     (repo / "robustness" / "pong.json").write_text(json.dumps(doc))
     new = set(_evaluate(repo).failures) - before
-    assert new == {"robustness: pong m: JAX and ALE PC differ beyond the margin ±0.1 (why)"}
+    assert len(new) == 1
+    assert next(iter(new)).startswith("robustness: pong m: JAX and ALE PC differ beyond the "
+                                      "margin ±0.1 (PC jax -0.50 vs ale -0.90")
+    doc["comparison"]["m"]["label"] = "equivalent"  # a label cannot hide it
+    (repo / "robustness" / "pong.json").write_text(json.dumps(doc))
+    assert len(set(_evaluate(repo).failures) - before) == 2
     (repo / "robustness" / "pong.json").write_text("{")
     assert any("robustness/pong.json is not valid JSON" in f for f in _evaluate(repo).failures)
+
+
+def test_a_report_made_on_other_code_is_a_note_naming_its_command(tmp_path):
+    repo = make_repo(tmp_path)
+    (repo / "robustness").mkdir()
+    doc = _report("equivalent")
+    doc.update(game="pong", code_hash="0123456789abcdef", command="jaxtari-align robustness pong")
+    (repo / "robustness" / "pong.json").write_text(json.dumps(doc))
+    verdict = _evaluate(repo)
+    assert not [f for f in verdict.failures if "robustness" in f]
+    said = [n for n in verdict.notes if n.startswith("robustness/pong.json was made on code "
+                                                     "0123456789ab, the game's code is now ")]
+    assert len(said) == 1 and said[0].endswith(
+        ": re-run `jaxtari-align robustness pong` to measure the current game")
