@@ -9,6 +9,10 @@ games that reach later levels), it plays several open-loop walks
 - ``random-holds``: a random action of the minimal set held 1..12 frames, again and again;
 - ``human-holds``: longer holds (8..48 frames), a third of them NOOP, as a person plays;
 - ``scripted``: the catalog's scripted policy (``GameEntry.script``), looped;
+- ``planner``: actions chosen by a search on the JAX game (:mod:`alignment.audit.planner`) that
+  keeps a ball in play, avoids losing lives, climbs levels and seeks signal values not seen yet,
+  so it reaches situations the open-loop walks do not (from the starts ``Budget.planner_starts``
+  names, ``Budget.planner_frames`` frames each; planned once, then replayed like any walk);
 
 on the emulator and on the JAX game in lockstep (:mod:`alignment.audit.lockstep`: every signal and
 reward every frame, the screen every :data:`SCREEN_EVERY` frames and on the last). The emulator's
@@ -54,15 +58,21 @@ class Budget:
     deep_frames: int  # frames of the deep recording played (0: none)
     deep_branches: int  # starts taken along the deep recording
     seeds: int = 1  # random walks per policy and start
+    planner_frames: int = 0  # frames of the planner's walk per start (0: no planner)
+    planner_starts: tuple[str, ...] = ("reset",)  # kinds of start the planner plays from
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
 
 
 POLICIES = ("random-holds", "human-holds", "scripted")
-FULL = Budget(walk_frames=600, policies=POLICIES, deep_frames=30_000, deep_branches=8, seeds=2)
+PLANNER = "planner"
+FULL = Budget(walk_frames=600, policies=POLICIES, deep_frames=30_000, deep_branches=8, seeds=2,
+              planner_frames=2400, planner_starts=("reset", "save-point", "deep"))
+# a pull request's: the planner from reset only (Breakout: 1,200 frames keep the ball in play and
+# break ~11 bricks where every open-loop walk has lost its five balls)
 QUICK = Budget(walk_frames=240, policies=("random-holds", "human-holds"), deep_frames=6_000,
-               deep_branches=3, seeds=1)
+               deep_branches=3, seeds=1, planner_frames=1200, planner_starts=("reset",))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,6 +123,7 @@ class Exploration:
     starts: list[dict]  # name, kind, frame reached, the prefix's divergence (if any)
     walks: list[WalkResult]
     seconds: float
+    plans: list[dict] = dataclasses.field(default_factory=list)  # the planner's searches
 
     @property
     def frames(self) -> int:
@@ -139,10 +150,21 @@ class Exploration:
         ds = self.divergences
         return min(ds, key=lambda d: d["frame"]) if ds else None
 
+    def players(self) -> dict[str, dict]:
+        """Per player (policy): its walks, the frames they compared and their divergences."""
+        out: dict[str, dict] = {}
+        for w in self.walks:
+            row = out.setdefault(w.policy, {"walks": 0, "frames": 0, "divergences": 0})
+            row["walks"] += 1
+            row["frames"] += w.frames
+            row["divergences"] += w.divergence is not None
+        return out
+
     def to_json(self) -> dict:
         return {"budget": self.budget.to_json(), "starts": self.starts,
                 "walks": len(self.walks), "frames": self.frames,
-                "seconds": round(self.seconds, 1), "divergences": self.divergences,
+                "seconds": round(self.seconds, 1), "players": self.players(),
+                "plans": self.plans, "divergences": self.divergences,
                 "rules": self.rules, "spec_gaps": len(self.spec_gaps)}
 
 
@@ -261,6 +283,7 @@ class _AleSide:
         self.snap: dict[str, Any] = {}
         self.prefix: dict[str, Recording] = {}
         self.walks: dict[tuple, Recording] = {}
+        self.plans: dict[str, tuple[list[Hold], dict]] = {}  # start -> the planner's walk, stats
         self._backends: dict = {}
 
     def backend(self, mode):
@@ -304,7 +327,7 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
         touched = touched_rules(mods, structure)
     jax_backends: dict = {}
     jax_snap: dict[str, Any] = {}
-    start_rows, walks = [], []
+    start_rows, walks, plans = [], [], []
     for n, st in enumerate(plan, 1):
         say(f"explore {n}/{len(plan)}: {st.name}")
         a = ale.backend(st.mode)
@@ -336,7 +359,54 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
                 wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec, where)
                 walks.append(WalkResult(st.name, policy, jrec.frames, wdiv,
                                         attribute(wdiv, st, spec, touched) if wdiv else []))
-    return Exploration(budget, start_rows, walks, time.perf_counter() - t0)
+        if st.walks and budget.planner_frames and st.kind in budget.planner_starts:
+            wkey = (st.name, PLANNER, 0)
+            if st.name not in ale.plans:
+                say(f"explore {n}/{len(plan)}: {st.name}: planning")
+                ale.plans[st.name] = _plan_from(ale, plan, st, budget.planner_frames,
+                                                seed=SEED + n,
+                                                here=jax_snap if _same(mods, ale.mods) else None)
+            steps, info = ale.plans[st.name]
+            plans.append({"start": st.name, **info})
+            if wkey not in ale.walks:
+                a.restore(ale.snap[st.name])
+                ale.walks[wkey] = play(a, steps, _screens(), keep=True)
+            j.restore(jax_snap[st.name])
+            jrec = play(j, steps, _screens())
+            wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec,
+                                    f"{PLANNER} walk from {st.name}")
+            walks.append(WalkResult(st.name, PLANNER, jrec.frames, wdiv,
+                                    attribute(wdiv, st, spec, touched) if wdiv else []))
+    return Exploration(budget, start_rows, walks, time.perf_counter() - t0, plans)
+
+
+def _same(mods: Sequence, ale_mods: Sequence[str]) -> bool:
+    from alignment.backends import _mods_key
+
+    return _mods_key(mods) == _mods_key(ale_mods)
+
+
+def _plan_from(ale: "_AleSide", plan: list[Start], st: Start, frames: int, seed: int,
+               here: Optional[dict]) -> tuple[list[Hold], dict]:
+    """The planner's walk from ``st``, searched on the JAX game the emulator's side plays (the
+    original, or the same registered mods), and what its search saw. ``here``: that game's
+    snapshots of the starts when the exploration under way plays it; else the start is reached
+    on it afresh."""
+    from alignment.audit.planner import plan as search
+
+    backend = make_backend("jax", ale.game, mods=ale.mods, mode=st.mode, full_action_space=True)
+    if here is not None:
+        backend.restore(here[st.name])
+    else:
+        by_name = {s.name: s for s in plan}
+        chain = [st]
+        while chain[-1].parent is not None:
+            chain.append(by_name[chain[-1].parent])
+        backend.reset(SEED)
+        for s in reversed(chain):
+            play(backend, s.steps, Screens(every=10 ** 9))
+    found = search(backend, frames, seed=seed)
+    return _holds(found.actions), found.to_json()
 
 
 def _begin(backend, snaps: dict, st: Start) -> None:
@@ -388,6 +458,6 @@ def attribute(div: Divergence, start: Start, spec, touched: set[str]) -> list[st
     return sorted(here or by_signal)
 
 
-__all__ = ["Budget", "Exploration", "FULL", "POLICIES", "QUICK", "Start", "WalkResult",
+__all__ = ["Budget", "Exploration", "FULL", "PLANNER", "POLICIES", "QUICK", "Start", "WalkResult",
            "attribute", "explore", "load_deep", "signal_rules", "starts", "touched_rules", "walk",
            "BackendError"]

@@ -267,6 +267,20 @@ def render_markdown(report: dict) -> str:
                   + f"), {ex['frames']:,} frames compared with ALE frame by frame (signals and "
                   f"reward every frame, the screen every 8th) in {ex['seconds']} s: "
                   f"{len(ex['divergences'])} divergences, {ex['spec_gaps']} spec gaps.", ""]
+        if ex.get("players"):
+            lines += _table(["player", "walks", "frames", "divergences"],
+                            [[p, r["walks"], f"{r['frames']:,}", r["divergences"]]
+                             for p, r in ex["players"].items()])
+            lines.append("")
+        if ex.get("plans"):
+            lines += [f"The planner searched the JAX game ({bud.get('planner_frames')} frames from "
+                      f"each {', '.join(bud.get('planner_starts') or [])} start) and its walks were "
+                      "replayed on both:", ""]
+            lines += _table(["from", "frames", "reward (JAX search)", "levels", "lives lost",
+                             "frames simulated"],
+                            [[p["start"], p["frames"], p["reward"], p["levels"], p["lives_lost"],
+                              f"{p['search_frames']:,}"] for p in ex["plans"]])
+            lines.append("")
         if ex["divergences"]:
             lines += _table(["start", "walk", "frame", "signal", "ALE", "JAX", "attributed to"],
                             [[d["start"], d["policy"] or "(reaching it)", d["frame"], d["signal"],
