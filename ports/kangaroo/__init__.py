@@ -1,1 +1,1 @@
-"""Kangaroo, being ported: ``reference/`` (the RAM side: RAM map, signals, pokes, the ALE halves of its mods, a clone/restore player); the JAX side is not written yet. See ports/README.md."""
+"""Kangaroo, being ported: ``game/`` (JAX) exact against ALE frame by frame for the mother's game (walking, ducking, jumping, climbing, punching, floors, fruit, bell, timer, score, lives, rounds; monkeys, apples and coconut not yet, no picture yet); ``reference/`` (the RAM side: RAM map, signals, pokes, the ALE halves of its mods, a clone/restore player). See ports/README.md."""

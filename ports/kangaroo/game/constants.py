@@ -1,0 +1,187 @@
+"""Kangaroo's numbers: the RAM bytes the game mirrors, limits, timings and the cartridge's tables.
+
+Source of every fact here: the cartridge ALE plays (Atari, 1983), read through Omegamatrix's public
+disassembly of a controller hack of it (milnak/atari-vcs-disassembly, "Hacks/Kangaroo (Genesis
+Controller)"; the hack changes only the joystick reading, so that part was read from ALE's own ROM
+bytes: the directions are SWCHA's high nibble, the button INPT4). The tables below are the
+cartridge's data at the address named beside each (bank 1 unless said), and every number is
+re-measured on ALE (ale-py 0.12.1, repeat_action_probability 0) by tests/ports/test_kangaroo_*.py.
+Names say what a number does in the game, not the disassembly's labels.
+"""
+
+from __future__ import annotations
+
+BYTE = 0xFF
+SIGN = 0x80
+
+# ---- RAM (index = 6502 address - 0x80, as ALE's getRAM() numbers it) ---------------------------
+RAM_MOTHER_ROW = 16  # $90: 8-line rows, 0 at the baby's floor, 18 on the bottom floor
+RAM_MOTHER_X = 17  # $91
+RAM_POSE = 18  # $92: facing right (bit 3), walk frame (bit 0), duck/climb/jump/punch (bits 4-7)
+RAM_COUNTER = 19  # $93: the current action's frame count (duck, climb, jump, punch, death, wait)
+RAM_LEVEL = 36  # $A4: the floor layout, 0..2
+RAM_DIFFICULTY = 38  # $A6: rounds played (0..3), the monkeys' pace
+RAM_SCORE_HIGH = 39  # $A7: BCD, ten-thousands and thousands
+RAM_SCORE_LOW = 40  # $A8: BCD, hundreds and tens of hundreds
+RAM_BELL = 41  # $A9: bit 7 gone, bit 6 rung (the fruit refresh running), low nibble its clock
+RAM_FRUIT = 42  # $AA..$AC: fruit kind (low bits), bit 7 eaten
+RAM_LIVES = 45  # $AD: lives in reserve, 255 once the game is over
+RAM_MUSIC_FLAGS = 53  # $B5: bit 7 the tune plays on both voices (the start and round tunes)
+RAM_MOTHER_STATE = 54  # $B6: 0 playing, 1 dying, 2 punch held, $80 waiting, $C0 round won
+RAM_MONKEY_PACE = 55  # $B7
+RAM_MUSIC = 56  # $B8: the playing note's index in the music table, 255 silent
+RAM_FRAME_COUNT = 57  # $B9
+RAM_ATTRACT = 58  # $BA: bit 7 set once the game is over (the attract mode)
+RAM_TIMER = 59  # $BB: the bonus timer in hundreds, BCD, a nibble 0xA drawn blank
+RAM_WALK_PHASE = 60  # $BC: 0, 1, 2: the mother walks on phase 0
+
+# ---- the mother ---------------------------------------------------------------------------------
+FACING_RIGHT = 0x08
+WALK_FRAME = 0x01
+DUCKING = 0x10
+DUCK_POSE = 0x14
+CLIMBING = 0x20
+CLIMB_POSE = 0x27
+JUMPING = 0x40
+JUMP_POSE = 0x41
+PUNCH_REQUEST = 0x80
+PUNCH_POSE = 0x86
+DEATH_POSE = 0x03
+POSE_FRAME = 0x07  # the pose's low bits index the heights table
+
+PLAYING = 0
+DYING = 1
+PUNCH_HELD = 2  # fire still held after a punch: the next punch waits for a release
+WAITING = 0x80
+ROUND_WON = 0xC0
+ROUND_WON_BIT = 0x40
+
+START_ROW = 0x12
+START_X = 8
+START_POSE = FACING_RIGHT
+ROUND_WON_X = 0x76  # where the mother is held while the round-won tune plays
+DEATH_ROW = 0x16  # a dying mother sinks to this row
+DEATH_FRAMES = 7  # frames before the first sink
+SINK_FRAMES = 4  # frames per row sunk
+WAIT_AFTER_DEATH = 0x3F  # frames between the end of the death and the next life
+ROUND_WON_FRAMES = 0xFF
+LEFT_LIMIT = 1
+RIGHT_LIMIT = 0x79  # walking right stops at this x
+JUMP_RIGHT_LIMIT = 0x78
+WALK_PHASES = 3
+DUCK_FRAMES = 0x1F  # the duck's count stops here
+PUNCH_FRAMES = 0x0D  # counted down on odd frames
+CLIMB_STEP_FRAMES = 0x13
+OFF_LADDER_FRAMES = 0x0F  # stepping off a ladder: no jump for this many frames of holding up  # frames of holding up/down per row climbed after the first
+LADDER_REACH = 8  # the ladder's x minus the mother's must be 0..7
+WALK_ANIMATION_MASK = 0x07  # the walk frame flips when frame_count & 7 == 0
+# the jump's timeline (frame of the jump's count): up a row, pose up, up and pose down, down a row
+# (land on a ledge?), down a row (land? a fall kills at the last)
+JUMP_UP = 8
+JUMP_POSE_UP = 16
+JUMP_TOP = 24
+JUMP_LEDGE = 32
+JUMP_DOWN = 40
+JUMP_FALL = 48
+
+# ---- timer, score, lives ------------------------------------------------------------------------
+START_TIMER = 0x20
+TIMER_TICK_FRAME = 0xFF  # the timer ticks on the frame the frame counter reaches 255
+BLANK_TENS = 0xA0
+TIMER_OUT = 0xAA
+TIMER_PACE = 0x10  # on reaching 10 (hundreds) the monkeys speed up
+START_LIVES = 2
+BONUS_LIFE_BIT = 0x01  # a carry into an odd ten-thousands digit: every 20,000 points
+FRUIT_GONE = 0x80
+BELL_GONE = 0x80
+BELL_RUNG = 0x40
+BELL_CLOCK = 0x0F
+BELL_STEP = 0x10
+BELL_DONE = 0x30  # bits 4-6 at this: the bell is gone
+BELL_REFRESH_AT = 6  # on this clock value eaten fruit grow back as the next kind
+BELL_CLOCK_END = 9
+BELL_PERIOD_MASK = 0x1F
+FRUIT_REGROW = 0x81  # added to an eaten fruit: bit 7 off and the next kind
+BELL_ROW = 4
+FRUIT_REACH = 6  # |fruit x - mother x| window: dx in [0, 6) or [250, 256)
+FRUIT_REACH_LEFT = 0xFA
+LAYOUTS = 3
+DIFFICULTY_MAX = 3
+
+# ---- music (only what the game logic waits on: the start and round-won tunes) --------------------
+SILENT = 0xFF
+TUNE_END = 0xFF
+START_MUSIC = 0x41  # $B8 after ALE's reset (measured)
+START_MUSIC_FLAGS = 0x88
+BOTH_VOICES = 0x80
+START_COUNTER = 0xFF  # ram[19] after ALE's reset (measured)
+BELL_TUNE = 0x66
+PICKUP_TUNE = 0x79
+NOTE_LENGTH_SHIFT = 5
+
+# ---- the cartridge's tables ----------------------------------------------------------------------
+# $FF5B: the first index of each layout's rows in the per-row tables below
+LAYOUT_ROW_BASE = (0, 22, 44, 66)
+# $FF81: the mother's height in rows for each pose frame (pose & 7)
+POSE_HEIGHT = (3, 3, 2, 3, 2, 2, 3, 3)
+# $FFA6: the bell's x on each layout
+BELL_X = (77, 15, 114)
+# $FFA9 / $FFAC: fruit i of layout l is at row FRUIT_ROW[l + 6 i], x FRUIT_X[l + 6 i]
+FRUIT_ROW = (7, 8, 7, 44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14)
+FRUIT_X = (44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104, 80, 75)
+FRUIT_STRIDE = 6
+# $FDDB: a fruit's points in hundreds by kind (kind & 15; kinds past 3 read on into $FDDF)
+FRUIT_POINTS = (1, 2, 4, 8, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
+FRUIT_KIND = 0x0F
+# $DFCE (bank 0): a note lasts until frame_count & mask == 0; the mask is picked by the note's top
+# three bits (the tune end, 255, reads past the table into $DFD4: 22)
+NOTE_MASKS = (1, 3, 7, 15, 31, 63, 0, 22)
+# $FE11 (and on): per row of a layout, the x a ladder there starts at (129: none)
+LADDER_X = (
+    129, 121, 121, 121, 121, 121, 121, 9, 9, 9, 9, 9, 9, 121, 121, 121, 121, 121, 121, 129, 129,
+    129, 129, 117, 117, 129, 129, 129, 129, 105, 129, 129, 129, 13, 13, 109, 109, 129, 129, 129,
+    129, 129, 129, 129, 129, 93, 93, 93, 93, 109, 109, 121, 121, 129, 129, 25, 25, 25, 25, 129,
+    129, 129, 129, 129, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0,
+)
+# $FE54, $FE8F: per row, an x range [low, high) with no floor under the mother (stepping or
+# landing there is a fall) except where the row's floor segment [$FECD, $FF1D) lies
+FLOORLESS_LOW = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 58, 0, 0,
+    0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 127, 127, 127, 127, 65, 127,
+    127,
+)
+FLOORLESS_HIGH = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 127, 127, 127, 127,
+    65, 127, 127, 127, 127, 127, 33, 127, 127, 127, 127, 127, 0, 0, 0, 0, 127, 127, 127, 127, 127,
+    127, 81, 127, 57, 127, 127, 127, 127, 127, 127, 127, 127, 127, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 72, 44, 8,
+)
+# $FECD, $FF1D: per row, the floor segment [low, high) inside that range
+SEGMENT_LOW = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 72, 44, 8, 0, 92,
+    64, 36, 0, 0, 0, 0, 84, 56, 28, 8, 0, 0, 0, 0, 0, 60, 40, 56, 76, 0, 0, 32, 0, 28, 0, 80, 104,
+    84, 68, 44, 64, 88, 0, 0, 24, 24, 22, 19, 18, 16, 14, 13, 12, 11, 12, 11, 12, 11, 12, 11, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0,
+)
+SEGMENT_HIGH = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 129, 94, 66, 38, 0,
+    118, 86, 58, 30, 0, 0, 0, 118, 90, 62, 34, 0, 0, 0, 0, 129, 78, 55, 74, 114, 0, 0, 54, 26, 46,
+    78, 98, 129, 106, 86, 62, 86, 129, 0, 22, 44, 66, 24, 21, 20, 19, 18, 17, 16, 0, 0, 29, 28, 26,
+    25, 24, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+)
+# $DA58 (bank 0): the music: note bytes (top 3 bits the length), 255 a tune end
+MUSIC = (
+    91, 0, 88, 0, 85, 18, 85, 0, 82, 14, 64, 0, 82, 24, 82, 0, 82, 14, 80, 0, 82, 18, 82, 0, 85,
+    14, 85, 0, 91, 24, 91, 0, 91, 14, 88, 0, 85, 18, 64, 0, 85, 14, 64, 0, 88, 19, 64, 0, 88, 16,
+    64, 0, 91, 18, 91, 0, 91, 24, 91, 0, 64, 18, 255, 0, 0, 89, 0, 88, 24, 88, 24, 93, 16, 64, 0,
+    93, 16, 64, 0, 78, 16, 64, 0, 80, 24, 82, 24, 83, 16, 86, 16, 88, 24, 64, 24, 83, 18, 114, 19,
+    82, 19, 255, 114, 114, 119, 119, 116, 116, 127, 127, 96, 96, 127, 127, 116, 116, 114, 114, 119,
+    119, 255, 12, 13, 14, 16, 14, 16, 18, 20, 18, 20, 23, 24, 23, 24, 27, 31, 255, 255, 114, 119,
+    119, 255, 12, 13, 14, 16, 14, 16, 18, 20, 18, 20, 23, 24, 23, 24, 27, 31, 255, 255, 24, 27, 31,
+    255, 27, 31, 255,
+)
+
+[7, 8, 7, 44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104]
+[44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104, 80, 75, 0]
