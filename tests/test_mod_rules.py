@@ -23,4 +23,6 @@ def test_declared_rules_are_rules_of_the_games_spec(game):
 
 def test_a_mod_that_changes_scoring_says_so():
     assert "scoring.point-against" in registered_mods("pong")["no_enemy_points"].rules
+    # its audit found the serve rule's probe counting the computer's points, which it drops
+    assert "physics.auto-serve" in registered_mods("pong")["no_enemy_points"].rules
     assert registered_mods("freeway")["all_black_cars"].rules == ()

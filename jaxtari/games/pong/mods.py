@@ -38,7 +38,9 @@ MODS = [
         "no_enemy_points",
         "points won by the computer are not counted (score and -1 reward dropped)",
         fn=_no_enemy_points,
-        rules=("scoring.point-against", "termination.first-to-21"),
+        # physics.auto-serve: the serve itself is untouched, but the rule is measured (and probed)
+        # as the computer's points arriving every 150 frames, which this mod no longer counts
+        rules=("physics.auto-serve", "scoring.point-against", "termination.first-to-21"),
     ),
     InternalMod(
         "slow_enemy",
