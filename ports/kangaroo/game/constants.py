@@ -185,3 +185,30 @@ MUSIC = (
 
 [7, 8, 7, 44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104]
 [44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104, 80, 75, 0]
+
+# ---- the big ape's coconut ----------------------------------------------------------------------
+RAM_COCONUT_ROW = 33  # $A1: layout base + row of the ape (walking) or its coconut (falling); 255 none
+RAM_COCONUT_X = 34  # $A2
+RAM_COCONUT_STATE = 35  # $A3: 255 none; bit 6 falling; bits 0-1 the walk's bob phase
+COCONUT_NONE = 0xFF
+COCONUT_FALLING = 0x40
+COCONUT_BOB_MASK = 0x03
+COCONUT_PHASE_WRAP = 0xFB  # the bob phase counts 0..3 (bit 2 cleared)
+APE_START_X = 1
+APE_START_ROW = 1  # above the layout's row base
+APE_LAST_X = 0x7F  # the ape drops its coconut here at the latest
+APE_STEP = 2
+# $DBD2 (bank 0): the ape's row change per walk step, by bob phase (255 is -1)
+APE_BOB = (255, 1, 1, 255)
+COCONUT_LAST_ROW = 0x14  # above the layout's row base: the coconut is gone past it
+COCONUT_REACH = 7  # the mother's x .. x + 7 is hit
+COCONUT_SLOW_MASK = 0x07  # below difficulty 2 the ape acts when frame_count & 7 == 0
+COCONUT_FAST_DIFFICULTY = 2  # from here on walk phase 0 of even frames
+# the glove (the punch's missile) meets the coconut (the ball) on the picture when the coconut's row
+# is the mother's + 1 and its x is the glove's +-1; the glove is at x + 9 facing right, x - 1 facing
+# left (the cartridge's missile placement; the window measured on ALE by sweeping the coconut)
+GLOVE_ROW = 1
+GLOVE_RIGHT = 9
+GLOVE_LEFT = -1
+GLOVE_REACH = 1
+COCONUT_PUNCH_POINTS = 2  # hundreds

@@ -12,6 +12,7 @@ import numpy as np
 from jaxtari.env import Game, joystick
 from . import constants as k
 from . import logic
+from .ape import ape
 from .state import KangarooState
 
 
@@ -24,7 +25,8 @@ class KangarooConstants:
 # is waiting through its start tune
 RESET_RAM = {
     k.RAM_MOTHER_ROW: k.START_ROW, k.RAM_MOTHER_X: k.START_X, k.RAM_POSE: k.START_POSE,
-    k.RAM_COUNTER: k.START_COUNTER, k.RAM_LEVEL: 0, k.RAM_DIFFICULTY: 0, k.RAM_SCORE_HIGH: 0,
+    k.RAM_COUNTER: k.START_COUNTER, k.RAM_COCONUT_ROW: k.COCONUT_NONE, k.RAM_COCONUT_X: 0,
+    k.RAM_COCONUT_STATE: k.COCONUT_NONE, k.RAM_LEVEL: 0, k.RAM_DIFFICULTY: 0, k.RAM_SCORE_HIGH: 0,
     k.RAM_SCORE_LOW: 0, k.RAM_BELL: 0, k.RAM_FRUIT: 0, k.RAM_FRUIT + 1: 0, k.RAM_FRUIT + 2: 0,
     k.RAM_LIVES: k.START_LIVES, k.RAM_MUSIC_FLAGS: k.START_MUSIC_FLAGS,
     k.RAM_MOTHER_STATE: k.WAITING, k.RAM_MONKEY_PACE: 0, k.RAM_MUSIC: k.START_MUSIC,
@@ -34,7 +36,8 @@ RESET_RAM = {
 # state field -> its RAM index (fruit: the first of three)
 FIELD_RAM = {
     "mother_row": k.RAM_MOTHER_ROW, "mother_x": k.RAM_MOTHER_X, "pose": k.RAM_POSE,
-    "counter": k.RAM_COUNTER, "level": k.RAM_LEVEL, "difficulty": k.RAM_DIFFICULTY,
+    "counter": k.RAM_COUNTER, "coconut_row": k.RAM_COCONUT_ROW, "coconut_x": k.RAM_COCONUT_X,
+    "coconut_state": k.RAM_COCONUT_STATE, "level": k.RAM_LEVEL, "difficulty": k.RAM_DIFFICULTY,
     "score_high": k.RAM_SCORE_HIGH, "score_low": k.RAM_SCORE_LOW, "bell": k.RAM_BELL,
     "fruit": k.RAM_FRUIT, "lives": k.RAM_LIVES, "music_flags": k.RAM_MUSIC_FLAGS,
     "mother_state": k.RAM_MOTHER_STATE, "monkey_pace": k.RAM_MONKEY_PACE, "music": k.RAM_MUSIC,
@@ -86,6 +89,7 @@ class Kangaroo(Game):
         joy = joystick(ale_action)
         s = logic.vertical_blank(state)
         s = logic.music(s)
+        s = logic.where((s.mother_state & k.SIGN) != 0, s, ape(s))
         s = logic.bell_clock(s)
         s = logic.overscan(s, joy)
         s = logic.pickups(s)

@@ -115,7 +115,8 @@ def new_life(s):
     over = lives == BYTE
     fresh = s.replace(lives=lives, frame_count=jnp.int32(0), mother_state=jnp.int32(k.PLAYING),
                       timer=jnp.int32(k.START_TIMER), mother_x=jnp.int32(k.START_X),
-                      pose=jnp.int32(k.START_POSE), mother_row=jnp.int32(k.START_ROW))
+                      pose=jnp.int32(k.START_POSE), mother_row=jnp.int32(k.START_ROW),
+                      coconut_row=jnp.int32(k.COCONUT_NONE), coconut_state=jnp.int32(k.COCONUT_NONE))
     # the game over: the attract mode's frame counts on from 0 within the same frame
     ended = s.replace(lives=lives, frame_count=jnp.int32(1), attract=s.attract | k.SIGN)
     return where(over, ended, fresh)
@@ -342,9 +343,25 @@ def ground(s, up, down, left, right):
     return where(down, ducking, standing)
 
 
+def glove_x(s):
+    return s.mother_x + jnp.where((s.pose & k.FACING_RIGHT) != 0, k.GLOVE_RIGHT, k.GLOVE_LEFT)
+
+
+def punched_coconut(s):
+    """The picture drew the glove over the coconut: it is gone, 200 points and the pickup tune."""
+    punching = minus(s.pose, 0)
+    row = row_index(s, s.mother_row + k.GLOVE_ROW) & BYTE
+    hit = (punching & (s.coconut_row == row)
+           & (jnp.abs(s.coconut_x - glove_x(s)) <= k.GLOVE_REACH))
+    s = s.replace(coconut_row=jnp.where(hit, k.COCONUT_NONE, s.coconut_row),
+                  coconut_state=jnp.where(hit, k.COCONUT_NONE, s.coconut_state))
+    s = start_tune(s, hit)
+    return add_points(s, jnp.int32(k.COCONUT_PUNCH_POINTS), hit)
+
+
 def overscan(s, joy):
     waiting = (s.mother_state & k.SIGN) != 0
-    played = bonus_timer(s)
+    played = punched_coconut(bonus_timer(s))
     played = where(played.mother_state == k.DYING, dying(played), mother(played, joy))
     return where(waiting, s, played)
 

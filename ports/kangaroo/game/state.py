@@ -15,6 +15,9 @@ class KangarooState:
     mother_x: jax.Array       # ram[17]
     pose: jax.Array           # ram[18]
     counter: jax.Array        # ram[19]
+    coconut_row: jax.Array    # ram[33]
+    coconut_x: jax.Array      # ram[34]
+    coconut_state: jax.Array  # ram[35]
     level: jax.Array          # ram[36]
     difficulty: jax.Array     # ram[38]
     score_high: jax.Array     # ram[39], BCD
