@@ -28,7 +28,8 @@ ALE's on any frame fails its rule, save-point prefix included. Exploration
 attributes to a rule fails that rule (``explore`` in its row), and one it can attribute to no rule
 is a spec gap (``summary.spec_gaps``), which fails the audit. Under each seeded fault every probe
 that holds on the real game runs again, the save points are re-checked (their prefixes compared)
-and the exploration runs again; a fault is flagged by its rule's probe or by an exploration
+the exploration runs again and the matched rollouts (whole games from reset) are compared frame by
+frame with ALE's; a fault is flagged by its rule's probe or by an exploration or rollout
 divergence attributed to it.
 """
 
@@ -70,6 +71,9 @@ class Subject:
     events: Optional[Callable[[], dict]] = None  # matched-rollout events (behavioural precision)
     # exploration from every start: (mods, structure items) -> alignment.audit.explore.Exploration
     explore: Optional[Callable[[Sequence[Any], Sequence[Any]], Any]] = None
+    # the matched rollouts on a faulty game: (mods, structure items) ->
+    # alignment.audit.events.fault_events' dict; None: not run under faults
+    fault_events: Optional[Callable[[Sequence[Any], Sequence[Any]], dict]] = None
     faults: Optional[list[Fault]] = None
     faults_note: str = ""
     spec_path: str = ""
@@ -351,7 +355,8 @@ def own_compile(spec: GameSpec, probe: Probe) -> bool:
 def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
                 say) -> list[FaultResult]:
     """Each fault against every probe that holds on the real game (lockstep, prefixes included),
-    the save points re-checked and the exploration run again on the faulty game."""
+    the save points re-checked, the exploration and the matched rollouts run again on the faulty
+    game."""
     probes = {r.id: r.probe for r in reviewed}
     holding = [r.id for r in rules if r.outcome == "pass"]
     known = {r.id for r in subject.spec.rules}
@@ -365,7 +370,7 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
         run = ([fault.breaks] if fault.breaks in holding else []) + [
             r for r in holding if r != fault.breaks]
         flagged, in_prefix, error = [], [], None
-        explored = None
+        explored = rolled = None
         try:
             for rule_id in run:
                 result = subject.run_probe(probes[rule_id], "jax", (fault.mod,))
@@ -377,14 +382,19 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
             if subject.explore is not None:
                 say(f"seeded fault {n}/{len(subject.faults)}: {fault.name}: exploration")
                 explored = subject.explore((fault.mod,), structure)
+            if subject.fault_events is not None:
+                say(f"seeded fault {n}/{len(subject.faults)}: {fault.name}: matched rollouts")
+                rolled = subject.fault_events((fault.mod,), structure)
         except Exception as exc:  # a fault that breaks the game's build is reported, not raised
             error = f"{type(exc).__name__}: {exc}"
         if fault.breaks not in holding and error is None and (
-                explored is None or fault.breaks not in explored.rules):
-            error = (f"{fault.breaks} has no probe that holds on the real game, and exploration "
-                     "attributed nothing to it, so nothing flagged it")
+                explored is None or fault.breaks not in explored.rules) and (
+                rolled is None or fault.breaks not in rolled["rules"]):
+            error = (f"{fault.breaks} has no probe that holds on the real game, and neither "
+                     "exploration nor the matched rollouts attributed anything to it, so nothing "
+                     "flagged it")
         res = FaultResult(fault.name, fault.breaks, fault.description, flagged, error,
-                          in_prefix=in_prefix)
+                          in_prefix=in_prefix, events=rolled)
         if explored is not None:
             res.explore_rules = explored.rules
             res.explore_first = explored.first()
@@ -523,6 +533,8 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
         signals=list(e.signals) + list(probes.EXTRA_SIGNALS), code_hash=code_hash(e.jax_game),
         versions=versions(EMULATOR_STACK),
         events=(lambda: _events(canon)) if events else None, faults=fault_set, faults_note=note,
+        fault_events=(lambda mods, structure: _fault_events(canon, spec, mods, structure))
+        if events else None,
         spec_path=str(Path(specs_dir) / f"{canon}.yaml"), spans=spans,
         explore=(lambda mods, structure: explore_game(spec, mods=mods, budget=budget,
                                                       structure=structure, progress=progress))
@@ -537,3 +549,9 @@ def _events(game: str) -> dict:
     from alignment.audit.events import matched_events
 
     return matched_events(game)
+
+
+def _fault_events(game: str, spec, mods, structure) -> dict:
+    from alignment.audit.events import fault_events
+
+    return fault_events(game, spec, mods, structure)

@@ -1,11 +1,18 @@
 """Behavioural precision: events the JAX game produces in matched rollouts that ALE never produces.
 
 Matched rollouts are compare's: the same open-loop agent actions on both backends, frameskip 4,
-sticky actions off, every catalog signal after every frame (:func:`alignment.audit.compare.matched_run`
-on both :mod:`alignment.backends`). From each side's traces the kinds of event it
+sticky actions off, every catalog signal after every frame from reset to the first game-over frame
+(:func:`rollout_actions`, :func:`until_over`). From each side's traces the kinds of event it
 produced are read - a reward value (``reward +10``), a life lost or won (``lives -1``), a level
 change (``level +1``), the episode's end (``episode end``) - and a JAX kind that ALE never produced
 in the same rollouts is unjustified behaviour.
+
+The rollouts are also the audit's longest play from reset (whole games: every ball or life lost,
+the game's end), so they run under every seeded fault too (:func:`fault_events`): the faulty JAX
+game's rollouts are compared frame by frame with ALE's (recorded once), and the first divergence of
+each is attributed to rules as exploration's are (:func:`alignment.audit.explore.attribute`, from
+reset). :func:`lockstep_rollouts` is the one driver of both that and a modified game's rollouts
+(:func:`alignment.audit.modded.matched_lockstep`).
 """
 
 from __future__ import annotations
@@ -71,30 +78,139 @@ def compare_events(ale: Counter, jax: Counter) -> dict[str, Any]:
     }
 
 
-def matched_events(game: str, *, seed: int = 0, max_frames: int = MAX_FRAMES) -> dict[str, Any]:
-    """Event kinds of both backends over the audit's matched rollouts of a catalog game."""
-    from alignment.audit.compare import load_jax_backend, matched_run
+ROLLOUT_SEED = 0  # the emulator's reset seed in every matched rollout
+
+
+def rollout_actions(entry, *, seed: int = 0, max_frames: int = MAX_FRAMES) -> list[tuple]:
+    """The matched rollouts' per-frame actions (indices into the minimal action set):
+    ``[(policy, episode, frames)]`` for each of :data:`ROLLOUTS`."""
     from alignment.audit.episodes import expand_to_frames
-    from alignment.backends import make_backend
-    from alignment.catalog import entry as catalog_entry
     from alignment.reference.policy import episode_actions
 
-    e = catalog_entry(game)
-    jax_side, ale_side = load_jax_backend(e), make_backend("ale", e.name)
     steps = -(-max_frames // FRAMESKIP)
+    out = []
+    for policy, episodes in ROLLOUTS:
+        actions = episode_actions(entry, policy, seed=seed, episodes=episodes, steps=steps)
+        out += [(policy, i, expand_to_frames(actions[i], FRAMESKIP, max_frames))
+                for i in range(episodes)]
+    return out
+
+
+def until_over(backend, seed: int, frames: np.ndarray) -> dict[str, np.ndarray]:
+    """Every signal and the reward after every frame from reset, up to the first game-over frame.
+    ``frames``: indices into the catalog's minimal action set (whatever set ``backend`` plays)."""
+    names = backend.entry.minimal_actions
+    if tuple(backend.action_names) != tuple(names):
+        frames = backend.action_indices(list(names))[np.asarray(frames, np.int64)]
+    backend.reset(seed)
+    traces = backend.run(frames)
+    over = np.nonzero(traces["terminated"])[0]
+    n = int(over[0]) + 1 if len(over) else len(traces["terminated"])
+    return {k: np.asarray(v)[:n] for k, v in traces.items()}
+
+
+_ALE_ROLLOUTS: dict[tuple, list] = {}  # the emulator's rollouts, kept across faults
+
+
+def ale_rollouts(game: str, plan: list[tuple], *, mods=(), max_frames: int = MAX_FRAMES,
+                 seed: int = 0) -> list[dict]:
+    """The emulator's traces of ``plan`` (``rollout_actions``' rows), played once per game, mods,
+    length and seed, and kept (every fault compares with the same recording)."""
+    from alignment.backends import make_backend
+
+    key = (game, tuple(mods), max_frames, seed)
+    if key not in _ALE_ROLLOUTS:
+        _ALE_ROLLOUTS.clear()
+        side = make_backend("ale", game, mods=tuple(mods))
+        _ALE_ROLLOUTS[key] = [until_over(side, ROLLOUT_SEED, frames) for _, _, frames in plan]
+    return _ALE_ROLLOUTS[key]
+
+
+def rollout_divergence(signals: Mapping, ale: dict, jax: dict, where: str):
+    """The first frame where one matched rollout's JAX traces leave ALE's (a
+    :class:`~alignment.audit.lockstep.Divergence`), or None; games of different lengths that agree
+    up to the shorter one's end part on ``frames``."""
+    from alignment.audit.lockstep import Divergence, Recording, first_divergence
+
+    n = min(len(ale["terminated"]), len(jax["terminated"]))
+    cut = [Recording(0, {k: v[:n] for k, v in t.items()}, [], [], {}, {}) for t in (ale, jax)]
+    div = first_divergence(signals, *cut, where)
+    if div is None and len(ale["terminated"]) != len(jax["terminated"]):
+        return Divergence(n + 1, "frames", len(ale["terminated"]), len(jax["terminated"]), where)
+    return div
+
+
+def lockstep_rollouts(game: str, *, jax_mods=(), ale_mods=(), max_frames: int = MAX_FRAMES,
+                      full_action_space: bool = False) -> tuple[dict, list]:
+    """The matched rollouts on ALE (playing ``ale_mods``' counterparts) and on the JAX game built
+    with ``jax_mods``, compared frame by frame: the events' comparison (:func:`compare_events`)
+    with each rollout's frames and first divergence as JSON, and the divergences themselves."""
+    from alignment.backends import make_backend
+    from alignment.catalog import entry as catalog_entry
+
+    e = catalog_entry(game)
+    plan = rollout_actions(e, seed=ROLLOUT_SEED, max_frames=max_frames)
+    ale_side = ale_rollouts(e.name, plan, mods=ale_mods, max_frames=max_frames)
+    jax_side = make_backend("jax", e.name, mods=tuple(jax_mods),
+                            full_action_space=full_action_space)
+    ale, jax = Counter(), Counter()
+    rollouts, found = [], []
+    for (policy, i, frames), a in zip(plan, ale_side):
+        j = until_over(jax_side, ROLLOUT_SEED, frames)
+        ale.update(event_kinds(a))
+        jax.update(event_kinds(j))
+        div = rollout_divergence(e.signals, a, j, f"{policy} rollout {i}")
+        found.append((policy, i, div))
+        rollouts.append({"policy": policy, "episode": i,
+                         "frames": {"ale": int(len(a["terminated"])),
+                                    "jax": int(len(j["terminated"]))},
+                         "divergence": None if div is None else div.to_json()})
+    out = compare_events(ale, jax)
+    out["rollouts"] = rollouts
+    out["settings"] = {"frameskip": FRAMESKIP, "sticky": 0.0, "max_frames": max_frames,
+                       "seed": ROLLOUT_SEED}
+    return out, found
+
+
+def fault_events(game: str, spec, mods, structure=(), *, max_frames: int = MAX_FRAMES) -> dict:
+    """The matched rollouts on the JAX game built with ``mods`` (a seeded fault or mutant) against
+    the emulator's: per rollout its first divergence, attributed to rules as an exploration walk's
+    from reset is (the rules the mods' traced code carries, narrowed to those probing the signal
+    that diverged; else the rules probing that signal from reset), and the kinds of event that
+    differ. ``rules``: every rule a divergence was attributed to."""
+    from alignment.audit import explore
+
+    touched = explore.touched_rules(mods, structure)
+    reset = explore.starts(spec, budget=explore.Budget(0, (), 0, 0))[0]
+    # the exploration's build of the faulty game (every action): no compile of its own
+    result, found = lockstep_rollouts(game, jax_mods=mods, max_frames=max_frames,
+                                      full_action_space=True)
+    divergences = [{"policy": policy, "episode": i, **div.to_json(),
+                    "rules": explore.attribute(div, reset, spec, touched)}
+                   for policy, i, div in found if div is not None]
+    return {"divergences": divergences,
+            "rules": sorted({r for d in divergences for r in d["rules"]}),
+            "unjustified": result["unjustified"], "missing_on_jax": result["missing_on_jax"],
+            "rollouts": len(found)}
+
+
+def matched_events(game: str, *, seed: int = 0, max_frames: int = MAX_FRAMES) -> dict[str, Any]:
+    """Event kinds of both backends over the audit's matched rollouts of a catalog game."""
+    from alignment.audit.compare import load_jax_backend
+    from alignment.catalog import entry as catalog_entry
+
+    e = catalog_entry(game)
+    jax_side = load_jax_backend(e)
+    plan = rollout_actions(e, seed=seed, max_frames=max_frames)
+    ale_side = ale_rollouts(e.name, plan, max_frames=max_frames, seed=seed)
     ale, jax = Counter(), Counter()
     rollouts = []
-    for policy, episodes in ROLLOUTS:
-        actions = episode_actions(e, policy, seed=seed, episodes=episodes, steps=steps)
-        for i in range(episodes):
-            frames = expand_to_frames(actions[i], FRAMESKIP, max_frames)
-            a = matched_run(ale_side, 0, frames)
-            j = matched_run(jax_side, seed * 1000 + i, frames)
-            ka, kj = event_kinds(a), event_kinds(j)
-            ale.update(ka)
-            jax.update(kj)
-            rollouts.append({"policy": policy, "episode": i,
-                             "frames": {"ale": int(len(a["frame"])), "jax": int(len(j["frame"]))}})
+    for (policy, i, frames), a in zip(plan, ale_side):
+        j = until_over(jax_side, seed * 1000 + i, frames)
+        ale.update(event_kinds(a))
+        jax.update(event_kinds(j))
+        rollouts.append({"policy": policy, "episode": i,
+                         "frames": {"ale": int(len(a["frame"])), "jax": int(len(j["frame"]))}})
     out = compare_events(ale, jax)
     out["rollouts"] = rollouts
     out["settings"] = {"frameskip": FRAMESKIP, "sticky": 0.0, "max_frames": max_frames, "seed": seed}

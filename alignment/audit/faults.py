@@ -116,16 +116,28 @@ class FaultResult:
     explore_first: Optional[dict] = None  # exploration's earliest divergence
     explore_divergences: int = 0
     save_points: dict = dataclasses.field(default_factory=dict)  # name -> prefix divergence/None
+    # the matched rollouts (alignment.audit.events.fault_events) on the faulty game: None when not run
+    events: Optional[dict] = None
+
+    @property
+    def event_rules(self) -> list[str]:
+        return list((self.events or {}).get("rules") or [])
+
+    @property
+    def event_divergences(self) -> int:
+        return len((self.events or {}).get("divergences") or [])
 
     @property
     def detected(self) -> bool:
-        """Its rule was flagged: by the rule's probe, or by exploration attributing to it."""
-        return self.breaks in self.flagged or self.breaks in self.explore_rules
+        """Its rule was flagged: by the rule's probe, or by exploration or the matched rollouts
+        attributing a divergence to it."""
+        return (self.breaks in self.flagged or self.breaks in self.explore_rules
+                or self.breaks in self.event_rules)
 
     @property
     def caught(self) -> bool:
-        """Anything noticed the fault: a probe failed or exploration diverged."""
-        return bool(self.flagged) or self.explore_divergences > 0
+        """Anything noticed the fault: a probe failed, exploration or a matched rollout diverged."""
+        return bool(self.flagged) or self.explore_divergences > 0 or self.event_divergences > 0
 
     @property
     def collateral(self) -> list[str]:
@@ -138,4 +150,4 @@ class FaultResult:
                 "explore_rules": self.explore_rules, "explore_first": self.explore_first,
                 "explore_divergences": self.explore_divergences,
                 "save_points_broken": sorted(k for k, v in self.save_points.items() if v),
-                "error": self.error, "skipped": self.skipped}
+                "events": self.events, "error": self.error, "skipped": self.skipped}

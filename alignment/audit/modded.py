@@ -30,13 +30,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-import numpy as np
-
 from alignment import catalog
 from alignment.audit.core import AuditError, AuditResult, Subject, audit
-
-# the matched rollouts of a modified game: the events stage's policies, compared frame by frame
-ROLLOUT_SEED = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,56 +115,12 @@ def matched_lockstep(sides: ModSides, *, max_frames: Optional[int] = None) -> di
     """The audit's matched rollouts (:data:`alignment.audit.events.ROLLOUTS`) on the two modified
     games: event kinds of each side (behavioural precision) and, per rollout, the first frame where
     the JAX game leaves ALE's (every catalog signal within its tolerance and the reward)."""
-    from collections import Counter
+    from alignment.audit.events import MAX_FRAMES, lockstep_rollouts
 
-    from alignment.audit.episodes import expand_to_frames
-    from alignment.audit.events import FRAMESKIP, MAX_FRAMES, ROLLOUTS, compare_events, event_kinds
-    from alignment.audit.lockstep import Recording, first_divergence
-    from alignment.backends import make_backend
-    from alignment.reference.policy import episode_actions
-
-    max_frames = max_frames or MAX_FRAMES
-    e = catalog.entry(sides.game)
-    ale_side = make_backend("ale", e.name, mods=sides.names)
-    jax_side = make_backend("jax", e.name, mods=sides.names)
-    steps = -(-max_frames // FRAMESKIP)
-    ale, jax = Counter(), Counter()
-    rollouts = []
-    for policy, episodes in ROLLOUTS:
-        actions = episode_actions(e, policy, seed=ROLLOUT_SEED, episodes=episodes, steps=steps)
-        for i in range(episodes):
-            frames = expand_to_frames(actions[i], FRAMESKIP, max_frames)
-            a, j = _until_over(ale_side, frames), _until_over(jax_side, frames)
-            ale.update(event_kinds(a))
-            jax.update(event_kinds(j))
-            n = min(len(a["terminated"]), len(j["terminated"]))
-            cut = {k: v[:n] for k, v in a.items()}, {k: v[:n] for k, v in j.items()}
-            div = first_divergence(e.signals, *(Recording(0, t, [], [], {}, {}) for t in cut),
-                                   f"{policy} rollout {i}")
-            if div is None and len(a["terminated"]) != len(j["terminated"]):
-                div_json = {"frame": n + 1, "signal": "frames", "ale": len(a["terminated"]),
-                            "jax": len(j["terminated"]), "where": f"{policy} rollout {i}",
-                            "others": []}
-            else:
-                div_json = None if div is None else div.to_json()
-            rollouts.append({"policy": policy, "episode": i,
-                             "frames": {"ale": int(len(a["terminated"])),
-                                        "jax": int(len(j["terminated"]))},
-                             "divergence": div_json})
-    out = compare_events(ale, jax)
-    out["rollouts"] = rollouts
-    out["settings"] = {"frameskip": FRAMESKIP, "sticky": 0.0, "max_frames": max_frames,
-                       "seed": ROLLOUT_SEED, "mods": list(sides.names), "lockstep": True}
+    out, _ = lockstep_rollouts(sides.game, jax_mods=sides.names, ale_mods=sides.names,
+                               max_frames=max_frames or MAX_FRAMES)
+    out["settings"].update({"mods": list(sides.names), "lockstep": True})
     return out
-
-
-def _until_over(backend, frames: np.ndarray) -> dict[str, np.ndarray]:
-    """Every signal and the reward after every frame from reset, up to the first game-over frame."""
-    backend.reset(ROLLOUT_SEED)
-    traces = backend.run(frames)
-    over = np.nonzero(traces["terminated"])[0]
-    n = int(over[0]) + 1 if len(over) else len(traces["terminated"])
-    return {k: np.asarray(v)[:n] for k, v in traces.items()}
 
 
 def run_mod_audit(game: str, mods: Sequence[str], *, llm: str = "offline",

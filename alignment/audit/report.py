@@ -290,18 +290,24 @@ def render_markdown(report: dict) -> str:
 
     if report.get("faults") is not None:
         lines += ["## Seeded faults", ""]
+        rolled = any(f.get("events") is not None for f in report["faults"])
         lines += _table(["fault", "breaks", "detected", "caught", "also flagged",
-                         "exploration", "what it does"],
+                         "exploration", *(["matched rollouts"] if rolled else []),
+                         "what it does"],
                         [[f"`{f['fault']}`", f"`{f['breaks']}`", "yes" if f["detected"] else "**NO**",
                           "yes" if f.get("caught", f["detected"]) else "**NO**",
                           ", ".join(f["collateral"]) or "-", _explored(f),
+                          *([_rolled(f.get("events"))] if rolled else []),
                           f["error"] or f["description"]]
                          for f in report["faults"]])
         lines += ["", "Under each fault every probe that holds on the real game runs again in "
                   "lockstep with ALE (save-point prefixes included, so a broken save point is "
-                  "named), and the exploration runs again on the faulty game. *Detected*: the "
-                  "rule it breaks was flagged (its probe failed, or an exploration divergence was "
-                  "attributed to it); *caught*: anything noticed it.", ""]
+                  "named), and the exploration runs again on the faulty game"
+                  + (", and so do the matched rollouts (whole games from reset, compared frame "
+                     "by frame)" if rolled else "")
+                  + ". *Detected*: the rule it breaks was flagged (its probe failed, or an "
+                  "exploration or rollout divergence was attributed to it); *caught*: anything "
+                  "noticed it.", ""]
         lines.append("")
     elif report.get("faults_note"):
         lines += ["## Seeded faults", "", report["faults_note"], ""]
@@ -388,6 +394,20 @@ def _explored(f: dict) -> str:
     at = f"; save points off ALE: {', '.join(broken)}" if broken else ""
     return (f"{f['explore_divergences']} divergences, first at frame {first['frame']} "
             f"({first['signal']}; {first['where']}) -> {rules}{at}")
+
+
+def _rolled(ev: Optional[dict]) -> str:
+    if not ev:
+        return "-"
+    ds = ev.get("divergences") or []
+    if not ds:
+        return f"0 of {ev.get('rollouts', '?')} diverge"
+    first = min(ds, key=lambda d: d["frame"])
+    kinds = [f"JAX only: {', '.join(ev['unjustified'])}"] if ev.get("unjustified") else []
+    kinds += [f"ALE only: {', '.join(ev['missing_on_jax'])}"] if ev.get("missing_on_jax") else []
+    return (f"{len(ds)} of {ev.get('rollouts', '?')} diverge, first at frame {first['frame']} "
+            f"({first['signal']}; {first['where']}) -> {', '.join(ev.get('rules') or []) or 'no rule'}"
+            + (f"; events {'; '.join(kinds)}" if kinds else ""))
 
 
 def _mutation_section(report: dict) -> list[str]:
