@@ -388,13 +388,18 @@ def _same(mods: Sequence, ale_mods: Sequence[str]) -> bool:
 
 def _plan_from(ale: "_AleSide", plan: list[Start], st: Start, frames: int, seed: int,
                here: Optional[dict]) -> tuple[list[Hold], dict]:
-    """The planner's walk from ``st``, searched on the JAX game the emulator's side plays (the
-    original, or the same registered mods), and what its search saw. ``here``: that game's
-    snapshots of the starts when the exploration under way plays it; else the start is reached
-    on it afresh."""
+    return planned_walk(ale.game, plan, st, frames, seed=seed, mods=ale.mods, here=here)
+
+
+def planned_walk(game: str, plan: list[Start], st: Start, frames: int, *, seed: int,
+                 mods: Sequence[str] = (), here: Optional[dict] = None) -> tuple[list[Hold], dict]:
+    """The planner's walk from ``st`` (one of ``plan``), searched on the JAX game the emulator's
+    side plays (the original, or the same registered ``mods``), and what its search saw.
+    ``here``: that game's snapshots of the starts when the exploration under way plays it; else
+    the start is reached on it afresh."""
     from alignment.audit.planner import plan as search
 
-    backend = make_backend("jax", ale.game, mods=ale.mods, mode=st.mode, full_action_space=True)
+    backend = make_backend("jax", game, mods=tuple(mods), mode=st.mode, full_action_space=True)
     if here is not None:
         backend.restore(here[st.name])
     else:
@@ -459,5 +464,6 @@ def attribute(div: Divergence, start: Start, spec, touched: set[str]) -> list[st
 
 
 __all__ = ["Budget", "Exploration", "FULL", "PLANNER", "POLICIES", "QUICK", "Start", "WalkResult",
-           "attribute", "explore", "load_deep", "signal_rules", "starts", "touched_rules", "walk",
+           "attribute", "explore", "load_deep", "planned_walk", "signal_rules", "starts",
+           "touched_rules", "walk",
            "BackendError"]

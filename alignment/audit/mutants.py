@@ -481,8 +481,9 @@ def probe_scripts(spec, game: str) -> tuple[list, list[str]]:
 
 def explore_scripts(spec, game: str, budget=None) -> list:
     """The audit's exploration (:mod:`alignment.audit.explore`) as scripts: every walk of every
-    start but the deep ones (each start's steps, then the walk), and the deep recording's first
-    ``budget.deep_frames`` frames as one script. Named ``explore:<start>/<policy>``."""
+    start but the deep ones (each start's steps, then the walk; the planner's too, planned here
+    as the exploration plans it), and the deep recording's first ``budget.deep_frames`` frames as
+    one script. Named ``explore:<start>/<policy>``."""
     from alignment import catalog
     from alignment.audit import explore
     from alignment.audit.mutant_runs import Script
@@ -510,6 +511,11 @@ def explore_scripts(spec, game: str, budget=None) -> list:
                                     seed=explore.SEED + 1000 * k + n)
                 out.append(Script(f"explore:{st.name}/{policy}", explore.SEED, st.mode,
                                   prefix + steps_of(walk)))
+        if budget.planner_frames and st.kind in budget.planner_starts:
+            holds, _ = explore.planned_walk(game, plan, st, budget.planner_frames,
+                                            seed=explore.SEED + n)
+            out.append(Script(f"explore:{st.name}/{explore.PLANNER}", explore.SEED, st.mode,
+                              prefix + steps_of(holds)))
     deep = deep_steps(game, budget.deep_frames) if budget.deep_frames else None
     if deep:
         out.append(Script("explore:deep play", explore.SEED, None, deep))
@@ -796,7 +802,8 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
                 "population's fixed order (all when size is null)"),
         "equivalence": how.describe(starts, sum(s[2] for s in deep or () if s[0] == "act")),
         "explore": ("the exploration's walks (QUICK budget: every start but the deep ones, each "
-                    "start's steps then a walk; the deep recording's first frames as one run) "
+                    "start's steps then a walk, the planner's from reset too; the deep recording's "
+                    "first frames as one run) "
                     "run for mutants no probe kills, until the first that kills"
                     if tiers[1] else "not run"),
     }

@@ -184,4 +184,20 @@ def plan(backend, frames: int, *, seed: int, search: Search = SEARCH,
                 time.perf_counter() - t0)
 
 
-__all__ = ["Plan", "SEARCH", "Search", "plan"]
+def whole_game(game: str, *, seed: int = 1, frames: int = 30_000,
+               search: Search = SEARCH) -> tuple[np.ndarray, Plan]:
+    """A deep game planned on the JAX game from reset (up to ``frames`` frames, or its end), as the
+    per-frame indices into the minimal action set that :mod:`alignment.deepplay` recordings hold.
+    Breakout has no ALE lookahead player; this one plays its whole game for the exploration's deep
+    starts and the mutants' equivalence runs, and - being chosen on the JAX game - counts only once
+    replayed on ALE and found equal (tests/test_deepplay.py)."""
+    from alignment.backends import make_backend
+
+    backend = make_backend("jax", game, full_action_space=True)
+    backend.reset(0)
+    found = plan(backend, frames, seed=seed, search=search)
+    names = list(backend.entry.minimal_actions)
+    return np.asarray([names.index(a) for a in found.actions], np.int32), found
+
+
+__all__ = ["Plan", "SEARCH", "Search", "plan", "whole_game"]

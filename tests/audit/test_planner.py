@@ -109,3 +109,38 @@ def test_the_planner_goes_deeper_than_the_walks_and_catches_a_fault_only_it_reac
     assert first["ale"] + 1 == first["jax"]
     assert "scoring.ball-hits-brick-continues" in found.rules
     assert found.players()[explore.PLANNER] == {"walks": 1, "frames": 1200, "divergences": 1}
+
+
+@pytest.mark.slow
+def test_the_stored_breakout_deep_game_is_what_the_planner_plays():
+    """tests/data/deep/breakout-planner-s1.json (replayed on ALE by tests/test_deepplay.py) is the
+    planner's whole game, reaching what no probe or walk does: a shrunk paddle, 16 hits, 374 points."""
+    from alignment import deepplay
+    from tests.docs.paths import REPO
+
+    doc, stored = deepplay.load_actions(REPO / "tests" / "data" / "deep" / "breakout-planner-s1.json")
+    actions, found = planner.whole_game("breakout", seed=1)
+    assert np.array_equal(actions, stored) and doc["game"] == "breakout"
+    assert (found.reward, found.lives_lost) == (374.0, 5)
+    b = make_backend("jax", "breakout")
+    b.reset(0)
+    t = b.run(actions)
+    assert bool(t["terminated"][-1]) and bool(np.any(t["paddle_shrunk"]))
+    assert int(np.max(t["hit_count"])) == 16
+
+
+@pytest.mark.slow
+def test_mutants_are_also_killed_by_the_planners_walk():
+    """Mutation testing plays the exploration's walks for what the probes leave alive: the
+    planner's walk from reset is among them, the very actions the exploration replays."""
+    from alignment.audit.mutants import explore_scripts
+    from alignment.spec.schema import ALE_ACTION_NAMES
+
+    spec = load_spec(SPECS / "breakout.yaml")
+    scripts = {s.name: s for s in explore_scripts(spec, "breakout")}
+    walk = scripts["explore:reset/planner"]
+    assert walk.frames == explore.QUICK.planner_frames
+    b = make_backend("jax", "breakout", full_action_space=True)
+    b.reset(explore.SEED)
+    chosen = planner.plan(b, explore.QUICK.planner_frames, seed=explore.SEED + 1)
+    assert [ALE_ACTION_NAMES[s[1]] for s in walk.steps for _ in range(s[2])] == chosen.actions
