@@ -1,18 +1,16 @@
 """Kangaroo's JAX game (ports/kangaroo/game) against the real emulator, frame by frame: every RAM
-byte the state mirrors (ports/kangaroo/game/game.FIELD_RAM: the mother, the big ape's coconut, the
-timer, score, lives, fruit, bell, layout, the waits and the music index they hang on), the score
-and the reward, from reset with the same actions (sticky actions off).
+byte the state mirrors (ports/kangaroo/game/game.FIELD_RAM: the monkeys, their apples, the mother,
+the big ape's coconut, the timer, score, lives, fruit, bell, layout, the waits and the music index
+they hang on: 57 bytes), the score and the reward, lives and the end, from reset with the same
+actions (sticky actions off). On the game-over frame the cartridge starts its attract mode, which
+is not ported: that frame is compared on score, reward, lives and the end only.
 
-The monkeys and their apples are not ported yet: on ALE they are held off with the no_monkey RAM
-writes (ports/kangaroo/reference/ram.ALE_MODS), so these comparisons cover the mother and the
-coconut. The scripted climb also holds the coconut off, on both sides with the same write
-(no_coconut: ram[33] = 255 after reset and after every frame).
-
-Measured (ale-py 0.12.1): every frame agrees over the NOOP game (three lives lost to coconuts,
-1,150 frames), a scripted climb of layout 0 (two fruit, the bell and the fruit growing back, the
-baby reached, the round-won tune and bonus, layout 1, 2,679 frames), random play with a punched
-coconut, and (slow) whole random games to the game over (seeds 0-9, actions held 1-8 frames:
-1,414-4,206 frames each).
+Measured (ale-py 0.12.1): every frame agrees over the NOOP game, random play, the stored deep game
+(tests/data/ports/kangaroo-floor2-s0.json: 7,689 frames to the second floor, monkeys and apples
+punched), a scripted climb of layout 0 with the monkeys and the coconut held off on both sides by
+the same RAM writes (two fruit, the bell and the fruit growing back, the baby reached, the
+round-won tune and bonus, layout 1), and (slow) whole random games seeds 0-9 (1,414-2,459 frames
+each) and with the no_monkey writes on both sides.
 """
 
 from __future__ import annotations
@@ -22,6 +20,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from pathlib import Path
+
+from alignment import deepplay
 from alignment.porting import ramtrace as rt
 from ports.kangaroo.game import Kangaroo
 from ports.kangaroo.game import constants as k
@@ -29,7 +30,8 @@ from ports.kangaroo.game.game import FIELD_RAM, ram_of_state, state_from_ram
 from ports.kangaroo.reference import ram as gt
 
 GAME = Kangaroo()
-LENGTH = 3000  # runs are padded to this many frames: one compile for every fast test
+STORED = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-floor2-s0.json"
+LENGTH = 8000  # runs are padded to this many frames: one compile per RAM-write set in the fast tests
 NO_MONKEY = gt.ALE_MODS["no_monkey"].writes
 HELD_OFF = (*NO_MONKEY, *gt.ALE_MODS["no_coconut"].writes)
 MIRRORED = sorted(ram_of_state(GAME._reset(jax.random.key(0))))
@@ -42,21 +44,26 @@ CLIMB = [("NOOP", 160), ("RIGHT", 340), ("UP", 160), ("LEFT", 360), ("RIGHT", 15
          ("NOOP", 400), ("RIGHT", 200), ("FIRE", 10), ("LEFT", 300)]
 
 
-def _hold_coconut_off(s):
-    """no_coconut's RAM write on the state: ram[33] = 255, as ALE's counterpart writes it."""
-    return s.replace(coconut_row=jnp.int32(gt.NONE))
+def _hold_off(s, held):
+    """The ALE counterparts' RAM writes on the state, as ALE applies them (after reset and after
+    every frame): no_monkey ram[8..11] = 127, no_coconut ram[33] = 255."""
+    if "no_monkey" in held:
+        s = s.replace(monkey_row=jnp.full(k.MONKEY_SLOTS, gt.NO_MONKEY, jnp.int32))
+    if "no_coconut" in held:
+        s = s.replace(coconut_row=jnp.int32(gt.NONE))
+    return s
 
 
-def _scan(no_coconut: bool):
+def _scan(held):
     def body(s, a):
         s, r = GAME._step(s, a)
-        s = _hold_coconut_off(s) if no_coconut else s
+        s = _hold_off(s, held)
         return s, (s, r)
 
     return jax.jit(lambda s, a: jax.lax.scan(body, s, a))
 
 
-_SCANS = {False: _scan(False), True: _scan(True)}
+_SCANS = {held: _scan(held) for held in ((), ("no_monkey",), ("no_monkey", "no_coconut"))}
 
 
 def _mirrored(states) -> np.ndarray:
@@ -71,15 +78,15 @@ def _mirrored(states) -> np.ndarray:
     return np.stack([cols[i] for i in MIRRORED], 1)
 
 
-def assert_lockstep(trace, length=LENGTH, *, no_coconut=False):
-    state = GAME._reset(jax.random.key(0))
-    state = _hold_coconut_off(state) if no_coconut else state
+def assert_lockstep(trace, length=LENGTH, *, held=()):
+    state = _hold_off(GAME._reset(jax.random.key(0)), held)
     assert ram_of_state(state) == {i: int(trace.rams[0][i]) for i in MIRRORED}
     padded = np.zeros(max(length, trace.frames), np.int32)
     padded[:trace.frames] = trace.actions
-    _, (states, rewards) = _SCANS[no_coconut](state, jnp.asarray(padded))
-    ours = _mirrored(states)[:trace.frames]
-    ale = trace.rams[1:, MIRRORED]
+    _, (states, rewards) = _SCANS[held](state, jnp.asarray(padded))
+    compared = trace.frames - int(trace.game_over[-1])  # the attract mode's frame: not ported
+    ours = _mirrored(states)[:compared]
+    ale = trace.rams[1:compared + 1, MIRRORED]
     bad = np.nonzero((ours != ale).any(1))[0]
     if len(bad):
         t = int(bad[0])
@@ -93,9 +100,9 @@ def assert_lockstep(trace, length=LENGTH, *, no_coconut=False):
     return states
 
 
-def test_the_noop_game_start_tune_coconuts_and_game_over_match_ale():
-    trace = rt.record("kangaroo", [("NOOP", 1500)], writes=NO_MONKEY)
-    assert trace.game_over[-1] and trace.frames == 1_150  # three coconuts on the standing mother
+def test_the_noop_game_matches_ale_to_the_game_over():
+    trace = rt.record("kangaroo", [("NOOP", 3000)])
+    assert trace.game_over[-1]
     assert_lockstep(trace)
 
 
@@ -109,12 +116,22 @@ def test_a_climb_of_layout_0_to_the_baby_matches_ale_on_every_frame():
     assert (rams[:, gt.MOTHER_ROW] == 0).any() and (rams[:, gt.MOTHER_STATE] == k.ROUND_WON).any()
     assert rams[-1, gt.LEVEL] == 1 and gt.score(rams[-1]) == 1_600  # 200 for fruit, 1,400 time bonus
     assert (rams[:, gt.MOTHER_POSE] == k.PUNCH_POSE | k.FACING_RIGHT).any()
-    assert_lockstep(trace, no_coconut=True)
+    assert_lockstep(trace, held=("no_monkey", "no_coconut"))
 
 
 def test_random_play_matches_ale_on_every_frame():
-    trace = rt.record("kangaroo", frames=LENGTH, seed=0, hold=(1, 8), writes=NO_MONKEY)
-    assert (trace.rewards == 200).any()  # a punched coconut (the glove's collision on the picture)
+    trace = rt.record("kangaroo", frames=3000, seed=0, hold=(1, 8))
+    assert trace.game_over[-1]
+    assert_lockstep(trace)
+
+
+def test_the_stored_deep_game_matches_ale_on_every_frame():
+    """7,689 frames to the second floor: monkeys punched (200), apples punched (100: the glove's
+    collision on the picture), fruit, deaths to apples and coconuts, the game over."""
+    doc, actions = deepplay.load_actions(STORED)
+    names = deepplay.Lookahead.of_rom("kangaroo").names
+    trace = rt.record("kangaroo", [(names[a], 1) for a in actions])
+    assert (trace.rewards == 100).sum() == 5 and (trace.rewards == 200).any()
     assert_lockstep(trace)
 
 
@@ -128,6 +145,14 @@ def test_state_from_ram_continues_a_game_reached_on_ale():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(10))
 def test_whole_random_games_match_ale_on_every_frame(seed):
-    trace = rt.record("kangaroo", frames=20_000, seed=seed, hold=(1, 8), writes=NO_MONKEY)
+    trace = rt.record("kangaroo", frames=20_000, seed=seed, hold=(1, 8))
     assert trace.game_over[-1]
     assert_lockstep(trace, length=20_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(5))
+def test_whole_random_games_without_monkeys_match_ale_with_the_same_writes(seed):
+    trace = rt.record("kangaroo", frames=20_000, seed=seed, hold=(1, 8), writes=NO_MONKEY)
+    assert trace.game_over[-1]
+    assert_lockstep(trace, length=20_000, held=("no_monkey",))

@@ -208,7 +208,70 @@ COCONUT_FAST_DIFFICULTY = 2  # from here on walk phase 0 of even frames
 # is the mother's + 1 and its x is the glove's +-1; the glove is at x + 9 facing right, x - 1 facing
 # left (the cartridge's missile placement; the window measured on ALE by sweeping the coconut)
 GLOVE_ROW = 1
+GLOVE_APPLE_ROW = 2  # the apple's row, the mother's + 2, where the glove meets it
 GLOVE_RIGHT = 9
 GLOVE_LEFT = -1
 GLOVE_REACH = 1
 COCONUT_PUNCH_POINTS = 2  # hundreds
+
+# ---- the monkeys and their apples ----------------------------------------------------------------
+RAM_MONKEY_SPRITE = 0  # $80..$83: each monkey's sprite (its graphics' low address byte)
+RAM_MONKEY_STATE = 4  # $84..$87: bit 7 empty; the low bits pick the AI's branch (below)
+RAM_MONKEY_ROW = 8  # $88..$8B: rows 0..20 down the right side; 255/127/128 when empty
+RAM_MONKEY_X = 12  # $8C..$8F
+RAM_MONKEYS = 20  # $94: monkeys on the screen
+RAM_APPLE_FLAGS = 21  # $95..$98: low nibble monkey i's apples left; high: apple slot i (bit 7 idle,
+#                       bits 4-5 its thrower, $F0 free)
+RAM_APPLE_ROW = 25  # $99..$9B: 255 none
+RAM_APPLE_X = 28  # $9C..$9E
+RAM_APPLES = 31  # $9F: apples in flight
+RAM_THROW_INDEX = 32  # $A0: the next throw's height, 0..17
+MONKEY_SLOTS = 4
+APPLE_SLOTS = 3
+MONKEY_EMPTY = 0xFF
+MONKEY_START_ROW = 0xFF
+MONKEY_START_X = 0x88
+MONKEY_SPAWN_STATE = 1
+MONKEY_IDLE_X = 0x87  # ram[12..15] at a new life
+APPLE_FLAGS_START = 0xF1  # ram[21..24] at a new life
+APPLE_FREE = 0xF0
+APPLE_IDLE = 0x80
+APPLE_SUPPLY = 0x0F
+APPLE_STEP = 2  # pixels an apple flies left every odd frame
+APPLE_POINTS = 1  # hundreds, a punched apple
+MONKEY_POINTS = 2  # hundreds, a punched monkey (and one that touches the mother)
+MONKEY_HIT = 0x08  # the state of a punched (or touching) monkey; it flashes, then is gone
+MAX_APPLES = 3
+THROW_PATTERN = 18
+PACE_MAX = 3
+PACE_OVERFLOW = 4
+AI_PERIOD_MASK = 0x0F  # every monkey thinks on frame_count & 15 == 0 ...
+AI_CLIMB_FRAME = 0x08  # ... and one climbing down the side also on 8
+CLIMB_STATE_MASK = 0xEF
+CLIMBING_DOWN = 0x21
+# $FD8C: monkeys come on frame_count & mask == 1, per layout
+SPAWN_MASK = (0xFF, 0x7F, 0x7F)
+# $FDD6: apples per monkey, by pace ram[55]
+APPLES_PER_MONKEY = (1, 2, 2, 3, 4)
+# $FDC3: the rows where a monkey climbing down looks for the mother's floor
+MONKEY_LOOK_ROWS = (7, 13, 19)
+MONKEY_BOTTOM = 0x14
+MONKEY_THROW_MOTHER_X = 0x70  # a monkey on the mother's floor throws if she is at or right of this
+MONKEY_LEFT_TURN = 0x81
+MONKEY_HOME = 0x82
+MONKEY_STEP = 3
+# $FF6D (running on into $FF81): the floor of each row (indexed by row + the mother's height)
+FLOOR_OF_ROW = (0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 2, 3, 2, 2)
+# $F000: the x where a monkey walking back throws, per layout
+MONKEY_THROW_X = (91, 91, 109)
+# $FDC6 / $FDDF: the throw's row offset by the throw index, with pace / at pace 0
+THROW_HEIGHT_PACED = (0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2)
+THROW_HEIGHT = (0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
+# sprites (low address bytes of the monkey's graphics) the AI sets
+SPRITE_CLIMB_A, SPRITE_CLIMB_B = 0xB3, 0xC3
+SPRITE_WALK_A, SPRITE_WALK_B = 0x43, 0x53
+SPRITE_WALK_RIGHT_A, SPRITE_WALK_RIGHT_B = 0x74, 0x53
+SPRITE_WALK_LEFT_A, SPRITE_WALK_LEFT_B = 0x64, 0x43
+SPRITE_THROW_HIGH, SPRITE_THROW_LOW = 0x84, 0xA3
+SPRITE_THROWN = 0x93
+SPRITE_HIT = 0xD4

@@ -13,6 +13,7 @@ from jaxtari.env import Game, joystick
 from . import constants as k
 from . import logic
 from .ape import ape
+from . import monkeys
 from .state import KangarooState
 
 
@@ -24,6 +25,12 @@ class KangarooConstants:
 # ram[index] after ALE's reset, for the bytes the state mirrors (measured, ale-py 0.12.1): the game
 # is waiting through its start tune
 RESET_RAM = {
+    **{k.RAM_MONKEY_STATE + i: k.MONKEY_EMPTY for i in range(k.MONKEY_SLOTS)},
+    **{k.RAM_MONKEY_ROW + i: k.MONKEY_EMPTY for i in range(k.MONKEY_SLOTS)},
+    **{k.RAM_MONKEY_X + i: k.MONKEY_IDLE_X for i in range(k.MONKEY_SLOTS)},
+    **{k.RAM_APPLE_FLAGS + i: k.APPLE_FLAGS_START for i in range(k.MONKEY_SLOTS)},
+    **{k.RAM_APPLE_ROW + i: k.MONKEY_EMPTY for i in range(k.APPLE_SLOTS)},
+    k.RAM_APPLE_X: k.MONKEY_EMPTY,
     k.RAM_MOTHER_ROW: k.START_ROW, k.RAM_MOTHER_X: k.START_X, k.RAM_POSE: k.START_POSE,
     k.RAM_COUNTER: k.START_COUNTER, k.RAM_COCONUT_ROW: k.COCONUT_NONE, k.RAM_COCONUT_X: 0,
     k.RAM_COCONUT_STATE: k.COCONUT_NONE, k.RAM_LEVEL: 0, k.RAM_DIFFICULTY: 0, k.RAM_SCORE_HIGH: 0,
@@ -35,6 +42,10 @@ RESET_RAM = {
 
 # state field -> its RAM index (fruit: the first of three)
 FIELD_RAM = {
+    "monkey_sprite": k.RAM_MONKEY_SPRITE, "monkey_state": k.RAM_MONKEY_STATE,
+    "monkey_row": k.RAM_MONKEY_ROW, "monkey_x": k.RAM_MONKEY_X, "monkeys": k.RAM_MONKEYS,
+    "apple_flags": k.RAM_APPLE_FLAGS, "apple_row": k.RAM_APPLE_ROW, "apple_x": k.RAM_APPLE_X,
+    "apples": k.RAM_APPLES, "throw_index": k.RAM_THROW_INDEX,
     "mother_row": k.RAM_MOTHER_ROW, "mother_x": k.RAM_MOTHER_X, "pose": k.RAM_POSE,
     "counter": k.RAM_COUNTER, "coconut_row": k.RAM_COCONUT_ROW, "coconut_x": k.RAM_COCONUT_X,
     "coconut_state": k.RAM_COCONUT_STATE, "level": k.RAM_LEVEL, "difficulty": k.RAM_DIFFICULTY,
@@ -44,15 +55,18 @@ FIELD_RAM = {
     "frame_count": k.RAM_FRAME_COUNT, "attract": k.RAM_ATTRACT, "timer": k.RAM_TIMER,
     "walk_phase": k.RAM_WALK_PHASE,
 }
-FRUITS = 3
+# the fields holding several bytes: how many
+LENGTHS = {"fruit": 3, "monkey_sprite": k.MONKEY_SLOTS, "monkey_state": k.MONKEY_SLOTS,
+           "monkey_row": k.MONKEY_SLOTS, "monkey_x": k.MONKEY_SLOTS, "apple_flags": k.MONKEY_SLOTS,
+           "apple_row": k.APPLE_SLOTS, "apple_x": k.APPLE_SLOTS}
 
 
 def state_from_ram(ram, *, frame: int = 0, key=None) -> KangarooState:
     """The state that mirrors a RAM snapshot of the cartridge (128 bytes, ALE's ``getRAM``);
     ``frame`` (frames since reset) is not in RAM."""
     r = np.asarray(ram, np.int64)
-    fields = {name: jnp.int32(r[i]) for name, i in FIELD_RAM.items() if name != "fruit"}
-    fields["fruit"] = jnp.asarray(r[k.RAM_FRUIT:k.RAM_FRUIT + FRUITS], jnp.int32)
+    fields = {name: (jnp.asarray(r[i:i + LENGTHS[name]], jnp.int32) if name in LENGTHS
+                     else jnp.int32(r[i])) for name, i in FIELD_RAM.items()}
     return KangarooState(frame=jnp.int32(frame), key=jax.random.key(0) if key is None else key,
                          **fields)
 
@@ -62,7 +76,7 @@ def ram_of_state(state) -> dict[int, int]:
     out = {}
     for name, i in FIELD_RAM.items():
         value = np.asarray(getattr(state, name))
-        if name == "fruit":
+        if name in LENGTHS:
             out.update({i + j: int(v) for j, v in enumerate(value)})
         else:
             out[i] = int(value)
@@ -88,10 +102,13 @@ class Kangaroo(Game):
     def _step(self, state, ale_action):
         joy = joystick(ale_action)
         s = logic.vertical_blank(state)
+        s = logic.where((s.mother_state & k.SIGN) != 0, s, monkeys.spawn(s))
+        s = monkeys.cap_pace(s)
         s = logic.music(s)
-        s = logic.where((s.mother_state & k.SIGN) != 0, s, ape(s))
+        s = logic.where((s.mother_state & k.SIGN) != 0, s, ape(monkeys.touch_mother(s)))
+        s = monkeys.punch_monkeys(s)
         s = logic.bell_clock(s)
-        s = logic.overscan(s, joy)
+        s = logic.overscan(s, joy, monkeys.think_all, monkeys.fly_apples, monkeys.punched_apple)
         s = logic.pickups(s)
         s = s.replace(frame=state.frame + 1)
         return s, self.score(s) - self.score(state)

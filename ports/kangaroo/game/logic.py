@@ -116,7 +116,14 @@ def new_life(s):
     fresh = s.replace(lives=lives, frame_count=jnp.int32(0), mother_state=jnp.int32(k.PLAYING),
                       timer=jnp.int32(k.START_TIMER), mother_x=jnp.int32(k.START_X),
                       pose=jnp.int32(k.START_POSE), mother_row=jnp.int32(k.START_ROW),
-                      coconut_row=jnp.int32(k.COCONUT_NONE), coconut_state=jnp.int32(k.COCONUT_NONE))
+                      coconut_row=jnp.int32(k.COCONUT_NONE), coconut_state=jnp.int32(k.COCONUT_NONE),
+                      monkeys=jnp.int32(0), apples=jnp.int32(0),
+                      monkey_state=jnp.full(k.MONKEY_SLOTS, k.MONKEY_EMPTY, jnp.int32),
+                      monkey_row=jnp.full(k.MONKEY_SLOTS, k.MONKEY_EMPTY, jnp.int32),
+                      monkey_x=jnp.full(k.MONKEY_SLOTS, k.MONKEY_IDLE_X, jnp.int32),
+                      apple_flags=jnp.full(k.MONKEY_SLOTS, k.APPLE_FLAGS_START, jnp.int32),
+                      apple_row=jnp.full(k.APPLE_SLOTS, k.MONKEY_EMPTY, jnp.int32),
+                      apple_x=s.apple_x.at[0].set(k.MONKEY_EMPTY))
     # the game over: the attract mode's frame counts on from 0 within the same frame
     ended = s.replace(lives=lives, frame_count=jnp.int32(1), attract=s.attract | k.SIGN)
     return where(over, ended, fresh)
@@ -343,25 +350,43 @@ def ground(s, up, down, left, right):
     return where(down, ducking, standing)
 
 
+def glove_over_apple(s):
+    """Whether the picture drew the glove over an apple in flight: at the mother's row + 2, x the
+    glove's +-1 (measured on ALE by sweeping an apple's row and x during a punch, both facings)."""
+    flying = (s.apple_flags[:k.APPLE_SLOTS] & k.SIGN) == 0
+    row = s.apple_row == ((s.mother_row + k.GLOVE_APPLE_ROW) & BYTE)
+    near = jnp.abs(s.apple_x - glove_x(s)) <= k.GLOVE_REACH
+    return minus(s.pose, 0) & (flying & row & near).any()
+
+
 def glove_x(s):
     return s.mother_x + jnp.where((s.pose & k.FACING_RIGHT) != 0, k.GLOVE_RIGHT, k.GLOVE_LEFT)
 
 
-def punched_coconut(s):
-    """The picture drew the glove over the coconut: it is gone, 200 points and the pickup tune."""
-    punching = minus(s.pose, 0)
+def glove_over_coconut(s):
+    """Whether the picture drew the glove over the coconut (see GLOVE_ROW)."""
     row = row_index(s, s.mother_row + k.GLOVE_ROW) & BYTE
-    hit = (punching & (s.coconut_row == row)
-           & (jnp.abs(s.coconut_x - glove_x(s)) <= k.GLOVE_REACH))
+    return (minus(s.pose, 0) & (s.coconut_row == row)
+            & (jnp.abs(s.coconut_x - glove_x(s)) <= k.GLOVE_REACH))
+
+
+def punched_coconut(s, hit):
+    """The picture drew the glove over the coconut: it is gone, 200 points and the pickup tune."""
     s = s.replace(coconut_row=jnp.where(hit, k.COCONUT_NONE, s.coconut_row),
                   coconut_state=jnp.where(hit, k.COCONUT_NONE, s.coconut_state))
     s = start_tune(s, hit)
     return add_points(s, jnp.int32(k.COCONUT_PUNCH_POINTS), hit)
 
 
-def overscan(s, joy):
+def overscan(s, joy, think, fly_apples, punched_apple):
+    """The overscan's game logic, not while the mother waits: the timer, the monkeys' AI, the
+    apples, the punches the picture latched, then the mother."""
     waiting = (s.mother_state & k.SIGN) != 0
-    played = punched_coconut(bonus_timer(s))
+    # the collisions the picture latched, before the overscan moves anything
+    on_apple, on_coconut = glove_over_apple(s), glove_over_coconut(s)
+    played = fly_apples(think(bonus_timer(s)))
+    played, _ = punched_apple(played, on_apple)
+    played = punched_coconut(played, on_coconut)
     played = where(played.mother_state == k.DYING, dying(played), mother(played, joy))
     return where(waiting, s, played)
 

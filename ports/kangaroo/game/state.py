@@ -11,10 +11,20 @@ from jaxtari.env import pytree_dataclass
 class KangarooState:
     frame: jax.Array          # frames since reset (not in RAM)
     key: jax.Array            # carried as every state does (the cartridge makes its own randomness)
+    monkey_sprite: jax.Array  # ram[0..3]
+    monkey_state: jax.Array   # ram[4..7]
+    monkey_row: jax.Array     # ram[8..11]
+    monkey_x: jax.Array       # ram[12..15]
     mother_row: jax.Array     # ram[16]
     mother_x: jax.Array       # ram[17]
     pose: jax.Array           # ram[18]
     counter: jax.Array        # ram[19]
+    monkeys: jax.Array        # ram[20]
+    apple_flags: jax.Array    # ram[21..24]
+    apple_row: jax.Array      # ram[25..27]
+    apple_x: jax.Array        # ram[28..30]
+    apples: jax.Array         # ram[31]
+    throw_index: jax.Array    # ram[32]
     coconut_row: jax.Array    # ram[33]
     coconut_x: jax.Array      # ram[34]
     coconut_state: jax.Array  # ram[35]
