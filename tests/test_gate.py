@@ -332,6 +332,25 @@ def test_command_table_markdown_exit_status_and_step_summary(repo, monkeypatch):
     assert out.exit_code == 0, out.output
 
 
+def test_a_game_with_code_but_no_spec_or_audit_is_not_left_out(repo, monkeypatch):
+    # a contributor who adds a game and none of its artefacts: the game is in the table, failing
+    cfg = gate.load_config(repo / "fidelity.toml")
+    assert gate.default_games(repo, cfg) == ["pong"]
+    assert gate.default_games(repo, cfg, ["freeway", "pong"]) == ["freeway", "pong"]
+    assert "no audit: make one with `jaxtari-align audit freeway`" in " ".join(
+        _evaluate(repo, "freeway").failures)
+    monkeypatch.chdir(repo)
+    out = runner.invoke(app, ["gate", "--no-replay", "--markdown", "gate.md"])
+    assert out.exit_code == 1, out.output
+    table = (repo / "gate.md").read_text()
+    import jaxtari
+
+    for game in jaxtari.list_games():
+        assert f"| {game} |" in table, game
+        if game != "pong":
+            assert f"no audit: make one with `jaxtari-align audit {game}`" in out.output
+
+
 def test_command_bad_input(repo, monkeypatch):
     monkeypatch.chdir(repo)
     out = runner.invoke(app, ["gate", "pong", "--base", "no-such-branch"])
@@ -376,8 +395,11 @@ def test_touched_games(repo):
 
 def _committed_games():
     cfg = gate.load_config(ROOT / "fidelity.toml", catalog.games())
-    games = [g for g in gate.default_games(ROOT, cfg) if (ROOT / "audits" / f"{g}.json").exists()]
-    assert games, "no audits committed"
+    import jaxtari
+
+    games = gate.default_games(ROOT, cfg, jaxtari.list_games())
+    missing = [g for g in games if not (ROOT / "audits" / f"{g}.json").exists()]
+    assert not missing, f"games without a committed audit: {missing}"
     return cfg, games
 
 

@@ -61,7 +61,7 @@ def register(app: typer.Typer) -> None:
     @app.command("gate")
     def gate_command(
         games: Optional[list[str]] = typer.Argument(
-            None, help="games to check (default: every game with a spec in specs/ or thresholds)"),
+            None, help="games to check (default: every game jaxtari has, or with a spec in specs/ or thresholds)"),
         config: Path = typer.Option(Path(artefacts.GATE_CONFIG), "--config", help="thresholds (TOML)"),
         base: Optional[str] = typer.Option(
             None, "--base", help="git ref to compare with: a figure that dropped, a verdict that "
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
                         if base is not None else None)
         except gate.GateConfigError as err:
             _fail(str(err))
-        chosen = [_canonical(g) for g in games] if games else gate.default_games(root, cfg)
+        chosen = [_canonical(g) for g in games] if games else gate.default_games(root, cfg, known)
         unknown = sorted(set(chosen) - set(known))
         if unknown:
             _fail(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(known)}")

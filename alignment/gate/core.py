@@ -524,10 +524,12 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
 # Which games
 
 
-def default_games(root: Path, config: FidelityConfig) -> list[str]:
-    """Every game with a reviewed spec or with thresholds of its own."""
+def default_games(root: Path, config: FidelityConfig, with_code: Sequence[str] = ()) -> list[str]:
+    """Every game with code (``with_code``: the games jaxtari has), a reviewed spec or thresholds
+    of its own: a game that lands without a spec or an audit fails for the missing artefact
+    instead of being left out of the table."""
     specs = {p.stem for p in (Path(root) / artefacts.SPEC.folder).glob("*.yaml")}
-    return sorted(specs | set(config.games))
+    return sorted(specs | set(config.games) | set(with_code))
 
 
 # Paths whose change can alter any game's behaviour or verdict (everything outside a game's own
