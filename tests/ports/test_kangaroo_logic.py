@@ -24,9 +24,11 @@ from pathlib import Path
 
 from alignment import deepplay
 from alignment.porting import ramtrace as rt
+from alignment.signals import RamWrite
 from ports.kangaroo.game import Kangaroo
 from ports.kangaroo.game import constants as k
-from ports.kangaroo.game.game import FIELD_RAM, ram_of_state, state_from_ram
+from ports.kangaroo.game.game import FIELD_RAM, KangarooConstants, ram_of_state, state_from_ram
+from ports.kangaroo.game.mods import MODS
 from ports.kangaroo.reference import ram as gt
 
 GAME = Kangaroo()
@@ -34,6 +36,7 @@ STORED = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-floo
 LENGTH = 8000  # runs are padded to this many frames: one compile per RAM-write set in the fast tests
 NO_MONKEY = gt.ALE_MODS["no_monkey"].writes
 HELD_OFF = (*NO_MONKEY, *gt.ALE_MODS["no_coconut"].writes)
+LEVEL = gt.POKES[0]  # the layout, written right after reset
 MIRRORED = sorted(ram_of_state(GAME._reset(jax.random.key(0))))
 
 # layout 0 climbed with monkeys and coconut held off (positions measured on ALE): right to the
@@ -44,26 +47,24 @@ CLIMB = [("NOOP", 160), ("RIGHT", 340), ("UP", 160), ("LEFT", 360), ("RIGHT", 15
          ("NOOP", 400), ("RIGHT", 200), ("FIRE", 10), ("LEFT", 300)]
 
 
-def _hold_off(s, held):
-    """The ALE counterparts' RAM writes on the state, as ALE applies them (after reset and after
-    every frame): no_monkey ram[8..11] = 127, no_coconut ram[33] = 255."""
-    if "no_monkey" in held:
-        s = s.replace(monkey_row=jnp.full(k.MONKEY_SLOTS, gt.NO_MONKEY, jnp.int32))
-    if "no_coconut" in held:
-        s = s.replace(coconut_row=jnp.int32(gt.NONE))
-    return s
+def modded(*mods) -> Kangaroo:
+    """The game with mods (ports/kangaroo/game/mods.py) by name."""
+    by_name = {m.name: m for m in MODS}
+    consts = {}
+    for name in mods:
+        consts.update(by_name[name].constants)
+    return Kangaroo(KangarooConstants(**consts))
 
 
-def _scan(held):
+def _scan(game):
     def body(s, a):
-        s, r = GAME._step(s, a)
-        s = _hold_off(s, held)
+        s, r = game._step(s, a)
         return s, (s, r)
 
     return jax.jit(lambda s, a: jax.lax.scan(body, s, a))
 
 
-_SCANS = {held: _scan(held) for held in ((), ("no_monkey",), ("no_monkey", "no_coconut"))}
+_SCANS = {}
 
 
 def _mirrored(states) -> np.ndarray:
@@ -78,12 +79,19 @@ def _mirrored(states) -> np.ndarray:
     return np.stack([cols[i] for i in MIRRORED], 1)
 
 
-def assert_lockstep(trace, length=LENGTH, *, held=()):
-    state = _hold_off(GAME._reset(jax.random.key(0)), held)
+def assert_lockstep(trace, length=LENGTH, *, mods=(), start=None):
+    """Every mirrored byte, the reward, lives and the end against an ALE trace played with the
+    same actions (and, for ``mods``, with their ALE counterparts' RAM writes); ``start``: a RAM
+    snapshot to start from instead of reset."""
+    mods = tuple(mods)
+    if mods not in _SCANS:
+        _SCANS[mods] = (modded(*mods), _scan(modded(*mods)))
+    game, scan = _SCANS[mods]
+    state = game._reset(jax.random.key(0)) if start is None else state_from_ram(start)
     assert ram_of_state(state) == {i: int(trace.rams[0][i]) for i in MIRRORED}
     padded = np.zeros(max(length, trace.frames), np.int32)
     padded[:trace.frames] = trace.actions
-    _, (states, rewards) = _SCANS[held](state, jnp.asarray(padded))
+    _, (states, rewards) = scan(state, jnp.asarray(padded))
     compared = trace.frames - int(trace.game_over[-1])  # the attract mode's frame: not ported
     ours = _mirrored(states)[:compared]
     ale = trace.rams[1:compared + 1, MIRRORED]
@@ -116,7 +124,7 @@ def test_a_climb_of_layout_0_to_the_baby_matches_ale_on_every_frame():
     assert (rams[:, gt.MOTHER_ROW] == 0).any() and (rams[:, gt.MOTHER_STATE] == k.ROUND_WON).any()
     assert rams[-1, gt.LEVEL] == 1 and gt.score(rams[-1]) == 1_600  # 200 for fruit, 1,400 time bonus
     assert (rams[:, gt.MOTHER_POSE] == k.PUNCH_POSE | k.FACING_RIGHT).any()
-    assert_lockstep(trace, held=("no_monkey", "no_coconut"))
+    assert_lockstep(trace, mods=("no_monkey", "no_coconut"))
 
 
 def test_random_play_matches_ale_on_every_frame():
@@ -142,6 +150,17 @@ def test_state_from_ram_continues_a_game_reached_on_ale():
     assert int(GAME.score(state)) == gt.score(trace.rams[-1])
 
 
+@pytest.mark.parametrize("layout", (1, 2))
+def test_random_play_on_the_other_layouts_matches_ale(layout):
+    """Layouts 1 and 2 from the level poke (written right after reset on ALE; the JAX game starts
+    from that RAM): their fruit, bell, ladders, the monkeys' pace and throwing x."""
+    assert LEVEL.name == "level"
+    writes = [RamWrite(a, v, "reset") for a, v in LEVEL.ram(layout).items()]
+    trace = rt.record("kangaroo", frames=3000, seed=layout, hold=(1, 8), writes=writes)
+    assert (trace.rams[:, gt.LEVEL] == layout).all() and trace.game_over[-1]
+    assert_lockstep(trace, start=trace.rams[0])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(10))
 def test_whole_random_games_match_ale_on_every_frame(seed):
@@ -155,4 +174,4 @@ def test_whole_random_games_match_ale_on_every_frame(seed):
 def test_whole_random_games_without_monkeys_match_ale_with_the_same_writes(seed):
     trace = rt.record("kangaroo", frames=20_000, seed=seed, hold=(1, 8), writes=NO_MONKEY)
     assert trace.game_over[-1]
-    assert_lockstep(trace, length=20_000, held=("no_monkey",))
+    assert_lockstep(trace, length=20_000, mods=("no_monkey",))

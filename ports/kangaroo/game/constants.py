@@ -229,6 +229,7 @@ RAM_THROW_INDEX = 32  # $A0: the next throw's height, 0..17
 MONKEY_SLOTS = 4
 APPLE_SLOTS = 3
 MONKEY_EMPTY = 0xFF
+MONKEY_HELD_OFF = 0x7F  # the empty row no_monkey holds the slots at (HackAtari's value)
 MONKEY_START_ROW = 0xFF
 MONKEY_START_X = 0x88
 MONKEY_SPAWN_STATE = 1

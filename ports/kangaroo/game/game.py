@@ -19,7 +19,13 @@ from .state import KangarooState
 
 @dataclasses.dataclass(frozen=True)
 class KangarooConstants:
-    """Nothing tunable yet: the cartridge's numbers are in :mod:`.constants`."""
+    """What the mods switch (:mod:`.mods`); the cartridge's numbers are in :mod:`.constants`. Each
+    switch holds bytes at a value after reset and after every frame, as the mod's ALE counterpart
+    writes them into the console's RAM, so the two sides play the same modified game."""
+
+    monkeys_held_off: bool = False  # the monkeys' rows (ram[8..11]) held at 127: none comes down
+    coconut_held_off: bool = False  # the coconut's row (ram[33]) held at 255: the ape drops none
+    timer_frozen: bool = False  # the bonus timer (ram[59]) held at its start, 2,000
 
 
 # ram[index] after ALE's reset, for the bytes the state mirrors (measured, ale-py 0.12.1): the game
@@ -97,7 +103,17 @@ class Kangaroo(Game):
         r = np.zeros(128, np.int64)
         for i, v in RESET_RAM.items():
             r[i] = v
-        return state_from_ram(r, key=key)
+        return self._hold(state_from_ram(r, key=key))
+
+    def _hold(self, s):
+        c = self.consts
+        if c.monkeys_held_off:
+            s = s.replace(monkey_row=jnp.full(k.MONKEY_SLOTS, k.MONKEY_HELD_OFF, jnp.int32))
+        if c.coconut_held_off:
+            s = s.replace(coconut_row=jnp.int32(k.COCONUT_NONE))
+        if c.timer_frozen:
+            s = s.replace(timer=jnp.int32(k.START_TIMER))
+        return s
 
     def _step(self, state, ale_action):
         joy = joystick(ale_action)
@@ -110,7 +126,7 @@ class Kangaroo(Game):
         s = logic.bell_clock(s)
         s = logic.overscan(s, joy, monkeys.think_all, monkeys.fly_apples, monkeys.punched_apple)
         s = logic.pickups(s)
-        s = s.replace(frame=state.frame + 1)
+        s = self._hold(s).replace(frame=state.frame + 1)
         return s, self.score(s) - self.score(state)
 
     def is_terminal(self, state):

@@ -222,7 +222,8 @@ POKES = (
             "the score (a multiple of 100); ALE pays a written score as the next frame's reward"),
 )
 
-# The ALE halves of the mods (no JAX game yet: none is measured against a JAX mod).
+# The ALE halves of the mods; their JAX halves (ports/kangaroo/game/mods.py) hold the same bytes
+# and agree with them frame by frame over whole random games (tests/ports/test_kangaroo_mods.py).
 ALE_MODS = {
     # HackAtari's no_monkey writes 127 into the four monkey slots; re-measured here: with these
     # writes every frame no monkey sprite and no thrown apple appears (tests on real ALE). What
