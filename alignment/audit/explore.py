@@ -363,9 +363,9 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
             wkey = (st.name, PLANNER, 0)
             if st.name not in ale.plans:
                 say(f"explore {n}/{len(plan)}: {st.name}: planning")
-                ale.plans[st.name] = _plan_from(ale, plan, st, budget.planner_frames,
-                                                seed=SEED + n,
-                                                here=jax_snap if _same(mods, ale.mods) else None)
+                ale.plans[st.name] = planned_walk(
+                    game, plan, st, budget.planner_frames, seed=SEED + n, mods=ale.mods,
+                    here=jax_snap if _same(mods, ale.mods) else None)
             steps, info = ale.plans[st.name]
             plans.append({"start": st.name, **info})
             if wkey not in ale.walks:
@@ -384,11 +384,6 @@ def _same(mods: Sequence, ale_mods: Sequence[str]) -> bool:
     from alignment.backends import _mods_key
 
     return _mods_key(mods) == _mods_key(ale_mods)
-
-
-def _plan_from(ale: "_AleSide", plan: list[Start], st: Start, frames: int, seed: int,
-               here: Optional[dict]) -> tuple[list[Hold], dict]:
-    return planned_walk(ale.game, plan, st, frames, seed=seed, mods=ale.mods, here=here)
 
 
 def planned_walk(game: str, plan: list[Start], st: Start, frames: int, *, seed: int,

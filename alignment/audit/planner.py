@@ -103,16 +103,16 @@ def _rollouts(backend, search: Search):
     return fn
 
 
-def _candidates(rng, names_idx: np.ndarray, search: Search, keep: Optional[np.ndarray]):
-    """Random held-action plans (indices into ``names_idx``' positions); row 0 continues ``keep``
-    (the rest of the last chosen plan) when given."""
+def _candidates(rng, n_actions: int, search: Search, keep: Optional[np.ndarray]):
+    """Random held-action plans (positions in the action list); row 0 continues ``keep`` (the rest
+    of the last chosen plan) when given."""
     out = np.empty((search.candidates, search.horizon), np.int64)
     lo, hi = search.hold
     for c in range(search.candidates):
         t = 0
         while t < search.horizon:
             k = int(rng.integers(lo, hi + 1))
-            out[c, t:t + k] = int(rng.integers(len(names_idx)))
+            out[c, t:t + k] = int(rng.integers(n_actions))
             t += k
     if keep is not None and len(keep):
         out[0, :len(keep)] = keep
@@ -149,7 +149,7 @@ def plan(backend, frames: int, *, seed: int, search: Search = SEARCH,
     searched = 0
     try:
         while len(chosen) < frames and not backend.terminated:
-            cand = _candidates(rng, idx, search, keep)
+            cand = _candidates(rng, len(idx), search, keep)
             rewards, ends = fn(backend.state, idx[cand])
             rewards = np.asarray(rewards, np.float64)
             ends = {k: np.asarray(v) for k, v in ends.items()}

@@ -273,9 +273,9 @@ def render_markdown(report: dict) -> str:
                              for p, r in ex["players"].items()])
             lines.append("")
         if ex.get("plans"):
-            lines += [f"The planner searched the JAX game ({bud.get('planner_frames')} frames from "
-                      f"each {', '.join(bud.get('planner_starts') or [])} start) and its walks were "
-                      "replayed on both:", ""]
+            lines += [f"The planner chose {bud.get('planner_frames')} frames from every start of "
+                      f"kind {', '.join(bud.get('planner_starts') or [])} by searching the JAX game; "
+                      "its walks were replayed on both:", ""]
             lines += _table(["from", "frames", "reward (JAX search)", "levels", "lives lost",
                              "frames simulated"],
                             [[p["start"], p["frames"], p["reward"], p["levels"], p["lives_lost"],
