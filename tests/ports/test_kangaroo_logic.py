@@ -175,3 +175,20 @@ def test_whole_random_games_without_monkeys_match_ale_with_the_same_writes(seed)
     trace = rt.record("kangaroo", frames=20_000, seed=seed, hold=(1, 8), writes=NO_MONKEY)
     assert trace.game_over[-1]
     assert_lockstep(trace, length=20_000, mods=("no_monkey",))
+
+
+def test_every_reference_signal_reads_the_same_from_the_state_as_from_ale_ram():
+    """The signals of ports/kangaroo/reference/ram.py (RAM-decoded on ALE) against the JAX game's
+    signals, every frame of the stored deep game (monkeys, apples, coconut, fruit, deaths)."""
+    doc, actions = deepplay.load_actions(STORED)
+    names = deepplay.Lookahead.of_rom("kangaroo").names
+    trace = rt.record("kangaroo", [(names[a], 1) for a in actions])
+    states = assert_lockstep(trace)
+    signals = gt.signals()
+    ours = jax.device_get(jax.vmap(GAME.signals)(states))
+    assert {s.name for s in signals} <= set(ours)
+    for sig in signals:
+        ale = np.stack([np.asarray(sig.ale(r)) for r in trace.rams[1:trace.frames]])
+        mine = np.asarray(ours[sig.name])[:trace.frames - 1]  # the game-over frame: attract mode
+        bad = np.nonzero((ale != mine).reshape(len(ale), -1).any(1))[0]
+        assert len(bad) == 0, (sig.name, int(bad[0]) + 1, ale[bad[0]], mine[bad[0]])

@@ -35,6 +35,16 @@ RAM_ATTRACT = 58  # $BA: bit 7 set once the game is over (the attract mode)
 RAM_TIMER = 59  # $BB: the bonus timer in hundreds, BCD, a nibble 0xA drawn blank
 RAM_WALK_PHASE = 60  # $BC: 0, 1, 2: the mother walks on phase 0
 
+# ---- screen offsets of the signals (OCAtari's, re-measured: ports/kangaroo/reference/ram.py) ------
+MOTHER_X_OFFSET = 15
+MOTHER_Y_OFFSET = 4
+MONKEY_X_OFFSET = 16
+MONKEY_Y_OFFSET = 5
+ROW_LINES = 8
+ROWS_PER_FLOOR = 6
+FLOORS = 4
+BLANK_DIGIT = 0xA
+
 # ---- the mother ---------------------------------------------------------------------------------
 FACING_RIGHT = 0x08
 WALK_FRAME = 0x01

@@ -140,15 +140,28 @@ class Kangaroo(Game):
         return (state.lives + 1) & k.BYTE
 
     def signals(self, state):
-        """The signals of ports/kangaroo/reference/ram.py that the port models so far."""
+        """The signals of ports/kangaroo/reference/ram.py, decoded from the state as the reference
+        decodes them from RAM (the same offsets: sprites' left x and top line)."""
         row = state.mother_row
-        floor = jnp.clip((k.START_ROW - row) // 6, 0, 3)
+        monkeys = state.monkey_row < k.MONKEY_HELD_OFF
+        timer = state.timer
+
+        def digit(d):
+            return jnp.where(d == k.BLANK_DIGIT, 0, d)
+
         return {
-            "mother_x": state.mother_x + 15, "mother_y": row * 8 + 4, "mother_floor": floor,
+            "mother_x": state.mother_x + k.MOTHER_X_OFFSET,
+            "mother_y": row * k.ROW_LINES + k.MOTHER_Y_OFFSET,
+            "mother_floor": jnp.clip((k.START_ROW - row) // k.ROWS_PER_FLOOR, 0, k.FLOORS - 1),
             "mother_pose": state.pose,
+            "monkeys_active": monkeys[..., ::-1],
+            "monkey_x": jnp.where(monkeys, state.monkey_x + k.MONKEY_X_OFFSET, 0)[..., ::-1],
+            "monkey_y": jnp.where(monkeys, state.monkey_row * k.ROW_LINES + k.MONKEY_Y_OFFSET, 0)[..., ::-1],
+            "thrown_active": state.apple_row != k.MONKEY_EMPTY,
+            "coconut_active": state.coconut_row != k.COCONUT_NONE,
+            "coconut_x": state.coconut_x,
             "fruit_present": (state.fruit & k.FRUIT_GONE) == 0,
             "bell_present": state.bell != k.BELL_GONE,
-            "timer": jnp.where((state.timer >> 4) == 0xA, 0, state.timer >> 4) * 10
-            + jnp.where((state.timer & 0xF) == 0xA, 0, state.timer & 0xF),
+            "timer": digit(timer >> 4) * 10 + digit(timer & 0xF),
             "level": state.level,
         }
