@@ -192,3 +192,17 @@ def test_every_reference_signal_reads_the_same_from_the_state_as_from_ale_ram():
         mine = np.asarray(ours[sig.name])[:trace.frames - 1]  # the game-over frame: attract mode
         bad = np.nonzero((ale != mine).reshape(len(ale), -1).any(1))[0]
         assert len(bad) == 0, (sig.name, int(bad[0]) + 1, ale[bad[0]], mine[bad[0]])
+
+
+def test_objects_place_the_mother_and_the_monkeys_where_the_reference_reads_them():
+    trace = rt.record("kangaroo", frames=3000, seed=0, hold=(1, 8))
+    states = assert_lockstep(trace)
+    groups = jax.device_get(jax.vmap(GAME.objects)(states))
+    for t in range(trace.frames - 1):
+        ram = trace.rams[t + 1]
+        assert (groups["player"].x[t, 0], groups["player"].y[t, 0]) == (gt.mother_x(ram), gt.mother_y(ram))
+        on = gt.monkeys_active(ram)[::-1]  # the reference's slot i is ram[11 - i]
+        np.testing.assert_array_equal(groups["monkeys"].active[t], on)
+        np.testing.assert_array_equal(groups["monkeys"].x[t][on], gt.monkey_x(ram)[::-1][on])
+        np.testing.assert_array_equal(groups["monkeys"].y[t][on], gt.monkey_y(ram)[::-1][on])
+    assert groups["monkeys"].active.any() and groups["apples"].active.any()

@@ -44,6 +44,9 @@ ROW_LINES = 8
 ROWS_PER_FLOOR = 6
 FLOORS = 4
 BLANK_DIGIT = 0xA
+SPRITE_WIDTH = 8
+MONKEY_LINES = 15  # a monkey's sprite box (measured)
+APPLE_WIDTH = 2
 
 # ---- the mother ---------------------------------------------------------------------------------
 FACING_RIGHT = 0x08

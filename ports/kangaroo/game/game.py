@@ -9,7 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxtari.env import Game, joystick
+from jaxtari.env import Game, ObjectGroup, joystick
 from . import constants as k
 from . import logic
 from .ape import ape
@@ -138,6 +138,44 @@ class Kangaroo(Game):
     def lives(self, state):
         # ALE's lives(): ram[45] + 1 (0 once the game is over: 255 + 1 wraps)
         return (state.lives + 1) & k.BYTE
+
+    def objects(self, state):
+        """Every object as a box in screen pixels. The mother's and the monkeys' boxes are their
+        sprites' measured boxes (8 x 24 standing, 8 x 16 ducking; monkeys 8 x 15), the fruit and the
+        bell use the mother's offsets (x + 15, row * 8 + 4; measured on one frame each); apples
+        and the coconut are placed with the same offsets and sized as the cartridge's touch boxes
+        (not checked against the picture yet)."""
+        playing = (state.attract & k.SIGN) == 0
+        height = jnp.asarray(k.POSE_HEIGHT, jnp.int32)[state.pose & k.POSE_FRAME]
+        monkeys = state.monkey_row < k.MONKEY_HELD_OFF
+        level = jnp.asarray(state.level)
+        fruit_at = level[..., None] + k.FRUIT_STRIDE * jnp.arange(3)
+        return {
+            "player": ObjectGroup.make(state.mother_x + k.MOTHER_X_OFFSET,
+                                       state.mother_row * k.ROW_LINES + k.MOTHER_Y_OFFSET,
+                                       k.SPRITE_WIDTH, height * k.ROW_LINES, playing,
+                                       pose=state.pose),
+            "monkeys": ObjectGroup.make(state.monkey_x + k.MONKEY_X_OFFSET,
+                                        state.monkey_row * k.ROW_LINES + k.MONKEY_Y_OFFSET,
+                                        k.SPRITE_WIDTH, k.MONKEY_LINES, monkeys & playing),
+            "apples": ObjectGroup.make(state.apple_x + k.MOTHER_X_OFFSET,
+                                       state.apple_row * k.ROW_LINES + k.MOTHER_Y_OFFSET,
+                                       k.APPLE_WIDTH, k.ROW_LINES,
+                                       (state.apple_row != k.MONKEY_EMPTY) & playing),
+            "coconut": ObjectGroup.make(state.coconut_x + k.MOTHER_X_OFFSET,
+                                        (state.coconut_row - jnp.asarray(k.LAYOUT_ROW_BASE, jnp.int32)[level])
+                                        * k.ROW_LINES + k.MOTHER_Y_OFFSET,
+                                        k.APPLE_WIDTH, k.ROW_LINES,
+                                        (state.coconut_row != k.COCONUT_NONE) & playing),
+            "fruit": ObjectGroup.make(jnp.asarray(k.FRUIT_X, jnp.int32)[fruit_at] + k.MOTHER_X_OFFSET,
+                                      jnp.asarray(k.FRUIT_ROW, jnp.int32)[fruit_at] * k.ROW_LINES
+                                      + k.MOTHER_Y_OFFSET, k.SPRITE_WIDTH, k.ROW_LINES,
+                                      ((state.fruit & k.FRUIT_GONE) == 0) & playing,
+                                      kind=state.fruit & k.FRUIT_KIND),
+            "bell": ObjectGroup.make(jnp.asarray(k.BELL_X, jnp.int32)[level] + k.MOTHER_X_OFFSET,
+                                     k.BELL_ROW * k.ROW_LINES + k.MOTHER_Y_OFFSET, k.SPRITE_WIDTH,
+                                     k.ROW_LINES, (state.bell != k.BELL_GONE) & playing),
+        }
 
     def signals(self, state):
         """The signals of ports/kangaroo/reference/ram.py, decoded from the state as the reference
