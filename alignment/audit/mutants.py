@@ -522,6 +522,36 @@ def explore_scripts(spec, game: str, budget=None) -> list:
     return out
 
 
+def rollout_scripts(game: str) -> list:
+    """The audit's matched rollouts (:func:`alignment.audit.events.rollout_actions`: whole games
+    from reset, frameskip 4, sticky off, up to ALE's game over) as scripts, named
+    ``events:<policy> rollout <n>``: the longest play from reset the audit has, so a mutant only a
+    game's end shows is killed."""
+    import numpy as np
+
+    from alignment import catalog
+    from alignment.audit import events
+    from alignment.audit.mutant_runs import Script
+    from alignment.spec.schema import ALE_ACTION_NAMES
+
+    entry = catalog.entry(game)
+    ids = [ALE_ACTION_NAMES.index(a) for a in entry.minimal_actions]
+    plan = events.rollout_actions(entry, seed=events.ROLLOUT_SEED)
+    # cut at ALE's game over (the audit's events recorded these rollouts already: no replay)
+    ale = events.ale_rollouts(entry.name, plan)
+    out = []
+    for (policy, i, frames), trace in zip(plan, ale):
+        runs: list = []
+        for a in np.asarray(frames)[:len(trace["terminated"])].tolist():
+            if runs and runs[-1][1] == ids[a]:
+                runs[-1][2] += 1
+            else:
+                runs.append(["act", ids[a], 1])
+        out.append(Script(f"events:{policy} rollout {i}", events.ROLLOUT_SEED, None,
+                          tuple(tuple(r) for r in runs)))
+    return out
+
+
 DEEP_FRAMES = 30_000  # the deep recording's frames played as one whole-game equivalence run
 
 
@@ -654,7 +684,7 @@ def run_mutation(game: str, spec, game_cls, files: Sequence[Path], sample: Sampl
     kill, notes = probe_scripts(spec, game)
     tags = tags if tags is not None else tracing.read_tags(files)
     reviewed = {r.id for r in spec.rules if r.status == "reviewed"}
-    walks = explore_scripts(spec, game) if explore else []
+    walks = (explore_scripts(spec, game) + rollout_scripts(game)) if explore else []
     return mutation_test(game, game_cls, files, sample, kill, explore=walks, deep=deep_steps(game),
                          reference=lambda s: runs.run_ale(game, s), signals=entry.signals,
                          pokes=entry.pokes, tags=tags, reviewed=reviewed, notes=notes, how=how,
@@ -803,7 +833,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
         "equivalence": how.describe(starts, sum(s[2] for s in deep or () if s[0] == "act")),
         "explore": ("the exploration's walks (QUICK budget: every start but the deep ones, each "
                     "start's steps then a walk, the planner's from reset too; the deep recording's "
-                    "first frames as one run) "
+                    "first frames as one run; the matched rollouts, whole games from reset) "
                     "run for mutants no probe kills, until the first that kills"
                     if tiers[1] else "not run"),
     }

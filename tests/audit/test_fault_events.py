@@ -87,3 +87,26 @@ def test_breakout_game_over_fault_is_caught_only_by_the_matched_rollouts():
     assert probes.run_probe("breakout", rule.probe, "jax", (LAST_BALL_KEPT,), spec=spec).passed
     # ... and the quick exploration (planner included) never loses the last ball with points
     assert explore.explore(spec, mods=(LAST_BALL_KEPT,), budget=explore.QUICK).divergences == []
+
+
+def test_mutants_are_also_killed_by_the_matched_rollouts():
+    """Mutation testing's second tier plays the matched rollouts too: the same frames as the
+    events' rollouts up to ALE's game over, as ALE action ids run-length encoded, from the
+    rollouts' reset seed."""
+    from alignment import catalog
+    from alignment.audit.mutants import rollout_scripts
+    from alignment.spec.schema import ALE_ACTION_NAMES
+
+    entry = catalog.entry("breakout")
+    scripts = rollout_scripts("breakout")
+    plan = events.rollout_actions(entry, seed=events.ROLLOUT_SEED)
+    assert [s.name for s in scripts] == [f"events:{p} rollout {i}" for p, i, _ in plan]
+    ale = events.ale_rollouts("breakout", plan)
+    for script, (_, _, frames), trace in zip(scripts, plan, ale):
+        assert script.seed == events.ROLLOUT_SEED and script.mode is None
+        # up to the game-over frame ALE reached (random Breakout loses its five balls early)
+        over = int(trace["terminated"].nonzero()[0][0]) + 1
+        assert script.frames == over < events.MAX_FRAMES
+        played = [ALE_ACTION_NAMES[s[1]] for s in script.steps for _ in range(s[2])]
+        assert played == [entry.minimal_actions[a] for a in frames[:over]]
+        assert all(a[2] > 0 for a in script.steps)
