@@ -5,14 +5,19 @@ no_coconut together, tests/ports/test_kangaroo_logic.py)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import jax
 import numpy as np
 import pytest
 
+from alignment.actions import ACTION_NAMES
 from alignment.porting import ramtrace as rt
 from ports.kangaroo.game import constants as k
 from ports.kangaroo.game.game import ram_of_state
 from ports.kangaroo.game.mods import MODS
+from ports.kangaroo.reference import planner
 from ports.kangaroo.reference import ram as gt
 from tests.ports.test_kangaroo_logic import assert_lockstep, modded
 
@@ -39,3 +44,21 @@ def test_a_modded_random_game_matches_its_ale_counterpart(mod, seed):
     if mod == "frozen_timer":
         assert (rams[:, gt.TIMER] == k.START_TIMER).all()
     assert_lockstep(trace, length=6000, mods=(mod,))
+
+
+LAYOUT1 = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-layout1-s0.json"
+
+
+@pytest.mark.slow
+def test_the_planned_game_through_layout_1_matches_ale_with_the_mods_on_both_sides():
+    """30,002 frames found by ports/kangaroo/reference/planner.py on the JAX game (monkeys,
+    coconut and timer held off): layout 0 climbed to the baby, the round won, then layout 1's
+    upper floors; replayed on ALE with the mods' RAM writes, every frame agrees."""
+    doc = json.loads(LAYOUT1.read_text())
+    actions = [a for a, n in doc["runs"] for _ in range(n)]
+    assert len(actions) == doc["frames"] and tuple(doc["mods"]) == planner.MODS_USED
+    writes = [w for m in doc["mods"] for w in gt.ALE_MODS[m].writes]
+    trace = rt.record("kangaroo", [(ACTION_NAMES[a], 1) for a in actions], writes=writes)
+    assert set(np.unique(trace.rams[:, gt.LEVEL])) == {0, 1}
+    assert (trace.rams[trace.rams[:, gt.LEVEL] == 1, gt.MOTHER_ROW] <= 6).any()  # upper floors
+    assert_lockstep(trace, length=len(actions), mods=planner.MODS_USED)
