@@ -133,3 +133,27 @@ def test_a_not_exact_counterpart_differs_where_it_says():
     assert cp.exact is False and "reward" in cp.differs
     m = measure("pong", "no_enemy_points", games=1)
     assert not m.exact and m.first_difference["signal"] in ("score", "reward")
+
+
+@pytest.mark.slow
+def test_pongs_cartridge_stops_play_past_its_frame_timer_where_the_jax_game_serves_on():
+    # what no_enemy_points' counterpart records: the modified games agree on every signal but
+    # score until the cartridge's frame timer carries (about frame 65,210), then ALE serves no more
+    cp = catalog.entry("pong").ale_mods["no_enemy_points"]
+    assert "65,210" in cp.differs and "timer" in cp.differs
+    ale = make_backend("ale", "pong", mods=["no_enemy_points"])
+    jx = make_backend("jax", "pong", mods=["no_enemy_points"])
+    ale.reset(0)
+    jx.reset(0)
+    chunk, chunks = 2048, 33  # 67,584 NOOP frames: the computer wins every rally
+    names = [n for n in catalog.entry("pong").signals if n != "score"]
+    first, ale_points = None, []
+    for c in range(chunks):
+        a, j = ale.run(np.zeros(chunk, np.int32)), jx.run(np.zeros(chunk, np.int32))
+        ale_points += [c * chunk + t + 1 for t in np.flatnonzero(np.asarray(a["reward"]) < 0)]
+        if first is None:
+            bad = [int(np.flatnonzero(np.asarray(a[n]) != np.asarray(j[n]))[0])
+                   for n in names if np.any(np.asarray(a[n]) != np.asarray(j[n]))]
+            first = c * chunk + min(bad) + 1 if bad else None
+    assert first is not None and 65_000 < first < 65_600
+    assert len(ale_points) > 400 and 65_000 < ale_points[-1] <= first

@@ -106,6 +106,10 @@ def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
     np.testing.assert_allclose(got, want)
     assert set(report.pc["invincible"]) == {"jax"}
     assert "stop_cars" in report.comparison or not all(v is not None for v in got)
+    # the gate re-derives the same PC and verdicts from the returns the command wrote
+    from alignment.robustness.verdicts import failures
+
+    assert failures(data) == []
     # a second run reuses the trained agents (nothing trained)
     proc = cli("freeway", "--mods", "invincible", "--budget", "smoke", "--seeds", "2",
                "--episodes", "1", "--max-steps", "50", "--backends", "jax", "--train-dir",
