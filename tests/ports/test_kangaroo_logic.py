@@ -2,8 +2,7 @@
 byte the state mirrors (ports/kangaroo/game/game.FIELD_RAM: the monkeys, their apples, the mother,
 the big ape's coconut, the timer, score, lives, fruit, bell, layout, the waits and the music index
 they hang on: 57 bytes), the score and the reward, lives and the end, from reset with the same
-actions (sticky actions off). On the game-over frame the cartridge starts its attract mode, which
-is not ported: that frame is compared on score, reward, lives and the end only.
+actions (sticky actions off), the game-over frame (the attract mode's first) included.
 
 Measured (ale-py 0.12.1): every frame agrees over the NOOP game, random play, the stored deep game
 (tests/data/ports/kangaroo-floor2-s0.json: 7,689 frames to the second floor, monkeys and apples
@@ -92,9 +91,8 @@ def assert_lockstep(trace, length=LENGTH, *, mods=(), start=None):
     padded = np.zeros(max(length, trace.frames), np.int32)
     padded[:trace.frames] = trace.actions
     _, (states, rewards) = scan(state, jnp.asarray(padded))
-    compared = trace.frames - int(trace.game_over[-1])  # the attract mode's frame: not ported
-    ours = _mirrored(states)[:compared]
-    ale = trace.rams[1:compared + 1, MIRRORED]
+    ours = _mirrored(states)[:trace.frames]
+    ale = trace.rams[1:, MIRRORED]
     bad = np.nonzero((ours != ale).any(1))[0]
     if len(bad):
         t = int(bad[0])
@@ -188,8 +186,8 @@ def test_every_reference_signal_reads_the_same_from_the_state_as_from_ale_ram():
     ours = jax.device_get(jax.vmap(GAME.signals)(states))
     assert {s.name for s in signals} <= set(ours)
     for sig in signals:
-        ale = np.stack([np.asarray(sig.ale(r)) for r in trace.rams[1:trace.frames]])
-        mine = np.asarray(ours[sig.name])[:trace.frames - 1]  # the game-over frame: attract mode
+        ale = np.stack([np.asarray(sig.ale(r)) for r in trace.rams[1:]])
+        mine = np.asarray(ours[sig.name])[:trace.frames]
         bad = np.nonzero((ale != mine).reshape(len(ale), -1).any(1))[0]
         assert len(bad) == 0, (sig.name, int(bad[0]) + 1, ale[bad[0]], mine[bad[0]])
 
@@ -198,7 +196,7 @@ def test_objects_place_the_mother_and_the_monkeys_where_the_reference_reads_them
     trace = rt.record("kangaroo", frames=3000, seed=0, hold=(1, 8))
     states = assert_lockstep(trace)
     groups = jax.device_get(jax.vmap(GAME.objects)(states))
-    for t in range(trace.frames - 1):
+    for t in range(trace.frames - 1):  # at the game over every object goes inactive
         ram = trace.rams[t + 1]
         assert (groups["player"].x[t, 0], groups["player"].y[t, 0]) == (gt.mother_x(ram), gt.mother_y(ram))
         on = gt.monkeys_active(ram)[::-1]  # the reference's slot i is ram[11 - i]

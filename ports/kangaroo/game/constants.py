@@ -104,6 +104,7 @@ BLANK_TENS = 0xA0
 TIMER_OUT = 0xAA
 TIMER_PACE = 0x10  # on reaching 10 (hundreds) the monkeys speed up
 START_LIVES = 2
+ATTRACT_TIMER = 0x1F  # ram[21] as the attract mode sets it on the game-over frame
 BONUS_LIFE_BIT = 0x01  # a carry into an odd ten-thousands digit: every 20,000 points
 FRUIT_GONE = 0x80
 BELL_GONE = 0x80

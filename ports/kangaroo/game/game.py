@@ -118,6 +118,8 @@ class Kangaroo(Game):
     def _step(self, state, ale_action):
         joy = joystick(ale_action)
         s = logic.vertical_blank(state)
+        ended = ((s.attract & k.SIGN) != 0) & ((state.attract & k.SIGN) == 0)
+        attract = logic.attract_frame(s)
         s = logic.where((s.mother_state & k.SIGN) != 0, s, monkeys.spawn(s))
         s = monkeys.cap_pace(s)
         s = logic.music(s)
@@ -126,6 +128,7 @@ class Kangaroo(Game):
         s = logic.bell_clock(s)
         s = logic.overscan(s, joy, monkeys.think_all, monkeys.fly_apples, monkeys.punched_apple)
         s = logic.pickups(s)
+        s = logic.where(ended, attract, s)  # the game over: the attract mode takes the frame
         s = self._hold(s).replace(frame=state.frame + 1)
         return s, self.score(s) - self.score(state)
 

@@ -129,6 +129,13 @@ def new_life(s):
     return where(over, ended, fresh)
 
 
+def attract_frame(s):
+    """The frame of the game over runs bank 0's attract mode instead of the rest of the game: its
+    select-switch timer (ram[21]) set and its copyright loop's line count (ram[25]) run down."""
+    return s.replace(apple_flags=s.apple_flags.at[0].set(k.ATTRACT_TIMER),
+                     apple_row=s.apple_row.at[0].set(0))
+
+
 def next_round(s):
     """The round-won tune is over: the fruit and bell back, the next layout, the time bonus."""
     wrap = s.level + 1 == k.LAYOUTS
