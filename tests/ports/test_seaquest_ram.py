@@ -110,18 +110,18 @@ def test_pokes_write_what_they_name():
 
     ale = rt.open_rom("seaquest")
     pokes = {p.name: p for p in gt.pokes()}
-    assert set(pokes) == {"score", "divers", "oxygen", "wave"}
+    assert set(pokes) == {"score", "divers", "oxygen", "reserve_subs", "wave"}
     for _ in range(OPENING):
         ale.act(ale_py.Action.NOOP)
     for _ in range(20):  # under water first: at the surface a refill would start at once
         ale.act(ale_py.Action.DOWN)
-    for name, value in (("score", 9_990), ("divers", 5), ("oxygen", 20)):
+    for name, value in (("score", 9_990), ("divers", 5), ("oxygen", 20), ("reserve_subs", 6)):
         for a, v in pokes[name].ram(value).items():
             ale.setRAM(a, v)
     for _ in range(40):  # dive: the oxygen drains from the written value, the score stays
         ale.act(ale_py.Action.DOWN)
     r = ale.getRAM()
-    assert gt.score(r) == 9_990 and r[k.RAM_DIVERS] == 5
+    assert gt.score(r) == 9_990 and r[k.RAM_DIVERS] == 5 and ale.lives() == 7
     assert 18 <= r[k.RAM_OXYGEN] <= 20
 
 
@@ -140,3 +140,23 @@ def test_surfacing_with_divers_gives_one_up_and_refills():
     r = ale.getRAM()
     assert r[k.RAM_SUB_Y] == k.SUB_Y_MIN and r[k.RAM_OXYGEN] == k.OXYGEN_MAX
     assert r[k.RAM_DIVERS] == 2 and r[k.RAM_DIFFICULTY] == 1 and ale.lives() == 4
+
+
+def test_the_staged_registration_pieces_load():
+    """What registration moves into place (ports/seaquest/registration/, reference/entry.py): the
+    reviewed spec (its spans checked against the test corpus when it is there), the seeded faults,
+    each naming a reviewed rule, and the catalog entry."""
+    from pathlib import Path
+
+    from alignment.audit.faults import load_faults
+    from alignment.spec.store import load_spec
+    from ports.seaquest.reference.entry import ENTRY
+
+    staged = Path(__file__).resolve().parents[2] / "ports" / "seaquest" / "registration"
+    spec = load_spec(staged / "seaquest.yaml")
+    reviewed = {r.id for r in spec.rules if r.status == "reviewed"}
+    assert len(reviewed) == 28 and all(r.probe for r in spec.rules if r.status == "reviewed")
+    faults = load_faults("seaquest", staged)
+    assert len(faults) == 14 and {f.breaks for f in faults} <= reviewed
+    assert ENTRY.name == "seaquest" and len(ENTRY.minimal_actions) == 18
+    assert set(ENTRY.pokes) == {"score", "divers", "oxygen", "reserve_subs", "wave"}

@@ -131,8 +131,9 @@ OBSTACLE_ANIMATION_FRAMES = 3
 class SeaquestConstants:
     """What a mod may change (every number the rules read is above; these are the tunables)."""
 
-    difficulty: int = 0  # ALE difficulty (the left switch): 1 = A ("pro"), a slower torpedo
-    oxygen_drains: bool = True
-    enemy_missiles: bool = True
-    shark_colours: tuple = SHARK_COLOURS
-    sub_colour: int = ENEMY_SUB_COLOUR
+    # measured: ALE difficulty (the left switch): 1 = A ("pro"), the torpedo 3 px a frame, not 5
+    difficulty: int = 0
+    oxygen_drains: bool = True  # rule: timing.oxygen-decreases
+    enemy_missiles: bool = True  # rule: spawning.enemy-sub-missiles
+    shark_colours: tuple = SHARK_COLOURS  # measured: the lanes' colour bytes by difficulty (RAM 44..47)
+    sub_colour: int = ENEMY_SUB_COLOUR  # measured: enemy subs are grey on ALE's screen

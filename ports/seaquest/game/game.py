@@ -26,8 +26,9 @@ RESET_LANE_COLOUR = 0xC8  # ram[44..47] after reset (measured)
 class Seaquest(Game):
     name = "seaquest"
     # ALE's minimal set for Seaquest is all 18 actions
-    minimal_actions = tuple(range(18))
+    minimal_actions = tuple(range(18))  # rule: action.minimal-set
     Constants = k.SeaquestConstants
+    # measured: the cartridge's one score routine; every caller's points checked on ALE
     mechanics = ("add_points",)
 
     def _reset(self, key):
@@ -42,6 +43,7 @@ class Seaquest(Game):
             nusiz_index=lanes, obstacle_colours=jnp.full(k.NUM_LANES, RESET_LANE_COLOUR, jnp.int32),
             hit_lanes=jnp.arange(k.NUM_LANES, dtype=jnp.int32), torpedo_lane=i32(NONE), sub_lane=i32(NONE),
             ball_lane=i32(NONE), score=i32(0), reserve_subs=i32(k.START_RESERVE_SUBS),
+            # rule: lives.begins-with-four-subs (three in reserve)
             level=i32(0), difficulty=i32(0), divers=i32(0), sub_x=i32(k.SUB_START_X),
             missile_x=lanes, point_value=i32(k.POINT_VALUE_BASE << 4),
             fractions=jnp.zeros(3, jnp.int32), sub_direction=i32(0), torpedo_direction=i32(0),
@@ -56,6 +58,7 @@ class Seaquest(Game):
         )
 
     # ---- swappable mechanics -----------------------------------------------------------------
+    # rule: scoring.time-increase-score-10000, lives.reserve-subs-screen-time
     def add_points(self, s, points_bcd, cond=True):
         return add_points(s, points_bcd, cond)
 
@@ -64,7 +67,7 @@ class Seaquest(Game):
         """Surfaced with six divers: the oxygen left pays out (one unit every other frame, the
         level's points each), then one diver a 16 frames pays 500 x (level + 1, capped at 20),
         then the next wave starts (level and difficulty up, obstacles parked, oxygen refill)."""
-        draining = s.oxygen != 0
+        draining = s.oxygen != 0  # rule: scoring.more-oxygen-left-bonus
         even = (s.frame_count & 1) == 0
         pay = draining & even
         a = s.replace(oxygen_warning=jnp.where(pay, 0, s.oxygen_warning),
@@ -75,10 +78,11 @@ class Seaquest(Game):
         fade = s.replace(sound_torpedo=s.sound_torpedo >> 1)
         diver = s.divers != 0
         b = s.replace(divers=s.divers - 1, sound_torpedo=jnp.int32(31))
+        # rule: scoring.rescued-divers-start-50, scoring.point-value-increases-50, scoring.diver-value-cap
         times = jnp.minimum(s.level, k.DIVER_BONUS_LEVEL_CAP) + 1
         for i in range(k.DIVER_BONUS_LEVEL_CAP + 1):
             b, _ = self.add_points(b, k.DIVER_BONUS, i < times)
-        level = (s.level + 1) & BYTE
+        level = (s.level + 1) & BYTE  # rule: progression.six-divers-next-wave
         wave = s.replace(level=level, difficulty=jnp.where(s.difficulty >= level, s.difficulty,
                                                              s.difficulty + 1),
                          game_state=jnp.int32(k.GS_OXYGEN_FILL))
@@ -93,10 +97,10 @@ class Seaquest(Game):
         bl = s.ball_lane
         ball = bl != NONE
         ball_sub = (lane_of(s.attributes, bl) & k.ATTR_SUB) != 0
-        missile_hit = ball & ball_sub
+        missile_hit = ball & ball_sub  # rule: lives.collision-explodes
         s_hit = s.replace(missile_x=set_lane(s.missile_x, bl, 0, missile_hit),
                           death=jnp.where(missile_hit, k.DEATH_FRAMES, s.death))
-        rescue = ball & ~ball_sub & (s.divers < k.MAX_DIVERS)
+        rescue = ball & ~ball_sub & (s.divers < k.MAX_DIVERS)  # rule: scoring.goal-retrieve-many-divers
         s = s_hit.replace(
             divers=jnp.where(rescue, s.divers + 1, s.divers),
             sound_pickup=jnp.where(rescue, 23, s.sound_pickup),
@@ -106,6 +110,7 @@ class Seaquest(Game):
         go = ~missile_hit
         # the torpedo
         tl, tx = s.torpedo_lane, s.torpedo_x
+        # rule: scoring.blasting-enemy-sub-killer
         shot = go & (tl != NONE) & (tx >= k.TORPEDO_HIT_MIN) & (tx < k.TORPEDO_HIT_MAX)
         s = s.replace(torpedo_x=jnp.where(shot, 0, s.torpedo_x))
         s, carry = self.add_points(s, s.point_value, shot)
@@ -123,7 +128,7 @@ class Seaquest(Game):
         s = s.replace(attributes=jnp.where(meets, s.attributes | k.ATTR_FAST, s.attributes))
         # an obstacle hit the sub: points for it, and the sub dies
         sl = s.sub_lane
-        crash = go & (sl != NONE)
+        crash = go & (sl != NONE)  # rule: lives.collision-explodes
         s = s.replace(sub_lane=jnp.where(crash, NONE, s.sub_lane),
                       death=jnp.where(crash, k.DEATH_FRAMES, s.death))
         s, _ = self.add_points(s, s.point_value, crash)
@@ -173,7 +178,7 @@ class Seaquest(Game):
         r = r.replace(divers=jnp.where(r.divers > 0, r.divers - 1, 0),
                       attributes=r.attributes & k.ATTR_LOW,
                       game_state=r.game_state | k.GS_OXYGEN_FILL)
-        last = r.reserve_subs == 0
+        last = r.reserve_subs == 0  # rule: termination.last-sub-lost
         r = r.replace(game_over=jnp.where(last, (r.game_over + 1) & BYTE, r.game_over),
                       sub_y=jnp.where(last, 0, r.sub_y),
                       reserve_subs=jnp.where(last, 0, r.reserve_subs - 1))
@@ -219,6 +224,7 @@ class Seaquest(Game):
         idle = sub & (mx == 0)
         offset = pick(k.MISSILE_OFFSETS, (a & k.ATTR_LEFT) | s.pattern)
         launch_x = (s.obstacle_x + offset) & BYTE
+        # rule: spawning.enemy-sub-missiles
         in_range = ((launch_x - k.MISSILE_WINDOW_LOW) & BYTE) < k.MISSILE_WINDOW
         if not c.enemy_missiles:
             in_range = jnp.zeros_like(in_range)
@@ -237,9 +243,9 @@ class Seaquest(Game):
         else the oxygen refills and one diver is given up (the difficulty rises). Returns
         (state, whether the frame goes on to move the sub)."""
         surfacing = (s.sub_y == k.SUB_Y_MIN) & (s.oxygen != k.OXYGEN_MAX)
-        none = surfacing & (s.divers == 0)
+        none = surfacing & (s.divers == 0)  # rule: lives.surface-without-divers
         six = surfacing & (s.divers == k.MAX_DIVERS)
-        refill = surfacing & ~none & ~six
+        refill = surfacing & ~none & ~six  # rule: progression.surface-gives-up-diver
         s = s.replace(death=jnp.where(none, k.DEATH_FRAMES, s.death),
                       game_state=jnp.where(six, k.GS_SURFACED_SIX, s.game_state))
         f, full = fill_oxygen(s, refill)
@@ -251,17 +257,18 @@ class Seaquest(Game):
 
     def _move_sub(self, s, joy):
         c = self.consts
+        # rule: action.control-sub-able-move
         y = jnp.where(joy.up & (s.sub_y >= k.SUB_Y_MIN + 1), s.sub_y - 1, s.sub_y)
         y = jnp.where(joy.down & (y < k.SUB_Y_MAX), y + 1, y)
         direction = jnp.where(joy.left, k.REFLECT, s.sub_direction)
         x = jnp.where(joy.left & (s.sub_x >= k.SUB_X_MIN + 1), s.sub_x - 1, s.sub_x)
         direction = jnp.where(joy.right, 0, direction)
-        x = jnp.where(joy.right & (x < k.SUB_X_MAX), x + 1, x)
+        x = jnp.where(joy.right & (x < k.SUB_X_MAX), x + 1, x)  # rule: physics.sub-limits
         s = s.replace(sub_y=y, sub_x=x, sub_direction=direction)
         # the torpedo
         idle = s.torpedo_x == 0
         tdir = jnp.where(idle, s.sub_direction, s.torpedo_direction)
-        launch = idle & joy.fire & (s.sub_y >= k.TORPEDO_MIN_Y)
+        launch = idle & joy.fire & (s.sub_y >= k.TORPEDO_MIN_Y)  # rule: action.no-torpedo-on-surface
         flying = ~idle | launch
         sound = jnp.where(launch, 16, s.sound_torpedo)
         sound = jnp.where(flying & ((s.frame_count & 3) == 0), (sound - 1) & BYTE, sound)
@@ -272,6 +279,7 @@ class Seaquest(Game):
         s = s.replace(torpedo_direction=tdir, sound_torpedo=sound,
                       torpedo_x=jnp.where(flying, tx, s.torpedo_x))
         # the oxygen drains under water, every 32nd frame; empty: the sub is lost
+        # rule: timing.oxygen-decreases, lives.oxygen-runs-out
         drain = (s.sub_y >= k.OXYGEN_DRAIN_Y) & ((s.frame_count & k.OXYGEN_DRAIN_MASK) == 0)
         if not c.oxygen_drains:
             drain = jnp.zeros_like(drain)
@@ -296,18 +304,19 @@ class Seaquest(Game):
         brings the obstacles when full), else play."""
         lvl = jnp.minimum(s.level, k.PATROL_LEVEL_CAP)
         delay = pick(k.PATROL_DELAY, jnp.maximum(lvl - k.PATROL_FIRST_LEVEL, 0))
+        # rule: spawning.patrol-sub-from-wave-2
         step = (s.level >= k.PATROL_FIRST_LEVEL) & ((s.frame_count & delay) == 0)
         p = s.replace(patrol_x=jnp.where(step, (s.patrol_x - 1) & BYTE, s.patrol_x))
         hit = p.patrol_hit
         p = p.replace(patrol_x=jnp.where(hit, 0, p.patrol_x),
                       game_state=jnp.where(hit, 0, p.game_state),
                       death=jnp.where(hit, k.DEATH_FRAMES, p.death))
-        filling = (p.game_state & k.GS_OXYGEN_FILL) != 0
+        filling = (p.game_state & k.GS_OXYGEN_FILL) != 0  # rule: timing.opening-refill
         f, full = fill_oxygen(p, filling)
         ready = filling & full
         value = f.frame_count
         for lane in range(k.NUM_LANES - 1, -1, -1):
-            f = spawn(f, lane, value, ready)
+            f = spawn(f, lane, value, ready)  # rule: spawning.enemy-lanes
             value = value >> 1
         f = f.replace(torpedo_x=jnp.where(ready, 0, f.torpedo_x),
                       game_state=jnp.where(ready, f.game_state ^ k.GS_OXYGEN_FILL, f.game_state))
@@ -323,6 +332,7 @@ class Seaquest(Game):
         warn = s.oxygen_warning != 0
         shark = jnp.where(warn, 1, jnp.where(s.sound_shark != 0, s.sound_shark - 1, 0))
         subs = jnp.where(warn, 1, jnp.where(s.sound_sub != 0, s.sound_sub - 1, 0))
+        # rule: scoring.time-surface-divers-value, scoring.enemy-value-cap
         point = jnp.minimum((s.level + k.POINT_VALUE_BASE) & BYTE, k.POINT_VALUE_CAP) << 4
         rescued = jnp.all((s.diver_state & SIGN) != 0)
         over = s.game_over != 0
@@ -365,7 +375,7 @@ class Seaquest(Game):
         return s, s.score - state.score
 
     # ---- episode -------------------------------------------------------------------------------
-    def is_terminal(self, state):
+    def is_terminal(self, state):  # rule: termination.last-sub-lost
         return state.game_over != 0
 
     def score(self, state):

@@ -1,5 +1,6 @@
-"""Seaquest's deep player: a greedy lookahead over ALE's clone/restore that rescues divers,
-surfaces with six, and so reaches later waves (the patrol sub from wave 2) by play alone.
+"""Seaquest's players: the playtest's scripted player, and the deep player - a greedy lookahead
+over ALE's clone/restore that rescues divers, surfaces with six, and so reaches later waves (the
+patrol sub from wave 2) by play alone.
 
 It follows the catalog's :data:`alignment.plugin.DeepPlayer` protocol
 (``player(lookahead, rng, **options)``); ``alignment.deepplay.Lookahead.of_rom("seaquest")`` is
@@ -14,6 +15,69 @@ import numpy as np
 
 from ..game import constants as k
 
+from alignment.plugin import ScriptedPolicy
+
+# ---- the playtest's scripted player --------------------------------------------------------------
+SURFACE_OXYGEN = 16  # below this the scripted sub heads up (the low-oxygen warning starts at 16)
+# player_y that puts the sub's torpedo line in a lane (lanes top first): ram[97] of players' LANE_SUB_Y
+# below, plus the sub's top-line offset
+HUNT_LANE = 0  # the top lane: the shortest way up
+SCREEN_W = 160
+GROUP_MIDDLE = 16  # px from a group's x to its middle copy
+
+
+class ScriptedDiver:
+    """Dive to the top lane, turn towards its enemy group and keep firing, let the lane's divers
+    swim into the sub, and go up when six are carried or the oxygen runs low. A human-like,
+    imperfect player: it loses subs to enemy subs' missiles and to the lanes it crosses."""
+
+    def __init__(self):
+        self.surfacing = False
+
+    def __call__(self, signals: dict, tick: int) -> set:
+        if not signals:
+            return set()
+        y = int(signals["player_y"])
+        surface_y = k.SUB_TOP_OFFSET + k.SUB_Y_MIN
+        divers, oxygen = int(signals["divers_carried"]), int(signals["oxygen"])
+        if divers == k.MAX_DIVERS or (oxygen < SURFACE_OXYGEN and y > surface_y):
+            self.surfacing = True
+        if self.surfacing:
+            if y > surface_y:
+                return {"up"}
+            if oxygen < k.OXYGEN_MAX:  # wait out the refill (or the bonus)
+                return set()
+            self.surfacing = False
+        held = {"fire"}
+        x = int(signals["player_x"]) + k.SUB_WIDTH // 2
+        diver_x = [int(v) for v in signals["diver_x"]]
+        lanes = [lane for lane in range(k.NUM_LANES) if diver_x[lane]]
+        lane = min(lanes, key=lambda i: abs(diver_x[i] - x) + 2 * abs(self._lane_y(i) - y),
+                   default=HUNT_LANE)
+        target = self._lane_y(lane)
+        if y < target:
+            held.add("down")
+        elif y > target:
+            held.add("up")
+        gx = int(signals["enemy_x"][lane])
+        if diver_x[lane] and abs(diver_x[lane] - x) > k.SUB_WIDTH // 2:
+            held.add("left" if diver_x[lane] < x else "right")
+        elif int(signals["enemy_copies"][lane]) and gx < SCREEN_W:
+            want_left = gx + GROUP_MIDDLE < x
+            if want_left != bool(signals["player_facing_left"]):
+                held.add("left" if want_left else "right")
+        return held
+
+    @staticmethod
+    def _lane_y(lane: int) -> int:
+        """The player_y that puts the sub in a lane (top first)."""
+        return LANE_SUB_Y[k.NUM_LANES - 1 - lane] + k.SUB_TOP_OFFSET
+
+
+SCRIPTED = ScriptedPolicy("scripted-seaquest-v1", ScriptedDiver)
+
+
+# ---- the deep player -------------------------------------------------------------------------------
 MACROS = ("UPFIRE", "DOWNFIRE", "LEFTFIRE", "RIGHTFIRE", "UPLEFTFIRE", "UPRIGHTFIRE",
           "DOWNLEFTFIRE", "DOWNRIGHTFIRE", "FIRE", "UP")
 DEAD = -1e9

@@ -113,6 +113,10 @@ def pokes() -> list[Poke]:
         Poke("oxygen", 1, k.OXYGEN_MAX, lambda v: {k.RAM_OXYGEN: int(v)},
              _replace(oxygen=None), f"ram[{k.RAM_OXYGEN}] (oxygenValue), {DISASSEMBLY}",
              first_frame=130, description="oxygen left, written once the opening refill is over"),
+        Poke("reserve_subs", 0, k.MAX_RESERVE_SUBS, lambda v: {k.RAM_RESERVE_SUBS: int(v)},
+             _replace(reserve_subs=None),
+             f"ram[{k.RAM_RESERVE_SUBS}] (the reserve subs; ALE's lives() = it + 1), {DISASSEMBLY}",
+             description="the subs waiting on the horizon (six at most)"),
         Poke("wave", 0, 20, lambda v: {k.RAM_LEVEL: int(v), k.RAM_DIFFICULTY: int(v)},
              _replace(level=None, difficulty=None),
              f"ram[{k.RAM_LEVEL}] and ram[{k.RAM_DIFFICULTY}] (currentLevel, levelDifficulty), "
@@ -168,3 +172,38 @@ def state_differences(state, ram, skip=()) -> dict[str, tuple]:
     if "patrol_hit" not in skip and bool(state.patrol_hit) != bool(ram[k.RAM_PATROL_HIT] & 0x80):
         out["patrol_hit"] = (bool(state.patrol_hit), int(ram[k.RAM_PATROL_HIT]))
     return out
+
+
+# The state fields Seaquest.objects reads: each is its RAM bytes (STATE_BYTES), so the RAM
+# decoding of the object features is exact (tests/reference/test_features.py).
+OBSERVED_FIELDS = ("game_over", "attributes", "nusiz_index", "obstacle_x", "missile_x",
+                   "diver_state", "sub_x", "sub_y", "death", "oxygen", "divers",
+                   "sub_direction", "torpedo_x", "patrol_x")
+
+
+def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
+    """The JAX state fields ``Seaquest.observation`` reads, for a batch of RAM snapshots (N, 128)
+    (see alignment.reference.features)."""
+    r = np.asarray(rams).astype(np.int32)
+    out = {}
+    for field in OBSERVED_FIELDS:
+        addresses = list(STATE_BYTES[field])
+        out[field] = r[:, addresses] if len(addresses) > 1 else r[:, addresses[0]]
+    return out
+
+
+def features(ram) -> np.ndarray:
+    """The object-centric vector ``Seaquest.observation(state)`` gives, from one RAM snapshot."""
+    from alignment.reference.features import features as decode
+
+    return decode("seaquest", ram)
+
+
+# RAM cannot express either mod as one set of writes (ports/seaquest/game/mods.py says why).
+JAX_ONLY_MODS = {
+    "no_enemy_missiles": "ram[71..74] is a diver's x in shark lanes and a missile's x in sub lanes: "
+                         "holding it at 0 needs a condition on the lane's kind (ram[89..92] bit 2, "
+                         "whose animation bits change), where a RAM write has one byte's value",
+    "endless_oxygen": "holding ram[102] at 64 would refill at once after a lost sub; it needs two "
+                      "conditions (ram[104] == 0 and ram[105] == 0), where a RAM write has one",
+}
