@@ -33,6 +33,13 @@ def _games_with_code() -> list[str]:
     return sorted(jaxtari.list_games())
 
 
+def _games_in(root: Path, known: list[str]) -> list[str]:
+    """The games whose JAX package is in the repository the gate judges (``root``), which need
+    not be the one jaxtari is installed from."""
+    games_dir = root / "jaxtari" / "games"
+    return [g for g in known if (games_dir / g).is_dir() or (games_dir / f"{g}.py").is_file()]
+
+
 def _canonical(game: str) -> str:
     """A catalog game in any spelling (``Pong``, ``ALE/Pong-v5``) as its name; anything else as
     given (the unknown-game check names it)."""
@@ -105,7 +112,7 @@ def register(app: typer.Typer) -> None:
                         if base is not None else None)
         except gate.GateConfigError as err:
             _fail(str(err))
-        chosen = [_canonical(g) for g in games] if games else gate.default_games(root, cfg, known)
+        chosen = [_canonical(g) for g in games] if games else gate.default_games(root, cfg, _games_in(root, known))
         unknown = sorted(set(chosen) - set(known))
         if unknown:
             _fail(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(known)}")
