@@ -525,9 +525,9 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
 
 
 def default_games(root: Path, config: FidelityConfig, with_code: Sequence[str] = ()) -> list[str]:
-    """Every game with code (``with_code``: the games jaxtari has), a reviewed spec or thresholds
-    of its own: a game that lands without a spec or an audit fails for the missing artefact
-    instead of being left out of the table."""
+    """Every game with code (``with_code``: the games whose package is in the repository
+    judged), a reviewed spec or thresholds of its own: a game that lands without a spec or an
+    audit fails for the missing artefact instead of being left out of the table."""
     specs = {p.stem for p in (Path(root) / artefacts.SPEC.folder).glob("*.yaml")}
     return sorted(specs | set(config.games) | set(with_code))
 
