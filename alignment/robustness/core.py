@@ -113,10 +113,6 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
     return canon, names, backends
 
 
-def _means(r: np.ndarray) -> np.ndarray:
-    return np.asarray(r, np.float64).mean(axis=-1)
-
-
 def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: Path | None = None,
                    budget: str | int = "cpu", seeds: int = 5, episodes: int = 10,
                    random_episodes: int | None = None, backends: Sequence[str] = SIDES,
@@ -173,18 +169,13 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
         sides["ale"] = _side(a, r)
     pc, stats, comparison = {}, {}, {}
     for m in names:
-        pc[m] = {}
-        for side, d in sides.items():
-            if m not in d["agents"]:
-                continue
-            values = pcm.performance_change(d["agent_means"][m], d["random_mean"][m],
-                                            d["agent_means"][ORIGINAL], d["random_mean"][ORIGINAL])
-            pc[m][side] = values
+        pc[m] = {side: v for side, d in sides.items()
+                 if (v := pcm.side_pc(d["agents"], d["random"], m)) is not None}
         stats[m] = pcm.aggregate(pc[m])
         if set(pc[m]) >= {"jax", "ale"}:
             comparison[m] = pcm.compare_sides(pc[m]["jax"], pc[m]["ale"])
     for side, d in sides.items():
-        base = d["agent_means"][ORIGINAL] - d["random_mean"][ORIGINAL]
+        base = pcm.gain_over_random(d["agents"], d["random"])
         if np.any(base == 0):
             notes.append(f"{side}: {int(np.sum(base == 0))} seed(s) score exactly as random on the "
                          f"original game; their PC is undefined (left out)")
@@ -197,7 +188,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
         {"source": agents.source, "steps_per_seed": agents.steps, "seeds": agents.seeds,
          "trained_here": trained, "trained_on": ag.TRAINED_ON},
         episodes, random_episodes, max_steps, mod_info,
-        {s: {kk: vv for kk, vv in d.items() if kk != "agent_means"} for s, d in sides.items()},
+        sides,
         {m: {s: pcm.nan_to_none(v) for s, v in p.items()} for m, p in pc.items()},
         stats, comparison, notes, catalog.code_hash(canon), versions(LEARNING_STACK),
         time.perf_counter() - t_all, command)
@@ -206,9 +197,8 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
 def _side(agents: ev.Returns, random: ev.Returns) -> dict:
     return {
         "agents": {v: r.tolist() for v, r in agents.returns.items()},  # (K, E) per variant
-        "agent_means": {v: _means(r) for v, r in agents.returns.items()},
         "random": {v: r[0].tolist() for v, r in random.returns.items()},
-        "random_mean": {v: float(np.mean(r)) for v, r in random.returns.items()},
+        "random_mean": {v: pcm.random_mean(r) for v, r in random.returns.items()},
         "truncated": {v: agents.truncated[v] + random.truncated[v] for v in agents.truncated},
         "wall_seconds": {"agents": agents.seconds, "random": random.seconds},
     }

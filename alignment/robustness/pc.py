@@ -11,10 +11,12 @@ mod are compared with the stress stage's equivalence test (TOST) at :data:`PC_MA
 from __future__ import annotations
 
 import math
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from alignment.plain import finite_or_none
+from alignment.robustness.schema import ORIGINAL
 from alignment.stress import statistics as st
 
 # The equivalence margin on PC: a tenth of the agents' advantage over random on the original game
@@ -30,6 +32,34 @@ def performance_change(s_mod, r_mod: float, s_org, r_org: float) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         pc = ((s_mod - float(r_mod)) - base) / np.abs(base)
     return np.where(base == 0, np.nan, pc)
+
+
+def seed_means(returns) -> np.ndarray:
+    """Each seed's mean episode return (``returns``: seeds x episodes)."""
+    return np.asarray([np.mean(np.asarray(r, np.float64)) for r in returns], np.float64)
+
+
+def random_mean(returns) -> float:
+    """The random policy's mean episode return."""
+    return float(np.mean(np.asarray(returns, np.float64)))
+
+
+def gain_over_random(agents: Mapping[str, Sequence], random: Mapping[str, Sequence],
+                     variant: str = ORIGINAL) -> np.ndarray:
+    """S - R per seed on one variant: the agents' advantage over the random policy."""
+    return seed_means(agents[variant]) - random_mean(random[variant])
+
+
+def side_pc(agents: Mapping[str, Sequence], random: Mapping[str, Sequence],
+            mod: str) -> np.ndarray | None:
+    """Per-seed PC of ``mod`` on one backend, from its episode returns by variant (``agents``:
+    variant -> seeds x episodes; ``random``: variant -> episodes; :data:`ORIGINAL` beside each
+    mod); None when the mod or the original did not run there. The one computation of PC from
+    returns: the stage uses it on fresh returns, the gate on a report's rows."""
+    if not ({mod, ORIGINAL} <= agents.keys() and {mod, ORIGINAL} <= random.keys()):
+        return None
+    return performance_change(seed_means(agents[mod]), random_mean(random[mod]),
+                              seed_means(agents[ORIGINAL]), random_mean(random[ORIGINAL]))
 
 
 def aggregate(pc_by_side: dict[str, np.ndarray]) -> dict:

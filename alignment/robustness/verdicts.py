@@ -20,19 +20,15 @@ PC_TOLERANCE = 1e-9  # JSON keeps a float exactly; this only absorbs summation o
 
 
 def _side_pc(side, mod: str) -> np.ndarray | None:
-    """Per-seed PC of ``mod`` on one side, from its episode returns; None when it did not run."""
-    if mod not in side.agents or ORIGINAL not in side.agents:
-        return None
-    if mod not in side.random or ORIGINAL not in side.random:
-        return None
-    s_mod = [float(np.mean(r)) for r in side.agents[mod]]
-    s_org = [float(np.mean(r)) for r in side.agents[ORIGINAL]]
-    if len(s_mod) != len(s_org) or not all(side.agents[mod]) or not side.random[mod] \
-            or not side.random[ORIGINAL]:
-        raise SchemaError(f"{mod}: the rows of the original and the modified game do not pair "
-                          f"seed for seed (or hold no episodes)")
-    return pcm.performance_change(s_mod, float(np.mean(side.random[mod])), s_org,
-                                  float(np.mean(side.random[ORIGINAL])))
+    """Per-seed PC of ``mod`` on one side (:func:`alignment.robustness.pc.side_pc`), once its
+    rows are checked to pair seed for seed; None when it did not run."""
+    if {mod, ORIGINAL} <= side.agents.keys() and {mod, ORIGINAL} <= side.random.keys():
+        if len(side.agents[mod]) != len(side.agents[ORIGINAL]) or not all(side.agents[mod]) \
+                or not all(side.agents[ORIGINAL]) or not side.random[mod] \
+                or not side.random[ORIGINAL]:
+            raise SchemaError(f"{mod}: the rows of the original and the modified game do not "
+                              f"pair seed for seed (or hold no episodes)")
+    return pcm.side_pc(side.agents, side.random, mod)
 
 
 def recomputed(report: Report) -> dict[str, dict]:

@@ -48,3 +48,19 @@ def test_compare_sides_uses_the_pc_margin():
     assert same["paired_mean_difference"] == pytest.approx(0.0)
     apart = pc.compare_sides([0.0, 0.01, -0.01, 0.0, 0.02], [-0.9, -0.91, -0.88, -0.9, -0.92])
     assert apart["label"] == "different"
+
+
+def test_side_pc_from_returns_by_variant_matches_hand_computed_values():
+    # two seeds, two episodes each. Original: seed means 10 and 6, random mean 2 -> advantages 8, 4.
+    # Mod: seed means 4 and 6, random mean 1 -> advantages 3, 5: PC (3 - 8) / 8, (5 - 4) / 4
+    agents = {"original": [[12.0, 8.0], [5.0, 7.0]], "m": [[3.0, 5.0], [6.0, 6.0]]}
+    random = {"original": [1.0, 3.0, 2.0, 2.0], "m": [0.0, 2.0]}
+    assert pc.side_pc(agents, random, "m").tolist() == pytest.approx([-0.625, 0.25])
+    assert pc.gain_over_random(agents, random).tolist() == pytest.approx([8.0, 4.0])
+
+
+def test_side_pc_is_none_where_the_mod_or_the_original_did_not_run():
+    agents = {"original": [[1.0]], "m": [[2.0]]}
+    assert pc.side_pc(agents, {"original": [0.0]}, "m") is None
+    assert pc.side_pc({"m": [[2.0]]}, {"original": [0.0], "m": [0.0]}, "m") is None
+    assert pc.side_pc(agents, {"original": [0.0], "m": [0.0]}, "other") is None
