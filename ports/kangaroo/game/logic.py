@@ -23,8 +23,9 @@ BYTE = k.BYTE
 
 
 def where(cond, a, b):
-    """``a`` where ``cond`` else ``b``, field by field of two states."""
-    return jax.tree_util.tree_map(lambda x, y: jnp.where(cond, x, y), a, b)
+    """``a`` where ``cond`` else ``b``, field by field of two states (a field both branches left
+    as it was is passed through: fewer selects to compile)."""
+    return jax.tree_util.tree_map(lambda x, y: x if x is y else jnp.where(cond, x, y), a, b)
 
 
 def table(values, index):
@@ -315,20 +316,23 @@ def mother(s, joy):
                      mother_state=jnp.where(skip_fire, s.mother_state, 0))
     up_f, down_f = up & ~punch, down & ~punch
     left_f, right_f = left & ~punch, right & ~punch
-    free = ground(free, up_f, down_f, left_f, right_f)
+    free, jump_start, starts = ground(free, up_f, down_f, left_f, right_f)
     # punching: counted down on odd frames
     odd = (s.frame_count & 1) != 0
     pc = jnp.where(odd, (s.counter - 1) & BYTE, s.counter)
     punching = s.replace(counter=pc, pose=jnp.where(odd & (pc == 0), s.pose & k.FACING_RIGHT, s.pose))
     climbing = on_ladder_moves(s, up, down)
-    jumping = jump(s, left, right)
+    # one jump frame serves both a jump going on and one starting (one copy to compile)
+    jumping = jump(where(busy, s, jump_start), jnp.where(busy, left, left_f),
+                   jnp.where(busy, right, right_f))
     busy_s = where(minus(pose, 0), punching, where(minus(pose, k.JUMPING), climbing, jumping))
-    return where(busy, busy_s, free)
+    return where(busy, busy_s, where(starts, jumping, free))
 
 
 def ground(s, up, down, left, right):
     """On the floor: down ducks (or climbs down a ladder below), up climbs a ladder within reach or
-    jumps, a punch asked for starts, left/right walk."""
+    jumps, a punch asked for starts, left/right walk. Returns the state, the state a jump starts
+    from and whether one starts (:func:`mother` runs the jump's first frame)."""
     # down
     ladder_below = at_ladder(s, jnp.bool_(True))
     down_ladder = climb(s.replace(mother_row=s.mother_row + 1), jnp.bool_(False), jnp.bool_(True))
@@ -350,11 +354,12 @@ def ground(s, up, down, left, right):
     cooling = st.counter != 0
     cooled = st.replace(counter=jnp.where(cooling, st.counter - 1, st.counter))
     walked = walk(cooled, left, right, st.frame_count)
-    jumping = jump(st.replace(pose=(st.pose & k.FACING_RIGHT) | k.JUMP_POSE), left, right)
-    upward = where(ladder_here, up_ladder, where(cooling, walked, jumping))
+    jump_start = st.replace(pose=(st.pose & k.FACING_RIGHT) | k.JUMP_POSE)
+    starts = ~down & ~minus(st.pose, 0) & up & ~ladder_here & ~cooling
+    upward = where(ladder_here, up_ladder, walked)
     standing = where(up, upward, walk(st, left, right, st.frame_count))
     standing = where(minus(st.pose, 0), punch, standing)
-    return where(down, ducking, standing)
+    return where(down, ducking, standing), jump_start, starts
 
 
 def glove_over_apple(s):
@@ -403,13 +408,17 @@ def pickups(s):
     bell she touches rings (once per refresh); while she dies the bell is checked every frame."""
     alive = s.mother_state != k.DYING
     odd = (s.frame_count & 1) != 0
-    for i in (2, 1, 0):
+
+    def one(j, s):  # fruit 2, 1, 0 in turn (one loop body, not unrolled)
+        i = 2 - j
         at = s.level + k.FRUIT_STRIDE * i
         fruit = s.fruit[i]
         eat = alive & odd & ((fruit & k.SIGN) == 0) & touches(s, table(k.FRUIT_ROW, at), table(k.FRUIT_X, at))
         s = s.replace(fruit=s.fruit.at[i].set(jnp.where(eat, fruit | k.FRUIT_GONE, fruit)))
         s = add_points(s, table(k.FRUIT_POINTS, fruit & k.FRUIT_KIND), eat)
-        s = start_tune(s, eat)
+        return start_tune(s, eat)
+
+    s = jax.lax.fori_loop(0, 3, one, s)
     ring = (odd | ~alive) & touches(s, jnp.int32(k.BELL_ROW), table(k.BELL_X, s.level))
     ring = ring & ((s.bell & (k.SIGN | k.BELL_RUNG)) == 0)
     return s.replace(bell=jnp.where(ring, ((s.bell | k.BELL_RUNG) + k.BELL_STEP) & BYTE, s.bell),

@@ -11,10 +11,17 @@ monkey touching her kills her too (and pays 200); a punch (the glove's box) take
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 
 from . import constants as k
 from .logic import BYTE, add_points, die, minus, start_tune, table, where
+
+
+def down_slots(n, body, carry):
+    """``body(carry, i)`` for slots i = n-1 down to 0, in the cartridge's order, as one loop (not
+    unrolled: the step then compiles one body per loop instead of one per slot)."""
+    return jax.lax.fori_loop(0, n, lambda j, c: body(c, n - 1 - j), carry)
 
 
 def put(values, i, value, cond):
@@ -26,15 +33,18 @@ def spawn(s):
     """A monkey comes on (vertical blank, not while the mother waits) in the highest empty slot."""
     due = (table(k.SPAWN_MASK, s.level) & s.frame_count) == 1
     free = (s.monkey_state & k.SIGN) != 0
-    taken = jnp.bool_(False)
     supply = table(k.APPLES_PER_MONKEY, s.monkey_pace)
-    for i in range(k.MONKEY_SLOTS - 1, -1, -1):
+
+    def slot(carry, i):
+        s, taken = carry
         here = due & free[i] & ~taken
-        taken = taken | here
         s = s.replace(monkey_state=put(s.monkey_state, i, k.MONKEY_SPAWN_STATE, here),
                       monkey_row=put(s.monkey_row, i, k.MONKEY_START_ROW, here),
                       monkey_x=put(s.monkey_x, i, k.MONKEY_START_X, here),
                       apple_flags=put(s.apple_flags, i, (s.apple_flags[i] & k.APPLE_FREE) | supply, here))
+        return s, taken | here
+
+    s, taken = down_slots(k.MONKEY_SLOTS, slot, (s, jnp.bool_(False)))
     return s.replace(monkeys=jnp.where(taken, (s.monkeys + 1) & BYTE, s.monkeys))
 
 
@@ -47,7 +57,8 @@ def touch_mother(s):
     odd = (s.frame_count & 1) != 0
     on = odd & ~minus(s.mother_state, 0) & (s.mother_state != k.DYING)
     height = table(k.POSE_HEIGHT, s.pose & k.POSE_FRAME)
-    for i in range(k.MONKEY_SLOTS - 1, -1, -1):
+
+    def slot(s, i):
         st = s.monkey_state[i]
         dy = (s.monkey_row[i] - s.mother_row) & BYTE
         rows = ((~minus(dy, 0)) | (dy == BYTE)) & minus(dy, height)
@@ -57,8 +68,9 @@ def touch_mother(s):
         s = s.replace(monkey_state=put(s.monkey_state, i, k.MONKEY_HIT, hit))
         s = die(s, hit)
         s = start_tune(s, hit)
-        s = add_points(s, jnp.int32(k.MONKEY_POINTS), hit)
-    return s
+        return add_points(s, jnp.int32(k.MONKEY_POINTS), hit)
+
+    return down_slots(k.MONKEY_SLOTS, slot, s)
 
 
 def punch_monkeys(s):
@@ -68,14 +80,16 @@ def punch_monkeys(s):
     on = odd & minus(s.pose, 0)
     row = (s.mother_row + 2) & BYTE
     fist = (s.mother_x + jnp.where((s.pose & k.FACING_RIGHT) != 0, 0x0A, 0xFD)) & BYTE
-    for i in range(k.MONKEY_SLOTS - 1, -1, -1):
+
+    def slot(s, i):
         st, mx, mr = s.monkey_state[i], s.monkey_x[i], s.monkey_row[i]
         hit = (on & ((st & 0x0F) != k.MONKEY_HIT) & (mx < fist) & (mx + 7 >= fist)
                & (mr < row) & (mr + 2 >= row))
         s = s.replace(monkey_state=put(s.monkey_state, i, k.MONKEY_HIT, hit))
         s = start_tune(s, hit)
-        s = add_points(s, jnp.int32(k.MONKEY_POINTS), hit)
-    return s
+        return add_points(s, jnp.int32(k.MONKEY_POINTS), hit)
+
+    return down_slots(k.MONKEY_SLOTS, slot, s)
 
 
 def _throw(s, i, cond):
@@ -118,17 +132,17 @@ def think(s, i, cond):
     b0, b1, b2 = (st & 1) != 0, (st & 2) != 0, (st & 4) != 0
     sprite_for = lambda new, on, off: jnp.where((new & 0x10) != 0, on, off)
 
+    # slot i's four bytes, kept as scalars through the branches and written back once (the
+    # branches are exclusive; none reads them back before the write)
+    slot = {"monkey_state": st, "monkey_row": row, "monkey_x": x, "monkey_sprite": s.monkey_sprite[i]}
+
     def step(s, c, state=None, row=None, x=None, sprite=None):
-        upd = {}
-        if state is not None:
-            upd["monkey_state"] = put(s.monkey_state, i, state & BYTE, c)
-        if row is not None:
-            upd["monkey_row"] = put(s.monkey_row, i, row & BYTE, c)
-        if x is not None:
-            upd["monkey_x"] = put(s.monkey_x, i, x & BYTE, c)
+        for name, value in (("monkey_state", state), ("monkey_row", row), ("monkey_x", x)):
+            if value is not None:
+                slot[name] = jnp.where(c, value & BYTE, slot[name])
         if sprite is not None:
-            upd["monkey_sprite"] = put(s.monkey_sprite, i, sprite, c)
-        return s.replace(**upd)
+            slot["monkey_sprite"] = jnp.where(c, sprite, slot["monkey_sprite"])
+        return s
 
     # bit 0: climbing down the side
     side = cond & b0 & ((st & 0x20) != 0)
@@ -194,16 +208,19 @@ def think(s, i, cond):
     s = step(s, flash, state=((st & 0xF0) + 0x10) | k.MONKEY_HIT, sprite=jnp.int32(k.SPRITE_HIT))
     s = step(s, gone, state=jnp.int32(k.MONKEY_EMPTY), row=jnp.int32(0x7F))
     s = s.replace(monkeys=jnp.where(gone, (s.monkeys - 1) & BYTE, s.monkeys))
+    s = s.replace(**{name: getattr(s, name).at[i].set(v) for name, v in slot.items()})
     return _throw(s, i, throw_now | at_throw)
 
 
 def think_all(s):
     """Overscan: every monkey thinks on frame_count & 15 == 0; one climbing down the side also on 8."""
     phase = s.frame_count & k.AI_PERIOD_MASK
-    for i in range(k.MONKEY_SLOTS - 1, -1, -1):
+
+    def slot(s, i):
         climbing = (s.monkey_state[i] & k.CLIMB_STATE_MASK) == k.CLIMBING_DOWN
-        s = think(s, i, (phase == 0) | ((phase == k.AI_CLIMB_FRAME) & climbing))
-    return s
+        return think(s, i, (phase == 0) | ((phase == k.AI_CLIMB_FRAME) & climbing))
+
+    return down_slots(k.MONKEY_SLOTS, slot, s)
 
 
 def _remove_apple(s, j, cond):
@@ -217,7 +234,8 @@ def fly_apples(s):
     the mother kills her."""
     odd = (s.frame_count & 1) != 0
     height = table(k.POSE_HEIGHT, s.pose & k.POSE_FRAME)
-    for j in range(k.APPLE_SLOTS - 1, -1, -1):
+
+    def slot(s, j):
         flying = odd & ((s.apple_flags[j] & k.SIGN) == 0)
         ax = s.apple_x[j] - k.APPLE_STEP
         off = flying & (ax < 0)
@@ -229,8 +247,9 @@ def fly_apples(s):
         hit = (flying & ~off & ~minus(ax, mx) & ~minus((mx + 4 + c1) & BYTE, ax)
                & minus(mr, ar) & ~minus((mr + height + c2) & BYTE, ar))
         s = die(s, hit)
-        s = _remove_apple(s, j, off | hit)
-    return s
+        return _remove_apple(s, j, off | hit)
+
+    return down_slots(k.APPLE_SLOTS, slot, s)
 
 
 def punched_apple(s, glove_over_apple):
@@ -239,10 +258,12 @@ def punched_apple(s, glove_over_apple):
     odd = (s.frame_count & 1) != 0
     on = odd & glove_over_apple
     row = (s.mother_row + 2) & BYTE
-    found = jnp.bool_(False)
-    for j in range(k.APPLE_SLOTS - 1, -1, -1):
+
+    def slot(carry, j):
+        s, found = carry
         here = on & ~found & (s.apple_row[j] == row)
-        found = found | here
-        s = _remove_apple(s, j, here)
+        return _remove_apple(s, j, here), found | here
+
+    s, found = down_slots(k.APPLE_SLOTS, slot, (s, jnp.bool_(False)))
     s = start_tune(s, found)
     return add_points(s, jnp.int32(k.APPLE_POINTS), found), found
