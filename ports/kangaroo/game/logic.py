@@ -7,9 +7,7 @@ ducking, jumping, climbing, punching), and the fruit and bell she touches. Every
 on the cartridge (``& BYTE``); a comparison the cartridge branches on with ``bmi``/``bpl`` reads
 the sign bit of the 8-bit difference (:func:`minus`), as the 6502 does.
 
-Not ported yet: the monkeys, their apples, the big ape's coconut and the collisions the picture
-latches (punches landing); the comparisons hold them off on ALE with the no_monkey and no_coconut
-RAM writes.
+The monkeys and their apples are in :mod:`.monkeys`, the big ape's coconut in :mod:`.ape`.
 """
 
 from __future__ import annotations
