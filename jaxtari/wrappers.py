@@ -32,7 +32,7 @@ import numpy as np
 
 from jaxtari import spaces
 from jaxtari.env import Game, pytree_dataclass
-from jaxtari.xla import StatePacker, push_frame, random_bits, select_tree
+from jaxtari.xla import StatePacker, random_bits, select_tree
 
 FRAMESKIP = 4  # rule: timing.frameskip-v5
 STICKY_PROB = 0.25  # rule: action.sticky-v5
@@ -301,7 +301,9 @@ class PixelObservation(Wrapper):
 @pytree_dataclass
 class StackState:
     inner: Any
-    frames: jax.Array  # (k, ...) the observation last returned: the last k frames, oldest first
+    ring: jax.Array  # (k, ...) the last k frames, each in the slot it was written to
+    newest: jax.Array  # slot of the newest frame
+    age_cap: jax.Array  # frames written since the episode began, capped at k - 1
 
 
 class FrameStack(Wrapper):
@@ -316,26 +318,36 @@ class FrameStack(Wrapper):
             raise ValueError(f"frame stack size must be >= 1, got {k}")
         self.k = int(k)
 
-    # The stack is one (k, ...) array, and it is the observation itself: each step writes the k
-    # frames once (jaxtari.xla.push_frame) and returns that buffer. Measured choices (XLA CPU, the
-    # figures are in the commit history and benchmarks/consumers.py):
-    # - k separate arrays rotated through the scan's carry were copied by XLA every step (a
-    #   carried tuple whose elements trade places cannot stay in place), and the stacked
-    #   observation was written on top of that;
-    # - stacking separate frames under vmap builds a (k, N, ...) concatenate read through a
-    #   transpose; a reduction over that (a running mean, a logged mean) was rewritten by XLA into
-    #   a padded reduce-window that its CPU backend runs ~100x slower than a plain reduce (Pong,
-    #   N=256: 157k -> 4k steps/s).
+    # The state keeps the frames in a ring: each step writes the new frame into one slot, in place,
+    # and the observation (oldest first) is gathered from the ring into a buffer of its own. A
+    # restart writes nothing more: frames older than the episode's first are read from its slot
+    # (age_cap). Measured choices (XLA CPU, the figures are in the commit history and
+    # benchmarks/README.md):
+    # - one (k, ...) array shifted each step (jaxtari.xla.push_frame) that was both the state and
+    #   the observation: the shift cannot run in place, so XLA wrote the stack into a new buffer
+    #   and copied it back into the loop's carry every step (Pong pixels, N=256: 65k steps/s
+    #   carried, 61k under a running mean; the ring: 215k and 117k, no copy in the HLO);
+    # - k separate arrays rotated through the scan's carry were copied by XLA every step;
+    # - stacking separate frames under vmap built a (k, N, ...) concatenate read through a
+    #   transpose, which reductions read badly.
+    def _observation(self, ring, newest, age_cap):
+        ages = jnp.minimum(jnp.arange(self.k - 1, -1, -1, dtype=jnp.int32), age_cap)
+        return ring[(newest - ages) % self.k]
+
     def reset(self, key):
         obs, inner = self.env.reset(key)
-        frames = jnp.broadcast_to(obs, (self.k,) + obs.shape)
-        return frames, StackState(inner, frames)
+        ring = jnp.broadcast_to(obs, (self.k,) + obs.shape)
+        state = StackState(inner, ring, jnp.int32(self.k - 1), jnp.int32(0))
+        return self._observation(ring, state.newest, state.age_cap), state
 
     def step(self, state, action):
         obs, inner, r, d, info = self.env.step(state.inner, action)
         restart = jnp.asarray(info.get("episode_restart", False))
-        frames = push_frame(state.frames, obs, restart)
-        return frames, StackState(inner, frames), r, d, info
+        newest = (state.newest + 1) % self.k
+        age_cap = jnp.where(restart, 0, jnp.minimum(state.age_cap + 1, self.k - 1))
+        ring = jax.lax.dynamic_update_index_in_dim(state.ring, obs, newest, 0)
+        return (self._observation(ring, newest, age_cap), StackState(inner, ring, newest, age_cap),
+                r, d, info)
 
     @property
     def observation_space(self):

@@ -1,6 +1,6 @@
-"""The one-array FrameStack (jaxtari.xla.push_frame) gives every game's agent the observation the
-previous FrameStack gave, bit for bit, over whole episodes: restarts at the episode cap and at game
-over, no-op starts, pixels and object-centric features, under vmap inside a compiled scan."""
+"""The ring-buffer FrameStack gives every game's agent the observation the previous FrameStack
+gave, bit for bit, over whole episodes: restarts at the episode cap and at game over, no-op starts,
+pixels and object-centric features, under vmap inside a compiled scan."""
 
 import jax
 import jax.numpy as jnp
@@ -84,11 +84,40 @@ def test_episodic_life_restarts_nothing_and_matches():
     _assert_same(new, old, n=3, steps=60)
 
 
-def test_the_stack_is_the_state():
-    """The observation returned is the stack the next step shifts (nothing else is kept)."""
+def test_the_state_keeps_one_ring_and_the_observation_is_it_in_order():
+    """The state holds k frames once (a ring written one slot a step); the observation is those
+    frames oldest first, shifted by one each step."""
     env = FrameStack(PixelObservation(AtariWrapper(jaxtari.make("pong"))), 4)
     obs, s = env.reset(jax.random.key(0))
     assert obs.shape == (4, 84, 84) and obs.dtype == jnp.uint8
-    o1, s1, *_ = jax.jit(env.step)(s, 0)
-    np.testing.assert_array_equal(np.asarray(s1.frames), np.asarray(o1))
+    assert s.ring.shape == (4, 84, 84)
+    step = jax.jit(env.step)
+    o1, s1, *_ = step(s, 0)
     np.testing.assert_array_equal(np.asarray(o1[:3]), np.asarray(obs[1:]))
+    o2, s2, *_ = step(s1, 0)
+    np.testing.assert_array_equal(np.asarray(o2[:3]), np.asarray(o1[1:]))
+    # the newest frame sits in its slot of the ring, the others are where they were written
+    ring = np.asarray(s2.ring)
+    np.testing.assert_array_equal(ring[int(s2.newest)], np.asarray(o2[3]))
+    np.testing.assert_array_equal(ring[int(s1.newest)], np.asarray(o1[3]))
+
+
+def test_a_carried_stack_is_not_copied_each_step():
+    """The reason for the ring: in a scan that carries the state and the observation (as a PPO
+    runner does), the stack is written in place; the shifted one-array stack was written into a
+    new buffer and copied back every step (HLO of the compiled scan)."""
+    n, k = 8, 4
+    toy = ToyGame(ToyConstants(game_over_frame=12))
+    env = FrameStack(PixelObservation(AtariWrapper(toy)), k)
+    obs0, s0 = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), n))
+
+    def rollout(carry):
+        def body(carry, _):
+            obs, s, *_ = jax.vmap(env.step)(carry[0], jnp.zeros(n, jnp.int32))
+            return (s, obs), None
+        return jax.lax.scan(body, carry, None, length=4)[0]
+
+    text = jax.jit(rollout, donate_argnums=0).lower((s0, obs0)).compile().as_text()
+    stack = f"u8[{n},{k},{obs0.shape[2]},{obs0.shape[3]}]"
+    copies = [line for line in text.splitlines() if stack in line and " copy(" in line]
+    assert not copies, copies
