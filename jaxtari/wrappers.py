@@ -323,7 +323,7 @@ class FrameStack(Wrapper):
     # restart writes nothing more: frames older than the episode's first are read from its slot
     # (age_cap). Measured choices (XLA CPU, the figures are in the commit history and
     # benchmarks/README.md):
-    # - one (k, ...) array shifted each step (jaxtari.xla.push_frame) that was both the state and
+    # - one (k, ...) array shifted each step (the previous form) that was both the state and
     #   the observation: the shift cannot run in place, so XLA wrote the stack into a new buffer
     #   and copied it back into the loop's carry every step (Pong pixels, N=256: 65k steps/s
     #   carried, 61k under a running mean; the ring: 215k and 117k, no copy in the HLO);

@@ -8,8 +8,6 @@ slowdown. How much each one is worth is measured in benchmarks/ and quoted in co
 
 - :func:`materialize`: keep a per-line (or per-sprite) table in memory instead of letting XLA fuse
   its computation into, and repeat it for, every pixel that reads it.
-- :func:`push_frame`: a frame stack kept as one array that is also the observation, written once
-  per step in a layout that any reader (a reduction, a convolution) reads as a plain buffer.
 - :func:`batch_mean`: a mean over the batch axis split into reductions small enough for the CPU
   backend's fast path (a per-pixel running mean of stacked frames).
 - :func:`select_tree`: choose between two already computed states with an elementwise select,
@@ -41,30 +39,6 @@ def materialize(x: jax.Array) -> jax.Array:
     """
     corner = (0,) * x.ndim
     return jax.lax.dynamic_update_slice(x, jax.lax.slice(x, corner, (1,) * x.ndim), corner)
-
-
-def push_frame(frames: jax.Array, new: jax.Array, restart) -> jax.Array:
-    """The stack ``frames`` (k, ...) (oldest first) with ``new`` pushed in, or, where ``restart``,
-    filled with ``new`` (a new episode's first frame repeated).
-
-    Why this form: the result is one (k, ...) array, under ``vmap`` (N, k, ...) with the batch
-    first, computed in one pass from the old stack and the new frame. Two other forms were
-    measured and lost (Pong, N=256, XLA CPU; benchmarks/consumers.py):
-
-    - k separate frame arrays rotated through a scan's carry: XLA copies each of them every step
-      (carry elements that trade places cannot stay in place) before the stack is written again;
-    - ``jnp.stack`` of separate frames under ``vmap``: batched, it is a (k, N, ...) concatenate read
-      through a transpose, and a reduction over it (``obs.mean()``, a per-pixel running mean) is
-      rewritten by XLA's tree-reduction pass into a padded 32-wide reduce-window, which the CPU
-      backend runs (in YNNPACK) ~100x slower than the plain reduce it runs on a buffer like this
-      one: 4k steps/s instead of 157k.
-
-    ``new`` is materialised first: it is read by every slot's select, and a renderer fused into
-    them would draw the frame k times.
-    """
-    new = materialize(new)
-    shifted = jnp.concatenate([frames[1:], new[None]])
-    return jnp.where(restart, jnp.broadcast_to(new, frames.shape), shifted)
 
 
 # XLA's CPU backend hands a convert-and-reduce to YNNPACK (a ``__ynn_fusion`` in the HLO). Reducing

@@ -88,45 +88,6 @@ def test_packing_refuses_an_unpackable_leaf_with_the_fix():
         xla.StatePacker({"x": jnp.zeros(2, jnp.float16)}).pack({"x": jnp.zeros(2, jnp.float16)})
 
 
-def _pushed(frames, x, restart):
-    """A frame stack under vmap taking in a freshly drawn picture, read by a reduction."""
-    new = jax.vmap(lambda xi: frame(xi).astype(jnp.uint8))(x)
-    stack = jax.vmap(xla.push_frame)(frames, new, restart)
-    return stack, stack.astype(jnp.float32).mean()
-
-
-def _stacked_apart(frames, x, restart):
-    """The same frames kept as separate arrays and stacked per env (the previous FrameStack)."""
-    new = jax.vmap(lambda xi: frame(xi).astype(jnp.uint8))(x)
-    parts = [frames[:, i] for i in range(1, SLOTS)] + [new]
-    stack = jax.vmap(lambda *f: jnp.stack(f))(*parts)
-    return stack, stack.astype(jnp.float32).mean()
-
-
-def test_push_frame_gives_readers_a_plain_buffer_and_draws_once():
-    n = 8
-    args = (jnp.zeros((n, SLOTS, H, W), jnp.uint8), jnp.arange(n, dtype=jnp.int32),
-            jnp.arange(n) % 3 == 0)
-    text = hlo(_pushed, *args)
-    # the picture is drawn once, not once per slot that may show it
-    assert count(text, "xor") == ROUNDS
-    # the reduction reads the stack as it is: no transpose, no reduce-window
-    assert count(text, "reduce-window") == 0 and count(text, "transpose") == 0
-    # the reason: stacking separate frames under vmap is read through a transpose, and XLA turns
-    # the reduction over it into a padded reduce-window (~100x slower on the CPU backend)
-    apart = hlo(_stacked_apart, *args)
-    assert count(apart, "reduce-window") >= 1
-    # the values: slots shift by one, a restart fills every slot with the new frame
-    stack, mean = jax.jit(_pushed)(*args)
-    old = np.asarray(args[0])
-    drawn = np.asarray(jax.vmap(lambda xi: frame(xi).astype(jnp.uint8))(args[1]))
-    for i in range(n):
-        want = (np.stack([drawn[i]] * SLOTS) if bool(args[2][i])
-                else np.concatenate([old[i, 1:], drawn[i][None]]))
-        np.testing.assert_array_equal(np.asarray(stack[i]), want)
-    assert float(mean) == pytest.approx(float(np.asarray(stack, np.float64).mean()), rel=1e-6)
-
-
 def _kept_by_reduces(text: str) -> list[int]:
     """How many elements each float32 reduce in the HLO keeps (its output's size)."""
     sizes = []
