@@ -24,8 +24,9 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from jaxtari.env import action_position as position
+
 from alignment import catalog
-from alignment.actions import position
 from alignment.reference.ale import AleError, AleGame, AleSnapshot
 from alignment.plain import to_python
 from alignment.signals import RamWriteConflict, apply_ram_writes, merge_ram_writes

@@ -40,6 +40,17 @@ ACTION_NAMES: tuple[str, ...] = (
 NUM_FULL_ACTIONS = len(ACTION_NAMES)
 ACTION_IDS: dict[str, int] = {n: i for i, n in enumerate(ACTION_NAMES)}
 
+
+def action_position(names: Sequence[str], name) -> int | None:
+    """Where an action name sits in ``names`` (an action set, ALE's order), or ``None``.
+
+    The one rule for a written action name, in the API, specs and policy files alike: any case,
+    spaces around ignored (``" upfire"`` is ``UPFIRE``). Anything but a string is no name."""
+    if not isinstance(name, str):
+        return None
+    key = name.strip().upper()
+    return names.index(key) if key in names else None
+
 # Joystick components of each ALE action, as lookup tables indexed by action id.
 _UP = np.array(["UP" in n for n in ACTION_NAMES])
 _DOWN = np.array(["DOWN" in n for n in ACTION_NAMES])
@@ -224,13 +235,13 @@ class Game:
 
     def action_index(self, name: str) -> int:
         """Index (in this game's action set) of an ALE action name such as ``"UPFIRE"``."""
-        key = name.strip().upper()
-        if key not in self.action_names:
+        index = action_position(self.action_names, name)
+        if index is None:
             raise ValueError(
                 f"{self.name}: unknown action {name!r}; this game's actions are: "
                 f"{', '.join(self.action_names)}"
             )
-        return self.action_names.index(key)
+        return index
 
     def check_action(self, action) -> None:
         """Raise :class:`InvalidActionError` for anything but an index into this action set.

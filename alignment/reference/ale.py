@@ -27,8 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from jaxtari.env import action_position as position
+
 from alignment import catalog
-from alignment.actions import ACTION_NAMES, NOOP, position
+from alignment.actions import ACTION_NAMES, NOOP
 from alignment.signals import GameEntry
 
 RAM_SIZE = 128

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from alignment.actions import position
+from jaxtari.env import action_position as position
+
 from alignment.catalog import GameEntry
 from alignment.cli_checks import MAX_EPISODE_FRAMES
 

@@ -29,7 +29,9 @@ from pydantic import (
     model_validator,
 )
 
-from alignment.actions import ACTION_NAMES as ALE_ACTION_NAMES, position
+from jaxtari.env import action_position as position
+
+from alignment.actions import ACTION_NAMES as ALE_ACTION_NAMES
 from alignment.docs.document import Document, sha256_text
 
 SCHEMA_VERSION = 1
