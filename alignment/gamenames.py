@@ -3,13 +3,16 @@
 The list is the table of contents of https://ale.farama.org/environments/ (the Farama ALE docs at
 commit a9a043e26eba), each page slug with the CamelCase name of its ``ALE/<Name>-v5`` id. The slugs
 are also ale-py's ROM ids. :func:`resolve` accepts any common spelling: ``Frostbite``, ``frostbite``,
-``ms_pacman``, ``MsPacman``, ``ALE/Pong-v5``, ``PongNoFrameskip-v4``.
+``ms_pacman``, ``MsPacman``, ``ALE/Pong-v5``, ``PongNoFrameskip-v4``; the spelling is reduced by
+:func:`jaxtari.names.key`, the rule jaxtari's and the catalog's names use too.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+
+from jaxtari.names import key
 
 # (Farama page slug, ALE environment name)
 FARAMA_GAMES: tuple[tuple[str, str], ...] = (
@@ -65,16 +68,6 @@ FARAMA_PAGE_URL = "https://ale.farama.org/environments/{slug}/"
 
 class UnknownGameError(ValueError):
     """A game name the pipeline cannot use (the one error type for names across ``alignment``)."""
-
-
-def key(name: str) -> str:
-    """A name reduced for matching: no ``ALE/``, version, suffix, separators or case."""
-    s = name.strip()
-    s = re.sub(r"^ALE/", "", s, flags=re.I)
-    s = re.sub(r"-v\d+$", "", s, flags=re.I)
-    s = re.sub(r"(NoFrameskip|Deterministic)$", "", s, flags=re.I)
-    s = re.sub(r"-ram$", "", s, flags=re.I)
-    return re.sub(r"[^a-z0-9]", "", s.lower())
 
 
 def lookup(name: str) -> str | None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-import re
 from pathlib import Path
 from typing import Sequence
 
 from jaxtari import games as games_package
+from jaxtari import names
 from jaxtari.env import ACTION_NAMES, Game, ObjectGroup, UnknownGameError
 from jaxtari.mods import InternalMod, ModError, PostStepMod
 
@@ -29,15 +29,13 @@ _GAMES: tuple[str, ...] = tuple(sorted(
 
 
 def canonical_name(name: str) -> str:
-    """``"Frostbite"``, ``"frostbite"``, ``"ALE/Frostbite-v5"`` -> ``"frostbite"``; raises if unknown."""
+    """``"Frostbite"``, ``"frostbite"``, ``"ALE/Frostbite-v5"`` -> ``"frostbite"`` (the spellings
+    :func:`jaxtari.names.key` reduces); raises if unknown."""
     if not isinstance(name, str):
         raise UnknownGameError(f"a game name is a string, got {name!r}")
-    s = name.strip()
-    s = re.sub(r"^ALE/", "", s, flags=re.IGNORECASE)
-    s = re.sub(r"-v\d+$", "", s)
-    key = re.sub(r"[^a-z0-9]", "", s.lower())
+    key = names.key(name)
     for canon in _GAMES:
-        if re.sub(r"[^a-z0-9]", "", canon) == key:
+        if names.key(canon) == key:
             return canon
     known = ", ".join(list_games())
     if key in _ale_rom_keys():
@@ -64,7 +62,7 @@ def ale_rom_ids() -> list[str]:
 
 
 def _ale_rom_keys() -> set[str]:
-    return {re.sub(r"[^a-z0-9]", "", rom) for rom in ale_rom_ids()}
+    return {names.key(rom) for rom in ale_rom_ids()}
 
 
 def list_games() -> list[str]:

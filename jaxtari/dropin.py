@@ -46,6 +46,14 @@ def game_from_id(task_id: str) -> str:
     :class:`DropInError` naming the games there are (with the closest first)."""
     base = re.sub(r"^[A-Za-z_]+/", "", str(task_id))
     base = re.sub(r"(NoFrameskip)?-v\d+$", "", base)
+    # the name rule (jaxtari.names.key) reads "Pong-ram" and "PongDeterministic" as Pong, but an
+    # id asks for their observations and frameskip, which these ids do not give
+    if re.search(r"-ram$", base, re.IGNORECASE):
+        raise DropInError(f"{task_id!r}: RAM observations are not emulated (each game is rewritten in "
+                          "JAX); use the game's id without -ram and obs_type='objects'")
+    if re.search(r"Deterministic$", base, re.IGNORECASE):
+        raise DropInError(f"{task_id!r}: ALE's Deterministic ids are not registered; use the game's "
+                          "-v5 id with frameskip=4 and repeat_action_probability=0.0")
     try:
         return jaxtari.canonical_name(base)
     except UnknownGameError as exc:

@@ -8,7 +8,7 @@ import pytest
 import jaxtari
 from jaxtari import mods as mods_lib
 from jaxtari import render, spaces
-from jaxtari.env import ACTION_NAMES, ObjectGroup, joystick
+from jaxtari.env import ACTION_NAMES, ObjectGroup, action_position, joystick
 from jaxtari.mods import InternalMod, ModError, PostStepMod
 from tests.toy_game import ToyGame
 
@@ -23,6 +23,18 @@ def test_list_and_canonical_names():
     assert {"pong", "freeway", "frostbite"} <= set(jaxtari.list_games())
     for spelling in ("Frostbite", "frostbite", "ALE/Frostbite-v5", " FROSTBITE "):
         assert jaxtari.canonical_name(spelling) == "frostbite"
+
+
+def test_one_name_rule_for_jaxtari_the_catalog_and_ale_games():
+    from alignment import catalog, gamenames
+    from jaxtari import names
+
+    assert gamenames.key is names.key
+    for spelling in ("ALE/Pong-v5", "PongNoFrameskip-v4", "PONG-V5", "pong-ram", " Pong "):
+        assert names.key(spelling) == "pong"
+        assert jaxtari.canonical_name(spelling) == catalog.canonical(spelling) == "pong"
+    assert names.key("ALE/MsPacman-v5") == names.key("ms_pacman") == "mspacman"
+    assert gamenames.resolve("MsPacmanNoFrameskip-v4") == "ms_pacman"  # an ALE game not ported
 
 
 def test_unknown_game_lists_the_known_ones():
@@ -55,6 +67,23 @@ def test_action_index_and_full_action_space():
         g.action_index("HYPERSPACE")
     full = ToyGame(full_action_space=True)
     assert full.num_actions == 18 and int(full.to_ale_action(17)) == 17
+
+
+def test_one_action_name_rule_for_jaxtari_and_ale():
+    # jaxtari's Game, ALE's reference game and the spec read a written name by the same rule
+    from alignment.reference.ale import AleGame
+    from alignment.spec import schema
+
+    assert action_position(ACTION_NAMES, " upFire ") == ACTION_NAMES.index("UPFIRE")
+    assert action_position(ACTION_NAMES, "UP FIRE") is None and action_position(ACTION_NAMES, 2) is None
+    assert schema.position is action_position
+    jax_game, ale_game = jaxtari.make("pong"), AleGame("pong")
+    assert jax_game.action_names == ale_game.action_names
+    for written in ("fire", " RightFire", "noop"):
+        assert jax_game.action_index(written) == ale_game.action_index(written) \
+            == action_position(jax_game.action_names, written)
+    with pytest.raises(ValueError, match="unknown action 3"):
+        jax_game.action_index(3)
 
 
 def test_internal_mod_overrides_constants_and_swaps_mechanics():

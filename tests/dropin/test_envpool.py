@@ -82,3 +82,8 @@ def test_refused_by_name():
         envpool.make("Pong-v5", stack_size=4)
     with pytest.raises(DropInError, match="unknown game 'Tennis'.*Ids: Breakout-v5"):
         envpool.make("Tennis-v5")
+    # the name rule reads these as Pong; the ids' observations and frameskip are what is refused
+    with pytest.raises(DropInError, match="'Pong-ram-v5': RAM observations are not emulated"):
+        envpool.make("Pong-ram-v5")
+    with pytest.raises(DropInError, match="'PongDeterministic-v4': ALE's Deterministic ids"):
+        envpool.make("PongDeterministic-v4")
