@@ -13,7 +13,7 @@ corner of the object's bounding box) unless a signal says otherwise.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -193,6 +193,25 @@ class Poke:
 
 
 @dataclasses.dataclass(frozen=True)
+class KnownEnd:
+    """An episode end where a JAX game knowingly parts from ALE, declared as data by its plug-in.
+
+    On the frame the JAX game first reports ``terminated`` while ALE does not, and ``marker`` (a
+    catalog signal compared on every frame like any other, so equal on both sides up to and on
+    that frame) is non-zero on both, the comparison of the two games ends: the ``differs`` signals
+    (and "screen" when listed) are not compared on that frame, every other one is, and nothing
+    after it is. Anywhere else the same difference is a divergence. ``removed_by``: the registered
+    JAX mod that plays ALE's end instead; ``why``: what differs and the measurement (the game's
+    docstring says the same)."""
+
+    name: str
+    marker: str
+    differs: tuple[str, ...]
+    removed_by: Optional[str]
+    why: str
+
+
+@dataclasses.dataclass(frozen=True)
 class GameEntry:
     name: str  # canonical name, as jaxtari.make takes it
     ale_id: str  # gymnasium id, e.g. "ALE/Pong-v5"
@@ -222,6 +241,8 @@ class GameEntry:
     deep_player: Optional[DeepPlayer] = None
     # a playtest control -> the control it stands for in this game (the window's keys)
     control_aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # where the JAX game's episode knowingly ends otherwise than ALE's (see KnownEnd)
+    known_ends: tuple[KnownEnd, ...] = ()
 
     @property
     def farama_url(self) -> str:
@@ -314,11 +335,18 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
                save_point_targets: Optional[Mapping[str, SavePointTarget]] = None,
                scripted_player: Optional[ScriptedPolicy] = None,
                deep_player: Optional[DeepPlayer] = None,
-               control_aliases: Optional[Mapping[str, str]] = None) -> GameEntry:
+               control_aliases: Optional[Mapping[str, str]] = None,
+               known_ends: Sequence[KnownEnd] = ()) -> GameEntry:
     """A game's entry: the core signals first, then the game's own (in the order given)."""
     all_signals = core_signals()
     for s in signals:
         all_signals[s.name] = s
+    for end in known_ends:
+        unknown = [k for k in (end.marker, *end.differs) if k not in all_signals and k != "screen"]
+        if unknown or end.marker in end.differs:
+            raise ValueError(f"{name}: known end {end.name!r} names {unknown or [end.marker]}: its "
+                             f"marker must be a catalog signal compared on that frame, and what "
+                             f"differs catalog signals or 'screen'")
     return GameEntry(name, ale_id, rom or name, farama_slug or name, manual_url,
                      tuple(minimal_actions), all_signals, jax_game, notes,
                      tuple(script) if script else (("NOOP", 1),),
@@ -328,4 +356,5 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
                      observation_fields=observation_fields,
                      save_point_targets=dict(save_point_targets or {}),
                      scripted_player=scripted_player, deep_player=deep_player,
-                     control_aliases=dict(control_aliases or {}))
+                     control_aliases=dict(control_aliases or {}),
+                     known_ends=tuple(known_ends))

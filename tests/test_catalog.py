@@ -67,7 +67,7 @@ def test_agreed_signal_names():
         "chicken_y", "car_x", "player_score", "timer"}
     assert set(entry("frostbite").signals) - set(CORE_SIGNALS) == {
         "player_x", "player_y", "row", "level", "igloo_blocks", "temperature", "floe_x",
-        "floe_white", "enemy_x", "bear_x"}
+        "floe_white", "enemy_x", "bear_x", "game_over"}
 
 
 def test_signal_tolerance():

@@ -126,15 +126,17 @@ def ale_rollouts(game: str, plan: list[tuple], *, mods=(), max_frames: int = MAX
     return _ALE_ROLLOUTS[key]
 
 
-def rollout_divergence(signals: Mapping, ale: dict, jax: dict, where: str):
+def rollout_divergence(signals: Mapping, ale: dict, jax: dict, where: str, known_ends=()):
     """The first frame where one matched rollout's JAX traces leave ALE's (a
     :class:`~alignment.audit.lockstep.Divergence`), or None; games of different lengths that agree
     up to the shorter one's end part on ``frames``."""
-    from alignment.audit.lockstep import Divergence, Recording, first_divergence
+    from alignment.audit.lockstep import Divergence, Recording, first_divergence, known_end
 
     n = min(len(ale["terminated"]), len(jax["terminated"]))
     cut = [Recording(0, {k: v[:n] for k, v in t.items()}, [], [], {}, {}) for t in (ale, jax)]
-    div = first_divergence(signals, *cut, where)
+    div = first_divergence(signals, *cut, where, known_ends)
+    if div is None and known_end(known_ends, *cut) is not None:
+        return None  # the JAX game's episode ended where its plug-in says it parts from ALE
     if div is None and len(ale["terminated"]) != len(jax["terminated"]):
         return Divergence(n + 1, "frames", len(ale["terminated"]), len(jax["terminated"]), where)
     return div
@@ -159,7 +161,7 @@ def lockstep_rollouts(game: str, *, jax_mods=(), ale_mods=(), max_frames: int = 
         j = until_over(jax_side, ROLLOUT_SEED, frames)
         ale.update(event_kinds(a))
         jax.update(event_kinds(j))
-        div = rollout_divergence(e.signals, a, j, f"{policy} rollout {i}")
+        div = rollout_divergence(e.signals, a, j, f"{policy} rollout {i}", e.known_ends)
         found.append((policy, i, div))
         rollouts.append({"policy": policy, "episode": i,
                          "frames": {"ale": int(len(a["terminated"])),

@@ -40,7 +40,7 @@ import numpy as np
 
 from alignment import artefacts, catalog
 from alignment.audit.lockstep import (
-    SCREEN, Divergence, Recording, Screens, first_divergence, play,
+    SCREEN, Divergence, Recording, Screens, first_divergence, known_end, play,
 )
 from alignment.backends import BackendError, make_backend
 
@@ -108,11 +108,12 @@ class WalkResult:
     frames: int
     divergence: Optional[Divergence]
     rules: list[str]  # the rules the divergence is attributed to
+    known_end: Optional[str] = None  # the game's KnownEnd that ended the comparison, if one did
 
     def to_json(self) -> dict:
         return {"start": self.start, "policy": self.policy, "frames": self.frames,
                 "divergence": None if self.divergence is None else self.divergence.to_json(),
-                "rules": self.rules}
+                "rules": self.rules, "known_end": self.known_end}
 
 
 @dataclasses.dataclass
@@ -160,12 +161,21 @@ class Exploration:
             row["divergences"] += w.divergence is not None
         return out
 
+    def known_ends(self) -> dict[str, int]:
+        """Per KnownEnd of the game: the walks whose comparison it ended."""
+        out: dict[str, int] = {}
+        for w in self.walks:
+            if w.known_end is not None:
+                out[w.known_end] = out.get(w.known_end, 0) + 1
+        return out
+
     def to_json(self) -> dict:
         return {"budget": self.budget.to_json(), "starts": self.starts,
                 "walks": len(self.walks), "frames": self.frames,
                 "seconds": round(self.seconds, 1), "players": self.players(),
                 "plans": self.plans, "divergences": self.divergences,
-                "rules": self.rules, "spec_gaps": len(self.spec_gaps)}
+                "rules": self.rules, "spec_gaps": len(self.spec_gaps),
+                "known_ends": self.known_ends()}
 
 
 # ---- starts ----------------------------------------------------------------------------------
@@ -342,7 +352,8 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
         _begin(j, jax_snap, st)
         rec = play(j, st.steps, _screens())
         jax_snap[st.name] = j.clone()
-        div = first_divergence(entry.signals, ale.prefix[st.name], rec, f"reaching {st.name}")
+        div = first_divergence(entry.signals, ale.prefix[st.name], rec, f"reaching {st.name}",
+                               entry.known_ends)
         start_rows.append({"name": st.name, "kind": st.kind, "frames": rec.frames,
                            "divergence": None if div is None else div.to_json(),
                            "rules": attribute(div, st, spec, touched) if div else []})
@@ -356,9 +367,11 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
                 j.restore(jax_snap[st.name])
                 jrec = play(j, steps, _screens())
                 where = f"{policy} walk {s} from {st.name}"
-                wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec, where)
+                wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec, where,
+                                        entry.known_ends)
                 walks.append(WalkResult(st.name, policy, jrec.frames, wdiv,
-                                        attribute(wdiv, st, spec, touched) if wdiv else []))
+                                        attribute(wdiv, st, spec, touched) if wdiv else [],
+                                        _ended(entry, ale.walks[wkey], jrec)))
         if st.walks and budget.planner_frames and st.kind in budget.planner_starts:
             wkey = (st.name, PLANNER, 0)
             if st.name not in ale.plans:
@@ -374,10 +387,16 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
             j.restore(jax_snap[st.name])
             jrec = play(j, steps, _screens())
             wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec,
-                                    f"{PLANNER} walk from {st.name}")
+                                    f"{PLANNER} walk from {st.name}", entry.known_ends)
             walks.append(WalkResult(st.name, PLANNER, jrec.frames, wdiv,
-                                    attribute(wdiv, st, spec, touched) if wdiv else []))
+                                    attribute(wdiv, st, spec, touched) if wdiv else [],
+                                    _ended(entry, ale.walks[wkey], jrec)))
     return Exploration(budget, start_rows, walks, time.perf_counter() - t0, plans)
+
+
+def _ended(entry, ale_rec, jax_rec) -> Optional[str]:
+    found = known_end(entry.known_ends, ale_rec, jax_rec)
+    return None if found is None else found[0].name
 
 
 def _same(mods: Sequence, ale_mods: Sequence[str]) -> bool:

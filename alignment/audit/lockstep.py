@@ -160,21 +160,29 @@ def actions_of(backend: Backend, actions) -> np.ndarray:
 
 
 def first_divergence(signals: dict, ale: Recording, jax: Recording, where: str,
-                     ) -> Optional[Divergence]:
+                     known_ends: Sequence = ()) -> Optional[Divergence]:
     """The first frame where ``jax`` leaves ``ale`` (same steps from the same state), or None.
 
     ``signals``: the catalog's signals of the game (name -> Signal, for tolerances). A signal
     beyond its tolerance or a reward that differs on a frame is found on that frame; a screen on
-    the sampled frame it differs (the earliest of all counts; ties name a signal first)."""
+    the sampled frame it differs (the earliest of all counts; ties name a signal first).
+    ``known_ends``: the game's :class:`~alignment.signals.KnownEnd` declarations; where one ends
+    the JAX game's episode (:func:`known_end`), nothing after that frame is compared and its
+    ``differs`` signals not on it."""
     n = min(ale.frames, jax.frames)
     if n == 0:
         return None
+    end = known_end(known_ends, ale, jax)
+    excused: tuple = ()
+    if end is not None:
+        n, excused = end[1] + 1, end[0].differs
     first, names = None, []
     for k in [*signals, REWARD]:
         if k not in ale.traces or k not in jax.traces:
             continue
-        a = np.asarray(ale.traces[k], np.float64)[:n].reshape(n, -1)
-        b = np.asarray(jax.traces[k], np.float64)[:n].reshape(n, -1)
+        m = n - 1 if k in excused else n
+        a = np.asarray(ale.traces[k], np.float64)[:m].reshape(m, -1)
+        b = np.asarray(jax.traces[k], np.float64)[:m].reshape(m, -1)
         tol = signals[k].tolerance if k in signals else 0.0
         bad = np.nonzero(np.any(np.abs(a - b) > tol, axis=1))[0]
         if not len(bad):
@@ -184,18 +192,37 @@ def first_divergence(signals: dict, ale: Recording, jax: Recording, where: str,
             first, names = t, [k]
         elif t == first:
             names.append(k)
-    shot = _first_screen(ale, jax, limit=first)
+    cap = n - 1 - (SCREEN in excused)
+    shot = _first_screen(ale, jax, limit=cap if first is None else min(first, cap))
     if shot is not None and (first is None or shot[0] < first):
         t, what = shot
         return Divergence(ale.frame0 + t + 1, SCREEN, "ALE's screen", what, where)
     if first is None:
-        if ale.frames != jax.frames:
+        if end is None and ale.frames != jax.frames:
             return Divergence(ale.frame0 + n + 1, "frames", ale.frames, jax.frames, where)
         return None
     k = names[0]
     others = names[1:] + ([SCREEN] if shot is not None and shot[0] == first else [])
     return Divergence(ale.frame0 + first + 1, k, _value(ale.traces[k][first]),
                       _value(jax.traces[k][first]), where, others)
+
+
+def known_end(known_ends: Sequence, ale: Recording, jax: Recording):
+    """(the KnownEnd, trace index) where one of ``known_ends`` ends the JAX game's episode in
+    these recordings: the first frame JAX reports ``terminated`` and ALE does not, with the end's
+    marker signal non-zero on both sides; else None."""
+    if not known_ends or "terminated" not in jax.traces or "terminated" not in ale.traces:
+        return None
+    n = min(ale.frames, jax.frames)
+    over = np.nonzero(np.asarray(jax.traces["terminated"][:n], bool))[0]
+    if not len(over) or bool(np.asarray(ale.traces["terminated"])[over[0]]):
+        return None
+    t = int(over[0])
+    for end in known_ends:
+        mark_a, mark_j = ale.traces.get(end.marker), jax.traces.get(end.marker)
+        if mark_a is not None and mark_j is not None and np.any(mark_a[t]) and np.any(mark_j[t]):
+            return end, t
+    return None
 
 
 def _value(v):

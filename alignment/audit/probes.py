@@ -298,7 +298,8 @@ def _jax_lockstep(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int,
     """(probe Recording on JAX, the first divergence from ALE in the prefix or the probe or None)."""
     mode, prefix, steps = probe_plan(spec, canon, probe)
     ale_pre, ale_run = ale_recordings(canon, probe, spec, seed, ale_mods)
-    signals = catalog.entry(canon).signals
+    entry = catalog.entry(canon)
+    signals, ends = entry.signals, entry.known_ends
     b = _backend("jax", canon, mode, mods)
     key = (b.cache_key, _lockstep_key(canon, mode, seed, probe.start, prefix, ale_mods))
     if key not in _JAX_PREFIX:
@@ -307,12 +308,12 @@ def _jax_lockstep(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int,
         b.reset(seed)
         rec = _play(b, prefix, f"save point {probe.start}")
         where = f"in the prefix, save point {probe.start}"
-        _JAX_PREFIX[key] = (b.clone(), first_divergence(signals, ale_pre, rec, where))
+        _JAX_PREFIX[key] = (b.clone(), first_divergence(signals, ale_pre, rec, where, ends))
     snap, div = _JAX_PREFIX[key]
     b.restore(snap)
     rec = _play(b, steps, "probe", _probe_screens(probe))
     if div is None:
-        div = first_divergence(signals, ale_run, rec, "in the probe's steps")
+        div = first_divergence(signals, ale_run, rec, "in the probe's steps", ends)
     return rec, div
 
 

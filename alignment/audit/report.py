@@ -267,6 +267,10 @@ def render_markdown(report: dict) -> str:
                   + f"), {ex['frames']:,} frames compared with ALE frame by frame (signals and "
                   f"reward every frame, the screen every 8th) in {ex['seconds']} s: "
                   f"{len(ex['divergences'])} divergences, {ex['spec_gaps']} spec gaps.", ""]
+        for name, n in (ex.get("known_ends") or {}).items():
+            lines += [f"{n} walks reached the game's known end *{name}* (declared in its plug-in: "
+                      f"the JAX game ends the episode there and ALE does not); their comparison "
+                      f"stops on that frame.", ""]
         if ex.get("players"):
             lines += _table(["player", "walks", "frames", "divergences"],
                             [[p, r["walks"], f"{r['frames']:,}", r["divergences"]]

@@ -22,4 +22,5 @@ ENTRY = make_entry(
     save_point_targets=savepoints.TARGETS,
     scripted_player=players.SCRIPTED,
     deep_player=players.play,
+    known_ends=ram.KNOWN_ENDS,
 )

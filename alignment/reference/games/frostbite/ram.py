@@ -17,7 +17,7 @@ from jaxtari.games.frostbite import (
 )
 
 from alignment.signals import (
-    MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd, bcd_bytes, jax_signal, ram_byte,
+    MEASURED, OCATARI, AleCounterpart, KnownEnd, Poke, RamWrite, Signal, bcd, bcd_bytes, jax_signal, ram_byte,
 )
 
 DISASM = "the Frostbite disassembly (DNSDEBRO/Disassemblies)"
@@ -34,6 +34,7 @@ PLAYER_Y = 100  # baileyVertPos
 TEMPERATURE = 101  # temperatureValue, BCD
 FLAGS = 113  # 0 while Bailey plays (no sinking, tally or freeze under way): the JAX state's `flags` mirrors it (measured)
 PLAYER_X = 102  # baileyHorizPos
+ATTRACT_TIMER = 70  # copyrightScrollRate: 0 while a game is played, 255 from the frame the last Bailey is lost, then counts down to the demo (measured)
 BEAR_X = 104  # polarGrizzlyHorizPos
 
 # Numbers shared with the JAX game, from their one home (jaxtari.games.frostbite.constants):
@@ -91,6 +92,13 @@ def signals() -> list[Signal]:
         Signal("enemy_x", lambda ram: np.asarray(ram[ENEMY_X], np.int32), jax_signal("enemy_x"), px,
                "px", f"ram[84..87] ({DISASM}: kernelObstacleHorizPos), {OCATARI}", shape=(4,),
                description="left x of each row's enemy, indexed by row number (0 bottom .. 3 top)"),
+        Signal("game_over", lambda ram: bool(ram[ATTRACT_TIMER] != 0),
+               lambda game, state: state.game_over & ~state.demo, 0, "bool",
+               f"ram[{ATTRACT_TIMER}] != 0 ({DISASM}: copyrightScrollRate), {MEASURED}: 0 through "
+               f"play, 255 from the frame the last Bailey is lost (drowned or frozen), counting down "
+               f"to the demo",
+               description="the cartridge's game over: the last Bailey lost; ALE ends the episode "
+                           "here only when he sank (see the known end)"),
         Signal("bear_x", bear_x, jax_signal("bear_x"), px, "px",
                f"ram[{BEAR_X}]+{BEAR_X_OFFSET}, absent when ram[{BEAR_X}] == {NO_BEAR} ({DISASM}: "
                f"polarGrizzlyHorizPos), {OCATARI}",
@@ -127,6 +135,18 @@ def pokes() -> list[Poke]:
              description="the 1-based level, written before the first frame (the opening screen "
                          "is then set up for that level)"),
     ]
+
+
+# The JAX game ends the episode when the last Bailey freezes; the cartridge runs on into its demo and
+# ALE never ends it (jaxtari.games.frostbite's docstring; measured on ale-py 0.12.1: from that
+# frame ram[70] = 255 and ALE's lives() stays 1, reward 0, to the 108,000-frame cap).
+KNOWN_ENDS = (
+    KnownEnd("last Bailey frozen", marker="game_over", differs=("lives", "terminated", "screen"),
+             removed_by="ale_endless_game_over",
+             why="the JAX game ends the episode when the last Bailey freezes (lives() 0); ALE's "
+                 "Frostbite never ends it (lives() 1, then the demo's 4, reward 0 to the episode "
+                 "cap); the mod ale_endless_game_over plays ALE's end"),
+)
 
 
 # keep_warm: the temperature written back to its start (45, BCD) after every frame in play.
