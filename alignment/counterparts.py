@@ -1,8 +1,9 @@
 """Measure a JAX mod against its ALE counterpart (RAM writes): whole games, both sides in lockstep.
 
 ``python -m alignment.counterparts GAME MOD [--games N] [--seed S] [--max-frames F]`` plays ``N``
-games of random actions (each held for a random 1..8 frames; ``--policy noop``: NOOP throughout)
-on the modified ALE game and the modified JAX game from the same seeds, compares every catalog
+games of random actions (each held for a random 1..8 frames; ``--policy noop``: NOOP throughout;
+``--policy scripted``: the game's scripted player, reading the ALE side's signals each frame, which
+plays deeper than random actions) on the modified ALE game and the modified JAX game from the same seeds, compares every catalog
 signal (within its tolerance) and the reward every frame, and prints the measurement. Its
 ``exact`` and ``measured``/``differs`` are what a ground-truth module records with the counterpart
 (:class:`alignment.signals.AleCounterpart`); tests/test_counterparts.py re-checks every counterpart
@@ -35,8 +36,9 @@ class Measurement:
     policy: str = "random"
 
     def summary(self) -> str:
-        what = (f"random held actions (1..{MAX_HOLD} frames)" if self.policy == "random"
-                else "NOOP every frame")
+        what = {"random": f"random held actions (1..{MAX_HOLD} frames)",
+                "noop": "NOOP every frame",
+                "scripted": "the scripted player (alignment.playtest.scripted)"}[self.policy]
         how = (f"{self.games} game(s) of {what}, "
                f"{self.frames} frames, {self.ended} ended on both sides before the frame cap; "
                f"every catalog signal and the reward every frame (alignment.counterparts)")
@@ -57,15 +59,44 @@ def random_actions(n_actions: int, frames: int, rng: np.random.Generator) -> np.
     return out
 
 
-POLICIES = ("random", "noop")
+POLICIES = ("random", "noop", "scripted")
+
+
+class _Scripted:
+    """The game's scripted player as a closed-loop policy: one action per frame from the ALE
+    side's signals (both sides show the same ones while they agree)."""
+
+    def __init__(self, entry, ale):
+        from alignment.playtest.keymap import action_for
+
+        if entry.scripted_player is None:
+            raise ValueError(f"{entry.name} has no scripted player; use --policy random or noop")
+        self._policy, self._ale, self._entry = entry.scripted_player.make(), ale, entry
+        self._action_for, self._tick = action_for, 0
+
+    def run(self, frames: int) -> tuple[dict, np.ndarray]:
+        """Play up to ``frames`` frames on ALE (fewer once its game is over): its traces, as
+        :meth:`~alignment.backends.Backend.run` gives them, and the actions played."""
+        rows, actions = [], []
+        while len(actions) < frames and not (actions and self._ale.terminated):
+            held = self._policy(self._ale.signals(), self._tick)
+            self._tick += 1
+            actions.append(self._action_for(held, self._ale.action_names,
+                                            self._entry.control_aliases))
+            rows.append(self._ale.run(actions[-1:]))
+        return ({k: np.concatenate([r[k] for r in rows]) for k in rows[0]},
+                np.asarray(actions, np.int32))
 
 
 def measure(game: str, mod: str, *, games: int = 2, seed: int = 0, max_frames: int = 20_000,
             policy: str = "random") -> Measurement:
     """Lockstep the ALE counterpart of ``mod`` against the JAX mod over ``games`` whole games (up
     to ``max_frames`` frames each); stops at the first difference."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; choices: {', '.join(POLICIES)}")
     entry = catalog.entry(game)
     ale, jx = make_backend("ale", entry.name, mods=[mod]), make_backend("jax", entry.name, mods=[mod])
+    scripted = _Scripted(entry, ale) if policy == "scripted" else None
     frames, ended = 0, 0
     for g in range(games):
         ale.reset(seed + g)
@@ -74,9 +105,14 @@ def measure(game: str, mod: str, *, games: int = 2, seed: int = 0, max_frames: i
         played = 0
         while played < max_frames and not (ale.terminated and jx.terminated):
             n = min(CHUNK, max_frames - played)
-            actions = (random_actions(len(ale.action_names), n, rng) if policy == "random"
-                       else np.zeros(n, np.int32))
-            a, j = ale.run(actions), jx.run(actions)
+            if scripted:  # ALE frame by frame (the player reads it), then JAX on its actions
+                a, actions = scripted.run(n)
+                n = len(actions)
+            else:
+                actions = (random_actions(len(ale.action_names), n, rng) if policy == "random"
+                           else np.zeros(n, np.int32))
+                a = ale.run(actions)
+            j = jx.run(actions)
             for name, sig in [*entry.signals.items(), (REWARD, None)]:
                 bad = (np.flatnonzero(a[name] != j[name]) if sig is None else
                        [t for t in range(n) if not sig.within(a[name][t], j[name][t])])
@@ -109,7 +145,7 @@ def main(argv=None) -> int:
     try:
         m = measure(args.game, args.mod, games=args.games, seed=args.seed,
                     max_frames=args.max_frames, policy=args.policy)
-    except (BackendError, catalog.UnknownCatalogGame) as exc:
+    except (BackendError, catalog.UnknownCatalogGame, ValueError) as exc:
         print(f"error: {exc}")
         return 2
     print(f"{m.game} {m.mod}: exact={m.exact}")

@@ -56,6 +56,7 @@ class Signal:
 
 
 WHEN = ("frame", "reset")  # when a RamWrite applies: after reset and every frame, or after reset only
+WHOLE_BYTE = 0xFF  # a RamWrite's mask when it sets the whole byte
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,14 +65,21 @@ class RamWrite:
 
     ``when``: ``"frame"`` (after reset and after every emulator frame) or ``"reset"`` (once, right
     after reset). ``if_ram``: ``(address, value)``: write only while that RAM byte holds that value
-    (read before this frame's writes); None: unconditionally."""
+    (read before this frame's writes); None: unconditionally. ``mask``: the bits written (the
+    byte's other bits keep what the cartridge put there), so a write can set or clear one flag
+    bit of a byte the cartridge packs several things into; ``value`` names no bit outside it."""
 
     address: int  # 0..127
     value: int  # 0..255
     when: str = "frame"
     if_ram: Optional[tuple[int, int]] = None
+    mask: int = WHOLE_BYTE
 
     def __post_init__(self):
+        for name in ("address", "value", "mask"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise ValueError(f"a RAM write's {name} is a whole number; got {name}={v!r}")
         if not (0 <= self.address < 128 and 0 <= self.value <= 255):
             raise ValueError(f"a RAM write is address 0..127, value 0..255; got {self}")
         if self.when not in WHEN:
@@ -81,12 +89,30 @@ class RamWrite:
             if not (0 <= a < 128 and 0 <= v <= 255):
                 raise ValueError(f"a RAM write's condition is (address 0..127, value 0..255); got "
                                  f"if_ram={self.if_ram}")
+        if not 1 <= self.mask <= WHOLE_BYTE:
+            raise ValueError(f"a RAM write's mask is the bits it writes, 1..255 (255: the whole "
+                             f"byte); got mask={self.mask}")
+        if self.value & ~self.mask:
+            raise ValueError(f"a RAM write's value {self.value:#04x} sets bits outside its mask "
+                             f"{self.mask:#04x} (address {self.address}); give the value of the "
+                             f"masked bits only, e.g. value={self.value & self.mask:#04x}")
 
     def applies(self, event: str, ram) -> bool:
         """Whether this write happens at ``event`` (``"reset"`` or ``"frame"``) given the RAM."""
         if self.when == "reset" and event != "reset":
             return False
         return self.if_ram is None or int(ram[self.if_ram[0]]) == self.if_ram[1]
+
+    def written(self, byte: int) -> int:
+        """What the byte becomes: the masked bits set to ``value``, the others kept."""
+        return (int(byte) & ~self.mask & WHOLE_BYTE) | self.value
+
+    def to_dict(self) -> dict:
+        """As data; ``mask`` only where it is not the whole byte (older reports have none)."""
+        d = dataclasses.asdict(self)
+        if self.mask == WHOLE_BYTE:
+            del d["mask"]
+        return d
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,7 +138,7 @@ class AleCounterpart:
             raise ValueError("a counterpart marked not exact says what differs")
 
     def to_dict(self) -> dict:
-        return {"writes": [dataclasses.asdict(w) for w in self.writes], "exact": self.exact,
+        return {"writes": [w.to_dict() for w in self.writes], "exact": self.exact,
                 "measured": self.measured, "differs": self.differs}
 
 
@@ -122,28 +148,33 @@ class RamWriteConflict(ValueError):
 
 def merge_ram_writes(game: str, counterparts: Mapping[str, "AleCounterpart"]) -> tuple[RamWrite, ...]:
     """The RAM writes of several mods' counterparts together, refusing two mods that write one
-    byte (as :func:`jaxtari.mods.apply_internal` refuses two mods setting one constant)."""
-    owner: dict[int, str] = {}
+    bit of a byte (as :func:`jaxtari.mods.apply_internal` refuses two mods setting one constant);
+    masked writes of different bits of one byte go together."""
+    owner: dict[int, list[tuple[str, int]]] = {}  # address -> (mod, mask) of each write so far
     out: list[RamWrite] = []
     for name, cp in counterparts.items():
         for w in cp.writes:
-            other = owner.get(w.address)
-            if other is not None and other != name:
-                raise RamWriteConflict(
-                    f"{game}: mods {other!r} and {name!r} both write RAM byte {w.address} on ALE; "
-                    f"use one of them")
-            owner[w.address] = name
+            for other, mask in owner.get(w.address, ()):
+                if other != name and mask & w.mask:
+                    bits = "" if mask & w.mask == WHOLE_BYTE else f" (bits {mask & w.mask:#04x})"
+                    raise RamWriteConflict(
+                        f"{game}: mods {other!r} and {name!r} both write RAM byte {w.address}"
+                        f"{bits} on ALE; use one of them")
+            owner.setdefault(w.address, []).append((name, w.mask))
             out.append(w)
     return tuple(out)
 
 
 def apply_ram_writes(writes, event: str, ram, set_ram: Callable[[int, int], None]) -> None:
     """Apply the writes due at ``event`` (``"reset"``/``"frame"``); conditions read ``ram``, the
-    console RAM as it was before any of them."""
-    ram = np.asarray(ram)
+    console RAM as it was before any of them; a masked write keeps the bits outside its mask as
+    the byte holds them after the writes before it."""
+    before = np.array(ram, np.uint8)
+    now = before.copy()
     for w in writes:
-        if w.applies(event, ram):
-            set_ram(w.address, w.value)
+        if w.applies(event, before):
+            now[w.address] = w.written(now[w.address])
+            set_ram(w.address, int(now[w.address]))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,10 +11,11 @@ from jaxtari.mods import registered_mods
 
 from alignment import catalog
 from alignment.backends import BackendError, make_backend
-from alignment.counterparts import measure
+from alignment.counterparts import _Scripted, measure
 from alignment.reference.ale import AleGame
 from alignment.signals import (AleCounterpart, RamWrite, RamWriteConflict, apply_ram_writes,
                                merge_ram_writes)
+from alignment.reference.games.breakout import ram as breakout_truth
 from alignment.reference.games.frostbite import ram as frostbite_truth
 
 
@@ -55,6 +56,62 @@ def test_a_reset_write_happens_at_reset_only():
     assert done == []
     apply_ram_writes([w], "reset", ram, lambda a, v: done.append((a, v)))
     assert done == [(3, 9)]
+
+
+def test_a_masked_write_changes_only_its_bits_of_the_byte():
+    ram = np.zeros(128, np.uint8)
+    ram[97], ram[5] = 0b1010_1100, 0xFF
+    done = {}
+    set_ram = lambda a, v: done.__setitem__(a, v)  # noqa: E731
+    apply_ram_writes([RamWrite(97, 0, mask=0x80), RamWrite(5, 0x0A, mask=0x0F)], "frame", ram,
+                     set_ram)
+    assert done == {97: 0b0010_1100, 5: 0xFA}
+    # two masked writes of one byte compose (the second keeps what the first wrote)
+    done.clear()
+    apply_ram_writes([RamWrite(97, 0, mask=0x80), RamWrite(97, 0x01, mask=0x01)], "frame", ram,
+                     set_ram)
+    assert done == {97: 0b0010_1101}
+    # a whole-byte write is still the whole byte
+    assert RamWrite(97, 3).written(0xF0) == 3 and RamWrite(97, 3).mask == 0xFF
+
+
+def test_a_masked_write_on_the_real_game_leaves_the_rest_of_the_ram():
+    ale = AleGame("breakout", seed=0)
+    for _ in range(40):
+        ale.step(0)
+    ale.set_ram(breakout_truth.TOP_WALL_FLAG, 0b1100_0011)
+    before = ale.ram.copy()
+    writes = catalog.entry("breakout").ale_mods["no_shrink"].writes
+    apply_ram_writes(writes, "frame", ale.ram, ale.set_ram)
+    after = ale.ram
+    assert int(after[breakout_truth.TOP_WALL_FLAG]) == 0b0100_0011  # bit 7 cleared, the rest kept
+    assert (np.delete(after, [breakout_truth.TOP_WALL_FLAG])
+            == np.delete(before, [breakout_truth.TOP_WALL_FLAG])).all()
+
+
+def test_bad_masks_are_refused_naming_the_problem():
+    with pytest.raises(ValueError, match="mask is the bits it writes, 1..255"):
+        RamWrite(1, 0, mask=0)
+    with pytest.raises(ValueError, match="mask is the bits it writes"):
+        RamWrite(1, 0, mask=256)
+    with pytest.raises(ValueError, match=r"value 0x81 sets bits outside its mask 0x80.*value=0x80"):
+        RamWrite(1, 0x81, mask=0x80)
+    with pytest.raises(ValueError, match="mask is a whole number"):
+        RamWrite(1, 0, mask="0x80")
+    with pytest.raises(ValueError, match="value is a whole number"):
+        RamWrite(1, 1.5)
+
+
+def test_masked_writes_to_other_bits_of_one_byte_go_together_and_to_one_bit_conflict():
+    a = AleCounterpart((RamWrite(97, 0, mask=0x80),))
+    b = AleCounterpart((RamWrite(97, 1, mask=0x01),))
+    assert len(merge_ram_writes("breakout", {"a": a, "b": b})) == 2
+    c = AleCounterpart((RamWrite(97, 0x80, mask=0xC0),))
+    with pytest.raises(RamWriteConflict, match=r"'a' and 'c' both write RAM byte 97 \(bits 0x80\)"):
+        merge_ram_writes("breakout", {"a": a, "c": c})
+    assert a.to_dict()["writes"] == [{"address": 97, "value": 0, "when": "frame", "if_ram": None,
+                                      "mask": 0x80}]
+    assert "mask" not in AleCounterpart((RamWrite(1, 0),)).to_dict()["writes"][0]
 
 
 def test_bad_ram_writes_are_refused():
@@ -98,7 +155,7 @@ EXACT = [(g, m) for g in jaxtari.list_games() for m, cp in catalog.entry(g).ale_
          if cp.exact]
 # Counterparts equal on every signal and the reward but not on the screen (the cartridge draws a
 # frame before the RAM write after it lands): measured by the modified-game audits
-SIGNAL_EXACT = [("freeway", "stop_cars"), ("frostbite", "keep_warm")]
+SIGNAL_EXACT = [("freeway", "stop_cars"), ("frostbite", "keep_warm"), ("breakout", "no_shrink")]
 SLOW = {("freeway", "stop_cars")}  # two whole Freeway games: 16,384 frames a side
 
 
@@ -157,3 +214,47 @@ def test_pongs_cartridge_stops_play_past_its_frame_timer_where_the_jax_game_serv
             first = c * chunk + min(bad) + 1 if bad else None
     assert first is not None and 65_000 < first < 65_600
     assert len(ale_points) > 400 and 65_000 < ale_points[-1] <= first
+
+
+SCRIPTED_FRAMES = 6144  # 3 chunks: the scripted player's seed-0 game
+TOP_WALL_FIRST = 4678  # reaches the top wall first at this frame (then every ~14 frames a while)
+
+
+def test_no_shrink_equals_its_counterpart_where_the_ball_reaches_the_top_wall(monkeypatch):
+    # random games rarely reach the top wall; the scripted player does: the cartridge sets the
+    # shrink bit there (seen before the counterpart's write clears it) and the games still agree
+    from alignment.backends import AleBackend
+
+    set_by_cartridge = []
+    write = AleBackend._write_mods
+
+    def spy(self, ale, event):
+        flag = ale.ram[breakout_truth.TOP_WALL_FLAG]
+        set_by_cartridge.append(bool(flag & breakout_truth.SHRUNK_BIT))
+        write(self, ale, event)
+
+    monkeypatch.setattr(AleBackend, "_write_mods", spy)
+    m = measure("breakout", "no_shrink", games=1, policy="scripted", max_frames=SCRIPTED_FRAMES)
+    assert m.exact, m.summary()  # every catalog signal and the reward, every frame
+    assert sum(set_by_cartridge) > 0
+    # the screen: on a frame the ball reaches the top wall, ALE draws the paddle shrunk (the
+    # cartridge set the bit during the frame; the write clears it after), and only then
+    cp = catalog.entry("breakout").ale_mods["no_shrink"]
+    assert cp.exact is False and cp.differs.startswith("the screen only")
+    set_by_cartridge.clear()
+    ale, jx = make_backend("ale", "breakout", mods=["no_shrink"]), make_backend(
+        "jax", "breakout", mods=["no_shrink"])
+    ale.reset(0)
+    jx.reset(0)
+    player = _Scripted(catalog.entry("breakout"), ale)
+    jx.run(player.run(TOP_WALL_FIRST - 10)[1])
+    shrunk_frames, differing = [], []
+    for t in range(60):
+        jx.run(player.run(1)[1])
+        shrunk_frames += [t] if set_by_cartridge[-1] else []
+        rows, columns = np.nonzero(np.any(ale.rgb() != jx.rgb(), axis=-1))
+        if len(rows):
+            differing.append(t)
+            assert rows.min() >= 189 and rows.max() <= 192  # the paddle's lines
+            assert columns.max() - columns.min() == 3  # its right 4 px: 12 px drawn, not 16
+    assert shrunk_frames and differing and set(differing) <= set(shrunk_frames)

@@ -377,6 +377,8 @@ def _modified_section(mod: dict, report: dict) -> list[str]:
 
 def _write(w: dict) -> str:
     cond = "" if not w.get("if_ram") else f" while RAM {w['if_ram'][0]} = {w['if_ram'][1]}"
+    if w.get("mask") is not None:  # a masked write: only these bits
+        return f"RAM {w['address']} bits {w['mask']:#04x} := {w['value']:#04x} ({w['when']}{cond})"
     return f"RAM {w['address']} := {w['value']} ({w['when']}{cond})"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 Number = Optional[float]  # null where a value does not exist (never NaN)
 ORIGINAL = "original"  # the unmodified game's variant in the rows, beside each mod's
@@ -33,6 +33,7 @@ class RamWriteModel(_Strict):
     value: int
     when: Literal["frame", "reset"]
     if_ram: Optional[List[int]]
+    mask: Optional[int] = Field(None, ge=1, le=255)  # the bits written; absent: the whole byte
 
 
 class Counterpart(_Strict):

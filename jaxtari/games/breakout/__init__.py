@@ -47,7 +47,10 @@ is pixel-exact on every 10th frame of all of them, and on every frame of the scr
 Where it knowingly differs from ALE (not reached by any test game, so not measured):
 - the cartridge's game-select screen, its attract mode and games of two to four players are not
   modelled; after 65,536 frames without a reset the cartridge stops the game (ram[52]) - the state
-  does too, but the picture keeps the in-game score display;
+  does too, but the picture keeps the in-game score display; the cartridge also takes the ball out
+  of play then (ram[101] = 0; its speed, the hit count and the shrink flag cleared; no ball lost,
+  no game over), where the ball here moves on (measured on ALE: the playtest's scripted player,
+  seed 0, reaches frame 65,536 with a ball in play);
 - a brick hit is looked up at RAM byte (5 - row) + column base; rows outside 0..5 would address
   other RAM on the cartridge - they cannot be reached (the playfield has no pixels there) and are
   ignored here;

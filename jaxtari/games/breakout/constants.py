@@ -152,7 +152,7 @@ class BreakoutConstants:
     fast_rows: int = FAST_ROWS  # measured: rows 0..2 set the top speed (manual: "Speed Bricks")
     paddle_half: tuple = PADDLE_HALF  # measured: the angle's distance from the middle (ram[108])
     paddle_widths: tuple = PADDLE_WIDTHS  # measured: 16/12/8 px on ALE's screen
-    shrink_on_top_wall: bool = True  # measured: ram[97] bit 7 at the top wall, 12 px paddle
+    shrink_on_top_wall: bool = True  # measured: the top wall sets ram[97] bit 7, a 12 px paddle
     start_lives: int = START_LIVES  # rule: lives.lives
     # colours as getScreenRGB shows them (ALE); the ROM's palette indices in brackets
     # rule: scoring.red-points-orange-yellow (the rows are named by their colours)

@@ -116,9 +116,7 @@ class Breakout(Game):
 
     def paddle_size(self, shrunk):  # measured: 16 px, 12 px after the top wall (ALE's screen)
         """Index into the paddle sizes: difficulty A, plus one once the ball reached the top."""
-        c = self.consts
-        grow = shrunk.astype(jnp.int32) if c.shrink_on_top_wall else jnp.int32(0)
-        return jnp.int32(c.difficulty) + grow
+        return jnp.int32(self.consts.difficulty) + shrunk.astype(jnp.int32)
 
     # rule: physics.after-twelfth-hit-angle
     def paddle_bounce(self, s, size):  # measured: angle, side and speed checked on ALE
@@ -283,8 +281,8 @@ class Breakout(Game):
         top = pf & (((y - k.TOP_WALL_Y) & BYTE_SIGN) != 0)
         s = jax.tree_util.tree_map(
             lambda a, b: jnp.where(top, a, b),
-            s.replace(shrunk=True, sound=k.SOUND_BOUNCE, ball_dy=_neg16(s.ball_dy),
-                      hits=s.hits & k.HIT_COUNT), s)
+            s.replace(shrunk=self.consts.shrink_on_top_wall, sound=k.SOUND_BOUNCE,
+                      ball_dy=_neg16(s.ball_dy), hits=s.hits & k.HIT_COUNT), s)
         brick = pf & ~top & ((s.hits & k.BRICK_WAS_LAST) == 0)
         q = jnp.where(y - k.BRICK_TOP_Y < 0, 0, y - k.BRICK_TOP_Y) // k.ROW_LINES
         # the column's carry: the ROM subtracts one more in row 0 (the carry of 5 - row)

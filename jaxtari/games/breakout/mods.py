@@ -1,8 +1,9 @@
 """Mods of Breakout (see :mod:`jaxtari.mods`), each changing one thing and nothing else.
 
 - ``no_shrink`` (InternalMod, constants): the paddle keeps its size when the ball reaches the top
-  wall. The cartridge's "ball reached the top" flag (ram[97]) is still set, as the original does;
-  only the paddle's width (drawn, and the half-width of the bounce rule) stays the unshrunk one.
+  wall: the top wall no longer sets the cartridge's shrink flag (ram[97] bit 7), which is all the
+  paddle's width (drawn, and the half-width of the bounce rule) reads; so the flag and the
+  observation's ``shrunk`` say the paddle is not shrunk, as on ALE with the flag's bit cleared.
 - ``constant_speed`` (InternalMod, swaps ``speed``): the ball never speeds up: whatever the hit
   count (paddle hits, or a brick of the top three rows), the speed is the one of hit counts 0..3 for
   the same angle. The hit count itself still counts, as the original's does.

@@ -20,7 +20,7 @@ ENTRY = make_entry(
     notes="lives = ALE lives() = ram[57] (5 balls); score = BCD ram[76..77] = the summed reward; "
           "FIRE serves; the game ends when the last ball is lost.",
     script=(("FIRE", 1), ("RIGHT", 8), ("NOOP", 4), ("LEFT", 8), ("NOOP", 4)),
-    pokes=ram.pokes(), jax_only_mods=ram.JAX_ONLY_MODS,
+    pokes=ram.pokes(), ale_mods=ram.ALE_MODS, jax_only_mods=ram.JAX_ONLY_MODS,
     observation_fields=ram.observation_fields,
     scripted_player=players.SCRIPTED,
 )

@@ -18,7 +18,7 @@ from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
 
 from alignment.signals import (
-    MEASURED, OCATARI, Poke, Signal, bcd_bytes, jax_signal, ram_byte,
+    MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd_bytes, jax_signal, ram_byte,
 )
 
 WALL = slice(0, 36)  # playfield bytes: ram[base + 5 - row], bases in constants.COLUMN_BASE
@@ -132,10 +132,28 @@ def pokes() -> list[Poke]:
     ]
 
 
-# Breakout's mods have no ALE counterpart yet; why each is not one set of RAM writes:
+SHRUNK_BIT = 0x80  # ram[TOP_WALL_FLAG]'s bit the paddle's width reads
+
+# no_shrink: the shrink flag's bit cleared after every frame (a masked write: the byte's other bits
+# are the cartridge's), so the paddle bounces, and from the next frame is drawn, at its unshrunk
+# width; the JAX mod never sets that bit.
+ALE_MODS = {
+    "no_shrink": AleCounterpart(
+        (RamWrite(TOP_WALL_FLAG, 0, mask=SHRUNK_BIT),), exact=False,
+        measured="python -m alignment.counterparts breakout no_shrink (2026-12-05, ale-py 0.12.1): "
+                 "10 whole games of random held actions (7,846 frames, seeds 0-9), and --policy "
+                 "scripted, seeds 0-1, 65,535 frames each (no game ended; the cartridge set the "
+                 "shrink bit on 1,353 frames, the top wall reached every ~14 frames at times): "
+                 "every catalog signal and the reward equal every frame. At frame 65,536 the "
+                 "cartridge's frame counter (ram[90..91]) wraps and it takes the ball out of play; "
+                 "the JAX game stops the game but moves the ball on: the unmodified games differ "
+                 "there the same way (not the counterpart's difference)",
+        differs="the screen only: on each frame the ball reaches the top wall, ALE draws the paddle "
+                "12 px wide (the cartridge sets the bit during the frame; the write clears it "
+                "after), its right 4 px on lines 189-192; the JAX mod draws it 16 px"),
+}
+# Breakout's other mods are not one set of RAM writes:
 JAX_ONLY_MODS = {
-    "no_shrink": f"clearing the top-wall flag (ram[{TOP_WALL_FLAG}] bit 7) would keep the paddle "
-                 f"wide on ALE, but the JAX mod keeps that flag set: not built or measured yet",
     "constant_speed": f"the speed is read from the hit count (ram[{HITS}]), which the JAX mod keeps "
                       f"counting; holding it would change what else reads it",
     "grey_bricks": "brick colours are cartridge data (ROM), not RAM",
