@@ -21,17 +21,7 @@ PLAYER_ART = (
 # The first screen line Bailey can be drawn on: the kernel draws him only from the igloo's fifth
 # line down, so jumping into the igloo he vanishes line by line into it (measured on ALE frames).
 PLAYER_FIRST_LINE = 47
-# Lines where the kernel writes Bailey's graphic (LATE_GRAPHIC_X) or colour (LATE_COLOUR_X) while
-# the line is being drawn: left of that screen x the line still shows the previous line's value.
-# {line: x}, measured on ALE frames (Bailey jumping onto the shore at its left end).
-LATE_GRAPHIC_X = {**{line: 23 for line in range(47, 55)}, 77: 11}
-LATE_COLOUR_X = {57: 16}
-# Lines where the kernel writes the next line's colour of Bailey early: from that screen x on, the
-# line shows it (the last line of each enemy band and the line after it, and the line after each
-# floe band; measured on ALE frames, levels 6 to 8).
-EARLY_COLOUR_X = {**{top + 7: 118 for top in (160, 134, 108, 82)},
-                  **{top + 8: 109 for top in (160, 134, 108, 82)},
-                  **{top + 8: 109 for top in (174, 148, 122, 96)}}
+# Where the kernel writes his graphic or colour while a line is drawn: kernel.py.
 # Igloo stage k (ram[77] = k, 0..15): 4-line-tall bands (y, x, width), colour IGLOO_RGB.
 IGLOO_BANDS = (
     ((51, 112, 8),),

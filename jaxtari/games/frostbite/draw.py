@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari import render
-from jaxtari.games.frostbite import art
+from jaxtari.games.frostbite import art, kernel
 from jaxtari.games.frostbite.constants import (
     BEAR_LEVEL_INDEX, BEAR_WALKS_RIGHT, FACE_LEFT, FULL_IGLOO, PLAYER_SPRITE_TOP,
     ROW_ENEMY_LEFT, ROW_KIND,
@@ -128,9 +128,15 @@ def _static(height, width, channels, ys_bytes, xs_bytes):
     t["bear"] = (t["bear_line"] >= 0) & (t["bear_line"] < art.BEAR_H)
     t["igloo"] = np.isin(ys, sorted(_IGLOO_LINES))
     t["door"] = _DOOR_MASK[ys][:, xs]
+    # Bailey's mid-line register writes (kernel.py): the pixels left of a late write, right of an
+    # early one; the lines that keep the registers when not his, and the line after the black one
     late = lambda table: xs[None, :] < np.array([table.get(int(y), 0) for y in ys])[:, None]
-    t["late_graphic"], t["late_colour"] = late(art.LATE_GRAPHIC_X), late(art.LATE_COLOUR_X)
-    t["early_colour"] = ~late(art.EARLY_COLOUR_X) & np.isin(ys, list(art.EARLY_COLOUR_X))[:, None]
+    t["late_graphic"], t["clear_graphic"] = late(kernel.LATE_GRAPHIC_X), late(kernel.CLEAR_GRAPHIC_X)
+    t["late_colour"] = late(kernel.LATE_COLOUR_X)
+    t["early_colour"] = ~late(kernel.EARLY_COLOUR_X) & np.isin(ys, list(kernel.EARLY_COLOUR_X))[:, None]
+    t["stale"] = np.isin(ys, sorted(kernel.STALE_LINES))
+    t["stale_twice"] = t["stale"] & np.isin(ys - 1, sorted(kernel.STALE_LINES))
+    t["after_black"] = np.isin(ys - 1, kernel.BLACK_WHEN_NOT_HIS)
     # the raster lines of each object band, and where each line finds its bitmap among the bands'
     # (a line of no band takes the all-zero row at the end)
     bands = ("hud", "igloo", "bear", "enemy", "floe")
@@ -152,7 +158,7 @@ def _static(height, width, channels, ys_bytes, xs_bytes):
     t["logo_col"] = _fmt(raster, _LOGO_RGB[ys[rows]][:, xs])
     # colours
     for name in ("SKY_DAY", "SKY_NIGHT", "SHORE_DAY", "SHORE_NIGHT", "WATER", "IGLOO", "DOOR", "DOOR_FLASH",
-                 "BEAR_DAY", "BEAR_NIGHT", "HUD", "WHITE_FLOE", "BLUE_FLOE"):
+                 "BEAR_DAY", "BEAR_NIGHT", "HUD", "WHITE_FLOE", "BLUE_FLOE", "BLACK"):
         t[name] = _fmt(raster, getattr(art, name + "_RGB")).astype(np.int32)
     t["ENEMY"] = _fmt(raster, art.ENEMY_RGB).astype(np.int32)            # (4, C)
     t["PLAYER_STRIP"] = _fmt(raster, art.PLAYER_COLOUR_STRIP).astype(np.int32)  # (39, C)
@@ -324,13 +330,14 @@ def draw_frame(game, s, raster):
     obj = sel(line("igloo"), col("IGLOO"), obj)
     obj = sel(line("hud"), col("HUD"), obj)
 
-    # Frostbite Bailey: his sprite row and colour on each line, then column shifts
+    # Frostbite Bailey: whether a line is his (the kernel's row counter in range), his sprite row
+    # and colour on it, then the kernel's mid-line writes (kernel.py) and column shifts
     def bailey_line(lines):
-        """Bailey's row bits (H,) and colour (H, C) on screen lines ``lines``."""
+        """Bailey's line (H,) bool, row bits (H,) and colour (H, C) on screen lines ``lines``."""
         top = s.y + PLAYER_SPRITE_TOP
+        his = (lines - top >= 0) & (lines - top < PLAYER_LINES) & (s.y > 0) & (lines >= art.PLAYER_FIRST_LINE)
         row = lines - top - s.sink
-        row_ok = ((row >= 0) & (row < PLAYER_LINES) & (lines - top < PLAYER_LINES) & (s.y > 0)
-                  & (lines >= art.PLAYER_FIRST_LINE))
+        row_ok = his & (row >= 0) & (row < PLAYER_LINES)
         rowc = jnp.clip(row, 0, PLAYER_LINES - 1)
         if mono:
             bits = jnp.where(row_ok, _U32(0xFF), _U32(0))
@@ -339,24 +346,36 @@ def draw_frame(game, s, raster):
             bits = jnp.where(row_ok, jnp.asarray(PLAYER_ROWS)[s.anim, rowc, flip], _U32(0))
         strip = (jnp.asarray(art.PLAYER_COLOUR_BASE)[s.anim] + s.sink + s.frozen
                  + PLAYER_LINES - 1 - (lines - top))
-        return bits, col("PLAYER_STRIP")[jnp.clip(strip, 0, len(art.PLAYER_COLOUR_STRIP) - 1)]
+        return his, bits, col("PLAYER_STRIP")[jnp.clip(strip, 0, len(art.PLAYER_COLOUR_STRIP) - 1)]
 
-    pbits, pcol = bailey_line(ys)
-    # left of a late write the pixels show the line above's graphic or colour, right of an early
-    # colour write the line below's colour
-    prev_bits, prev_col = bailey_line(ys - 1)
-    _, next_col = bailey_line(ys + 1)
-    late_g, late_c = jnp.asarray(t["late_graphic"]), jnp.asarray(t["late_colour"])
-    early_c = jnp.asarray(t["early_colour"])
+    his, pbits, pcol = bailey_line(ys)
+    his1, bits1, col1 = bailey_line(ys - 1)
+    his2, bits2, col2 = bailey_line(ys - 2)
+    his_next, _, next_col = bailey_line(ys + 1)
+    # a stale line not his repeats the registers as the last line that wrote them left them: his last
+    # row, one or (after another stale line) two lines up
+    stale = jnp.asarray(t["stale"]) & ~his
+    from2 = jnp.asarray(t["stale_twice"]) & ~his1 & his2
+    line_bits = jnp.where(his, pbits, jnp.where(stale & his1, bits1, jnp.where(stale & from2, bits2, _U32(0))))
+    line_col = jnp.where((his | ~stale)[:, None], pcol, jnp.where(his1[:, None], col1, col2))
+    # left of a late graphic write (or of the clearing on a line not his) the line above's graphic,
+    # in this line's colour when his (written before it), else in the line above's
+    left = jnp.where(his[:, None], jnp.asarray(t["late_graphic"]), jnp.asarray(t["clear_graphic"]))
+    left_col = jnp.where(his[:, None], pcol, col1)
+    # left of a late colour write the colour the line above left: its own, or black from the line
+    # that clears it when not his
+    late_col = jnp.where((jnp.asarray(t["after_black"]) & ~his1)[:, None], col("BLACK"), col1)
+    late_c = jnp.asarray(t["late_colour"]) & his[:, None]
+    early_c = jnp.asarray(t["early_colour"]) & (his & his_next)[:, None]
 
     # compose: background, object layer, door, Bailey. The per-line values must be computed once per
     # line, not once per pixel: XLA fuses cheap elementwise chains into their consumer (and would
     # repeat each line's few hundred operations for every pixel of it), so each is materialised
     # (jaxtari.xla.materialize).
-    pbits, bg, obj, pcol, prev_bits, prev_col, next_col = (
-        render.materialize(v) for v in (pbits, bg, obj, pcol, prev_bits, prev_col, next_col))
+    line_bits, bg, obj, line_col, bits1, left_col, late_col, next_col = (
+        render.materialize(v) for v in (line_bits, bg, obj, line_col, bits1, left_col, late_col, next_col))
     c = xs - s.x                                                                     # (1, W)
-    shown_bits = jnp.where(late_g, prev_bits[:, None], pbits[:, None])
+    shown_bits = jnp.where(left, bits1[:, None], line_bits[:, None])
     player = (((shown_bits >> jnp.clip(c, 0, 7).astype(_U32)) & _U32(1)) != 0) & (c >= 0) & (c < 8)
     # the door of the complete igloo is black; on night levels it flashes when bit 3 of the frame
     # counter and of the random byte the picture used agree (measured on ALE frames)
@@ -373,8 +392,9 @@ def draw_frame(game, s, raster):
     door = jnp.asarray(t["door"]) & door_on
     door_colour = jnp.where(flash, const(t["DOOR_FLASH"]), const(t["DOOR"])).astype(jnp.uint8)
     img = jnp.where(px(door), door_colour, img)
-    img = jnp.where(px(player), lines(pcol), img)
-    img = jnp.where(px(player & late_c), lines(prev_col), img)
+    img = jnp.where(px(player), lines(line_col), img)
+    img = jnp.where(px(player & left), lines(left_col), img)
+    img = jnp.where(px(player & late_c), lines(late_col), img)
     img = jnp.where(px(player & early_c), lines(next_col), img)
     # the Activision logo (static) over its lines, the black bar of the left 8 columns
     r0, r1 = t["logo_rows"]
