@@ -3,8 +3,8 @@
 ``python -m alignment.counterparts GAME MOD [--games N] [--seed S] [--max-frames F]`` plays ``N``
 games of random actions (each held for a random 1..8 frames; ``--policy noop``: NOOP throughout;
 ``--policy scripted``: the game's scripted player, reading the ALE side's signals each frame, which
-plays deeper than random actions) on the modified ALE game and the modified JAX game from the same seeds, compares every catalog
-signal (within its tolerance) and the reward every frame, and prints the measurement. Its
+plays deeper than random actions) on the modified ALE game and the modified JAX game from the same
+seeds, compares every catalog signal (within its tolerance) and the reward every frame, and prints the measurement. Its
 ``exact`` and ``measured``/``differs`` are what a ground-truth module records with the counterpart
 (:class:`alignment.signals.AleCounterpart`); tests/test_counterparts.py re-checks every counterpart
 marked exact the same way.
@@ -62,7 +62,7 @@ def random_actions(n_actions: int, frames: int, rng: np.random.Generator) -> np.
 POLICIES = ("random", "noop", "scripted")
 
 
-class _Scripted:
+class ScriptedActions:
     """The game's scripted player as a closed-loop policy: one action per frame from the ALE
     side's signals (both sides show the same ones while they agree)."""
 
@@ -96,11 +96,11 @@ def measure(game: str, mod: str, *, games: int = 2, seed: int = 0, max_frames: i
         raise ValueError(f"unknown policy {policy!r}; choices: {', '.join(POLICIES)}")
     entry = catalog.entry(game)
     ale, jx = make_backend("ale", entry.name, mods=[mod]), make_backend("jax", entry.name, mods=[mod])
-    scripted = _Scripted(entry, ale) if policy == "scripted" else None
     frames, ended = 0, 0
     for g in range(games):
         ale.reset(seed + g)
         jx.reset(seed + g)
+        scripted = ScriptedActions(entry, ale) if policy == "scripted" else None  # a fresh player
         rng = np.random.default_rng(seed + g)
         played = 0
         while played < max_frames and not (ale.terminated and jx.terminated):

@@ -11,7 +11,7 @@ from jaxtari.mods import registered_mods
 
 from alignment import catalog
 from alignment.backends import BackendError, make_backend
-from alignment.counterparts import _Scripted, measure
+from alignment.counterparts import ScriptedActions, measure
 from alignment.reference.ale import AleGame
 from alignment.signals import (AleCounterpart, RamWrite, RamWriteConflict, apply_ram_writes,
                                merge_ram_writes)
@@ -246,7 +246,7 @@ def test_no_shrink_equals_its_counterpart_where_the_ball_reaches_the_top_wall(mo
         "jax", "breakout", mods=["no_shrink"])
     ale.reset(0)
     jx.reset(0)
-    player = _Scripted(catalog.entry("breakout"), ale)
+    player = ScriptedActions(catalog.entry("breakout"), ale)
     jx.run(player.run(TOP_WALL_FIRST - 10)[1])
     shrunk_frames, differing = [], []
     for t in range(60):
