@@ -14,7 +14,8 @@ from . import constants as k
 from . import logic
 from .ape import ape
 from . import monkeys
-from .state import KangarooState
+from . import render
+from .state import KangarooState, Picture
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,8 +74,22 @@ def state_from_ram(ram, *, frame: int = 0, key=None) -> KangarooState:
     r = np.asarray(ram, np.int64)
     fields = {name: (jnp.asarray(r[i:i + LENGTHS[name]], jnp.int32) if name in LENGTHS
                      else jnp.int32(r[i])) for name, i in FIELD_RAM.items()}
+    # the picture before a first step: drawn from the snapshot itself (ALE's screen of that frame
+    # was drawn from the frame before, which the snapshot does not hold)
     return KangarooState(frame=jnp.int32(frame), key=jax.random.key(0) if key is None else key,
-                         **fields)
+                         picture=picture_of(fields, fields), **fields)
+
+
+def picture_of(kernel, previous) -> Picture:
+    """The picture's inputs: ``kernel`` (fields by name) as the kernel read them, ``previous`` the
+    fields at the end of the previous frame (the player-1 list)."""
+    get = (lambda f, n: f[n]) if isinstance(previous, dict) else getattr
+    return Picture(ram={n: (kernel[n] if isinstance(kernel, dict) else getattr(kernel, n))
+                        for n in FIELD_RAM},
+                   list_row=get(previous, "mother_row"), list_x=get(previous, "mother_x"),
+                   list_pose=get(previous, "pose"), list_frame=get(previous, "frame_count"),
+                   list_state=get(previous, "mother_state"), list_bell=get(previous, "bell"),
+                   list_fruit=get(previous, "fruit"), list_level=get(previous, "level"))
 
 
 def ram_of_state(state) -> dict[int, int]:
@@ -124,12 +139,13 @@ class Kangaroo(Game):
         s = monkeys.cap_pace(s)
         s = logic.music(s)
         s = logic.where((s.mother_state & k.SIGN) != 0, s, ape(monkeys.touch_mother(s)))
+        picture = picture_of(s, state)  # the kernel draws here
         s = monkeys.punch_monkeys(s)
         s = logic.bell_clock(s)
         s = logic.overscan(s, joy, monkeys.think_all, monkeys.fly_apples, monkeys.punched_apple)
         s = logic.pickups(s)
         s = logic.where(ended, attract, s)  # the game over: the attract mode takes the frame
-        s = self._hold(s).replace(frame=state.frame + 1)
+        s = self._hold(s).replace(frame=state.frame + 1, picture=picture)
         return s, self.score(s) - self.score(state)
 
     def is_terminal(self, state):
@@ -141,6 +157,12 @@ class Kangaroo(Game):
     def lives(self, state):
         # ALE's lives(): ram[45] + 1 (0 once the game is over: 255 + 1 wraps)
         return (state.lives + 1) & k.BYTE
+
+    def render(self, state):
+        return render.render(state)
+
+    def render_gray84(self, state):
+        return render.render_gray84(state)
 
     def objects(self, state):
         """Every object as a box in screen pixels. The mother's and the monkeys' boxes are their

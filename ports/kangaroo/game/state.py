@@ -1,10 +1,30 @@
-"""Kangaroo's state: the cartridge's RAM, one field per quantity (each names its byte)."""
+"""Kangaroo's state: the cartridge's RAM, one field per quantity (each names its byte), and the
+values the picture of the frame was drawn from (:class:`Picture`)."""
 
 from __future__ import annotations
 
 import jax
 
 from jaxtari.env import pytree_dataclass
+
+
+@pytree_dataclass
+class Picture:
+    """What the frame's picture was drawn from. The kernel runs between the vertical blank (and
+    bank 0's ape and touches) and the overscan, so it reads most bytes as they were then, before
+    the overscan moved anything (``ram``: every mirrored field by name, see game.FIELD_RAM); the
+    player-1 list (the baby, the mother, the bell and fruit) was built at the end of the previous
+    frame's overscan, so those objects are drawn as they were then (``list_*``)."""
+
+    ram: dict                 # field name -> its value at the kernel
+    list_row: jax.Array       # ram[16] at the end of the previous frame
+    list_x: jax.Array         # ram[17]
+    list_pose: jax.Array      # ram[18]
+    list_frame: jax.Array     # ram[57]
+    list_state: jax.Array     # ram[54]
+    list_bell: jax.Array      # ram[41]
+    list_fruit: jax.Array     # ram[42..44]
+    list_level: jax.Array     # ram[36]
 
 
 @pytree_dataclass
@@ -43,3 +63,4 @@ class KangarooState:
     attract: jax.Array        # ram[58]
     timer: jax.Array          # ram[59]
     walk_phase: jax.Array     # ram[60]
+    picture: Picture          # what this frame's picture was drawn from (not RAM of its own)

@@ -1,0 +1,368 @@
+"""Kangaroo's 210x160 picture, as TIA colour bytes line by line, then ALE's palette.
+
+Read off the public disassembly's kernel (see art.py) and measured on ALE's screens:
+
+- lines 4..179: the layout's 22 rows of 8 lines; a row's playfield (the layout's tables, reflected)
+  on its lines 0-3, only the walls (PF0) on lines 4-7; the HMOVE bar (columns 0-7 black) on lines
+  5 and 7 of every row, where the kernel moves objects;
+- player 1 (the baby, the mother, the bell, the fruit) from the list the previous frame's overscan
+  built (:class:`.state.Picture`): each at its row's first line, one graphics byte a line up to
+  the first zero byte; a bell or fruit within the mother's rows (two rows above her to her feet)
+  shares the line with her: such objects are drawn on odd frames, she on even ones (the baby when
+  she is within its rows as well);
+- player 0, the monkeys, at their rows, from the kernel's own time;
+- lines 5-7 of a row: missile 0 (an apple in flight on that row), missile 1 (the punch's glove on
+  the row below the mother's top) and the ball (the coconut, or the ape walking with it);
+- lines 183..189: the lives in reserve (playfield blocks) and the score (six digits, the last two
+  always 0, leading zeros blank); lines 191..195: the bonus timer (four digits, the last two 0).
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from . import art
+from . import constants as k
+from .palette import PALETTE
+
+SCREEN_H, SCREEN_W = 210, 160
+PLAY_TOP = 4  # the first row's first line
+ROWS = 22
+ROW_LINES = 8
+PLAY_END = PLAY_TOP + ROWS * ROW_LINES  # 180
+PLAYFIELD_LINES = 4  # a row's lines showing its playfield bytes; the walls only after
+HMOVE_LINES = (5, 7)  # a row's lines starting with the HMOVE bar
+HMOVE_BAR = 8
+OBJECT_LINES = (5, 6, 7)  # a row's lines where missiles and the ball are enabled
+WALL_LINE = 3  # the line above the first row: the walls only
+
+BACKGROUND = 0x60
+PLAYFIELD = 0x24
+MOTHER_COLOUR = 0x2C
+BELL_COLOUR = 0x2B
+MONKEY_COLOUR = 0x3A
+DIGIT_COLOUR = 0xE8
+
+PLAYER_LEFT = 15  # a player-1 object's left column: its x + 15 (measured)
+MONKEY_LEFT = 15  # a monkey's: its x + 15 (measured)
+APPLE_LEFT = 14
+APPLE_ROW = -1  # an apple shows on the row above its own (measured; the kernel counts rows ahead)
+BALL_LEFT = 14
+GLOVE_RIGHT, GLOVE_LEFT = 23, 13
+MISSILE_WIDTH = 2
+BALL_ENABLED_FROM = 22  # the ball's first line shows from this column on (measured)
+SPRITE_LINES = 32  # no drawing is longer
+
+LIVES_TOP, SCORE_LINES = 183, 7
+SCORE_X = (97, 105, 113, 121, 129, 137)
+TIMER_TOP, TIMER_LINES = 191, 5
+TIMER_X = (79, 87)
+
+_GRAPHICS = np.frombuffer(art.GRAPHICS, np.uint8).astype(np.int32)
+LINES = np.arange(SCREEN_H)
+COLUMNS = np.arange(SCREEN_W)
+
+
+def _graphics(address):
+    """GRAPHICS at a traced address ($DB00..$DEFF; anything else reads 0)."""
+    i = address - art.GRAPHICS_BASE
+    inside = (i >= 0) & (i < len(_GRAPHICS))
+    return jnp.where(inside, jnp.asarray(_GRAPHICS)[jnp.clip(i, 0, len(_GRAPHICS) - 1)], 0)
+
+
+def pick(values, index):
+    return jnp.asarray(values, jnp.int32)[index]
+
+
+def _pf_bits(pf0, pf1, pf2):
+    """The 20 playfield pixels of a half line, left to right (PF0 bits 4-7, PF1 7-0, PF2 0-7)."""
+    return ([(pf0 >> b) & 1 for b in range(4, 8)] + [(pf1 >> b) & 1 for b in range(7, -1, -1)]
+            + [(pf2 >> b) & 1 for b in range(8)])
+
+
+def _layout_rows() -> np.ndarray:
+    """(66 + 1, 160) bool: each layout row's playfield line (reflected right half), and the walls."""
+    out = []
+    for i in range(len(art.PF1_LEFT)):
+        left = _pf_bits(0xFF, art.PF1_LEFT[i], art.PF2_LEFT[i])
+        right = _pf_bits(0xFF, art.PF1_RIGHT[i], art.PF2_RIGHT[i])[::-1]
+        out.append(np.repeat(np.asarray(left + right, bool), 4))
+    walls = _pf_bits(0xFF, 0, 0)
+    out.append(np.repeat(np.asarray(walls + walls[::-1], bool), 4))
+    return np.stack(out)
+
+
+_ROWS_PF = _layout_rows()
+_WALLS = len(_ROWS_PF) - 1
+
+
+def background(level, pf_colour):
+    """(210, 160) colour bytes of the layout's playfield, walls and HMOVE bars."""
+    row = (LINES - PLAY_TOP) // ROW_LINES
+    line = (LINES - PLAY_TOP) % ROW_LINES
+    play = (LINES >= PLAY_TOP) & (LINES < PLAY_END)
+    base = pick(k.LAYOUT_ROW_BASE, level)
+    index = jnp.where(play[:, None] & (line < PLAYFIELD_LINES)[:, None],
+                      base + jnp.asarray(np.clip(row, 0, ROWS - 1))[:, None], _WALLS)
+    lit = jnp.asarray(_ROWS_PF)[index[:, 0]]
+    shown = (play | (LINES == WALL_LINE))[:, None]
+    out = jnp.where(shown, jnp.where(lit, pf_colour, BACKGROUND), 0)
+    bar = (play & np.isin(line, HMOVE_LINES))[:, None] & (COLUMNS < HMOVE_BAR)[None, :]
+    return jnp.where(jnp.asarray(bar), 0, out)
+
+
+def _sprite(top, left, address, visible, lo=PLAY_TOP, hi=PLAY_END, first_row_drawn=False):
+    """(210, 160) bool: a sprite whose first line is ``top``, a graphics byte a line from
+    ``address`` on, its left column ``left`` (wrapping at 160), ending at the first row (8 lines)
+    whose first byte is zero."""
+    rows = _graphics(address + jnp.arange(SPRITE_LINES))
+    # the kernel ends an object at a row whose first byte is zero (zeros inside a row are drawn)
+    starts = rows[::ROW_LINES] != 0
+    if first_row_drawn:  # player 0's kernel tests for the end only from the second row on
+        starts = starts.at[0].set(True)
+    alive = jnp.repeat(jnp.cumprod(starts), ROW_LINES)
+    i = jnp.asarray(LINES) - top
+    inside = (i >= 0) & (i < SPRITE_LINES) & (jnp.asarray(LINES) >= lo) & (jnp.asarray(LINES) < hi)
+    byte = jnp.where(inside, (rows * alive)[jnp.clip(i, 0, SPRITE_LINES - 1)], 0)
+    rel = (jnp.asarray(COLUMNS)[None, :] - left) % SCREEN_W
+    bit = (byte[:, None] >> jnp.clip(7 - rel, 0, 7)) & 1
+    return visible & (rel < 8) & (bit == 1)
+
+
+def _sprite_lines(top, address, visible):
+    """(210,) bool: the lines the kernel spends drawing the sprite (its rows up to the end)."""
+    rows = _graphics(address + jnp.arange(SPRITE_LINES))
+    alive = jnp.repeat(jnp.cumprod(rows[::ROW_LINES] != 0), ROW_LINES)
+    i = jnp.asarray(LINES) - top
+    inside = (i >= 0) & (i < SPRITE_LINES)
+    return visible & inside & (alive[jnp.clip(i, 0, SPRITE_LINES - 1)] == 1)
+
+
+def _band(row, left, width, visible, first_line_from=0):
+    """(210, 160) bool: a missile or the ball on lines 5-7 of ``row``, ``width`` wide; on line 5
+    only from column ``first_line_from`` on (the kernel enables it during that line)."""
+    line = jnp.asarray(LINES) - PLAY_TOP - row * ROW_LINES
+    on = (line >= OBJECT_LINES[0]) & (line <= OBJECT_LINES[-1]) & (row >= 0) & (row < ROWS)
+    rel = (jnp.asarray(COLUMNS) - left) % SCREEN_W
+    late = (line == OBJECT_LINES[0])[:, None] & (jnp.asarray(COLUMNS) < first_line_from)[None, :]
+    return visible & on[:, None] & (rel < width)[None, :] & ~late
+
+
+def player1(p):
+    """The player-1 list's objects: [(mask, colour, the lines the kernel draws it on)]."""
+    level = p.list_level
+    row, height = p.list_row, pick(k.POSE_HEIGHT, p.list_pose & k.POSE_FRAME)
+    bottom, top = row + height, row - 2
+    odd = (p.list_frame & 1) != 0
+    baby_shares = (row - 3) <= 0
+    items = []
+    mother_shares = baby_shares
+    for y in range(4):
+        if y == 0:
+            value = p.list_bell
+            item_row = pick(art.BELL_ROW, level)
+            x = pick(k.BELL_X, level)
+            address = art.ITEM_PAGE * 256 + pick(art.BELL_LOW, value & 3)
+            colour = jnp.int32(BELL_COLOUR)
+        else:
+            value = p.list_fruit[y - 1]
+            at = level + k.FRUIT_STRIDE * (y - 1)
+            item_row, x = pick(k.FRUIT_ROW, at), pick(k.FRUIT_X, at)
+            address = art.ITEM_PAGE * 256 + pick(art.FRUIT_LOW, value & 3)
+            colour = pick(art.FRUIT_COLOUR, value & 3)
+        present = (value & k.SIGN) == 0
+        shares = present & (bottom >= item_row) & (top <= item_row)
+        mother_shares = mother_shares | shares
+        on = present & (~shares | odd)
+        top_line = item_row * ROW_LINES + PLAY_TOP
+        items.append((_sprite(top_line, x + PLAYER_LEFT, address, on), colour,
+                      _sprite_lines(top_line, address, on)))
+    won = (p.list_state & k.ROUND_WON_BIT) != 0
+    step = jnp.where(won, art.BABY_WON_STEP, (p.list_frame >> 4) & 7)
+    baby_top, baby_address = art.BABY_ROW * ROW_LINES + PLAY_TOP, art.BABY_PAGE * 256 + pick(art.BABY_LOW, step)
+    baby_on = ~baby_shares | odd
+    baby = (_sprite(baby_top, pick(art.BABY_X, step) + PLAYER_LEFT, baby_address, baby_on),
+            MOTHER_COLOUR, _sprite_lines(baby_top, baby_address, baby_on))
+    pose = p.list_pose & 0x0F
+    mother_top = row * ROW_LINES + PLAY_TOP
+    mother_address = pick(art.MOTHER_HIGH, pose) * 256 + pick(art.MOTHER_LOW, pose)
+    mother_on = ~mother_shares | ~odd
+    mother = (_sprite(mother_top, p.list_x + PLAYER_LEFT, mother_address, mother_on),
+              MOTHER_COLOUR, _sprite_lines(mother_top, mother_address, mother_on))
+    return [baby, mother] + items
+
+
+def monkey_shown(r):
+    """(4,) bool: which monkeys this frame shows. Monkeys whose rows come within the kernel's
+    reach of each other (the other's row in row - 3 < row' <= row + 2) take turns: two by the
+    frame counter's bit 0, three by the walk phase, four by the frame counter's low bits."""
+    rows, states = r["monkey_row"], r["monkey_state"]
+    active = (states & k.SIGN) == 0
+    bits = [jnp.int32(0)] * k.MONKEY_SLOTS
+    for i in range(k.MONKEY_SLOTS):
+        for j in range(i + 1, k.MONKEY_SLOTS):
+            d = rows[j] - rows[i]
+            near = active[i] & active[j] & (d > -3) & (d <= 2)
+            bits[i] = bits[i] | jnp.where(near, 1 << j, 0)
+            bits[j] = bits[j] | jnp.where(near, 1 << i, 0)
+    table = jnp.asarray(art.FLICKER, jnp.int32)
+    size = [table[art.GROUP_SIZE + b] for b in bits]
+    phase = [jnp.int32(0)] + [table[art.FLICKER_PHASE[i] + bits[i]] for i in range(1, 4)]
+    crowd = (size[0] + size[1] + size[2] + size[3]) >= 7
+    size = [jnp.where(crowd, 3, n) for n in size]
+    phase = [jnp.where(crowd, i, ph) for i, ph in enumerate(phase)]
+    shown = []
+    for n, ph in zip(size, phase):
+        turn = jnp.where(n == 2, r["walk_phase"] & 3, n & r["frame_count"])
+        shown.append((n == 0) | (turn == ph))
+    return jnp.stack(shown)
+
+
+def monkeys(r):
+    """Player 0: each monkey on the screen at its row (kernel time)."""
+    out = jnp.zeros((SCREEN_H, SCREEN_W), bool)
+    shown = monkey_shown(r)
+    for i in range(k.MONKEY_SLOTS):
+        row = r["monkey_row"][i]
+        on = ((r["monkey_state"][i] & k.SIGN) == 0) & shown[i]
+        out = out | _sprite(row * ROW_LINES + PLAY_TOP, r["monkey_x"][i] + MONKEY_LEFT,
+                            art.MONKEY_PAGE * 256 + r["monkey_sprite"][i], on & (row < ROWS),
+                            first_row_drawn=True)
+    return out
+
+
+def missiles(r, p1_lines):
+    """Missile 0 (the apples), missile 1 (the glove) and the ball (the coconut). In a row where
+    the kernel draws a player-1 object the ball shows on its first line only from column
+    BALL_ENABLED_FROM on (that kernel enables it mid-line)."""
+    row_p1 = p1_lines[PLAY_TOP:PLAY_END].reshape(ROWS, ROW_LINES).any(axis=1)
+    apples = jnp.zeros((SCREEN_H, SCREEN_W), bool)
+    for j in range(k.APPLE_SLOTS):
+        flying = ((r["apple_flags"][j] & k.SIGN) == 0) & (r["apple_row"][j] != k.BYTE)
+        apples = apples | _band(r["apple_row"][j] + APPLE_ROW, r["apple_x"][j] + APPLE_LEFT, MISSILE_WIDTH,
+                                flying)
+    base = pick(k.LAYOUT_ROW_BASE, r["level"])
+    ball_row = r["coconut_row"] - base
+    late = jnp.where(row_p1[jnp.clip(ball_row, 0, ROWS - 1)], BALL_ENABLED_FROM, 0)
+    ball = _band(ball_row, r["coconut_x"] + BALL_LEFT, MISSILE_WIDTH,
+                 r["coconut_row"] != k.COCONUT_NONE, late)
+    right = (r["pose"] & k.FACING_RIGHT) != 0
+    glove = _band(r["mother_row"] + 1, r["mother_x"] + jnp.where(right, GLOVE_RIGHT, GLOVE_LEFT),
+                  MISSILE_WIDTH, (r["pose"] & k.SIGN) != 0)
+    return apples, glove, ball
+
+
+def _digit_row(address, line):
+    return _graphics(address + line)
+
+
+def bottom(r, canvas):
+    """Lines 180..209: the lives, the score, the timer."""
+    cols = jnp.asarray(COLUMNS)
+    lives = jnp.clip(r["lives"], 0, len(art.LIVES_PF1) - 1)
+    pf1, pf2 = pick(art.LIVES_PF1, lives), pick(art.LIVES_PF2, lives)
+    half = [((pf1 >> b) & 1) for b in range(7, -1, -1)] + [((pf2 >> b) & 1) for b in range(8)]
+    lit_half = jnp.repeat(jnp.stack(half), 4)  # columns 16..79
+    lives_line = jnp.zeros(SCREEN_W, bool).at[16:80].set(lit_half == 1)
+    high, low = r["score_high"], r["score_low"]
+    nibbles = [high >> 4, high & 0xF, low >> 4, low & 0xF]
+    blank = jnp.bool_(True)
+    pointers = []
+    for d in nibbles:
+        blank = blank & (d == 0)
+        pointers.append(jnp.where(blank, art.BLANK_DIGIT, d * 8))
+    pointers += [jnp.int32(0), jnp.int32(0)]
+    for line in range(SCORE_LINES):
+        y = LIVES_TOP + line
+        index = SCORE_LINES - 1 - line
+        lit = lives_line
+        for x, ptr in zip(SCORE_X, pointers):
+            byte = _graphics(art.SCORE_DIGITS + ptr + index)
+            rel = cols - x
+            lit = lit | ((rel >= 0) & (rel < 8) & (((byte >> jnp.clip(7 - rel, 0, 7)) & 1) == 1))
+        canvas = canvas.at[y].set(jnp.where(lit, DIGIT_COLOUR, 0))
+    t = r["timer"]
+    hi, lo = t >> 4, t & 0xF
+    hi_ptr = jnp.where(hi == k.BLANK_DIGIT, art.BLANK_DIGIT, hi * 8)
+    lo_ptr = jnp.where(lo == k.BLANK_DIGIT, art.BLANK_DIGIT, lo * 8)
+    for line in range(TIMER_LINES):
+        index = TIMER_LINES - 1 - line
+        left = ((_graphics(art.TIMER_DIGITS + hi_ptr + index) & 0xF0)
+                | (_graphics(art.TIMER_DIGITS + lo_ptr + index) & 0x0F))
+        right = _graphics(art.TIMER_ZEROS + index)
+        lit = jnp.zeros(SCREEN_W, bool)
+        for x, byte in zip(TIMER_X, (left, right)):
+            rel = cols - x
+            lit = lit | ((rel >= 0) & (rel < 8) & (((byte >> jnp.clip(7 - rel, 0, 7)) & 1) == 1))
+        canvas = canvas.at[TIMER_TOP + line].set(jnp.where(lit, DIGIT_COLOUR, 0))
+    return canvas
+
+
+def _art(lines):
+    out = np.zeros((len(lines), SCREEN_W), bool)
+    for i, text in enumerate(lines):
+        for j, c in enumerate(text):
+            out[i, art.TITLE_LEFT + j] = c == "#"
+    return out
+
+
+def title():
+    """(210, 160) colour bytes of the game-over frame (the attract mode's first picture)."""
+    out = np.zeros((SCREEN_H, SCREEN_W), np.int32)
+    for top, lines, colour in ((art.TITLE_TOP, art.TITLE, art.TITLE_COLOUR),
+                               (art.TITLE_KANGAROO_TOP, art.TITLE_KANGAROO,
+                                art.TITLE_KANGAROO_COLOUR)):
+        mask = _art(lines)
+        out[top:top + len(lines)][mask] = colour
+    return out
+
+
+_TITLE = title()
+
+
+def colour_indices(s):
+    """(210, 160) TIA colour bytes of the frame's picture (the title on the game-over frame)."""
+    over = (s.attract & k.SIGN) != 0
+    return jnp.where(over, jnp.asarray(_TITLE), _game_picture(s))
+
+
+def _game_picture(s):
+    p = s.picture
+    r = p.ram
+    canvas = background(r["level"], PLAYFIELD)
+    objects = player1(p)
+    p1_lines = jnp.zeros(SCREEN_H, bool)
+    for _, _, lines in objects:
+        p1_lines = p1_lines | lines
+    apples, glove, ball = missiles(r, p1_lines)
+    canvas = jnp.where(ball, PLAYFIELD, canvas)
+    # the glove (missile 1) takes player 1's colour: it shows on the lines where a player-1
+    # object is drawn, in that object's colour (the mother's, or a fruit's on the frames she gives
+    # it), and not where none is (measured)
+    glove_colour = jnp.zeros(SCREEN_H, jnp.int32)
+    glove_on = jnp.zeros(SCREEN_H, bool)
+    for _, colour, lines in objects:
+        glove_colour = jnp.where(lines, colour, glove_colour)
+        glove_on = glove_on | lines
+    for mask, colour, _ in objects:
+        canvas = jnp.where(mask, colour, canvas)
+    canvas = jnp.where(glove & glove_on[:, None], glove_colour[:, None], canvas)
+    canvas = jnp.where(monkeys(r) | apples, MONKEY_COLOUR, canvas)
+    return bottom(r, canvas)
+
+
+def render(s):
+    """The 210x160x3 picture (uint8 RGB)."""
+    return jnp.asarray(PALETTE)[colour_indices(s) >> 1]
+
+
+def render_gray84(s):
+    """The 84x84 grey picture: the colour bytes at the pixels :data:`jaxtari.render.SMALL_GRAY`
+    samples, through ALE's grey levels. Derived, not drawn directly at 84x84: the full picture's
+    colour bytes are built first, then sampled."""
+    from jaxtari import render as r
+
+    grey = jnp.asarray(r.gray(PALETTE))
+    raster = r.SMALL_GRAY
+    return grey[colour_indices(s)[raster.ys, raster.xs] >> 1]
