@@ -98,13 +98,68 @@ def _differing_frames(states, screens, frames) -> dict[int, int]:
 
 
 def test_a_random_game_is_drawn_exactly_while_the_monkeys_come():
-    """Random held actions from reset, 700 frames: the start tune, the mother walking, jumping,
+    """Random held actions from reset, 1,100 frames: the start tune, the mother walking, jumping,
     ducking and punching, the ape and its coconut, the first monkeys climbing down (taking turns
-    on the screen where two come close), the bell, fruit, score, timer and lives."""
-    trace = rt.record("kangaroo", frames=700, seed=1, hold=(4, 30), screens=True)
+    on the screen where two come close) and their apples, the bell, fruit, score, timer and
+    lives; objects() against the reference's boxes, and those against the screen."""
+    trace = rt.record("kangaroo", frames=1100, seed=1, hold=(4, 30), screens=True)
     states = _replay(GAME, trace.actions)
     n = len(trace.actions)
     assert _differing_frames(states, trace.screens[1:], range(1, n + 1)) == {}
+    _objects_are_the_references_boxes(states, trace)
+    _the_references_boxes_are_on_the_screen(trace)
+
+
+def _box(group, t, i):
+    return [int(group.x[t, i]), int(group.y[t, i]), int(group.w[t, i]), int(group.h[t, i])]
+
+
+def _objects_are_the_references_boxes(states, trace):
+    """objects() of every state equals the reference's decoding of ALE's RAM of that frame, for
+    the apples, the coconut, the fruit and the bell (the mother and monkeys: test_kangaroo_logic)."""
+    groups = jax.device_get(jax.jit(jax.vmap(GAME.objects))(states))
+    seen = set()
+    for t in range(len(trace.actions)):
+        ram = trace.rams[t + 1]
+        for name, boxes in (("apples", gt.apple_boxes(ram)), ("fruit", gt.fruit_boxes(ram)),
+                            ("coconut", gt.coconut_box(ram)[None]), ("bell", gt.bell_box(ram)[None])):
+            group = groups[name]
+            for i, box in enumerate(boxes):
+                on = bool(box.any())
+                assert bool(group.active[t, i]) == on, (t, name, i)
+                if on:
+                    seen.add(name)
+                    assert _box(group, t, i) == list(box), (t, name, i)
+    assert seen == {"apples", "fruit", "coconut", "bell"}
+
+
+def _pixels(screen, box, rgb):
+    x, y, w, h = (int(v) for v in box)
+    return (screen[y:y + h, x:x + w] == np.asarray(rgb)).all(-1)
+
+
+def _the_references_boxes_are_on_the_screen(trace):
+    """The reference's boxes hold their objects' pixels on ALE's screen: every apple in flight
+    fills its box in the monkeys' colour on the next frame's picture (the kernel draws it from
+    the previous frame's RAM), the coconut its box's last two lines in the walls' colour on the
+    frame's own picture (the ape moves it before the kernel; the first line may start mid-line),
+    and on the first frame every fruit and the bell show in their boxes."""
+    monkey_rgb, wall_rgb = gt.MONKEY_RGB, (162, 98, 33)
+    apples = coconuts = 0
+    for t in range(1, len(trace.actions)):
+        ram = trace.rams[t]
+        for box in gt.apple_boxes(ram):
+            if box.any() and box[1] >= gt.PLAY_LINES.start:
+                apples += 1
+                assert _pixels(trace.screens[t + 1], box, monkey_rgb).all(), (t, box)
+        box = gt.coconut_box(ram)
+        if box.any():
+            coconuts += 1
+            assert _pixels(trace.screens[t], box, wall_rgb)[1:].all(), (t, box)
+    assert apples and coconuts
+    first, ram = trace.screens[1], trace.rams[1]
+    for box, rgb in [(b, (214, 92, 92)) for b in gt.fruit_boxes(ram)] + [(gt.bell_box(ram), (210, 164, 74))]:
+        assert _pixels(first, box, rgb).any(), box
 
 
 @pytest.mark.slow

@@ -46,7 +46,11 @@ FLOORS = 4
 BLANK_DIGIT = 0xA
 SPRITE_WIDTH = 8
 MONKEY_LINES = 15  # a monkey's sprite box (measured)
-APPLE_WIDTH = 2
+APPLE_WIDTH = 2  # the missiles and the ball are 2 wide, on lines 5-7 of a row
+APPLE_X_OFFSET = 14  # an apple's or the coconut's left column: x + 14 (measured)
+MISSILE_TOP = 5
+MISSILE_LINES = 3
+ITEM_LINES = 16  # the bell and a fruit take two rows
 
 # ---- the mother ---------------------------------------------------------------------------------
 FACING_RIGHT = 0x08

@@ -165,16 +165,24 @@ class Kangaroo(Game):
         return render.render_gray84(state)
 
     def objects(self, state):
-        """Every object as a box in screen pixels. The mother's and the monkeys' boxes are their
-        sprites' measured boxes (8 x 24 standing, 8 x 16 ducking; monkeys 8 x 15), the fruit and the
-        bell use the mother's offsets (x + 15, row * 8 + 4; measured on one frame each); apples
-        and the coconut are placed with the same offsets and sized as the cartridge's touch boxes
-        (not checked against the picture yet)."""
+        """Every object as the box the picture draws it in (render.py; the reference's RAM
+        decoding, ports/kangaroo/reference/ram.py, reads the same boxes and both are checked on
+        ALE: tests/ports/test_kangaroo_render.py): the mother's sprite (8 wide, her pose's rows
+        tall), the monkeys' (8 x 15 from their second line), the apples in flight (missile 0: 2 x 3
+        on lines 5-7 of the row above their own, x + 14; a slot's apple not yet let go is not drawn), the coconut (the ball: 2 x 3 on lines 5-7 of its
+        row), the fruit and the bell (8 x 16 from their row's first line, x + 15). The boxes are
+        of the state (the end of the frame); the picture of the next frame draws them there."""
         playing = (state.attract & k.SIGN) == 0
         height = jnp.asarray(k.POSE_HEIGHT, jnp.int32)[state.pose & k.POSE_FRAME]
         monkeys = state.monkey_row < k.MONKEY_HELD_OFF
         level = jnp.asarray(state.level)
         fruit_at = level[..., None] + k.FRUIT_STRIDE * jnp.arange(3)
+        apple_on = ((state.apple_row != k.MONKEY_EMPTY)
+                    & ((state.apple_flags[..., :k.APPLE_SLOTS] & k.SIGN) == 0) & playing)
+        coconut_on = (state.coconut_row != k.COCONUT_NONE) & playing
+        fruit_on = ((state.fruit & k.FRUIT_GONE) == 0) & playing
+        bell_on = (state.bell != k.BELL_GONE) & playing
+        coconut_row = state.coconut_row - jnp.asarray(k.LAYOUT_ROW_BASE, jnp.int32)[level]
         return {
             "player": ObjectGroup.make(state.mother_x + k.MOTHER_X_OFFSET,
                                        state.mother_row * k.ROW_LINES + k.MOTHER_Y_OFFSET,
@@ -183,23 +191,23 @@ class Kangaroo(Game):
             "monkeys": ObjectGroup.make(state.monkey_x + k.MONKEY_X_OFFSET,
                                         state.monkey_row * k.ROW_LINES + k.MONKEY_Y_OFFSET,
                                         k.SPRITE_WIDTH, k.MONKEY_LINES, monkeys & playing),
-            "apples": ObjectGroup.make(state.apple_x + k.MOTHER_X_OFFSET,
-                                       state.apple_row * k.ROW_LINES + k.MOTHER_Y_OFFSET,
-                                       k.APPLE_WIDTH, k.ROW_LINES,
-                                       (state.apple_row != k.MONKEY_EMPTY) & playing),
-            "coconut": ObjectGroup.make(state.coconut_x + k.MOTHER_X_OFFSET,
-                                        (state.coconut_row - jnp.asarray(k.LAYOUT_ROW_BASE, jnp.int32)[level])
-                                        * k.ROW_LINES + k.MOTHER_Y_OFFSET,
-                                        k.APPLE_WIDTH, k.ROW_LINES,
-                                        (state.coconut_row != k.COCONUT_NONE) & playing),
-            "fruit": ObjectGroup.make(jnp.asarray(k.FRUIT_X, jnp.int32)[fruit_at] + k.MOTHER_X_OFFSET,
-                                      jnp.asarray(k.FRUIT_ROW, jnp.int32)[fruit_at] * k.ROW_LINES
-                                      + k.MOTHER_Y_OFFSET, k.SPRITE_WIDTH, k.ROW_LINES,
-                                      ((state.fruit & k.FRUIT_GONE) == 0) & playing,
-                                      kind=state.fruit & k.FRUIT_KIND),
-            "bell": ObjectGroup.make(jnp.asarray(k.BELL_X, jnp.int32)[level] + k.MOTHER_X_OFFSET,
-                                     k.BELL_ROW * k.ROW_LINES + k.MOTHER_Y_OFFSET, k.SPRITE_WIDTH,
-                                     k.ROW_LINES, (state.bell != k.BELL_GONE) & playing),
+            "apples": ObjectGroup.make(
+                jnp.where(apple_on, state.apple_x + k.APPLE_X_OFFSET, 0),
+                jnp.where(apple_on, (state.apple_row - 1) * k.ROW_LINES + k.MOTHER_Y_OFFSET
+                          + k.MISSILE_TOP, 0), k.APPLE_WIDTH, k.MISSILE_LINES, apple_on),
+            "coconut": ObjectGroup.make(
+                jnp.where(coconut_on, state.coconut_x + k.APPLE_X_OFFSET, 0),
+                jnp.where(coconut_on, coconut_row * k.ROW_LINES + k.MOTHER_Y_OFFSET
+                          + k.MISSILE_TOP, 0), k.APPLE_WIDTH, k.MISSILE_LINES, coconut_on),
+            "fruit": ObjectGroup.make(
+                jnp.where(fruit_on, jnp.asarray(k.FRUIT_X, jnp.int32)[fruit_at] + k.MOTHER_X_OFFSET, 0),
+                jnp.where(fruit_on, jnp.asarray(k.FRUIT_ROW, jnp.int32)[fruit_at] * k.ROW_LINES
+                          + k.MOTHER_Y_OFFSET, 0), k.SPRITE_WIDTH, k.ITEM_LINES, fruit_on,
+                kind=state.fruit & k.FRUIT_KIND),
+            "bell": ObjectGroup.make(
+                jnp.where(bell_on, jnp.asarray(k.BELL_X, jnp.int32)[level] + k.MOTHER_X_OFFSET, 0),
+                jnp.where(bell_on, k.BELL_ROW * k.ROW_LINES + k.MOTHER_Y_OFFSET, 0),
+                k.SPRITE_WIDTH, k.ITEM_LINES, bell_on),
         }
 
     def signals(self, state):

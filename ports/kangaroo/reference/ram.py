@@ -43,6 +43,8 @@ MONKEY_ROW = (11, 10, 9, 8)  # slot i: row (8-line units) of monkey i; 127, 128,
 MONKEY_X = (15, 14, 13, 12)  # slot i: x of monkey i
 THROWN_ROW = (25, 26, 27)  # a monkey's thrown apple: row, 255 when none
 THROWN_X = (28, 29, 30)
+APPLE_FLAGS = (21, 22, 23)  # apple slot i's flag: bit 7 set until it is let go (the disassembly)
+APPLE_IDLE = 0x80
 COCONUT_ROW = 33  # the big ape's falling coconut: row step (0.. as it falls), 255 when none
 COCONUT_X = 34
 COCONUT_STATE = 35  # 255 when no coconut is coming
@@ -145,6 +147,62 @@ def thrown_active(ram) -> np.ndarray:
 
 def fruit_present(ram) -> np.ndarray:
     return (np.asarray(ram)[list(FRUIT)] & FRUIT_GONE) == 0
+
+
+# where the picture draws each object (measured on ALE's screens: tests/ports/test_kangaroo_render.py
+# draws them there and equals the screen): the left column and top line of its box
+APPLE_X_OFFSET = 14  # an apple (missile 0, 2 x 3): x + 14, on lines 5-7 of the row above its own
+APPLE_Y_OFFSET = -ROW_LINES + 5
+MISSILE_W, MISSILE_H = 2, 3
+COCONUT_X_OFFSET = 14  # the coconut (the ball, 2 x 3): x + 14, lines 5-7 of its row in the layout
+COCONUT_Y_OFFSET = 5
+LAYOUT_ROWS = 22  # ram[33] counts rows from the layout's first: layout * 22
+ITEM_X_OFFSET = 15  # the bell and fruit: x + 15, their row's first line (+4), two rows (16 lines)
+ITEM_Y_OFFSET = 4
+ITEM_W, ITEM_H = 8, 16
+# (x, row) of fruit 0-2 and the bell per layout: the cartridge's tables ($FFA9/$FFAC, $FFA3/$FFA6,
+# public disassembly), re-measured on each layout's screen
+FRUIT_AT = (((44, 7), (24, 10), (104, 13)), ((28, 8), (110, 11), (80, 17)),
+            ((3, 7), (110, 11), (75, 14)))
+BELL_AT = ((77, 4), (15, 4), (114, 4))
+
+
+def apple_boxes(ram) -> np.ndarray:
+    """(3, 4) x, y, w, h of each thrown apple's box (zeros when none is in flight: a slot holds
+    its row from the throw on, but the apple flies, and is drawn, only once its flag ram[21 + i]
+    has bit 7 clear; measured: a slot with the bit set draws nothing)."""
+    r = np.asarray(ram).astype(np.int64)
+    on = thrown_active(ram) & ((r[list(APPLE_FLAGS)] & APPLE_IDLE) == 0)
+    x = r[list(THROWN_X)] + APPLE_X_OFFSET
+    y = r[list(THROWN_ROW)] * ROW_LINES + MOTHER_Y_OFFSET + APPLE_Y_OFFSET
+    box = np.stack([x, y, np.full(3, MISSILE_W), np.full(3, MISSILE_H)], 1)
+    return np.where(on[:, None], box, 0)
+
+
+def coconut_box(ram) -> np.ndarray:
+    r = np.asarray(ram).astype(np.int64)
+    if r[COCONUT_ROW] == NONE:
+        return np.zeros(4, np.int64)
+    row = r[COCONUT_ROW] - LAYOUT_ROWS * r[LEVEL]
+    return np.asarray([r[COCONUT_X] + COCONUT_X_OFFSET,
+                       row * ROW_LINES + MOTHER_Y_OFFSET + COCONUT_Y_OFFSET, MISSILE_W, MISSILE_H])
+
+
+def _item(x, row):
+    return [x + ITEM_X_OFFSET, row * ROW_LINES + ITEM_Y_OFFSET, ITEM_W, ITEM_H]
+
+
+def fruit_boxes(ram) -> np.ndarray:
+    """(3, 4) each fruit's box on the layout (zeros once eaten)."""
+    at = FRUIT_AT[int(ram[LEVEL])]
+    box = np.asarray([_item(x, row) for x, row in at])
+    return np.where(fruit_present(ram)[:, None], box, 0)
+
+
+def bell_box(ram) -> np.ndarray:
+    if int(ram[BELL]) == BELL_GONE:
+        return np.zeros(4, np.int64)
+    return np.asarray(_item(*BELL_AT[int(ram[LEVEL])]))
 
 
 def signals() -> list[Signal]:
