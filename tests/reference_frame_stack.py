@@ -1,7 +1,8 @@
-"""The FrameStack as it was before the one-array stack (jaxtari.xla.push_frame), kept as the
-reference the new one must match bit for bit (tests/test_frame_stack.py). Frames as k separate
-arrays rotated through the state, a count of the slots that belong to the current episode, and the
-stacked observation assembled from them on each step."""
+"""The FrameStack as it was before the one-array stack (a shifted (k, ...) array, since replaced
+by the ring), kept as the reference the current one must match bit for bit
+(tests/test_frame_stack.py). Frames as k separate arrays rotated through the state, a count of the
+slots that belong to the current episode, and the stacked observation assembled from them on each
+step."""
 
 from typing import Any
 

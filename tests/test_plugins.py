@@ -5,12 +5,17 @@ specs/, audits/, playtest/, stress/) and edits nothing else, so no general modul
 from __future__ import annotations
 
 import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 
 import jaxtari
-from alignment import catalog, deepplay
+from alignment import artefacts, catalog, deepplay
 from alignment.playtest.keymap import CONTROLS
 from alignment.plugin import SavePointTarget, ScriptedPolicy
 
@@ -89,3 +94,56 @@ def test_a_deep_player_from_its_plugin_plays_the_stored_game_again():
     assert doc["player"] == "play_pong(seed=2, win=False)"
     again = deepplay.play("pong", seed=2, win=False)
     np.testing.assert_array_equal(again, stored)
+
+
+def addition_files(game: str) -> list[str]:
+    """The files a game's addition touches, from the repository root: its two packages and its
+    artefacts (each named by the artefact table), nothing shared."""
+    own = [f"jaxtari/games/{game}/", f"alignment/reference/games/{game}/",
+           f"{artefacts.PLAYTEST_SESSION.folder}/{game}/", f"tests/games/test_{game}"]
+    own += [a.rel(game=game) for a in (artefacts.SPEC, artefacts.AUDIT, artefacts.AUDIT_MARKDOWN,
+                                       artefacts.FAULTS, artefacts.ROBUSTNESS)]
+    own += [f"{artefacts.AUDIT.folder}/{game}+", f"{artefacts.STRESS.folder}/{game}-",
+            f"{artefacts.DEEP_PLAY.folder}/{game}-"]
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    return sorted(f for f in tracked if f.startswith(tuple(own)))
+
+
+# The trees a game's code hash and the catalog read (the rest of the repository is artefacts).
+CODE_TREES = ("jaxtari", "alignment", artefacts.SPEC.folder, artefacts.FAULTS.folder)
+
+
+def _without(game: str, root: Path) -> dict:
+    """The games and the code hashes of a copy of the code trees with ``game``'s files removed."""
+    for tree in CODE_TREES:
+        shutil.copytree(REPO / tree, root / tree, ignore=shutil.ignore_patterns("__pycache__"))
+    for rel in addition_files(game):
+        (root / rel).unlink(missing_ok=True)  # an artefact outside the copied trees is not there
+    for package in (root / "jaxtari" / "games" / game, root / "alignment" / "reference" / "games" / game):
+        shutil.rmtree(package, ignore_errors=True)  # what git does not track (__init__ caches)
+    code = ("import importlib, json, pkgutil, jaxtari, alignment\nfrom alignment import catalog\n"
+            "for top in (jaxtari, alignment):\n"  # every module: an import of the game fails here
+            "    for m in pkgutil.walk_packages(top.__path__, top.__name__ + '.'):\n"
+            "        importlib.import_module(m.name)\n"
+            "print(json.dumps({'jax': jaxtari.list_games(), 'catalog': catalog.games(), "
+            "'hashes': {g: catalog.code_hash(g) for g in catalog.games()}}))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(root)}, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_game_addition_touches_only_its_own_files(tmp_path):
+    # Removing exactly the files of one game's addition leaves a repository where every other game
+    # is listed on both sides with the code hash it has here: no shared file names the game or
+    # needs it, and no game's own file is in another's hash.
+    game = catalog.games()[-1]
+    files = addition_files(game)
+    assert any(f.startswith(f"jaxtari/games/{game}/") for f in files)
+    assert any(f.startswith(f"alignment/reference/games/{game}/") for f in files)
+    assert artefacts.SPEC.rel(game=game) in files and artefacts.AUDIT.rel(game=game) in files
+    others = [g for g in catalog.games() if g != game]
+    got = _without(game, tmp_path)
+    assert got["jax"] == others and got["catalog"] == others
+    assert got["hashes"] == {g: catalog.code_hash(g) for g in others}
