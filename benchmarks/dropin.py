@@ -15,7 +15,8 @@ uniformly random actions:
 
 Compiles are timed on their own; a row is the median of ``--repeats`` timed runs after a warm-up,
 with the machine's 1-minute load average when it was taken, and the fastest of the timed runs
-(``best``: on a shared machine the least disturbed one).
+(``best``: on a shared machine the least disturbed one). With ``--interleave`` the methods of a
+game and N are built first and their timed runs taken in turn (a method named twice runs once).
 
     python benchmarks/dropin.py --games pong breakout --n 8 64 256 --json benchmarks/dropin.json
 """
@@ -131,6 +132,26 @@ METHODS = {"native": native, "xla": xla, "envpool-numpy": envpool_numpy, "gym-ve
            "gym-vector-objects": gym_vector_objects, "ale-vector": ale_vector}
 
 
+def interleaved(game: str, n: int, args) -> dict:
+    """method -> (setup s, first call s, median s, least s), the timed runs taken in turn."""
+    runs, setup, first = {}, {}, {}
+    for method in dict.fromkeys(args.methods):
+        t = time.perf_counter()
+        runs[method] = METHODS[method](game, n, args.steps)
+        setup[method] = time.perf_counter() - t
+        t = time.perf_counter()
+        runs[method]()
+        first[method] = time.perf_counter() - t
+    times = {m: [] for m in runs}
+    order = list(runs)
+    for r in range(args.repeats):
+        for method in order[r % len(order):] + order[:r % len(order)]:
+            t = time.perf_counter()
+            runs[method]()
+            times[method].append(time.perf_counter() - t)
+    return {m: (setup[m], first[m], statistics.median(times[m]), min(times[m])) for m in runs}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", nargs="+", default=["pong", "breakout"])
@@ -139,16 +160,26 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     p.add_argument("--json", type=Path, help="write the rows here")
+    p.add_argument("--interleave", action="store_true",
+                   help="per game and N, build every method first, then time them in turn (one "
+                        "run of each per round, the first rotating): on a shared machine the load "
+                        "then falls on every method alike, which a ratio such as xla/native needs")
     args = p.parse_args(argv)
+    if args.repeats < 1 or args.steps < 1:
+        p.error("--repeats and --steps must be >= 1")
     rows = []
     for game in args.games:
         game = jaxtari.canonical_name(game)
         for n in args.n:
-            for method in args.methods:
-                t = time.perf_counter()
-                run = METHODS[method](game, n, args.steps)
-                setup = time.perf_counter() - t
-                first, median, best = timed(run, args.repeats)
+            results = interleaved(game, n, args) if args.interleave else None
+            for method in (results or args.methods):
+                if results is not None:
+                    setup, first, median, best = results[method]
+                else:
+                    t = time.perf_counter()
+                    run = METHODS[method](game, n, args.steps)
+                    setup = time.perf_counter() - t
+                    first, median, best = timed(run, args.repeats)
                 row = {"game": game, "n": n, "method": method, "steps_per_s": n * args.steps / median,
                        "best_steps_per_s": n * args.steps / best,
                        "setup_s": setup, "first_call_s": first, "load_1min": os.getloadavg()[0]}
