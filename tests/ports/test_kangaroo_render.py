@@ -108,6 +108,23 @@ def test_a_random_game_is_drawn_exactly_while_the_monkeys_come():
     assert _differing_frames(states, trace.screens[1:], range(1, n + 1)) == {}
     _objects_are_the_references_boxes(states, trace)
     _the_references_boxes_are_on_the_screen(trace)
+    _the_observation_decodes_from_ale_ram(states, trace)
+
+
+def _the_observation_decodes_from_ale_ram(states, trace):
+    """The object-centric observation of a state carrying the reference's
+    ``observation_fields`` of ALE's RAM (as alignment.reference.features evaluates it) equals the
+    observation of the JAX game's own state, on every frame."""
+    template = GAME._reset(jax.random.key(0))
+    fields = gt.observation_fields(trace.rams[1:])
+
+    def one(values):
+        return GAME.observation(template.replace(
+            **{name: jnp.asarray(v, getattr(template, name).dtype) for name, v in values.items()}))
+
+    decoded = np.asarray(jax.jit(jax.vmap(one))(fields))
+    own = np.asarray(jax.jit(jax.vmap(GAME.observation))(states))
+    assert decoded.shape == own.shape and (decoded == own).all()
 
 
 def _box(group, t, i):

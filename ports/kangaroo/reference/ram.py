@@ -45,6 +45,7 @@ THROWN_ROW = (25, 26, 27)  # a monkey's thrown apple: row, 255 when none
 THROWN_X = (28, 29, 30)
 APPLE_FLAGS = (21, 22, 23)  # apple slot i's flag: bit 7 set until it is let go (the disassembly)
 APPLE_IDLE = 0x80
+ATTRACT = 58  # bit 7 set from the game-over frame on (the attract mode; the disassembly)
 COCONUT_ROW = 33  # the big ape's falling coconut: row step (0.. as it falls), 255 when none
 COCONUT_X = 34
 COCONUT_STATE = 35  # 255 when no coconut is coming
@@ -203,6 +204,25 @@ def bell_box(ram) -> np.ndarray:
     if int(ram[BELL]) == BELL_GONE:
         return np.zeros(4, np.int64)
     return np.asarray(_item(*BELL_AT[int(ram[LEVEL])]))
+
+
+# the JAX state fields the object-centric observation (Kangaroo.objects) reads, and their bytes
+# (the addresses above; the state mirrors them byte for byte: tests/ports/test_kangaroo_logic.py)
+OBSERVED_FIELDS = {
+    "mother_row": (MOTHER_ROW,), "mother_x": (MOTHER_X,), "pose": (MOTHER_POSE,),
+    "monkey_row": (8, 9, 10, 11), "monkey_x": (12, 13, 14, 15),
+    "apple_row": THROWN_ROW, "apple_x": THROWN_X, "apple_flags": (21, 22, 23, 24),
+    "coconut_row": (COCONUT_ROW,), "coconut_x": (COCONUT_X,), "level": (LEVEL,), "fruit": FRUIT,
+    "bell": (BELL,), "attract": (ATTRACT,),
+}
+
+
+def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
+    """The JAX state fields ``Kangaroo.objects`` (its observation) reads, for a batch of RAM
+    snapshots (N, 128) (see alignment.reference.features)."""
+    r = np.asarray(rams).astype(np.int32).reshape(-1, 128)
+    return {field: (r[:, list(addresses)] if len(addresses) > 1 else r[:, addresses[0]])
+            for field, addresses in OBSERVED_FIELDS.items()}
 
 
 def signals() -> list[Signal]:
