@@ -12,7 +12,9 @@ ALE: :func:`ale_returns` steps K x E emulators from the host, frame by frame so 
 RAM writes (:class:`alignment.signals.RamWrite`) follow every frame, with ALE's own sticky
 actions at frame skip 1 (ALE applies stickiness per frame, so 4 calls are one v5 step); the
 policy is the same network, vmapped over agents, on the object features decoded from RAM
-(:mod:`alignment.reference.features`).
+(:mod:`alignment.reference.features`). Every variant runs on the same random numbers on each side
+(JAX: the same episode keys; ALE: the same emulator seeds, action draws and policy keys), so a
+difference between a mod's returns and the original's is the mod's.
 """
 
 from __future__ import annotations
@@ -170,10 +172,12 @@ def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None
         policy = jax.jit(jax.vmap(one))
     t0 = time.perf_counter()
     out, truncated = {}, {}
-    for v, (name, writes) in enumerate(variants.items()):
+    for name, writes in variants.items():
+        # the same emulator seeds (sticky actions), random actions and policy keys on every
+        # variant, as on the JAX side: the only difference is the mod's writes
         n = agents * episodes
-        envs = _AleEpisodes(game, writes, n, seed + v)
-        rng = np.random.default_rng(seed + v)
+        envs = _AleEpisodes(game, writes, n, seed)
+        rng = np.random.default_rng(seed)
         key = jax.random.key(seed)
         ret, live = np.zeros(n), np.ones(n, bool)
         for _ in range(max_steps):
