@@ -91,6 +91,25 @@ def test_breakout_pokes_give_the_same_game_on_both(pair, plan):
     assert _lockstep(backends, plan) == ([], [])
 
 
+SEAQUEST_DIVE = [("NOOP", 130), ("DOWN", 12), ("NOOP", 40)]  # under water, above the top lane
+SEAQUEST_SURFACE = [("UP", 12), ("NOOP", 200), ("DOWNFIRE", 30), ("LEFTFIRE", 40), ("NOOP", 40)]
+
+
+@pytest.mark.parametrize("plan, peak", [
+    pytest.param(SEAQUEST_DIVE + [("poke", "divers", 6), ("poke", "oxygen", 30),
+                                  ("poke", "score", 9990), ("poke", "reserve_subs", 6)]
+                 + SEAQUEST_SURFACE, {"level": 1, "score": 10_890}, id="six-divers-bonus-sub-past-the-cap"),
+    pytest.param([("poke", "wave", 2)] + SEAQUEST_DIVE + [("poke", "divers", 3)] + SEAQUEST_SURFACE,
+                 {"level": 2}, id="wave-2-at-reset-with-the-patrol-sub"),
+])
+def test_seaquest_pokes_give_the_same_game_on_both(pair, plan, peak):
+    backends = pair("seaquest")
+    assert _lockstep(backends, plan) == ([], [])
+    ale = backends[0].signals()
+    for name, value in peak.items():
+        assert ale[name] >= value, (name, ale[name])
+
+
 def test_breakout_second_wall_at_432_and_none_at_864(pair):
     for score, bricks in ((432, 18), (864, 0)):
         backends = pair("breakout")

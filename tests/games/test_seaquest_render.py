@@ -1,4 +1,4 @@
-"""Seaquest's picture (ports/seaquest/game/draw.py) against ALE's screen: the whole 210x160
+"""Seaquest's picture (jaxtari/games/seaquest/draw.py) against ALE's screen: the whole 210x160
 picture pixel-exact on every frame of whole random games, and the 84x84 grey picture at the
 pixels it samples."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from alignment.porting import ramtrace as rt
 from jaxtari.render import SMALL_GRAY
-from ports.seaquest.game import Seaquest
-from ports.seaquest.game.palette import PALETTE
+from jaxtari.games.seaquest import Seaquest
+from jaxtari.games.seaquest.palette import PALETTE
 
 GAME = Seaquest()
 
@@ -76,7 +76,7 @@ def test_the_picture_is_pixel_exact_over_the_deep_game():
     import ale_py
 
     from alignment.deepplay import load_actions
-    from tests.ports.test_seaquest_logic import DEEP
+    from tests.games.test_seaquest_logic import DEEP
 
     _, actions = load_actions(DEEP)
     ale = rt.open_rom("seaquest")

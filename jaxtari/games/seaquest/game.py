@@ -6,13 +6,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari.env import Game, ObjectGroup, joystick
-from . import constants as k
-from . import kernel
-from .logic import (
+from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest import kernel
+from jaxtari.games.seaquest.logic import (
     BYTE, NONE, SIGN, add_points, colour_mods, fill_oxygen, fractional, lane_of, pick, reset_obstacles,
     set_lane, spawn, where,
 )
-from .state import SeaquestState
+from jaxtari.games.seaquest.state import SeaquestState
 
 # ALE's reset leaves the cartridge here (measured: the RAM after ALEInterface.reset_game(), the
 # same for every seed): frame counter 67, random byte 204, the oxygen refill about to start.
@@ -390,7 +390,7 @@ class Seaquest(Game):
         height; lanes top first): the sub (with oxygen and divers carried), its torpedo, the 12
         enemy slots (4 lanes x 3 copies: +0, +16, +32 from the lane's x), the divers, the enemy
         missiles, the patrol sub."""
-        from .kernel import LOOP_LINES, SECTION_LINES, TOP_SECTION_LOOP_END
+        from jaxtari.games.seaquest.kernel import LOOP_LINES, SECTION_LINES, TOP_SECTION_LOOP_END
 
         top_first = jnp.arange(k.NUM_LANES - 1, -1, -1)
         lane_y = TOP_SECTION_LOOP_END - (LOOP_LINES - 1) + SECTION_LINES * jnp.arange(k.NUM_LANES)
@@ -428,17 +428,17 @@ class Seaquest(Game):
         }
 
     def render(self, state):
-        from .draw import render
+        from jaxtari.games.seaquest.draw import render
 
         return render(state)
 
     def render_gray84(self, state):
-        from .draw import render_gray84
+        from jaxtari.games.seaquest.draw import render_gray84
 
         return render_gray84(state)
 
     def signals(self, state):
-        """The catalog signals (see ports/seaquest/reference/ram.py), lanes top first."""
+        """The catalog signals (see alignment/reference/games/seaquest/ram.py), lanes top first."""
         top_first = slice(None, None, -1)
         sub = (state.attributes & k.ATTR_SUB) != 0
         copies = sum(((state.pattern >> b) & 1) for b in range(3))

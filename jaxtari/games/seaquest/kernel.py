@@ -19,9 +19,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from . import art
-from . import constants as k
-from .logic import BYTE, NONE, pick
+from jaxtari.games.seaquest import art
+from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest.logic import BYTE, NONE, pick
 
 WIDTH = k.SCREEN_RIGHT
 COLUMNS = np.arange(WIDTH)

@@ -19,11 +19,11 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from . import art
-from . import constants as k
-from . import kernel
-from .logic import BYTE, colour_mods, pick
-from .palette import PALETTE
+from jaxtari.games.seaquest import art
+from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest import kernel
+from jaxtari.games.seaquest.logic import BYTE, colour_mods, pick
+from jaxtari.games.seaquest.palette import PALETTE
 
 SCREEN_H, SCREEN_W = 210, 160
 LANES_TOP, LANES_END = 57, 153  # the four 24-line lane sections

@@ -5,15 +5,15 @@ patrol sub from wave 2) by play alone.
 It follows the catalog's :data:`alignment.plugin.DeepPlayer` protocol
 (``player(lookahead, rng, **options)``); ``alignment.deepplay.Lookahead.of_rom("seaquest")`` is
 such a handle while the game is not in the catalog. The actions it chooses are data
-(tests/data/ports/seaquest-s0.json),
-replayed on both sides by tests/ports/test_seaquest_logic.py.
+(tests/data/deep/seaquest-s0.json),
+replayed on both sides by tests/games/test_seaquest_logic.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..game import constants as k
+from jaxtari.games.seaquest import constants as k
 
 from alignment.plugin import ScriptedPolicy
 

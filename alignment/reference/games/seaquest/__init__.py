@@ -1,27 +1,24 @@
-"""Seaquest's ground truth and plug-in, staged: everything the pipeline knows of the game, as its
-``ENTRY`` (a :class:`~alignment.signals.GameEntry`). At registration this becomes
-``alignment/reference/games/seaquest/__init__.py`` (absolute imports), where :mod:`alignment.catalog`
-finds it; here nothing discovers it (ports/README.md).
+"""Seaquest's ground truth and plug-in: everything the pipeline knows of the game, as its ``ENTRY``
+(a :class:`~alignment.signals.GameEntry`, which :mod:`alignment.catalog` finds here).
 
 ram.py: the RAM map (each address with its public source), the signals and pokes read from it,
   the RAM bytes the JAX state mirrors, and the RAM decoding of the observation's state fields;
 players.py: the playtest's scripted player and the ALE lookahead player of deep play.
 """
 
-from alignment.actions import names_of
-from alignment.signals import make_entry
+from jaxtari.games.seaquest import Seaquest
 
-from ..game import Seaquest
-from . import players, ram
+from alignment.actions import names_of
+from alignment.reference.games.seaquest import players, ram
+from alignment.reference.games.seaquest.ram import features  # noqa: F401  (re-exported for callers)
+from alignment.signals import make_entry
 
 ENTRY = make_entry(
     "seaquest", "ALE/Seaquest-v5",
     manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=424",
     minimal_actions=names_of(Seaquest.minimal_actions), signals=ram.signals(), jax_game="seaquest",
     notes="lives = ALE lives() = ram[59] + 1 (0 once the game is over); score = BCD ram[56..58] = "
-          "the summed reward; the game ends when the last sub is lost (ram[35] != 0). The screen "
-          "is compared up to and including the game's last frame (the backends stop there); the "
-          "logo's scroll the cartridge shows after it is not drawn by the JAX game.",
+          "the summed reward; the game ends when the last sub is lost (ram[35] != 0).",
     script=(("DOWNFIRE", 24), ("RIGHTFIRE", 12), ("LEFTFIRE", 12), ("UPFIRE", 8)),
     pokes=ram.pokes(), jax_only_mods=ram.JAX_ONLY_MODS,
     observation_fields=ram.observation_fields,

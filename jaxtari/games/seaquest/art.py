@@ -1,7 +1,7 @@
 """The cartridge's graphics page (ROM $FD00-$FDF9): the divers' per-line motions and sizes, the
 sub's and its explosion's rows, the enemy missile's rows, the sharks' rows. Transcribed from the
 data tables of the public disassembly (DNSDEBRO/Disassemblies, Atari2600/Seaquest/seaquest.asm),
-laid out at the addresses the cartridge's pointer tables give (tests/ports/test_seaquest_kernel.py
+laid out at the addresses the cartridge's pointer tables give (tests/games/test_seaquest_kernel.py
 checks the bytes against the ROM ALE ships). The kernel reads a row as ``PAGE[pointer + row]``,
 which on the cartridge may run into the next table: the page keeps that."""
 

@@ -1,5 +1,5 @@
-"""Seaquest's JAX game (ports/seaquest/game) against the real emulator, frame by frame: every RAM
-byte the state mirrors (ports/seaquest/reference/ram.STATE_BYTES: 57 bytes, the collision latches
+"""Seaquest's JAX game (jaxtari/games/seaquest) against the real emulator, frame by frame: every RAM
+byte the state mirrors (alignment/reference/games/seaquest/ram.STATE_BYTES: 57 bytes, the collision latches
 included), the score and the reward, from reset with the same actions (sticky actions off).
 
 Measured (ale-py 0.12.1): every frame agrees over 1,500 NOOP frames, whole random games (seeds
@@ -20,10 +20,10 @@ import pytest
 
 from alignment.actions import ACTION_NAMES
 from alignment.porting import ramtrace as rt
-from ports.seaquest.game import Seaquest
-from ports.seaquest.game import constants as k
-from ports.seaquest.game.game import state_from_ram
-from ports.seaquest.reference import ram as gt
+from jaxtari.games.seaquest import Seaquest
+from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest.game import state_from_ram
+from alignment.reference.games.seaquest import ram as gt
 
 GAME = Seaquest()
 LENGTH = 2500  # runs are padded to this many frames: one compile for every fast test
@@ -131,13 +131,12 @@ def test_a_game_through_five_waves_with_the_patrol_sub():
     assert levels == {0, 1, 2, 3, 4} and patrol > 1000 and ale.game_over()
 
 
-# kept beside the ports (tests/data/deep/ holds only registered games: its tests replay every file)
-DEEP = Path(__file__).resolve().parents[1] / "data" / "ports" / "seaquest-s0.json"
+DEEP = Path(__file__).resolve().parents[1] / "data" / "deep" / "seaquest-s0.json"
 
 
 @pytest.mark.slow
 def test_a_game_played_to_wave_three_by_the_lookahead_player():
-    """The deep player's game (ports/seaquest/reference/players.py, seed 0: clone/restore search,
+    """The deep player's game (alignment/reference/games/seaquest/players.py, seed 0: clone/restore search,
     no RAM writes), stored as data: six divers rescued and surfaced three times, the patrol sub on
     the surface from wave 2; every frame agrees."""
     from alignment.deepplay import load_actions

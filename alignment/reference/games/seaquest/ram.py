@@ -2,9 +2,9 @@
 
 Addresses: the public commented disassembly of the cartridge (DNSDEBRO/Disassemblies,
 Atari2600/Seaquest/seaquest.asm: its zero-page variable list), held once in the JAX side's
-constants (``ports.seaquest.game.constants``, the ``RAM_*`` names); screen offsets measured here on
+constants (``jaxtari.games.seaquest.constants``, the ``RAM_*`` names); screen offsets measured here on
 ale-py 0.12.1 (the player's sub drawn from x = ram[70], its top line at ram[97] + 33). ALE reads the
-score from ram[56..58] (BCD) and lives() = ram[59] + 1; tests/ports/test_seaquest_ram.py re-checks
+score from ram[56..58] (BCD) and lives() = ram[59] + 1; tests/games/test_seaquest_ram.py re-checks
 each on the emulator.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from alignment.signals import MEASURED, Poke, Signal, bcd_bytes, jax_signal
 
-from ..game import constants as k
+from jaxtari.games.seaquest import constants as k
 
 DISASSEMBLY = ("the public commented disassembly (DNSDEBRO/Disassemblies, "
                "Atari2600/Seaquest/seaquest.asm)")
@@ -126,7 +126,7 @@ def pokes() -> list[Poke]:
 
 
 # The JAX state mirrors these RAM bytes (state field -> addresses, lanes bottom first): compared
-# byte for byte in tests/ports/test_seaquest_logic.py. Not mirrored: the kernel's pointers and
+# byte for byte in tests/games/test_seaquest_logic.py. Not mirrored: the kernel's pointers and
 # temporaries (ram[18..29], ram[98..101]), the game colours (ram[5..17]: derived each frame)
 # and the two-player reserve bytes (ram[63..69]).
 STATE_BYTES = {
@@ -199,7 +199,7 @@ def features(ram) -> np.ndarray:
     return decode("seaquest", ram)
 
 
-# RAM cannot express either mod as one set of writes (ports/seaquest/game/mods.py says why).
+# RAM cannot express either mod as one set of writes (jaxtari/games/seaquest/mods.py says why).
 JAX_ONLY_MODS = {
     "no_enemy_missiles": "ram[71..74] is a diver's x in shark lanes and a missile's x in sub lanes: "
                          "holding it at 0 needs a condition on the lane's kind (ram[89..92] bit 2, "

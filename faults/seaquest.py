@@ -5,8 +5,8 @@ surfacing rules left out, a counter stepped at the wrong rate."""
 import jax.numpy as jnp
 
 from alignment.audit.faults import Fault
-from ports.seaquest.game import constants as k
-from ports.seaquest.game.logic import add_points
+from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest.logic import add_points
 from jaxtari.mods import InternalMod, PostStepMod
 
 FIRST_WAVE_POINTS = 0x20  # BCD: what an enemy (and a unit of oxygen) pays in the first wave

@@ -12,7 +12,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from . import constants as k
+from jaxtari.games.seaquest import constants as k
 
 BYTE = 0xFF
 SIGN = 0x80

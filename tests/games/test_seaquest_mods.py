@@ -1,4 +1,4 @@
-"""Seaquest's mods (ports/seaquest/game/mods.py) change what they claim and nothing before it."""
+"""Seaquest's mods (jaxtari/games/seaquest/mods.py) change what they claim and nothing before it."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from ports.seaquest.game import Seaquest
-from ports.seaquest.game import constants as k
-from ports.seaquest.game.mods import MODS
+from jaxtari.games.seaquest import Seaquest
+from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest.mods import MODS
 
 FRAMES = 2500
 

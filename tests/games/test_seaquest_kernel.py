@@ -1,11 +1,11 @@
-"""The graphics page and pointer tables the kernel model reads (ports/seaquest/game/art.py) are the
+"""The graphics page and pointer tables the kernel model reads (jaxtari/games/seaquest/art.py) are the
 bytes of the cartridge ALE ships (read here only to check the transcription)."""
 
 from __future__ import annotations
 
 from ale_py import roms
 
-from ports.seaquest.game import art
+from jaxtari.games.seaquest import art
 
 PAGE_OFFSET = 0xD00  # ROM $FD00 in the 4 KB image
 

@@ -1,4 +1,4 @@
-"""Seaquest's RAM facts (ports/seaquest/reference/ram.py), each re-checked on the real emulator
+"""Seaquest's RAM facts (alignment/reference/games/seaquest/ram.py), each re-checked on the real emulator
 (ale-py, sticky actions off, one frame per action)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from alignment.porting import ramtrace as rt
-from ports.seaquest.game import constants as k
-from ports.seaquest.reference import ram as gt
+from jaxtari.games.seaquest import constants as k
+from alignment.reference.games.seaquest import ram as gt
 
 SUB_COLOUR = (187, 187, 53)  # the player's sub on ALE's NTSC palette (COLOR_PLAYER1)
 OPENING = 130
@@ -141,22 +141,3 @@ def test_surfacing_with_divers_gives_one_up_and_refills():
     assert r[k.RAM_SUB_Y] == k.SUB_Y_MIN and r[k.RAM_OXYGEN] == k.OXYGEN_MAX
     assert r[k.RAM_DIVERS] == 2 and r[k.RAM_DIFFICULTY] == 1 and ale.lives() == 4
 
-
-def test_the_staged_registration_pieces_load():
-    """What registration moves into place (ports/seaquest/registration/, reference/entry.py): the
-    reviewed spec (its spans checked against the test corpus when it is there), the seeded faults,
-    each naming a reviewed rule, and the catalog entry."""
-    from pathlib import Path
-
-    from alignment.audit.faults import load_faults
-    from alignment.spec.store import load_spec
-    from ports.seaquest.reference.entry import ENTRY
-
-    staged = Path(__file__).resolve().parents[2] / "ports" / "seaquest" / "registration"
-    spec = load_spec(staged / "seaquest.yaml")
-    reviewed = {r.id for r in spec.rules if r.status == "reviewed"}
-    assert len(reviewed) == 28 and all(r.probe for r in spec.rules if r.status == "reviewed")
-    faults = load_faults("seaquest", staged)
-    assert len(faults) == 14 and {f.breaks for f in faults} <= reviewed
-    assert ENTRY.name == "seaquest" and len(ENTRY.minimal_actions) == 18
-    assert set(ENTRY.pokes) == {"score", "divers", "oxygen", "reserve_subs", "wave"}

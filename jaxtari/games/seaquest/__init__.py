@@ -1,0 +1,48 @@
+"""Seaquest (Activision, 1983) in pure JAX, frame for frame with ALE's emulation of the cartridge.
+
+Facts from the public commented disassembly of the cartridge (Dennis Debro, DNSDEBRO/Disassemblies,
+``Atari2600/Seaquest/seaquest.asm``), each number re-measured on ALE (ale-py 0.12.1,
+repeat_action_probability 0, one frame per step).
+
+The state mirrors the cartridge's RAM (65 bytes in 41 fields; the ground truth's
+``alignment/reference/games/seaquest/ram.STATE_BYTES`` names each one's bytes; 3 more fields keep
+what the picture read), and one ``step`` runs the cartridge's frame in its order (:mod:`.logic`,
+:mod:`.game`): the frame counter and colour cycling, the sub (all directions, limits 21..134 x,
+13..108 y, facing), its torpedo (launched under y 18 only, 5 px a frame, 3 on difficulty A, one at
+a time), the oxygen (the opening refill, one unit every 32 frames below y 20, the warning at 16,
+empty: death), the surfacing rules (no diver: death; 1-5: one diver given up while the oxygen
+refills and the difficulty rises; six: the oxygen bonus at the level's points per unit, then
+500 x (level + 1, capped at 20) per diver, then the next wave), the lanes' groups (spawn patterns
+by difficulty, directions from the random byte, fractional speeds, respawn at the edges), the
+divers (spawned with a group when the random byte >= 80, swimming at half the obstacle speed, or
+the obstacle speed once their shark met them), the enemy subs' missiles, the patrol sub (level 2
+on, its speed by level), points per enemy (20 + 10 per level, capped at 90), the bonus sub each
+10,000 points (6 at most), the death animation and the level restart, the game end (ALE:
+ram[35] != 0, lives() 0), the random byte (three LFSR steps every 8 frames), and the sound timers
+that feed the logic. The collision latches the next frame reads are computed pixel by pixel per
+lane section (:mod:`.kernel`), as the TIA latches them while the picture is drawn.
+
+How close it is (tests/games/test_seaquest_*.py, on ale-py 0.12.1): every mirrored RAM byte, the
+score, the reward, lives() and the game's end agree with zero tolerance on every frame of 1,500
+NOOP frames and whole games of random and long-held play (14 games), a game driven through waves
+0-4 by RAM-written divers (the patrol sub on the surface for 2,889 frames, a bonus sub at 10,000),
+the stored deep game (tests/data/deep/seaquest-s0.json: six divers surfaced three times, wave 3,
+11,856 frames) and a whole game at difficulty 1. Seaquest has one ALE mode. The 210x160 picture
+(:mod:`.draw`) is pixel-exact against ALE's screen on every frame of 4 whole random games (7,504
+frames) and every 2nd frame of the deep game.
+
+Where it knowingly differs from ALE:
+- once the game is over the cartridge scrolls its logo (the copyright line) across the bottom
+  lines; that scroll is not drawn (the picture keeps the still logo). Game logic, signals and
+  rewards are unaffected: nothing happens after the game's end but the scroll.
+- the 84x84 grey picture samples the full picture (nearest pixel, ALE's grey levels); the tests
+  check it against ALE's grey screen at those pixels.
+
+Mods (:mod:`.mods`): ``no_enemy_missiles``, ``endless_oxygen`` (JAX only: RAM writes cannot express
+either, the module says why).
+"""
+
+from jaxtari.games.seaquest.game import Seaquest
+from jaxtari.games.seaquest.state import SeaquestState
+
+__all__ = ["Seaquest", "SeaquestState"]

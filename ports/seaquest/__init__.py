@@ -1,1 +1,0 @@
-"""Seaquest, being ported: ``game/`` (the JAX side) and ``reference/`` (the RAM side). See README.md."""

@@ -1,1 +1,0 @@
-"""Seaquest's ground truth on the emulator: RAM -> signals and pokes (:mod:`.ram`)."""
