@@ -18,7 +18,9 @@ ENTRY = make_entry(
     manual_url="https://atariage.com/manual_html_page.php?SoftwareLabelID=424",
     minimal_actions=names_of(Seaquest.minimal_actions), signals=ram.signals(), jax_game="seaquest",
     notes="lives = ALE lives() = ram[59] + 1 (0 once the game is over); score = BCD ram[56..58] = "
-          "the summed reward; the game ends when the last sub is lost (ram[35] != 0).",
+          "the summed reward; the game ends when the last sub is lost (ram[35] != 0). The screen "
+          "is compared up to and including the game's last frame (the backends stop there); the "
+          "logo's scroll the cartridge shows after it is not drawn by the JAX game.",
     script=(("DOWNFIRE", 24), ("RIGHTFIRE", 12), ("LEFTFIRE", 12), ("UPFIRE", 8)),
     pokes=ram.pokes(), jax_only_mods=ram.JAX_ONLY_MODS,
     observation_fields=ram.observation_fields,
