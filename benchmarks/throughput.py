@@ -46,7 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jaxtari  # noqa: E402
 from jaxtari.wrappers import make_env  # noqa: E402
 
-ALE_NAMES = {"pong": "pong", "freeway": "freeway", "frostbite": "frostbite", "breakout": "breakout"}
+ALE_NAMES = {"pong": "pong", "freeway": "freeway", "frostbite": "frostbite", "breakout": "breakout",
+             "seaquest": "seaquest"}
 
 
 def _tree_bytes(tree) -> int:
@@ -273,7 +274,7 @@ print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "version": e
 
 # EnvPool's task ids (its Atari v5 family) for the games the benchmark knows.
 ENVPOOL_TASKS = {"pong": "Pong-v5", "freeway": "Freeway-v5", "frostbite": "Frostbite-v5",
-                 "breakout": "Breakout-v5"}
+                 "breakout": "Breakout-v5", "seaquest": "Seaquest-v5"}
 
 
 def bench_envpool(python: str, game: str, n: int, steps: int, repeats: int, threads: int) -> dict | None:
