@@ -278,6 +278,22 @@ class _Compiled:
 _COMPILED: dict[tuple, _Compiled] = {}
 
 
+def release_compiled() -> None:
+    """Forget every compiled JAX program of this process (these backends' and any other jitted
+    function's); the next use compiles again.
+
+    XLA's CPU backend keeps each compiled program's machine code in memory mappings of its own
+    (measured, jax 0.10: ~270 for a Seaquest frame, ~500 for its 210x160 picture), and Linux caps
+    a process's mappings (``vm.max_map_count``, 65,530 by default). A run that compiles every
+    function of a dozen modified games and keeps them all crosses the cap: Seaquest's quick audit
+    died with SIGTRAP in the dynamic loader 43 minutes in. The audit calls this after each seeded
+    fault, whose programs it never runs again."""
+    import jax
+
+    _COMPILED.clear()
+    jax.clear_caches()
+
+
 def _mods_key(mods: Sequence) -> tuple:
     # by name: registered and fault mod names are unique, and a fault audit builds its mod objects
     # afresh for each run, which must not cost a compile each

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from alignment import catalog
+from alignment import backends, catalog
 from alignment.backends import (
-    ACT_CHUNK, BACKENDS, REWARD, BackendError, JaxBackend, make_backend,
+    ACT_CHUNK, BACKENDS, REWARD, BackendError, JaxBackend, make_backend, release_compiled,
 )
 
 
@@ -140,6 +140,28 @@ def test_jax_functions_are_compiled_once_per_game_mods_and_mode():
     modded = make_backend("jax", "frostbite", mods=["no_enemies"])
     assert modded._fns is make_backend("jax", "frostbite", mods=["no-enemies"])._fns
     assert modded._fns is not make_backend("jax", "frostbite")._fns
+
+
+def _memory_mappings() -> int:
+    with open("/proc/self/maps") as f:
+        return sum(1 for _ in f)
+
+
+def test_release_compiled_frees_the_programs_and_the_games_run_on():
+    # each compiled program holds memory mappings until released (Linux caps them per process:
+    # the audit releases each faulty game's programs)
+    actions = scripted("pong", 600)
+    b = make_backend("jax", "pong", mods=["no_enemy_points"])
+    first = b.run(actions)
+    b.rgb()
+    loaded = _memory_mappings()
+    release_compiled()
+    assert not backends._COMPILED
+    assert loaded - _memory_mappings() >= 50  # pong's frame and picture: ~60 mappings each
+    b.reset(0)
+    again = b.run(actions)  # compiled afresh
+    assert_traces_agree(b.entry, first, again)
+    assert make_backend("jax", "pong", mods=["no_enemy_points"])._fns is not b._fns
 
 
 def test_a_mod_with_an_ale_counterpart_plays_the_same_on_both_kinds():

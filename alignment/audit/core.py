@@ -357,6 +357,8 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
     """Each fault against every probe that holds on the real game (lockstep, prefixes included),
     the save points re-checked, the exploration and the matched rollouts run again on the faulty
     game."""
+    from alignment.backends import release_compiled
+
     probes = {r.id: r.probe for r in reviewed}
     holding = [r.id for r in rules if r.outcome == "pass"]
     known = {r.id for r in subject.spec.rules}
@@ -402,6 +404,7 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
             res.save_points = {s["name"].removeprefix("save point "): s["divergence"]
                                for s in explored.starts if s["kind"] == "save-point"}
         out.append(res)
+        release_compiled()  # the faulty game's programs: never run again (see its docstring)
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -80,8 +81,9 @@ class Seaquest(Game):
         b = s.replace(divers=s.divers - 1, sound_torpedo=jnp.int32(31))
         # rule: scoring.rescued-divers-start-50, scoring.point-value-increases-50, scoring.diver-value-cap
         times = jnp.minimum(s.level, k.DIVER_BONUS_LEVEL_CAP) + 1
-        for i in range(k.DIVER_BONUS_LEVEL_CAP + 1):
-            b, _ = self.add_points(b, k.DIVER_BONUS, i < times)
+        # the cartridge adds 500 once per level (a bonus sub at each 10,000 crossed): a loop,
+        # not 20 unrolled additions, keeps the frame's program small
+        b = jax.lax.fori_loop(0, times, lambda _, t: self.add_points(t, k.DIVER_BONUS)[0], b)
         level = (s.level + 1) & BYTE  # rule: progression.six-divers-next-wave
         wave = s.replace(level=level, difficulty=jnp.where(s.difficulty >= level, s.difficulty,
                                                              s.difficulty + 1),
@@ -301,7 +303,10 @@ class Seaquest(Game):
 
     def _process(self, s, joy):
         """GameProcessing: the six-diver bonus, else the patrol sub, the oxygen refill (which
-        brings the obstacles when full), else play."""
+        brings the obstacles when full), else play; once the game is over, play only (from the
+        collision latches on). Play is traced once for both (its input picked): a second copy of it
+        made the frame's program larger and slower to compile."""
+        playing = s.game_over == 0
         lvl = jnp.minimum(s.level, k.PATROL_LEVEL_CAP)
         delay = pick(k.PATROL_DELAY, jnp.maximum(lvl - k.PATROL_FIRST_LEVEL, 0))
         # rule: spawning.patrol-sub-from-wave-2
@@ -320,8 +325,10 @@ class Seaquest(Game):
             value = value >> 1
         f = f.replace(torpedo_x=jnp.where(ready, 0, f.torpedo_x),
                       game_state=jnp.where(ready, f.game_state ^ k.GS_OXYGEN_FILL, f.game_state))
+        played = self._play(where(playing, p, s), joy)
         bonus = (s.game_state & k.GS_OXYGEN_BONUS) != 0
-        return where(bonus, self._oxygen_bonus(s), where(filling, f, self._play(p, joy)))
+        processed = where(bonus, self._oxygen_bonus(s), where(filling, f, played))
+        return where(playing, processed, played)
 
     def _overscan(self, s):
         quiet = s.sound_pickup != 0
@@ -361,8 +368,7 @@ class Seaquest(Game):
         cc = jnp.where((fc == 0) & (cc == 0), SIGN, cc)
         cc = jnp.where(joy.up | joy.down | joy.left | joy.right, 0, cc)
         s = s.replace(frame_count=fc, color_cycle=cc)
-        playing = s.game_over == 0
-        s = where(playing, self._process(s, joy), self._play(s, joy))
+        s = self._process(s, joy)
         # the next picture: the copies shown, then what it latches
         shown = jnp.where(s.obstacle_x >= SIGN, pick(k.NUSIZ_MASKS, (s.obstacle_x - SIGN) >> 4),
                           k.NUSIZ_MASKS[-1])
