@@ -76,3 +76,33 @@ def test_endless_oxygen(original):
     assert not np.any((np.diff(modded.oxygen) < 0) & under & (modded.death[1:] == 0))
     t = _first_difference(base, modded)
     assert t == int(np.argmax(drained)) + 1  # the first drain is the first difference
+
+
+@pytest.mark.slow
+def test_grey_enemies_changes_the_sharks_colour_and_nothing_else(original):
+    from jaxtari.games.seaquest.draw import render
+    from jaxtari.games.seaquest.palette import PALETTE
+
+    actions, base = original
+    modded = _run(_game(_mod("grey_enemies")), actions)
+    colours = {"obstacle_colours", "shown_colours"}
+    for f in dataclasses.fields(base):
+        if f.name not in colours:
+            x, y = getattr(base, f.name), getattr(modded, f.name)
+            if f.name == "key":
+                x, y = jax.random.key_data(x), jax.random.key_data(y)
+            np.testing.assert_array_equal(x, y, err_msg=f.name)
+    sharks = (base.attributes & k.ATTR_SUB) == 0
+    assert np.all(modded.obstacle_colours == k.ENEMY_SUB_COLOUR)
+    assert np.any(base.obstacle_colours[sharks] != k.ENEMY_SUB_COLOUR)
+    # the pictures: only shark pixels change, to the subs' grey
+    shown = np.flatnonzero(np.any(base.pattern != 0, axis=1))[::50]
+    pick = lambda st: jax.tree_util.tree_map(lambda x: x[shown], st)  # noqa: E731
+    a = np.asarray(jax.jit(jax.vmap(render))(pick(base)))
+    b = np.asarray(jax.jit(jax.vmap(render))(pick(modded)))
+    changed = np.any(a != b, axis=-1)
+    assert changed.any()
+    grey = PALETTE[k.ENEMY_SUB_COLOUR >> 1]
+    assert np.all(b[changed] == grey)
+    shark_rgb = {tuple(PALETTE[c >> 1]) for c in k.SHARK_COLOURS}
+    assert {tuple(p) for p in a[changed]} <= shark_rgb

@@ -1,26 +1,38 @@
-"""Mods of Seaquest (see :mod:`jaxtari.mods`), each changing one rule and nothing else.
+"""Mods of Seaquest (see :mod:`jaxtari.mods`), each declaring the spec rules it changes.
 
 - ``no_enemy_missiles`` (constants): enemy subs never fire; everything else, the subs included,
   plays as the original.
-- ``endless_oxygen`` (constants): the oxygen never drains under water (so it never runs out, and
-  surfacing with it full does nothing, as on the original); the opening refill, the refill after a
-  lost sub and the bonus for oxygen left still run.
+- ``endless_oxygen`` (constants): the oxygen never drains under water (so it never runs out); the
+  opening refill, the refill after a lost sub and the bonus for oxygen left still run. The
+  surfacing rules act only on a sub surfacing with oxygen not full (the cartridge's test, kept), so
+  under this mod surfacing does nothing: no diver given up, no loss without divers, no six-diver
+  bonus and so no later wave.
+- ``grey_enemies`` (constants, visual only): sharks are drawn in the enemy subs' grey, as the
+  paper's solid-colour swaps; kinds, positions and the pixel hitboxes (the collision latches read
+  the sprites, not their colours) are the original's.
 
-RAM counterparts (for the ALE side, when registered): neither is one set of RAM writes. The missile
-byte of a lane (ram[71..74]) is a diver's x in shark lanes, so holding it at 0 needs a condition on
-the lane's kind (ram[89..92] bit 2, whose animation bits change); holding ram[102] at 64 would also
-refill at once after a lost sub (the refill counts up from what the death animation zeroed) unless
-written only while ram[104] == 0 and ram[105] == 0, two conditions where a RamWrite has one.
-The sprite swap of the paper waits for the picture (not drawn yet).
+ALE counterparts (alignment/reference/games/seaquest/ram.py): ``grey_enemies`` writes the lanes'
+colour bytes (ram[44..47], which the cartridge's picture reads); the other two are not one set of
+RAM writes (that module says why).
 """
 
 from __future__ import annotations
 
+from jaxtari.games.seaquest import constants as k
 from jaxtari.mods import InternalMod
 
 MODS = [
     InternalMod("no_enemy_missiles", "enemy subs never fire their missiles",
-                constants={"enemy_missiles": False}),
+                constants={"enemy_missiles": False}, rules=("spawning.enemy-sub-missiles",)),
     InternalMod("endless_oxygen", "the oxygen never drains under water",
-                constants={"oxygen_drains": False}),
+                constants={"oxygen_drains": False},
+                rules=("timing.oxygen-decreases", "lives.oxygen-runs-out",
+                       "lives.surface-without-divers", "progression.surface-gives-up-diver",
+                       "progression.six-divers-next-wave", "scoring.more-oxygen-left-bonus",
+                       # the rule stands, but its probe loses every sub by surfacing without
+                       # divers, which this mod stops (its modified-game audit found it)
+                       "termination.last-sub-lost")),
+    InternalMod("grey_enemies", "sharks drawn in the enemy subs' grey (nothing but colours "
+                "changes)", constants={"shark_colours": (k.ENEMY_SUB_COLOUR,) * len(k.SHARK_COLOURS)},
+                rules=()),
 ]

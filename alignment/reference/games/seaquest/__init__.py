@@ -22,7 +22,7 @@ ENTRY = make_entry(
           "is compared up to and including the game's last frame (the backends stop there); the "
           "logo's scroll the cartridge shows after it is not drawn by the JAX game.",
     script=(("DOWNFIRE", 24), ("RIGHTFIRE", 12), ("LEFTFIRE", 12), ("UPFIRE", 8)),
-    pokes=ram.pokes(), jax_only_mods=ram.JAX_ONLY_MODS,
+    pokes=ram.pokes(), ale_mods=ram.ALE_MODS, jax_only_mods=ram.JAX_ONLY_MODS,
     observation_fields=ram.observation_fields,
     scripted_player=players.SCRIPTED,
     deep_player=players.deep_player,

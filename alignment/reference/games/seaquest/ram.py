@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from alignment.signals import MEASURED, Poke, Signal, bcd_bytes, jax_signal
+from alignment.signals import MEASURED, AleCounterpart, Poke, RamWrite, Signal, bcd_bytes, jax_signal
 
 from jaxtari.games.seaquest import constants as k
 
@@ -199,7 +199,21 @@ def features(ram) -> np.ndarray:
     return decode("seaquest", ram)
 
 
-# RAM cannot express either mod as one set of writes (jaxtari/games/seaquest/mods.py says why).
+# The lanes' colour bytes are RAM the picture reads (the overscan rewrites them each frame, the
+# write after it lands before the next picture): holding them at the subs' grey draws every enemy
+# grey, as the JAX mod does.
+ALE_MODS = {
+    "grey_enemies": AleCounterpart(
+        tuple(RamWrite(a, k.ENEMY_SUB_COLOUR)
+              for a in range(k.RAM_OBSTACLE_COLOURS, k.RAM_OBSTACLE_COLOURS + k.NUM_LANES)),
+        exact=True,
+        measured="python -m alignment.counterparts seaquest grey_enemies --games 2 (2026-12-05, "
+                 "ale-py 0.12.1): 2 whole games of random held actions, 4,338 frames, every catalog "
+                 "signal and the reward equal every frame; the 210x160 screens equal on every frame "
+                 "of a whole random game (seed 0, 1,237 frames; 92 of them differ from the "
+                 "unmodified game's)"),
+}
+# RAM cannot express these as one set of writes (jaxtari/games/seaquest/mods.py says why).
 JAX_ONLY_MODS = {
     "no_enemy_missiles": "ram[71..74] is a diver's x in shark lanes and a missile's x in sub lanes: "
                          "holding it at 0 needs a condition on the lane's kind (ram[89..92] bit 2, "
