@@ -20,7 +20,7 @@ inside), compiles it once (the compile time is reported on its own), then report
 (noop_max=30 against 0, object-centric, the largest N) is measured too, from runs of the two
 taken in turn in one process. Each row records the machine's load average when it was taken.
 
-    python benchmarks/throughput.py --games pong freeway frostbite breakout
+    python benchmarks/throughput.py --games pong freeway frostbite breakout seaquest
     python benchmarks/throughput.py --games pong --n 1 64 --repeats 2 --json out.json
 """
 
@@ -374,7 +374,7 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", nargs="+", default=["pong", "freeway", "frostbite", "breakout"])
+    ap.add_argument("--games", nargs="+", default=["pong", "freeway", "frostbite", "breakout", "seaquest"])
     ap.add_argument("--n", nargs="+", type=int, default=[1, 64, 256, 1024, 4096])
     ap.add_argument("--ale-n", nargs="+", type=int, default=[1, 16, 64])
     ap.add_argument("--ale-threads", type=int, default=2)

@@ -38,8 +38,10 @@ Where it knowingly differs from ALE:
 - the 84x84 grey picture samples the full picture (nearest pixel, ALE's grey levels); the tests
   check it against ALE's grey screen at those pixels.
 
-Mods (:mod:`.mods`): ``no_enemy_missiles``, ``endless_oxygen`` (JAX only: RAM writes cannot express
-either, the module says why).
+Mods (:mod:`.mods`, each declaring the spec rules it changes): ``no_enemy_missiles``,
+``endless_oxygen`` (JAX only: RAM writes cannot express either, the module says why) and
+``grey_enemies`` (visual only: sharks drawn in the enemy subs' grey; its ALE counterpart writes the
+lanes' colour bytes).
 """
 
 from jaxtari.games.seaquest.game import Seaquest
