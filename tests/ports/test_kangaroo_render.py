@@ -63,7 +63,7 @@ def test_the_graphics_and_tables_are_the_cartridges_bytes():
 
 def test_the_palette_is_the_one_measured_for_seaquest():
     from ports.kangaroo.game.palette import PALETTE
-    from ports.seaquest.game.palette import PALETTE as SEAQUEST
+    from jaxtari.games.seaquest.palette import PALETTE as SEAQUEST
 
     assert (PALETTE == SEAQUEST).all()
 

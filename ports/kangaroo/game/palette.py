@@ -1,7 +1,7 @@
 """ALE's NTSC palette: the RGB of each of the 128 TIA colours (a colour byte's bits 1-7; bit 0 is
-ignored), as measured on ale-py 0.12.1 for ports/seaquest/game/palette.py (the same table: both
-ports keep a copy until the palette moves to jaxtari/atari/ with the first registered game that
-uses it; tests/ports/test_kangaroo_render.py checks the two are equal). Kangaroo's colours were
+ignored), as measured on ale-py 0.12.1 for Seaquest (jaxtari/games/seaquest/palette.py, the same
+table: this staged copy stays until the palette moves to jaxtari/atari/ in a core change, before
+Kangaroo registers; tests/ports/test_kangaroo_render.py checks the two are equal). Kangaroo's colours were
 re-checked against its own screens (the picture tests)."""
 from __future__ import annotations
 
