@@ -129,17 +129,12 @@ def ale_rollouts(game: str, plan: list[tuple], *, mods=(), max_frames: int = MAX
 def rollout_divergence(signals: Mapping, ale: dict, jax: dict, where: str, known_ends=()):
     """The first frame where one matched rollout's JAX traces leave ALE's (a
     :class:`~alignment.audit.lockstep.Divergence`), or None; games of different lengths that agree
-    up to the shorter one's end part on ``frames``."""
-    from alignment.audit.lockstep import Divergence, Recording, first_divergence, known_end
+    up to the shorter one's end part on ``frames``, unless one of the game's ``known_ends`` ended
+    the JAX game's episode there."""
+    from alignment.audit.lockstep import Recording, first_divergence
 
-    n = min(len(ale["terminated"]), len(jax["terminated"]))
-    cut = [Recording(0, {k: v[:n] for k, v in t.items()}, [], [], {}, {}) for t in (ale, jax)]
-    div = first_divergence(signals, *cut, where, known_ends)
-    if div is None and known_end(known_ends, *cut) is not None:
-        return None  # the JAX game's episode ended where its plug-in says it parts from ALE
-    if div is None and len(ale["terminated"]) != len(jax["terminated"]):
-        return Divergence(n + 1, "frames", len(ale["terminated"]), len(jax["terminated"]), where)
-    return div
+    sides = [Recording(0, dict(t), [], [], {}, {}) for t in (ale, jax)]
+    return first_divergence(signals, *sides, where, known_ends)
 
 
 def lockstep_rollouts(game: str, *, jax_mods=(), ale_mods=(), max_frames: int = MAX_FRAMES,
