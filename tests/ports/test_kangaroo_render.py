@@ -61,13 +61,6 @@ def test_the_graphics_and_tables_are_the_cartridges_bytes():
     assert art.LIVES_PF2 == _bank0(rom, 0xDB96, len(art.LIVES_PF2))
 
 
-def test_the_palette_is_the_one_measured_for_seaquest():
-    from ports.kangaroo.game.palette import PALETTE
-    from jaxtari.games.seaquest.palette import PALETTE as SEAQUEST
-
-    assert (PALETTE == SEAQUEST).all()
-
-
 def _replay(game, actions, start=None):
     s0 = game._reset(jax.random.key(0)) if start is None else start
 
