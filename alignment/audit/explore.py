@@ -125,6 +125,7 @@ class Exploration:
     walks: list[WalkResult]
     seconds: float
     plans: list[dict] = dataclasses.field(default_factory=list)  # the planner's searches
+    declared_ends: tuple[str, ...] = ()  # the names of the game's KnownEnds, reached or not
 
     @property
     def frames(self) -> int:
@@ -162,8 +163,9 @@ class Exploration:
         return out
 
     def known_ends(self) -> dict[str, int]:
-        """Per KnownEnd of the game: the walks whose comparison it ended."""
-        out: dict[str, int] = {}
+        """Per KnownEnd of the game: the walks whose comparison it ended (0 for a declared end no
+        walk reached, so a report shows what the plug-in excuses even where nothing was excused)."""
+        out: dict[str, int] = {name: 0 for name in self.declared_ends}
         for w in self.walks:
             if w.known_end is not None:
                 out[w.known_end] = out.get(w.known_end, 0) + 1
@@ -391,7 +393,8 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
             walks.append(WalkResult(st.name, PLANNER, jrec.frames, wdiv,
                                     attribute(wdiv, st, spec, touched) if wdiv else [],
                                     _ended(entry, ale.walks[wkey], jrec)))
-    return Exploration(budget, start_rows, walks, time.perf_counter() - t0, plans)
+    return Exploration(budget, start_rows, walks, time.perf_counter() - t0, plans,
+                       tuple(end.name for end in entry.known_ends))
 
 
 def _ended(entry, ale_rec, jax_rec) -> Optional[str]:

@@ -268,9 +268,12 @@ def render_markdown(report: dict) -> str:
                   f"reward every frame, the screen every 8th) in {ex['seconds']} s: "
                   f"{len(ex['divergences'])} divergences, {ex['spec_gaps']} spec gaps.", ""]
         for name, n in (ex.get("known_ends") or {}).items():
-            lines += [f"{n} walks reached the game's known end *{name}* (declared in its plug-in: "
-                      f"the JAX game ends the episode there and ALE does not); their comparison "
-                      f"stops on that frame.", ""]
+            declared = ("declared in its plug-in: the JAX game ends the episode there and ALE "
+                        "does not")
+            lines += [f"{n} walks reached the game's known end *{name}* ({declared}); their "
+                      f"comparison stops on that frame.", ""] if n else \
+                     [f"No walk reached the game's known end *{name}* ({declared}); nothing was "
+                      f"excused by it in this audit.", ""]
         if ex.get("players"):
             lines += _table(["player", "walks", "frames", "divergences"],
                             [[p, r["walks"], f"{r['frames']:,}", r["divergences"]]

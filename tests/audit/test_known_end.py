@@ -7,6 +7,9 @@ recording frostbite-s0 stops on the frame the last Bailey freezes (frame 7,488):
 NOOP, the two games part there.
 """
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -101,3 +104,18 @@ def test_frostbite_parts_from_ale_only_where_its_known_end_says():
                      if np.any(r.traces["terminated"]) else np.asarray(v) for k, v in r.traces.items()}
     assert events.rollout_divergence(e.signals, cut(ale), cut(jax), "deep").signal == "lives"
     assert events.rollout_divergence(e.signals, cut(ale), cut(jax), "deep", e.known_ends) is None
+
+
+def test_an_exploration_lists_every_declared_end_even_when_no_walk_reached_it():
+    reached = explore.WalkResult("reset", "random-holds", 100, None, [], known_end="frozen")
+    plain = explore.WalkResult("reset", "human-holds", 100, None, [])
+    ex = explore.Exploration(explore.QUICK, [], [reached, plain], 1.0, [],
+                             declared_ends=("frozen", "never met"))
+    assert ex.to_json()["known_ends"] == {"frozen": 1, "never met": 0}
+    # the audit page says both: the walks one stopped, and that the other excused nothing
+    from alignment.audit.report import render_markdown
+    report = json.loads((Path(__file__).parents[2] / "audits" / "frostbite.json").read_text())
+    report["exploration"]["known_ends"] = ex.to_json()["known_ends"]
+    page = render_markdown(report)
+    assert "1 walks reached the game's known end *frozen*" in page
+    assert "No walk reached the game's known end *never met*" in page
