@@ -81,7 +81,7 @@ def test_endless_oxygen(original):
 @pytest.mark.slow
 def test_grey_enemies_changes_the_sharks_colour_and_nothing_else(original):
     from jaxtari.games.seaquest.draw import render
-    from jaxtari.games.seaquest.palette import PALETTE
+    from jaxtari.atari.palette import PALETTE
 
     actions, base = original
     modded = _run(_game(_mod("grey_enemies")), actions)

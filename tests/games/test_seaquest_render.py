@@ -12,7 +12,6 @@ import pytest
 from alignment.porting import ramtrace as rt
 from jaxtari.render import SMALL_GRAY
 from jaxtari.games.seaquest import Seaquest
-from jaxtari.games.seaquest.palette import PALETTE
 
 GAME = Seaquest()
 
@@ -52,10 +51,6 @@ def _compare(seed, frames, hold):
             assert np.array_equal(small[i], grey), c + i + 1
             checked += 1
     return checked
-
-
-def test_the_palette_holds_what_the_sea_and_the_sub_show():
-    assert tuple(PALETTE[0x90 >> 1]) == (0, 28, 136) and tuple(PALETTE[0x18 >> 1]) == (187, 187, 53)
 
 
 def test_the_picture_is_pixel_exact_over_a_random_game():

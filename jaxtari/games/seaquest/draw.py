@@ -23,7 +23,7 @@ from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
 from jaxtari.games.seaquest import kernel
 from jaxtari.games.seaquest.logic import BYTE, colour_mods, pick
-from jaxtari.games.seaquest.palette import PALETTE
+from jaxtari.atari.palette import PALETTE
 
 SCREEN_H, SCREEN_W = 210, 160
 LANES_TOP, LANES_END = 57, 153  # the four 24-line lane sections

@@ -1,7 +1,8 @@
 """ALE's NTSC palette: the RGB of each of the 128 TIA colours (a colour byte's bits 1-7; bit 0 is
-ignored), measured here on ale-py 0.12.1 by writing Seaquest's lane colour byte (ram[44]) with each
-value and reading the lane's pixels off ALE's screen (the sea colour 0x90 read off the sea).
-Shared 2600 hardware: it moves to jaxtari/atari/ when a game uses it from there."""
+ignored). The same table for every NTSC cartridge: it is the emulator's (ALE's ``NTSCPalette``, in
+src/ale/common/ColourPalette.cpp of the public Arcade-Learning-Environment repository), measured here on
+ale-py 0.12.1 by writing Seaquest's lane colour byte (ram[44]) with each value and reading the lane's
+pixels off ALE's screen (the sea colour 0x90 read off the sea)."""
 
 from __future__ import annotations
 
