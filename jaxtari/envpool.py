@@ -35,7 +35,7 @@ import numpy as np
 from jaxtari import dropin
 from jaxtari.dropin import DropInError
 from jaxtari.env import pytree_dataclass
-from jaxtari.wrappers import AtariWrapper, AtariState, NOOP_ACTION
+from jaxtari.wrappers import AtariWrapper, AtariState, NOOP_ACTION, ring_push, ring_start, ring_view
 from jaxtari.xla import materialize, select_tree
 
 FRAME_SIZE = 84  # jaxtari draws its small frames at 84x84 (Game.render_gray84)
@@ -135,7 +135,9 @@ class PoolState:
     """One env's state (batched on a leading axis in a pool)."""
 
     atari: AtariState
-    frames: jax.Array  # (stack_num, 84, 84) uint8, oldest first
+    ring: jax.Array  # (stack_num, 84, 84) uint8, the frames in a ring (jaxtari.wrappers.ring_push)
+    newest: jax.Array  # int32 slot of the newest frame
+    age_cap: jax.Array  # int32 frames of the episode before the newest, capped at stack_num - 1
     pending: jax.Array  # bool: the last call ended an episode, so the next call starts one
     game_over: jax.Array  # bool: ... and that end was a game over or the step limit (not a life)
     elapsed: jax.Array  # int32 agent steps in this game
@@ -170,8 +172,9 @@ class _Pool:
     def initial(self, key) -> PoolState:
         """A new game, due to start on the first call (no-op start and fire reset there)."""
         _, atari = self.atari.reset(key)
-        frames = jnp.broadcast_to(self.frame(atari), (self.opts.stack_num, FRAME_SIZE, FRAME_SIZE))
-        return PoolState(atari=atari, frames=frames, pending=jnp.bool_(True), game_over=jnp.bool_(False),
+        ring, newest, age_cap = ring_start(self.frame(atari), self.opts.stack_num)
+        return PoolState(atari=atari, ring=ring, newest=newest, age_cap=age_cap, pending=jnp.bool_(True),
+                         game_over=jnp.bool_(False),
                          elapsed=jnp.int32(0))
 
     def one(self, s: PoolState, action):
@@ -198,9 +201,11 @@ class _Pool:
         terminated = ~pending & (info["terminated"] | life_end)
         truncated = limit
         ended = terminated | truncated
-        frames = jnp.where(pending, jnp.broadcast_to(frame, s.frames.shape),
-                           jnp.concatenate([s.frames[1:], frame[None]]))
-        new = PoolState(atari=atari, frames=frames, pending=ended, game_over=ended & ~life_end,
+        # an episode's first call shows its first frame in every slot
+        ring, newest, age_cap = ring_push(s.ring, s.newest, s.age_cap, frame, pending)
+        frames = ring_view(ring, newest, age_cap)
+        new = PoolState(atari=atari, ring=ring, newest=newest, age_cap=age_cap, pending=ended,
+                        game_over=ended & ~life_end,
                         elapsed=elapsed)
         out_reward = jnp.sign(raw) if opts.reward_clip else raw
         info = {"lives": atari.lives, "reward": raw,
@@ -226,7 +231,7 @@ class _Pool:
         zeros_f, zeros_b = jnp.zeros(n, jnp.float32), jnp.zeros(n, bool)
         info = {"lives": state.atari.lives, "reward": zeros_f, "terminated": jnp.zeros(n, jnp.int32),
                 "elapsed_step": state.elapsed, "env_id": self.env_ids, "players": {"env_id": self.env_ids}}
-        return state.frames, zeros_f, zeros_b, zeros_b, info
+        return jax.vmap(ring_view)(state.ring, state.newest, state.age_cap), zeros_f, zeros_b, zeros_b, info
 
     # -- the XLA functions -----------------------------------------------------------------------
     def send(self, handle: Handle, action) -> Handle:

@@ -298,6 +298,30 @@ class PixelObservation(Wrapper):
         return spaces.Box(low=0, high=255, shape=(84, 84), dtype=np.uint8)
 
 
+# The frame stack's ring, shared by FrameStack and jaxtari.envpool: k frames, each in the slot it
+# was written to; ``newest`` is the slot of the last frame and ``age_cap`` how many frames before
+# it belong to the episode (capped at k - 1): older slots read as the episode's first frame.
+def ring_start(frame: jax.Array, k: int):
+    """A ring holding ``frame`` alone (an episode's first): (ring, newest, age_cap)."""
+    return jnp.broadcast_to(frame, (k,) + frame.shape), jnp.int32(k - 1), jnp.int32(0)
+
+
+def ring_push(ring, newest, age_cap, frame, restart):
+    """``frame`` written into the next slot, in place; where ``restart``, it is a new episode's
+    first frame (nothing else is written)."""
+    k = ring.shape[0]
+    newest = (newest + 1) % k
+    age_cap = jnp.where(restart, 0, jnp.minimum(age_cap + 1, k - 1))
+    return jax.lax.dynamic_update_index_in_dim(ring, frame, newest, 0), newest, age_cap
+
+
+def ring_view(ring, newest, age_cap) -> jax.Array:
+    """The stacked observation, oldest first, gathered into a buffer of its own."""
+    k = ring.shape[0]
+    ages = jnp.minimum(jnp.arange(k - 1, -1, -1, dtype=jnp.int32), age_cap)
+    return ring[(newest - ages) % k]
+
+
 @pytree_dataclass
 class StackState:
     inner: Any
@@ -330,24 +354,16 @@ class FrameStack(Wrapper):
     # - k separate arrays rotated through the scan's carry were copied by XLA every step;
     # - stacking separate frames under vmap built a (k, N, ...) concatenate read through a
     #   transpose, which reductions read badly.
-    def _observation(self, ring, newest, age_cap):
-        ages = jnp.minimum(jnp.arange(self.k - 1, -1, -1, dtype=jnp.int32), age_cap)
-        return ring[(newest - ages) % self.k]
-
     def reset(self, key):
         obs, inner = self.env.reset(key)
-        ring = jnp.broadcast_to(obs, (self.k,) + obs.shape)
-        state = StackState(inner, ring, jnp.int32(self.k - 1), jnp.int32(0))
-        return self._observation(ring, state.newest, state.age_cap), state
+        ring, newest, age_cap = ring_start(obs, self.k)
+        return ring_view(ring, newest, age_cap), StackState(inner, ring, newest, age_cap)
 
     def step(self, state, action):
         obs, inner, r, d, info = self.env.step(state.inner, action)
         restart = jnp.asarray(info.get("episode_restart", False))
-        newest = (state.newest + 1) % self.k
-        age_cap = jnp.where(restart, 0, jnp.minimum(state.age_cap + 1, self.k - 1))
-        ring = jax.lax.dynamic_update_index_in_dim(state.ring, obs, newest, 0)
-        return (self._observation(ring, newest, age_cap), StackState(inner, ring, newest, age_cap),
-                r, d, info)
+        ring, newest, age_cap = ring_push(state.ring, state.newest, state.age_cap, obs, restart)
+        return ring_view(ring, newest, age_cap), StackState(inner, ring, newest, age_cap), r, d, info
 
     @property
     def observation_space(self):

@@ -87,3 +87,24 @@ def test_refused_by_name():
         envpool.make("Pong-ram-v5")
     with pytest.raises(DropInError, match="'PongDeterministic-v4': ALE's Deterministic ids"):
         envpool.make("PongDeterministic-v4")
+
+
+def test_xla_step_writes_one_frame_of_the_stack_per_step():
+    """The pool keeps its frames in the FrameStack's ring: a compiled scan of xla()'s step neither
+    copies nor re-assembles the stack each step (the shifted stack it kept before was built twice,
+    for the state and the observation, and copied once: xla() ran at 0.80 of native at N=64)."""
+    n = 4
+    pool = envpool.make("Pong-v5", num_envs=n, seed=0)
+    handle, _, _, step = pool.xla()
+
+    def rollout(h):
+        def body(h, k):
+            h, (obs, *_rest) = step(h, jax.random.randint(k, (n,), 0, pool.action_space.n))
+            return h, obs.sum(dtype=jnp.int32)
+        return jax.lax.scan(body, h, jax.random.split(jax.random.key(1), 4))
+
+    text = jax.jit(rollout, donate_argnums=0).lower(handle).compile().as_text()
+    stack = f"u8[{n},4,84,84]"
+    rebuilt = [line for line in text.splitlines()
+               if stack in line and (" copy(" in line or " concatenate(" in line)]
+    assert not rebuilt, rebuilt
