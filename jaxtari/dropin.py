@@ -13,11 +13,13 @@ import functools
 import re
 
 import gymnasium
+from gymnasium.envs.registration import parse_env_id
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 import jaxtari
+from jaxtari import names
 from jaxtari.env import UnknownGameError
 from jaxtari.mods import InternalMod
 from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB, AtariWrapper
@@ -41,26 +43,51 @@ def env_name(game: str) -> str:
     return game.title().replace("_", "")
 
 
+# What an id may add to a game's name (the part jaxtari.names.key reduces away): ALE's
+# "<Game>NoFrameskip" ids are the same game with v4 settings, which the caller's arguments give.
+_VARIANTS_GIVEN = ("", "noframeskip")
+_RAM_VARIANT = "ram"  # "<Game>-ram", "<Game>-ramNoFrameskip", "<Game>-ramDeterministic"
+_DETERMINISTIC_VARIANT = "deterministic"
+
+
 def game_from_id(task_id: str) -> str:
-    """``"Pong-v5"``, ``"jaxtari/Pong-v5"``, ``"PongNoFrameskip-v4"`` -> ``"pong"``, or a
-    :class:`DropInError` naming the games there are (with the closest first)."""
-    base = re.sub(r"^[A-Za-z_]+/", "", str(task_id))
-    base = re.sub(r"(NoFrameskip)?-v\d+$", "", base)
-    # the name rule (jaxtari.names.key) reads "Pong-ram" and "PongDeterministic" as Pong, but an
-    # id asks for their observations and frameskip, which these ids do not give
-    if re.search(r"-ram$", base, re.IGNORECASE):
-        raise DropInError(f"{task_id!r}: RAM observations are not emulated (each game is rewritten in "
-                          "JAX); use the game's id without -ram and obs_type='objects'")
-    if re.search(r"Deterministic$", base, re.IGNORECASE):
-        raise DropInError(f"{task_id!r}: ALE's Deterministic ids are not registered; use the game's "
-                          "-v5 id with frameskip=4 and repeat_action_probability=0.0")
+    """``"Pong-v5"``, ``"jaxtari/Pong-v5"``, ``"PongNoFrameskip-v4"``, ``"pong"`` -> ``"pong"``, or a
+    :class:`DropInError` naming the games there are (with the closest first), or why ALE's -ram and
+    Deterministic ids are refused.
+
+    The id is split as gymnasium splits its ids (namespace, name, version) and the name read by the
+    one game-name rule (:func:`jaxtari.names.key`, through :func:`jaxtari.canonical_name`); what that
+    rule reduced away from the name is the id's variant, and only the variants given are accepted.
+    """
     try:
-        return jaxtari.canonical_name(base)
+        _, name, _ = parse_env_id(str(task_id))
+    except gymnasium.error.Error:
+        raise DropInError(f"{task_id!r} is not an id: write [namespace/]<Game>-v<version>, such as "
+                          f"{', '.join(_ids())}") from None
+    try:
+        game = jaxtari.canonical_name(name)
     except UnknownGameError as exc:
-        ids = [f"{env_name(g)}-v5" for g in jaxtari.list_games()]
-        close = difflib.get_close_matches(f"{base}-v5", ids, n=1)
+        ids = _ids()
+        close = difflib.get_close_matches(f"{name}-v5", ids, n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise DropInError(f"{exc}.{hint} Ids: {', '.join(ids)}") from None
+    written = re.sub(r"[^a-z0-9]", "", name.lower())
+    variant = written[len(names.key(game)):] if written.startswith(names.key(game)) else written
+    if variant in _VARIANTS_GIVEN:
+        return game
+    # the name rule reads "Pong-ram" and "PongDeterministic" as Pong, but those ids ask for
+    # observations and a frameskip these ids do not give
+    if variant.startswith(_RAM_VARIANT):
+        raise DropInError(f"{task_id!r}: RAM observations are not emulated (each game is rewritten in "
+                          "JAX); use the game's id without -ram and obs_type='objects'")
+    if variant.endswith(_DETERMINISTIC_VARIANT):
+        raise DropInError(f"{task_id!r}: ALE's Deterministic ids are not registered; use the game's "
+                          "-v5 id with frameskip=4 and repeat_action_probability=0.0")
+    raise DropInError(f"{task_id!r}: not an id jaxtari registers; ids: {', '.join(_ids())}")
+
+
+def _ids() -> list[str]:
+    return [f"{env_name(g)}-v5" for g in jaxtari.list_games()]
 
 
 @dataclasses.dataclass(frozen=True)

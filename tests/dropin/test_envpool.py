@@ -3,13 +3,18 @@ xla() inside jit and scan), a PPO loop written against it, and the options refus
 
 from __future__ import annotations
 
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import jaxtari
 import jaxtari.envpool as envpool
-from jaxtari.dropin import DropInError
+from jaxtari import dropin
+from jaxtari.dropin import DropInError, env_name
+from jaxtari.gym import env_ids
 
 
 def test_xla_scan_replays_the_numpy_interface():
@@ -87,6 +92,33 @@ def test_refused_by_name():
         envpool.make("Pong-ram-v5")
     with pytest.raises(DropInError, match="'PongDeterministic-v4': ALE's Deterministic ids"):
         envpool.make("PongDeterministic-v4")
+
+
+@pytest.mark.parametrize("game", jaxtari.list_games())
+def test_an_id_is_read_by_the_one_game_name_rule(game):
+    """gymnasium's id grammar, then jaxtari.names.key: every id jaxtari registers and every id
+    spelling ALE gives the game that these ids honour reads as the game; what the rule reduces
+    away from -ram and Deterministic ids is refused by name, whatever the namespace or version."""
+    name = env_name(game)
+    registered = [i for i in env_ids() if i.split("/")[1].startswith(f"{name}NoFrameskip-") or
+                  i.split("/")[1].startswith(f"{name}-")]
+    assert len(registered) == 2, registered  # jaxtari/<Game>-v5 and jaxtari/<Game>NoFrameskip-v4
+    for spelling in registered + [f"{name}-v5", f"ALE/{name}-v5", f"{name}NoFrameskip-v4", game,
+                                  name.upper(), f"{name}-v0"]:
+        assert dropin.game_from_id(spelling) == game, spelling
+    for ram in (f"{name}-ram-v5", f"ALE/{name}-ram-v5", f"{name}-ramNoFrameskip-v4",
+                f"jaxtari/{name}-ramDeterministic-v4", f"{name.lower()}-ram"):
+        with pytest.raises(DropInError, match=f"'{re.escape(ram)}': RAM observations are not emulated"):
+            dropin.game_from_id(ram)
+    for det in (f"{name}Deterministic-v4", f"ALE/{name}Deterministic-v0"):
+        with pytest.raises(DropInError, match=f"'{re.escape(det)}': ALE's Deterministic ids"):
+            dropin.game_from_id(det)
+
+
+@pytest.mark.parametrize("bad", ["Pong v5", "", "Pong-v5/", "/Pong-v5"])
+def test_a_malformed_id_is_named_with_the_ids(bad):
+    with pytest.raises(DropInError, match=f"'{re.escape(bad)}' is not an id: .*Pong-v5"):
+        dropin.game_from_id(bad)
 
 
 def test_xla_step_writes_one_frame_of_the_stack_per_step():
