@@ -274,7 +274,8 @@ print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "version": e
 
 # EnvPool's task ids (its Atari v5 family) for the games the benchmark knows.
 ENVPOOL_TASKS = {"pong": "Pong-v5", "freeway": "Freeway-v5", "frostbite": "Frostbite-v5",
-                 "breakout": "Breakout-v5", "seaquest": "Seaquest-v5"}
+                 "breakout": "Breakout-v5", "seaquest": "Seaquest-v5",
+                 "kangaroo": "Kangaroo-v5"}
 
 
 def bench_envpool(python: str, game: str, n: int, steps: int, repeats: int, threads: int) -> dict | None:

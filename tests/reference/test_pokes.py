@@ -110,6 +110,41 @@ def test_seaquest_pokes_give_the_same_game_on_both(pair, plan, peak):
         assert ale[name] >= value, (name, ale[name])
 
 
+KANGAROO_START = [("NOOP", 160)]  # the start tune: the mother waits
+KANGAROO_WALK = [("RIGHT", 60), ("FIRE", 6), ("NOOP", 10), ("DOWN", 12), ("LEFT", 40), ("UP", 20),
+                 ("NOOP", 40)]
+
+
+@pytest.mark.parametrize("layout", [1, 2])
+def test_kangaroo_layout_poke_at_reset_gives_the_same_game_on_both(pair, layout):
+    """The layout written before the first frame: drawn, its fruit and ladders in place, the
+    mother walking its bottom floor; every signal and the sampled screens equal."""
+    backends = pair("kangaroo")
+    assert _lockstep(backends, [("poke", "level", layout)] + KANGAROO_START + KANGAROO_WALK) == ([], [])
+    assert backends[0].signals()["level"] == layout
+
+
+def test_kangaroo_timer_and_score_pokes_give_the_same_game_on_both(pair):
+    """The poked timer and score read back at once on both; the timer poked to 1 runs out at its
+    next tick (frame 414), a life is lost and the next life starts it at 20; every signal and the
+    sampled screens equal throughout."""
+    backends = pair("kangaroo")
+    assert _lockstep(backends, KANGAROO_START + [("poke", "timer", 1), ("poke", "score", 45_600)]) \
+        == ([], [])
+    for b in backends:
+        assert (b.signals()["timer"], b.signals()["score"]) == (1, 45_600), b.kind
+    assert _lockstep(backends, KANGAROO_WALK + [("NOOP", 600)]) == ([], [])
+    ale = backends[0].signals()
+    assert ale["lives"] < 3 and ale["timer"] == 20 and ale["score"] >= 45_600
+
+
+def test_kangaroo_level_poke_is_refused_after_the_first_frame(pair):
+    for b in pair("kangaroo"):
+        b.act("NOOP")
+        with pytest.raises(BackendError, match="only before the first frame"):
+            b.poke("level", 1)
+
+
 def test_breakout_second_wall_at_432_and_none_at_864(pair):
     for score, bricks in ((432, 18), (864, 0)):
         backends = pair("breakout")

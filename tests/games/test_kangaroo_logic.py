@@ -1,11 +1,11 @@
-"""Kangaroo's JAX game (ports/kangaroo/game) against the real emulator, frame by frame: every RAM
-byte the state mirrors (ports/kangaroo/game/game.FIELD_RAM: the monkeys, their apples, the mother,
+"""Kangaroo's JAX game (jaxtari/games/kangaroo) against the real emulator, frame by frame: every RAM
+byte the state mirrors (jaxtari/games/kangaroo/game.FIELD_RAM: the monkeys, their apples, the mother,
 the big ape's coconut, the timer, score, lives, fruit, bell, layout, the waits and the music index
 they hang on: 57 bytes), the score and the reward, lives and the end, from reset with the same
 actions (sticky actions off), the game-over frame (the attract mode's first) included.
 
 Measured (ale-py 0.12.1): every frame agrees over the NOOP game, random play, the stored deep game
-(tests/data/ports/kangaroo-floor2-s0.json: 7,689 frames to the second floor, monkeys and apples
+(tests/data/deep/kangaroo-s0.json: 7,689 frames to the second floor, monkeys and apples
 punched), a scripted climb of layout 0 with the monkeys and the coconut held off on both sides by
 the same RAM writes (two fruit, the bell and the fruit growing back, the baby reached, the
 round-won tune and bonus, layout 1), and (slow) whole random games seeds 0-9 (1,414-2,459 frames
@@ -24,14 +24,14 @@ from pathlib import Path
 from alignment import deepplay
 from alignment.porting import ramtrace as rt
 from alignment.signals import RamWrite
-from ports.kangaroo.game import Kangaroo
-from ports.kangaroo.game import constants as k
-from ports.kangaroo.game.game import FIELD_RAM, KangarooConstants, ram_of_state, state_from_ram
-from ports.kangaroo.game.mods import MODS
-from ports.kangaroo.reference import ram as gt
+from jaxtari.games.kangaroo import Kangaroo
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.game import FIELD_RAM, KangarooConstants, ram_of_state, state_from_ram
+from jaxtari.games.kangaroo.mods import MODS
+from alignment.reference.games.kangaroo import ram as gt
 
 GAME = Kangaroo()
-STORED = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-floor2-s0.json"
+STORED = Path(__file__).resolve().parents[1] / "data" / "deep" / "kangaroo-s0.json"
 LENGTH = 8000  # runs are padded to this many frames: one compile per RAM-write set in the fast tests
 NO_MONKEY = gt.ALE_MODS["no_monkey"].writes
 HELD_OFF = (*NO_MONKEY, *gt.ALE_MODS["no_coconut"].writes)
@@ -47,7 +47,7 @@ CLIMB = [("NOOP", 160), ("RIGHT", 340), ("UP", 160), ("LEFT", 360), ("RIGHT", 15
 
 
 def modded(*mods) -> Kangaroo:
-    """The game with mods (ports/kangaroo/game/mods.py) by name."""
+    """The game with mods (jaxtari/games/kangaroo/mods.py) by name."""
     by_name = {m.name: m for m in MODS}
     consts = {}
     for name in mods:
@@ -176,7 +176,7 @@ def test_whole_random_games_without_monkeys_match_ale_with_the_same_writes(seed)
 
 
 def test_every_reference_signal_reads_the_same_from_the_state_as_from_ale_ram():
-    """The signals of ports/kangaroo/reference/ram.py (RAM-decoded on ALE) against the JAX game's
+    """The signals of alignment/reference/games/kangaroo/ram.py (RAM-decoded on ALE) against the JAX game's
     signals, every frame of the stored deep game (monkeys, apples, coconut, fruit, deaths)."""
     doc, actions = deepplay.load_actions(STORED)
     names = deepplay.Lookahead.of_rom("kangaroo").names

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from alignment import deepplay
 from alignment.porting import ramtrace
-from ports.kangaroo.reference import players
-from ports.kangaroo.reference import ram as k
+from alignment.reference.games.kangaroo import players
+from alignment.reference.games.kangaroo import ram as k
 
-STORED = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-floor2-s0.json"
+STORED = Path(__file__).resolve().parents[1] / "data" / "deep" / "kangaroo-s0.json"
 
 
 def _replay(actions):

@@ -1,4 +1,4 @@
-"""Kangaroo's staged seeded faults (ports/kangaroo/registration/kangaroo.py): well formed, and each
+"""Kangaroo's staged seeded faults (faults/kangaroo.py): well formed, and each
 caught by the stored games: the fault's JAX game departs from the plain one (which equals ALE on
 every frame of these games: test_kangaroo_logic) in a mirrored byte, the reward or the lives."""
 
@@ -12,10 +12,10 @@ import pytest
 from alignment import deepplay
 from alignment.porting.ramtrace import ACTION_NAMES
 from jaxtari.mods import PostStepMod
-from ports.kangaroo.game import Kangaroo
-from ports.kangaroo.game.game import FIELD_RAM, KangarooConstants
-from ports.kangaroo.registration.kangaroo import FAULTS
-from tests.ports.test_kangaroo_logic import CLIMB, STORED
+from jaxtari.games.kangaroo import Kangaroo
+from jaxtari.games.kangaroo.game import FIELD_RAM, KangarooConstants
+from faults.kangaroo import FAULTS
+from tests.games.test_kangaroo_logic import CLIMB, STORED
 
 HELD_OFF = KangarooConstants(monkeys_held_off=True, coconut_held_off=True)
 

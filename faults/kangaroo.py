@@ -2,15 +2,15 @@
 a port could make (a table off, a branch left out, a pace wrong). The rule ids are provisional:
 Kangaroo has no reviewed spec yet (specs/kangaroo.yaml), so each names the rule it breaks in the
 spec's style, to be matched to the reviewed rule's id when the spec is written. Every fault is
-caught by the stored games (tests/ports/test_kangaroo_faults.py: each changes a mirrored byte, the
+caught by the stored games (tests/games/test_kangaroo_faults.py: each changes a mirrored byte, the
 reward or the lives of the JAX game on the floor-2 deep game or the scripted climb)."""
 
 import jax.numpy as jnp
 
 from alignment.audit.faults import Fault
 from jaxtari.mods import PostStepMod
-from ports.kangaroo.game import constants as k
-from ports.kangaroo.game.logic import add_points
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.logic import add_points
 
 HUNDRED = 100
 

@@ -7,7 +7,7 @@ thrown apples ram[25..30], fruits ram[42..44], bell ram[41], score ram[39..40], 
 lives ram[45]); ALE's own Kangaroo settings read the score from ram[39..40] (BCD) and the lives from
 ram[45]. Every address, offset and constant below was re-measured here on ale-py 0.12.1 with
 sticky actions off, with :mod:`alignment.porting` (per-frame RAM, screens, RAM writes), and is re-checked on
-the emulator by tests/ports/test_kangaroo_ram.py. The controller-hack listing of the
+the emulator by tests/games/test_kangaroo_ram.py. The controller-hack listing of the
 cartridge (Omegamatrix, milnak/atari-vcs-disassembly) was read for the layout only; its input code
 differs from ALE's ROM.
 
@@ -29,13 +29,14 @@ Measured (ale-py 0.12.1, NOOP from reset unless said):
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable
 
 import numpy as np
 
+from jaxtari.games.kangaroo.game import with_ram
+
 from alignment.signals import (
-    MEASURED, OCATARI, AleCounterpart, RamWrite, Signal, bcd, bcd_bytes, bcd_number, jax_signal,
+    MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd_bytes, bcd_number, jax_signal,
 )
 
 # ---- addresses -------------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def fruit_present(ram) -> np.ndarray:
     return (np.asarray(ram)[list(FRUIT)] & FRUIT_GONE) == 0
 
 
-# where the picture draws each object (measured on ALE's screens: tests/ports/test_kangaroo_render.py
+# where the picture draws each object (measured on ALE's screens: tests/games/test_kangaroo_render.py
 # draws them there and equals the screen): the left column and top line of its box
 APPLE_X_OFFSET = 14  # an apple (missile 0, 2 x 3): x + 14, on lines 5-7 of the row above its own
 APPLE_Y_OFFSET = -ROW_LINES + 5
@@ -207,7 +208,7 @@ def bell_box(ram) -> np.ndarray:
 
 
 # the JAX state fields the object-centric observation (Kangaroo.objects) reads, and their bytes
-# (the addresses above; the state mirrors them byte for byte: tests/ports/test_kangaroo_logic.py)
+# (the addresses above; the state mirrors them byte for byte: tests/games/test_kangaroo_logic.py)
 OBSERVED_FIELDS = {
     "mother_row": (MOTHER_ROW,), "mother_x": (MOTHER_X,), "pose": (MOTHER_POSE,),
     "monkey_row": (8, 9, 10, 11), "monkey_x": (12, 13, 14, 15),
@@ -265,20 +266,6 @@ def signals() -> list[Signal]:
     ]
 
 
-@dataclasses.dataclass(frozen=True)
-class RamPoke:
-    """A quantity written into ALE's RAM for a deep probe: the ALE half of a
-    :class:`~alignment.signals.Poke` (the JAX half comes with the JAX game)."""
-
-    name: str
-    low: int
-    high: int
-    ram: Callable[[int], dict[int, int]]
-    source: str
-    description: str
-    first_frame: int = 0  # frames since reset from which the write is the same game
-
-
 def _timer_byte(value: int) -> int:
     if value >= 10:
         return bcd_bytes(value, (TIMER,))[TIMER]
@@ -289,19 +276,34 @@ def _score_bytes(value: int) -> dict[int, int]:
     return bcd_bytes(value // POINTS_PER_SCORE_UNIT, SCORE)
 
 
+def _poke_state(ram: Callable[[int], dict[int, int]]):
+    """The JAX half of a poke: the same bytes written into the state's mirrored fields."""
+    def write(state, value):
+        return with_ram(state, ram(value))
+    return write
+
+
+def _poke(name, low, high, ram, source, description, **when) -> Poke:
+    return Poke(name, low, high, ram, _poke_state(ram), source, description, **when)
+
+
 POKES = (
-    RamPoke("level", 0, 2, lambda v: {LEVEL: int(v)}, f"ram[{LEVEL}], {OCATARI}; {MEASURED}",
-            "the floor layout, written right after reset (the cartridge draws that layout and "
-            "places its fruit from the first frame)"),
-    RamPoke("timer", 0, 20, lambda v: {TIMER: _timer_byte(int(v))},
-            f"ram[{TIMER}], encoding {MEASURED}", "the bonus timer in hundreds"),
-    RamPoke("score", 0, 999_900, lambda v: _score_bytes(int(v)),
-            f"BCD ram[39..40] (ALE's Kangaroo score), {MEASURED}",
-            "the score (a multiple of 100); ALE pays a written score as the next frame's reward"),
+    _poke("level", 0, 2, lambda v: {LEVEL: int(v)}, f"ram[{LEVEL}], {OCATARI}; {MEASURED}",
+          "the floor layout, written right after reset (the cartridge draws that layout and "
+          "places its fruit from the first frame)", last_frame=0),
+    _poke("timer", 0, 20, lambda v: {TIMER: _timer_byte(int(v))},
+          f"ram[{TIMER}], encoding {MEASURED}", "the bonus timer in hundreds"),
+    _poke("score", 0, 999_900, lambda v: _score_bytes(int(v)),
+          f"BCD ram[39..40] (ALE's Kangaroo score), {MEASURED}",
+          "the score (a multiple of 100)", score=True),
 )
 
-# The ALE halves of the mods; their JAX halves (ports/kangaroo/game/mods.py) hold the same bytes
-# and agree with them frame by frame over whole random games (tests/ports/test_kangaroo_mods.py).
+# The ALE halves of the mods; their JAX halves (jaxtari/games/kangaroo/mods.py) hold the same bytes
+# after reset and every frame, and agree with them frame by frame (tests/games/test_kangaroo_mods.py,
+# tests/test_counterparts.py).
+RANDOM_GAMES = ("python -m alignment.counterparts kangaroo {mod} --games 10 --seed 100 (2026-12-05, "
+                "ale-py 0.12.1): 10 whole games of random held actions, {frames} frames, every "
+                "catalog signal and the reward equal on every frame")
 ALE_MODS = {
     # HackAtari's no_monkey writes 127 into the four monkey slots; re-measured here: with these
     # writes every frame no monkey sprite and no thrown apple appears (tests on real ALE). What
@@ -309,11 +311,18 @@ ALE_MODS = {
     # the monkey spawner ram[70] from frame 432, ram[95]/[116]/[117] from 673, the monkeys'
     # drawing bytes ram[3,7,15] from 751; the rest of the game only once the play differs (the
     # mother lives longer without apples: first life lost ~1,000 frames later or never).
-    "no_monkey": AleCounterpart(tuple(RamWrite(a, NO_MONKEY) for a in MONKEY_ROW)),
+    "no_monkey": AleCounterpart(
+        tuple(RamWrite(a, NO_MONKEY) for a in MONKEY_ROW), exact=True,
+        measured=RANDOM_GAMES.format(mod="no_monkey", frames="24,172") + "; the 210x160 screens "
+                 "equal on all 1,214 frames of a whole random game (seed 0)"),
     # the big ape's coconut held off: ram[33] held at 255 (measured: the idle mother then first
     # dies to a monkey's apple on frame 1,098 instead of the coconut on frame 575)
-    "no_coconut": AleCounterpart((RamWrite(COCONUT_ROW, NONE),)),
+    "no_coconut": AleCounterpart(
+        (RamWrite(COCONUT_ROW, NONE),), exact=True,
+        measured=RANDOM_GAMES.format(mod="no_coconut", frames="30,156")),
     # the bonus timer held at its start value (measured: with monkeys and coconut held off too, the
     # idle mother never dies)
-    "frozen_timer": AleCounterpart((RamWrite(TIMER, START_TIMER),)),
+    "frozen_timer": AleCounterpart(
+        (RamWrite(TIMER, START_TIMER),), exact=True,
+        measured=RANDOM_GAMES.format(mod="frozen_timer", frames="19,144")),
 }

@@ -1,7 +1,7 @@
 """Mods of Kangaroo (see :mod:`jaxtari.mods`): each holds bytes of the game at a value after reset
-and after every frame, exactly as its ALE counterpart (ports/kangaroo/reference/ram.ALE_MODS)
+and after every frame, exactly as its ALE counterpart (alignment/reference/games/kangaroo/ram.ALE_MODS)
 writes them into the console's RAM, so the modified games are the same on both sides (measured
-over whole random games: tests/ports/test_kangaroo_mods.py).
+over whole random games: tests/games/test_kangaroo_mods.py).
 
 - ``no_monkey``: the monkeys never come down (their rows held at 127); they still "spawn" and
   think, unseen, as on ALE with HackAtari's writes.

@@ -1,7 +1,7 @@
 """Kangaroo's deep player (work in progress): a clone/restore search on ALE meant to climb the first
 floor layout to the baby, so that recorded games reach the second and third layouts.
 
-What it does today (measured, seed 0, tests/data/ports/kangaroo-floor2-s0.json): it climbs to the
+What it does today (measured, seed 0, tests/data/deep/kangaroo-s0.json): it climbs to the
 second floor of layout 0 on each of its three lives and scores 2,500 in 7,689 frames, but it never
 reaches the top floor: it dies to coconuts dropped on the ladders and to the apples and monkeys of
 the second floor. The route and the checks below are right as far as they go; what is missing is
@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ports.kangaroo.reference import ram as k
+from alignment.plugin import ScriptedPolicy
+from alignment.reference.games.kangaroo import ram as k
+from alignment.reference.games.kangaroo import route
 
 STEP = 4  # frames per decision
 HORIZON = 48  # frames looked ahead after a move to see whether it leads to a death
@@ -191,3 +193,34 @@ def _random_escape(g, rng: np.random.Generator, lives: int):
         if not over and _alive(end, lives):
             return plan
     return None
+
+
+# ---- the playtest's scripted player --------------------------------------------------------------
+CONTROLS = ("up", "down", "left", "right", "fire")
+PUNCH_ON, PUNCH_PERIOD = 4, 8  # after the route: punch 4 frames in every 8, standing
+
+
+def controls_of(action_name: str) -> set:
+    """The controls held for an ALE action name ("UPRIGHT" -> {"up", "right"})."""
+    return {c for c in CONTROLS if c.upper() in action_name}
+
+
+class RoutePlayer:
+    """Plays the route the JAX planner found for the plain game (:mod:`.route`: from reset to
+    floor layout 1), keyed on the frame the ALE side reports (so a pause or a note does not put it
+    out of step), then stands punching. The game is the same on both sides frame for frame, so the
+    route found on the JAX game climbs on ALE as well."""
+
+    def __init__(self):
+        self.actions = route.actions()
+
+    def __call__(self, signals: dict, tick: int) -> set:
+        if not signals:
+            return set()
+        frame = int(signals["frame"])
+        if frame < len(self.actions):
+            return controls_of(self.actions[frame])
+        return {"fire"} if frame % PUNCH_PERIOD < PUNCH_ON else set()
+
+
+SCRIPTED = ScriptedPolicy("planner-route-kangaroo-v1", RoutePlayer)

@@ -10,12 +10,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari.env import Game, ObjectGroup, joystick
-from . import constants as k
-from . import logic
-from .ape import ape
-from . import monkeys
-from . import render
-from .state import KangarooState, Picture
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo import logic
+from jaxtari.games.kangaroo.ape import ape
+from jaxtari.games.kangaroo import monkeys
+from jaxtari.games.kangaroo import render
+from jaxtari.games.kangaroo.state import KangarooState, Picture
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,6 +104,29 @@ def ram_of_state(state) -> dict[int, int]:
     return out
 
 
+def with_ram(state, writes) -> KangarooState:
+    """``state`` with mirrored RAM bytes replaced ({index: value}): a RAM write into the console
+    made on the state (a probe's poke). Bytes the state does not mirror are refused by name."""
+    fields = {}
+    for index, value in writes.items():
+        name, offset = _field_of(int(index))
+        current = fields.get(name, getattr(state, name))
+        fields[name] = (current.at[offset].set(int(value)) if name in LENGTHS
+                        else jnp.asarray(int(value), current.dtype))
+    return state.replace(**fields)
+
+
+def _field_of(index: int) -> tuple[str, int]:
+    for name, first in FIELD_RAM.items():
+        if first <= index < first + LENGTHS.get(name, 1):
+            return name, index - first
+    raise ValueError(f"ram[{index}] is not a byte the Kangaroo state mirrors; mirrored: "
+                     f"{sorted(ram for ram in _MIRRORED)}")
+
+
+_MIRRORED = [first + i for name, first in FIELD_RAM.items() for i in range(LENGTHS.get(name, 1))]
+
+
 def bcd(byte):
     return (byte >> 4) * 10 + (byte & 0xF)
 
@@ -166,8 +189,8 @@ class Kangaroo(Game):
 
     def objects(self, state):
         """Every object as the box the picture draws it in (render.py; the reference's RAM
-        decoding, ports/kangaroo/reference/ram.py, reads the same boxes and both are checked on
-        ALE: tests/ports/test_kangaroo_render.py): the mother's sprite (8 wide, her pose's rows
+        decoding, alignment/reference/games/kangaroo/ram.py, reads the same boxes and both are checked on
+        ALE: tests/games/test_kangaroo_render.py): the mother's sprite (8 wide, her pose's rows
         tall), the monkeys' (8 x 15 from their second line), the apples in flight (missile 0: 2 x 3
         on lines 5-7 of the row above their own, x + 14; a slot's apple not yet let go is not drawn), the coconut (the ball: 2 x 3 on lines 5-7 of its
         row), the fruit and the bell (8 x 16 from their row's first line, x + 15). The boxes are
@@ -211,7 +234,7 @@ class Kangaroo(Game):
         }
 
     def signals(self, state):
-        """The signals of ports/kangaroo/reference/ram.py, decoded from the state as the reference
+        """The signals of alignment/reference/games/kangaroo/ram.py, decoded from the state as the reference
         decodes them from RAM (the same offsets: sprites' left x and top line)."""
         row = state.mother_row
         monkeys = state.monkey_row < k.MONKEY_HELD_OFF

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from . import constants as k
-from .logic import BYTE, die, minus, table, where
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.logic import BYTE, die, minus, table, where
 
 
 def ape(s):

@@ -1,4 +1,4 @@
-"""Kangaroo's picture (ports/kangaroo/game/render.py) against ALE's screen, frame by frame.
+"""Kangaroo's picture (jaxtari/games/kangaroo/render.py) against ALE's screen, frame by frame.
 
 The JAX game replays the actions ALE played (sticky actions off) and its render must equal
 ``getScreenRGB()`` pixel for pixel. Measured (ale-py 0.12.1): exact on every frame of a random game
@@ -21,14 +21,14 @@ import pytest
 
 from alignment.porting import ramtrace as rt
 from alignment.signals import RamWrite
-from ports.kangaroo.game import Kangaroo, art, render
-from ports.kangaroo.game import constants as k
-from ports.kangaroo.game.mods import MODS
-from ports.kangaroo.game.game import KangarooConstants
-from ports.kangaroo.reference import ram as gt
+from jaxtari.games.kangaroo import Kangaroo, art, render
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.mods import MODS
+from jaxtari.games.kangaroo.game import KangarooConstants
+from alignment.reference.games.kangaroo import ram as gt
 
 GAME = Kangaroo()
-LAYOUT1 = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-layout1-s0.json"
+LAYOUT1 = Path(__file__).resolve().parents[1] / "data" / "kangaroo" / "planner-layout1-s0.json"
 ROM_BANK = 0x1000
 
 

@@ -1,7 +1,7 @@
-"""Kangaroo's mods (ports/kangaroo/game/mods.py) against their ALE counterparts
-(ports/kangaroo/reference/ram.ALE_MODS): the same RAM writes on both sides, so the modified games
+"""Kangaroo's mods (jaxtari/games/kangaroo/mods.py) against their ALE counterparts
+(alignment/reference/games/kangaroo/ram.ALE_MODS): the same RAM writes on both sides, so the modified games
 agree frame by frame (slow: whole random games; the default run has the climb with no_monkey and
-no_coconut together, tests/ports/test_kangaroo_logic.py)."""
+no_coconut together, tests/games/test_kangaroo_logic.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ import pytest
 
 from alignment.actions import ACTION_NAMES
 from alignment.porting import ramtrace as rt
-from ports.kangaroo.game import constants as k
-from ports.kangaroo.game.game import ram_of_state
-from ports.kangaroo.game.mods import MODS
-from ports.kangaroo.reference import planner
-from ports.kangaroo.reference import ram as gt
-from tests.ports.test_kangaroo_logic import assert_lockstep, modded
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.game import ram_of_state
+from jaxtari.games.kangaroo.mods import MODS
+from alignment.reference.games.kangaroo import planner
+from alignment.reference.games.kangaroo import ram as gt
+from tests.games.test_kangaroo_logic import assert_lockstep, modded
 
 
 def test_every_mod_has_an_ale_counterpart_writing_the_bytes_it_holds():
@@ -46,12 +46,12 @@ def test_a_modded_random_game_matches_its_ale_counterpart(mod, seed):
     assert_lockstep(trace, length=6000, mods=(mod,))
 
 
-LAYOUT1 = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-layout1-s0.json"
+LAYOUT1 = Path(__file__).resolve().parents[1] / "data" / "kangaroo" / "planner-layout1-s0.json"
 
 
 @pytest.mark.slow
 def test_the_planned_game_through_layout_1_matches_ale_with_the_mods_on_both_sides():
-    """30,002 frames found by ports/kangaroo/reference/planner.py on the JAX game (monkeys,
+    """30,002 frames found by alignment/reference/games/kangaroo/planner.py on the JAX game (monkeys,
     coconut and timer held off): layout 0 climbed to the baby, the round won, then layout 1's
     upper floors; replayed on ALE with the mods' RAM writes, every frame agrees."""
     doc = json.loads(LAYOUT1.read_text())

@@ -1,5 +1,5 @@
 """Kangaroo's graphics, read from the cartridge ALE plays (bank 0, addresses as the kernel reads
-them; tests/ports/test_kangaroo_render.py checks every byte against ALE's ROM file), and the
+them; tests/games/test_kangaroo_render.py checks every byte against ALE's ROM file), and the
 pointer tables of bank 1 that pick them (each named with its address; read through Omegamatrix's
 public disassembly of the controller hack, whose graphics and kernel are the cartridge's).
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from . import constants as k
-from .logic import BYTE, add_points, die, minus, start_tune, table, where
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.logic import BYTE, add_points, die, minus, start_tune, table, where
 
 
 def down_slots(n, body, carry):

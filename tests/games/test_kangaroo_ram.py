@@ -1,4 +1,4 @@
-"""Kangaroo's ground truth (ports/kangaroo/reference/, a port in progress) re-checked on the
+"""Kangaroo's ground truth (alignment/reference/games/kangaroo/) re-checked on the
 emulator (ale-py, sticky actions off): every address is held against what ALE itself reports
 (lives(), the rewards, game over) or against ALE's screen; the pokes and the mods' RAM writes do on
 ALE what they say."""
@@ -10,12 +10,12 @@ import pytest
 
 from alignment import catalog
 from alignment.porting import ramtrace
-from ports.kangaroo.reference import ram as k
+from alignment.reference.games.kangaroo import ram as k
 from alignment.signals import RamWrite
 
 ROM = "kangaroo"
 START_FRAMES = 160  # the mother waits this long after reset (measured)
-DEEP = Path(__file__).resolve().parents[1] / "data" / "ports" / "kangaroo-floor2-s0.json"
+DEEP = Path(__file__).resolve().parents[1] / "data" / "deep" / "kangaroo-s0.json"
 
 
 @pytest.fixture(scope="module")
@@ -173,14 +173,12 @@ def test_no_monkey_writes_keep_every_monkey_and_apple_away():
                    for r in mod.rams[~mod.game_over])
 
 
-def test_kangaroo_is_a_port_in_progress_not_a_catalog_game():
-    assert "kangaroo" not in catalog.games() and "kangaroo" in catalog.in_progress()
-    with pytest.raises(catalog.UnknownCatalogGame, match="port is in progress"):
-        catalog.entry("ALE/Kangaroo-v5")
+def test_kangaroo_is_a_catalog_game_whose_files_are_no_other_games():
+    assert catalog.canonical("ALE/Kangaroo-v5") == "kangaroo" and "kangaroo" not in catalog.in_progress()
     root = catalog._repo_root()
     for game in catalog.games():  # its files are no other game's behaviour
         files = [f.relative_to(root).as_posix() for f in catalog.behaviour_files(game)]
-        assert files and not any("kangaroo" in f for f in files), game
+        assert files and (game == "kangaroo") == any("kangaroo" in f for f in files), game
 
 
 def test_the_mother_walks_a_pixel_every_third_frame():

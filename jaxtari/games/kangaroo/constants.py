@@ -5,7 +5,7 @@ disassembly of a controller hack of it (milnak/atari-vcs-disassembly, "Hacks/Kan
 Controller)"; the hack changes only the joystick reading, so that part was read from ALE's own ROM
 bytes: the directions are SWCHA's high nibble, the button INPT4). The tables below are the
 cartridge's data at the address named beside each (bank 1 unless said), and every number is
-re-measured on ALE (ale-py 0.12.1, repeat_action_probability 0) by tests/ports/test_kangaroo_*.py.
+re-measured on ALE (ale-py 0.12.1, repeat_action_probability 0) by tests/games/test_kangaroo_*.py.
 Names say what a number does in the game, not the disassembly's labels.
 """
 
@@ -35,7 +35,7 @@ RAM_ATTRACT = 58  # $BA: bit 7 set once the game is over (the attract mode)
 RAM_TIMER = 59  # $BB: the bonus timer in hundreds, BCD, a nibble 0xA drawn blank
 RAM_WALK_PHASE = 60  # $BC: 0, 1, 2: the mother walks on phase 0
 
-# ---- screen offsets of the signals (OCAtari's, re-measured: ports/kangaroo/reference/ram.py) ------
+# ---- screen offsets of the signals (OCAtari's, re-measured: alignment/reference/games/kangaroo/ram.py) ------
 MOTHER_X_OFFSET = 15
 MOTHER_Y_OFFSET = 4
 MONKEY_X_OFFSET = 16

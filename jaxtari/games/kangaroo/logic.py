@@ -15,7 +15,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from . import constants as k
+from jaxtari.games.kangaroo import constants as k
 
 BYTE = k.BYTE
 

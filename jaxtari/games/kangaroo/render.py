@@ -22,9 +22,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from . import art
-from . import constants as k
-from .palette import PALETTE
+from jaxtari.games.kangaroo import art
+from jaxtari.games.kangaroo import constants as k
+from jaxtari.atari.palette import PALETTE
 
 SCREEN_H, SCREEN_W = 210, 160
 PLAY_TOP = 4  # the first row's first line

@@ -1,1 +1,0 @@
-"""Kangaroo, being ported: ``game/`` (JAX) exact against ALE frame by frame on the game's logic (57 RAM bytes: mother, monkeys, apples, coconut, fruit, bell, timer, score, lives, rounds; no picture yet); ``reference/`` (the RAM side: RAM map, signals, pokes, the ALE halves of its mods, a clone/restore player). See ports/README.md."""
