@@ -32,4 +32,6 @@ def test_the_scripted_player_plays_the_route_by_the_reported_frame_then_punches(
     after = [policy({"frame": route.FRAMES + i}, tick=0) for i in range(players.PUNCH_PERIOD)]
     assert after.count({"fire"}) == players.PUNCH_ON and after.count(set()) == 4
     assert policy({}, tick=0) == set()  # before the first signals
+    # RAM-decoded signals carry no frame: the window's tick stands in
+    assert policy({"level": 0}, tick=171) == players.controls_of(wanted[171])
 

@@ -208,7 +208,7 @@ def controls_of(action_name: str) -> set:
 class RoutePlayer:
     """Plays the route the JAX planner found for the plain game (:mod:`.route`: from reset to
     floor layout 1), keyed on the frame the ALE side reports (so a pause or a note does not put it
-    out of step), then stands punching. The game is the same on both sides frame for frame, so the
+    out of step; without a frame signal, the window's tick), then stands punching. The game is the same on both sides frame for frame, so the
     route found on the JAX game climbs on ALE as well."""
 
     def __init__(self):
@@ -217,7 +217,8 @@ class RoutePlayer:
     def __call__(self, signals: dict, tick: int) -> set:
         if not signals:
             return set()
-        frame = int(signals["frame"])
+        # the window's signals carry the frame since reset; RAM-decoded ones alone do not
+        frame = int(signals.get("frame", tick))
         if frame < len(self.actions):
             return controls_of(self.actions[frame])
         return {"fire"} if frame % PUNCH_PERIOD < PUNCH_ON else set()
