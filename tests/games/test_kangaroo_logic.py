@@ -46,10 +46,10 @@ CLIMB = [("NOOP", 160), ("RIGHT", 340), ("UP", 160), ("LEFT", 360), ("RIGHT", 15
          ("NOOP", 400), ("RIGHT", 200), ("FIRE", 10), ("LEFT", 300)]
 
 
-def modded(*mods) -> Kangaroo:
-    """The game with mods (jaxtari/games/kangaroo/mods.py) by name."""
+def modded(*mods, mode: int = 0) -> Kangaroo:
+    """The game with mods (jaxtari/games/kangaroo/mods.py) by name, in ALE game ``mode``."""
     by_name = {m.name: m for m in MODS}
-    consts = {}
+    consts = {"mode": mode}
     for name in mods:
         consts.update(by_name[name].constants)
     return Kangaroo(KangarooConstants(**consts))
@@ -78,14 +78,14 @@ def _mirrored(states) -> np.ndarray:
     return np.stack([cols[i] for i in MIRRORED], 1)
 
 
-def assert_lockstep(trace, length=LENGTH, *, mods=(), start=None):
+def assert_lockstep(trace, length=LENGTH, *, mods=(), start=None, mode=0):
     """Every mirrored byte, the reward, lives and the end against an ALE trace played with the
-    same actions (and, for ``mods``, with their ALE counterparts' RAM writes); ``start``: a RAM
-    snapshot to start from instead of reset."""
-    mods = tuple(mods)
-    if mods not in _SCANS:
-        _SCANS[mods] = (modded(*mods), _scan(modded(*mods)))
-    game, scan = _SCANS[mods]
+    same actions (and, for ``mods``, with their ALE counterparts' RAM writes; in ALE game
+    ``mode``); ``start``: a RAM snapshot to start from instead of reset."""
+    key = (tuple(mods), mode)
+    if key not in _SCANS:
+        _SCANS[key] = (modded(*mods, mode=mode), _scan(modded(*mods, mode=mode)))
+    game, scan = _SCANS[key]
     state = game._reset(jax.random.key(0)) if start is None else state_from_ram(start)
     assert ram_of_state(state) == {i: int(trace.rams[0][i]) for i in MIRRORED}
     padded = np.zeros(max(length, trace.frames), np.int32)
@@ -123,6 +123,20 @@ def test_a_climb_of_layout_0_to_the_baby_matches_ale_on_every_frame():
     assert rams[-1, gt.LEVEL] == 1 and gt.score(rams[-1]) == 1_600  # 200 for fruit, 1,400 time bonus
     assert (rams[:, gt.MOTHER_POSE] == k.PUNCH_POSE | k.FACING_RIGHT).any()
     assert_lockstep(trace, mods=("no_monkey", "no_coconut"))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_mode_1_whole_random_games_match_ale_on_every_frame(seed):
+    """ALE's mode 1 (the reset at the second difficulty step: ram[38], ram[55], the game number
+    ram[58]): every mirrored byte, the reward, lives and the end, to the game over."""
+    trace = rt.record("kangaroo", frames=4000, seed=seed, hold=(1, 8), mode=1)
+    assert trace.game_over[-1] and (trace.rams[0, [k.RAM_DIFFICULTY, k.RAM_MONKEY_PACE]] == 1).all()
+    assert_lockstep(trace, mode=1)
+
+
+def test_a_mode_outside_ales_is_refused():
+    with pytest.raises(ValueError, match=r"ALE modes \(0, 1\); got mode=2"):
+        Kangaroo(KangarooConstants(mode=2))._reset(jax.random.key(0))
 
 
 def test_random_play_matches_ale_on_every_frame():

@@ -4,9 +4,15 @@ alike, and the scripted player plays it by the frame the ALE side reports."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from alignment import deepplay
 from alignment.actions import ACTION_NAMES
+from alignment.playtest import core
+from alignment.playtest.session import read_session
 from alignment.reference.games.kangaroo import players, route
+
+SESSIONS = Path(__file__).resolve().parents[2] / "playtest"
 
 LAYOUT_1_FROM = 2_338  # the frame the route reaches the baby (measured: the level becomes 1)
 
@@ -35,3 +41,17 @@ def test_the_scripted_player_plays_the_route_by_the_reported_frame_then_punches(
     # RAM-decoded signals carry no frame: the window's tick stands in
     assert policy({"level": 0}, tick=171) == players.controls_of(wanted[171])
 
+
+
+def test_the_committed_session_reaches_layout_1_with_both_sides_agreeing():
+    """The recorded session (playtest/kangaroo/): the scripted player's route through the real
+    window; both sides agreed on every frame when it was recorded (its replay on both backends is
+    tests/playtest/test_committed.py, slow)."""
+    paths = core.sessions_for("kangaroo", SESSIONS)
+    assert paths
+    for path in paths:
+        s = read_session(path)
+        assert s.problem is None and s.header["player"]["name"] == players.SCRIPTED.name
+        assert all(f["agree"] for f in s.frames)
+        first = next(f for f in s.frames if f["ale"]["level"] == 1)
+        assert first["episode"] == 0 and first["ale"]["lives"] == 3

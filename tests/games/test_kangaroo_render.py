@@ -249,3 +249,20 @@ def test_the_game_over_frame_is_the_title():
     picture = np.asarray(jax.jit(render.colour_indices)(s))
     assert (picture[:art.TITLE_TOP] == 0).all() and (picture[art.TITLE_TOP] != 0).any()
     assert set(np.unique(picture)) == {0, art.TITLE_COLOUR, art.TITLE_KANGAROO_COLOUR}
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_the_game_over_frame_equals_ales_in_each_mode(mode):
+    """The NOOP game to its end (the coconuts take every life): the game-over frame is the title,
+    which in mode 1 (game 2) carries one more figure; equal to ALE's screen pixel for pixel."""
+    from alignment.backends import make_backend
+
+    sides = [make_backend(kind, "kangaroo", mode=mode) for kind in ("ale", "jax")]
+    for b in sides:
+        b.reset(0)
+        b.act("NOOP", 1200)
+        assert b.terminated, b.kind
+    np.testing.assert_array_equal(sides[0].rgb(), sides[1].rgb())
+    drawn = (sides[0].rgb()[art.TITLE_GAME_2_TOP:art.TITLE_GAME_2_TOP + len(art.TITLE_GAME_2),
+                            art.TITLE_GAME_2_LEFT:art.TITLE_GAME_2_LEFT + 8] != 0).any(-1).sum()
+    assert drawn == (61 if mode else 0)

@@ -18,6 +18,7 @@ THREE_MINUTES = 3 * 60 * 60  # frames at 60 Hz
     "pong",
     "freeway",
     pytest.param("frostbite", marks=pytest.mark.slow),
+    pytest.param("kangaroo", marks=pytest.mark.slow),
 ])
 def test_committed_sessions_replay_clean(game):
     paths = core.sessions_for(game, ROOT)

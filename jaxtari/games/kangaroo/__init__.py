@@ -12,7 +12,8 @@ layout, score, lives, fruit, bell, timer, the waits and the music index they han
 ``step`` runs the cartridge's frame in its order (:mod:`.logic`, :mod:`.ape`, :mod:`.monkeys`): the
 mother's walking, ducking, jumping, climbing and punching; the monkeys coming down the side and
 throwing apples; the big ape's coconut; fruit, the bell that refreshes them, the bonus timer, the
-three floor layouts and reaching the baby, points, lives and the bonus life, the game's end. The two
+three floor layouts and reaching the baby, points, lives and the bonus life, the game's end; ALE's
+mode 1 (``KangarooConstants.mode``: the reset at the second difficulty step, measured). The two
 collisions the picture latches (the glove over an apple or the coconut) were measured on ALE.
 
 How close it is (tests/games/test_kangaroo_*.py, on ale-py 0.12.1): every mirrored byte, the score,
@@ -20,8 +21,8 @@ the reward, lives and the end agree with ALE on every frame over the NOOP game, 
 stored deep game (tests/data/deep/kangaroo-s0.json: 7,689 frames to the second floor, monkeys and
 apples punched, fruit, deaths), a scripted climb of layout 0 to the baby with the monkeys and
 coconut held off on both sides (bell, fruit growing back, round won, time bonus, layout 1), whole
-random games (slow: 10 seeds, and 5 with the no_monkey writes on both sides), random play on
-layouts 1 and 2 from the level poke, and (slow) a 30,002-frame game found by the planner on the JAX
+random games (slow: 10 seeds, and 5 with the no_monkey writes on both sides), two whole random
+games in mode 1, random play on layouts 1 and 2 from the level poke, and (slow) a 30,002-frame game found by the planner on the JAX
 game that climbs layout 0 to the baby and layout 1 to its upper floors
 (tests/data/kangaroo/planner-layout1-s0.json, with the no_monkey, no_coconut and frozen_timer mods
 on both sides). Layout 2's upper floors are not reached by any recorded game yet.
@@ -39,7 +40,7 @@ Where it knowingly differs from ALE:
   1-2 pixels of the coconut's (the ball's) first line in a row where a player-1 object is drawn:
   the kernel path that enables the ball mid-line is not modelled (cause not found);
 - the attract mode after the game-over frame is not run (the game ends on that frame on both
-  sides); ALE's second mode is not ported;
+  sides);
 - the 84x84 grey picture samples the full picture (nearest pixel), it is not drawn directly.
 
 Mods (:mod:`.mods`): ``no_monkey``, ``no_coconut``, ``frozen_timer``, each holding bytes as its ALE

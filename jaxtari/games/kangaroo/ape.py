@@ -11,6 +11,7 @@ from jaxtari.games.kangaroo import constants as k
 from jaxtari.games.kangaroo.logic import BYTE, die, minus, table, where
 
 
+# rule: spawning.ape-first-coconut, lives.coconut-hits-mother, progression.mode-1-harder
 def ape(s):
     base = table(k.LAYOUT_ROW_BASE, s.level)
     none = (s.coconut_state & k.SIGN) != 0

@@ -110,6 +110,26 @@ TITLE = (
     "#....#.###...........####.............#.#.#",
     ".....#................................#.#.#",
 )
+# In game 2 (ALE's mode 1: the game number, ram[58]'s low bits, is 1) the picture adds this figure
+# in the title's red (measured on ALE's screen: the game-over frames of the NOOP game and of a
+# random game in mode 1 differ from mode 0's in exactly these 61 pixels)
+TITLE_GAME_2_LEFT, TITLE_GAME_2_TOP = 76, 106
+TITLE_GAME_2 = (
+    "....#.##",
+    "...#####",
+    "...#####",
+    "..####.#",
+    "..####.#",
+    "..###.##",
+    "...####.",
+    ".#####..",
+    "#####...",
+    "..###...",
+    "..#####.",
+    ".####.##",
+    "##..##..",
+    ".....#..",
+)
 TITLE_KANGAROO_TOP, TITLE_KANGAROO_COLOUR = 104, 0x2A
 TITLE_KANGAROO = (
     "..........#",

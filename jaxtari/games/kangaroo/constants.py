@@ -31,7 +31,8 @@ RAM_MOTHER_STATE = 54  # $B6: 0 playing, 1 dying, 2 punch held, $80 waiting, $C0
 RAM_MONKEY_PACE = 55  # $B7
 RAM_MUSIC = 56  # $B8: the playing note's index in the music table, 255 silent
 RAM_FRAME_COUNT = 57  # $B9
-RAM_ATTRACT = 58  # $BA: bit 7 set once the game is over (the attract mode)
+RAM_ATTRACT = 58  # $BA: bit 7 set once the game is over (the attract mode); the low bits the game number
+GAME_NUMBER = 0x7F  # ram[58]'s game number bits: 0, or 1 in ALE's mode 1
 RAM_TIMER = 59  # $BB: the bonus timer in hundreds, BCD, a nibble 0xA drawn blank
 RAM_WALK_PHASE = 60  # $BC: 0, 1, 2: the mother walks on phase 0
 
@@ -82,7 +83,9 @@ DEATH_FRAMES = 7  # frames before the first sink
 SINK_FRAMES = 4  # frames per row sunk
 WAIT_AFTER_DEATH = 0x3F  # frames between the end of the death and the next life
 ROUND_WON_FRAMES = 0xFF
+# rule: physics.left-limit
 LEFT_LIMIT = 1
+# rule: physics.right-limit
 RIGHT_LIMIT = 0x79  # walking right stops at this x
 JUMP_RIGHT_LIMIT = 0x78
 WALK_PHASES = 3
@@ -102,11 +105,13 @@ JUMP_DOWN = 40
 JUMP_FALL = 48
 
 # ---- timer, score, lives ------------------------------------------------------------------------
+# rule: timing.bonus-timer
 START_TIMER = 0x20
 TIMER_TICK_FRAME = 0xFF  # the timer ticks on the frame the frame counter reaches 255
 BLANK_TENS = 0xA0
 TIMER_OUT = 0xAA
 TIMER_PACE = 0x10  # on reaching 10 (hundreds) the monkeys speed up
+# rule: lives.start-game-lives
 START_LIVES = 2
 ATTRACT_TIMER = 0x1F  # ram[21] as the attract mode sets it on the game-over frame
 BONUS_LIFE_BIT = 0x01  # a carry into an odd ten-thousands digit: every 20,000 points
@@ -125,6 +130,11 @@ FRUIT_REACH = 6  # |fruit x - mother x| window: dx in [0, 6) or [250, 256)
 FRUIT_REACH_LEFT = 0xFA
 LAYOUTS = 3
 DIFFICULTY_MAX = 3
+# ALE's game modes (the select switch) and the mirrored bytes each one's reset differs in (measured,
+# ale-py 0.12.1: ram[38] and ram[55] start mode 1 at the second difficulty step, ram[58] holds the
+# game number; ram[37], 16 in mode 1, is not read by the game's logic and is not mirrored)
+MODES = (0, 1)
+MODE_RESET_RAM = ({}, {RAM_DIFFICULTY: 1, RAM_MONKEY_PACE: 1, RAM_ATTRACT: 1})
 
 # ---- music (only what the game logic waits on: the start and round-won tunes) --------------------
 SILENT = 0xFF
@@ -149,6 +159,7 @@ FRUIT_ROW = (7, 8, 7, 44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14)
 FRUIT_X = (44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104, 80, 75)
 FRUIT_STRIDE = 6
 # $FDDB: a fruit's points in hundreds by kind (kind & 15; kinds past 3 read on into $FDDF)
+# rule: scoring.fruit-points, progression.fruit-grows-back
 FRUIT_POINTS = (1, 2, 4, 8, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
 FRUIT_KIND = 0x0F
 # $DFCE (bank 0): a note lasts until frame_count & mask == 0; the mask is picked by the note's top
@@ -228,6 +239,7 @@ GLOVE_APPLE_ROW = 2  # the apple's row, the mother's + 2, where the glove meets 
 GLOVE_RIGHT = 9
 GLOVE_LEFT = -1
 GLOVE_REACH = 1
+# rule: scoring.punch-coconut
 COCONUT_PUNCH_POINTS = 2  # hundreds
 
 # ---- the monkeys and their apples ----------------------------------------------------------------
@@ -256,6 +268,7 @@ APPLE_IDLE = 0x80
 APPLE_SUPPLY = 0x0F
 APPLE_STEP = 2  # pixels an apple flies left every odd frame
 APPLE_POINTS = 1  # hundreds, a punched apple
+# rule: scoring.punch-monkey
 MONKEY_POINTS = 2  # hundreds, a punched monkey (and one that touches the mother)
 MONKEY_HIT = 0x08  # the state of a punched (or touching) monkey; it flashes, then is gone
 MAX_APPLES = 3

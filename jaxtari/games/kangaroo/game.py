@@ -20,13 +20,19 @@ from jaxtari.games.kangaroo.state import KangarooState, Picture
 
 @dataclasses.dataclass(frozen=True)
 class KangarooConstants:
-    """What the mods switch (:mod:`.mods`); the cartridge's numbers are in :mod:`.constants`. Each
-    switch holds bytes at a value after reset and after every frame, as the mod's ALE counterpart
-    writes them into the console's RAM, so the two sides play the same modified game."""
+    """What the mods switch (:mod:`.mods`) and ALE's game mode; the cartridge's numbers are in
+    :mod:`.constants`. Each switch holds bytes at a value after reset and after every frame, as the
+    mod's ALE counterpart writes them into the console's RAM, so the two sides play the same
+    modified game."""
 
+    # rule: spawning.monkeys-come-down
     monkeys_held_off: bool = False  # the monkeys' rows (ram[8..11]) held at 127: none comes down
+    # rule: spawning.ape-first-coconut
     coconut_held_off: bool = False  # the coconut's row (ram[33]) held at 255: the ape drops none
+    # rule: timing.bonus-timer
     timer_frozen: bool = False  # the bonus timer (ram[59]) held at its start, 2,000
+    # rule: progression.mode-1-harder
+    mode: int = 0  # ALE's game mode, 0 or 1 (:data:`.constants.MODE_RESET_RAM`)
 
 
 # ram[index] after ALE's reset, for the bytes the state mirrors (measured, ale-py 0.12.1): the game
@@ -43,6 +49,7 @@ RESET_RAM = {
     k.RAM_COCONUT_STATE: k.COCONUT_NONE, k.RAM_LEVEL: 0, k.RAM_DIFFICULTY: 0, k.RAM_SCORE_HIGH: 0,
     k.RAM_SCORE_LOW: 0, k.RAM_BELL: 0, k.RAM_FRUIT: 0, k.RAM_FRUIT + 1: 0, k.RAM_FRUIT + 2: 0,
     k.RAM_LIVES: k.START_LIVES, k.RAM_MUSIC_FLAGS: k.START_MUSIC_FLAGS,
+    # rule: timing.start-wait
     k.RAM_MOTHER_STATE: k.WAITING, k.RAM_MONKEY_PACE: 0, k.RAM_MUSIC: k.START_MUSIC,
     k.RAM_FRAME_COUNT: 0, k.RAM_ATTRACT: 0, k.RAM_TIMER: k.START_TIMER, k.RAM_WALK_PHASE: 0,
 }
@@ -133,13 +140,16 @@ def bcd(byte):
 
 class Kangaroo(Game):
     name = "kangaroo"
+    # rule: action.minimal-set
     minimal_actions = tuple(range(18))  # ALE's minimal set for Kangaroo is all 18 actions
     Constants = KangarooConstants
     mechanics = ()
 
     def _reset(self, key):
+        if self.consts.mode not in k.MODES:
+            raise ValueError(f"Kangaroo has ALE modes {k.MODES}; got mode={self.consts.mode!r}")
         r = np.zeros(128, np.int64)
-        for i, v in RESET_RAM.items():
+        for i, v in {**RESET_RAM, **k.MODE_RESET_RAM[self.consts.mode]}.items():
             r[i] = v
         return self._hold(state_from_ram(r, key=key))
 
@@ -171,6 +181,7 @@ class Kangaroo(Game):
         s = self._hold(s).replace(frame=state.frame + 1, picture=picture)
         return s, self.score(s) - self.score(state)
 
+    # rule: termination.last-life-lost
     def is_terminal(self, state):
         return state.lives == k.BYTE
 

@@ -52,6 +52,7 @@ def bcd_decrement(a):
     return jnp.where(a == 0, 0x99, jnp.where((a & 0xF) == 0, a - 7, a - 1))
 
 
+# rule: lives.bonus-life-20000, lives.no-bonus-life-odd-ten-thousands
 def add_points(s, hundreds, cond=True):
     """The cartridge's score routine: BCD hundreds into the low byte, the carry into the high
     byte, and a bonus life when that carry leaves an odd ten-thousands digit (every 20,000)."""
@@ -108,6 +109,7 @@ def touches(s, row, x):
 
 
 # ---- vertical blank ------------------------------------------------------------------------------
+# rule: lives.new-life-restart, termination.last-life-lost, timing.start-wait
 def new_life(s):
     """A life starts (or the game ends when none is left)."""
     lives = (s.lives - 1) & BYTE
@@ -135,6 +137,7 @@ def attract_frame(s):
                      apple_row=s.apple_row.at[0].set(0))
 
 
+# rule: progression.reach-baby-next-layout, scoring.time-bonus
 def next_round(s):
     """The round-won tune is over: the fruit and bell back, the next layout, the time bonus."""
     wrap = s.level + 1 == k.LAYOUTS
@@ -183,6 +186,7 @@ def music(s):
         frame_count=jnp.where(start, 1, s.frame_count))
 
 
+# rule: progression.bell-refreshes-fruit, progression.fruit-grows-back
 def bell_clock(s):
     """After the bell rings its clock runs (every 32 frames); at 6 the eaten fruit grow back as the
     next kind; at 9 it stops, and after the third ring the bell is gone."""
@@ -201,6 +205,7 @@ def bell_clock(s):
 
 
 # ---- overscan ------------------------------------------------------------------------------------
+# rule: timing.bonus-timer, lives.timer-runs-out
 def bonus_timer(s):
     """Every 256 frames the timer loses 100; at 10 the monkeys speed up, at 0 the mother dies."""
     t = s.timer
@@ -232,6 +237,7 @@ def dying(s):
         pose=jnp.where(sink, s.pose ^ k.FACING_RIGHT, s.pose))
 
 
+# rule: action.climb-ladder
 def climb(s, up, down):
     """On a ladder: holding up or down moves a row every ``CLIMB_STEP_FRAMES`` frames."""
     moving = up | down
@@ -242,6 +248,7 @@ def climb(s, up, down):
     return s.replace(counter=jnp.where(step, 0, counter), mother_row=row, pose=pose)
 
 
+# rule: progression.reach-baby-next-layout
 def round_won(s, cond):
     """The mother reached the baby's row: the round-won tune starts."""
     return s.replace(music=jnp.where(cond, 0, s.music),
@@ -261,6 +268,7 @@ def on_ladder_moves(s, up, down):
     return where(at_ladder(s, down), climb(s, up, down), leave_ladder(s))
 
 
+# rule: action.walk, physics.left-limit, physics.right-limit
 def walk(s, left, right, frame_count):
     """Left/right on the floor: a pixel on walk phase 0; a step off the floor is a fall."""
     moving = left | right
@@ -277,6 +285,7 @@ def walk(s, left, right, frame_count):
     return die(s, fall)
 
 
+# rule: action.jump
 def jump(s, left, right):
     """A jump: 48 frames, up a row at 8, the top pose at 16 and 24, down at 32 (landing on a
     floor segment there), 40 and 48 (landing where there is floor; none at 48 is a fall)."""
@@ -301,6 +310,7 @@ def jump(s, left, right):
     return die(s, ~landed & (counter == k.JUMP_FALL))
 
 
+# rule: action.punch
 def mother(s, joy):
     """The mother's joystick (not while she dies): the branches of the cartridge's control code."""
     up, down, left, right, fire = joy.up, joy.down, joy.left, joy.right, joy.fire
@@ -327,6 +337,7 @@ def mother(s, joy):
     return where(busy, busy_s, where(starts, jumping, free))
 
 
+# rule: action.duck, action.climb-ladder, action.jump, action.punch
 def ground(s, up, down, left, right):
     """On the floor: down ducks (or climbs down a ladder below), up climbs a ladder within reach or
     jumps, a punch asked for starts, left/right walk. Returns the state, the state a jump starts
@@ -380,6 +391,7 @@ def glove_over_coconut(s):
             & (jnp.abs(s.coconut_x - glove_x(s)) <= k.GLOVE_REACH))
 
 
+# rule: scoring.punch-coconut
 def punched_coconut(s, hit):
     """The picture drew the glove over the coconut: it is gone, 200 points and the pickup tune."""
     s = s.replace(coconut_row=jnp.where(hit, k.COCONUT_NONE, s.coconut_row),
@@ -401,6 +413,7 @@ def overscan(s, joy, think, fly_apples, punched_apple):
     return where(waiting, s, played)
 
 
+# rule: scoring.fruit-points, progression.bell-refreshes-fruit
 def pickups(s):
     """On odd frames the fruit the mother touches is eaten (its points, the pickup tune) and the
     bell she touches rings (once per refresh); while she dies the bell is checked every frame."""

@@ -29,6 +29,7 @@ def put(values, i, value, cond):
     return values.at[i].set(jnp.where(cond, value, values[i]))
 
 
+# rule: spawning.monkeys-come-down
 def spawn(s):
     """A monkey comes on (vertical blank, not while the mother waits) in the highest empty slot."""
     due = (table(k.SPAWN_MASK, s.level) & s.frame_count) == 1
@@ -73,6 +74,7 @@ def touch_mother(s):
     return down_slots(k.MONKEY_SLOTS, slot, s)
 
 
+# rule: scoring.punch-monkey
 def punch_monkeys(s):
     """End of the picture, odd frames, a punch pose: the glove's box (2 rows under the mother's top,
     x + 10 facing right, x - 3 left) takes a monkey off."""
@@ -92,6 +94,7 @@ def punch_monkeys(s):
     return down_slots(k.MONKEY_SLOTS, slot, s)
 
 
+# rule: spawning.monkeys-throw-apples
 def _throw(s, i, cond):
     """A monkey on the mother's floor throws: an apple slot taken, its row and x, the thrower's
     supply one less (none left or three in flight: it walks back)."""
@@ -125,6 +128,7 @@ def _throw(s, i, cond):
                           throws))
 
 
+# rule: spawning.monkeys-come-down, spawning.monkeys-throw-apples
 def think(s, i, cond):
     """Monkey ``i``'s AI step (the cartridge's BRK handler) where ``cond``."""
     st, row, x = s.monkey_state[i], s.monkey_row[i], s.monkey_x[i]
@@ -229,6 +233,7 @@ def _remove_apple(s, j, cond):
                      apples=jnp.where(cond, (s.apples - 1) & BYTE, s.apples))
 
 
+# rule: spawning.apple-flight, lives.duck-under-apple
 def fly_apples(s):
     """Overscan, odd frames: each apple in flight 2 pixels left (gone past the edge); one meeting
     the mother kills her."""

@@ -299,32 +299,36 @@ def bottom(r, canvas):
     return canvas
 
 
-def _art(lines):
+def _art(lines, left=art.TITLE_LEFT):
     out = np.zeros((len(lines), SCREEN_W), bool)
     for i, text in enumerate(lines):
         for j, c in enumerate(text):
-            out[i, art.TITLE_LEFT + j] = c == "#"
+            out[i, left + j] = c == "#"
     return out
 
 
-def title():
-    """(210, 160) colour bytes of the game-over frame (the attract mode's first picture)."""
+def title(game: int = 0):
+    """(210, 160) colour bytes of the game-over frame (the attract mode's first picture) of game
+    number ``game`` (0, or 1: ALE's mode 1, which adds a figure)."""
     out = np.zeros((SCREEN_H, SCREEN_W), np.int32)
-    for top, lines, colour in ((art.TITLE_TOP, art.TITLE, art.TITLE_COLOUR),
-                               (art.TITLE_KANGAROO_TOP, art.TITLE_KANGAROO,
-                                art.TITLE_KANGAROO_COLOUR)):
-        mask = _art(lines)
+    parts = [(art.TITLE_TOP, art.TITLE, art.TITLE_COLOUR, art.TITLE_LEFT),
+             (art.TITLE_KANGAROO_TOP, art.TITLE_KANGAROO, art.TITLE_KANGAROO_COLOUR, art.TITLE_LEFT)]
+    if game:
+        parts.append((art.TITLE_GAME_2_TOP, art.TITLE_GAME_2, art.TITLE_COLOUR, art.TITLE_GAME_2_LEFT))
+    for top, lines, colour, left in parts:
+        mask = _art(lines, left)
         out[top:top + len(lines)][mask] = colour
     return out
 
 
-_TITLE = title()
+_TITLES = np.stack([title(0), title(1)])
 
 
 def colour_indices(s):
     """(210, 160) TIA colour bytes of the frame's picture (the title on the game-over frame)."""
     over = (s.attract & k.SIGN) != 0
-    return jnp.where(over, jnp.asarray(_TITLE), _game_picture(s))
+    game = jnp.minimum(s.attract & k.GAME_NUMBER, 1)
+    return jnp.where(over, jnp.asarray(_TITLES)[game], _game_picture(s))
 
 
 def _game_picture(s):
