@@ -58,6 +58,29 @@ def test_xla_scan_replays_the_numpy_interface():
     np.testing.assert_array_equal(np.asarray(out[0]), scanned[0][0])
 
 
+def test_numpy_send_recv_is_step_and_async_reset_starts_new_games():
+    """The numpy interface: send() then recv() gives what step() gives on a twin pool, and
+    async_reset() on a started pool begins a new game in every env, which the next recv() shows
+    (its first frame in every slot of the stack, reward 0, no step counted, every life)."""
+    kwargs = dict(num_envs=2, seed=5, noop_max=30, repeat_action_probability=0.25)
+    a, b = envpool.make("Breakout-v5", **kwargs), envpool.make("Breakout-v5", **kwargs)
+    a.reset(), b.reset()
+    actions = np.random.default_rng(1).integers(0, a.action_space.n, (40, 2))
+    for t, act in enumerate(actions):
+        a.send(act)
+        got, want = a.recv(), b.step(act)
+        for x, y in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)):
+            np.testing.assert_array_equal(x, y, err_msg=f"step {t}")
+    assert (got[4]["elapsed_step"] == 40).all()
+    a.async_reset()
+    obs, reward, term, trunc, info = a.recv()
+    assert (info["elapsed_step"] == 0).all() and (info["lives"] == 5).all()
+    assert (reward == 0).all() and not term.any() and not trunc.any()
+    assert (obs == obs[:, -1:]).all()  # one frame, in every slot
+    _, _, _, _, info = a.step(actions[0])
+    assert (info["elapsed_step"] == 1).all()
+
+
 @pytest.mark.slow
 def test_ppo_loop_runs_a_few_updates():
     from tests.dropin.ppo_envpool_xla import Config, train
