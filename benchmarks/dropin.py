@@ -11,7 +11,9 @@ uniformly random actions:
 - ``gym-vector``: ``gymnasium.make_vec("jaxtari/<Game>-v5", num_envs=N, obs_type="grayscale")``
   (210x160 grey observations, numpy across the boundary, a Python loop);
 - ``gym-vector-objects``: the same with ``obs_type="objects"`` (no screen drawn);
-- ``ale-vector``: ale-py's ``AtariVectorEnv`` (C++ threads, 4x84x84 grey, the same settings).
+- ``ale-vector``: ale-py's ``AtariVectorEnv`` (C++ threads, 4x84x84 grey, the same settings);
+- ``ale-vector-screen``: ale-py's ``AtariVectorEnv`` giving what ``gym-vector`` gives (one 210x160
+  grey screen, v5 settings: no no-op starts, fire reset, max-pooling or reward clipping).
 
 Compiles are timed on their own; a row is the median of ``--repeats`` timed runs after a warm-up,
 with the machine's 1-minute load average when it was taken, and the fastest of the timed runs
@@ -41,6 +43,7 @@ import gymnasium  # noqa: E402
 
 import jaxtari  # noqa: E402
 import jaxtari.envpool as jenvpool  # noqa: E402
+from jaxtari.atari import SCREEN_H, SCREEN_W  # noqa: E402
 from jaxtari.dropin import env_name  # noqa: E402
 from jaxtari.wrappers import make_env  # noqa: E402
 
@@ -128,12 +131,24 @@ def ale_vector(game: str, n: int, steps: int):
     return numpy_loop(env.step, env.single_action_space.n, n, steps)
 
 
+def ale_vector_screen(game: str, n: int, steps: int):
+    from ale_py.vector_env import AtariVectorEnv
+
+    env = AtariVectorEnv(game, num_envs=n, repeat_action_probability=STICKY, img_height=SCREEN_H,
+                         img_width=SCREEN_W, grayscale=True, stack_num=1, maxpool=False, noop_max=0,
+                         reward_clipping=False, use_fire_reset=False)
+    env.reset(seed=0)
+    return numpy_loop(env.step, env.single_action_space.n, n, steps)
+
+
 METHODS = {"native": native, "xla": xla, "envpool-numpy": envpool_numpy, "gym-vector": gym_vector,
-           "gym-vector-objects": gym_vector_objects, "ale-vector": ale_vector}
+           "gym-vector-objects": gym_vector_objects, "ale-vector": ale_vector,
+           "ale-vector-screen": ale_vector_screen}
 
 
 def interleaved(game: str, n: int, args) -> dict:
-    """method -> (setup s, first call s, median s, least s), the timed runs taken in turn."""
+    """method -> (setup s, first call s, median s, least s, (least, greatest) 1-minute load average
+    at its timed runs), the timed runs taken in turn."""
     runs, setup, first = {}, {}, {}
     for method in dict.fromkeys(args.methods):
         t = time.perf_counter()
@@ -143,13 +158,16 @@ def interleaved(game: str, n: int, args) -> dict:
         runs[method]()
         first[method] = time.perf_counter() - t
     times = {m: [] for m in runs}
+    loads = {m: [] for m in runs}
     order = list(runs)
     for r in range(args.repeats):
         for method in order[r % len(order):] + order[:r % len(order)]:
             t = time.perf_counter()
             runs[method]()
             times[method].append(time.perf_counter() - t)
-    return {m: (setup[m], first[m], statistics.median(times[m]), min(times[m])) for m in runs}
+            loads[method].append(os.getloadavg()[0])
+    return {m: (setup[m], first[m], statistics.median(times[m]), min(times[m]),
+                (min(loads[m]), max(loads[m]))) for m in runs}
 
 
 def main(argv=None) -> int:
@@ -174,18 +192,20 @@ def main(argv=None) -> int:
             results = interleaved(game, n, args) if args.interleave else None
             for method in (results or args.methods):
                 if results is not None:
-                    setup, first, median, best = results[method]
+                    setup, first, median, best, (load_lo, load_hi) = results[method]
                 else:
                     t = time.perf_counter()
                     run = METHODS[method](game, n, args.steps)
                     setup = time.perf_counter() - t
                     first, median, best = timed(run, args.repeats)
+                    load_lo = load_hi = os.getloadavg()[0]
                 row = {"game": game, "n": n, "method": method, "steps_per_s": n * args.steps / median,
                        "best_steps_per_s": n * args.steps / best,
-                       "setup_s": setup, "first_call_s": first, "load_1min": os.getloadavg()[0]}
+                       "setup_s": setup, "first_call_s": first, "load_1min": os.getloadavg()[0],
+                       "load_1min_range": [load_lo, load_hi]}
                 rows.append(row)
                 print(f"{game:9s} N={n:<4d} {method:14s} {row['steps_per_s']:>11,.0f} steps/s (best {row['best_steps_per_s']:,.0f})  "
-                      f"(setup {setup:.1f} s, first call {first:.1f} s, load {row['load_1min']:.1f})",
+                      f"(setup {setup:.1f} s, first call {first:.1f} s, load {load_lo:.1f}-{load_hi:.1f})",
                       flush=True)
                 if args.json:
                     args.json.write_text(json.dumps({"steps": args.steps, "repeats": args.repeats,
