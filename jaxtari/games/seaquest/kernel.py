@@ -16,6 +16,7 @@ parked at 0 + 2).
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -134,39 +135,54 @@ def _patrol_hit(s):
     return jnp.any(sub & patrol)
 
 
-def latch(s):
-    """The frame's latches, checked column by column only where two objects can meet: the ball's
-    (at most 8) columns, the torpedo's 8 and the sub's 16, against the lane's group (each copy's
-    pixels read from its byte), rather than whole 160-column lines."""
-    warn = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
-            & (s.oxygen <= k.OXYGEN_WARNING_LEVEL))
-    graphic, pos, n, reflect, ball_x, size = _lane_geometry(s)
+def _lane_latches(s, lane):
+    """One lane section's latches (lane: a traced index 0..3): whether its group meets its ball,
+    the sub meets its group, the sub meets its ball, the torpedo meets its group. Checked column
+    by column only where two objects can meet: the ball's (at most 8) columns, the torpedo's 8 and
+    the sub's 16, against the lane's group (each copy's pixels read from its byte), rather than
+    whole 160-column lines."""
+    one = lambda a: jax.lax.dynamic_slice_in_dim(a, lane, 1)  # noqa: E731  the lane's own byte
+    graphic, pos, n, reflect, ball_x, size = _lane_geometry(
+        s.replace(attributes=one(s.attributes), nusiz_index=one(s.nusiz_index),
+                  obstacle_x=one(s.obstacle_x), missile_x=one(s.missile_x)))
     expand = lambda a: a[:, :, None]  # noqa: E731  (lane, line) -> (lane, line, column)
     g, p, nn, r = expand(graphic), pos[:, None, None], n[:, None, None], reflect[:, None, None]
     # the ball's columns against the group
     j = jnp.arange(8)[None, None, :]
     ball_cols = (expand(ball_x) + j) % WIDTH
     ball_on = j < expand(size)
-    group_ball = jnp.any(ball_on & _group_lit(g, p, nn, r, ball_cols), axis=(1, 2))
-    # the sub's rows on each lane's loop lines
-    lanes = np.arange(k.NUM_LANES)
-    lines = (TOP_SECTION_LOOP_END - 14 + SECTION_LINES * (k.NUM_LANES - 1 - lanes))[:, None] \
-        + np.arange(LOOP_LINES)[None, :]
-    row = (s.sub_y + SUB_ROW_LINE - jnp.asarray(lines)) & BYTE
+    group_ball = jnp.any(ball_on & _group_lit(g, p, nn, r, ball_cols))
+    # the sub's rows on the lane's loop lines
+    lines = TOP_SECTION_LOOP_END - 14 + SECTION_LINES * (k.NUM_LANES - 1 - lane) \
+        + jnp.arange(LOOP_LINES)[None, :]
+    row = (s.sub_y + SUB_ROW_LINE - lines) & BYTE
     sub_graphic = jnp.where(row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + row), 0)
     sub_reflect = s.sub_direction != 0
     c16 = jnp.arange(2 * 8)[None, None, :]
     sub_cols = (s.sub_x + c16) % WIDTH
     sub_on = _bits(expand(sub_graphic), c16, sub_reflect, scale=2)
-    sub_group = jnp.any(sub_on & _group_lit(g, p, nn, r, sub_cols), axis=(1, 2))
+    sub_group = jnp.any(sub_on & _group_lit(g, p, nn, r, sub_cols))
     # the ball's columns against the sub
     sub_ball = jnp.any(ball_on & _bits(expand(sub_graphic), (ball_cols - s.sub_x) % WIDTH,
-                                       sub_reflect, scale=2), axis=(1, 2))
+                                       sub_reflect, scale=2))
     # the torpedo: 8 columns on the sub's row-4 line
     t8 = jnp.arange(k.TORPEDO_WIDTH)[None, None, :]
     torpedo_line = expand(row == TORPEDO_ROW)
-    torpedo_group = jnp.any(torpedo_line & _group_lit(g, p, nn, r, (s.torpedo_x + t8) % WIDTH),
-                            axis=(1, 2))
+    torpedo_group = jnp.any(torpedo_line & _group_lit(g, p, nn, r, (s.torpedo_x + t8) % WIDTH))
+    return jnp.stack([group_ball, sub_group, sub_ball, torpedo_group])
+
+
+def latch(s):
+    """The frame's latches, lane section by lane section as the kernel draws them. The sections
+    run in a loop rather than side by side: the loop reads the frame's state once, where four
+    sections' worth of inlined code made XLA recompute that state inside each of them (the frame's
+    program twice the size and twice the compile time in the wrappers' frame loop)."""
+    warn = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
+            & (s.oxygen <= k.OXYGEN_WARNING_LEVEL))
+    hits = jax.lax.fori_loop(
+        0, k.NUM_LANES, lambda lane, h: h.at[lane].set(_lane_latches(s, lane)),
+        jnp.zeros((k.NUM_LANES, 4), bool))
+    group_ball, sub_group, sub_ball, torpedo_group = hits.T
     return s.replace(
         oxygen_warning=jnp.where(warn, k.WARNING_ON, 0),
         hit_lanes=jnp.where(group_ball, jnp.arange(k.NUM_LANES), NONE),
