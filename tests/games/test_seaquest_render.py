@@ -1,6 +1,7 @@
 """Seaquest's picture (jaxtari/games/seaquest/draw.py) against ALE's screen: the whole 210x160
-picture pixel-exact on every frame of whole random games, and the 84x84 grey picture at the
-pixels it samples."""
+picture pixel-exact on every frame of whole random games, and the 84x84 grey picture (drawn
+directly at that size) equal to ALE's grey screen at the pixels it samples and to the full
+picture's grey at those pixels, bit for bit."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from alignment.porting import ramtrace as rt
-from jaxtari.render import SMALL_GRAY
+from jaxtari.render import SMALL_GRAY, gray
 from jaxtari.games.seaquest import Seaquest
 
 GAME = Seaquest()
@@ -49,6 +50,9 @@ def _compare(seed, frames, hold):
             assert not differs.any(), (c + i + 1, np.argwhere(differs)[:5].tolist())
             grey = ale.getScreenGrayscale()[SMALL_GRAY.ys, SMALL_GRAY.xs]
             assert np.array_equal(small[i], grey), c + i + 1
+            # drawn at 84x84, it is the full picture's samples (not only ALE's, which the
+            # full picture equals on this frame)
+            assert np.array_equal(small[i], gray(pictures[i])[SMALL_GRAY.ys, SMALL_GRAY.xs])
             checked += 1
     return checked
 
@@ -80,9 +84,11 @@ def test_the_picture_is_pixel_exact_over_the_deep_game():
     states = _STATES(GAME._reset(jax.random.key(0)), jnp.asarray(padded))
     for c in range(0, len(actions), CHUNK):
         chunk = jax.tree_util.tree_map(lambda x: x[c:c + CHUNK:2], states)
-        pictures, _ = (np.asarray(p) for p in _PICTURES(chunk))
+        pictures, small = (np.asarray(p) for p in _PICTURES(chunk))
         for i in range(min(CHUNK, len(actions) - c)):
             ale.act(ale_py.Action(int(actions[c + i])))
             if i % 2 == 0:
                 differs = np.any(pictures[i // 2] != ale.getScreenRGB(), axis=2)
                 assert not differs.any(), (c + i + 1, np.argwhere(differs)[:5].tolist())
+                sampled = gray(pictures[i // 2])[SMALL_GRAY.ys, SMALL_GRAY.xs]
+                assert np.array_equal(small[i // 2], sampled), c + i + 1

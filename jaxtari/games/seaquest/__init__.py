@@ -29,14 +29,15 @@ NOOP frames and whole games of random and long-held play (14 games), a game driv
 the stored deep game (tests/data/deep/seaquest-s0.json: six divers surfaced three times, wave 3,
 11,856 frames) and a whole game at difficulty 1. Seaquest has one ALE mode. The 210x160 picture
 (:mod:`.draw`) is pixel-exact against ALE's screen on every frame of 4 whole random games (7,504
-frames) and every 2nd frame of the deep game.
+frames) and every 2nd frame of the deep game. The 84x84 grey picture is drawn directly at that
+size (only the lines and columns it samples, by the same function of line and column): equal to
+ALE's grey screen at those pixels and to the full picture's samples on every frame of the same
+games.
 
 Where it knowingly differs from ALE:
 - once the game is over the cartridge scrolls its logo (the copyright line) across the bottom
   lines; that scroll is not drawn (the picture keeps the still logo). Game logic, signals and
   rewards are unaffected: nothing happens after the game's end but the scroll.
-- the 84x84 grey picture samples the full picture (nearest pixel, ALE's grey levels); the tests
-  check it against ALE's grey screen at those pixels.
 
 Mods (:mod:`.mods`, each declaring the spec rules it changes): ``no_enemy_missiles``,
 ``endless_oxygen`` (JAX only: RAM writes cannot express either, the module says why) and

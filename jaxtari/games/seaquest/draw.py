@@ -1,9 +1,12 @@
-"""Seaquest's 210x160 picture, as TIA colour bytes line by line, then ALE's palette.
+"""Seaquest's picture, as TIA colour bytes at any lines and columns, then ALE's palette: all
+210x160 pixels for :func:`render`, and only the 84x84 that :data:`jaxtari.render.SMALL_GRAY`
+samples for :func:`render_gray84` (drawn directly at that size: every pixel is the same function
+of its line and column, so the small picture is the full one's samples, bit for bit).
 
 - lines 0..56 (:func:`top_indices`): black, the sky with the score (six digits, leading zeros
   blank) and the reserve subs, the horizon, the surface (the sea's colour with a bit flipped by the
   random byte rotating line by line) with the sub's rows and the patrol sub, a black line;
-- lines 57..152 (:func:`colour_indices`): the lanes, from the same object model as the collision
+- lines 57..152 (:func:`lane_indices`): the lanes, from the same object model as the collision
   latches (kernel.py): the sea, the divers and enemy missiles (the ball, colour 0x86), the lanes'
   groups (player 1, the lane's colour byte), the sub (player 0, its colour, or the death
   animation's) and its torpedo (missile 0), in the TIA's priority (players over the ball);
@@ -31,14 +34,26 @@ HMOVE_BAR = 8
 SEA = 0x90
 BALL_COLOUR = 0x86  # measured: the divers' and missiles' colour (the ball uses COLUPF)
 SUB_COLOUR = 0x18
+ALL_LINES, ALL_COLUMNS = np.arange(SCREEN_H), np.arange(SCREEN_W)
 
 
-def colour_indices(s):
-    """(210, 160) TIA colour bytes of the picture of state ``s``."""
+def colour_indices(s, lines=ALL_LINES, columns=ALL_COLUMNS):
+    """TIA colour bytes of the picture of state ``s`` at ``lines`` x ``columns`` (static, lines
+    ascending): (210, 160) by default."""
+    lines, columns = np.asarray(lines).ravel(), np.asarray(columns).ravel()
+    if np.any(np.diff(lines) <= 0):
+        raise ValueError("colour_indices: the lines must be ascending")
+    parts = [draw(s, part, columns) for draw, part in (
+        (top_indices, lines[lines < LANES_TOP]),
+        (lane_indices, lines[(lines >= LANES_TOP) & (lines < LANES_END)]),
+        (bottom_indices, lines[lines >= LANES_END])) if part.size]
+    return jnp.concatenate(parts)
+
+
+def lane_indices(s, lines, columns):
+    """The lane sections' lines (57..152) as colour bytes at ``columns``."""
     eor, mask = colour_mods(s.color_cycle)
-    lines = np.arange(LANES_TOP, LANES_END)
-    cols = jnp.arange(SCREEN_W)
-    n_lines = len(lines)
+    cols = jnp.asarray(columns)
     lane = kernel_lane = (k.NUM_LANES - 1) - (lines - LANES_TOP) // kernel.SECTION_LINES
     section_line = (lines - LANES_TOP) % kernel.SECTION_LINES + 1  # 1..24
     loop = (section_line >= 9) & (section_line <= 23)
@@ -64,15 +79,11 @@ def colour_indices(s):
     sub_colour = jnp.where(s.death != 0, pick(k.DEATH_COLOURS, jnp.maximum(s.death, 1) - 1),
                            SUB_COLOUR)
     tint = lambda c: (c ^ eor) & mask  # noqa: E731
-    band = jnp.full((n_lines, SCREEN_W), tint(SEA), jnp.int32)
+    band = jnp.full((len(lines), len(columns)), tint(SEA), jnp.int32)
     band = jnp.where(ball, tint(BALL_COLOUR), band)
     band = jnp.where(group, s.shown_colours[lane][:, None], band)
     band = jnp.where(sub | torpedo, tint(sub_colour), band)
-    band = jnp.where(cols[None, :] < HMOVE_BAR, 0, band)
-    picture = jnp.zeros((SCREEN_H, SCREEN_W), jnp.int32)
-    picture = picture.at[:LANES_TOP].set(top_indices(s))
-    picture = picture.at[LANES_END:].set(bottom_indices(s))
-    return picture.at[LANES_TOP:LANES_END].set(band)
+    return jnp.where(cols[None, :] < HMOVE_BAR, 0, band)
 
 
 def render(s):
@@ -81,23 +92,47 @@ def render(s):
 
 
 def render_gray84(s):
-    """The 84x84 grey picture: the colour bytes at the pixels :data:`jaxtari.render.SMALL_GRAY`
-    samples, through ALE's grey levels. Not yet drawn directly at 84x84: the full picture's
-    colour bytes are built first (cheap next to the frame), then sampled."""
+    """The 84x84 grey picture: the colour bytes of only the lines and columns
+    :data:`jaxtari.render.SMALL_GRAY` samples, through ALE's grey levels."""
     from jaxtari import render as r
 
     grey = jnp.asarray(r.gray(PALETTE))
     raster = r.SMALL_GRAY
-    return grey[colour_indices(s)[raster.ys, raster.xs] >> 1]
+    return grey[colour_indices(s, raster.ys, raster.xs) >> 1]
+
+
+# ---- the 8-pixel slots of the score's digits, the reserve subs and the rescued divers ----------
+SLOTS_X, SLOT_COUNT, SLOT_WIDTH = 58, 6, 8  # six adjacent 8-column slots from column 58
+
+
+def _slots(columns):
+    """Per column: its slot (0..5; 0 outside), whether it is in one, and its bit (7: left)."""
+    rel = np.asarray(columns) - SLOTS_X
+    inside = (rel >= 0) & (rel < SLOT_COUNT * SLOT_WIDTH)
+    return (np.where(inside, rel // SLOT_WIDTH, 0), inside,
+            np.where(inside, SLOT_WIDTH - 1 - rel % SLOT_WIDTH, 0))
+
+
+def _slot_pixels(byte_per_slot, columns):
+    """Whether each column shows a lit bit of its slot's byte (``byte_per_slot``: (..., 6))."""
+    slot, inside, bit = _slots(columns)
+    return jnp.asarray(inside) & (((byte_per_slot[..., slot] >> jnp.asarray(bit)) & 1) == 1)
+
+
+def _shape_pixels(byte, columns, count):
+    """Columns lit by a static byte drawn in the first ``count`` (traced) slots."""
+    slot, inside, bit = _slots(columns)
+    lit = inside & (((byte >> bit) & 1) == 1)
+    return jnp.asarray(lit) & (count > jnp.asarray(slot))
 
 
 # ---- above the lanes ---------------------------------------------------------------------------
 TOP_BLACK = 7  # lines 0..6: black (the HMOVE bar and the sky start on line 7)
 SKY = 0x84
 SCORE_COLOUR = 0x1A
-DIGITS_TOP, DIGIT_X, DIGIT_STEP, DIGIT_COUNT = 9, 58, 8, 6
+DIGITS_TOP, DIGIT_COUNT = 9, SLOT_COUNT
+DIGIT_ROWS = np.asarray(art.DIGITS, np.int32)  # (digit, row)
 RESERVE_TOP = 22
-RESERVE_X = (58, 66, 74, 82, 90, 98)  # the n-th reserve sub's x (players 0/1 alternating)
 HORIZON_TOP = 33
 HORIZON = (0x74, 0x74, 0x64, 0x64, 0x54, 0x54, 0x44, 0x44, 0x34, 0x34, 0x24, 0x14)  # lines 33..44
 SURFACE_TOP, SURFACE_LINES = 45, 10
@@ -112,57 +147,58 @@ def _byte_pixels(byte, rel, reflect=False, scale=1):
     return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
 
 
-def top_indices(s):
-    """Lines 0..56 as colour bytes (the score and reserve subs on the sky, the horizon, the
-    surface with the sub and the patrol sub, the black line, the sea line above the lanes)."""
+def top_indices(s, lines, columns):
+    """Lines 0..56 at ``lines`` x ``columns`` as colour bytes (the score and reserve subs on the
+    sky, the horizon, the surface with the sub and the patrol sub, the black line, the sea line
+    above the lanes)."""
     eor, mask = colour_mods(s.color_cycle)
     tint = lambda c: (c ^ eor) & mask  # noqa: E731
-    cols = jnp.arange(SCREEN_W)
-    out = jnp.zeros((LANES_TOP, SCREEN_W), jnp.int32)
-    out = out.at[TOP_BLACK:HORIZON_TOP].set(tint(SKY))
+    cols = jnp.asarray(columns)
+    width = len(columns)
     # the score: six digits, leading zeros blank (the last always shown)
-    digits = [(s.score // 10 ** (DIGIT_COUNT - 1 - i)) % 10 for i in range(DIGIT_COUNT)]
-    leading = jnp.bool_(True)
-    for i, d in enumerate(digits):
-        blank = leading & (d == 0) & (i < DIGIT_COUNT - 1)
-        leading = blank
-        for r in range(8):
-            byte = jnp.where(blank, 0, pick([rows[r] for rows in art.DIGITS], d))
-            lit = _byte_pixels(byte, cols - (DIGIT_X + DIGIT_STEP * i))
-            out = out.at[DIGITS_TOP + r].set(jnp.where(lit, tint(SCORE_COLOUR), out[DIGITS_TOP + r]))
-    for r, byte in enumerate(art.RESERVE_SUB):
-        line = out[RESERVE_TOP + r]
-        for n, x in enumerate(RESERVE_X):
-            lit = (s.reserve_subs > n) & _byte_pixels(jnp.int32(byte), cols - x)
-            line = jnp.where(lit, tint(SCORE_COLOUR), line)
-        out = out.at[RESERVE_TOP + r].set(line)
-    for i, c in enumerate(HORIZON):
-        out = out.at[HORIZON_TOP + i].set(tint(c))
-    # the surface: the sea's colour with one bit flipped by the random byte rotating line by line
+    digits = jnp.stack([(s.score // 10 ** (DIGIT_COUNT - 1 - i)) % 10 for i in range(DIGIT_COUNT)])
+    leading = jnp.cumprod(digits == 0) == 1
+    blank = leading & (jnp.arange(DIGIT_COUNT) < DIGIT_COUNT - 1)
     sea = tint(SEA)
-    tmp = s.shown_random
     shown = s.replace(sub_animation=s.shown_sub_animation)
     sub_colour = jnp.where(s.death != 0, pick(k.DEATH_COLOURS, jnp.maximum(s.death, 1) - 1),
                            SUB_COLOUR)
     px = jnp.where(s.patrol_x < SCREEN_W, s.patrol_x, 0)
-    for i in range(SURFACE_LINES):
-        x = SURFACE_LINES - 1 - i
-        tmp = ((tmp << 1) | (tmp >> 7)) & BYTE
-        line = jnp.full(SCREEN_W, sea ^ (tmp & SURFACE_FLICKER), jnp.int32)
-        if x >= 2:
-            row = (s.sub_y - (SURFACE_LINES - x)) & BYTE
-            sub_byte = jnp.where(row < kernel.SUB_ROWS_DRAWN,
-                                 kernel._page(kernel._sub_rows(shown) + row), 0)
-            patrol_byte = kernel._page(kernel.patrol_rows(s, s.shown_sub_animation) + x)
-            line = jnp.where(_byte_pixels(patrol_byte, cols - px, True), tint(PATROL_COLOUR),
-                             line)
-            line = jnp.where(_byte_pixels(sub_byte, (cols - s.sub_x) % SCREEN_W,
-                                          s.sub_direction != 0, 2), tint(sub_colour), line)
-        out = out.at[SURFACE_TOP + i].set(line)
-    out = out.at[BLACK_LINE].set(0)
-    out = out.at[BLACK_LINE + 1].set(sea)
-    return jnp.where((cols[None, :] < HMOVE_BAR) | (jnp.arange(LANES_TOP)[:, None] < TOP_BLACK),
-                     0, out)
+    rows = []
+    for y in lines:
+        y = int(y)
+        line = jnp.zeros(width, jnp.int32)
+        if TOP_BLACK <= y < HORIZON_TOP:
+            line = jnp.full(width, tint(SKY), jnp.int32)
+            if DIGITS_TOP <= y < DIGITS_TOP + DIGIT_ROWS.shape[1]:
+                byte = jnp.where(blank, 0, jnp.asarray(DIGIT_ROWS[:, y - DIGITS_TOP])[digits])
+                line = jnp.where(_slot_pixels(byte, columns), tint(SCORE_COLOUR), line)
+            if RESERVE_TOP <= y < RESERVE_TOP + len(art.RESERVE_SUB):
+                lit = _shape_pixels(art.RESERVE_SUB[y - RESERVE_TOP], columns, s.reserve_subs)
+                line = jnp.where(lit, tint(SCORE_COLOUR), line)
+        elif HORIZON_TOP <= y < SURFACE_TOP:
+            line = jnp.full(width, tint(HORIZON[y - HORIZON_TOP]), jnp.int32)
+        elif SURFACE_TOP <= y < BLACK_LINE:
+            # the sea's colour with one bit flipped by the random byte rotating line by line
+            i = y - SURFACE_TOP
+            turn = (i + 1) % 8
+            tmp = ((s.shown_random << turn) | (s.shown_random >> (8 - turn))) & BYTE
+            line = jnp.full(width, sea ^ (tmp & SURFACE_FLICKER), jnp.int32)
+            x = SURFACE_LINES - 1 - i
+            if x >= 2:
+                row = (s.sub_y - (SURFACE_LINES - x)) & BYTE
+                sub_byte = jnp.where(row < kernel.SUB_ROWS_DRAWN,
+                                     kernel._page(kernel._sub_rows(shown) + row), 0)
+                patrol_byte = kernel._page(kernel.patrol_rows(s, s.shown_sub_animation) + x)
+                line = jnp.where(_byte_pixels(patrol_byte, cols - px, True), tint(PATROL_COLOUR),
+                                 line)
+                line = jnp.where(_byte_pixels(sub_byte, (cols - s.sub_x) % SCREEN_W,
+                                              s.sub_direction != 0, 2), tint(sub_colour), line)
+        elif y == BLACK_LINE + 1:
+            line = jnp.full(width, sea, jnp.int32)
+        rows.append(line)
+    out = jnp.stack(rows)
+    return jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR)[None, :], 0, out)
 
 
 # ---- below the lanes ---------------------------------------------------------------------------
@@ -179,46 +215,50 @@ LOGO_TOP, LOGO_COLOUR = 191, 0x86
 BLINK = 0x10  # the low-oxygen bar is black while the frame counter's bit 4 is clear
 
 
-def _mask(text):
-    return np.asarray([c == "#" for c in text.ljust(SCREEN_W, ".")], bool)
+def _mask(text, columns):
+    return np.asarray([c == "#" for c in text.ljust(SCREEN_W, ".")], bool)[np.asarray(columns)]
 
 
-def bottom_indices(s):
-    """Lines 153..209 as colour bytes: seaweed, reef, sea floor with the oxygen bar and the rescued
-    divers, the logo."""
+def bottom_indices(s, lines, columns):
+    """Lines 153..209 at ``lines`` x ``columns`` as colour bytes: seaweed, reef, sea floor with
+    the oxygen bar and the rescued divers, the logo."""
     eor, mask = colour_mods(s.color_cycle)
     tint = lambda c: (c ^ eor) & mask  # noqa: E731
-    cols = jnp.arange(SCREEN_W)
-    out = jnp.zeros((SCREEN_H - LANES_END, SCREEN_W), jnp.int32)
-    at = lambda line: line - LANES_END  # noqa: E731
-    for i, c in enumerate(SEAWEED):
-        out = out.at[at(LANES_END + i)].set(tint(c))
+    cols = jnp.asarray(columns)
+    width = len(columns)
     floor = tint(SEA_FLOOR)
-    out = out.at[at(REEF_TOP):at(FLOOR_END)].set(floor)
-    for i, text in enumerate(art.REEF):
-        out = out.at[at(REEF_TOP + i)].set(jnp.where(jnp.asarray(_mask(text)), floor,
-                                                     tint(SEAWEED[-1])))
     low = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
            & (s.oxygen <= k.OXYGEN_WARNING_LEVEL) & ((s.frame_count & BLINK) == 0))
     bar = jnp.where(low, 0, tint(OXYGEN_BAR))
     # measured: with no oxygen the empty bar starts one column further left
     in_bar = (cols >= OXYGEN_LEFT - (s.oxygen == 0)) & (cols < OXYGEN_RIGHT)
     full = (cols >= OXYGEN_LEFT) & (cols < OXYGEN_LEFT + s.oxygen)
-    for i, text in enumerate(art.OXYGEN_LABEL):
-        line = jnp.where(in_bar, jnp.where(full, bar, tint(OXYGEN_EMPTY)), floor)
-        out = out.at[at(OXYGEN_TOP + i)].set(jnp.where(jnp.asarray(_mask(text)), 0, line))
     # six divers carried under water: the indicator blinks (drawn in the floor's colour)
     blink = ((s.divers == k.MAX_DIVERS) & (s.sub_y != k.SUB_Y_MIN)
              & ((s.frame_count & DIVERS_BLINK) == 0))
     divers_colour = tint(jnp.where(blink, SEA_FLOOR, DIVERS_COLOUR))
-    for r, byte in enumerate(art.RESCUED_DIVER):
-        line = out[at(DIVERS_TOP + r)]
-        for n, x in enumerate(RESERVE_X):
-            lit = (s.divers > n) & _byte_pixels(jnp.int32(byte), cols - x)
-            line = jnp.where(lit, divers_colour, line)
-        out = out.at[at(DIVERS_TOP + r)].set(line)
-    for i, text in enumerate(art.LOGO):
-        lit = jnp.asarray(np.roll(_mask(text), art.LOGO_LEFT))
-        out = out.at[at(LOGO_TOP + i)].set(jnp.where(lit, tint(LOGO_COLOUR), 0))
-    lines = jnp.arange(LANES_END, SCREEN_H)[:, None]
-    return jnp.where((cols[None, :] < HMOVE_BAR) & (lines < FLOOR_END), 0, out)
+    rows = []
+    for y in lines:
+        y = int(y)
+        line = jnp.zeros(width, jnp.int32)
+        if y < REEF_TOP:
+            line = jnp.full(width, tint(SEAWEED[y - LANES_END]), jnp.int32)
+        elif y < REEF_TOP + len(art.REEF):
+            line = jnp.where(jnp.asarray(_mask(art.REEF[y - REEF_TOP], columns)), floor,
+                             tint(SEAWEED[-1]))
+        elif OXYGEN_TOP <= y < OXYGEN_TOP + len(art.OXYGEN_LABEL):
+            line = jnp.where(in_bar, jnp.where(full, bar, tint(OXYGEN_EMPTY)), floor)
+            line = jnp.where(jnp.asarray(_mask(art.OXYGEN_LABEL[y - OXYGEN_TOP], columns)), 0,
+                             line)
+        elif DIVERS_TOP <= y < DIVERS_TOP + len(art.RESCUED_DIVER):
+            lit = _shape_pixels(art.RESCUED_DIVER[y - DIVERS_TOP], columns, s.divers)
+            line = jnp.where(lit, divers_colour, jnp.full(width, floor, jnp.int32))
+        elif y < FLOOR_END:
+            line = jnp.full(width, floor, jnp.int32)
+        elif LOGO_TOP <= y < LOGO_TOP + len(art.LOGO):
+            lit = np.roll(_mask(art.LOGO[y - LOGO_TOP], ALL_COLUMNS), art.LOGO_LEFT)[columns]
+            line = jnp.where(jnp.asarray(lit), tint(LOGO_COLOUR), 0)
+        if y < FLOOR_END:
+            line = jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR), 0, line)
+        rows.append(line)
+    return jnp.stack(rows)
