@@ -14,12 +14,14 @@ from alignment.reference.games.kangaroo import players, route
 
 SESSIONS = Path(__file__).resolve().parents[2] / "playtest"
 
-LAYOUT_1_FROM = 2_338  # the frame the route reaches the baby (measured: the level becomes 1)
+LAYOUT_1_AFTER = 2_340  # frames the route plays before the level reads 1 (measured)
 
 
 def test_the_route_reaches_layout_1_with_every_life_on_both_backends():
     actions = [ACTION_NAMES.index(a) for a in route.actions()]
     assert len(actions) == route.FRAMES
+    result = deepplay.compare("kangaroo", actions[:LAYOUT_1_AFTER - 1], render=False)
+    assert result.final["level"] == 0  # one frame before the baby's round ends
     result = deepplay.compare("kangaroo", actions, render_every=200)
     assert result.first_mismatch is None, result.signal_mismatches
     assert not result.pixel_mismatches and result.rendered > 10
@@ -30,7 +32,7 @@ def test_the_route_reaches_layout_1_with_every_life_on_both_backends():
 def test_the_scripted_player_plays_the_route_by_the_reported_frame_then_punches():
     policy = players.SCRIPTED.make()
     wanted = route.actions()
-    for frame in (0, 170, 171, 500, LAYOUT_1_FROM, route.FRAMES - 1):
+    for frame in (0, 170, 171, 500, LAYOUT_1_AFTER, route.FRAMES - 1):
         held = policy({"frame": frame}, tick=frame + 7)  # the tick (window frames) is not used
         assert held == players.controls_of(wanted[frame]), frame
     assert players.controls_of("UPRIGHTFIRE") == {"up", "right", "fire"}

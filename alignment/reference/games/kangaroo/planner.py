@@ -1,9 +1,13 @@
 """A planner on the JAX game (exact against ALE, so what it finds replays on ALE): random shooting
-over held actions with the monkeys, the coconut and the timer held off (the no_monkey,
-no_coconut and frozen_timer mods on both sides), scored by the layout reached and the highest row
-climbed. It drove the stored game tests/data/kangaroo/planner-layout1-s0.json (30,002 frames: layout 0
-climbed to the baby, then layout 1's upper floors; 7 min on the shared 2-core machine under load; re-running ``plan(seed=0)`` gives it again, checked
-once on 2026-12-04, not in the tests: it takes minutes).
+over held actions, scored by the layout reached and the highest row climbed.
+
+- With the monkeys, the coconut and the timer held off (the no_monkey, no_coconut and frozen_timer
+  mods on both sides) it drove the stored game tests/data/kangaroo/planner-layout1-s0.json (30,002
+  frames: layout 0 climbed to the baby, then layout 1's upper floors; 7 min on the shared 2-core
+  machine under load; re-running ``plan(seed=0)`` gives it again, checked once on 2026-12-04, not
+  in the tests: it takes minutes).
+- On the plain game, scored also by the distance to layout 0's next ladder (``route=True``), it
+  found the playtest's route (:mod:`.route`, 205 s under load).
 """
 
 from __future__ import annotations

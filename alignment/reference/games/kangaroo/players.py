@@ -208,8 +208,9 @@ def controls_of(action_name: str) -> set:
 class RoutePlayer:
     """Plays the route the JAX planner found for the plain game (:mod:`.route`: from reset to
     floor layout 1), keyed on the frame the ALE side reports (so a pause or a note does not put it
-    out of step; without a frame signal, the window's tick), then stands punching. The game is the same on both sides frame for frame, so the
-    route found on the JAX game climbs on ALE as well."""
+    out of step; without a frame signal, the window's tick), then stands punching. The game is
+    the same on both sides frame for frame, so the route found on the JAX game climbs on ALE as
+    well."""
 
     def __init__(self):
         self.actions = route.actions()

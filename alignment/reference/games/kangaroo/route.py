@@ -2,7 +2,7 @@
 layout 1 (``planner.plan(seed=0, max_frames=9000, until_level=1, mods=(), moves=PLAIN_MOVES,
 route=True)``, 2026-12-05: 205 s on the shared 2-core machine under load), as (ALE action name,
 frames held) runs. The JAX game is exact against ALE, so the route climbs layout 0 on ALE as well:
-no life lost, layout 1 from frame 2,338 (tests/games/test_kangaroo_playtest.py replays it on both).
+no life lost, layout 1 reached after 2,340 frames (tests/games/test_kangaroo_playtest.py replays it on both).
 Data, not code: the scripted player (:mod:`.players`) plays it frame by frame.
 """
 
