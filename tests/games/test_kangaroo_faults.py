@@ -1,6 +1,8 @@
-"""Kangaroo's staged seeded faults (faults/kangaroo.py): well formed, and each
-caught by the stored games: the fault's JAX game departs from the plain one (which equals ALE on
-every frame of these games: test_kangaroo_logic) in a mirrored byte, the reward or the lives."""
+"""Kangaroo's seeded faults (faults/kangaroo.py): well formed, each naming a reviewed rule of
+specs/kangaroo.yaml that has a probe; each flagged by that probe on the JAX game (slow), and the
+nine staged with the port caught by the stored games too: the fault's JAX game departs from the
+plain one (which equals ALE on every frame of these games: test_kangaroo_logic) in a mirrored
+byte, the reward or the lives."""
 
 from __future__ import annotations
 
@@ -10,14 +12,23 @@ import numpy as np
 import pytest
 
 from alignment import deepplay
+from alignment.audit import probes
+from alignment.spec.store import load_spec
 from alignment.porting.ramtrace import ACTION_NAMES
 from jaxtari.mods import PostStepMod
 from jaxtari.games.kangaroo import Kangaroo
 from jaxtari.games.kangaroo.game import FIELD_RAM, KangarooConstants
 from faults.kangaroo import FAULTS
+from tests.docs.paths import SPECS
 from tests.games.test_kangaroo_logic import CLIMB, STORED
 
 HELD_OFF = KangarooConstants(monkeys_held_off=True, coconut_held_off=True)
+SPEC = load_spec(SPECS / "kangaroo.yaml")
+# the faults staged with the port, which its stored games (the deep game, the held-off climb) reach;
+# the others need a poked score, a punched coconut or the third layout, which only their probes do
+STAGED = ("three_in_reserve", "slow_apples", "fruit_pays_double", "bell_never_rings",
+          "fruit_never_regrows", "time_bonus_twice", "never_ends", "monkeys_never_throw",
+          "punch_pays_300")
 
 
 def test_the_faults_are_at_least_eight_distinct_mods_each_breaking_one_rule():
@@ -26,6 +37,12 @@ def test_the_faults_are_at_least_eight_distinct_mods_each_breaking_one_rule():
     assert len({f.breaks for f in FAULTS}) == len(FAULTS)
     for f in FAULTS:
         assert isinstance(f.mod, PostStepMod) and "." in f.breaks and f.mod.description
+
+
+def test_each_fault_names_a_reviewed_rule_with_a_probe():
+    for f in FAULTS:
+        rule = SPEC.rule(f.breaks)
+        assert rule.status == "reviewed" and rule.probe is not None, f.name
 
 
 def _run(game, actions):
@@ -51,11 +68,20 @@ def _games():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f.name)
-def test_each_fault_is_caught_by_the_stored_games(fault):
+@pytest.mark.parametrize("fault", [f for f in FAULTS if f.name in STAGED], ids=lambda f: f.name)
+def test_each_staged_fault_is_caught_by_the_stored_games(fault):
     for consts, actions in _games():
         plain = _run(Kangaroo(consts), actions)
         faulty = _run(Kangaroo(consts, post_step_mods=[fault.mod]), actions)
         if any(not np.array_equal(a, b) for a, b in zip(plain, faulty)):
             return
     pytest.fail(f"{fault.name}: the stored games play the same with and without it")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", [f for f in FAULTS if f.name not in STAGED], ids=lambda f: f.name)
+def test_each_added_fault_is_flagged_by_the_probe_of_its_rule(fault):
+    probe = SPEC.rule(fault.breaks).probe
+    assert probes.run_probe("kangaroo", probe, "ale", spec=SPEC).passed
+    assert probes.run_probe("kangaroo", probe, "jax", spec=SPEC).passed
+    assert not probes.run_probe("kangaroo", probe, "jax", (fault.mod,), spec=SPEC).passed
