@@ -44,13 +44,17 @@ player (73,447 frames, scores up to 421; the top speed in all, the paddle shrunk
 3,000-frame game in each of the 12 modes at both difficulties (65,315 frames); the 210x160 screen
 is pixel-exact on every 10th frame of all of them, and on every frame of the scripted starts.
 
-Where it knowingly differs from ALE (not reached by any test game, so not measured):
-- the cartridge's game-select screen, its attract mode and games of two to four players are not
-  modelled; after 65,536 frames without a reset the cartridge stops the game (ram[52]) - the state
-  does too, but the picture keeps the in-game score display; the cartridge also takes the ball out
-  of play then (ram[101] = 0; its speed, the hit count and the shrink flag cleared; no ball lost,
-  no game over), where the ball here moves on (measured on ALE: the playtest's scripted player,
-  seed 0, reaches frame 65,536 with a ball in play);
+Where it knowingly differs from ALE:
+- the cartridge's game-select switches, its attract mode before a game and games of two to four
+  players are not modelled;
+- after 65,536 frames without a reset the frame counter (ram[90..91]) wraps and the cartridge stops
+  the game (ram[52]) without ending ALE's episode, which runs on to its frame cap: the ball is taken
+  out of play where it stands, the digits show the select display (the game number) and the colours
+  cycle every 256 frames (constants: ATTRACT_SETS, COLOUR_SET_X; tests/games/test_breakout_select.py,
+  every RAM byte and every screen equal for 100 colour sets). From the counter's high byte 100 on
+  (frame 91,136 of such a game, 16,864 frames before the cap) ALE draws the paddle differently (one
+  line higher on some frames, then 1 px to the right) and its pot reading can differ: not modelled
+  (constants.PADDLE_SHIFT_SET);
 - a brick hit is looked up at RAM byte (5 - row) + column base; rows outside 0..5 would address
   other RAM on the cartridge - they cannot be reached (the playfield has no pixels there) and are
   ignored here;

@@ -109,6 +109,26 @@ POINTS_PER_WALL = 432
 # a paddle hit at this score brings the second wall  rule: termination.player-team-destroy-walls
 SECOND_WALL_SCORE = 432
 
+# ---- a game stopped by the frame counter (ALE) ------------------------------------------------------
+# When ram[90..91] wraps (65,536 frames without a reset) the cartridge ends the game but not the
+# episode (ALE ends it on the last ball only): it shows its select display, the game number in the
+# score's tens and units (tens blank below 10), the hundreds and the balls blank, and cycles the
+# colours by the counter's high byte h (ram[93]), a new set every 256 frames: each colour byte
+# XOR h with its nibbles swapped, then ANDed with 0xF7 (ALE: ram[60..69], the colour bytes, and the
+# screen at h = 0..167).
+ATTRACT_PERIOD_BITS = 8  # h: the high byte of ram[90..91]
+ATTRACT_SETS = 256
+ATTRACT_MASK = 0xF7
+# Not modelled: from h = 100 (frame 91,136 of a game stopped at 65,536) ALE draws the paddle's lines
+# one line higher on some frames of that set and 1 px to the right from then on, and the paddle's
+# pot reading can differ (ALE, NOOP and random play); the frame cap (108,000) comes at h = 165.
+PADDLE_SHIFT_SET = 100
+GAMES_PER_MODE_STEP = 4  # ALE's modes 0, 4, ..., 44 are the manual's games 1..12
+# The screen x on line 203 (geometry.COLOUR_SET_LINE) from which a new colour set shows on its first
+# frame, per game 1..12: the select display's work before the write takes longer for some game
+# numbers (ALE: the first frame of 5 sets in each game, at both difficulties; 160: from line 204)
+COLOUR_SET_X = (55, 55, 55, 145, 55, 55, 55, 145, 55, 91, 91, 160)
+
 # ---- the frame's other counters (ROM; ALE for the values after reset) -----------------------------
 # ram[94]: bit 7 while the wall is being (re)built (collisions are skipped), bit 6 to refill the
 # wall when done, low six bits frames left. After reset it is 0xE4: 36 frames of the start-up

@@ -16,7 +16,10 @@ first, as the 2600 itself holds it.
   digits, the six brick rows) by a static index, and each raster column tests a static bit.
 * The ball and the paddle are one span [from, to) of screen columns per line (empty off their
   lines), compared against each raster column's screen x.
-* The side walls and their colours do not change: a static mask and colour per pixel.
+* The side walls do not move: a static mask per pixel, their colours per line.
+* The colours are the ROM's colour bytes, each a role (background, walls, paddle, a brick row, ...):
+  a game stopped by the frame counter cycles them (``constants.ATTRACT_SETS``), so each frame
+  takes its roles' colours from one of 256 small tables, then lines and pixels from the roles.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import numpy as np
 
 from jaxtari import render
 from jaxtari.atari.fonts import DIGITS_3X5
+from jaxtari.atari.palette import PALETTE
 from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
 
@@ -61,6 +65,30 @@ def _fmt(raster, rgb) -> np.ndarray:
     return (rgb if raster.channels == 3 else render.gray(rgb)).astype(np.int32)
 
 
+# the colour roles: what a pixel's colour byte is, whatever the cycle does to it
+_BG, _WALL, _PADDLE, _LEFT_LOW, _ROW0 = 0, 1, 2, 3, 4
+
+
+def _colour_byte(rgb) -> int:
+    """The TIA colour byte ALE shows as ``rgb`` (a game's colours are measured as RGB)."""
+    hits = np.nonzero((PALETTE == np.asarray(rgb)).all(axis=1))[0]
+    if not len(hits):
+        raise ValueError(f"breakout: colour {tuple(rgb)} is not in ALE's NTSC palette")
+    return int(hits[0]) << 1
+
+
+def _role_colours(raster, consts) -> np.ndarray:
+    """(256, roles, C) int32: every role's colour under each of the cycle's sets (set 0: as in
+    play)."""
+    base = np.asarray([_colour_byte(c) for c in (consts.background, consts.wall_colour,
+                                                 consts.paddle_colour, consts.left_wall_low_colour,
+                                                 *consts.row_colours)])
+    h = np.arange(k.ATTRACT_SETS)[:, None]
+    byte = base[None, :] ^ (((h << 4) | (h >> 4)) & 0xFF)
+    byte &= k.ATTRACT_MASK
+    return _fmt(raster, PALETTE[byte >> 1])
+
+
 @functools.lru_cache(maxsize=8)
 def _static(height, width, channels, ys_bytes, xs_bytes, consts):
     """Per-raster tables (numpy), everything about the picture that does not depend on the state."""
@@ -81,28 +109,27 @@ def _static(height, width, channels, ys_bytes, xs_bytes, consts):
     pf = np.clip(xs // g.PF_PIXEL, 0, 39)
     t["pf_hi"] = (pf >= 32)[None, :]
     t["pf_bit"] = (pf % 32).astype(np.uint32)[None, :]
-    # the playfield's colour of each line: grey above the bricks, the row's colour, then the paddle's
-    line_rgb = np.where((ys < g.BRICK_TOP)[:, None], np.asarray(consts.wall_colour),
-                        np.asarray(consts.paddle_colour))
-    line_rgb = np.where((brick_row >= 0)[:, None],
-                        np.asarray(consts.row_colours)[np.clip(brick_row, 0, 5)], line_rgb)
-    t["line_col"] = _fmt(raster, line_rgb)
+    # the playfield's colour role of each line: grey above the bricks, the row's, then the paddle's
+    line_role = np.where(ys < g.BRICK_TOP, _WALL, _PADDLE)
+    line_role = np.where(brick_row >= 0, _ROW0 + np.clip(brick_row, 0, 5), line_role)
+    t["line_role"] = line_role
     # invisible games: the brick rows in the background's colour while the wall is not lit
-    dark = np.where((brick_row >= 0)[:, None], np.asarray(consts.background), line_rgb)
-    t["line_col_dark"] = _fmt(raster, dark)
+    t["line_role_dark"] = np.where(brick_row >= 0, _BG, line_role)
     # side walls (their colour changes from the paddle's lines on)
     left = ((ys >= g.TOP_WALL[0]) & (ys < g.LEFT_WALL_END))[:, None] & (xs < g.WALL_W)[None]
     right = ((ys >= g.TOP_WALL[0]) & (ys < g.RIGHT_WALL_END))[:, None] & (
         xs >= g.SCREEN_W - g.WALL_W)[None]
-    low = (ys >= g.LOW_COLOUR_TOP)[:, None]
-    side_rgb = np.zeros((height, width, 3), np.int32)
-    side_rgb[left | right] = consts.wall_colour
-    side_rgb[left & low] = consts.left_wall_low_colour
-    side_rgb[right & low] = consts.paddle_colour
+    low = ys >= g.LOW_COLOUR_TOP
     t["side"] = left | right
-    t["side_col"] = _fmt(raster, side_rgb)
-    t["background"] = _fmt(raster, consts.background)
-    t["paddle_col"] = _fmt(raster, consts.paddle_colour)
+    t["side_left"] = (xs < g.WALL_W)[None]
+    t["left_role"] = np.where(low, _LEFT_LOW, _WALL)
+    t["right_role"] = np.where(low, _PADDLE, _WALL)
+    t["colours"] = _role_colours(raster, consts)
+    t["late_lines"] = ys > g.COLOUR_SET_LINE
+    split = np.nonzero(ys == g.COLOUR_SET_LINE)[0]
+    t["split_row"] = int(split[0]) if len(split) else None
+    t["split_right"] = xs >= k.COLOUR_SET_X[consts.mode // k.GAMES_PER_MODE_STEP]
+    t["hmove_blank"] = ((ys == g.HMOVE_LINE)[:, None] & (xs < g.HMOVE_BLANK_W)[None])
     # the ball's top line offset of each line's kernel section, and the lines it may be drawn on
     offset = np.full(ys.shape, g.BALL_SECTIONS[0][1], np.int32)
     for first, off in g.BALL_SECTIONS[1:]:
@@ -127,16 +154,20 @@ def _brick_words(bricks):
     return bits[:, :32].sum(axis=1, dtype=_U32), bits[:, 32:].sum(axis=1, dtype=_U32)
 
 
-def _glyph_words(shown_score, shown_lives):
+def _glyph_words(shown_score, shown_lives, selecting, shown_select, game_number):
     """(5,) lo and hi uint32 words of the digits' glyph rows: the score's three digits (leading
-    zeros shown), the balls left and the player number."""
-    digits = [(shown_score // 100) % 10, (shown_score // 10) % 10, shown_score % 10,
-              shown_lives % 10]
+    zeros shown), the balls left and the player number; in the select display (see
+    constants.ATTRACT_SETS) the hundreds and the balls blank from its first frame and the game
+    number in the tens and units from the next (the digits are set up a frame ahead)."""
+    tens = jnp.where(shown_select, game_number // 10, (shown_score // 10) % 10)
+    units = jnp.where(shown_select, game_number % 10, shown_score % 10)
+    digits = [(shown_score // 100) % 10, tens, units, shown_lives % 10]
+    blank = [selecting, shown_select & (game_number < 10), jnp.bool_(False), selecting]
     glyphs = jnp.asarray(GLYPH_BITS)
     lo = jnp.zeros((GLYPH_ROWS,), _U32)
-    for d, pf in zip(digits, _DIGIT_PF):
+    for d, off, pf in zip(digits, blank, _DIGIT_PF):
         assert pf + 3 <= 32
-        lo = lo | (glyphs[d].astype(_U32) << _U32(pf))
+        lo = lo | jnp.where(off, _U32(0), glyphs[d].astype(_U32) << _U32(pf))
     assert _DIGIT_PF[4] >= 32
     hi = jnp.asarray(GLYPH_BITS[PLAYER_NUMBER].astype(np.uint32) << np.uint32(_DIGIT_PF[4] - 32))
     return lo, hi
@@ -155,7 +186,9 @@ def draw(game, raster: render.Raster, state):
 
     # playfield words of each line
     brick_lo, brick_hi = _brick_words(state.bricks)
-    glyph_lo, glyph_hi = _glyph_words(state.shown_score, state.shown_lives)
+    selecting = game.selecting(state)
+    glyph_lo, glyph_hi = _glyph_words(state.shown_score, state.shown_lives, selecting,
+                                      state.shown_select, c.mode // k.GAMES_PER_MODE_STEP + 1)
     table_lo = jnp.concatenate([jnp.asarray([0, 0xFFFFFFFF], _U32), glyph_lo, brick_lo])
     table_hi = jnp.concatenate([jnp.asarray([0, 0xFF], _U32), jnp.broadcast_to(glyph_hi, (GLYPH_ROWS,)),
                                 brick_hi])
@@ -175,10 +208,27 @@ def draw(game, raster: render.Raster, state):
     pw = jnp.asarray(c.paddle_widths)[game.paddle_size(state.shrunk)]
     pad_from, pad_to = _span(jnp.asarray(t["paddle_lines"]), px, px + pw)
 
-    # the playfield's colour of each line
-    line_col = jnp.asarray(t["line_col"])
-    if c.flags & k.INVISIBLE:
-        line_col = jnp.where(state.wall_lit, line_col, jnp.asarray(t["line_col_dark"]))
+    # each line's colours. The colour bytes are rewritten mid-line (geometry.COLOUR_SET_LINE):
+    # the lines above show the previous frame's set, the lines below this frame's.
+    previous = (state.clock - 1) & 0xFFFF
+    set_above = jnp.where(state.shown_select,
+                          (previous >> k.ATTRACT_PERIOD_BITS) % k.ATTRACT_SETS, 0)
+    set_below = jnp.where(selecting, (state.clock >> k.ATTRACT_PERIOD_BITS) % k.ATTRACT_SETS, 0)
+    table = jnp.asarray(t["colours"])
+    above, below = table[set_above], table[set_below]  # (roles, C)
+    late = jnp.asarray(t["late_lines"]).reshape((-1,) + (1,) * (table.ndim - 1))
+    colours = jnp.where(late, below[None], above[None])  # (H, roles, C)
+    line_role = jnp.asarray(t["line_role"])
+    if c.flags & k.INVISIBLE:  # the select display shows the wall (measured on ALE)
+        line_role = jnp.where(state.wall_lit | state.shown_select, line_role,
+                              jnp.asarray(t["line_role_dark"]))
+    rows = jnp.arange(colours.shape[0])
+    left_role, right_role = jnp.asarray(t["left_role"]), jnp.asarray(t["right_role"])
+    line_col = colours[rows, line_role]
+    background = colours[:, _BG]
+    paddle_col = colours[:, _PADDLE]
+    left_col = colours[rows, left_role]
+    right_col = colours[rows, right_role]
 
     # The per-line values are computed once per line, not once per pixel: XLA fuses cheap
     # elementwise chains into their consumer (jaxtari.xla.materialize).
@@ -193,7 +243,18 @@ def draw(game, raster: render.Raster, state):
     rgb = raster.channels == 3
     px_ = (lambda m: m[..., None]) if rgb else (lambda m: m)
     lines = (lambda a: a[:, None, :]) if rgb else col
-    img = jnp.where(px_(pf | ball), lines(line_col), jnp.asarray(t["background"]))
-    img = jnp.where(px_(jnp.asarray(t["side"])), jnp.asarray(t["side_col"]), img)
-    img = jnp.where(px_(paddle), jnp.asarray(t["paddle_col"]), img)
+    side_col = jnp.where(px_(jnp.asarray(t["side_left"])), lines(left_col), lines(right_col))
+    img = jnp.where(px_(pf | ball), lines(line_col), lines(background))
+    img = jnp.where(px_(jnp.asarray(t["side"])), side_col, img)
+    img = jnp.where(px_(paddle), lines(paddle_col), img)
+    # the first line's HMOVE blank: black whatever the colours (seen once they cycle)
+    img = jnp.where(px_(jnp.asarray(t["hmove_blank"])), 0, img)
+    r = t["split_row"]
+    if r is not None:  # the line the colours change on: this frame's set right of the write
+        side_new = jnp.where(px_(jnp.asarray(t["side_left"][0])), below[left_role[r]],
+                             below[right_role[r]])
+        new = jnp.where(px_(pf[r] | ball[r]), below[line_role[r]], below[_BG])
+        new = jnp.where(px_(jnp.asarray(t["side"][r])), side_new, new)
+        new = jnp.where(px_(paddle[r]), below[_PADDLE], new)
+        img = img.at[r].set(jnp.where(px_(jnp.asarray(t["split_right"])), new, img[r]))
     return img.astype(jnp.uint8)

@@ -44,6 +44,7 @@ class BreakoutState:
     shown_lives: jax.Array
     latched_score: jax.Array  # what the next frame's digits will show (latched by this frame's)
     latched_lives: jax.Array
+    shown_select: jax.Array  # the digits show the select display (the game number; see draw)
     wall_lit: jax.Array     # invisible games: whether this frame's kernel shows the bricks
     moved_y: jax.Array      # ram[101] when the ball last moved: see geometry.held_lift
 
@@ -99,7 +100,7 @@ class Breakout(Game):
             lives=i32(c.start_lives), score=i32(0), clock=i32(0), active=jnp.bool_(True),
             sound=i32(0), last_paddle_x=i32(0), shown_score=i32(0),
             shown_lives=i32(c.start_lives), latched_score=i32(0), latched_lives=i32(c.start_lives),
-            wall_lit=jnp.bool_(False), moved_y=i32(0),
+            shown_select=jnp.bool_(False), wall_lit=jnp.bool_(False), moved_y=i32(0),
         )
 
     # ---- swappable mechanics ---------------------------------------------------------------------
@@ -338,6 +339,8 @@ class Breakout(Game):
         pot = jnp.clip(state.pot - c.pot_delta * joy.dx, k.POT_MIN, k.POT_MAX)
         s = state.replace(pot=pot)
         clock = (s.clock + 1) & U16
+        # the frame counter's wrap ends a game still being played (measured on ALE)
+        timed_out = s.active & (clock == 0)
         s = s.replace(clock=clock, active=s.active & (clock != 0))
         # the collision latches and paddle size of the picture drawn last frame
         drawn_size = self.paddle_size(state.shrunk)
@@ -349,6 +352,8 @@ class Breakout(Game):
                                    bounced)
         side = side & ~building
         s = self._move_paddle(s, side)
+        s = jax.tree_util.tree_map(lambda a, b: jnp.where(timed_out, a, b),
+                                   self._out_of_play(s), s)
         s = self._move_ball(s, joy.fire, latches[0])
         # overscan: the sound timer runs down; the digits and the invisible wall are set up for
         # the next frame's picture
@@ -359,9 +364,23 @@ class Breakout(Game):
         s = s.replace(
             frame=state.frame + 1, pot_reading=self.pot_reading(pot), sound=sound,
             shown_score=state.latched_score, shown_lives=state.latched_lives,
-            latched_score=s.score, latched_lives=s.lives, wall_lit=lit,
+            latched_score=s.score, latched_lives=s.lives, shown_select=self.selecting(state),
+            wall_lit=lit,
         )
         return s, reward
+
+    @staticmethod
+    def _out_of_play(s):
+        """The ball taken out of play where it stands, as when the frame counter stops a game
+        (measured on ALE: ram[101] and the velocity, the hit count and the shrink flag cleared; the
+        ball's x and the fractions of its position kept)."""
+        return s.replace(ball_y=s.ball_y & BYTE, ball_dx=0, ball_dy=0, hits=0, shrunk=False)
+
+    @staticmethod
+    def selecting(state):
+        """Whether the cartridge shows its select display: a game stopped by the frame counter
+        (balls still left; a game lost with the last ball keeps the score shown)."""
+        return ~state.active & (state.lives > 0)
 
     def pot_reading(self, pot):
         """ram[70] for a resistance: the step table measured on ALE (constants.POT_STEPS)."""
@@ -466,6 +485,7 @@ def state_from_ram(game: Breakout, ram, *, pot: int, frame: int = 0, previous_ra
         score=i32(score(ram)), clock=i32(word(91, 90)), active=jnp.bool_(bool(ram[52] & 0x80)),
         sound=i32(ram[95]), last_paddle_x=i32(ram[117]), shown_score=i32(score(prev)),
         shown_lives=i32(prev[57]), latched_score=i32(score(prev)), latched_lives=i32(prev[57]),
+        shown_select=jnp.bool_(not prev[52] & 0x80 and prev[57] > 0),
         wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & k.SOUND_KIND == 0),
         moved_y=i32(ram[101]),  # RAM cannot tell a held ball (catch games): taken as moved
     )

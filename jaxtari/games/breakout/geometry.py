@@ -32,6 +32,9 @@ WALL_W = 8
 LEFT_WALL_END, RIGHT_WALL_END = 196, 195  # end (exclusive) lines of the side walls
 LOW_COLOUR_TOP = 189              # from this line on the side walls take the paddle lines' colours
 BRICK_TOP = 57
+# an HMOVE on line 0 blanks its first 8 px (black, not the background: seen once colours cycle)
+HMOVE_LINE, HMOVE_BLANK_W = 0, 8
+COLOUR_SET_LINE = 203  # the colour bytes are rewritten during this line (constants.COLOUR_SET_X)
 PADDLE_TOP, PADDLE_H = 189, 4
 PADDLE_X_OFFSET = 47              # screen x = ram[72] - 47
 BALL_X_OFFSET = 49                # screen x = ram[99] - 49

@@ -144,10 +144,8 @@ ALE_MODS = {
                  "10 whole games of random held actions (7,846 frames, seeds 0-9), and --policy "
                  "scripted, seeds 0-1, 65,535 frames each (no game ended; the cartridge set the "
                  "shrink bit on 1,353 frames, the top wall reached every ~14 frames at times): "
-                 "every catalog signal and the reward equal every frame. At frame 65,536 the "
-                 "cartridge's frame counter (ram[90..91]) wraps and it takes the ball out of play; "
-                 "the JAX game stops the game but moves the ball on: the unmodified games differ "
-                 "there the same way (not the counterpart's difference)",
+                 "every catalog signal and the reward equal every frame (at frame 65,536 the "
+                 "cartridge's frame counter wraps and it stops the game, on both sides)",
         differs="the screen only: on each frame the ball reaches the top wall, ALE draws the paddle "
                 "12 px wide (the cartridge sets the bit during the frame; the write clears it "
                 "after), its right 4 px on lines 189-192; the JAX mod draws it 16 px"),
