@@ -87,16 +87,27 @@ def state_from_ram(ram, *, frame: int = 0, key=None) -> KangarooState:
                          picture=picture_of(fields, fields), **fields)
 
 
+# the player-1 list's fields: Picture.list_<name> is the state's <field> when the list was built
+LIST_FIELDS = {"row": "mother_row", "x": "mother_x", "pose": "pose", "frame": "frame_count",
+               "state": "mother_state", "bell": "bell", "fruit": "fruit", "level": "level"}
+
+
+def built_list(fields) -> dict:
+    """The player-1 list built from ``fields`` (a state or fields by name)."""
+    get = (lambda n: fields[n]) if isinstance(fields, dict) else (lambda n: getattr(fields, n))
+    return {name: get(field) for name, field in LIST_FIELDS.items()}
+
+
 def picture_of(kernel, previous) -> Picture:
-    """The picture's inputs: ``kernel`` (fields by name) as the kernel read them, ``previous`` the
-    fields at the end of the previous frame (the player-1 list)."""
-    get = (lambda f, n: f[n]) if isinstance(previous, dict) else getattr
+    """The picture's inputs: ``kernel`` (fields by name) as the kernel read them, and the player-1
+    list ``previous`` built (a state: the list its frame built; fields by name: built from them).
+    ``built`` starts as the kernel's fields; the step replaces it with the list its overscan
+    builds."""
+    listed = built_list(previous) if isinstance(previous, dict) else previous.picture.built
     return Picture(ram={n: (kernel[n] if isinstance(kernel, dict) else getattr(kernel, n))
                         for n in FIELD_RAM},
-                   list_row=get(previous, "mother_row"), list_x=get(previous, "mother_x"),
-                   list_pose=get(previous, "pose"), list_frame=get(previous, "frame_count"),
-                   list_state=get(previous, "mother_state"), list_bell=get(previous, "bell"),
-                   list_fruit=get(previous, "fruit"), list_level=get(previous, "level"))
+                   **{f"list_{name}": value for name, value in listed.items()},
+                   built=built_list(kernel))
 
 
 def ram_of_state(state) -> dict[int, int]:
@@ -176,9 +187,10 @@ class Kangaroo(Game):
         s = monkeys.punch_monkeys(s)
         s = logic.bell_clock(s)
         s = logic.overscan(s, joy, monkeys.think_all, monkeys.fly_apples, monkeys.punched_apple)
+        built = picture.replace(built=built_list(s))  # the next picture's list, before the pickups
         s = logic.pickups(s)
         s = logic.where(ended, attract, s)  # the game over: the attract mode takes the frame
-        s = self._hold(s).replace(frame=state.frame + 1, picture=picture)
+        s = self._hold(s).replace(frame=state.frame + 1, picture=built)
         return s, self.score(s) - self.score(state)
 
     # rule: termination.last-life-lost

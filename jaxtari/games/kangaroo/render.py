@@ -39,6 +39,10 @@ WALL_LINE = 3  # the line above the first row: the walls only
 
 BACKGROUND = 0x60
 PLAYFIELD = 0x24
+# the round won on the last layout: the playfield (and the ball) flash in the wait's counter's
+# colour while its bit 7 is clear ($F44F: bit 6 of ram[54], ram[36] == 2, ram[19] & $F4; measured)
+FLASH_LAYOUT = 2
+FLASH_MASK = 0xF4
 MOTHER_COLOUR = 0x2C
 BELL_COLOUR = 0x2B
 MONKEY_COLOUR = 0x3A
@@ -46,6 +50,12 @@ DIGIT_COLOUR = 0xE8
 
 PLAYER_LEFT = 15  # a player-1 object's left column: its x + 15 (measured)
 MONKEY_LEFT = 15  # a monkey's: its x + 15 (measured)
+BYTE_HALF = 0x80  # a byte difference read as signed
+ALL_SLOTS = 0x0F
+# the merge passes of the monkeys' groups ($F269..$F2FD): whose neighbours are passed on, in order;
+# the fourth pass means monkey 2 but reads monkey 1's (LF2D9 loads $F4, then tya: A = $F3)
+MERGE_ORDER = (3, 0, 1, 2)
+MERGE_MISREAD = 2
 APPLE_LEFT = 14
 APPLE_ROW = -1  # an apple shows on the row above its own (measured; the kernel counts rows ahead)
 BALL_LEFT = 14
@@ -195,21 +205,39 @@ def player1(p):
 
 def monkey_shown(r):
     """(4,) bool: which monkeys this frame shows. Monkeys whose rows come within the kernel's
-    reach of each other (the other's row in row - 3 < row' <= row + 2) take turns: two by the
-    frame counter's bit 0, three by the walk phase, four by the frame counter's low bits."""
+    reach of each other (the other's row in row - 3 < row' <= row + 2, compared as bytes) take
+    turns: two by the frame counter's bit 0, three by the walk phase, four by the frame counter's
+    low bits. A monkey near a monkey of another pair joins its group ($F269..$F2FD: each monkey's
+    neighbours passed on to the monkeys it is near, in the cartridge's order; its third pass
+    re-reads monkey 1's neighbours where monkey 2's were meant, so monkey 2's are never passed on)."""
     rows, states = r["monkey_row"], r["monkey_state"]
     active = (states & k.SIGN) == 0
     bits = [jnp.int32(0)] * k.MONKEY_SLOTS
     for i in range(k.MONKEY_SLOTS):
         for j in range(i + 1, k.MONKEY_SLOTS):
-            d = rows[j] - rows[i]
+            # the kernel compares rows as bytes: a monkey just come on (row 255) is one row
+            # above row 0 (measured: it takes turns with a monkey at row 0)
+            d = ((rows[j] - rows[i] + BYTE_HALF) & k.BYTE) - BYTE_HALF
             near = active[i] & active[j] & (d > -3) & (d <= 2)
             bits[i] = bits[i] | jnp.where(near, 1 << j, 0)
             bits[j] = bits[j] | jnp.where(near, 1 << i, 0)
     table = jnp.asarray(art.FLICKER, jnp.int32)
-    size = [table[art.GROUP_SIZE + b] for b in bits]
+
+    def count(b):
+        return table[art.GROUP_SIZE + b]
+
+    # a monkey near all three others: every monkey takes its own turn of four
+    crowd = (count(bits[0]) == 3) | (count(bits[1]) == 3) | (count(bits[2]) == 3) | (count(bits[3]) == 3)
+    for source in MERGE_ORDER:
+        for target in range(k.MONKEY_SLOTS):
+            if target != source:
+                src = bits[1] if source == MERGE_MISREAD else bits[source]
+                bits[target] = jnp.where((src & (1 << target)) != 0,
+                                         bits[target] | (src & ~(1 << target) & ALL_SLOTS),
+                                         bits[target])
+    size = [count(b) for b in bits]
     phase = [jnp.int32(0)] + [table[art.FLICKER_PHASE[i] + bits[i]] for i in range(1, 4)]
-    crowd = (size[0] + size[1] + size[2] + size[3]) >= 7
+    crowd = crowd | ((size[0] + size[1] + size[2] + size[3]) >= 7)
     size = [jnp.where(crowd, 3, n) for n in size]
     phase = [jnp.where(crowd, i, ph) for i, ph in enumerate(phase)]
     shown = []
@@ -331,16 +359,24 @@ def colour_indices(s):
     return jnp.where(over, jnp.asarray(_TITLES)[game], _game_picture(s))
 
 
+def playfield_colour(r):
+    """The playfield's colour byte of the frame, from the bytes the kernel read (``r``)."""
+    flash = (((r["mother_state"] & k.ROUND_WON_BIT) != 0) & (r["level"] == FLASH_LAYOUT)
+             & ((r["counter"] & k.SIGN) == 0))
+    return jnp.where(flash, r["counter"] & FLASH_MASK, PLAYFIELD)
+
+
 def _game_picture(s):
     p = s.picture
     r = p.ram
-    canvas = background(r["level"], PLAYFIELD)
+    pf_colour = playfield_colour(r)
+    canvas = background(r["level"], pf_colour)
     objects = player1(p)
     p1_lines = jnp.zeros(SCREEN_H, bool)
     for _, _, lines in objects:
         p1_lines = p1_lines | lines
     apples, glove, ball = missiles(r, p1_lines)
-    canvas = jnp.where(ball, PLAYFIELD, canvas)
+    canvas = jnp.where(ball, pf_colour, canvas)
     # the glove (missile 1) takes player 1's colour: it shows on the lines where a player-1
     # object is drawn, in that object's colour (the mother's, or a fruit's on the frames she gives
     # it), and not where none is (measured)

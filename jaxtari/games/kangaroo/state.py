@@ -13,8 +13,8 @@ class Picture:
     """What the frame's picture was drawn from. The kernel runs between the vertical blank (and
     bank 0's ape and touches) and the overscan, so it reads most bytes as they were then, before
     the overscan moved anything (``ram``: every mirrored field by name, see game.FIELD_RAM); the
-    player-1 list (the baby, the mother, the bell and fruit) was built at the end of the previous
-    frame's overscan, so those objects are drawn as they were then (``list_*``)."""
+    player-1 list (the baby, the mother, the bell and fruit) was built in the previous frame's
+    overscan, before its pickups, so those objects are drawn as they were then (``list_*``)."""
 
     ram: dict                 # field name -> its value at the kernel
     list_row: jax.Array       # ram[16] at the end of the previous frame
@@ -25,6 +25,10 @@ class Picture:
     list_bell: jax.Array      # ram[41]
     list_fruit: jax.Array     # ram[42..44]
     list_level: jax.Array     # ram[36]
+    # the player-1 list this frame's overscan built for the next picture (the same eight bytes,
+    # before the pickups: a fruit eaten on a frame is still drawn on the next, measured; the list is
+    # RAM of its own, so a byte written into RAM after it was built shows a frame later, as on ALE)
+    built: dict
 
 
 @pytree_dataclass
