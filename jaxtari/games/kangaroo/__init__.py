@@ -39,6 +39,10 @@ Where it knowingly differs from ALE:
 - on layouts 0 and 2 a few frames of whole random games (7 of 2,439 and 33 of 1,807) are off by
   1-2 pixels of the coconut's (the ball's) first line in a row where a player-1 object is drawn:
   the kernel path that enables the ball mid-line is not modelled (cause not found);
+- two monkeys shown on one frame whose rows are exactly two apart (the kernel's list leaves no row
+  between them: $F3CE's relative row 0) are drawn otherwise by ALE (one hidden or misplaced): 5 of
+  the 6,224 frames of a plain game through layouts 0, 1 and 2 (kspec's cycle route; 0 of the 1,984
+  frames to the baby of layout 0), each in the monkeys' columns only; not modelled yet;
 - the attract mode after the game-over frame is not run (the game ends on that frame on both
   sides);
 - the 84x84 grey picture samples the full picture (nearest pixel), it is not drawn directly.
