@@ -137,7 +137,7 @@ def attract_frame(s):
                      apple_row=s.apple_row.at[0].set(0))
 
 
-# rule: progression.reach-baby-next-layout, scoring.time-bonus
+# rule: progression.reach-baby-next-layout, scoring.time-bonus, progression.layouts-cycle
 def next_round(s):
     """The round-won tune is over: the fruit and bell back, the next layout, the time bonus."""
     wrap = s.level + 1 == k.LAYOUTS
