@@ -95,13 +95,16 @@ def _worker(steps: int) -> None:
         compiled = fn.lower(carry, jax.random.key(1)).compile()
         # XLA compiles on one thread: its CPU seconds are what a loaded machine does not inflate
         compile_s, compile_cpu_s = time.perf_counter() - start, time.process_time() - cpu
-        carry = jax.block_until_ready(compiled(carry, jax.random.key(1)))  # warm
-        built[case["id"]] = [compiled, carry, 2]
-        return {"compile_s": compile_s, "compile_cpu_s": compile_cpu_s, "jaxtari": jaxtari.__file__}
+        built[case["id"]] = [compiled, carry, 1]  # warmed by the first timed call's run before it
+        return {"compile_s": compile_s, "compile_cpu_s": compile_cpu_s, "jaxtari": jaxtari.__file__,
+                "load_at_compile": os.getloadavg()[0]}
 
     def timed(case_id):
         entry = built[case_id]
         compiled, carry, i = entry
+        if i == 1:  # warm-up
+            carry = jax.block_until_ready(compiled(carry, jax.random.key(i)))
+            i += 1
         start = time.perf_counter()
         carry = jax.block_until_ready(compiled(carry, jax.random.key(i)))
         seconds = time.perf_counter() - start
@@ -152,7 +155,8 @@ def main(argv=None) -> int:
     ap.add_argument("--case", action="append", type=parse_case, default=[],
                     help="game:obs:stack:N:consumer (one or more)")
     ap.add_argument("--steps", type=int, default=32, help="agent steps per timed scan")
-    ap.add_argument("--rounds", type=int, default=7, help="timed scans per case and variant")
+    ap.add_argument("--rounds", type=int, default=7,
+                    help="timed scans per case and variant (0: compile times only)")
     ap.add_argument("--json", type=Path, help="write the rows here")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -163,8 +167,8 @@ def main(argv=None) -> int:
         ap.error("give two or more --variant NAME=PATH and one or more --case")
     if len({name for name, _ in args.variant}) != len(args.variant):
         ap.error("variant names must differ")
-    if args.steps < 1 or args.rounds < 1:
-        ap.error("--steps and --rounds must be >= 1")
+    if args.steps < 1 or args.rounds < 0:
+        ap.error("--steps must be >= 1 and --rounds >= 0 (0: compile times only)")
 
     workers = [Worker(name, root, args.steps) for name, root in args.variant]
     rows = {(c["id"], w.name): {"case": c["id"], "variant": w.name, "seconds": [], "load": []}
@@ -185,12 +189,23 @@ def main(argv=None) -> int:
             w.close()
 
     cases = {c["id"]: c for c in args.case}
+    names = [w.name for w in workers]
+    if args.rounds == 0:
+        print(f"compile of a {args.steps}-step scan, wall s (CPU s), the variants in turn")
+        print("| case | " + " | ".join(names) + " | load at compile |")
+        print("|---|" + "---:|" * (len(names) + 1))
+        for cid in cases:
+            r = [rows[cid, n] for n in names]
+            print(f"| {cid} | " + " | ".join(f"{x['compile_s']:.1f} ({x['compile_cpu_s']:.1f})"
+                                             for x in r)
+                  + " | " + ", ".join(f"{x['load_at_compile']:.1f}" for x in r) + " |")
+        _write_json(args, rows)
+        return 0
     for row in rows.values():
         work = cases[row["case"]]["n"] * args.steps
         rates = sorted(work / s for s in row["seconds"])
         row.update(best=rates[-1], median=statistics.median(rates),
                    load_min=min(row["load"]), load_max=max(row["load"]))
-    names = [w.name for w in workers]
     print(f"steps/s, best / median of {args.rounds} {args.steps}-step scans, taken in turn "
           f"(load average {min(r['load_min'] for r in rows.values()):.1f}-"
           f"{max(r['load_max'] for r in rows.values()):.1f})")
@@ -203,11 +218,15 @@ def main(argv=None) -> int:
         ratios = [f"{x['best'] / r[0]['best']:.2f} / {x['median'] / r[0]['median']:.2f}" for x in r[1:]]
         comp = " / ".join(f"{x['compile_s']:.1f} ({x['compile_cpu_s']:.1f})" for x in r)
         print(f"| {cid} | " + " | ".join(cells + ratios) + f" | {comp} |")
+    _write_json(args, rows)
+    return 0
+
+
+def _write_json(args, rows) -> None:
     if args.json:
         args.json.write_text(json.dumps({"steps": args.steps, "rounds": args.rounds,
                                          "variants": {n: str(p) for n, p in args.variant},
                                          "rows": list(rows.values())}, indent=1))
-    return 0
 
 
 if __name__ == "__main__":
