@@ -19,7 +19,7 @@ import numpy as np
 from alignment import catalog
 
 CHUNK = 512
-SCREEN_EVERY = 8  # every 8th frame since reset, and the last (the lockstep probes: every 4th)
+SCREEN_EVERY = 7  # odd, as the exploration's (explore.SCREEN_EVERY says why); and the last
 _SCREEN_SHAPE = (210, 160, 3)
 
 

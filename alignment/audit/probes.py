@@ -49,7 +49,9 @@ from alignment.spec.schema import (
 EXTRA_SIGNALS: tuple[str, ...] = STATIC_SIGNALS + RASTERS
 CHUNK = 64  # v5 probes pad their agent steps to a multiple of this (masked): one compile per game
 V5_SEEDS = 256  # v5 probes run their seeds in batches of this size on the JAX side (one compile)
-SCREEN_EVERY = 4  # frame-protocol probes compare the screen every this many frames (and the last)
+# frame-protocol probes compare the screen every this many frames (and the last); odd, as the
+# exploration's stride (explore.SCREEN_EVERY says why)
+SCREEN_EVERY = 3
 
 
 NOT_JUDGED_SCREEN = ("not judged: the JAX run is not in lockstep with an ALE run of the same game "

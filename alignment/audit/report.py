@@ -14,6 +14,7 @@ from typing import Optional
 
 from alignment import artefacts, atomic, cli_checks
 from alignment.audit.core import OUTCOMES, AuditError, AuditResult
+from alignment.audit.explore import SCREEN_EVERY
 
 MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
         "probe-error": "**probe error**", "unprobed": "unprobed"}
@@ -265,7 +266,7 @@ def render_markdown(report: dict) -> str:
                   f"each) from {len(ex['starts'])} starts ("
                   + ", ".join(f"{n} {k}" for k, n in kinds.items())
                   + f"), {ex['frames']:,} frames compared with ALE frame by frame (signals and "
-                  f"reward every frame, the screen every 8th) in {ex['seconds']} s: "
+                  f"reward every frame, the screen every {SCREEN_EVERY}th) in {ex['seconds']} s: "
                   f"{len(ex['divergences'])} divergences, {ex['spec_gaps']} spec gaps.", ""]
         for name, n in (ex.get("known_ends") or {}).items():
             declared = ("declared in its plug-in: the JAX game ends the episode there and ALE "

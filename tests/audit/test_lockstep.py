@@ -101,6 +101,28 @@ def test_screens_are_sampled_every_few_frames_the_last_and_every_frame_of_a_scre
     assert lockstep.Screens(every=4, all_frames=True).wanted(5, 3, last=False) == [0, 1, 2]
 
 
+@pytest.mark.parametrize("stride", ["probes", "explore", "mutants"])
+def test_every_sampling_stride_meets_every_phase_of_the_frame_counters_low_bits(stride):
+    """A 2600 game animates on its frame counter's low bits: a fault drawn only on frames whose
+    counter ends in one bit pattern must fall on some sampled frame of a long enough run. A stride
+    of 8 (the exploration's and mutants' before) met one phase in 8; 4 (the probes') one in 4."""
+    from alignment.audit import explore, mutant_runs
+    n = 400
+    if stride == "mutants":
+        frames = [t + 1 for t in range(n) if mutant_runs.sampled(t, n - 1)]
+        frames = [f for f in frames if f > mutant_runs.SCREEN_EVERY]  # past the start-up frames
+    else:
+        every = probes.SCREEN_EVERY if stride == "probes" else explore.SCREEN_EVERY
+        frames = [t + 1 for t in lockstep.Screens(every=every).wanted(0, n, last=False)]
+    for bits in (1, 2, 3, 4):
+        assert {f % (1 << bits) for f in frames} == set(range(1 << bits)), (stride, bits)
+    # and from any start (a walk begins at whatever frame its start left off)
+    if stride != "mutants":
+        for first in (0, 5, 131, 1000):
+            phases = {(first + t + 1) % 8 for t in lockstep.Screens(every=every).wanted(first, 120, False)}
+            assert phases == set(range(8)), (stride, first)
+
+
 def test_first_divergence_names_the_earliest_frame_and_every_signal_on_it():
     from alignment import catalog
 
