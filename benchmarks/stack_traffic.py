@@ -1,0 +1,151 @@
+"""Where pixels + frame stack 4 lose against stack 1 (issue 32): carried scans, timed in turn.
+
+Each variant is one compiled ``lax.scan`` of random-action steps over N envs, the step's observation
+kept in the loop's carry (as a rollout buffer would keep it):
+
+- ``stack1``: ``make_env(game, obs="pixels")``, the 84x84 frame alone;
+- ``ring-only``: stack 1's env with ``jaxtari.wrappers.ring_push`` per env (vmapped), the ring
+  carried in the state and no stacked observation gathered (an agent would read the ring);
+- ``framestack``: ``make_env(..., frame_stack=4)``: the ring written and the oldest-first
+  (4, 84, 84) observation gathered (``ring_view``) every step;
+- ``gather-only``: stack 1's env plus a gather of four copies of its frame into a (4, 84, 84)
+  observation (the gather's cost without a ring);
+- ``batch-ring``: one ring for the whole batch, written by one ``dynamic_update_slice`` at a slot
+  shared by all envs (in place in the compiled loop), no observation gathered;
+- ``ring-barrier``: ``ring-only`` with the frame behind ``lax.optimization_barrier`` (drawn into a
+  buffer of its own, then written into the ring: XLA cannot fuse the drawing into the ring's update);
+- ``ring-select``: ``ring-only`` with the slot written by a select over the whole ring (every slot
+  rewritten each step, no dynamic index);
+- ``select-stack``: ``framestack`` done with selects only: the ring written as in ``ring-select``
+  and the oldest-first observation assembled by selects over the slots (no dynamic index anywhere).
+
+Variants are compiled first, then timed in turn (the first rotating each round), with the load
+average. ``python benchmarks/stack_traffic.py --game pong --n 256 --rounds 7``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+from jaxtari.wrappers import make_env, ring_push, ring_start, ring_view  # noqa: E402
+
+STACK = 4
+RING_KINDS = ("ring-only", "ring-barrier", "ring-select", "select-stack")
+VARIANTS = ("stack1", "ring-only", "framestack", "gather-only", "batch-ring", "ring-barrier", "ring-select",
+            "select-stack")
+
+
+def build(kind: str, game: str, n: int, steps: int):
+    """A function running one timed scan (seconds), after one warm-up run."""
+    env = make_env(game, obs="pixels", frame_stack=STACK if kind == "framestack" else 1, log=False)
+    num_actions = env.num_actions
+
+    def reset(key):
+        obs, s = env.reset(key)
+        if kind in RING_KINDS:
+            ring, newest, age = ring_start(obs, STACK)
+            if kind == "select-stack":
+                return ring_view(ring, newest, age), (s, ring, newest, age)
+            return newest, (s, ring, newest, age)  # the observation is the ring in the state
+        if kind == "gather-only":
+            return jnp.broadcast_to(obs, (STACK,) + obs.shape), s
+        return obs, s
+
+    def step(st, a):
+        if kind in RING_KINDS:
+            s, ring, newest, age = st
+            obs, s, r, _, info = env.step(s, a)
+            restart = info.get("episode_restart", False)
+            if kind == "ring-barrier":
+                obs = jax.lax.optimization_barrier(obs)
+            if kind in ("ring-select", "select-stack"):
+                newest = (newest + 1) % STACK
+                age = jnp.where(restart, 0, jnp.minimum(age + 1, STACK - 1))
+                ring = jnp.where((jnp.arange(STACK) == newest)[:, None, None], obs[None], ring)
+            else:
+                ring, newest, age = ring_push(ring, newest, age, obs, restart)
+            if kind == "select-stack":
+                slots = (newest - jnp.minimum(jnp.arange(STACK - 1, -1, -1), age)) % STACK
+                view = jnp.stack([jnp.select([slots[j] == i for i in range(STACK)],
+                                             [ring[i] for i in range(STACK)]) for j in range(STACK)])
+                return view, (s, ring, newest, age), r
+            return newest, (s, ring, newest, age), r
+        obs, s, r, _, _ = env.step(st, a)
+        if kind == "gather-only":
+            obs = ring_view(jnp.broadcast_to(obs, (STACK,) + obs.shape), jnp.int32(STACK - 1),
+                            jnp.int32(STACK - 1))
+        return obs, s, r
+
+    def rollout(carry, key):
+        def body(carry, k):
+            s, _ = carry
+            a = (jax.random.bits(k, (n,), jnp.uint32) % num_actions).astype(jnp.int32)
+            if kind == "batch-ring":
+                inner, ring, slot = s
+                o, inner, r = jax.vmap(step)(inner, a)
+                slot = (slot + 1) % STACK
+                ring = jax.lax.dynamic_update_index_in_dim(ring, o, slot, 1)
+                return ((inner, ring, slot), slot), r.sum()
+            o, s, r = jax.vmap(step)(s, a)
+            return (s, o), r.sum()
+        return jax.lax.scan(body, carry, jax.random.split(key, steps))
+
+    obs, s = jax.jit(jax.vmap(reset))(jax.random.split(jax.random.key(0), n))
+    if kind == "batch-ring":
+        ring = jnp.broadcast_to(obs[:, None], (n, STACK) + obs.shape[1:])
+        s, obs = (s, ring, jnp.int32(STACK - 1)), jnp.full((), STACK - 1, jnp.int32)
+    compiled = jax.jit(rollout, donate_argnums=0).lower((s, obs), jax.random.key(1)).compile()
+    state = [(s, obs)]
+
+    def run(i: int) -> float:
+        t = time.perf_counter()
+        state[0], out = compiled(state[0], jax.random.key(2 + i))
+        jax.block_until_ready(out)
+        return time.perf_counter() - t
+
+    run(0)
+    return run
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--game", default="pong")
+    p.add_argument("--n", type=int, default=256, help="envs")
+    p.add_argument("--steps", type=int, default=64, help="agent steps per timed scan")
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
+    args = p.parse_args(argv)
+    if args.n < 1 or args.steps < 1 or args.rounds < 1:
+        p.error("--n, --steps and --rounds must be >= 1")
+    runs = {k: build(k, args.game, args.n, args.steps) for k in args.variants}
+    times = {k: [] for k in runs}
+    loads = []
+    order = list(runs)
+    for r in range(args.rounds):
+        for k in order[r % len(order):] + order[:r % len(order)]:
+            times[k].append(runs[k](r + 1))
+        loads.append(os.getloadavg()[0])
+    print(f"{args.game} pixels, N={args.n}, {args.steps}-step carried scans, {args.rounds} rounds in "
+          f"turn, load {min(loads):.1f}-{max(loads):.1f}; steps/s median (best), / first variant")
+    first = order[0]
+    for k in order:
+        med, best = (args.n * args.steps / statistics.median(times[k]),
+                     args.n * args.steps / min(times[k]))
+        ref = args.n * args.steps / statistics.median(times[first])
+        ref_best = args.n * args.steps / min(times[first])
+        print(f"  {k:12s} {med:>10,.0f} ({best:,.0f})  {med / ref:.2f} ({best / ref_best:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
