@@ -222,13 +222,7 @@ def draw(game, raster: render.Raster, state):
     if c.flags & k.INVISIBLE:  # the select display shows the wall (measured on ALE)
         line_role = jnp.where(state.wall_lit | state.shown_select, line_role,
                               jnp.asarray(t["line_role_dark"]))
-    rows = jnp.arange(colours.shape[0])
     left_role, right_role = jnp.asarray(t["left_role"]), jnp.asarray(t["right_role"])
-    line_col = colours[rows, line_role]
-    background = colours[:, _BG]
-    paddle_col = colours[:, _PADDLE]
-    left_col = colours[rows, left_role]
-    right_col = colours[rows, right_role]
 
     # The per-line values are computed once per line, not once per pixel: XLA fuses cheap
     # elementwise chains into their consumer (jaxtari.xla.materialize).
@@ -243,18 +237,23 @@ def draw(game, raster: render.Raster, state):
     rgb = raster.channels == 3
     px_ = (lambda m: m[..., None]) if rgb else (lambda m: m)
     lines = (lambda a: a[:, None, :]) if rgb else col
-    side_col = jnp.where(px_(jnp.asarray(t["side_left"])), lines(left_col), lines(right_col))
-    img = jnp.where(px_(pf | ball), lines(line_col), lines(background))
-    img = jnp.where(px_(jnp.asarray(t["side"])), side_col, img)
-    img = jnp.where(px_(paddle), lines(paddle_col), img)
+    side_left = px_(jnp.asarray(t["side_left"]))
+    side = jnp.asarray(t["side"])
+
+    def compose(rows, colours):
+        """The pixels of raster rows ``rows`` with each row's colour of each role (rows, roles, C)."""
+        each = jnp.arange(colours.shape[0])
+        colour = lambda role: lines(colours[each, role])  # noqa: E731  a role per row
+        img = jnp.where(px_((pf | ball)[rows]), colour(line_role[rows]), colour(_BG))
+        img = jnp.where(px_(side[rows]), jnp.where(side_left, colour(left_role[rows]),
+                                                   colour(right_role[rows])), img)
+        return jnp.where(px_(paddle[rows]), colour(_PADDLE), img)
+
+    img = compose(slice(None), colours)
     # the first line's HMOVE blank: black whatever the colours (seen once they cycle)
     img = jnp.where(px_(jnp.asarray(t["hmove_blank"])), 0, img)
     r = t["split_row"]
     if r is not None:  # the line the colours change on: this frame's set right of the write
-        side_new = jnp.where(px_(jnp.asarray(t["side_left"][0])), below[left_role[r]],
-                             below[right_role[r]])
-        new = jnp.where(px_(pf[r] | ball[r]), below[line_role[r]], below[_BG])
-        new = jnp.where(px_(jnp.asarray(t["side"][r])), side_new, new)
-        new = jnp.where(px_(paddle[r]), below[_PADDLE], new)
+        new = compose(slice(r, r + 1), below[None])[0]
         img = img.at[r].set(jnp.where(px_(jnp.asarray(t["split_right"])), new, img[r]))
     return img.astype(jnp.uint8)
