@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxtari
+from jaxtari import render
 from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout.game import state_from_ram
 from jaxtari.mods import InternalMod
@@ -124,6 +125,25 @@ def render_frames(game, states, frames):
         picked = jax.tree_util.tree_map(lambda v: v[padded], states)
         out.append(np.asarray(_RENDER[key][1](picked))[:len(idx)])
     return np.concatenate(out)
+
+
+def gray84_frames(game, states, frames):
+    """The 84x84 grey observations of the given frames of a rollout."""
+    picked = jax.tree_util.tree_map(lambda v: v[np.asarray(frames)], states)
+    return np.asarray(jax.jit(jax.vmap(game.render_gray84))(picked))
+
+
+def ale_screens(ale, actions, frames, *, gray84=False):
+    """Play ``actions`` on ``ale``; its screen after each of ``frames`` (indices into the actions):
+    210x160 RGB, or ALE's grey screen at the 84x84 raster's pixels."""
+    raster = render.SMALL_GRAY
+    wanted, out = set(frames), {}
+    for t, a in enumerate(actions):
+        act(ale, a)
+        if t in wanted:
+            out[t] = (ale.getScreenGrayscale()[raster.ys[:, 0]][:, raster.xs[0]] if gray84
+                      else ale.getScreenRGB().copy())
+    return [out[f] for f in frames]
 
 
 @dataclasses.dataclass

@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 
 import jaxtari
-from jaxtari import render
 from jaxtari.games.breakout import constants as k
 from tests.games.breakout_helpers import (
-    FIRE, LEFT, NOOP, RIGHT, act, compare, make_ale, make_game, next_pot, random_actions,
-    render_frames, rollout, scripted_start, tracker_actions,
+    FIRE, LEFT, NOOP, RIGHT, act, ale_screens, compare, gray84_frames, make_ale, make_game,
+    next_pot, random_actions, render_frames, rollout, scripted_start, tracker_actions,
 )
 
 
@@ -102,15 +101,10 @@ def test_the_84x84_grey_picture_samples_ales_grey_screen():
     actions = tracker_actions(1, 400)
     ale = make_ale()
     states, _ = rollout(game, game.reset(jax.random.key(0))[1], actions)
-    gray = jax.jit(jax.vmap(game.render_gray84))
     frames = list(range(50, 400, 50))
-    ours = np.asarray(gray(jax.tree_util.tree_map(lambda v: v[np.asarray(frames)], states)))
-    raster = render.SMALL_GRAY
-    for t, a in enumerate(actions):
-        act(ale, a)
-        if t in frames:
-            theirs = ale.getScreenGrayscale()[raster.ys[:, 0]][:, raster.xs[0]]
-            assert np.array_equal(ours[frames.index(t)], theirs), t
+    ours = gray84_frames(game, states, frames)
+    for t, theirs in zip(frames, ale_screens(ale, actions, frames, gray84=True)):
+        assert np.array_equal(ours[frames.index(t)], theirs), t
 
 
 # ---- modes ---------------------------------------------------------------------------------------------

@@ -8,10 +8,10 @@ import jax
 import numpy as np
 import pytest
 
-from jaxtari import render
 from jaxtari.games.breakout import constants as k
 from tests.games.breakout_helpers import (
-    NOOP, act, compare, make_game, random_actions, render_frames, rollout, scripted_start,
+    NOOP, ale_screens, compare, gray84_frames, make_game, random_actions, render_frames, rollout,
+    scripted_start,
 )
 from tests.games.test_breakout_mechanics import WARMUP, _ball
 
@@ -69,11 +69,8 @@ def test_a_new_colour_set_shows_from_its_line_and_column(mode):
     states, _ = rollout(game, state, actions)
     frames = [first - 1, first, first + 1]
     ours = render_frames(game, states, frames)
-    for t, a in enumerate(actions):
-        act(ale, a)
-        if t in frames:
-            theirs = ale.getScreenRGB()
-            assert np.array_equal(ours[frames.index(t)], theirs), (t, int((ours[frames.index(t)] != theirs).any(-1).sum()))
+    for t, mine, theirs in zip(frames, ours, ale_screens(ale, actions, frames)):
+        assert np.array_equal(mine, theirs), (t, int((mine != theirs).any(-1).sum()))
 
 
 def test_the_84x84_grey_picture_of_the_stopped_game_samples_ales_grey_screen():
@@ -81,15 +78,10 @@ def test_the_84x84_grey_picture_of_the_stopped_game_samples_ales_grey_screen():
     game = make_game()
     actions = [NOOP] * (WRAP + 3 * SET)
     states, _ = rollout(game, state, actions)
-    gray = jax.jit(jax.vmap(game.render_gray84))
     frames = [WRAP, WRAP + 1, WRAP + SET, WRAP + 2 * SET + 7, WRAP + 3 * SET - 1]
-    ours = np.asarray(gray(jax.tree_util.tree_map(lambda v: v[np.asarray(frames)], states)))
-    raster = render.SMALL_GRAY
-    for t, a in enumerate(actions):
-        act(ale, a)
-        if t in frames:
-            theirs = ale.getScreenGrayscale()[raster.ys[:, 0]][:, raster.xs[0]]
-            assert np.array_equal(ours[frames.index(t)], theirs), t
+    ours = gray84_frames(game, states, frames)
+    for t, mine, theirs in zip(frames, ours, ale_screens(ale, actions, frames, gray84=True)):
+        assert np.array_equal(mine, theirs), t
 
 
 @pytest.mark.slow
