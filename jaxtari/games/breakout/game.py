@@ -255,8 +255,8 @@ class Breakout(Game):
         miss = on & (y >= k.MISS_Y)
         lives = s.lives - 1
         # the last ball: the game stops and the frame counter restarts (ROM)
-        missed = s.replace(ball_y=s.ball_y & BYTE, ball_dx=0, ball_dy=0, shrunk=False, hits=0,
-                           lives=lives, active=lives != 0, clock=jnp.where(lives == 0, 0, s.clock))
+        missed = self._out_of_play(s).replace(lives=lives, active=lives != 0,
+                                              clock=jnp.where(lives == 0, 0, s.clock))
         s = jax.tree_util.tree_map(lambda a, b: jnp.where(serve, a, b), served, s)
         return jax.tree_util.tree_map(lambda a, b: jnp.where(miss, a, b), missed, s)
 
@@ -371,9 +371,9 @@ class Breakout(Game):
 
     @staticmethod
     def _out_of_play(s):
-        """The ball taken out of play where it stands, as when the frame counter stops a game
-        (measured on ALE: ram[101] and the velocity, the hit count and the shrink flag cleared; the
-        ball's x and the fractions of its position kept)."""
+        """The ball taken out of play where it stands, as a lost ball and the frame counter's stop
+        do (measured on ALE: ram[101] and the velocity, the hit count and the shrink flag cleared;
+        the ball's x and the fractions of its position kept)."""
         return s.replace(ball_y=s.ball_y & BYTE, ball_dx=0, ball_dy=0, hits=0, shrunk=False)
 
     @staticmethod
