@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from jaxtari.games.seaquest import constants as k
 
@@ -27,12 +26,13 @@ def where(cond, a, b):
 
 
 def pick(table, index):
-    """``table[index]`` for a short static table (``table[0]`` for an index outside it), as one
-    gather: a chain of selects per table was copied by XLA into every fused kernel that read it
-    (about 2,000 of the frame loop's 19,000 HLO lines)."""
-    table = np.asarray(table, np.int32)
-    inside = (index >= 0) & (index < len(table))
-    return jnp.asarray(table)[jnp.where(inside, index, 0)]
+    """``table[index]`` for a short table (``table[0]`` for an index outside it), as one gather:
+    a chain of selects per table was copied by XLA into every fused kernel that read it (about
+    2,000 of the frame loop's 19,000 HLO lines). The table may be traced (a Constants field passed
+    as a traced input, as the audit's mutation runs do); its length is static either way."""
+    table = jnp.asarray(table, jnp.int32)
+    inside = (index >= 0) & (index < table.shape[0])
+    return table[jnp.where(inside, index, 0)]
 
 
 def lane_of(values, lane):
