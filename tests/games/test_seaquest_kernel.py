@@ -25,3 +25,8 @@ def test_the_pointer_tables_are_the_cartridges():
     for table in (art.BALL_MOTION, art.BALL_SHAPE[:8], art.OBSTACLE_ROWS[:7], art.SUB_ROWS,
                   art.EXPLOSION_ROWS):
         assert bytes(table) in rom, table
+
+
+def test_the_copyright_tables_are_the_cartridges():
+    # the six tables are contiguous on the cartridge, Copyright_0 first
+    assert bytes(b for table in art.COPYRIGHT for b in table) in _rom()

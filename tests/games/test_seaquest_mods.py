@@ -106,3 +106,62 @@ def test_grey_enemies_changes_the_sharks_colour_and_nothing_else(original):
     assert np.all(b[changed] == grey)
     shark_rgb = {tuple(PALETTE[c >> 1]) for c in k.SHARK_COLOURS}
     assert {tuple(p) for p in a[changed]} <= shark_rgb
+
+
+def _whole_game(game, actions):
+    """States, rewards and signals of every frame, and the pictures of every 5th."""
+    def body(s, a):
+        s, r = game._step(s, a)
+        return s, (s, r, game.signals(s))
+
+    @jax.jit
+    def play(actions):
+        _, (states, rewards, signals) = jax.lax.scan(body, game._reset(jax.random.key(0)), actions)
+        shown = jax.tree_util.tree_map(lambda x: x[::5], states)
+        return states, rewards, signals, jax.vmap(game.render)(shown)
+
+    return jax.device_get(play(jnp.asarray(actions, jnp.int32)))
+
+
+@pytest.mark.parametrize("seed, frames", [(1, 1100), pytest.param(0, None, marks=pytest.mark.slow),
+                                          pytest.param(1, None, marks=pytest.mark.slow)])
+def test_swapped_enemies_changes_the_enemies_pictures_and_nothing_else(seed, frames):
+    """Whole random games (ALE's actions until its game over; the default run plays the first
+    1,100 frames of one, enemy subs from frame 938): the swap changes no state byte,
+    signal or reward on any frame; in the pictures only lane pixels change, each from what lies
+    behind the group (the sea, a diver or missile) or the lane's own kind's colour to what lies
+    behind or the other kind's colour (sharks in the subs' grey, subs in the wave's shark
+    colour)."""
+    from alignment.porting import ramtrace as rt
+    from jaxtari.atari.palette import PALETTE
+    from jaxtari.games.seaquest.draw import BALL_COLOUR, LANES_END, LANES_TOP, SEA
+
+    actions = rt.record("seaquest", frames=frames or 8000, seed=seed, hold=(1, 8)).actions
+    base = _whole_game(_game(), actions)
+    modded = _whole_game(_game(_mod("swapped_enemies")), actions)
+    if frames is None:
+        assert bool(base[0].game_over[-1]) and len(actions) > 1000  # a whole game
+    for a, b in zip(jax.tree_util.tree_leaves(base[:3]), jax.tree_util.tree_leaves(modded[:3])):
+        if jnp.issubdtype(a.dtype, jax.dtypes.prng_key):
+            a, b = jax.random.key_data(a), jax.random.key_data(b)
+        np.testing.assert_array_equal(a, b)
+    plain, swapped = base[3], modded[3]
+    changed = np.any(plain != swapped, axis=-1)  # (frame, line, column)
+    assert changed.any()
+    lines = np.nonzero(changed.any(axis=(0, 2)))[0]
+    assert lines.min() >= LANES_TOP and lines.max() < LANES_END
+    rgb = lambda c: tuple(int(v) for v in PALETTE[c >> 1])  # noqa: E731
+    behind, grey = {rgb(SEA), rgb(BALL_COLOUR)}, rgb(k.ENEMY_SUB_COLOUR)
+    sharks = {rgb(c) for c in k.SHARK_COLOURS}
+    frames, ys, xs = np.nonzero(changed)
+    lane = (k.NUM_LANES - 1) - (ys - LANES_TOP) // 24
+    states = base[0]
+    sub = (states.attributes[::5][frames, lane] & k.ATTR_SUB) != 0
+    was = [tuple(p) for p in plain[frames, ys, xs]]
+    now = [tuple(p) for p in swapped[frames, ys, xs]]
+    for is_sub, p, q in zip(sub, was, now):
+        own, other = ({grey}, sharks) if is_sub else (sharks, {grey})
+        assert p in own | behind and q in other | behind, (is_sub, p, q)
+    assert sub.any() and (~sub).any()  # both kinds were swapped
+    assert {q for is_sub, q in zip(sub, now) if is_sub} & sharks  # subs drawn in shark colours
+    assert grey in {q for is_sub, q in zip(sub, now) if not is_sub}  # sharks in the subs' grey

@@ -92,3 +92,40 @@ def test_the_picture_is_pixel_exact_over_the_deep_game():
                 assert not differs.any(), (c + i + 1, np.argwhere(differs)[:5].tolist())
                 sampled = gray(pictures[i // 2])[SMALL_GRAY.ys, SMALL_GRAY.xs]
                 assert np.array_equal(small[i // 2], sampled), c + i + 1
+
+
+def test_the_copyright_scroll_is_drawn_for_every_value_of_its_byte():
+    """Once the game is over the cartridge counts ram[35] down every frame (255..1) and its
+    copyright kernel scrolls the copyright line in over the logo (lines 190..197). ALE emulates
+    no frame after the game's end, so each value is put in RAM on a state from the game (ALE runs
+    that one frame: its game-over test follows the frame): the picture and every mirrored byte
+    after the frame agree for all 256 values, the 9 line pointers among them."""
+    import ale_py
+
+    from alignment.reference.games.seaquest import ram as gt
+    from jaxtari.games.seaquest import constants as k
+    from jaxtari.games.seaquest.game import state_from_ram
+
+    ale = rt.open_rom("seaquest")
+    for action in [ale_py.Action.DOWN] * 40 + [ale_py.Action.NOOP] * 300:
+        ale.act(action)
+    start = ale.cloneState()
+    states, screens, rams = [], [], []
+    for value in range(256):
+        ale.restoreState(start)
+        ale.setRAM(k.RAM_GAME_OVER, value)
+        states.append(state_from_ram(ale.getRAM(), frame=340))
+        ale.act(ale_py.Action.NOOP)
+        screens.append(ale.getScreenRGB())
+        rams.append(ale.getRAM())
+    batch = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *states)
+    after = jax.jit(jax.vmap(lambda s: GAME._step(s, jnp.int32(0))[0]))(batch)
+    pictures, small = (np.asarray(p) for p in _PICTURES(after))
+    logo = slice(190, 198)
+    assert len({s[logo].tobytes() for s in screens}) == 9  # what the test covers
+    for value in range(256):
+        differs = np.any(pictures[value] != screens[value], axis=2)
+        assert not differs.any(), (value, sorted(set(np.argwhere(differs)[:, 0].tolist())))
+        state = jax.tree_util.tree_map(lambda x: x[value], after)
+        assert gt.state_differences(state, rams[value]) == {}, value
+        assert np.array_equal(small[value], gray(pictures[value])[SMALL_GRAY.ys, SMALL_GRAY.xs])

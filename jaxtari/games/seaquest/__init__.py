@@ -34,15 +34,17 @@ size (only the lines and columns it samples, by the same function of line and co
 ALE's grey screen at those pixels and to the full picture's samples on every frame of the same
 games.
 
-Where it knowingly differs from ALE:
-- once the game is over the cartridge scrolls its logo (the copyright line) across the bottom
-  lines; that scroll is not drawn (the picture keeps the still logo). Game logic, signals and
-  rewards are unaffected: nothing happens after the game's end but the scroll.
+After the game's end: the cartridge counts ram[35] down every frame and its copyright kernel
+scrolls the copyright line in over the logo (:func:`.draw.logo_pointer`), drawn here for every
+value of that byte: pixel-exact against ALE's screen for all 256, each put in RAM on a state from
+the game, where ALE runs one frame (ALE emulates no frame after a game's end: its screen stays on
+the last one, where the logo has not moved yet; the JAX game steps on).
 
 Mods (:mod:`.mods`, each declaring the spec rules it changes): ``no_enemy_missiles``,
-``endless_oxygen`` (JAX only: RAM writes cannot express either, the module says why) and
+``endless_oxygen`` (JAX only: RAM writes cannot express either, the module says why),
 ``grey_enemies`` (visual only: sharks drawn in the enemy subs' grey; its ALE counterpart writes the
-lanes' colour bytes).
+lanes' colour bytes) and ``swapped_enemies`` (visual only, JAX only: sharks drawn as enemy subs
+and enemy subs as sharks, the latches from the original sprites; measured, RAM cannot express it).
 """
 
 from jaxtari.games.seaquest.game import Seaquest

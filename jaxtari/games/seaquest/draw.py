@@ -11,10 +11,11 @@ of its line and column, so the small picture is the full one's samples, bit for 
   groups (player 1, the lane's colour byte), the sub (player 0, its colour, or the death
   animation's) and its torpedo (missile 0), in the TIA's priority (players over the ball);
 - lines 153..209 (:func:`bottom_indices`): seaweed, reef, the sea floor with the oxygen bar
-  (blinking black when low) and the rescued divers, the logo.
+  (blinking black when low) and the rescued divers, the logo (or, once the game is over, the
+  copyright line scrolling in over it: :func:`logo_pointer`).
 The HMOVE bar (columns 0..7) is black. The picture reads the values the cartridge's kernel read,
-before the frame's overscan changed them (the state's ``shown_*`` fields). Not modelled: the
-logo's scroll after the game is over.
+before the frame's overscan changed them (the state's ``shown_*`` fields, and
+:func:`shown_scroll`).
 """
 
 from __future__ import annotations
@@ -37,21 +38,26 @@ SUB_COLOUR = 0x18
 ALL_LINES, ALL_COLUMNS = np.arange(SCREEN_H), np.arange(SCREEN_W)
 
 
-def colour_indices(s, lines=ALL_LINES, columns=ALL_COLUMNS):
+def colour_indices(s, lines=ALL_LINES, columns=ALL_COLUMNS, swap=None):
     """TIA colour bytes of the picture of state ``s`` at ``lines`` x ``columns`` (static, lines
-    ascending): (210, 160) by default."""
+    ascending): (210, 160) by default. ``swap``: see :func:`lane_indices`."""
     lines, columns = np.asarray(lines).ravel(), np.asarray(columns).ravel()
     if np.any(np.diff(lines) <= 0):
         raise ValueError("colour_indices: the lines must be ascending")
     parts = [draw(s, part, columns) for draw, part in (
         (top_indices, lines[lines < LANES_TOP]),
-        (lane_indices, lines[(lines >= LANES_TOP) & (lines < LANES_END)]),
+        (lambda s, lines, columns: lane_indices(s, lines, columns, swap),
+         lines[(lines >= LANES_TOP) & (lines < LANES_END)]),
         (bottom_indices, lines[lines >= LANES_END])) if part.size]
     return jnp.concatenate(parts)
 
 
-def lane_indices(s, lines, columns):
-    """The lane sections' lines (57..152) as colour bytes at ``columns``."""
+def lane_indices(s, lines, columns, swap=None):
+    """The lane sections' lines (57..152) as colour bytes at ``columns``. ``swap`` (a visual
+    mod's; None: the cartridge's picture): ``(sub colour, shark colours by difficulty & 7)``, each
+    lane's group drawn as the other kind, in that kind's colour byte (a shark as an enemy sub in
+    the subs' colour, an enemy sub as a shark in the wave's shark colour); the positions, copies,
+    facing and animation frame are the lane's own, and the latches (kernel.py) never see it."""
     eor, mask = colour_mods(s.color_cycle)
     cols = jnp.asarray(columns)
     lane = kernel_lane = (k.NUM_LANES - 1) - (lines - LANES_TOP) // kernel.SECTION_LINES
@@ -59,7 +65,7 @@ def lane_indices(s, lines, columns):
     loop = (section_line >= 9) & (section_line <= 23)
     loop_index = np.clip(section_line - 9, 0, kernel.LOOP_LINES - 1)  # 0: row 14
     graphic, pos, n, reflect, ball_x, size = kernel._lane_geometry(
-        s.replace(sub_animation=s.shown_sub_animation))
+        s.replace(sub_animation=s.shown_sub_animation), swapped=swap is not None)
     g = graphic[kernel_lane, loop_index]
     p = pos[lane]
     nn = n[lane]
@@ -81,24 +87,29 @@ def lane_indices(s, lines, columns):
     tint = lambda c: (c ^ eor) & mask  # noqa: E731
     band = jnp.full((len(lines), len(columns)), tint(SEA), jnp.int32)
     band = jnp.where(ball, tint(BALL_COLOUR), band)
-    band = jnp.where(group, s.shown_colours[lane][:, None], band)
+    colours = s.shown_colours
+    if swap is not None:
+        sub_colour_byte, shark_colours = swap
+        is_sub = (s.attributes & k.ATTR_SUB) != 0
+        colours = tint(jnp.where(is_sub, pick(shark_colours, s.difficulty & 7), sub_colour_byte))
+    band = jnp.where(group, colours[lane][:, None], band)
     band = jnp.where(sub | torpedo, tint(sub_colour), band)
     return jnp.where(cols[None, :] < HMOVE_BAR, 0, band)
 
 
-def render(s):
-    """The 210x160x3 picture (uint8 RGB)."""
-    return jnp.asarray(PALETTE)[colour_indices(s) >> 1]
+def render(s, swap=None):
+    """The 210x160x3 picture (uint8 RGB); ``swap``: see :func:`lane_indices`."""
+    return jnp.asarray(PALETTE)[colour_indices(s, swap=swap) >> 1]
 
 
-def render_gray84(s):
+def render_gray84(s, swap=None):
     """The 84x84 grey picture: the colour bytes of only the lines and columns
     :data:`jaxtari.render.SMALL_GRAY` samples, through ALE's grey levels."""
     from jaxtari import render as r
 
     grey = jnp.asarray(r.gray(PALETTE))
     raster = r.SMALL_GRAY
-    return grey[colour_indices(s, raster.ys, raster.xs) >> 1]
+    return grey[colour_indices(s, raster.ys, raster.xs, swap) >> 1]
 
 
 # ---- the 8-pixel slots of the score's digits, the reserve subs and the rescued divers ----------
@@ -211,7 +222,14 @@ OXYGEN_BAR, OXYGEN_EMPTY = 0x0C, 0x32
 DIVERS_TOP = 178
 DIVERS_COLOUR = 0x82
 DIVERS_BLINK = 0x08  # frame counter bit
-LOGO_TOP, LOGO_COLOUR = 191, 0x86
+LOGO_TOP, LOGO_LINES, LOGO_COLOUR = 190, 8, 0x86
+# The copyright kernel's line pointer (the table row of its top line; each line one row down) from
+# the scroll byte (ram[35], 0 while a game is on): the logo's rows below SCROLL_START, the
+# copyright line's rows from SCROLL_END, and between them one row of the scroll every 8 frames
+# (the byte counts down one a frame after the game's end).
+LOGO_POINTER, TEXT_POINTER = 7, 15
+SCROLL_START, SCROLL_END, SCROLL_RATE = 96, 160, 8
+SCROLL_POINTER_OFFSET = 4  # the pointer is the byte / 8 - 4 while it scrolls
 BLINK = 0x10  # the low-oxygen bar is black while the frame counter's bit 4 is clear
 
 
@@ -219,9 +237,26 @@ def _mask(text, columns):
     return np.asarray([c == "#" for c in text.ljust(SCREEN_W, ".")], bool)[np.asarray(columns)]
 
 
+COPYRIGHT = np.asarray(art.COPYRIGHT, np.int32)  # (slot, row)
+
+
+def shown_scroll(game_over):
+    """The scroll byte the picture read: the state's is the overscan's, which counts a non-zero
+    byte down one (from 1 on to 255, skipping 0), so the picture's is one more (1 for 255)."""
+    return jnp.where(game_over == 0, 0, jnp.where(game_over == BYTE, 1, game_over + 1))
+
+
+def logo_pointer(scroll):
+    """The copyright kernel's line pointer for the scroll byte (see LOGO_POINTER)."""
+    step = scroll // SCROLL_RATE
+    return jnp.where(scroll >= SCROLL_END, TEXT_POINTER,
+                     jnp.where(scroll < SCROLL_START, LOGO_POINTER,
+                               step - SCROLL_POINTER_OFFSET))
+
+
 def bottom_indices(s, lines, columns):
     """Lines 153..209 at ``lines`` x ``columns`` as colour bytes: seaweed, reef, sea floor with
-    the oxygen bar and the rescued divers, the logo."""
+    the oxygen bar and the rescued divers, the logo or the copyright line (lines 190..197)."""
     eor, mask = colour_mods(s.color_cycle)
     tint = lambda c: (c ^ eor) & mask  # noqa: E731
     cols = jnp.asarray(columns)
@@ -237,6 +272,7 @@ def bottom_indices(s, lines, columns):
     blink = ((s.divers == k.MAX_DIVERS) & (s.sub_y != k.SUB_Y_MIN)
              & ((s.frame_count & DIVERS_BLINK) == 0))
     divers_colour = tint(jnp.where(blink, SEA_FLOOR, DIVERS_COLOUR))
+    pointer = logo_pointer(shown_scroll(s.game_over))
     rows = []
     for y in lines:
         y = int(y)
@@ -255,9 +291,9 @@ def bottom_indices(s, lines, columns):
             line = jnp.where(lit, divers_colour, jnp.full(width, floor, jnp.int32))
         elif y < FLOOR_END:
             line = jnp.full(width, floor, jnp.int32)
-        elif LOGO_TOP <= y < LOGO_TOP + len(art.LOGO):
-            lit = np.roll(_mask(art.LOGO[y - LOGO_TOP], ALL_COLUMNS), art.LOGO_LEFT)[columns]
-            line = jnp.where(jnp.asarray(lit), tint(LOGO_COLOUR), 0)
+        elif LOGO_TOP <= y < LOGO_TOP + LOGO_LINES:
+            rows_byte = jnp.asarray(COPYRIGHT)[:, pointer - (y - LOGO_TOP)]
+            line = jnp.where(_slot_pixels(rows_byte, columns), tint(LOGO_COLOUR), 0)
         if y < FLOOR_END:
             line = jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR), 0, line)
         rows.append(line)

@@ -433,15 +433,20 @@ class Seaquest(Game):
                                        k.ENEMY_WIDTH, k.PATROL_ROWS, alive & (state.patrol_x != 0)),
         }
 
+    def _swap(self):
+        """The picture's sprite swap (a visual mod: the draw's ``swap``), None when off."""
+        c = self.consts
+        return (c.sub_colour, c.shark_colours) if c.swap_enemy_sprites else None
+
     def render(self, state):
         from jaxtari.games.seaquest.draw import render
 
-        return render(state)
+        return render(state, self._swap())
 
     def render_gray84(self, state):
         from jaxtari.games.seaquest.draw import render_gray84
 
-        return render_gray84(state)
+        return render_gray84(state, self._swap())
 
     def signals(self, state):
         """The catalog signals (see alignment/reference/games/seaquest/ram.py), lanes top first."""

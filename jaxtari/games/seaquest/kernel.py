@@ -60,12 +60,14 @@ def _bits(byte, rel, reflect, scale=1):
     return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
 
 
-def _lane_geometry(s):
+def _lane_geometry(s, swapped=False):
     """Per lane and loop line (4, 15), row 14 first: the group's graphic byte, its first copy's
-    position, copy offsets and reflection; the ball's left x and width (0: not drawn)."""
+    position, copy offsets and reflection; the ball's left x and width (0: not drawn).
+    ``swapped`` (the picture of a visual mod only; never the latches): each group's rows are the
+    other kind's (a shark's for an enemy sub, an enemy sub's for a shark, same animation frame)."""
     rows = 14 - jnp.arange(LOOP_LINES)
     attrs = s.attributes
-    kind = attrs & 7
+    kind = (attrs ^ k.ATTR_SUB if swapped else attrs) & 7
     pointer = pick(art.OBSTACLE_ROWS, kind) + jnp.where(kind < art.SHARK_KINDS, s.shark_float, 0)
     graphic = _page(pointer[:, None] + rows[None, :])
     n = s.nusiz_index

@@ -10,10 +10,15 @@
 - ``grey_enemies`` (constants, visual only): sharks are drawn in the enemy subs' grey, as the
   paper's solid-colour swaps; kinds, positions and the pixel hitboxes (the collision latches read
   the sprites, not their colours) are the original's.
+- ``swapped_enemies`` (constants, visual only): the paper's sprite swap: sharks are drawn as enemy
+  subs (their rows, in the subs' grey) and enemy subs as sharks (the shark's rows, floating, in the
+  wave's shark colour), each with its own position, copies, facing and animation frame. The
+  collision latches are computed from the original sprites (kernel.py never sees the swap), so the
+  hitboxes, every signal and the reward are the original's.
 
 ALE counterparts (alignment/reference/games/seaquest/ram.py): ``grey_enemies`` writes the lanes'
-colour bytes (ram[44..47], which the cartridge's picture reads); the other two are not one set of
-RAM writes (that module says why).
+colour bytes (ram[44..47], which the cartridge's picture reads); the other three are not one set
+of RAM writes (that module says why).
 """
 
 from __future__ import annotations
@@ -35,4 +40,6 @@ MODS = [
     InternalMod("grey_enemies", "sharks drawn in the enemy subs' grey (nothing but colours "
                 "changes)", constants={"shark_colours": (k.ENEMY_SUB_COLOUR,) * len(k.SHARK_COLOURS)},
                 rules=()),
+    InternalMod("swapped_enemies", "sharks drawn as enemy subs and enemy subs as sharks (nothing "
+                "but the picture changes)", constants={"swap_enemy_sprites": True}, rules=()),
 ]
