@@ -33,7 +33,19 @@ conventions, so each one compares 1:1 with a RAM byte; :meth:`Pong.signals` conv
   side that lost the point, keeping the vertical direction it had (ROM + RAM 11 countdown). The
   first serve comes 59 frames after reset, towards the computer. The game ends at 21.
 - The score shown on screen lags the score by one frame (the ROM builds the digits after the
-  kernel), and the frame just after reset uses the attract-mode palette.
+  kernel, from the score bytes as that frame leaves them: a RAM write after the frame, as a mod's
+  ALE counterpart makes, shows only from the frame after), and the reset frame and the one after
+  it are drawn in the attract colours.
+- **The timer's stop.** The frame counter is 16 bits (RAM 9:8, 1:71 after reset); the frame after
+  it wraps to 0 (frame 65,210 of a game) the cartridge stops the game for good (RAM 16 = 0): the
+  ball stays, and hides from the next frame; no serve; the computer's score byte shows the game
+  number (the select display: 1; the agent's byte is kept but not drawn), which ALE pays as a
+  reward (old computer score - 1); ALE's episode runs on to its frame cap. Colours then cycle: each
+  colour byte plus RAM 10 with its nibbles swapped, RAM 10 counting the counter's wraps (in play
+  the cartridge clears it every frame), from the colours the last frame's logic wrote; the reset
+  frames show the same cycle at RAM 10 = 60. Only a game whose rallies last ~18 minutes, or one
+  whose computer points are not counted, gets there (tests/games/test_pong_stop.py: every frame,
+  signal, RAM byte and pixel against ALE, with RAM 9 written to bring the wrap within frames).
 - **The ball's edges** are drawn where the kernel's enable/disable writes land on the line: a
   column right of that write shows the edge one line early, so the two columns' tops (and bottoms)
   can differ by a line and a column can be 3-5 rows tall. The write's x is 139 on odd rows (158,

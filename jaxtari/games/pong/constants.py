@@ -81,16 +81,21 @@ class PongConstants:
     digit_rows: tuple = (1, 21)
     enemy_digits_x: tuple = (20, 36)  # tens, ones
     player_digits_x: tuple = (100, 116)
-    # ---- colours  measured: getScreenRGB
-    background: tuple = (144, 72, 17)
-    wall_colour: tuple = (236, 236, 236)  # walls and ball
-    player_colour: tuple = (92, 186, 92)
-    enemy_colour: tuple = (213, 130, 74)
-    hmove_bar: tuple = (0, 0, 0)  # row 0, x 0..7 (HMOVE blanking)
-    # the reset frame and the first frame are drawn in the attract-mode palette
-    attract_frames: int = 1
-    attract_background: tuple = (109, 118, 43)
-    attract_wall: tuple = (53, 95, 24)
-    attract_player: tuple = (101, 111, 228)
-    attract_enemy: tuple = (210, 182, 86)
+    # ---- colours: TIA colour bytes (ALE's palette, jaxtari.atari.palette, gives their RGB)
+    # measured: getScreen bytes; the wall's bit 0 (which the TIA ignores) shows once the colours
+    # cycle, when a carry out of it changes the drawn colour (the attract colours, below)
+    background: int = 0x22  # (144, 72, 17)
+    wall_colour: int = 0x0F  # (236, 236, 236), walls and ball
+    player_colour: int = 0xC8  # (92, 186, 92)
+    enemy_colour: int = 0x38  # (213, 130, 74)
+    hmove_bar: tuple = (0, 0, 0)  # row 0, x 0..7 (HMOVE blanking), RGB
+    # ---- the attract colours and the timer's stop  measured: RAM 8-10, 13, 14, 16 and getScreen
+    # bytes, with RAM 9 poked to 255 (so the wrap comes within frames) and over whole games
+    # A colour drawn is (colour + the cycle's byte) & 0xFE, the cycle's byte being RAM 10 with its
+    # nibbles swapped (all 256 values of RAM 10, each role, 0 wrong), from the colours the last
+    # frame's logic wrote: the kernel shows them one frame late.
+    attract_frames: int = 1  # the reset frame and the first frame show the cycle at start_attract
+    start_attract: int = 60  # RAM 10 after ALE's reset
+    start_timer: int = 1  # RAM 9 after reset: RAM 9:8 wraps on frame 65,209, the stop is on 65,210
+    select_game: int = 1  # the select display: RAM 13 (the computer's digits) shows the game number
 

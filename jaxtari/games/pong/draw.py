@@ -11,6 +11,7 @@ import numpy as np
 
 from jaxtari import render
 from jaxtari.atari.fonts import DIGITS_3X5
+from jaxtari.atari.palette import PALETTE
 from jaxtari.atari.screen import HMOVE_BAR_W
 
 
@@ -20,16 +21,22 @@ def _digit_masks() -> np.ndarray:
     return cells.repeat(4, axis=1).repeat(4, axis=2)
 
 
+def _colours(c, attract):
+    """(4, 3) RGB of the background, the walls (and ball), the agent's and the computer's colour
+    with the attract cycle at RAM 10 = ``attract``: each colour byte plus RAM 10 with its nibbles
+    swapped (0 in play: the colours as they are)."""
+    cycle = ((attract & 15) << 4) | (attract >> 4)
+    byte = jnp.asarray([c.background, c.wall_colour, c.player_colour, c.enemy_colour]) + cycle
+    return jnp.asarray(PALETTE, jnp.int32)[(byte & 255) >> 1]  # the TIA ignores bit 0
+
+
 def draw(game, raster, state):
     """The screen of ``state`` on ``raster``."""
     c = game.consts
-    attract = state.frame <= c.attract_frames
-    def pick(attract_colour, colour):
-        return jnp.where(attract, jnp.asarray(attract_colour, jnp.int32),
-                         jnp.asarray(colour, jnp.int32))
-
-    bg = pick(c.attract_background, c.background).astype(jnp.uint8)
-    wall = pick(c.attract_wall, c.wall_colour)
+    attract = jnp.where(state.frame <= c.attract_frames, c.start_attract,
+                        state.shown_attract)
+    bg_rgb, wall, player_colour, enemy_colour = _colours(c, attract)
+    bg = bg_rgb.astype(jnp.uint8)
 
     def fill(colour):
         return lambda sub: jnp.broadcast_to(render.colour_for(sub, colour.astype(jnp.uint8)),
@@ -40,10 +47,10 @@ def draw(game, raster, state):
             return render.digits_mask(sub, _digit_masks(), value, x[0], c.digit_rows[0], 2,
                                       x[1] - x[0])
         canvas = fill(bg)(sub)
-        canvas = render.paint(canvas, digits(state.shown_player, c.player_digits_x),
-                              pick(c.attract_player, c.player_colour))
-        canvas = render.paint(canvas, digits(state.shown_enemy, c.enemy_digits_x),
-                              pick(c.attract_enemy, c.enemy_colour))
+        # the select display shows the game number in the computer's digits and no others
+        canvas = render.paint(canvas, digits(state.shown_player, c.player_digits_x)
+                              & ~state.stopped, player_colour)
+        canvas = render.paint(canvas, digits(state.shown_enemy, c.enemy_digits_x), enemy_colour)
         return render.draw_rect(canvas, sub, 0, 0, HMOVE_BAR_W, 1, c.hmove_bar)
 
     def court(sub):
@@ -64,8 +71,7 @@ def draw(game, raster, state):
         # objects are only visible inside the court (the walls hide them)
         top = jnp.maximum(ys, c.top_wall[1])
         bottom = jnp.minimum(ys + hs, c.bottom_wall[0])
-        colours = jnp.stack([pick(c.attract_enemy, c.enemy_colour),
-                             pick(c.attract_player, c.player_colour), wall, wall])
+        colours = jnp.stack([enemy_colour, player_colour, wall, wall])
         return render.draw_rects(fill(bg)(sub), sub, xs, top, ws, bottom - top, colours,
                                  act & (bottom > top))
 

@@ -28,8 +28,11 @@ class Pong(Game):
             player_y=i32(c.start_pot_average), enemy_y=i32(c.start_enemy_y), ball_x=i32(0),
             ball_y=i32(c.start_ball_y), ball_dx=i32(0), ball_dy=i32(0), player_score=i32(0),
             enemy_score=i32(0),
-            shown_player=i32(0), shown_enemy=i32(0), countdown=i32(c.start_delay),
+            shown_player=i32(0), shown_enemy=i32(0), built_player=i32(0), built_enemy=i32(0),
+            countdown=i32(c.start_delay),
             clock=i32(c.start_clock), fire_held=jnp.bool_(False), serve_dx=i32(1),
+            timer=i32(c.start_timer), attract=i32(c.start_attract), stopped=jnp.bool_(False),
+            shown_attract=i32(0),
         )
 
     # ---- mechanics (each swappable by an InternalMod) -----------------------------------------
@@ -141,7 +144,13 @@ class Pong(Game):
         joy = joystick(ale_action)
         pot = self.player_paddle(state, joy)
 
-        over = (state.player_score >= c.win_score) | (state.enemy_score >= c.win_score)
+        # the frame after the counter (RAM 9:8) wraps to 0 the cartridge stops the game for good:
+        # the ball stays where it is (hidden from the next frame on), no serve, the computer's
+        # score byte shows the game number (the select display); ALE's episode runs on to its cap (measured, see constants)
+        stop = ~state.stopped & (state.clock == 0) & (state.timer == 0)
+        halted = state.stopped | stop
+        over = ((state.player_score >= c.win_score) | (state.enemy_score >= c.win_score)
+                | halted)
         waiting = ~over & (state.countdown > 0)
         serve = waiting & (state.countdown == 1)
         playing = ~over & ~waiting
@@ -177,7 +186,7 @@ class Pong(Game):
         y0 = jnp.where(serve, c.serve_y, jnp.where(live, y, state.ball_y))
         moves = serve | live
         ball_x = jnp.where(moves, x0 - dx, x0)
-        ball_y = jnp.where(moves, y0 + dy, jnp.where(waiting, 0, y0))  # hidden while waiting
+        ball_y = jnp.where(moves, y0 + dy, jnp.where(waiting | state.stopped, 0, y0))  # hidden
 
         countdown = jnp.where(point, c.serve_delay,
                               jnp.where(waiting, state.countdown - 1, state.countdown))
@@ -192,15 +201,28 @@ class Pong(Game):
                                 state.pot_average)
 
         # rule: scoring.point-for, scoring.point-against
-        reward = player_point.astype(jnp.int32) - enemy_point.astype(jnp.int32)
+        player_score = state.player_score + player_point.astype(jnp.int32)
+        enemy_score = jnp.where(stop, c.select_game,
+                                state.enemy_score + enemy_point.astype(jnp.int32))
+        # ALE's reward is the change of the two score bytes, the select display's too
+        reward = (player_score - state.player_score) - (enemy_score - state.enemy_score)
+        wraps = state.clock == 255
+        stopped = state.stopped | stop
         new = state.replace(
             frame=state.frame + 1, pot=pot, pot_average=pot_average, player_y=state.pot_average,
             enemy_y=enemy_y, ball_x=ball_x, ball_y=ball_y, ball_dx=dx, ball_dy=dy,
-            player_score=state.player_score + player_point.astype(jnp.int32),
-            enemy_score=state.enemy_score + enemy_point.astype(jnp.int32),
-            shown_player=state.player_score, shown_enemy=state.enemy_score,
+            player_score=player_score, enemy_score=enemy_score,
+            shown_player=state.built_player, shown_enemy=state.built_enemy,
+            # a stopped game builds no digits: the select display's stay
+            built_player=jnp.where(state.stopped, state.built_player, player_score),
+            built_enemy=jnp.where(state.stopped, state.built_enemy, enemy_score),
             countdown=countdown, clock=(state.clock + 1) & 255, fire_held=joy.fire,
-            serve_dx=serve_dx,
+            serve_dx=serve_dx, timer=(state.timer + wraps) & 255,
+            # in play the cartridge clears RAM 10 on every frame but a wrap's
+            attract=jnp.where(stopped | wraps, (state.attract + wraps) & 255, 0),
+            stopped=stopped,
+            # the colours are written before that frame's wrap counts in RAM 10
+            shown_attract=jnp.where(state.stopped, (state.attract - (state.clock == 0)) & 255, 0),
         )
         return new, reward
 

@@ -22,9 +22,11 @@ def _lazy_enemy_tracking(self, state, enemy_y, ball_x, ball_y, ball_dx):
 
 
 def _no_enemy_points(game, prev_state, state, reward):
-    scored = state.enemy_score > prev_state.enemy_score
-    state = state.replace(enemy_score=jnp.where(scored, prev_state.enemy_score, state.enemy_score))
-    return state, jnp.where(scored, jnp.zeros_like(reward), reward)
+    # the computer's score byte never changes (RAM 13 held at 0 on ALE) and its points pay
+    # nothing; the game number the select display writes there when the timer stops play is no
+    # point: ALE pays it, and so does this (the byte is held, the digits show it, as on ALE)
+    change = jnp.where(state.stopped, 0, state.enemy_score - prev_state.enemy_score)
+    return state.replace(enemy_score=prev_state.enemy_score), reward + change.astype(reward.dtype)
 
 
 MODS = [

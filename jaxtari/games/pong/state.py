@@ -21,10 +21,17 @@ class PongState:
     ball_dy: jax.Array  # RAM 56, signed: y += dy every frame
     player_score: jax.Array  # RAM 14
     enemy_score: jax.Array  # RAM 13
-    shown_player: jax.Array  # the scores drawn this frame (one frame behind)
+    shown_player: jax.Array  # the scores drawn this frame: the digits the last frame built
     shown_enemy: jax.Array
+    built_player: jax.Array  # the digits this frame's logic built from the score bytes as it
+    built_enemy: jax.Array  # left them (before any RAM write after the frame), drawn next frame
     countdown: jax.Array  # RAM 11: frames until the serve (0 while the ball is in play)
     clock: jax.Array  # RAM 8: the ROM's frame counter, mod 256
     fire_held: jax.Array  # the agent's button as the ROM latched it on the last frame
     serve_dx: jax.Array  # dx of the next serve: +1 towards the computer (RAM 18's last scorer)
+    timer: jax.Array  # RAM 9: the frame counter's high byte; its wrap to 0 stops the game
+    attract: jax.Array  # RAM 10: counts the counter's wraps once stopped (0 in play but on a wrap)
+    stopped: jax.Array  # RAM 16 == 0: the game stopped by the timer (the select display)
+    shown_attract: jax.Array  # RAM 10 as the last frame's logic read it when it wrote the
+    # colours this frame's picture shows (0 while in play): the attract cycle drawn
 

@@ -101,16 +101,12 @@ ALE_MODS = {
         (RamWrite(ENEMY_SCORE, 0),), exact=False,
         measured="python -m alignment.counterparts pong no_enemy_points (2026-12-04, ale-py "
                  "0.12.1) and 12,000 frames of random held actions, seed 0: every catalog signal "
-                 "but score equal every frame; summed reward 2.0 on both. Lockstep games of "
-                 "random held actions, seeds 0-2, to 110,000 frames: every catalog signal but "
-                 "score equal up to frame 65,210-65,263",
+                 "but score equal every frame; summed reward 2.0 on both. Lockstep to frame "
+                 "66,000, past the timer's stop on frame 65,210 (tests/games/test_pong_stop.py, "
+                 "2026-12-05): every signal but the computer's score equal every frame, the same "
+                 "return, the screens equal on every frame around the stop and of a point",
         differs="the reward of a point the computer wins: ALE -1 on that frame and +1 on the next "
-                "(its score signal is -1 for that one frame), JAX 0 on both; and from about frame "
-                "65,210 (only a game whose computer points are not counted lasts that long) the "
-                "cartridge stops play: its frame timer (RAM 8, 9, 10) carries into RAM 10, RAM 16 "
-                "drops from 255 to 0 and no ball is served again, while the JAX game, which does "
-                "not model that timer, serves on; ALE's episode then runs to the frame cap with "
-                "no more points"),
+                "(its score signal is -1 for that one frame), JAX 0 on both"),
 }
 JAX_ONLY_MODS = {
     "lazy_enemy": "the paddle holds its own last position while the ball goes away: a value that "
