@@ -85,7 +85,14 @@ def load(folder: Path, game: str, obs: str = "objects") -> Agents:
     if not seed_dirs:
         raise AgentsError(f"{folder}: no seeds trained on the {TRAINED_ON} side in {side}")
     template, num_actions = _template(game, config)
-    like, treedef = jax.tree_util.tree_flatten(template)
+    # A checkpoint holds the whole runner in flatten order: the train state (network, optimiser)
+    # first, then the envs' game states, the last observations, the key and the update count.
+    # Only the network is evaluated, so a game state that gained or lost fields since training
+    # (a mechanic modelled later) leaves the agents readable; the observations' shape still
+    # tells whether they were trained on this game's features.
+    like, treedef = jax.tree_util.tree_flatten(template.train_state)
+    obs_like = np.shape(template.obs)
+    tail = len(jax.tree_util.tree_leaves((template.obs, template.key, template.update)))
     per_seed, seeds = [], []
     for d in seed_dirs:
         seed = int(d.name[4:])
@@ -97,19 +104,20 @@ def load(folder: Path, game: str, obs: str = "objects") -> Agents:
             raise AgentsError(f"{d}: seed {seed} stopped at {done:,} of "
                               f"{config.num_updates * config.batch_size:,} agent steps; finish its "
                               f"training (re-run the stress command) before evaluating it")
-        if len(ck.leaves) != len(like):
-            raise AgentsError(f"{d}: {len(ck.leaves)} arrays, {game}'s runner has {len(like)}: "
-                              f"trained on another game or observation")
+        if len(ck.leaves) < len(like) + tail or tuple(ck.leaves[-tail].shape) != obs_like:
+            raise AgentsError(f"{d}: its runner is not one of {game}'s {obs} runners (observations "
+                              f"of another shape, or too few arrays): trained on another game or "
+                              f"observation")
         for a, b in zip(ck.leaves, like):
             key_leaf = jax.dtypes.issubdtype(b.dtype, jax.dtypes.prng_key)
             if not key_leaf and tuple(a.shape) != tuple(b.shape):
                 raise AgentsError(f"{d}: an array of shape {tuple(a.shape)} where {game}'s "
                                   f"{obs} network has {tuple(b.shape)}: trained on another game or "
                                   f"observation (or before the game's observation changed)")
-        runner = jax.tree_util.tree_unflatten(
+        train_state = jax.tree_util.tree_unflatten(
             treedef, [np.asarray(a) if jax.dtypes.issubdtype(b.dtype, jax.dtypes.prng_key)
                       else np.asarray(a, b.dtype) for a, b in zip(ck.leaves, like)])
-        per_seed.append(runner.train_state.params)
+        per_seed.append(train_state.params)
         seeds.append(seed)
     params = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *per_seed)
     return Agents(game, obs, config.total_timesteps, seeds, params, num_actions,

@@ -116,3 +116,45 @@ def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
                str(train), "--out", str(out))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert not check(json.loads((out / "freeway.json").read_text())).agents.trained_here
+
+
+def _finished_checkpoint(folder, game, drop_env_leaves=0, obs_shape=None):
+    """A finished seed-0 checkpoint of ``game``'s objects runner at 2,048 steps, written with
+    the stress stage's own writer; its game-state part shortened by ``drop_env_leaves`` arrays
+    (a game state from before a mechanic was modelled), or its observations of another shape."""
+    import jax
+
+    from alignment.stress import checkpoints as ckpts
+    from alignment.stress.config import budget_config
+    from alignment.stress.ppo import init_runner, make_jax_env
+
+    config = budget_config(2048, "objects")
+    runner = init_runner(config, make_jax_env(game, config), jax.random.key(3))
+    ts = ckpts.leaves_of(runner.train_state)
+    env = ckpts.leaves_of(runner.env_state)[drop_env_leaves:]
+    obs = np.asarray(runner.obs) if obs_shape is None else np.zeros(obs_shape, np.float32)
+    rest = ckpts.leaves_of((runner.key, runner.update))
+    steps = config.num_updates * config.batch_size
+    history = [{"interval": 0, "steps": steps, "episodes": 0, "return": None}]
+    ckpts.save(folder, "jax", 0, ckpts.Checkpoint(1, ts + env + [obs] + rest, history))
+    return runner.train_state.params
+
+
+def test_agents_load_though_the_game_state_changed_since_training(tmp_path):
+    # the network is what is evaluated: a game state with fewer fields (Pong before its timer
+    # stop was modelled had 6 fewer) leaves the agents readable, with their own weights
+    import jax
+
+    folder = tmp_path / "pong-objects-2048"
+    params = _finished_checkpoint(folder, "pong", drop_env_leaves=6)
+    agents = ag.load(folder, "pong")
+    got = jax.tree_util.tree_leaves(agents.params)
+    want = jax.tree_util.tree_leaves(params)
+    assert len(got) == len(want) and agents.seeds == [0]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g)[0], np.asarray(w))
+    # observations of another width are another game's agents, whatever else fits
+    other = tmp_path / "x" / "pong-objects-2048"
+    _finished_checkpoint(other, "pong", obs_shape=(8, 3))
+    with pytest.raises(ag.AgentsError, match="not one of pong's objects runners"):
+        ag.load(other, "pong")
