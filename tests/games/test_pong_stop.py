@@ -15,20 +15,10 @@ import pytest
 import jaxtari
 from alignment.reference import AleGame
 from jaxtari import render
-from tests.games.test_pong import jax_signals, make_rollout, tracker
+from tests.games.test_pong import game, jax_signals, make_rollout, rollout, tracker  # noqa: F401
 
 TIMER, CLOCK, ATTRACT, COUNTDOWN, GAME_ON = 9, 8, 10, 11, 16  # RAM addresses (measured)
 MIRRORED = {"timer": TIMER, "clock": CLOCK, "attract": ATTRACT, "countdown": COUNTDOWN}
-
-
-@pytest.fixture(scope="module")
-def game():
-    return jaxtari.make("pong")
-
-
-@pytest.fixture(scope="module")
-def rollout(game):
-    return make_rollout(game)
 
 
 def _ale_play(actions, policy, before, clock):
