@@ -4,10 +4,10 @@ Each variant is one compiled ``lax.scan`` of random-action steps over N envs, th
 kept in the loop's carry (as a rollout buffer would keep it):
 
 - ``stack1``: ``make_env(game, obs="pixels")``, the 84x84 frame alone;
-- ``ring-only``: stack 1's env with ``jaxtari.wrappers.ring_push`` per env (vmapped), the ring
+- ``ring-only``: stack 1's env with ``ring_push`` (below) per env (vmapped), the ring
   carried in the state and no stacked observation gathered (an agent would read the ring);
-- ``framestack``: ``make_env(..., frame_stack=4)``: the ring written and the oldest-first
-  (4, 84, 84) observation gathered (``ring_view``) every step;
+- ``framestack``: ``make_env(..., frame_stack=4)``: jaxtari's FrameStack as it is (the one-array
+  shifted stack since the ring, measured here, was replaced; see benchmarks/README.md);
 - ``gather-only``: stack 1's env plus a gather of four copies of its frame into a (4, 84, 84)
   observation (the gather's cost without a ring);
 - ``batch-ring``: one ring for the whole batch, written by one ``dynamic_update_slice`` at a slot
@@ -37,7 +37,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
-from jaxtari.wrappers import make_env, ring_push, ring_start, ring_view  # noqa: E402
+from jaxtari.wrappers import make_env  # noqa: E402
+
+
+# The ring FrameStack had (jaxtari/wrappers.py, 6c74eb3 until the 2026-12-05 07:45 core window),
+# kept here as a variant to measure: k frames each in the slot it was written to, ``newest`` the
+# last slot, ``age_cap`` how many frames before it belong to the episode.
+def ring_start(frame, k):
+    return jnp.broadcast_to(frame, (k,) + frame.shape), jnp.int32(k - 1), jnp.int32(0)
+
+
+def ring_push(ring, newest, age_cap, frame, restart):
+    k = ring.shape[0]
+    newest = (newest + 1) % k
+    age_cap = jnp.where(restart, 0, jnp.minimum(age_cap + 1, k - 1))
+    return jax.lax.dynamic_update_index_in_dim(ring, frame, newest, 0), newest, age_cap
+
+
+def ring_view(ring, newest, age_cap):
+    k = ring.shape[0]
+    ages = jnp.minimum(jnp.arange(k - 1, -1, -1, dtype=jnp.int32), age_cap)
+    return ring[(newest - ages) % k]
+
 
 STACK = 4
 RING_KINDS = ("ring-only", "ring-barrier", "ring-select", "select-stack")

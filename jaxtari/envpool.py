@@ -35,8 +35,8 @@ import numpy as np
 from jaxtari import dropin
 from jaxtari.dropin import DropInError
 from jaxtari.env import pytree_dataclass
-from jaxtari.wrappers import AtariWrapper, AtariState, NOOP_ACTION, ring_push, ring_start, ring_view
-from jaxtari.xla import materialize, select_tree
+from jaxtari.wrappers import AtariWrapper, AtariState, NOOP_ACTION, stack_push, stack_start
+from jaxtari.xla import select_tree
 
 FRAME_SIZE = 84  # jaxtari draws its small frames at 84x84 (Game.render_gray84)
 ENV_TYPES = ("gymnasium", "gym")
@@ -135,9 +135,7 @@ class PoolState:
     """One env's state (batched on a leading axis in a pool)."""
 
     atari: AtariState
-    ring: jax.Array  # (stack_num, 84, 84) uint8, the frames in a ring (jaxtari.wrappers.ring_push)
-    newest: jax.Array  # int32 slot of the newest frame
-    age_cap: jax.Array  # int32 frames of the episode before the newest, capped at stack_num - 1
+    frames: jax.Array  # (stack_num, 84, 84) uint8, oldest first (jaxtari.wrappers.stack_push)
     pending: jax.Array  # bool: the last call ended an episode, so the next call starts one
     game_over: jax.Array  # bool: ... and that end was a game over or the step limit (not a life)
     elapsed: jax.Array  # int32 agent steps in this game
@@ -172,8 +170,8 @@ class _Pool:
     def initial(self, key) -> PoolState:
         """A new game, due to start on the first call (no-op start and fire reset there)."""
         _, atari = self.atari.reset(key)
-        ring, newest, age_cap = ring_start(self.frame(atari), self.opts.stack_num)
-        return PoolState(atari=atari, ring=ring, newest=newest, age_cap=age_cap, pending=jnp.bool_(True),
+        frames = stack_start(self.frame(atari), self.opts.stack_num)
+        return PoolState(atari=atari, frames=frames, pending=jnp.bool_(True),
                          game_over=jnp.bool_(False),
                          elapsed=jnp.int32(0))
 
@@ -189,8 +187,7 @@ class _Pool:
             atari = select_tree(moved, stepped, start)
         else:
             moved, atari = True, stepped
-        # rendered once into memory: XLA would otherwise render it again in each of its readers
-        frame = materialize(self.frame(atari))
+        frame = self.frame(atari)  # stack_push renders it once into memory
         # the step limit counts a game's agent steps (EnvPool's elapsed_step), over its lives and
         # without the first call of an episode
         elapsed = jnp.where(pending, jnp.where(s.game_over, 0, s.elapsed), s.elapsed + 1)
@@ -202,9 +199,8 @@ class _Pool:
         truncated = limit
         ended = terminated | truncated
         # an episode's first call shows its first frame in every slot
-        ring, newest, age_cap = ring_push(s.ring, s.newest, s.age_cap, frame, pending)
-        frames = ring_view(ring, newest, age_cap)
-        new = PoolState(atari=atari, ring=ring, newest=newest, age_cap=age_cap, pending=ended,
+        frames = stack_push(s.frames, frame, pending)
+        new = PoolState(atari=atari, frames=frames, pending=ended,
                         game_over=ended & ~life_end,
                         elapsed=elapsed)
         out_reward = jnp.sign(raw) if opts.reward_clip else raw
@@ -231,7 +227,7 @@ class _Pool:
         zeros_f, zeros_b = jnp.zeros(n, jnp.float32), jnp.zeros(n, bool)
         info = {"lives": state.atari.lives, "reward": zeros_f, "terminated": jnp.zeros(n, jnp.int32),
                 "elapsed_step": state.elapsed, "env_id": self.env_ids, "players": {"env_id": self.env_ids}}
-        return jax.vmap(ring_view)(state.ring, state.newest, state.age_cap), zeros_f, zeros_b, zeros_b, info
+        return state.frames, zeros_f, zeros_b, zeros_b, info
 
     # -- the XLA functions -----------------------------------------------------------------------
     def send(self, handle: Handle, action) -> Handle:

@@ -32,7 +32,7 @@ import numpy as np
 
 from jaxtari import spaces
 from jaxtari.env import Game, pytree_dataclass
-from jaxtari.xla import StatePacker, random_bits, select_tree
+from jaxtari.xla import StatePacker, materialize, random_bits, select_tree
 
 FRAMESKIP = 4  # rule: timing.frameskip-v5
 STICKY_PROB = 0.25  # rule: action.sticky-v5
@@ -298,36 +298,26 @@ class PixelObservation(Wrapper):
         return spaces.Box(low=0, high=255, shape=(84, 84), dtype=np.uint8)
 
 
-# The frame stack's ring, shared by FrameStack and jaxtari.envpool: k frames, each in the slot it
-# was written to; ``newest`` is the slot of the last frame and ``age_cap`` how many frames before
-# it belong to the episode (capped at k - 1): older slots read as the episode's first frame.
-def ring_start(frame: jax.Array, k: int):
-    """A ring holding ``frame`` alone (an episode's first): (ring, newest, age_cap)."""
-    return jnp.broadcast_to(frame, (k,) + frame.shape), jnp.int32(k - 1), jnp.int32(0)
+# The frame stack shared by FrameStack and jaxtari.envpool: one (k, ...) array, oldest first, that
+# is both what the state keeps and the observation.
+def stack_start(frame: jax.Array, k: int) -> jax.Array:
+    """A stack holding ``frame`` alone (an episode's first) in every slot."""
+    return jnp.broadcast_to(frame, (k,) + frame.shape)
 
 
-def ring_push(ring, newest, age_cap, frame, restart):
-    """``frame`` written into the next slot, in place; where ``restart``, it is a new episode's
-    first frame (nothing else is written)."""
-    k = ring.shape[0]
-    newest = (newest + 1) % k
-    age_cap = jnp.where(restart, 0, jnp.minimum(age_cap + 1, k - 1))
-    return jax.lax.dynamic_update_index_in_dim(ring, frame, newest, 0), newest, age_cap
-
-
-def ring_view(ring, newest, age_cap) -> jax.Array:
-    """The stacked observation, oldest first, gathered into a buffer of its own."""
-    k = ring.shape[0]
-    ages = jnp.minimum(jnp.arange(k - 1, -1, -1, dtype=jnp.int32), age_cap)
-    return ring[(newest - ages) % k]
+def stack_push(frames: jax.Array, frame: jax.Array, restart) -> jax.Array:
+    """``frames`` with ``frame`` pushed in and the oldest dropped; where ``restart``, ``frame`` (a
+    new episode's first) in every slot. ``frame`` is materialised first: it is read by every slot's
+    select, and a renderer fused into them would draw it k times."""
+    frame = materialize(frame)
+    shifted = jnp.concatenate([frames[1:], frame[None]])
+    return jnp.where(restart, jnp.broadcast_to(frame, frames.shape), shifted)
 
 
 @pytree_dataclass
 class StackState:
     inner: Any
-    ring: jax.Array  # (k, ...) the last k frames, each in the slot it was written to
-    newest: jax.Array  # slot of the newest frame
-    age_cap: jax.Array  # frames written since the episode began, capped at k - 1
+    frames: jax.Array  # (k, ...) the last k frames, oldest first: the observation
 
 
 class FrameStack(Wrapper):
@@ -342,28 +332,29 @@ class FrameStack(Wrapper):
             raise ValueError(f"frame stack size must be >= 1, got {k}")
         self.k = int(k)
 
-    # The state keeps the frames in a ring: each step writes the new frame into one slot, in place,
-    # and the observation (oldest first) is gathered from the ring into a buffer of its own. A
-    # restart writes nothing more: frames older than the episode's first are read from its slot
-    # (age_cap). Measured choices (XLA CPU, the figures are in the commit history and
-    # benchmarks/README.md):
-    # - one (k, ...) array shifted each step (the previous form) that was both the state and
-    #   the observation: the shift cannot run in place, so XLA wrote the stack into a new buffer
-    #   and copied it back into the loop's carry every step (Pong pixels, N=256: 65k steps/s
-    #   carried, 61k under a running mean; the ring: 215k and 117k, no copy in the HLO);
-    # - k separate arrays rotated through the scan's carry were copied by XLA every step;
-    # - stacking separate frames under vmap built a (k, N, ...) concatenate read through a
-    #   transpose, which reductions read badly.
+    # The stack is one (k, ...) array, and it is the observation itself: each step writes the k
+    # frames once (stack_push), reading the new frame from memory. Measured on XLA CPU, one core
+    # quiet (figures in benchmarks/README.md and the commit history), against:
+    # - a ring (k slots, one written per step, the observation gathered oldest first): it writes a
+    #   quarter of the bytes, but XLA CPU runs the per-env dynamic slot write (a scatter under
+    #   vmap) and the gather element by element; it ran at 0.55-0.9x of this stack, carried or
+    #   reduced. (Under load the two looked alike: the load hid the difference.)
+    # - k separate arrays rotated through the state and stacked per step (the original): faster
+    #   carried, but under vmap the stack is a (k, N, ...) concatenate read through a transpose, and
+    #   a reduction over it (a running or logged mean) becomes a padded reduce-window that XLA CPU
+    #   runs ~100x slower.
+    # In a scan that carries both the state and the observation, this one value is carried twice,
+    # so XLA copies it once per step; that copy is cheaper than the ring's indexing.
     def reset(self, key):
         obs, inner = self.env.reset(key)
-        ring, newest, age_cap = ring_start(obs, self.k)
-        return ring_view(ring, newest, age_cap), StackState(inner, ring, newest, age_cap)
+        frames = stack_start(obs, self.k)
+        return frames, StackState(inner, frames)
 
     def step(self, state, action):
         obs, inner, r, d, info = self.env.step(state.inner, action)
         restart = jnp.asarray(info.get("episode_restart", False))
-        ring, newest, age_cap = ring_push(state.ring, state.newest, state.age_cap, obs, restart)
-        return ring_view(ring, newest, age_cap), StackState(inner, ring, newest, age_cap), r, d, info
+        frames = stack_push(state.frames, obs, restart)
+        return frames, StackState(inner, frames), r, d, info
 
     @property
     def observation_space(self):

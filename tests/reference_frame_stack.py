@@ -1,6 +1,5 @@
-"""The FrameStack as it was before the one-array stack (a shifted (k, ...) array, since replaced
-by the ring), kept as the reference the current one must match bit for bit
-(tests/test_frame_stack.py). Frames as k separate arrays rotated through the state, a count of the
+"""The original FrameStack (before the one-array stack and the ring, both measured since), kept as
+the reference the current one must match bit for bit (tests/test_frame_stack.py). Frames as k separate arrays rotated through the state, a count of the
 slots that belong to the current episode, and the stacked observation assembled from them on each
 step."""
 
@@ -68,3 +67,22 @@ class OldFrameStack(Wrapper):
     def observation_space(self):
         inner = self.env.observation_space
         return spaces.Box(low=inner.low, high=inner.high, shape=(self.k,) + tuple(inner.shape), dtype=inner.dtype)
+
+
+def stack_writes(hlo: str, stack: str, frame: str):
+    """What writes a stacked observation of shape ``stack`` (e.g. ``u8[8,4,84,84]``) in compiled
+    HLO text: ({computation: its fusions that compute the stack}, whether each such fusion reads a
+    ``frame``-shaped buffer among its parameters, the copies of the stack)."""
+    lines = hlo.splitlines()
+    fusions, reads_frame, copies, where = {}, [], [], None
+    for ln in lines:
+        if ln and not ln.startswith(" "):
+            where = ln.split(" ")[0]
+        elif f"= {stack}" in ln and " copy(" in ln:
+            copies.append(ln)
+        elif f"= {stack}" in ln and " fusion(" in ln:
+            fusions.setdefault(where, []).append(ln)
+            called = ln.split("calls=")[1].split(",")[0].strip()
+            header = next(h for h in lines if h.startswith(f"{called} ("))
+            reads_frame.append(f": {frame}" in header.split(") ->")[0])
+    return fusions, reads_frame, copies
