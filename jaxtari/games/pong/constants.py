@@ -81,9 +81,9 @@ class PongConstants:
     digit_rows: tuple = (1, 21)
     enemy_digits_x: tuple = (20, 36)  # tens, ones
     player_digits_x: tuple = (100, 116)
-    # ---- colours: TIA colour bytes (ALE's palette, jaxtari.atari.palette, gives their RGB)
-    # measured: getScreen bytes; the wall's bit 0 (which the TIA ignores) shows once the colours
-    # cycle, when a carry out of it changes the drawn colour (the attract colours, below)
+    # ---- colours: TIA colour bytes, RGB from jaxtari.atari.palette  measured: getScreen bytes
+    # The wall's bit 0 (which the TIA ignores) shows once the colours cycle, when a carry out of
+    # it changes the drawn colour (the attract colours, below).
     background: int = 0x22  # (144, 72, 17)
     wall_colour: int = 0x0F  # (236, 236, 236), walls and ball
     player_colour: int = 0xC8  # (92, 186, 92)
