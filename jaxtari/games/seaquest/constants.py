@@ -137,5 +137,5 @@ class SeaquestConstants:
     enemy_missiles: bool = True  # rule: spawning.enemy-sub-missiles
     shark_colours: tuple = SHARK_COLOURS  # measured: the lanes' colour bytes by difficulty (RAM 44..47)
     sub_colour: int = ENEMY_SUB_COLOUR  # measured: enemy subs are grey on ALE's screen
-    # a visual mod's (not the cartridge's): sharks drawn as enemy subs and enemy subs as sharks
-    swap_enemy_sprites: bool = False
+    # sharks drawn as enemy subs and enemy subs as sharks (the picture only)
+    swap_enemy_sprites: bool = False  # measured: a drawing option of the mod swapped_enemies, off as on ALE
