@@ -33,6 +33,9 @@ from typing import Callable
 
 import numpy as np
 
+from jaxtari.atari.palette import PALETTE
+from jaxtari.games.kangaroo import art, render
+from jaxtari.games.kangaroo import constants as c
 from jaxtari.games.kangaroo.game import with_ram
 
 from alignment.signals import (
@@ -40,58 +43,73 @@ from alignment.signals import (
 )
 
 # ---- addresses -------------------------------------------------------------------------------------
-MONKEY_ROW = (11, 10, 9, 8)  # slot i: row (8-line units) of monkey i; 127, 128, 255: empty
-MONKEY_X = (15, 14, 13, 12)  # slot i: x of monkey i
-THROWN_ROW = (25, 26, 27)  # a monkey's thrown apple: row, 255 when none
-THROWN_X = (28, 29, 30)
-APPLE_FLAGS = (21, 22, 23)  # apple slot i's flag: bit 7 set until it is let go (the disassembly)
-APPLE_IDLE = 0x80
-ATTRACT = 58  # bit 7 set from the game-over frame on (the attract mode; the disassembly)
-COCONUT_ROW = 33  # the big ape's falling coconut: row step (0.. as it falls), 255 when none
-COCONUT_X = 34
-COCONUT_STATE = 35  # 255 when no coconut is coming
-MOTHER_ROW = 16  # 8-line units: the mother's top line is ram[16] * 8 + 4
-MOTHER_X = 17
-FRAME_COUNTER = 57  # counts up every frame (wraps at 256)
-WALK_PERIOD = 3  # frames per pixel walked (measured)
-FRUIT_POINTS = 100
-PUNCH_POINTS = 200  # a punched monkey
-APPLE_POINTS = 100  # a punched thrown apple
-MOTHER_POSE = 18  # animation/pose code (walking, ducking 20/28, jumping 65/66/73/74, punching ...)
-LEVEL = 36  # the floor layout, 0..2
-SCORE = (39, 40)  # BCD: ten-thousands/thousands then hundreds/tens of the score, in hundreds
-BELL = 41  # 128 when the bell is gone
-FRUIT = (42, 43, 44)  # fruit kind (low two bits); bit 7 set: eaten / none
-LIVES = 45  # lives in reserve; ALE's lives() is ram[45] + 1; 255 at game over
-MOTHER_STATE = 54  # 128 while the mother waits (start, after a lost life), 1 while she dies
-WAITING = 128  # ram[54] while the mother waits to start
-DYING = 1  # ram[54] while the mother dies
-BABY_X = 83  # the baby's x (it paces on the top floor); sprite left x = ram[83] + 15 (OCAtari)
-TIMER = 59  # the bonus timer in hundreds, BCD; a nibble 0xA is a blank digit
+# One home for each fact: the addresses, values and screen offsets the JAX game also uses are named
+# in jaxtari/games/kangaroo/constants.py (``c``) and only given the reference's names here (sources
+# above: OCAtari's extractor and ALE's settings for the addresses, re-measured on ale-py 0.12.1).
+def _slots(first: int, n: int) -> tuple[int, ...]:
+    """The RAM indices of slot 0..n-1 stored downwards from ``first + n - 1`` (OCAtari's order)."""
+    return tuple(range(first + n - 1, first - 1, -1))
 
-NONE = 255  # an empty object slot
-NO_MONKEY = 127  # the other empty-slot value the cartridge uses for monkeys (HackAtari writes it)
-GAME_OVER_LIVES = 255
-BELL_GONE = 128
-FRUIT_GONE = 0x80
-BLANK_DIGIT = 0xA  # a timer nibble drawn blank
-TIMER_BLANK_TENS = BLANK_DIGIT << 4
+
+MONKEY_ROW = _slots(c.RAM_MONKEY_ROW, c.MONKEY_SLOTS)  # slot i: row of monkey i; 127, 128, 255: empty
+MONKEY_X = _slots(c.RAM_MONKEY_X, c.MONKEY_SLOTS)  # slot i: x of monkey i
+THROWN_ROW = tuple(c.RAM_APPLE_ROW + i for i in range(c.APPLE_SLOTS))  # a thrown apple's row, 255 none
+THROWN_X = tuple(c.RAM_APPLE_X + i for i in range(c.APPLE_SLOTS))
+APPLE_FLAGS = tuple(c.RAM_APPLE_FLAGS + i for i in range(c.APPLE_SLOTS))  # bit 7 set until let go
+APPLE_IDLE = c.APPLE_IDLE
+ATTRACT = c.RAM_ATTRACT  # bit 7 set from the game-over frame on (the attract mode)
+COCONUT_ROW = c.RAM_COCONUT_ROW  # the big ape's coconut: layout base + row, 255 when none
+COCONUT_X = c.RAM_COCONUT_X
+COCONUT_STATE = c.RAM_COCONUT_STATE  # 255 when no coconut is coming
+MOTHER_ROW = c.RAM_MOTHER_ROW  # 8-line units: the mother's top line is ram[16] * 8 + 4
+MOTHER_X = c.RAM_MOTHER_X
+FRAME_COUNTER = c.RAM_FRAME_COUNT  # counts up every frame (wraps at 256)
+WALK_PERIOD = c.WALK_PHASES  # frames per pixel walked (measured)
+POINTS_PER_SCORE_UNIT = 100  # the score is kept in hundreds (ALE's Kangaroo settings)
+FRUIT_POINTS = c.FRUIT_POINTS[0] * POINTS_PER_SCORE_UNIT  # the first fruit kind
+PUNCH_POINTS = c.MONKEY_POINTS * POINTS_PER_SCORE_UNIT  # a punched monkey
+APPLE_POINTS = c.APPLE_POINTS * POINTS_PER_SCORE_UNIT  # a punched thrown apple
+MOTHER_POSE = c.RAM_POSE  # animation/pose code (walking, ducking 20/28, jumping 65/66/73/74, ...)
+LEVEL = c.RAM_LEVEL  # the floor layout, 0..2
+SCORE = (c.RAM_SCORE_HIGH, c.RAM_SCORE_LOW)  # BCD, in hundreds (ALE reads the score here)
+BELL = c.RAM_BELL  # 128 when the bell is gone
+FRUIT = tuple(c.RAM_FRUIT + i for i in range(3))  # fruit kind (low two bits); bit 7 set: eaten
+LIVES = c.RAM_LIVES  # lives in reserve; ALE's lives() is ram[45] + 1; 255 at game over
+MOTHER_STATE = c.RAM_MOTHER_STATE  # 128 while the mother waits (start, after a lost life), 1 dying
+WAITING = c.WAITING
+DYING = c.DYING
+BABY_X = 83  # the baby's x (it paces on the top floor); sprite left x = ram[83] + 15 (OCAtari)
+TIMER = c.RAM_TIMER  # the bonus timer in hundreds, BCD; a nibble 0xA is a blank digit
+
+NONE = c.BYTE  # an empty object slot
+NO_MONKEY = c.MONKEY_HELD_OFF  # the other empty-slot value the cartridge uses (HackAtari writes it)
+GAME_OVER_LIVES = c.BYTE
+BELL_GONE = c.BELL_GONE
+FRUIT_GONE = c.FRUIT_GONE
+BLANK_DIGIT = c.BLANK_DIGIT  # a timer nibble drawn blank
+TIMER_BLANK_TENS = c.BLANK_TENS
 
 # screen offsets (OCAtari's, re-measured here against ALE's screens)
-MOTHER_X_OFFSET = 15  # the standing sprite's left x = ram[17] + 15
-MOTHER_Y_OFFSET = 4  # top line = ram[16] * 8 + 4
-MONKEY_X_OFFSET = 16  # left x = ram[15 - i] + 16
-MONKEY_Y_OFFSET = 5  # top line = ram[11 - i] * 8 + 5
-ROW_LINES = 8
-FLOOR0_ROW = 18  # the mother's row standing on the bottom floor
-ROWS_PER_FLOOR = 6  # floors are 48 lines apart
-FLOORS = 4
-POINTS_PER_SCORE_UNIT = 100  # the score is kept in hundreds
-START_TIMER = 0x20
+MOTHER_X_OFFSET = c.MOTHER_X_OFFSET  # the standing sprite's left x = ram[17] + 15
+MOTHER_Y_OFFSET = c.MOTHER_Y_OFFSET  # top line = ram[16] * 8 + 4
+MONKEY_X_OFFSET = c.MONKEY_X_OFFSET  # left x = ram[15 - i] + 16
+MONKEY_Y_OFFSET = c.MONKEY_Y_OFFSET  # top line = ram[11 - i] * 8 + 5
+ROW_LINES = c.ROW_LINES
+FLOOR0_ROW = c.START_ROW  # the mother's row standing on the bottom floor
+ROWS_PER_FLOOR = c.ROWS_PER_FLOOR  # floors are 48 lines apart
+FLOORS = c.FLOORS
+START_TIMER = c.START_TIMER
 
-# colours on ALE's screen (measured)
-MOTHER_RGB = (223, 183, 85)
-MONKEY_RGB = (227, 151, 89)
+
+
+def _rgb(colour_byte: int) -> tuple[int, ...]:
+    return tuple(int(v) for v in PALETTE[colour_byte >> 1])
+
+
+# colours on ALE's screen (measured; the picture's colour bytes through ALE's palette)
+MOTHER_RGB = _rgb(render.MOTHER_COLOUR)  # (223, 183, 85)
+MONKEY_RGB = _rgb(render.MONKEY_COLOUR)  # (227, 151, 89)
+WALL_RGB = _rgb(render.PLAYFIELD)  # (162, 98, 33): the walls, floors and the coconut
 PLAY_LINES = slice(30, 185)  # below the baby's line, above the score line
 
 
@@ -153,20 +171,20 @@ def fruit_present(ram) -> np.ndarray:
 
 # where the picture draws each object (measured on ALE's screens: tests/games/test_kangaroo_render.py
 # draws them there and equals the screen): the left column and top line of its box
-APPLE_X_OFFSET = 14  # an apple (missile 0, 2 x 3): x + 14, on lines 5-7 of the row above its own
-APPLE_Y_OFFSET = -ROW_LINES + 5
-MISSILE_W, MISSILE_H = 2, 3
-COCONUT_X_OFFSET = 14  # the coconut (the ball, 2 x 3): x + 14, lines 5-7 of its row in the layout
-COCONUT_Y_OFFSET = 5
-LAYOUT_ROWS = 22  # ram[33] counts rows from the layout's first: layout * 22
-ITEM_X_OFFSET = 15  # the bell and fruit: x + 15, their row's first line (+4), two rows (16 lines)
-ITEM_Y_OFFSET = 4
-ITEM_W, ITEM_H = 8, 16
+APPLE_X_OFFSET = c.APPLE_X_OFFSET  # an apple (missile 0, 2 x 3): x + 14, lines 5-7 of the row above
+APPLE_Y_OFFSET = -ROW_LINES + c.MISSILE_TOP
+MISSILE_W, MISSILE_H = c.APPLE_WIDTH, c.MISSILE_LINES
+COCONUT_X_OFFSET = c.APPLE_X_OFFSET  # the coconut (the ball, 2 x 3): x + 14, lines 5-7 of its row
+COCONUT_Y_OFFSET = c.MISSILE_TOP
+LAYOUT_ROW_BASE = c.LAYOUT_ROW_BASE  # ram[33] counts rows from the layout's first
+ITEM_X_OFFSET = c.MOTHER_X_OFFSET  # the bell and fruit: x + 15, their row's first line (+4), two rows
+ITEM_Y_OFFSET = c.MOTHER_Y_OFFSET
+ITEM_W, ITEM_H = c.SPRITE_WIDTH, c.ITEM_LINES
 # (x, row) of fruit 0-2 and the bell per layout: the cartridge's tables ($FFA9/$FFAC, $FFA3/$FFA6,
 # public disassembly), re-measured on each layout's screen
-FRUIT_AT = (((44, 7), (24, 10), (104, 13)), ((28, 8), (110, 11), (80, 17)),
-            ((3, 7), (110, 11), (75, 14)))
-BELL_AT = ((77, 4), (15, 4), (114, 4))
+FRUIT_AT = tuple(tuple((c.FRUIT_X[layout + c.FRUIT_STRIDE * i], c.FRUIT_ROW[layout + c.FRUIT_STRIDE * i])
+                       for i in range(3)) for layout in range(c.LAYOUTS))
+BELL_AT = tuple((c.BELL_X[layout], art.BELL_ROW[layout]) for layout in range(c.LAYOUTS))
 
 
 def apple_boxes(ram) -> np.ndarray:
@@ -185,7 +203,7 @@ def coconut_box(ram) -> np.ndarray:
     r = np.asarray(ram).astype(np.int64)
     if r[COCONUT_ROW] == NONE:
         return np.zeros(4, np.int64)
-    row = r[COCONUT_ROW] - LAYOUT_ROWS * r[LEVEL]
+    row = r[COCONUT_ROW] - LAYOUT_ROW_BASE[r[LEVEL]]
     return np.asarray([r[COCONUT_X] + COCONUT_X_OFFSET,
                        row * ROW_LINES + MOTHER_Y_OFFSET + COCONUT_Y_OFFSET, MISSILE_W, MISSILE_H])
 
@@ -211,8 +229,9 @@ def bell_box(ram) -> np.ndarray:
 # (the addresses above; the state mirrors them byte for byte: tests/games/test_kangaroo_logic.py)
 OBSERVED_FIELDS = {
     "mother_row": (MOTHER_ROW,), "mother_x": (MOTHER_X,), "pose": (MOTHER_POSE,),
-    "monkey_row": (8, 9, 10, 11), "monkey_x": (12, 13, 14, 15),
-    "apple_row": THROWN_ROW, "apple_x": THROWN_X, "apple_flags": (21, 22, 23, 24),
+    "monkey_row": MONKEY_ROW[::-1], "monkey_x": MONKEY_X[::-1],
+    "apple_row": THROWN_ROW, "apple_x": THROWN_X,
+    "apple_flags": tuple(c.RAM_APPLE_FLAGS + i for i in range(c.MONKEY_SLOTS)),
     "coconut_row": (COCONUT_ROW,), "coconut_x": (COCONUT_X,), "level": (LEVEL,), "fruit": FRUIT,
     "bell": (BELL,), "attract": (ATTRACT,),
 }
