@@ -25,27 +25,25 @@ random games (slow: 10 seeds, and 5 with the no_monkey writes on both sides), tw
 games in mode 1, random play on layouts 1 and 2 from the level poke, and (slow) a 30,002-frame game found by the planner on the JAX
 game that climbs layout 0 to the baby and layout 1 to its upper floors
 (tests/data/kangaroo/planner-layout1-s0.json, with the no_monkey, no_coconut and frozen_timer mods
-on both sides). Layout 2's upper floors are not reached by any recorded game yet.
+on both sides), and the plain game's route through layouts 0, 1, 2 and back to 0
+(alignment/reference/games/kangaroo/cycle_route.json: 6,224 frames, every layout's top floor).
 
 The 210x160 picture (:mod:`.render`, :mod:`.art`: the cartridge's graphics and pointer tables,
 checked byte for byte against ALE's ROM) is the kernel's object model: the layout's playfield rows,
 player 1 (baby, mother, bell, fruit) from the list the previous frame built, the monkeys (player 0)
-taking turns where they come close, apples, the glove and the coconut as missiles and the ball,
-lives, score and timer, the title on the game-over frame; the state keeps what the kernel drew
-from (``state.Picture``). Exact on every frame of a random game on layout 1 to the game over and on
-every 16th frame of the 30,002-frame planner game.
+taking turns where they come close, drawn from the kernel's list of them (sorted by row, each
+waiting a count of rows after the one before: a count of 0 hides that monkey and those after it,
+and its late branch writes the playfield's right half late on that row's line 1), apples, the
+glove and the coconut as missiles and the ball (its first line enabled mid-line by the kernels
+drawing player 1: column 22, or 19 beside a monkey), lives, score and timer, the title on the
+game-over frame; the state keeps what the kernel drew from (``state.Picture``). Exact on every
+frame of whole random games on layouts 0, 1 and 2 to the game over, of the plain route through
+the three layouts and back (alignment/reference/games/kangaroo/cycle_route.json, 6,224 frames), and
+on every 16th frame of the 30,002-frame planner game.
 
 Where it knowingly differs from ALE:
-- on layouts 0 and 2 a few frames of whole random games (7 of 2,439 and 33 of 1,807) are off by
-  1-2 pixels of the coconut's (the ball's) first line in a row where a player-1 object is drawn:
-  the kernel path that enables the ball mid-line is not modelled (cause not found);
-- two monkeys shown on one frame whose rows are exactly two apart (the kernel's list leaves no row
-  between them: $F3CE's relative row 0) are drawn otherwise by ALE (one hidden or misplaced): 5 of
-  the 6,224 frames of a plain game through layouts 0, 1 and 2 (kspec's cycle route; 0 of the 1,984
-  frames to the baby of layout 0), each in the monkeys' columns only; not modelled yet;
 - the attract mode after the game-over frame is not run (the game ends on that frame on both
-  sides);
-- the 84x84 grey picture samples the full picture (nearest pixel), it is not drawn directly.
+  sides).
 
 Mods (:mod:`.mods`): ``no_monkey``, ``no_coconut``, ``frozen_timer``, each holding bytes as its ALE
 counterpart (alignment/reference/games/kangaroo/ram.ALE_MODS) writes them.

@@ -61,7 +61,21 @@ APPLE_ROW = -1  # an apple shows on the row above its own (measured; the kernel 
 BALL_LEFT = 14
 GLOVE_RIGHT, GLOVE_LEFT = 23, 13
 MISSILE_WIDTH = 2
-BALL_ENABLED_FROM = 22  # the ball's first line shows from this column on (measured)
+# the ball's first line shows from this column on in a row where the kernel draws player 1 (its
+# ENABL write on cycle 30: 3 * 30 - 68), and player 0 too (cycle 29); measured
+BALL_ENABLED_FROM = 22
+BALL_BESIDE_P0_FROM = 19
+NOT_DRAWN = ROWS  # monkey_tops: a monkey the kernel does not draw
+# a TIA write's column: 3 colour clocks a CPU cycle, 68 of them before the picture
+CLOCKS_PER_CYCLE, HBLANK_CLOCKS = 3, 68
+PF_BIT = 4  # columns a playfield bit spans
+PF1_REGION, PF0_REGION = 112, 144  # the reflected right half: PF2 from column 80, PF1, PF0
+# line 1 of the row where the kernel loads a monkey's count of 0 (monkey_tops): PF2's write lands
+# on cycle 61, PF1's on cycle 55 in the kernel drawing player 1 ($D3EB) and 64 in the one drawing
+# no player ($D67E), where their balanced branches write on 48 and 42/51
+LATE_LINE = 1
+LATE_PF2_COLUMN = CLOCKS_PER_CYCLE * 61 - HBLANK_CLOCKS
+LATE_PF1_COLUMN = (CLOCKS_PER_CYCLE * 55 - HBLANK_CLOCKS, CLOCKS_PER_CYCLE * 64 - HBLANK_CLOCKS)
 SPRITE_LINES = 32  # no drawing is longer
 
 LIVES_TOP, SCORE_LINES = 183, 7
@@ -91,31 +105,51 @@ def _pf_bits(pf0, pf1, pf2):
             + [(pf2 >> b) & 1 for b in range(8)])
 
 
+def _late_right(left_half, right_half, pf1_column):
+    """A right half whose playfield writes came late: each bit of PF2's region (columns 80..111)
+    and of PF1's (112..143) keeps the left half's value where the bit starts at or before the
+    column its write lands on (measured)."""
+    start = (COLUMNS - SCREEN_W // 2) // PF_BIT * PF_BIT + SCREEN_W // 2
+    old = np.where((COLUMNS < PF1_REGION) & (start <= LATE_PF2_COLUMN), True,
+                   (COLUMNS < PF0_REGION) & (start <= pf1_column))
+    return np.where(old & (COLUMNS >= SCREEN_W // 2), left_half, right_half)
+
+
 def _layout_rows() -> np.ndarray:
-    """(66 + 1, 160) bool: each layout row's playfield line (reflected right half), and the walls."""
-    out = []
+    """(3 * 66 + 1, 160) bool: each layout row's playfield line (reflected right half); the same
+    with the right half's writes late beside player 1, then late with no player drawn; the walls."""
+    rows, late = [], ([], [])
     for i in range(len(art.PF1_LEFT)):
         left = _pf_bits(0xFF, art.PF1_LEFT[i], art.PF2_LEFT[i])
         right = _pf_bits(0xFF, art.PF1_RIGHT[i], art.PF2_RIGHT[i])[::-1]
-        out.append(np.repeat(np.asarray(left + right, bool), 4))
+        normal = np.repeat(np.asarray(left + right, bool), PF_BIT)
+        unchanged = np.repeat(np.asarray(left + left[::-1], bool), PF_BIT)
+        rows.append(normal)
+        for out, column in zip(late, LATE_PF1_COLUMN):
+            out.append(_late_right(unchanged, normal, column))
     walls = _pf_bits(0xFF, 0, 0)
-    out.append(np.repeat(np.asarray(walls + walls[::-1], bool), 4))
-    return np.stack(out)
+    walls = np.repeat(np.asarray(walls + walls[::-1], bool), PF_BIT)
+    return np.stack(rows + late[0] + late[1] + [walls])
 
 
 _ROWS_PF = _layout_rows()
+_TABLE_ROWS = len(art.PF1_LEFT)
 _WALLS = len(_ROWS_PF) - 1
 
 
-def background(level, pf_colour):
-    """(210, 160) colour bytes of the layout's playfield, walls and HMOVE bars."""
+def background(level, pf_colour, late_row=NOT_DRAWN, late_beside_p1=False):
+    """(210, 160) colour bytes of the layout's playfield, walls and HMOVE bars; line 1 of
+    ``late_row`` with its right half written late (:func:`monkey_tops`), by the kernel drawing
+    player 1 (``late_beside_p1``) or the one drawing no player."""
     row = (LINES - PLAY_TOP) // ROW_LINES
     line = (LINES - PLAY_TOP) % ROW_LINES
     play = (LINES >= PLAY_TOP) & (LINES < PLAY_END)
     base = pick(k.LAYOUT_ROW_BASE, level)
-    index = jnp.where(play[:, None] & (line < PLAYFIELD_LINES)[:, None],
-                      base + jnp.asarray(np.clip(row, 0, ROWS - 1))[:, None], _WALLS)
-    lit = jnp.asarray(_ROWS_PF)[index[:, 0]]
+    late = (jnp.asarray(row) == late_row) & jnp.asarray(line == LATE_LINE)
+    variant = jnp.where(late, jnp.where(late_beside_p1, 1, 2), 0) * _TABLE_ROWS
+    index = jnp.where(jnp.asarray(play & (line < PLAYFIELD_LINES)),
+                      base + jnp.asarray(np.clip(row, 0, ROWS - 1)) + variant, _WALLS)
+    lit = jnp.asarray(_ROWS_PF)[index]
     shown = (play | (LINES == WALL_LINE))[:, None]
     out = jnp.where(shown, jnp.where(lit, pf_colour, BACKGROUND), 0)
     bar = (play & np.isin(line, HMOVE_LINES))[:, None] & (COLUMNS < HMOVE_BAR)[None, :]
@@ -247,23 +281,79 @@ def monkey_shown(r):
     return jnp.stack(shown)
 
 
-def monkeys(r):
-    """Player 0: each monkey on the screen at its row (kernel time)."""
-    out = jnp.zeros((SCREEN_H, SCREEN_W), bool)
+def _monkey_rows_drawn(sprite):
+    """How many rows the kernel draws a monkey's drawing for: its first row, then up to the first
+    row whose first byte is zero."""
+    starts = _graphics(art.MONKEY_PAGE * 256 + sprite + ROW_LINES * jnp.arange(SPRITE_LINES // ROW_LINES)) != 0
+    return jnp.sum(jnp.cumprod(starts.at[0].set(True)))
+
+
+def monkey_tops(r):
+    """(4,) the row the kernel starts drawing each monkey on (NOT_DRAWN where it draws none), and
+    the row whose line 1 writes the playfield's right half late (NOT_DRAWN: none).
+
+    The list the overscan builds ($F346..$F3FE): the four slots sorted by row as bytes (three
+    bubble passes, swapping on equal rows), of which the first ram[20] (the monkeys on the screen)
+    are read; each shown one gets a count of rows to wait, its row minus ``after`` (the previous
+    listed monkey's row + 2, + 1 where that one's row was below its own ``after``), as a byte. The
+    kernel waits the first count from the top; a later one it loads on line 1 of the row after the
+    previous monkey's drawing and counts down at that row's end, so a count of 0 wraps to 255 and
+    neither that monkey nor any after it is drawn (two shown monkeys exactly two rows apart: the
+    lower one is not drawn). Loading a count of 0 also takes the branch that is not balanced
+    ($D3E5, $D678: 13 cycles more), and that line's playfield writes for the right half come
+    late (:data:`LATE_PF1_COLUMN`). Both measured on ALE (the cycle route's frames 2,924, 5,090,
+    5,728, 5,731 and 5,734)."""
     shown = monkey_shown(r)
+    rows = [r["monkey_row"][i] for i in range(k.MONKEY_SLOTS)]
+    slots = [jnp.int32(i) for i in range(k.MONKEY_SLOTS)]
+    for _ in range(k.MONKEY_SLOTS - 1):
+        for j in range(k.MONKEY_SLOTS - 1):
+            swap = rows[j] >= rows[j + 1]
+            rows[j], rows[j + 1] = jnp.where(swap, rows[j + 1], rows[j]), jnp.where(swap, rows[j], rows[j + 1])
+            slots[j], slots[j + 1] = (jnp.where(swap, slots[j + 1], slots[j]),
+                                      jnp.where(swap, slots[j], slots[j + 1]))
+    tops = jnp.full(k.MONKEY_SLOTS, NOT_DRAWN, jnp.int32)
+    late = jnp.int32(NOT_DRAWN)
+    after = jnp.int32(0)
+    first = jnp.bool_(True)
+    next_row = jnp.int32(0)  # the row the kernel loads the next count on (the top: row 0)
+    reached = jnp.bool_(True)  # the kernel still counts towards a listed monkey
+    for y in range(k.MONKEY_SLOTS):
+        slot, row = slots[y], rows[y]
+        listed = (y < r["monkeys"]) & shown[slot]
+        wait = (row - after) & k.BYTE
+        start = next_row + wait
+        drawn = listed & reached & (first | (wait != 0)) & (start < ROWS)
+        tops = tops.at[slot].set(jnp.where(drawn, start, tops[slot]))
+        late = jnp.where(listed & reached & ~first & (wait == 0) & (next_row < ROWS), next_row, late)
+        height = _monkey_rows_drawn(r["monkey_sprite"][slot])
+        reached = jnp.where(listed, drawn, reached)
+        next_row = jnp.where(listed, start + height, next_row)
+        after = jnp.where(listed, (row + 1 + (row >= after)) & k.BYTE, after)
+        first = first & ~listed
+    return tops, late
+
+
+def monkeys(r, tops):
+    """Player 0: the monkeys the kernel draws, each from its row in ``tops``
+    (:func:`monkey_tops`); and (22,) bool: the rows the kernel spends drawing one."""
+    out = jnp.zeros((SCREEN_H, SCREEN_W), bool)
+    rows = jnp.zeros(ROWS, bool)
     for i in range(k.MONKEY_SLOTS):
-        row = r["monkey_row"][i]
-        on = ((r["monkey_state"][i] & k.SIGN) == 0) & shown[i]
-        out = out | _sprite(row * ROW_LINES + PLAY_TOP, r["monkey_x"][i] + MONKEY_LEFT,
-                            art.MONKEY_PAGE * 256 + r["monkey_sprite"][i], on & (row < ROWS),
-                            first_row_drawn=True)
-    return out
+        top = tops[i]
+        on = top < ROWS
+        out = out | _sprite(top * ROW_LINES + PLAY_TOP, r["monkey_x"][i] + MONKEY_LEFT,
+                            art.MONKEY_PAGE * 256 + r["monkey_sprite"][i], on, first_row_drawn=True)
+        height = _monkey_rows_drawn(r["monkey_sprite"][i])
+        rows = rows | (on & (jnp.arange(ROWS) >= top) & (jnp.arange(ROWS) < top + height))
+    return out, rows
 
 
-def missiles(r, p1_lines):
-    """Missile 0 (the apples), missile 1 (the glove) and the ball (the coconut). In a row where
-    the kernel draws a player-1 object the ball shows on its first line only from column
-    BALL_ENABLED_FROM on (that kernel enables it mid-line)."""
+def missiles(r, p1_lines, p0_rows):
+    """Missile 0 (the apples), missile 1 (the glove) and the ball (the coconut). The ball shows on
+    its first line from the column where the row's kernel enables it: the kernels drawing player 1
+    write ENABL on that line's cycle 30 (column 22) alone, on cycle 29 (column 19) beside player 0;
+    the others before the picture starts ($D31A, $D47E, $D5C8, $D71B in the listing)."""
     row_p1 = p1_lines[PLAY_TOP:PLAY_END].reshape(ROWS, ROW_LINES).any(axis=1)
     apples = jnp.zeros((SCREEN_H, SCREEN_W), bool)
     for j in range(k.APPLE_SLOTS):
@@ -272,7 +362,8 @@ def missiles(r, p1_lines):
                                 flying)
     base = pick(k.LAYOUT_ROW_BASE, r["level"])
     ball_row = r["coconut_row"] - base
-    late = jnp.where(row_p1[jnp.clip(ball_row, 0, ROWS - 1)], BALL_ENABLED_FROM, 0)
+    at = jnp.clip(ball_row, 0, ROWS - 1)
+    late = jnp.where(row_p1[at], jnp.where(p0_rows[at], BALL_BESIDE_P0_FROM, BALL_ENABLED_FROM), 0)
     ball = _band(ball_row, r["coconut_x"] + BALL_LEFT, MISSILE_WIDTH,
                  r["coconut_row"] != k.COCONUT_NONE, late)
     right = (r["pose"] & k.FACING_RIGHT) != 0
@@ -370,12 +461,15 @@ def _game_picture(s):
     p = s.picture
     r = p.ram
     pf_colour = playfield_colour(r)
-    canvas = background(r["level"], pf_colour)
     objects = player1(p)
     p1_lines = jnp.zeros(SCREEN_H, bool)
     for _, _, lines in objects:
         p1_lines = p1_lines | lines
-    apples, glove, ball = missiles(r, p1_lines)
+    tops, late_row = monkey_tops(r)
+    monkey_mask, p0_rows = monkeys(r, tops)
+    late_beside_p1 = p1_lines[jnp.clip(late_row, 0, ROWS - 1) * ROW_LINES + PLAY_TOP + LATE_LINE]
+    canvas = background(r["level"], pf_colour, late_row, late_beside_p1)
+    apples, glove, ball = missiles(r, p1_lines, p0_rows)
     canvas = jnp.where(ball, pf_colour, canvas)
     # the glove (missile 1) takes player 1's colour: it shows on the lines where a player-1
     # object is drawn, in that object's colour (the mother's, or a fruit's on the frames she gives
@@ -388,7 +482,7 @@ def _game_picture(s):
     for mask, colour, _ in objects:
         canvas = jnp.where(mask, colour, canvas)
     canvas = jnp.where(glove & glove_on[:, None], glove_colour[:, None], canvas)
-    canvas = jnp.where(monkeys(r) | apples, MONKEY_COLOUR, canvas)
+    canvas = jnp.where(monkey_mask | apples, MONKEY_COLOUR, canvas)
     return bottom(r, canvas)
 
 
