@@ -4,7 +4,13 @@ route=True)``, 2026-12-05: 205 s on the shared 2-core machine under load), as (A
 frames held) runs. The JAX game is exact against ALE, so the route climbs layout 0 on ALE as well:
 no life lost, layout 1 reached after 2,340 frames (tests/games/test_kangaroo_playtest.py replays it on both).
 Data, not code: the scripted player (:mod:`.players`) plays it frame by frame.
+
+:func:`cycle`: a second route, stored as data (cycle_route.json), that plays the plain game through
+all three layouts and back to the first.
 """
+
+import json
+from pathlib import Path
 
 FRAMES = 2354
 RUNS = (
@@ -31,3 +37,23 @@ RUNS = (
 def actions() -> list[str]:
     """One ALE action name per frame."""
     return [name for name, n in RUNS for _ in range(n)]
+
+
+CYCLE = Path(__file__).with_name("cycle_route.json")
+
+
+def cycle() -> dict:
+    """The plain game's route through layouts 0, 1, 2 and back to 0 (cycle_route.json: how it was
+    found and what it reaches, measured on ALE): its ``runs``, ``frames`` and ``layouts``
+    ([layout, first frame]), checked for shape."""
+    doc = json.loads(CYCLE.read_text())
+    runs = [(str(name), int(n)) for name, n in doc["runs"]]
+    if sum(n for _, n in runs) != doc["frames"]:
+        raise ValueError(f"{CYCLE.name}: its runs hold {sum(n for _, n in runs)} frames, its header "
+                         f"says {doc['frames']}")
+    return {**doc, "runs": runs}
+
+
+def cycle_actions() -> list[str]:
+    """The cycle route, one ALE action name per frame."""
+    return [name for name, n in cycle()["runs"] for _ in range(n)]
