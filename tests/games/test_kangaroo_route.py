@@ -18,6 +18,7 @@ from alignment.porting import ramtrace as rt
 from alignment.reference.games.kangaroo import ram as gt
 from alignment.reference.games.kangaroo import route
 from jaxtari.games.kangaroo import Kangaroo, render
+from jaxtari.render import SMALL_GRAY, gray
 
 GAME = Kangaroo()
 # frames of the route where two shown monkeys are exactly two rows apart: ALE draws the lower
@@ -96,7 +97,8 @@ def test_the_monkey_lists_marks_are_drawn_as_ale_draws_them():
 @pytest.mark.slow
 def test_the_route_agrees_with_ale_on_every_frame_through_three_layouts():
     """6,224 frames: every catalog signal and the reward equal on every frame, the layouts on the
-    frames the route's header names, no life lost, and every frame's picture equal to ALE's."""
+    frames the route's header names, no life lost, every frame's picture equal to ALE's, and
+    the 84x84 grey picture (drawn at that size) the full picture's samples on every frame."""
     actions = _actions()
     result = deepplay.compare("kangaroo", actions, render=False)
     assert result.first_mismatch is None, result.signal_mismatches
@@ -114,6 +116,11 @@ def test_the_route_agrees_with_ale_on_every_frame_through_three_layouts():
             bad.update(_differing(states, screens))
             screens = {}
     assert bad == {}
+    small = jax.jit(jax.vmap(render.render_gray84))
+    for i in range(0, len(actions), 256):
+        picked = jax.tree_util.tree_map(lambda x: x[i:i + 256], states)
+        want = np.stack([gray(f)[SMALL_GRAY.ys, SMALL_GRAY.xs] for f in np.asarray(_RENDER(picked))])
+        assert (np.asarray(small(picked)) == want).all(), i
     changes = [[levels[t], t + 1] for t in range(1, len(levels)) if levels[t] != levels[t - 1]]
     assert changes == route.cycle()["layouts"]
     assert set(lives) == {3}

@@ -39,7 +39,9 @@ drawing player 1: column 22, or 19 beside a monkey), lives, score and timer, the
 game-over frame; the state keeps what the kernel drew from (``state.Picture``). Exact on every
 frame of whole random games on layouts 0, 1 and 2 to the game over, of the plain route through
 the three layouts and back (alignment/reference/games/kangaroo/cycle_route.json, 6,224 frames), and
-on every 16th frame of the 30,002-frame planner game.
+on every 16th frame of the 30,002-frame planner game. The 84x84 grey picture is drawn directly at
+that size (only the lines and columns ALE's shrink samples: ``render.Grid``), bit for bit the full
+picture's samples on every frame of those games.
 
 Where it knowingly differs from ALE:
 - the attract mode after the game-over frame is not run (the game ends on that frame on both
