@@ -576,34 +576,6 @@ def _random_steps(rng, actions: Sequence[int], frames: int, held: bool) -> tuple
     return tuple(steps)
 
 
-def equivalence_scripts(game_cls, kill_scripts: Sequence) -> list:
-    """Random and held-random play (the game's minimal action set) from reset on EQUIV_SEEDS for
-    EQUIV_FRAMES frames, and from every distinct probe start for EQUIV_START_FRAMES."""
-    import numpy as np
-
-    from alignment.audit.mutant_runs import Script
-
-    actions = list(game_cls.minimal_actions)
-    out = []
-    for seed in EQUIV_SEEDS:
-        for held in (False, True):
-            rng = np.random.default_rng([seed, held])
-            out.append(Script(f"reset/{'held' if held else 'random'}/seed {seed}", seed, None,
-                              _random_steps(rng, actions, EQUIV_FRAMES, held)))
-    seen = set()
-    for s in kill_scripts:
-        key = (s.seed, s.mode, s.steps)
-        if key in seen or not s.steps:
-            continue
-        seen.add(key)
-        for held in (False, True):
-            rng = np.random.default_rng([s.seed, held, len(seen)])
-            out.append(Script(f"{s.name} start/{'held' if held else 'random'}/seed {s.seed}", s.seed,
-                              s.mode, s.steps + _random_steps(rng, actions, EQUIV_START_FRAMES,
-                                                              held)))
-    return out
-
-
 @dataclasses.dataclass(frozen=True)
 class Equivalence:
     """How long and from where the equivalence runs play (see :func:`equivalence_scripts`)."""
