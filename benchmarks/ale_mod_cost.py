@@ -48,8 +48,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json")
     args = ap.parse_args(argv)
-    sides = {"plain": make_backend("ale", args.game), args.mod: make_backend("ale", args.game,
-                                                                              mods=[args.mod])}
+    if args.frames < 1 or args.rounds < 1:
+        ap.error("--frames and --rounds are whole numbers >= 1")
+    try:
+        sides = {"plain": make_backend("ale", args.game),
+                 args.mod: make_backend("ale", args.game, mods=[args.mod])}
+    except (ValueError, KeyError, LookupError) as exc:  # unknown game or mod: named by the catalog
+        ap.error(str(exc).strip("'\""))
     if not sides[args.mod].ram_writes:
         ap.error(f"{args.game} {args.mod}: the mod has no ALE counterpart (no RAM writes)")
     actions = random_actions(len(sides["plain"].action_names), args.frames,

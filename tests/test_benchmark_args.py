@@ -1,5 +1,5 @@
 """The benchmarks refuse bad options with a message naming the option and the fix, before any
-measurement starts (benchmarks/throughput.py, benchmarks/consumers.py)."""
+measurement starts (benchmarks/throughput.py, benchmarks/consumers.py, benchmarks/ale_mod_cost.py)."""
 
 import importlib.util
 import sys
@@ -86,3 +86,16 @@ def test_a_peer_python_does_not_see_this_checkout(throughput, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     env = throughput._peer_env()
     assert "PYTHONPATH" not in env and env.get("PATH") == __import__("os").environ.get("PATH")
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--game", "tetris", "--mod", "x"], ["unknown game 'tetris'", "breakout"]),
+    (["--game", "kangaroo", "--mod", "nope"], ["no ALE counterpart", "no_monkey"]),
+    (["--game", "pong", "--mod", "lazy_enemy"], ["JAX-only", "no_enemy_points"]),
+    (["--game", "kangaroo", "--mod", "no_monkey", "--rounds", "0"], ["--rounds", ">= 1"]),
+])
+def test_ale_mod_cost_names_what_it_cannot_measure(capsys, argv, words):
+    said = _refused(_load("ale_mod_cost").main, argv, capsys)
+    assert "Traceback" not in said
+    for w in words:
+        assert w in said
