@@ -1,9 +1,9 @@
 """Pong's timer stop against ALE: the frame after the frame counter (RAM 9:8) wraps to 0 the
 cartridge stops the game (RAM 16 = 0): the ball stays, then hides; no more serves; the score bytes
 show the select display (the computer's shows the game number, the agent's is kept but not
-drawn), which ALE pays as a reward; the colours cycle with RAM 10, once per 256 frames. In a game from reset
-that is frame 65,210; the fast tests write RAM 9 = 255 (and RAM 8) mid-game on both sides so
-that the wrap comes within frames, and compare every frame."""
+drawn), which ALE pays as a reward; the colours cycle with RAM 10, once per 256 frames. In a game
+from reset that is frame 65,210; the fast tests write RAM 9 = 255 (and RAM 8) mid-game on both
+sides so that the wrap comes within frames, and compare every frame."""
 
 from __future__ import annotations
 
