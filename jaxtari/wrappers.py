@@ -333,16 +333,16 @@ class FrameStack(Wrapper):
         self.k = int(k)
 
     # The stack is one (k, ...) array, and it is the observation itself: each step writes the k
-    # frames once (stack_push), reading the new frame from memory. Measured on XLA CPU, one core
-    # quiet (figures in benchmarks/README.md and the commit history), against:
+    # frames once (stack_push), reading the new frame from memory. It was chosen by measurement on
+    # XLA CPU (benchmarks/README.md, "The FrameStack back on the one-array stack") over:
     # - a ring (k slots, one written per step, the observation gathered oldest first): it writes a
-    #   quarter of the bytes, but XLA CPU runs the per-env dynamic slot write (a scatter under
-    #   vmap) and the gather element by element; it ran at 0.55-0.9x of this stack, carried or
-    #   reduced. (Under load the two looked alike: the load hid the difference.)
+    #   quarter of the bytes, but XLA CPU runs the per-env slot write (a scatter under vmap) and the
+    #   gather element by element. Unpinned on an idle machine the ring was the slower of the two;
+    #   pinned to one core the two ran alike.
     # - k separate arrays rotated through the state and stacked per step (the original): faster
     #   carried, but under vmap the stack is a (k, N, ...) concatenate read through a transpose, and
     #   a reduction over it (a running or logged mean) becomes a padded reduce-window that XLA CPU
-    #   runs ~100x slower.
+    #   runs far slower.
     # In a scan that carries both the state and the observation, this one value is carried twice,
     # so XLA copies it once per step; that copy is cheaper than the ring's indexing.
     def reset(self, key):

@@ -146,11 +146,12 @@ class Pong(Game):
 
         # the frame after the counter (RAM 9:8) wraps to 0 the cartridge stops the game for good:
         # the ball stays where it is (hidden from the next frame on), no serve, the computer's
-        # score byte shows the game number (the select display); ALE's episode runs on to its cap (measured, see constants)
+        # score byte shows the game number (the select display); ALE's episode runs on to its
+        # cap (measured, see constants)
         stop = ~state.stopped & (state.clock == 0) & (state.timer == 0)
-        halted = state.stopped | stop
+        stopped = state.stopped | stop
         over = ((state.player_score >= c.win_score) | (state.enemy_score >= c.win_score)
-                | halted)
+                | stopped)
         waiting = ~over & (state.countdown > 0)
         serve = waiting & (state.countdown == 1)
         playing = ~over & ~waiting
@@ -207,7 +208,6 @@ class Pong(Game):
         # ALE's reward is the change of the two score bytes, the select display's too
         reward = (player_score - state.player_score) - (enemy_score - state.enemy_score)
         wraps = state.clock == 255
-        stopped = state.stopped | stop
         new = state.replace(
             frame=state.frame + 1, pot=pot, pot_average=pot_average, player_y=state.pot_average,
             enemy_y=enemy_y, ball_x=ball_x, ball_y=ball_y, ball_dx=dx, ball_dy=dy,
