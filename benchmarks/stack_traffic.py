@@ -18,6 +18,15 @@ kept in the loop's carry (as a rollout buffer would keep it):
   rewritten each step, no dynamic index);
 - ``select-stack``: ``framestack`` done with selects only: the ring written as in ``ring-select``
   and the oldest-first observation assembled by selects over the slots (no dynamic index anywhere).
+- ``floor1`` / ``floor4``: no game at all, the data movement alone: each env's "frame" is an 84x84
+  fill with its action (nothing to draw), carried alone (``floor1``) or pushed into a stack of 4 by
+  ``wrappers.stack_push`` and carried as ``framestack`` carries it (``floor4``). Their difference is
+  what an observation of four frames, materialised every step, costs beyond one frame in this form;
+  a game whose ``stack1`` step takes less than that difference cannot reach half its stack-1
+  speed with a stacked observation written per step (printed as the bound below the table).
+  ``floor-ring`` is the least traffic a materialised observation can have: one frame written per
+  step into a batch-wide ring (one slot for all envs, updated in place) and the oldest-first
+  observation read out of it; its bound is printed too.
 
 Variants are compiled first, then timed in turn (the first rotating each round), with the load
 average. ``python benchmarks/stack_traffic.py --game pong --n 256 --rounds 7``
@@ -37,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
-from jaxtari.wrappers import make_env  # noqa: E402
+from jaxtari.wrappers import make_env, stack_push, stack_start  # noqa: E402
 
 
 # The ring FrameStack had (jaxtari/wrappers.py, 6c74eb3 until the 2026-12-05 07:45 core window),
@@ -62,12 +71,66 @@ def ring_view(ring, newest, age_cap):
 
 STACK = 4
 RING_KINDS = ("ring-only", "ring-barrier", "ring-select", "select-stack")
+FLOOR_KINDS = ("floor1", "floor4", "floor-ring")
 VARIANTS = ("stack1", "ring-only", "framestack", "gather-only", "batch-ring", "ring-barrier", "ring-select",
-            "select-stack")
+            "select-stack") + FLOOR_KINDS
+FRAME = (84, 84)
+
+
+def floor_start(kind: str, n: int):
+    """The carry a floor scan starts from: (its state, its observation), all frames zero."""
+    first = jnp.zeros((n,) + FRAME, jnp.uint8)
+    s = first if kind == "floor1" else jax.vmap(lambda f: stack_start(f, STACK))(first)
+    obs = jnp.copy(s)
+    if kind == "floor-ring":
+        s = (s, jnp.int32(STACK - 1))
+    return s, obs
+
+
+def floor_body(kind: str, n: int):
+    """One step of a floor scan: every env's frame a fill with its action, pushed as ``kind`` does."""
+    def body(carry, k):
+        s, _ = carry
+        a = (jax.random.bits(k, (n,), jnp.uint32) % 18).astype(jnp.uint8)
+        frame = jnp.broadcast_to(a[:, None, None], (n,) + FRAME)
+        if kind == "floor1":
+            return (frame, frame), a.sum()
+        if kind == "floor-ring":
+            ring, slot = s
+            slot = (slot + 1) % STACK
+            ring = jax.lax.dynamic_update_index_in_dim(ring, frame, slot, 1)
+            view = jnp.take(ring, (slot + 1 + jnp.arange(STACK)) % STACK, axis=1)
+            return ((ring, slot), view), a.sum()
+        s = jax.vmap(stack_push)(s, frame, jnp.zeros((n,), bool))
+        return (s, s), a.sum()
+    return body
+
+
+def build_floor(kind: str, n: int, steps: int):
+    """``build`` for the data-movement floors: the same carried scan with no game in it."""
+    body = floor_body(kind, n)
+
+    def rollout(carry, key):
+        return jax.lax.scan(body, carry, jax.random.split(key, steps))
+
+    s, obs = floor_start(kind, n)
+    compiled = jax.jit(rollout, donate_argnums=0).lower((s, obs), jax.random.key(1)).compile()
+    state = [(s, obs)]
+
+    def run(i: int) -> float:
+        t = time.perf_counter()
+        state[0], out = compiled(state[0], jax.random.key(2 + i))
+        jax.block_until_ready(out)
+        return time.perf_counter() - t
+
+    run(0)
+    return run
 
 
 def build(kind: str, game: str, n: int, steps: int):
     """A function running one timed scan (seconds), after one warm-up run."""
+    if kind in FLOOR_KINDS:
+        return build_floor(kind, n, steps)
     env = make_env(game, obs="pixels", frame_stack=STACK if kind == "framestack" else 1, log=False)
     num_actions = env.num_actions
 
@@ -165,6 +228,16 @@ def main(argv=None) -> int:
         ref = args.n * args.steps / statistics.median(times[first])
         ref_best = args.n * args.steps / min(times[first])
         print(f"  {k:12s} {med:>10,.0f} ({best:,.0f})  {med / ref:.2f} ({best / ref_best:.2f})")
+    if {"stack1", "floor1"} <= set(times):
+        # seconds per env-step: the game's stack-1 step, and what four frames add in each floor
+        per = {k: statistics.median(times[k]) / (args.n * args.steps) for k in times}
+        for floor in ("floor4", "floor-ring"):
+            if floor not in per:
+                continue
+            extra = per[floor] - per["floor1"]
+            print(f"  bound ({floor}): stack 4 at most {per['stack1'] / (per['stack1'] + extra):.2f} "
+                  f"of stack 1 (stack 1 {per['stack1'] * 1e9:.0f} ns per env-step; four frames "
+                  f"materialised cost {extra * 1e9:.0f} ns more than one)")
     return 0
 
 
