@@ -22,7 +22,7 @@ import numpy as np
 
 from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest.logic import BYTE, NONE, pick
+from jaxtari.games.seaquest.logic import BYTE, NONE, lane_of, pick
 
 WIDTH = k.SCREEN_RIGHT
 COLUMNS = np.arange(WIDTH)
@@ -99,18 +99,21 @@ def _group_lit(graphic, pos, n, reflect, x):
 
 def _sub_rows(s):
     """The sub's row pointer: its animation frame, or the explosion while dying."""
-    normal = pick(art.SUB_ROWS, s.sub_animation)
+    return pick(SUB_POINTERS, _sub_picture(s))
+
+
+SUB_POINTERS = art.SUB_ROWS + art.EXPLOSION_ROWS
+
+
+def _sub_picture(s):
+    """Which of SUB_POINTERS the sub shows: its animation frame, or the explosion's while dying
+    (a table's first entry for an index outside it, as ``pick``)."""
+    def inside(index, table):
+        return jnp.where((index >= 0) & (index < len(table)), index, 0)
+    normal = inside(s.sub_animation, art.SUB_ROWS)
     dying = (s.death != 0) & (s.death < k.DEATH_OXYGEN_EMPTY)
-    explosion = pick(art.EXPLOSION_ROWS, jnp.maximum(s.death, 10) - 10)
-    return jnp.where(dying, explosion, normal)
-
-
-def _first_lane(hits):
-    """The latch after the sections ran top lane first: the lowest lane that hit, else NONE."""
-    out = jnp.int32(NONE)
-    for lane in range(k.NUM_LANES - 1, -1, -1):
-        out = jnp.where(hits[lane], lane, out)
-    return out
+    explosion = inside(jnp.maximum(s.death, 10) - 10, art.EXPLOSION_ROWS)
+    return jnp.where(dying, len(art.SUB_ROWS) + explosion, normal)
 
 
 def patrol_rows(s, animation):
@@ -123,62 +126,168 @@ def patrol_rows(s, animation):
     return pick(art.SUB_ROWS, animation) + PATROL_ROW_SKIP + carry
 
 
-def _patrol_hit(s):
+# ---- the latches by bit masks -------------------------------------------------------------------
+# Each object's lit columns on a line as a bit mask (bit i: i columns right of its left edge), so
+# two objects meet on a line when one's mask, shifted by their distance, shares a bit with the
+# other's: a few integer operations per pair instead of a test per column. The wider object (at
+# most 16 columns) sits at bit WINDOW of a 32-bit word; the other (at most 8 columns) at bit
+# (its x - the wider's x + WINDOW) mod 160, which is below REACH whenever the two can overlap.
+WINDOW = 8
+REACH = 24
+COPY_SPACING = 16  # a group's copies at +0, +16, +32
+LOOP_TOP_LINE = TOP_SECTION_LOOP_END - (LOOP_LINES - 1)  # the top lane's loop row 14
+
+
+def _reverse(byte):
+    """A byte's bits in the opposite order (a player drawn unreflected shows bit 7 leftmost)."""
+    byte = ((byte & 0xF0) >> 4) | ((byte & 0x0F) << 4)
+    byte = ((byte & 0xCC) >> 2) | ((byte & 0x33) << 2)
+    return ((byte & 0xAA) >> 1) | ((byte & 0x55) << 1)
+
+
+def _double(mask):
+    """An 8-column mask at double width (each column twice)."""
+    mask = (mask | (mask << 4)) & 0x0F0F
+    mask = (mask | (mask << 2)) & 0x3333
+    mask = (mask | (mask << 1)) & 0x5555
+    return mask | (mask << 1)
+
+
+def _oriented(byte, reflect):
+    return np.where(reflect, byte, _reverse(byte))
+
+
+# Constant tables, so that a lane's 15 loop lines are one row gathered, not 15 bytes: the group's
+# masks by pointer (reflected, unreflected), the ball's motion so far and its mask by attributes.
+_ROWS = np.arange(LOOP_LINES - 1, -1, -1)  # row 14 first
+_WINDOWS = _PAGE[(np.arange(256)[:, None] + _ROWS[None, :]) & BYTE]
+_GROUP_MASKS = np.stack([_oriented(_WINDOWS, True), _oriented(_WINDOWS, False)]).astype(np.int32)
+_SUB_BYTES = _PAGE[(np.asarray(SUB_POINTERS)[:, None] + np.arange(SUB_ROWS_DRAWN)[None, :]) & BYTE]
+_SUB_MASKS = np.stack([_double(_oriented(_SUB_BYTES, True)),
+                       _double(_oriented(_SUB_BYTES, False))]).astype(np.int32)
+# The sub on a lane's 15 loop lines: its row on line i is the lane's base - i (base: the sub's y
+# less the lane's top line, plus SUB_ROW_LINE), drawn for rows 0..11, so bases 0..25 show rows of
+# it; SUB_BASES (any larger base) shows none.
+SUB_BASES = SUB_ROWS_DRAWN + LOOP_LINES - 1
+_SUB_ROW_OF_LINE = np.arange(SUB_BASES + 1)[:, None] - np.arange(LOOP_LINES)[None, :]
+_SUB_LINES = np.where(
+    (_SUB_ROW_OF_LINE >= 0) & (_SUB_ROW_OF_LINE < SUB_ROWS_DRAWN),
+    _SUB_MASKS[:, :, np.clip(_SUB_ROW_OF_LINE, 0, SUB_ROWS_DRAWN - 1)], 0).astype(np.int32)
+
+
+def _ball_tables():
+    low = np.arange(16)
+    motion = _PAGE[(np.asarray(art.BALL_MOTION)[low][:, None] + _ROWS[None, :]) & BYTE]
+    motion = (motion >> 4) & 0xF
+    motion = np.where(motion >= 8, motion - 16, motion)
+    shape = _PAGE[(np.asarray(art.BALL_SHAPE)[low][:, None] + _ROWS[None, :]) & BYTE]
+    size = np.where((shape & art.ENABLE_BIT) != 0, 1 << ((shape >> art.SIZE_SHIFT) & 3), 0)
+    return np.cumsum(motion, axis=1).astype(np.int32), ((1 << size) - 1).astype(np.int32)
+
+
+_BALL_MOVED, _BALL_MASKS = _ball_tables()
+
+
+def _meet(wide, narrow, distance):
+    """Whether a mask ``wide`` and a mask ``narrow`` ``distance`` columns right of it (mod 160)
+    share a column (``wide`` at most 16 columns, ``narrow`` at most 8)."""
+    p = (distance + WINDOW) % WIDTH
+    return (p < REACH) & (((narrow << jnp.minimum(p, REACH)) & (wide << WINDOW)) != 0)
+
+
+def _copies_shown(n):
+    """The group's copies shown (bit c: the copy at +16c) by NUSIZ index."""
+    def any_of(values):
+        out = jnp.zeros(jnp.shape(n), bool)
+        for value in values:
+            out = out | (n == value)
+        return out.astype(jnp.int32)
+    return any_of(range(8)) | (any_of((3, 6, 7)) << 1) | (any_of((5, 7)) << 2)
+
+
+def _lane(s, lane):
+    """One lane's (a traced index) first copy's position and copies shown, and per loop line
+    (15,), row 14 first: the group's mask (8 columns), the ball's x and mask."""
+    attrs = lane_of(s.attributes, lane)
+    kind = attrs & 7
+    pointer = pick(art.OBSTACLE_ROWS, kind) + jnp.where(kind < art.SHARK_KINDS, s.shark_float, 0)
+    reflect = (attrs & k.ATTR_LEFT) != 0
+    group = jnp.asarray(_GROUP_MASKS)[jnp.where(reflect, 0, 1), pointer & BYTE]
+    n = lane_of(s.nusiz_index, lane)
+    pos = (pick(POSITION_OFFSETS, n) + lane_of(s.obstacle_x, lane)) & BYTE
+    pos = jnp.where(n == 0, 0, pos)
+    pos = jnp.where(pos >= WIDTH, pos - POSITION_WRAP, pos)
+    low = attrs & k.ATTR_LOW
+    missile_x = lane_of(s.missile_x, lane)
+    left = jnp.where(missile_x < WIDTH, missile_x, 0) + BALL_OFFSET
+    ball_x = (left - jnp.asarray(_BALL_MOVED)[low]) % WIDTH
+    ball = jnp.asarray(_BALL_MASKS)[low]
+    return pos, _copies_shown(n), group, ball_x, ball
+
+
+def _group_meets(mask, pos, shown, other, other_x):
+    """Whether ``other`` (a mask of at most 16 columns at ``other_x``) meets a shown copy of a
+    group (``mask`` at ``pos`` + 16c). Counted from 16 columns left of the first copy, ``other``
+    starts at u, so it can meet only the copies starting at u's multiple of 16 and the one before
+    it: those two copies as one 24-column pattern, and ``other`` shifted by u mod 16 against it."""
+    u = (other_x - pos + COPY_SPACING) % WIDTH
+    c = u // COPY_SPACING  # the later copy + 1
+    shown = shown << 1  # bit c + 1: the copy at +16c
+    earlier = jnp.where(((shown >> c) & 1) != 0, mask, 0)
+    later = jnp.where(((shown >> (c + 1)) & 1) != 0, mask, 0)
+    return ((other << (u % COPY_SPACING)) & (earlier | (later << COPY_SPACING))) != 0
+
+
+def _sub_masks(s):
+    """The sub's 12 rows' masks (16 columns), row 0 first."""
+    return jnp.asarray(_SUB_MASKS)[jnp.where(s.sub_direction != 0, 0, 1), _sub_picture(s)]
+
+
+def _patrol_hit(s, sub):
     """Players 0 and 1 on the surface kernel's lines: the patrol sub (the sub's rows 2 up,
-    reflected, at its x) against the player's sub."""
-    xs = jnp.asarray(np.asarray(PATROL_LINES))
+    reflected, at its x) against the player's sub (``sub``: its rows' masks)."""
+    xs = np.asarray(PATROL_LINES)
     sub_row = (s.sub_y - (SURFACE_LINES - xs)) & BYTE
-    sub_graphic = jnp.where(sub_row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + sub_row), 0)
-    patrol_graphic = _page(patrol_rows(s, s.sub_animation) + xs)
-    cols = jnp.asarray(COLUMNS)[None, :]
+    sub_mask = jnp.where(sub_row < SUB_ROWS_DRAWN,
+                         sub[jnp.minimum(sub_row, SUB_ROWS_DRAWN - 1)], 0)
+    patrol = _page(patrol_rows(s, s.sub_animation) + xs)  # reflected: the byte is the mask
     px = jnp.where(s.patrol_x < WIDTH, s.patrol_x, 0)
-    sub = _bits(sub_graphic[:, None], (cols - s.sub_x) % WIDTH, s.sub_direction != 0, scale=2)
-    patrol = _bits(patrol_graphic[:, None], (cols - px) % WIDTH, True)
-    return jnp.any(sub & patrol)
+    return jnp.any(_meet(sub_mask, patrol, px - s.sub_x))
+
+
+def _first_lane(hits):
+    """The latch after the sections ran top lane first: the lowest lane that hit, else NONE."""
+    out = jnp.int32(NONE)
+    for lane in range(k.NUM_LANES - 1, -1, -1):
+        out = jnp.where(hits[lane], lane, out)
+    return out
 
 
 def _lane_latches(s, lane):
-    """One lane section's latches (lane: a traced index 0..3): whether its group meets its ball,
-    the sub meets its group, the sub meets its ball, the torpedo meets its group. Checked column
-    by column only where two objects can meet: the ball's (at most 8) columns, the torpedo's 8 and
-    the sub's 16, against the lane's group (each copy's pixels read from its byte), rather than
-    whole 160-column lines."""
-    one = lambda a: jax.lax.dynamic_slice_in_dim(a, lane, 1)  # noqa: E731  the lane's own byte
-    graphic, pos, n, reflect, ball_x, size = _lane_geometry(
-        s.replace(attributes=one(s.attributes), nusiz_index=one(s.nusiz_index),
-                  obstacle_x=one(s.obstacle_x), missile_x=one(s.missile_x)))
-    expand = lambda a: a[:, :, None]  # noqa: E731  (lane, line) -> (lane, line, column)
-    g, p, nn, r = expand(graphic), pos[:, None, None], n[:, None, None], reflect[:, None, None]
-    # the ball's columns against the group
-    j = jnp.arange(8)[None, None, :]
-    ball_cols = (expand(ball_x) + j) % WIDTH
-    ball_on = j < expand(size)
-    group_ball = jnp.any(ball_on & _group_lit(g, p, nn, r, ball_cols))
-    # the sub's rows on the lane's loop lines
-    lines = TOP_SECTION_LOOP_END - 14 + SECTION_LINES * (k.NUM_LANES - 1 - lane) \
-        + jnp.arange(LOOP_LINES)[None, :]
-    row = (s.sub_y + SUB_ROW_LINE - lines) & BYTE
-    sub_graphic = jnp.where(row < SUB_ROWS_DRAWN, _page(_sub_rows(s) + row), 0)
-    sub_reflect = s.sub_direction != 0
-    c16 = jnp.arange(2 * 8)[None, None, :]
-    sub_cols = (s.sub_x + c16) % WIDTH
-    sub_on = _bits(expand(sub_graphic), c16, sub_reflect, scale=2)
-    sub_group = jnp.any(sub_on & _group_lit(g, p, nn, r, sub_cols))
-    # the ball's columns against the sub
-    sub_ball = jnp.any(ball_on & _bits(expand(sub_graphic), (ball_cols - s.sub_x) % WIDTH,
-                                       sub_reflect, scale=2))
-    # the torpedo: 8 columns on the sub's row-4 line
-    t8 = jnp.arange(k.TORPEDO_WIDTH)[None, None, :]
-    torpedo_line = expand(row == TORPEDO_ROW)
-    torpedo_group = jnp.any(torpedo_line & _group_lit(g, p, nn, r, (s.torpedo_x + t8) % WIDTH))
-    return jnp.stack([group_ball, sub_group, sub_ball, torpedo_group])
+    """One lane section's latches (lane: a traced index 0..3), from its 15 loop lines: whether the
+    group meets the ball, the sub meets the group, the sub meets the ball, the torpedo (on the
+    sub's row 4) meets the group."""
+    pos, shown, group, ball_x, ball = _lane(s, lane)
+    base = (s.sub_y + SUB_ROW_LINE
+            - (LOOP_TOP_LINE + SECTION_LINES * (k.NUM_LANES - 1 - lane))) & BYTE
+    base = jnp.minimum(base, SUB_BASES)
+    sub = jnp.asarray(_SUB_LINES)[jnp.where(s.sub_direction != 0, 0, 1), _sub_picture(s), base]
+    torpedo = jnp.where(base - jnp.arange(LOOP_LINES) == TORPEDO_ROW,
+                        (1 << k.TORPEDO_WIDTH) - 1, 0)
+    return jnp.stack([
+        jnp.any(_group_meets(group, pos, shown, ball, ball_x)),
+        jnp.any(_group_meets(group, pos, shown, sub, s.sub_x)),
+        jnp.any(_meet(sub, ball, ball_x - s.sub_x)),
+        jnp.any(_group_meets(group, pos, shown, torpedo, s.torpedo_x))])
 
 
 def latch(s):
-    """The frame's latches, lane section by lane section as the kernel draws them. The sections
-    run in a loop rather than side by side: the loop reads the frame's state once, where four
-    sections' worth of inlined code made XLA recompute that state inside each of them (the frame's
-    program twice the size and twice the compile time in the wrappers' frame loop)."""
+    """The frame's latches, by bit masks (see WINDOW), lane section by lane section as the kernel
+    draws them: on the lane's loop lines the group against the ball; on those of the sub's 12 rows
+    that fall on them the sub against the group and the ball, and on its row 4 the torpedo against
+    the group; then on the surface lines the patrol sub against the sub. The sections run in a
+    loop: it reads the frame's state once, where XLA otherwise recomputed the frame's logic inside
+    every table lookup of the latches (one per lane, line and row)."""
     warn = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
             & (s.oxygen <= k.OXYGEN_WARNING_LEVEL))
     hits = jax.lax.fori_loop(
@@ -191,4 +300,4 @@ def latch(s):
         torpedo_lane=_first_lane(torpedo_group),
         sub_lane=_first_lane(sub_group),
         ball_lane=_first_lane(sub_ball),
-        patrol_hit=_patrol_hit(s))
+        patrol_hit=_patrol_hit(s, _sub_masks(s)))

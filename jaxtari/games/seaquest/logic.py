@@ -36,9 +36,15 @@ def pick(table, index):
 
 
 def lane_of(values, lane):
-    """values[lane] for a traced lane index (values[0] for one outside 0..3, e.g. NONE)."""
-    inside = (lane >= 0) & (lane < k.NUM_LANES)
-    return values[jnp.where(inside, lane, 0)]
+    """values[lane] for a traced lane index (values[0] for one outside 0..3, e.g. NONE), as
+    selects: a gather in a fused kernel kept XLA from vectorising it over the batch."""
+    lane = jnp.asarray(lane)
+    if lane.ndim:  # an index per lane
+        values = values[..., None, :]
+    out = values[..., 0]
+    for index in range(1, k.NUM_LANES):
+        out = jnp.where(lane == index, values[..., index], out)
+    return out
 
 
 def set_lane(values, lane, value, cond=True):
