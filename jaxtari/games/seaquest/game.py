@@ -10,7 +10,7 @@ from jaxtari.env import Game, ObjectGroup, joystick
 from jaxtari.games.seaquest import constants as k
 from jaxtari.games.seaquest import kernel
 from jaxtari.games.seaquest.logic import (
-    BYTE, NONE, SIGN, add_points, colour_mods, fill_oxygen, fractional, lane_of, pick, reset_obstacles,
+    BYTE, EVERY_LANE, NONE, SIGN, add_points, colour_mods, fill_oxygen, fractional, lane_of, pick, reset_obstacles,
     set_lane, spawn, where,
 )
 from jaxtari.games.seaquest.state import SeaquestState
@@ -238,7 +238,7 @@ class Seaquest(Game):
         missile_x = jnp.where(landed, moved, 0)
         lanes_x = jnp.where(sub, missile_x, diver_x)
         s = s.replace(missile_x=lanes_x, diver_state=d)
-        return spawn(s, jnp.arange(k.NUM_LANES), s.random | SIGN, respawn)
+        return spawn(s, EVERY_LANE, s.random | SIGN, respawn)
 
     def _surface(self, s):
         """At the surface with oxygen not full: no diver - the sub is lost; six - the bonus;

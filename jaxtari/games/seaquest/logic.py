@@ -18,6 +18,7 @@ BYTE = 0xFF
 SIGN = 0x80
 NONE = 0xFF  # a collision latch with no lane
 LANES = jnp.arange(k.NUM_LANES)
+EVERY_LANE = "every lane"  # a lane index meaning all four at once (no lookup, no select)
 
 
 def where(cond, a, b):
@@ -38,9 +39,8 @@ def pick(table, index):
 def lane_of(values, lane):
     """values[lane] for a traced lane index (values[0] for one outside 0..3, e.g. NONE), as
     selects: a gather in a fused kernel kept XLA from vectorising it over the batch."""
-    lane = jnp.asarray(lane)
-    if lane.ndim:  # an index per lane
-        values = values[..., None, :]
+    if lane is EVERY_LANE:
+        return values
     out = values[..., 0]
     for index in range(1, k.NUM_LANES):
         out = jnp.where(lane == index, values[..., index], out)
@@ -49,6 +49,8 @@ def lane_of(values, lane):
 
 def set_lane(values, lane, value, cond=True):
     """values with values[lane] = value where ``cond``."""
+    if lane is EVERY_LANE:
+        return jnp.where(cond, value, values)
     return jnp.where((LANES == lane) & cond, value, values)
 
 
