@@ -19,8 +19,9 @@ the obstacle speed once their shark met them), the enemy subs' missiles, the pat
 on, its speed by level), points per enemy (20 + 10 per level, capped at 90), the bonus sub each
 10,000 points (6 at most), the death animation and the level restart, the game end (ALE:
 ram[35] != 0, lives() 0), the random byte (three LFSR steps every 8 frames), and the sound timers
-that feed the logic. The collision latches the next frame reads are computed pixel by pixel per
-lane section (:mod:`.kernel`), as the TIA latches them while the picture is drawn.
+that feed the logic. The collision latches the next frame reads are computed per lane section
+from the objects' lines as bit masks (:mod:`.kernel`), as the TIA latches them while the picture is
+drawn (equal, on random states, to the picture's column-by-column model).
 
 How close it is (tests/games/test_seaquest_*.py, on ale-py 0.12.1): every mirrored RAM byte, the
 score, the reward, lives() and the game's end agree with zero tolerance on every frame of 1,500

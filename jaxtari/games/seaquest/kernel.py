@@ -25,7 +25,6 @@ from jaxtari.games.seaquest import constants as k
 from jaxtari.games.seaquest.logic import BYTE, NONE, lane_of, pick
 
 WIDTH = k.SCREEN_RIGHT
-COLUMNS = np.arange(WIDTH)
 LOOP_LINES = 15  # rows 14..0
 TOP_SECTION_LOOP_END = 79  # screen line of the top lane's loop row 0
 SECTION_LINES = 24
@@ -140,17 +139,12 @@ LOOP_TOP_LINE = TOP_SECTION_LOOP_END - (LOOP_LINES - 1)  # the top lane's loop r
 
 def _reverse(byte):
     """A byte's bits in the opposite order (a player drawn unreflected shows bit 7 leftmost)."""
-    byte = ((byte & 0xF0) >> 4) | ((byte & 0x0F) << 4)
-    byte = ((byte & 0xCC) >> 2) | ((byte & 0x33) << 2)
-    return ((byte & 0xAA) >> 1) | ((byte & 0x55) << 1)
+    return sum(((byte >> bit) & 1) << (7 - bit) for bit in range(8))
 
 
 def _double(mask):
     """An 8-column mask at double width (each column twice)."""
-    mask = (mask | (mask << 4)) & 0x0F0F
-    mask = (mask | (mask << 2)) & 0x3333
-    mask = (mask | (mask << 1)) & 0x5555
-    return mask | (mask << 1)
+    return sum(((mask >> bit) & 1) * (3 << (2 * bit)) for bit in range(8))
 
 
 def _oriented(byte, reflect):
@@ -228,10 +222,11 @@ def _lane(s, lane):
 def _group_meets(mask, pos, shown, other, other_x):
     """Whether ``other`` (a mask of at most 16 columns at ``other_x``) meets a shown copy of a
     group (``mask`` at ``pos`` + 16c). Counted from 16 columns left of the first copy, ``other``
-    starts at u, so it can meet only the copies starting at u's multiple of 16 and the one before
-    it: those two copies as one 24-column pattern, and ``other`` shifted by u mod 16 against it."""
+    starts at u, so it can meet only the copy starting at u rounded down to a multiple of 16 and
+    the next one: those two copies as one 24-column pattern, and ``other`` shifted by u mod 16
+    against it."""
     u = (other_x - pos + COPY_SPACING) % WIDTH
-    c = u // COPY_SPACING  # the later copy + 1
+    c = u // COPY_SPACING  # the copies c - 1 (starting at 16c) and c
     shown = shown << 1  # bit c + 1: the copy at +16c
     earlier = jnp.where(((shown >> c) & 1) != 0, mask, 0)
     later = jnp.where(((shown >> (c + 1)) & 1) != 0, mask, 0)
