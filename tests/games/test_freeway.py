@@ -407,3 +407,30 @@ def test_collide_looking_at_two_lanes_equals_looking_at_all(game):
     want = np.asarray(jax.jit(jax.vmap(lambda s: _collide_every_lane(game, s)))(states))
     np.testing.assert_array_equal(got, want)
     assert want.any(axis=0).all() and want.sum() > 100  # every lane is hit somewhere in the sample
+
+
+@pytest.mark.parametrize("mods", [(), ("stop_cars",), ("invincible",)])
+def test_observation_equals_the_generic_features_bit_for_bit(mods):
+    """Freeway's own observation (constants as a table) against Game.observation's stacked columns,
+    under jit and vmap and in plain calls, on random states and on a played rollout."""
+    from jaxtari.env import Game
+
+    game = jaxtari.make("freeway", mods=list(mods))
+    s0 = start(game)
+    rng = np.random.default_rng(7)
+    n = 3000
+    states = jax.vmap(lambda c, x, h, f, sc: s0.replace(climb=c, car_x=x, hurt_pose=h, frame=f,
+                                                         shown_score=sc))(
+        jnp.asarray(rng.integers(-10, 200, n), jnp.int32),
+        jnp.asarray(rng.integers(0, 160, (n, fw.NUM_LANES)), jnp.int32),
+        jnp.asarray(rng.integers(0, 2, n), bool), jnp.asarray(rng.integers(-2, 9000, n), jnp.int32),
+        jnp.asarray(rng.integers(0, 40, n), jnp.int32))
+    played, _, _ = rollout(game, script(3, 400))
+    for batch in (states, played):
+        got = np.asarray(jax.jit(jax.vmap(game.observation))(batch))
+        want = np.asarray(jax.jit(jax.vmap(lambda s: Game.observation(game, s)))(batch))
+        assert got.dtype == want.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    one = jax.tree_util.tree_map(lambda x: x[5], played)
+    np.testing.assert_array_equal(np.asarray(game.observation(one)).view(np.uint32),
+                                  np.asarray(Game.observation(game, one)).view(np.uint32))

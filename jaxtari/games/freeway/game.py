@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -170,6 +171,16 @@ class Freeway(Game):
                                       value=state.shown_score),
         }
 
+    def observation(self, state):
+        """:meth:`Game.observation` bit for bit (each group's features, in name order), as a table
+        of the features that never change with the changing ones selected into their columns.
+        The generic version stacks every column, constants included, per env and step, and was the
+        costliest part of an object-centric step (benchmarks/README.md)."""
+        # Evaluated now, what does not depend on the state stays a concrete array (not a tracer).
+        with jax.ensure_compile_time_eval():
+            groups = self.objects(state)
+        return jnp.concatenate([_group_features(g) for _, g in sorted(groups.items())])
+
     def signals(self, state):
         return {
             "chicken_y": self.chicken_y(state),
@@ -183,3 +194,21 @@ class Freeway(Game):
 
     def render_gray84(self, state):
         return draw.draw(self, render.SMALL_GRAY, state)
+
+
+def _group_features(group):
+    """``group.features()``, equal bit for bit: the columns known when tracing (a constant, the
+    same for every env) go into a numpy table, and each traced one is selected into its column."""
+    cols = [group.x, group.y, group.w, group.h, group.active]
+    cols += [group.attrs[k] for k in sorted(group.attrs)]
+    table = np.zeros((group.size, len(cols)), np.float32)
+    traced = []
+    for j, col in enumerate(cols):
+        if isinstance(col, jax.core.Tracer):
+            traced.append((j, col))
+        else:
+            table[:, j] = np.asarray(col).astype(np.float32)
+    out = jnp.asarray(table)
+    for j, col in traced:
+        out = jnp.where(np.arange(len(cols)) == j, col.astype(jnp.float32)[:, None], out)
+    return out.reshape(-1)
