@@ -143,6 +143,8 @@ def test_bad_constants_and_mods_say_what_to_fix():
         fw.Freeway(fw.FreewayConstants(lane_periods=(1, 2)))
     with pytest.raises(ValueError, match="lane_dirs = 0"):
         fw.Freeway(fw.FreewayConstants(lane_periods=(0,) * 10))
+    with pytest.raises(ValueError, match="lane_dirs must be -1"):
+        fw.Freeway(fw.FreewayConstants(lane_dirs=(2,) * 10))
     with pytest.raises(ModError, match="mods for this game: all_black_cars"):
         jaxtari.make("freeway", mods=["fast_cars"])
 

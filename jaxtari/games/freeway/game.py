@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 
 import jax
 import jax.numpy as jnp
@@ -34,10 +36,15 @@ class Freeway(Game):
                                  f"got {len(getattr(c, name))}")
         if any(int(p) < 1 for p in c.lane_periods):
             raise ValueError("freeway: lane_periods must be >= 1 (use lane_dirs = 0 to park a lane)")
+        if any(int(d) not in (-1, 0, 1) for d in c.lane_dirs):
+            raise ValueError("freeway: lane_dirs must be -1 (left), 1 (right) or 0 (parked): a car "
+                             "moves 1 px at a time (set its speed with lane_periods)")
         self._periods = np.asarray(c.lane_periods, np.int32)
         self._dirs = np.asarray(c.lane_dirs, np.int32)
         # Which lanes are drawn where they were before this frame's move (left-driving ones).
         self._draw_lag = self._dirs < 0
+        self._lag_bits = _lane_bits(self._draw_lag)
+        self._faces_bits = _lane_bits(c.lane_faces_right)
         self._faces_right = np.asarray(c.lane_faces_right, bool)
         self._car_sheet = sprites.car_sheet(c.car_colours, self._faces_right)
         self._backgrounds = {}
@@ -53,23 +60,33 @@ class Freeway(Game):
             shown_score=jnp.int32(0),
         )
 
-    def _lanes_moving(self, frame):
-        """(10,) bool: which cars move on frame ``frame`` (the measured per-lane schedule)."""
+    def _moving_bits(self, frame):
+        """int32, bit i set where lane i's car moves on frame ``frame`` (the measured schedule)."""
         last = frame >= self.consts.game_frames
-        # Per lane with its own constant period: a remainder by a constant compiles to a multiply,
-        # one by a vector of periods to a division per lane.
-        moving = []
-        for period, d in zip(self._periods.tolist(), self._dirs.tolist()):
-            first = 1 if d < 0 else 2
-            due = (frame >= first) & ((frame - first) % period == 0)
-            moving.append(due & (d != 0) & ~((d < 0) & last))
-        return jnp.stack(moving)
+        # Lane by lane with its own constant period: a remainder by a constant compiles to a
+        # multiply, one by a vector of periods to a division per lane. One word per env rather
+        # than a (10,) vector: each lane's test stays an operation on the batch axis alone.
+        bits = jnp.int32(0)
+        for lane, (period, d) in enumerate(zip(self._periods.tolist(), self._dirs.tolist())):
+            if d == 0:
+                continue
+            due = (frame >= _FIRST_MOVE[d]) & ((frame - _FIRST_MOVE[d]) % period == 0)
+            if d < 0:
+                due = due & ~last
+            bits = bits | (due.astype(jnp.int32) << lane)
+        return bits
+
+    def _lanes_moving(self, frame):
+        """(10,) bool: which cars move on frame ``frame``."""
+        return ((self._moving_bits(frame) >> jnp.arange(NUM_LANES)) & 1) == 1
 
     # rule: physics.car-speeds  measured: ram[108..117], each lane's first move exact over 8192 frames
     def move_cars(self, car_x, frame):
         """Cars after frame ``frame``'s move (x wraps at 160)."""
-        step = jnp.where(self._lanes_moving(frame), jnp.asarray(self._dirs), 0)
-        return (car_x + step) % render.SCREEN_W
+        bits = self._moving_bits(frame)
+        # Car by car, each a batch-axis expression (as _moving_bits), stacked once at the end.
+        return jnp.stack([(car_x[lane] + d * ((bits >> lane) & 1)) % render.SCREEN_W
+                          for lane, d in enumerate(self._dirs.tolist())])
 
     # rule: action.walk-chicken, action.down-moves-back
     def move_chicken(self, state, ale_action):
@@ -89,25 +106,35 @@ class Freeway(Game):
         pose = self._pose(state)
         chick_top = art.CHICKEN_SCREEN_Y0 - state.climb
         # A car can share rows with the chicken when -CAR_H < dy < CH_H: 17 rows, and lanes are 16
-        # apart, so only two lanes can (asserted at import). Only those two are looked up.
+        # apart, so only two lanes can (asserted at import). Only those two are looked up: their
+        # tops, facings and draw lags from constants by arithmetic, their x by one gather from the
+        # state, the overlap by one from the flattened table.
         first = jnp.clip((chick_top - CAR_H - LANE_TOP[0]) // art.LANE_SPACING + 1, 0, NUM_LANES - 2)
         lanes = first + jnp.arange(2)
-        dy = jnp.asarray(LANE_TOP)[lanes] - chick_top
-        dx = self._car_screen_x(state)[lanes] - art.CHICKEN_X
+        dy = LANE_TOP[0] + art.LANE_SPACING * lanes - chick_top
+        # where it is drawn: a left-driving car that moves on this frame is drawn 1 px behind
+        lag = ((self._moving_bits(state.frame) & self._lag_bits) >> lanes) & 1
+        x = (state.car_x[lanes] + lag) % render.SCREEN_W - CAR_SCREEN_X_OFFSET
+        dx = x - art.CHICKEN_X
         inside = (dy > -CAR_H) & (dy < CH_H) & (dx > -CAR_W) & (dx < CH_W)
-        iy = jnp.clip(dy + CAR_H - 1, 0, OVERLAP.shape[2] - 1)
-        ix = jnp.clip(dx + CAR_W - 1, 0, OVERLAP.shape[3] - 1)
-        faces_right = jnp.asarray(self._faces_right.astype(np.int32))[lanes]
-        hit = jnp.asarray(OVERLAP)[pose, faces_right, iy, ix] & inside
-        return jnp.any((jnp.arange(NUM_LANES)[:, None] == lanes[None, :]) & hit[None, :], axis=1)
+        _, n_facings, n_dy, n_dx = OVERLAP.shape
+        iy = jnp.clip(dy + CAR_H - 1, 0, n_dy - 1)
+        ix = jnp.clip(dx + CAR_W - 1, 0, n_dx - 1)
+        faces_right = (self._faces_bits >> lanes) & 1
+        hit = jnp.asarray(OVERLAP.reshape(-1))[((pose * n_facings + faces_right) * n_dy + iy) * n_dx
+                                               + ix] & inside
+        every = jnp.arange(NUM_LANES)
+        return ((every == lanes[0]) & hit[0]) | ((every == lanes[1]) & hit[1])
 
     def _step(self, state, ale_action):
         c = self.consts
         frame = state.frame + 1
         live = state.frame < c.game_frames
         overlap = self.collide(state)
-        hit = jnp.any(overlap) | state.late_overlap
-        late = jnp.any(overlap & jnp.asarray(self.consts.late_collision_lanes, bool))
+        # ORs of the lanes rather than jnp.any: a reduction over the lane axis of every env is a
+        # loop of its own on XLA CPU, these are elementwise on the batch axis.
+        hit = _any_lane(overlap, range(NUM_LANES)) | state.late_overlap
+        late = _any_lane(overlap, np.flatnonzero(self.consts.late_collision_lanes))
         climb = self.move_chicken(state, ale_action)
         crossed = climb > c.climb_top
         climb = jnp.where(crossed, c.climb_start, climb)
@@ -194,6 +221,20 @@ class Freeway(Game):
 
     def render_gray84(self, state):
         return draw.draw(self, render.SMALL_GRAY, state)
+
+
+# The first frame on which a car driving left (-1) or right (1) moves.
+_FIRST_MOVE = {-1: 1, 1: 2}
+
+
+def _lane_bits(flags) -> int:
+    """Per-lane booleans (constants) as one int, bit i for lane i."""
+    return int(sum(1 << lane for lane, f in enumerate(flags) if f))
+
+
+def _any_lane(overlap, lanes):
+    """Whether any of ``lanes`` (constant indices) is set in ``overlap``."""
+    return functools.reduce(operator.or_, [overlap[i] for i in lanes], jnp.bool_(False))
 
 
 def _group_features(group):
