@@ -112,7 +112,7 @@ class Freeway(Game):
         first = jnp.clip((chick_top - CAR_H - LANE_TOP[0]) // art.LANE_SPACING + 1, 0, NUM_LANES - 2)
         lanes = first + jnp.arange(2)
         dy = LANE_TOP[0] + art.LANE_SPACING * lanes - chick_top
-        # where it is drawn: a left-driving car that moves on this frame is drawn 1 px behind
+        # the screen the chicken met shows a left-driving car where it was before this frame's move
         lag = ((self._moving_bits(state.frame) & self._lag_bits) >> lanes) & 1
         x = (state.car_x[lanes] + lag) % render.SCREEN_W - CAR_SCREEN_X_OFFSET
         dx = x - art.CHICKEN_X
