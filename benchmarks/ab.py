@@ -16,6 +16,12 @@ loop's carry, as a rollout buffer would) or ``mean`` (``obs.astype(float32).mean
 logged statistic; the observation itself is not kept). Actions are uniform random, drawn inside
 the scan. Prints one table (best and median steps/s per case and variant, the compile's wall and CPU
 seconds, the load average over the timed runs) and, with ``--json``, writes the rows there.
+
+``--clock cpu`` times each scan by its worker's CPU time (every thread of the process) instead of
+the wall clock: on a shared machine whose cores are oversubscribed, the wall time of a scan is
+mostly time spent waiting for the core, and it varies with who else runs; the CPU time does not
+(it still counts what the scan itself costs, cache misses included, but not what XLA's threads
+could overlap on an idle machine).
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ def parse_variant(text: str) -> tuple[str, Path]:
 
 
 # ---- the worker: runs inside one variant's checkout ----------------------------------------------
-def _worker(steps: int) -> None:
+def _worker(steps: int, clock: str = "wall") -> None:
     import jax
     import jax.numpy as jnp
 
@@ -105,9 +111,10 @@ def _worker(steps: int) -> None:
         if i == 1:  # warm-up
             carry = jax.block_until_ready(compiled(carry, jax.random.key(i)))
             i += 1
-        start = time.perf_counter()
+        now = time.process_time if clock == "cpu" else time.perf_counter
+        start = now()
         carry = jax.block_until_ready(compiled(carry, jax.random.key(i)))
-        seconds = time.perf_counter() - start
+        seconds = now() - start
         entry[1], entry[2] = carry, i + 1
         return {"seconds": seconds}
 
@@ -121,11 +128,12 @@ def _worker(steps: int) -> None:
 
 
 class Worker:
-    def __init__(self, name: str, root: Path, steps: int):
+    def __init__(self, name: str, root: Path, steps: int, clock: str = "wall"):
         env = dict(os.environ, PYTHONPATH=str(root))
         self.name = name
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker", "--steps", str(steps)],
+            [sys.executable, str(Path(__file__).resolve()), "--worker", "--steps", str(steps),
+             "--clock", clock],
             cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def ask(self, msg: dict) -> dict:
@@ -158,10 +166,12 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=7,
                     help="timed scans per case and variant (0: compile times only)")
     ap.add_argument("--json", type=Path, help="write the rows here")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time each scan by the wall clock or by its worker's CPU time")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        _worker(args.steps)
+        _worker(args.steps, args.clock)
         return 0
     if len(args.variant) < 2 or not args.case:
         ap.error("give two or more --variant NAME=PATH and one or more --case")
@@ -170,7 +180,7 @@ def main(argv=None) -> int:
     if args.steps < 1 or args.rounds < 0:
         ap.error("--steps must be >= 1 and --rounds >= 0 (0: compile times only)")
 
-    workers = [Worker(name, root, args.steps) for name, root in args.variant]
+    workers = [Worker(name, root, args.steps, args.clock) for name, root in args.variant]
     rows = {(c["id"], w.name): {"case": c["id"], "variant": w.name, "seconds": [], "load": []}
             for c in args.case for w in workers}
     try:
@@ -206,7 +216,8 @@ def main(argv=None) -> int:
         rates = sorted(work / s for s in row["seconds"])
         row.update(best=rates[-1], median=statistics.median(rates),
                    load_min=min(row["load"]), load_max=max(row["load"]))
-    print(f"steps/s, best / median of {args.rounds} {args.steps}-step scans, taken in turn "
+    print(f"steps/s ({args.clock} clock), best / median of {args.rounds} {args.steps}-step scans, "
+          "taken in turn "
           f"(load average {min(r['load_min'] for r in rows.values()):.1f}-"
           f"{max(r['load_max'] for r in rows.values()):.1f})")
     print("| case | " + " | ".join(names) + " | " + " | ".join(f"{n} / {names[0]}" for n in names[1:])
@@ -225,6 +236,7 @@ def main(argv=None) -> int:
 def _write_json(args, rows) -> None:
     if args.json:
         args.json.write_text(json.dumps({"steps": args.steps, "rounds": args.rounds,
+                                         "clock": args.clock,
                                          "variants": {n: str(p) for n, p in args.variant},
                                          "rows": list(rows.values())}, indent=1))
 
