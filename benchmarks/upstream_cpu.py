@@ -40,6 +40,13 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
+    if any(v < 1 for v in args.n) or args.steps < 1 or args.repeats < 1:
+        ap.error("--n takes batch sizes of at least 1; --steps and --repeats must be at least 1")
+    try:
+        args.game = tp.jaxtari.canonical_name(args.game)
+    except tp.jaxtari.UnknownGameError as e:
+        ap.error(str(e))
+    args.upstream_python = tp.check_python(args.upstream_python, "jaxtari", "--upstream-python")
     if _WALL_LOOP not in tp.UPSTREAM_SCRIPT or _WALL_ROW not in tp.UPSTREAM_SCRIPT:
         raise SystemExit("benchmarks/throughput.py's upstream script changed: update this one")
     script = tp.UPSTREAM_SCRIPT.replace(_WALL_LOOP, _CPU_LOOP)

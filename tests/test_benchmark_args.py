@@ -99,3 +99,16 @@ def test_ale_mod_cost_names_what_it_cannot_measure(capsys, argv, words):
     assert "Traceback" not in said
     for w in words:
         assert w in said
+
+
+@pytest.mark.parametrize("argv, word", [
+    (["--n", "0"], "--n"),
+    (["--repeats", "0"], "--repeats"),
+    (["--game", "pacman-deluxe"], "pacman-deluxe"),
+    (["--game", "freeway", "--upstream-python", "/nonexistent/python"], "--upstream-python"),
+])
+def test_upstream_cpu_refuses_bad_options(capsys, argv, word):
+    if "--upstream-python" not in argv:
+        argv = argv + ["--upstream-python", sys.executable]
+    said = _refused(_load("upstream_cpu").main, argv, capsys)
+    assert word in said and "Traceback" not in said
