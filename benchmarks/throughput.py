@@ -301,6 +301,11 @@ def _peer_env() -> dict:
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
+def upstream_sizes(args, mode: str) -> list[int]:
+    """The batch sizes upstream jaxtari runs at in ``mode`` (among ``--n``'s, where ours run)."""
+    return list((args.upstream_pixels_n if mode == "pixels" else None) or args.upstream_n or args.n)
+
+
 def check_python(path: str, module: str, option: str) -> str:
     """``path`` if it is a Python that can import ``module``; otherwise exit with what to fix."""
     exe = Path(path)
@@ -389,6 +394,9 @@ def main(argv=None) -> int:
     ap.add_argument("--upstream-n", nargs="+", type=int,
                     help="batch sizes for upstream jaxtari (default: those of --n; its Frostbite "
                          "pixels take minutes per scan at N=4096)")
+    ap.add_argument("--upstream-pixels-n", nargs="+", type=int,
+                    help="batch sizes for upstream's pixel rows only (default: those of "
+                         "--upstream-n): its objects are cheap at N=4096, its pixels are not")
     ap.add_argument("--upstream-objects-stack", type=int, default=4,
                     help="frame stack of upstream's object-centric observation (default 4, its "
                          "wrapper's default; ours is 1)")
@@ -401,7 +409,7 @@ def main(argv=None) -> int:
                          "(tests/reference_frame_stack.py): issue 32's baseline, in the same run")
     ap.add_argument("--json", type=Path, help="also write the rows here (rewritten after each row)")
     args = ap.parse_args(argv)
-    for name in ("n", "ale_n", "upstream_n", "envpool_n"):
+    for name in ("n", "ale_n", "upstream_n", "upstream_pixels_n", "envpool_n"):
         if any(v < 1 for v in getattr(args, name) or ()):
             ap.error(f"--{name.replace('_', '-')} takes batch sizes of at least 1")
     if args.steps < 1 or args.repeats < 1 or args.ale_threads < 1 or args.envpool_threads < 1:
@@ -450,7 +458,7 @@ def main(argv=None) -> int:
                 print(f"  {rows[-1]['stack']} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
                       f"(compile {rows[-1]['compile_s']:.1f}s, load {rows[-1]['load']:.1f})", flush=True)
                 dump()
-                if args.upstream_python and n in (args.upstream_n or args.n):
+                if args.upstream_python and n in upstream_sizes(args, mode):
                     up = bench_upstream(args.upstream_python, game, mode, n, args.steps, args.repeats,
                                         args.upstream_objects_stack)
                     if up:

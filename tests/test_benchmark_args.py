@@ -59,6 +59,7 @@ def test_envpool_python_that_is_not_a_python(throughput, capsys, tmp_path):
 @pytest.mark.parametrize("argv, word", [
     (["--envpool-n", "0"], "--envpool-n"),
     (["--n", "-4"], "--n"),
+    (["--upstream-pixels-n", "0"], "--upstream-pixels-n"),
     (["--steps", "0"], "--steps"),
     (["--games", "pacman-deluxe"], "pacman-deluxe"),
 ])
@@ -112,3 +113,12 @@ def test_upstream_cpu_refuses_bad_options(capsys, argv, word):
         argv = argv + ["--upstream-python", sys.executable]
     said = _refused(_load("upstream_cpu").main, argv, capsys)
     assert word in said and "Traceback" not in said
+
+
+def test_upstream_pixel_sizes_apart_from_its_object_sizes(throughput):
+    from argparse import Namespace
+    args = Namespace(n=[256, 1024, 4096], upstream_n=[256, 1024, 4096], upstream_pixels_n=[256])
+    assert throughput.upstream_sizes(args, "objects") == [256, 1024, 4096]
+    assert throughput.upstream_sizes(args, "pixels") == [256]
+    args = Namespace(n=[64, 256], upstream_n=None, upstream_pixels_n=None)
+    assert throughput.upstream_sizes(args, "pixels") == [64, 256]
