@@ -44,10 +44,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import jaxtari  # noqa: E402
+from jaxtari.names import key as name_key  # noqa: E402
 from jaxtari.wrappers import make_env  # noqa: E402
 
-ALE_NAMES = {"pong": "pong", "freeway": "freeway", "frostbite": "frostbite", "breakout": "breakout",
-             "seaquest": "seaquest"}
+def ale_rom(game: str) -> str:
+    """The id of the ROM ale-py ships for a jaxtari game (``"ms_pacman"`` for ``"mspacman"``)."""
+    roms = [rom for rom in jaxtari.ale_rom_ids() if name_key(rom) == game]
+    if not roms:
+        raise SystemExit(f"ale-py ships no ROM for {game!r}: run with --no-ale")
+    return roms[0]
 
 
 def _tree_bytes(tree) -> int:
@@ -147,7 +152,7 @@ def bench_noop_cost(game: str, n: int, steps: int, rounds: int) -> tuple[dict, d
 def bench_ale(game: str, n: int, steps: int, repeats: int, threads: int) -> dict:
     from ale_py.vector_env import AtariVectorEnv
 
-    env = AtariVectorEnv(ALE_NAMES[game], num_envs=n, num_threads=threads,
+    env = AtariVectorEnv(ale_rom(game), num_envs=n, num_threads=threads,
                          repeat_action_probability=0.25, frameskip=4, stack_num=4,
                          img_height=84, img_width=84, grayscale=True, noop_max=0)
     rng = np.random.default_rng(0)

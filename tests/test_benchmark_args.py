@@ -81,6 +81,14 @@ def test_envpool_tasks_cover_every_game(throughput):
     assert set(throughput.ENVPOOL_TASKS) == set(jaxtari.list_games())
 
 
+def test_every_game_has_its_ale_rom(throughput):
+    """The ale-py rows of every game (the table once lacked Kangaroo's ROM name and died there)."""
+    import jaxtari
+    for game in jaxtari.list_games():
+        assert throughput.ale_rom(game) in jaxtari.ale_rom_ids()
+    assert throughput.ale_rom("kangaroo") == "kangaroo"
+
+
 def test_a_peer_python_does_not_see_this_checkout(throughput, monkeypatch):
     """PYTHONPATH pointing at this checkout made upstream's Python import our jaxtari (it has no
     `jaxtari.paths`); the peer runs without it."""
