@@ -106,16 +106,11 @@ def floor_body(kind: str, n: int):
     return body
 
 
-def build_floor(kind: str, n: int, steps: int):
-    """``build`` for the data-movement floors: the same carried scan with no game in it."""
-    body = floor_body(kind, n)
-
-    def rollout(carry, key):
-        return jax.lax.scan(body, carry, jax.random.split(key, steps))
-
-    s, obs = floor_start(kind, n)
-    compiled = jax.jit(rollout, donate_argnums=0).lower((s, obs), jax.random.key(1)).compile()
-    state = [(s, obs)]
+def timed(rollout, carry):
+    """A function running one compiled ``rollout`` scan from the last carry (seconds), after one
+    warm-up run."""
+    compiled = jax.jit(rollout, donate_argnums=0).lower(carry, jax.random.key(1)).compile()
+    state = [carry]
 
     def run(i: int) -> float:
         t = time.perf_counter()
@@ -125,6 +120,17 @@ def build_floor(kind: str, n: int, steps: int):
 
     run(0)
     return run
+
+
+def build_floor(kind: str, n: int, steps: int):
+    """``build`` for the data-movement floors: the same carried scan with no game in it."""
+    body = floor_body(kind, n)
+
+    def rollout(carry, key):
+        return jax.lax.scan(body, carry, jax.random.split(key, steps))
+
+    s, obs = floor_start(kind, n)
+    return timed(rollout, (s, obs))
 
 
 def build(kind: str, game: str, n: int, steps: int):
@@ -188,17 +194,7 @@ def build(kind: str, game: str, n: int, steps: int):
     if kind == "batch-ring":
         ring = jnp.broadcast_to(obs[:, None], (n, STACK) + obs.shape[1:])
         s, obs = (s, ring, jnp.int32(STACK - 1)), jnp.full((), STACK - 1, jnp.int32)
-    compiled = jax.jit(rollout, donate_argnums=0).lower((s, obs), jax.random.key(1)).compile()
-    state = [(s, obs)]
-
-    def run(i: int) -> float:
-        t = time.perf_counter()
-        state[0], out = compiled(state[0], jax.random.key(2 + i))
-        jax.block_until_ready(out)
-        return time.perf_counter() - t
-
-    run(0)
-    return run
+    return timed(rollout, (s, obs))
 
 
 def main(argv=None) -> int:
