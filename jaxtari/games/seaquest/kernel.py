@@ -22,7 +22,7 @@ import numpy as np
 
 from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest.logic import BYTE, NONE, lane_of, pick
+from jaxtari.games.seaquest.logic import BYTE, NIBBLE, NONE, lane_of, pick
 
 WIDTH = k.SCREEN_RIGHT
 LOOP_LINES = 15  # rows 14..0
@@ -48,7 +48,7 @@ def _page(index):
 
 def _signed_motion(value):
     """The TIA's HMxx: the upper nibble, signed; positive moves left."""
-    n = (value >> 4) & 0xF
+    n = (value >> 4) & NIBBLE
     return jnp.where(n >= 8, n - 16, n)
 
 
@@ -171,9 +171,8 @@ _SUB_LINES = np.where(
 
 def _ball_tables():
     low = np.arange(16)
-    motion = _PAGE[(np.asarray(art.BALL_MOTION)[low][:, None] + _ROWS[None, :]) & BYTE]
-    motion = (motion >> 4) & 0xF
-    motion = np.where(motion >= 8, motion - 16, motion)
+    motion = np.asarray(_signed_motion(
+        _PAGE[(np.asarray(art.BALL_MOTION)[low][:, None] + _ROWS[None, :]) & BYTE]))
     shape = _PAGE[(np.asarray(art.BALL_SHAPE)[low][:, None] + _ROWS[None, :]) & BYTE]
     size = np.where((shape & art.ENABLE_BIT) != 0, 1 << ((shape >> art.SIZE_SHIFT) & 3), 0)
     return np.cumsum(motion, axis=1).astype(np.int32), ((1 << size) - 1).astype(np.int32)

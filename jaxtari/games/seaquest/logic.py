@@ -16,6 +16,7 @@ from jaxtari.games.seaquest import constants as k
 
 BYTE = 0xFF
 SIGN = 0x80
+NIBBLE = 0xF
 NONE = 0xFF  # a collision latch with no lane
 LANES = jnp.arange(k.NUM_LANES)
 EVERY_LANE = "every lane"  # a lane index meaning all four at once (no lookup, no select)
