@@ -204,9 +204,13 @@ class Freeway(Game):
         The generic version stacks every column, constants included, per env and step, and was the
         costliest part of an object-centric step (benchmarks/README.md)."""
         # Evaluated now, what does not depend on the state stays a concrete array (not a tracer).
-        with jax.ensure_compile_time_eval():
+        # Making those constants moves them between host and device once, while tracing: allowed
+        # here, so that a program run under jax.transfer_guard("disallow") (no transfer per step,
+        # tests/stress/test_device_ready.py) can still be traced.
+        with jax.ensure_compile_time_eval(), jax.transfer_guard("allow"):
             groups = self.objects(state)
-        return jnp.concatenate([_group_features(g) for _, g in sorted(groups.items())])
+            features = [_group_features(g) for _, g in sorted(groups.items())]
+        return jnp.concatenate(features)
 
     def signals(self, state):
         return {
