@@ -44,15 +44,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import jaxtari  # noqa: E402
-from jaxtari.names import key as name_key  # noqa: E402
 from jaxtari.wrappers import make_env  # noqa: E402
 
+
 def ale_rom(game: str) -> str:
-    """The id of the ROM ale-py ships for a jaxtari game (``"ms_pacman"`` for ``"mspacman"``)."""
-    roms = [rom for rom in jaxtari.ale_rom_ids() if name_key(rom) == game]
-    if not roms:
-        raise SystemExit(f"ale-py ships no ROM for {game!r}: run with --no-ale")
-    return roms[0]
+    """The id of the ROM ale-py ships for a jaxtari game: its catalog entry's, where the audit,
+    stress and robustness stages load it from."""
+    from alignment.catalog import entry
+    return entry(game).rom
 
 
 def _tree_bytes(tree) -> int:
