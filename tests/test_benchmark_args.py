@@ -130,3 +130,11 @@ def test_upstream_pixel_sizes_apart_from_its_object_sizes(throughput):
     assert throughput.upstream_sizes(args, "pixels") == [256]
     args = Namespace(n=[64, 256], upstream_n=None, upstream_pixels_n=None)
     assert throughput.upstream_sizes(args, "pixels") == [64, 256]
+
+
+def test_upstream_clock_is_wall_or_cpu(throughput):
+    with pytest.raises(ValueError, match="'wall' or 'cpu'"):
+        throughput.bench_upstream(sys.executable, "pong", "objects", 8, 1, 1, clock="gpu")
+    # the script picks its timer from its last argument, one of the two names bench_upstream passes
+    assert 'clock = {"wall": time.perf_counter, "cpu": time.process_time}[sys.argv[8]]' \
+        in throughput.UPSTREAM_SCRIPT
