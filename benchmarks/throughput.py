@@ -283,10 +283,11 @@ env.close()
 print(json.dumps({"steps_per_s": n * steps / statistics.median(ts), "version": envpool.__version__}))
 """
 
-# EnvPool's task ids (its Atari v5 family) for the games the benchmark knows.
-ENVPOOL_TASKS = {"pong": "Pong-v5", "freeway": "Freeway-v5", "frostbite": "Frostbite-v5",
-                 "breakout": "Breakout-v5", "seaquest": "Seaquest-v5",
-                 "kangaroo": "Kangaroo-v5"}
+def envpool_task(game: str) -> str:
+    """EnvPool's task id of a game (its Atari v5 family: ``"Pong-v5"``), spelt as jaxtari's EnvPool
+    drop-in spells it."""
+    from jaxtari import dropin
+    return f"{dropin.env_name(game)}-v5"
 
 
 def bench_envpool(python: str, game: str, n: int, steps: int, repeats: int, threads: int) -> dict | None:
@@ -294,7 +295,7 @@ def bench_envpool(python: str, game: str, n: int, steps: int, repeats: int, thre
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "envpool_bench.py"
         script.write_text(ENVPOOL_SCRIPT)
-        proc = subprocess.run([python, str(script), ENVPOOL_TASKS[game], str(n), str(steps),
+        proc = subprocess.run([python, str(script), envpool_task(game), str(n), str(steps),
                                str(repeats), str(threads)], capture_output=True, text=True, timeout=1800,
                               env=_peer_env())
     if proc.returncode != 0:

@@ -76,9 +76,12 @@ def test_consumers_refuses_bad_options(consumers, capsys, argv, word):
     assert word in _refused(consumers.main, argv, capsys)
 
 
-def test_envpool_tasks_cover_every_game(throughput):
+def test_envpool_task_ids_are_envpools(throughput):
     import jaxtari
-    assert set(throughput.ENVPOOL_TASKS) == set(jaxtari.list_games())
+    import jaxtari.envpool
+    assert throughput.envpool_task("kangaroo") == "Kangaroo-v5"
+    assert sorted(throughput.envpool_task(g) for g in jaxtari.list_games()) \
+        == sorted(jaxtari.envpool.list_all_envs())
 
 
 def test_every_game_has_its_ale_rom(throughput):
