@@ -1,8 +1,11 @@
 """Breakout's drawing (jaxtari/games/breakout/draw.py) part by part: the playfield bytes a line is
 drawn from against the cartridge's register layout and the font, the raster's columns written as
 arithmetic, and the 84x84 grey picture as the 210x160 one sampled and turned grey, for random
-states of every mode, stopped games (cycled colours, the select display) included. The 210x160
-picture itself is compared with ALE's screen by tests/games/test_breakout*.py."""
+states of every mode, stopped games (cycled colours, the select display) included, and what the
+compiled draw reads inside an agent's loop. The 210x160 picture itself is compared with ALE's
+screen by tests/games/test_breakout*.py."""
+
+import re
 
 import jax
 import jax.numpy as jnp
@@ -57,7 +60,7 @@ def test_each_byte_of_a_line_knows_its_screen_x_playfield_bit_and_channel(raster
     n = raster.width * raster.channels
     column = np.repeat(np.arange(raster.width), raster.channels)  # a line's bytes, channels inner
     x = raster.xs[0][column]
-    got = [np.asarray(a)[0] for a in draw._columns(t, n)]
+    got = [np.asarray(a)[0] for a in draw._columns(t, n, 0)]
     want = [x, x // g.PF_PIXEL // 8, 1 << (x // g.PF_PIXEL % 8), np.arange(n) % raster.channels]
     for name, a, b in zip(("x", "playfield byte", "playfield bit", "channel"), got, want):
         np.testing.assert_array_equal(a, b, err_msg=name)
@@ -110,3 +113,25 @@ def test_the_84x84_grey_picture_is_the_full_picture_sampled_in_grey(mode):
 @pytest.mark.parametrize("difficulty", [0, 1])
 def test_the_84x84_grey_picture_is_the_full_picture_sampled_in_grey_in_every_mode(mode, difficulty):
     _grey_is_the_full_picture_sampled(mode, difficulty)
+
+
+def test_the_draw_inside_a_compiled_loop_reads_no_table_of_columns_or_pixels():
+    """Inside a ``lax.scan`` (how an agent runs the env) the columns' values stay arithmetic in the
+    picture's loop (draw._opaque_zero): XLA has not moved them out of the scan as tables of a line's
+    columns (1, 84) or of the picture's pixels (84, 84), which the loop would then load per pixel.
+    Read off the compiled HLO (jax.jit(...).lower(...).compile().as_text())."""
+    game, n = make_game(0), 64
+    states = random_states(game, n, seed=0, stopped=0.5)
+
+    def body(s, _):
+        s = s.replace(frame=s.frame + 1, ball_x=s.ball_x + 256)
+        return s, jax.vmap(game.render_gray84)(s)
+
+    hlo = jax.jit(lambda s: jax.lax.scan(body, s, None, length=8)).lower(states).compile().as_text()
+    pictures = re.findall(r"= u8\[[0-9,]*84,84\]\S* fusion\(.*calls=%([\w.]+)", hlo)
+    assert pictures, "no fusion writes the 84x84 picture"
+    for name in pictures:
+        header = hlo[hlo.index(f"%{name} ("):]
+        shapes = re.findall(r": [a-z0-9]+\[([0-9,]*)\]", header[:header.index("{")])
+        tables = [s for s in shapes if s in ("1,84", "84,84", f"{n},84,84")]
+        assert not tables, f"{name} reads tables of shape {tables}"
