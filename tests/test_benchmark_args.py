@@ -1,5 +1,6 @@
 """The benchmarks refuse bad options with a message naming the option and the fix, before any
-measurement starts (benchmarks/throughput.py, benchmarks/consumers.py, benchmarks/ale_mod_cost.py)."""
+measurement starts (benchmarks/throughput.py, benchmarks/consumers.py, benchmarks/ale_mod_cost.py,
+benchmarks/draw_time.py)."""
 
 import importlib.util
 import sys
@@ -141,3 +142,12 @@ def test_upstream_clock_is_wall_or_cpu(throughput):
     # the script picks its timer from its last argument, one of the two names bench_upstream passes
     assert 'clock = {"wall": time.perf_counter, "cpu": time.process_time}[sys.argv[8]]' \
         in throughput.UPSTREAM_SCRIPT
+
+
+def test_draw_time_refuses_a_draw_that_is_no_file_and_counts_below_one(capsys, tmp_path):
+    draw_time = _load("draw_time")
+    msg = _refused(draw_time.main, ["--draw", f"old={tmp_path / 'nope.py'}"], capsys)
+    assert "--draw" in msg and "NAME=FILE" in msg
+    new = f"new={ROOT / 'jaxtari' / 'games' / 'breakout' / 'draw.py'}"
+    msg = _refused(draw_time.main, ["--draw", new, "--n", "0"], capsys)
+    assert "--n" in msg
