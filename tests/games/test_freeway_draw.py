@@ -1,0 +1,60 @@
+"""Freeway's picture inside a compiled loop (issue 32): what the draw's loop reads."""
+
+from __future__ import annotations
+
+import re
+
+import jax
+import numpy as np
+
+import jaxtari
+from jaxtari import render
+from jaxtari.games.freeway import draw
+
+
+def _picture_operands(hlo: str):
+    """(name, shape, defining op) of every operand of each fusion that writes an 84x84 picture."""
+    defs = dict(re.findall(r"^\s*%([\w.-]+) = (\S+) ", hlo, re.M))
+    found = []
+    for line in re.findall(r"^\s*%[\w.-]+ = u8\[[0-9,]*84,84\]\S* fusion\((.*?)\), kind=", hlo, re.M):
+        for name in re.findall(r"%([\w.-]+)", line):
+            op = re.search(rf"^\s*%{re.escape(name)} = \S+ ([\w-]+)", hlo, re.M)
+            found.append((name, defs.get(name, "?"), op.group(1) if op else "?"))
+    return found
+
+
+def test_the_draw_inside_a_compiled_loop_reads_no_hoisted_table_of_columns_or_pixels():
+    """Inside a ``lax.scan`` (how an agent runs the env) no table computed from the raster's columns
+    or pixels alone (the HMOVE bar's mask was one) is moved out of the loop and loaded per pixel by
+    the picture's loop: the picture's operands of shape (1, 84) or (84, 84) are constants of the
+    program (the static road, the standing chicken), none a value carried through the loop. Read off
+    the compiled HLO (jax.jit(...).lower(...).compile().as_text())."""
+    game, n = jaxtari.make("freeway"), 64
+    states = jax.vmap(game.reset)(jax.random.split(jax.random.PRNGKey(0), n))[1]
+
+    def body(s, _):
+        s = s.replace(frame=s.frame + 1, car_x=(s.car_x + 1) % render.SCREEN_W)
+        return s, jax.vmap(game.render_gray84)(s)
+
+    hlo = jax.jit(lambda s: jax.lax.scan(body, s, None, length=8)).lower(states).compile().as_text()
+    operands = _picture_operands(hlo)
+    assert operands, "no fusion writes the 84x84 picture"
+    tables = [(name, shape, op) for name, shape, op in operands
+              if re.match(r"(pred|u8|s32)\[(1,)?(84,)?84\]", shape) and op != "constant"]
+    assert not tables, f"the picture reads tables carried through the loop: {tables}"
+
+
+def test_the_hmove_bar_covers_the_columns_of_x_0_to_7_black():
+    game = jaxtari.make("freeway")
+    state = game.reset(jax.random.PRNGKey(0))[1]
+    for raster in (render.FULL, render.SMALL_GRAY):
+        canvas = np.full((raster.height, raster.width, raster.channels), 77, np.uint8)
+        canvas = canvas if raster.channels == 3 else canvas[..., 0]
+        out = np.asarray(draw.hmove_bar(raster, jax.numpy.asarray(canvas), state))
+        under = raster.xs[0] < 8
+        assert (out[:, under] == 0).all() and (out[:, ~under] == 77).all()
+
+
+def test_the_opaque_zero_is_zero():
+    x = np.array([0, 1, 2, 3, 255, 8191, 8192, 2**31 - 1, -1, -2**31], np.int32)
+    assert (np.asarray(draw._opaque_zero(jax.numpy.asarray(x))) == 0).all()
