@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import jax
 import numpy as np
 
 import jaxtari
 from jaxtari import render
 from jaxtari.games.freeway import draw
-
-
-def _picture_operands(hlo: str):
-    """(name, shape, defining op) of every operand of each fusion that writes an 84x84 picture."""
-    defs = dict(re.findall(r"^\s*%([\w.-]+) = (\S+) ", hlo, re.M))
-    found = []
-    for line in re.findall(r"^\s*%[\w.-]+ = u8\[[0-9,]*84,84\]\S* fusion\((.*?)\), kind=", hlo, re.M):
-        for name in re.findall(r"%([\w.-]+)", line):
-            op = re.search(rf"^\s*%{re.escape(name)} = \S+ ([\w-]+)", hlo, re.M)
-            found.append((name, defs.get(name, "?"), op.group(1) if op else "?"))
-    return found
+from tests.games.hlo_helpers import carried_tables
 
 
 def test_the_draw_inside_a_compiled_loop_reads_no_hoisted_table_of_columns_or_pixels():
@@ -32,15 +20,8 @@ def test_the_draw_inside_a_compiled_loop_reads_no_hoisted_table_of_columns_or_pi
     game, n = jaxtari.make("freeway"), 64
     states = jax.vmap(game.reset)(jax.random.split(jax.random.PRNGKey(0), n))[1]
 
-    def body(s, _):
-        s = s.replace(frame=s.frame + 1, car_x=(s.car_x + 1) % render.SCREEN_W)
-        return s, jax.vmap(game.render_gray84)(s)
-
-    hlo = jax.jit(lambda s: jax.lax.scan(body, s, None, length=8)).lower(states).compile().as_text()
-    operands = _picture_operands(hlo)
-    assert operands, "no fusion writes the 84x84 picture"
-    tables = [(name, shape, op) for name, shape, op in operands
-              if re.match(r"(pred|u8|s32)\[(1,)?(84,)?84\]", shape) and op != "constant"]
+    tables = carried_tables(game.render_gray84, states, lambda s: s.replace(
+        frame=s.frame + 1, car_x=(s.car_x + 1) % render.SCREEN_W))
     assert not tables, f"the picture reads tables carried through the loop: {tables}"
 
 
