@@ -271,6 +271,38 @@ APPLE_POINTS = 1  # hundreds, a punched apple
 # rule: scoring.punch-monkey
 MONKEY_POINTS = 2  # hundreds, a punched monkey (and one that touches the mother)
 MONKEY_HIT = 0x08  # the state of a punched (or touching) monkey; it flashes, then is gone
+# a monkey's state byte ($84..$87, the BRK handler $FA74 of bank 1 branches on it; bit 7 empty):
+MONKEY_CLIMBS = 0x01  # bit 0: on the right side, climbing
+MONKEY_THROWS = 0x02  # bit 1: winding up and throwing an apple
+MONKEY_WALKS = 0x04  # bit 2: walking along the mother's floor
+MONKEY_BRANCH = 0x0F  # the low nibble: the branch bits above, or MONKEY_HIT
+MONKEY_FRAME = 0x10  # climbing or walking: the animation frame (flips each step); throwing: let go
+MONKEY_BACK = 0x20  # climbing: up the side (the row counts down); walking: to the left
+MONKEY_WOUND = 0x40  # throwing: the arm up (flips each think)
+MONKEY_FLASHES = 0xF0  # hit: the high nibble counts the flashes in MONKEY_FLASH steps ...
+MONKEY_FLASH = 0x10
+MONKEY_LAST_FLASH = 0x30  # ... and at this one the monkey is gone
+MONKEY_THROW_STATE = MONKEY_THROWS  # a throw starts ($FB0D)
+MONKEY_WALK_LEFT_STATE = MONKEY_BACK | MONKEY_WALKS  # walking left ($FAF7, $FB7C, $FBF4)
+MONKEY_WALK_RIGHT_STATE = MONKEY_WALKS  # walking back right ($FB85)
+MONKEY_GONE_ROW = 0x7F  # the row of a monkey gone after its flashes ($FC84)
+MONKEY_LEFT_ROW = 0x80  # the row and x of a monkey that climbed off the top ($FA82)
+MONKEY_LEFT_X = 0x88
+# a monkey touching the mother (bank 0): monkey x - mother x in [0, 6) or [250, 256) (the window of
+# the fruit's test at $FA4B), the monkey's row from one above the mother's top down through her height
+MONKEY_REACH = 6
+MONKEY_REACH_LEFT = 0xFA
+ROW_ABOVE = 0xFF  # a row difference of -1
+# the punch's box (end of the picture): the glove's row is the mother's + 2; its x is the mother's +
+# 10 facing right, - 3 (0xFD) facing left; a monkey is hit with the glove's x in (x, x + 7] and its
+# row in (row, row + 2]
+FIST_ROW = 2
+FIST_RIGHT = 0x0A
+FIST_LEFT = 0xFD
+FIST_REACH_X = 7
+FIST_REACH_ROWS = 2
+APPLE_OWNER_SHIFT = 4  # an apple slot's bits 4-5: the thrower's slot
+APPLE_THROW_DX = 2  # an apple starts at the thrower's x - 2, less the borrow of the row's add ($FB55)
 MAX_APPLES = 3
 THROW_PATTERN = 18
 PACE_MAX = 3

@@ -26,6 +26,30 @@ def where(cond, a, b):
     return jax.tree_util.tree_map(lambda x, y: x if x is y else jnp.where(cond, x, y), a, b)
 
 
+def down_slots(n, body, s, fields, extra=None):
+    """``body(s, i)`` for slots i = n-1 down to 0, in the cartridge's order, as one loop (not
+    unrolled: the step then compiles one body per loop instead of one per slot). Only ``fields``
+    (the state's fields the body changes) are carried through the loop, and ``extra`` beside them
+    where given (``body(s, i, extra)`` then returns ``(s, extra)``); the rest stay outside it."""
+    def step(j, carry):
+        fields_now, more = carry
+        t = s.replace(**fields_now)
+        if extra is None:
+            out = body(t, n - 1 - j)
+        else:
+            out, more = body(t, n - 1 - j, more)
+        changed = {path[0].name for (path, a), (_, b) in zip(jax.tree_util.tree_leaves_with_path(t),
+                                                             jax.tree_util.tree_leaves_with_path(out))
+                   if a is not b}
+        if not changed <= set(fields):  # a change the loop would drop
+            raise ValueError(f"the slot loop changes {sorted(changed - set(fields))}, not carried")
+        return {f: getattr(out, f) for f in fields}, more
+
+    out, more = jax.lax.fori_loop(0, n, step, ({f: getattr(s, f) for f in fields}, extra))
+    s = s.replace(**out)
+    return s if extra is None else (s, more)
+
+
 def table(values, index):
     """``values[index]`` for a constant table and a traced index."""
     return jnp.asarray(values, jnp.int32)[index]
@@ -420,8 +444,7 @@ def pickups(s):
     alive = s.mother_state != k.DYING
     odd = (s.frame_count & 1) != 0
 
-    def one(j, s):  # fruit 2, 1, 0 in turn (one loop body, not unrolled)
-        i = 2 - j
+    def one(s, i):  # fruit 2, 1, 0 in turn
         at = s.level + k.FRUIT_STRIDE * i
         fruit = s.fruit[i]
         eat = alive & odd & ((fruit & k.SIGN) == 0) & touches(s, table(k.FRUIT_ROW, at), table(k.FRUIT_X, at))
@@ -429,7 +452,7 @@ def pickups(s):
         s = add_points(s, table(k.FRUIT_POINTS, fruit & k.FRUIT_KIND), eat)
         return start_tune(s, eat)
 
-    s = jax.lax.fori_loop(0, 3, one, s)
+    s = down_slots(3, one, s, ("fruit", "score_low", "score_high", "lives", "music"))
     ring = (odd | ~alive) & touches(s, jnp.int32(k.BELL_ROW), table(k.BELL_X, s.level))
     ring = ring & ((s.bell & (k.SIGN | k.BELL_RUNG)) == 0)
     return s.replace(bell=jnp.where(ring, ((s.bell | k.BELL_RUNG) + k.BELL_STEP) & BYTE, s.bell),

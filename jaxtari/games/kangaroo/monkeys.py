@@ -3,25 +3,21 @@
 A monkey comes on at the top right every 256 frames (128 on layouts 1 and 2), climbs down the
 right side, and on the mother's floor walks left (or throws when she is far right); it throws its
 apples (1-4 by pace), walks back and climbs on down, leaving at the bottom. Each monkey thinks every
-16 frames (one climbing down also 8 frames later): :func:`think` is the cartridge's BRK handler,
-one branch per state bit. Apples fly left 2 pixels every odd frame and kill the mother they meet; a
-monkey touching her kills her too (and pays 200); a punch (the glove's box) takes a monkey off for
-200, and the glove drawn over an apple takes the apple for 100.
+16 frames (one climbing down also 8 frames later): :func:`think_all` is the cartridge's BRK
+handler, one branch per state bit. Apples fly left 2 pixels every odd frame and kill the mother
+they meet; a monkey touching her kills her too (and pays 200); a punch (the glove's box) takes a
+monkey off for 200, and the glove drawn over an apple takes the apple for 100.
 """
 
 from __future__ import annotations
+
+import functools
 
 import jax
 import jax.numpy as jnp
 
 from jaxtari.games.kangaroo import constants as k
-from jaxtari.games.kangaroo.logic import BYTE, add_points, die, minus, start_tune, table, where
-
-
-def down_slots(n, body, carry):
-    """``body(carry, i)`` for slots i = n-1 down to 0, in the cartridge's order, as one loop (not
-    unrolled: the step then compiles one body per loop instead of one per slot)."""
-    return jax.lax.fori_loop(0, n, lambda j, c: body(c, n - 1 - j), carry)
+from jaxtari.games.kangaroo.logic import BYTE, add_points, die, down_slots, minus, start_tune, table
 
 
 def put(values, i, value, cond):
@@ -36,8 +32,7 @@ def spawn(s):
     free = (s.monkey_state & k.SIGN) != 0
     supply = table(k.APPLES_PER_MONKEY, s.monkey_pace)
 
-    def slot(carry, i):
-        s, taken = carry
+    def slot(s, i, taken):
         here = due & free[i] & ~taken
         s = s.replace(monkey_state=put(s.monkey_state, i, k.MONKEY_SPAWN_STATE, here),
                       monkey_row=put(s.monkey_row, i, k.MONKEY_START_ROW, here),
@@ -45,7 +40,8 @@ def spawn(s):
                       apple_flags=put(s.apple_flags, i, (s.apple_flags[i] & k.APPLE_FREE) | supply, here))
         return s, taken | here
 
-    s, taken = down_slots(k.MONKEY_SLOTS, slot, (s, jnp.bool_(False)))
+    s, taken = down_slots(k.MONKEY_SLOTS, slot, s, ("monkey_state", "monkey_row", "monkey_x", "apple_flags"),
+                          jnp.bool_(False))
     return s.replace(monkeys=jnp.where(taken, (s.monkeys + 1) & BYTE, s.monkeys))
 
 
@@ -61,10 +57,10 @@ def touch_mother(s):
 
     st = s.monkey_state
     dy = (s.monkey_row - s.mother_row) & BYTE
-    rows = ((~minus(dy, 0)) | (dy == BYTE)) & minus(dy, height)
+    rows = ((~minus(dy, 0)) | (dy == k.ROW_ABOVE)) & minus(dy, height)
     dx = (s.monkey_x - s.mother_x) & BYTE
-    near = rows & ((dx < 6) | (dx >= 0xFA))
-    hit = on & ((st & 0x0F) != k.MONKEY_HIT) & near & ((st & k.MONKEY_HIT) == 0)
+    near = rows & ((dx < k.MONKEY_REACH) | (dx >= k.MONKEY_REACH_LEFT))
+    hit = on & ((st & k.MONKEY_BRANCH) != k.MONKEY_HIT) & near & ((st & k.MONKEY_HIT) == 0)
     return _monkeys_hit(s.replace(monkey_state=jnp.where(hit, k.MONKEY_HIT, st)), hit, die)
 
 
@@ -85,147 +81,174 @@ def punch_monkeys(s):
     x + 10 facing right, x - 3 left) takes a monkey off."""
     odd = (s.frame_count & 1) != 0
     on = odd & minus(s.pose, 0)
-    row = (s.mother_row + 2) & BYTE
-    fist = (s.mother_x + jnp.where((s.pose & k.FACING_RIGHT) != 0, 0x0A, 0xFD)) & BYTE
+    row = (s.mother_row + k.FIST_ROW) & BYTE
+    fist = (s.mother_x + jnp.where((s.pose & k.FACING_RIGHT) != 0, k.FIST_RIGHT, k.FIST_LEFT)) & BYTE
 
     st, mx, mr = s.monkey_state, s.monkey_x, s.monkey_row
-    hit = (on & ((st & 0x0F) != k.MONKEY_HIT) & (mx < fist) & (mx + 7 >= fist)
-           & (mr < row) & (mr + 2 >= row))
+    hit = (on & ((st & k.MONKEY_BRANCH) != k.MONKEY_HIT) & (mx < fist) & (mx + k.FIST_REACH_X >= fist)
+           & (mr < row) & (mr + k.FIST_REACH_ROWS >= row))
     return _monkeys_hit(s.replace(monkey_state=jnp.where(hit, k.MONKEY_HIT, st)), hit,
                         lambda s, _: s)
 
 
-# rule: spawning.monkeys-throw-apples
-def _throw(s, i, cond):
-    """A monkey on the mother's floor throws: an apple slot taken, its row and x, the thrower's
-    supply one less (none left or three in flight: it walks back)."""
-    s = s.replace(monkey_state=put(s.monkey_state, i, 2, cond))
-    full = s.apples == k.MAX_APPLES
-    empty = (s.apple_flags[i] & k.APPLE_SUPPLY) == 0
-    free = (s.apple_flags[:k.APPLE_SLOTS] & k.APPLE_FREE) == k.APPLE_FREE
-    slot = jnp.argmax(free)
-    found = free.any()
-    walk_back = cond & (full | (~empty & ~found))
-    restock = cond & ~full & empty
-    throws = cond & ~full & ~empty & found
-    s = s.replace(monkey_state=put(s.monkey_state, i, 0x24, walk_back),
-                  monkey_sprite=put(s.monkey_sprite, i, k.SPRITE_WALK_A, walk_back))
-    s = s.replace(monkey_state=put(s.monkey_state, i, 4, restock),
-                  monkey_sprite=put(s.monkey_sprite, i, k.SPRITE_WALK_B, restock),
-                  monkey_x=put(s.monkey_x, i, (s.monkey_x[i] + k.MONKEY_STEP) & BYTE, restock))
-    flags = s.apple_flags
-    flags = flags.at[slot].set(jnp.where(throws, flags[slot] & ((i << 4) | 0x8F), flags[slot]))
-    index = jnp.where(s.throw_index + 1 == k.THROW_PATTERN, 0, s.throw_index + 1)
-    height = jnp.where(s.monkey_pace != 0, table(k.THROW_HEIGHT_PACED, index), table(k.THROW_HEIGHT, index))
-    flags = put(flags, i, (flags[i] - 1) & BYTE, throws)
-    row = height + s.monkey_row[i]
-    carry = row > BYTE
-    x = (s.monkey_x[i] - 2 - jnp.where(carry, 0, 1)) & BYTE
-    return s.replace(
-        apple_flags=flags, throw_index=jnp.where(throws, index, s.throw_index),
-        apple_row=s.apple_row.at[slot].set(jnp.where(throws, row & BYTE, s.apple_row[slot])),
-        apple_x=s.apple_x.at[slot].set(jnp.where(throws, x, s.apple_x[slot])),
-        monkey_sprite=put(s.monkey_sprite, i, jnp.where(height - 1 > 0, k.SPRITE_THROW_HIGH, k.SPRITE_THROW_LOW),
-                          throws))
-
-
 # rule: spawning.monkeys-come-down, spawning.monkeys-throw-apples
-def think(s, i, cond):
-    """Monkey ``i``'s AI step (the cartridge's BRK handler) where ``cond``."""
-    st, row, x = s.monkey_state[i], s.monkey_row[i], s.monkey_x[i]
-    cond = cond & ((st & k.SIGN) == 0)
-    b0, b1, b2 = (st & 1) != 0, (st & 2) != 0, (st & 4) != 0
-    sprite_for = lambda new, on, off: jnp.where((new & 0x10) != 0, on, off)
+def think_all(s):
+    """Overscan: every monkey thinks on frame_count & 15 == 0; one climbing down the side also on 8.
 
-    # slot i's four bytes, kept as scalars through the branches and written back once (the
-    # branches are exclusive; none reads them back before the write)
-    slot = {"monkey_state": st, "monkey_row": row, "monkey_x": x, "monkey_sprite": s.monkey_sprite[i]}
+    The cartridge's BRK handler runs for slots 3 down to 0 in turn, one branch per state bit. A
+    slot's branch reads its own four bytes, its own apple supply (the low nibble of its flags byte)
+    and the apple slots it owns, none of which another slot's think changes, so the four run at
+    once (:func:`_branches`). What the slots share is taken in the cartridge's order after
+    (:func:`_throws`): the free apple slots each throw claims, the apples in flight a throw reads
+    (another's release counts), the throw index, and the monkey count."""
+    phase = s.frame_count & k.AI_PERIOD_MASK
+    st = s.monkey_state
+    climbing = (st & k.CLIMB_STATE_MASK) == k.CLIMBING_DOWN
+    cond = ((phase == 0) | ((phase == k.AI_CLIMB_FRAME) & climbing)) & ((st & k.SIGN) == 0)
+    slot, throw, release, counted = _branches(s, cond)
+    return _throws(s, slot, throw, release, counted)
 
-    def step(s, c, state=None, row=None, x=None, sprite=None):
+
+def _branches(s, cond):
+    """Each slot's branch where ``cond`` (a flag per slot): its new bytes (state, row, x, sprite),
+    whether it throws (:func:`_throws` finishes those), whether it lets an apple go, and what it does
+    to the monkey count (-1: one left or gone; ``k.SIGN``: a release that found no apple of its own
+    clears the count's bit 7, the cartridge's index wrapping onto $94)."""
+    st, row, x = s.monkey_state, s.monkey_row, s.monkey_x
+    b0, b1, b2 = (st & k.MONKEY_CLIMBS) != 0, (st & k.MONKEY_THROWS) != 0, (st & k.MONKEY_WALKS) != 0
+    back, wound = (st & k.MONKEY_BACK) != 0, (st & k.MONKEY_WOUND) != 0
+    supply = (s.apple_flags & k.APPLE_SUPPLY) != 0
+    toggled = st ^ k.MONKEY_FRAME
+    sprite_for = lambda on, off: jnp.where((toggled & k.MONKEY_FRAME) != 0, on, off)
+    slot = {"monkey_state": st, "monkey_row": row, "monkey_x": x, "monkey_sprite": s.monkey_sprite}
+
+    def step(c, state=None, row=None, x=None, sprite=None):
         for name, value in (("monkey_state", state), ("monkey_row", row), ("monkey_x", x)):
             if value is not None:
                 slot[name] = jnp.where(c, value & BYTE, slot[name])
         if sprite is not None:
             slot["monkey_sprite"] = jnp.where(c, sprite, slot["monkey_sprite"])
-        return s
 
-    # bit 0: climbing down the side
-    side = cond & b0 & ((st & 0x20) != 0)
+    # bit 0: climbing the side
+    side = cond & b0 & back
     leaving = side & minus(row, 0)
     up_side = side & ~leaving
-    toggled = st ^ 0x10
-    s = step(s, up_side, state=toggled, row=row - 1, sprite=sprite_for(toggled, k.SPRITE_CLIMB_A, k.SPRITE_CLIMB_B))
+    step(up_side, state=toggled, row=row - 1, sprite=sprite_for(k.SPRITE_CLIMB_A, k.SPRITE_CLIMB_B))
     # (the cartridge ORs the sign into the row it just read, not the state)
-    s = step(s, leaving, state=row | k.SIGN, row=jnp.int32(0x80), x=jnp.int32(0x88))
-    s = s.replace(monkeys=jnp.where(leaving, (s.monkeys - 1) & BYTE, s.monkeys))
-    down = cond & b0 & ((st & 0x20) == 0)
-    look = (row == 7) | (row == 13) | (row == 19)
+    step(leaving, state=row | k.SIGN, row=k.MONKEY_LEFT_ROW, x=k.MONKEY_LEFT_X)
+    down = cond & b0 & ~back
+    look = functools.reduce(jnp.logical_or, [row == r for r in k.MONKEY_LOOK_ROWS])
     mother_floor = table(k.FLOOR_OF_ROW, (s.mother_row + table(k.POSE_HEIGHT, s.pose & k.POSE_FRAME)) & BYTE)
     same_floor = down & look & (table(k.FLOOR_OF_ROW, jnp.clip(row, 0, len(k.FLOOR_OF_ROW) - 1)) == mother_floor)
     throw_now = same_floor & ~minus(s.mother_x, k.MONKEY_THROW_MOTHER_X)
     walk_left = same_floor & ~throw_now
     bottom = down & ~look & (row == k.MONKEY_BOTTOM)
     descend = down & ~same_floor & ~bottom
-    s = step(s, walk_left, state=jnp.int32(0x24), x=x - k.MONKEY_STEP, sprite=jnp.int32(k.SPRITE_WALK_A))
-    s = step(s, bottom, state=st ^ 0x30, x=jnp.int32(k.MONKEY_LEFT_TURN), sprite=jnp.int32(k.SPRITE_CLIMB_B))
-    s = step(s, descend, state=toggled, row=row + 1, sprite=sprite_for(toggled, k.SPRITE_CLIMB_A, k.SPRITE_CLIMB_B))
+    step(walk_left, state=k.MONKEY_WALK_LEFT_STATE, x=x - k.MONKEY_STEP, sprite=k.SPRITE_WALK_A)
+    step(bottom, state=st ^ (k.MONKEY_BACK | k.MONKEY_FRAME), x=k.MONKEY_LEFT_TURN, sprite=k.SPRITE_CLIMB_B)
+    step(descend, state=toggled, row=row + 1, sprite=sprite_for(k.SPRITE_CLIMB_A, k.SPRITE_CLIMB_B))
     # bit 1: throwing
     throwing = cond & ~b0 & b1
-    wind = throwing & ((st & 0x40) == 0)
-    s = step(s, wind, state=st ^ 0x40)
-    release = throwing & ((st & 0x10) == 0) & ((st & 0x40) != 0)
-    s = step(s, release, state=st ^ 0x50, sprite=jnp.int32(k.SPRITE_THROWN))
-    owner = (i << 4) | k.APPLE_IDLE
-    mine = (s.apple_flags[:k.APPLE_SLOTS] & k.APPLE_FREE) == owner
-    # the last matching slot from 2 down; none: the cartridge's index wraps onto $94
-    last = k.APPLE_SLOTS - 1 - jnp.argmax(mine[::-1])
-    flags = s.apple_flags
-    flags = flags.at[last].set(jnp.where(release & mine.any(), flags[last] & 0x7F, flags[last]))
-    s = s.replace(apple_flags=flags,
-                  monkeys=jnp.where(release & ~mine.any(), s.monkeys & 0x7F, s.monkeys),
-                  apples=jnp.where(release, (s.apples + 1) & BYTE, s.apples))
-    after = throwing & ((st & 0x10) != 0) & ((st & 0x40) != 0)
-    more = after & ((s.apple_flags[i] & k.APPLE_SUPPLY) != 0)
+    let_go = (st & k.MONKEY_FRAME) != 0
+    step(throwing & ~wound, state=st ^ k.MONKEY_WOUND)
+    release = throwing & ~let_go & wound
+    step(release, state=st ^ (k.MONKEY_WOUND | k.MONKEY_FRAME), sprite=k.SPRITE_THROWN)
+    after = throwing & let_go & wound
+    more = after & supply
     home = after & ~more & (x == k.MONKEY_START_X)
     away = after & ~more & ~home
-    s = step(s, more, state=jnp.int32(0x24), sprite=jnp.int32(k.SPRITE_WALK_A))
-    s = step(s, home, state=jnp.int32(0x24), x=x - k.MONKEY_STEP, sprite=jnp.int32(k.SPRITE_WALK_A))
-    s = step(s, away, state=jnp.int32(4), x=x + k.MONKEY_STEP, sprite=jnp.int32(k.SPRITE_WALK_B))
+    step(more, state=k.MONKEY_WALK_LEFT_STATE, sprite=k.SPRITE_WALK_A)
+    step(home, state=k.MONKEY_WALK_LEFT_STATE, x=x - k.MONKEY_STEP, sprite=k.SPRITE_WALK_A)
+    step(away, state=k.MONKEY_WALK_RIGHT_STATE, x=x + k.MONKEY_STEP, sprite=k.SPRITE_WALK_B)
     # bit 2: walking along the floor
     walking = cond & ~b0 & ~b1 & b2
-    right = walking & ((st & 0x20) == 0)
+    right = walking & ~back
     turn = right & ~minus(x, k.MONKEY_LEFT_TURN)
-    s = step(s, turn, state=st ^ 0x25, sprite=jnp.int32(k.SPRITE_CLIMB_A))
-    go_right = right & ~turn
-    s = step(s, go_right, state=toggled, x=x + k.MONKEY_STEP,
-             sprite=sprite_for(toggled, k.SPRITE_WALK_RIGHT_A, k.SPRITE_WALK_RIGHT_B))
-    left = walking & ((st & 0x20) != 0)
-    rest = left & (x == k.MONKEY_HOME) & ((s.apple_flags[i] & k.APPLE_SUPPLY) == 0)
-    s = step(s, rest, state=jnp.int32(k.CLIMBING_DOWN), sprite=jnp.int32(k.SPRITE_CLIMB_B))
+    step(turn, state=st ^ (k.MONKEY_BACK | k.MONKEY_WALKS | k.MONKEY_CLIMBS), sprite=k.SPRITE_CLIMB_A)
+    step(right & ~turn, state=toggled, x=x + k.MONKEY_STEP,
+         sprite=sprite_for(k.SPRITE_WALK_RIGHT_A, k.SPRITE_WALK_RIGHT_B))
+    left = walking & back
+    rest = left & (x == k.MONKEY_HOME) & ~supply
+    step(rest, state=k.CLIMBING_DOWN, sprite=k.SPRITE_CLIMB_B)
     at_throw = left & ~rest & (x == table(k.MONKEY_THROW_X, s.level))
-    go_left = left & ~rest & ~at_throw
-    s = step(s, go_left, state=toggled, x=x - k.MONKEY_STEP,
-             sprite=sprite_for(toggled, k.SPRITE_WALK_LEFT_A, k.SPRITE_WALK_LEFT_B))
+    step(left & ~rest & ~at_throw, state=toggled, x=x - k.MONKEY_STEP,
+         sprite=sprite_for(k.SPRITE_WALK_LEFT_A, k.SPRITE_WALK_LEFT_B))
     # bits 0-2 clear: a hit monkey flashes three times, then is gone
     hit = cond & ~b0 & ~b1 & ~b2
-    gone = hit & ((st & 0xF0) == 0x30)
-    flash = hit & ~gone
-    s = step(s, flash, state=((st & 0xF0) + 0x10) | k.MONKEY_HIT, sprite=jnp.int32(k.SPRITE_HIT))
-    s = step(s, gone, state=jnp.int32(k.MONKEY_EMPTY), row=jnp.int32(0x7F))
-    s = s.replace(monkeys=jnp.where(gone, (s.monkeys - 1) & BYTE, s.monkeys))
-    s = s.replace(**{name: getattr(s, name).at[i].set(v) for name, v in slot.items()})
-    return _throw(s, i, throw_now | at_throw)
+    gone = hit & ((st & k.MONKEY_FLASHES) == k.MONKEY_LAST_FLASH)
+    step(hit & ~gone, state=((st & k.MONKEY_FLASHES) + k.MONKEY_FLASH) | k.MONKEY_HIT, sprite=k.SPRITE_HIT)
+    step(gone, state=k.MONKEY_EMPTY, row=k.MONKEY_GONE_ROW)
+    mine = _own_apples(s)
+    counted = jnp.where(leaving | gone, -1, jnp.where(release & ~_holds_any(mine), k.SIGN, 0))
+    return slot, throw_now | at_throw, release, counted
 
 
-def think_all(s):
-    """Overscan: every monkey thinks on frame_count & 15 == 0; one climbing down the side also on 8."""
-    phase = s.frame_count & k.AI_PERIOD_MASK
+def _holds_any(mine):
+    return functools.reduce(jnp.logical_or, [mine[:, j] for j in range(k.APPLE_SLOTS)])
 
-    def slot(s, i):
-        climbing = (s.monkey_state[i] & k.CLIMB_STATE_MASK) == k.CLIMBING_DOWN
-        return think(s, i, (phase == 0) | ((phase == k.AI_CLIMB_FRAME) & climbing))
 
-    return down_slots(k.MONKEY_SLOTS, slot, s)
+def _own_apples(s):
+    """``[monkey, apple slot]``: the apple slots each monkey holds (idle, its slot as thrower)."""
+    owner = (jnp.arange(k.MONKEY_SLOTS) << k.APPLE_OWNER_SHIFT) | k.APPLE_IDLE
+    return (s.apple_flags[None, :k.APPLE_SLOTS] & k.APPLE_FREE) == owner[:, None]
+
+
+# rule: spawning.monkeys-throw-apples
+def _throws(s, slot, throw, release, counted):
+    """The bytes the slots share, slot by slot from 3 down to 0 as the cartridge takes them: a
+    release lets go the last apple slot the monkey holds (from 2 down) and counts one more apple in
+    flight; a throw (``throw``) takes the first free apple slot, its row and x, the next throw index
+    and one of the thrower's supply (none left: it walks back right; three in flight or no free
+    slot: it walks left); a monkey gone or off the top counts one less. A monkey's apple slots are
+    its alone (a throw claims only a free one), so the slots the releases let go are taken at once."""
+    mine = _own_apples(s)
+    later = [functools.reduce(jnp.logical_or, [mine[:, m] for m in range(j + 1, k.APPLE_SLOTS)], jnp.bool_(False))
+             for j in range(k.APPLE_SLOTS)]
+    let_go = jnp.stack([(release & mine[:, j] & ~later[j]).any() for j in range(k.APPLE_SLOTS)])
+    flags = s.apple_flags.at[:k.APPLE_SLOTS].set(
+        jnp.where(let_go, s.apple_flags[:k.APPLE_SLOTS] & ~k.APPLE_IDLE, s.apple_flags[:k.APPLE_SLOTS]))
+    row = slot["monkey_row"]
+
+    def one(s, i):
+        monkeys = jnp.where(counted[i] < 0, (s.monkeys - 1) & BYTE,
+                            jnp.where(counted[i] > 0, s.monkeys & ~k.SIGN, s.monkeys))
+        c = throw[i]
+        flags = s.apple_flags
+        full = s.apples == k.MAX_APPLES
+        empty = (flags[i] & k.APPLE_SUPPLY) == 0
+        free = [(flags[j] & k.APPLE_FREE) == k.APPLE_FREE for j in range(k.APPLE_SLOTS)]
+        found = functools.reduce(jnp.logical_or, free)
+        walk_back = c & (full | (~empty & ~found))
+        restock = c & ~full & empty
+        throws = c & ~full & ~empty & found
+        index = jnp.where(s.throw_index + 1 == k.THROW_PATTERN, 0, s.throw_index + 1)
+        height = jnp.where(s.monkey_pace != 0, table(k.THROW_HEIGHT_PACED, index), table(k.THROW_HEIGHT, index))
+        top = height + row[i]
+        x = s.monkey_x[i]
+        # the apple's x: the 6502's sbc after the row's adc borrows where that add did not carry
+        ax = (x - k.APPLE_THROW_DX - jnp.where(top > BYTE, 0, 1)) & BYTE
+        # the first free apple slot, one flag per slot
+        claim = jnp.stack([throws & free[j] & ~functools.reduce(jnp.logical_or, free[:j], jnp.bool_(False))
+                           for j in range(k.APPLE_SLOTS)])
+        owner = (i << k.APPLE_OWNER_SHIFT) | k.APPLE_IDLE | k.APPLE_SUPPLY
+        flags = flags.at[:k.APPLE_SLOTS].set(jnp.where(claim, flags[:k.APPLE_SLOTS] & owner, flags[:k.APPLE_SLOTS]))
+        flags = put(flags, i, flags[i] - 1, throws)
+        sprite = jnp.where(height - 1 > 0, k.SPRITE_THROW_HIGH, k.SPRITE_THROW_LOW)
+        return s.replace(
+            monkeys=monkeys, apple_flags=flags,
+            apples=jnp.where(release[i], (s.apples + 1) & BYTE, s.apples),
+            throw_index=jnp.where(throws, index, s.throw_index),
+            apple_row=jnp.where(claim, top & BYTE, s.apple_row),
+            apple_x=jnp.where(claim, ax, s.apple_x),
+            monkey_state=put(s.monkey_state, i, jnp.where(walk_back, k.MONKEY_WALK_LEFT_STATE, jnp.where(
+                restock, k.MONKEY_WALK_RIGHT_STATE, k.MONKEY_THROW_STATE)), c),
+            monkey_x=put(s.monkey_x, i, (x + k.MONKEY_STEP) & BYTE, restock),
+            monkey_sprite=put(s.monkey_sprite, i, jnp.where(walk_back, k.SPRITE_WALK_A, jnp.where(
+                restock, k.SPRITE_WALK_B, sprite)), c))
+
+    s = s.replace(apple_flags=flags, **slot)
+    return down_slots(k.MONKEY_SLOTS, one, s, ("monkeys", "apple_flags", "apples", "throw_index", "apple_row",
+                                              "apple_x", "monkey_state", "monkey_x", "monkey_sprite"))
 
 
 def _remove_apple(s, j, cond):
@@ -255,7 +278,8 @@ def fly_apples(s):
         s = die(s, hit)
         return _remove_apple(s, j, off | hit)
 
-    return down_slots(k.APPLE_SLOTS, slot, s)
+    return down_slots(k.APPLE_SLOTS, slot, s, ("apple_x", "apple_row", "apple_flags", "apples", "pose",
+                                               "mother_state", "counter"))
 
 
 def punched_apple(s, glove_over_apple):
@@ -263,13 +287,12 @@ def punched_apple(s, glove_over_apple):
     taken, 100 points, the pickup tune."""
     odd = (s.frame_count & 1) != 0
     on = odd & glove_over_apple
-    row = (s.mother_row + 2) & BYTE
+    row = (s.mother_row + k.GLOVE_APPLE_ROW) & BYTE
 
-    def slot(carry, j):
-        s, found = carry
+    def slot(s, j, found):
         here = on & ~found & (s.apple_row[j] == row)
         return _remove_apple(s, j, here), found | here
 
-    s, found = down_slots(k.APPLE_SLOTS, slot, (s, jnp.bool_(False)))
+    s, found = down_slots(k.APPLE_SLOTS, slot, s, ("apple_row", "apple_flags", "apples"), jnp.bool_(False))
     s = start_tune(s, found)
     return add_points(s, jnp.int32(k.APPLE_POINTS), found), found
