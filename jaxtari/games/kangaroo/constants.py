@@ -308,9 +308,11 @@ THROW_PATTERN = 18
 PACE_MAX = 3
 PACE_OVERFLOW = 4
 AI_PERIOD_MASK = 0x0F  # every monkey thinks on frame_count & 15 == 0 ...
-AI_CLIMB_FRAME = 0x08  # ... and one climbing down the side also on 8
-CLIMB_STATE_MASK = 0xEF
-CLIMBING_DOWN = 0x21
+AI_CLIMB_FRAME = 0x08  # ... and one climbing back up the side to leave also on 8
+CLIMB_STATE_MASK = 0xFF & ~MONKEY_FRAME  # the state less its animation frame
+# climbing back up the side to leave: the row counts down (measured on ALE, a random-play game: a
+# monkey in this state went from row 19 up to row 7, then its slot was empty)
+MONKEY_LEAVE_STATE = MONKEY_BACK | MONKEY_CLIMBS
 # $FD8C: monkeys come on frame_count & mask == 1, per layout
 SPAWN_MASK = (0xFF, 0x7F, 0x7F)
 # $FDD6: apples per monkey, by pace ram[55]

@@ -2,8 +2,8 @@
 
 A monkey comes on at the top right every 256 frames (128 on layouts 1 and 2), climbs down the
 right side, and on the mother's floor walks left (or throws when she is far right); it throws its
-apples (1-4 by pace), walks back and climbs on down, leaving at the bottom. Each monkey thinks every
-16 frames (one climbing down also 8 frames later): :func:`think_all` is the cartridge's BRK
+apples (1-4 by pace), walks back to the side and climbs back up it to leave. Each monkey thinks
+every 16 frames (one climbing back up also 8 frames later): :func:`think_all` is the cartridge's BRK
 handler, one branch per state bit. Apples fly left 2 pixels every odd frame and kill the mother
 they meet; a monkey touching her kills her too (and pays 200); a punch (the glove's box) takes a
 monkey off for 200, and the glove drawn over an apple takes the apple for 100.
@@ -93,7 +93,7 @@ def punch_monkeys(s):
 
 # rule: spawning.monkeys-come-down, spawning.monkeys-throw-apples
 def think_all(s):
-    """Overscan: every monkey thinks on frame_count & 15 == 0; one climbing down the side also on 8.
+    """Overscan: every monkey thinks on frame_count & 15 == 0; one climbing back up to leave also on 8.
 
     The cartridge's BRK handler runs for slots 3 down to 0 in turn, one branch per state bit. A
     slot's branch reads its own four bytes, its own apple supply (the low nibble of its flags byte)
@@ -103,7 +103,7 @@ def think_all(s):
     (another's release counts), the throw index, and the monkey count."""
     phase = s.frame_count & k.AI_PERIOD_MASK
     st = s.monkey_state
-    climbing = (st & k.CLIMB_STATE_MASK) == k.CLIMBING_DOWN
+    climbing = (st & k.CLIMB_STATE_MASK) == k.MONKEY_LEAVE_STATE
     cond = ((phase == 0) | ((phase == k.AI_CLIMB_FRAME) & climbing)) & ((st & k.SIGN) == 0)
     slot, throw, release, counted = _branches(s, cond)
     return _throws(s, slot, throw, release, counted)
@@ -169,7 +169,7 @@ def _branches(s, cond):
          sprite=sprite_for(k.SPRITE_WALK_RIGHT_A, k.SPRITE_WALK_RIGHT_B))
     left = walking & back
     rest = left & (x == k.MONKEY_HOME) & ~supply
-    step(rest, state=k.CLIMBING_DOWN, sprite=k.SPRITE_CLIMB_B)
+    step(rest, state=k.MONKEY_LEAVE_STATE, sprite=k.SPRITE_CLIMB_B)
     at_throw = left & ~rest & (x == table(k.MONKEY_THROW_X, s.level))
     step(left & ~rest & ~at_throw, state=toggled, x=x - k.MONKEY_STEP,
          sprite=sprite_for(k.SPRITE_WALK_LEFT_A, k.SPRITE_WALK_LEFT_B))
