@@ -42,12 +42,7 @@ def main(argv=None) -> int:
     rows = []
     for n in args.n:
         ours = tp._Rollout(args.game, "objects", n, args.steps)
-        ts = []
-        for i in range(args.repeats):
-            start = time.process_time()
-            ours.state, out = ours.compiled(ours.state, tp.jax.random.key(9 + i))
-            tp.jax.block_until_ready(out)
-            ts.append(time.process_time() - start)
+        ts = [ours.run(time.process_time) for _ in range(args.repeats)]
         load = os.getloadavg()[0]
         up = tp.bench_upstream(args.upstream_python, args.game, "objects", n, args.steps,
                                args.repeats, clock="cpu")
