@@ -16,6 +16,8 @@ slowdown. How much each one is worth is measured in benchmarks/ and quoted in co
   gather, not one per state leaf.
 - :func:`random_bits`: ``jax.random.bits`` of a threefry key, bit for bit, with the hash's rounds
   written out so that XLA fuses them instead of running them as a loop.
+- :func:`opaque_zero`: a zero that XLA cannot see through, to keep values computed from an index
+  inside the loop that uses them instead of hoisted out of it as tables.
 """
 
 from __future__ import annotations
@@ -183,3 +185,22 @@ def random_bits(key: jax.Array, count: int) -> jax.Array:
     counter = jnp.arange(count, dtype=jnp.uint32)
     hi, lo = _threefry2x32(k0, k1, jnp.zeros_like(counter), counter)
     return hi ^ lo
+
+
+# two int32 masks with no bit in common (opaque_zero)
+_EVEN_BITS = sum(1 << i for i in range(0, 31, 2))
+_ODD_BITS = sum(1 << i for i in range(1, 31, 2))
+
+
+def opaque_zero(x: jax.Array) -> jax.Array:
+    """0, whatever ``x`` (int32): ``x`` masked by two masks with no bit in common.
+
+    Why: an agent runs a draw inside a compiled loop (a ``lax.scan`` of steps), and XLA moves
+    whatever does not change between the loop's trips out of it, values computed from a column
+    index alone included: the draw then loads them from memory for every pixel instead of holding
+    them as constants. Computed from a zero that depends on the state (``index + opaque_zero(
+    state.frame)``), they stay in the loop; XLA does not simplify this zero away, LLVM (which
+    compiles XLA's loops) does, and folds them into constants again (benchmarks/README.md,
+    Breakout's and Freeway's draws).
+    """
+    return (x & _EVEN_BITS) & (x & _ODD_BITS)

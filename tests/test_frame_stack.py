@@ -99,15 +99,18 @@ def test_the_state_keeps_the_stack_once_and_the_observation_is_it():
     np.testing.assert_array_equal(np.asarray(s2.frames), np.asarray(o2))
 
 
-def test_a_carried_stack_is_written_once_per_step_from_a_frame_drawn_once():
+@pytest.mark.parametrize("game", ["toy", "freeway"])
+def test_a_carried_stack_is_written_once_per_step_from_a_frame_drawn_once(game):
     """In a scan that carries the state and the observation (as a PPO runner does) the stack is
     written by one fusion per step, which reads the new frame from memory (drawn once: a renderer
     fused into each slot's select would draw it k times), and copied once (the observation and the
     state's stack are one value, carried twice). The original stack's k rotated arrays were each
-    copied (u8[n,84,84] copies) and stacked on top."""
+    copied (u8[n,84,84] copies) and stacked on top. Freeway: a real game's draw, which XLA fuses
+    into the push (and into anything else reading the frame) unless the frame is materialised: the
+    push then reads one frame-sized buffer, the frame, and nothing of the draw."""
     n, k = 8, 4
-    toy = ToyGame(ToyConstants(game_over_frame=12))
-    env = FrameStack(PixelObservation(AtariWrapper(toy)), k)
+    inner = ToyGame(ToyConstants(game_over_frame=12)) if game == "toy" else jaxtari.make(game)
+    env = FrameStack(PixelObservation(AtariWrapper(inner)), k)
     obs0, s0 = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), n))
 
     def rollout(carry):
@@ -120,6 +123,10 @@ def test_a_carried_stack_is_written_once_per_step_from_a_frame_drawn_once():
     size = f"{obs0.shape[2]},{obs0.shape[3]}"
     fusions, reads_frame, copies = stack_writes(text, f"u8[{n},{k},{size}]", f"u8[{n},{size}]")
     assert [len(f) for f in fusions.values()] == [1] and reads_frame == [True], fusions
+    push = next(iter(fusions.values()))[0]
+    called = push.split("calls=")[1].split(",")[0].strip()
+    header = next(h for h in text.splitlines() if h.startswith(f"{called} ("))
+    assert header.split(") ->")[0].count(f": u8[{n},{size}]") == 1, header
     assert len(copies) <= 1, copies
     frame_copies = [ln for ln in text.splitlines() if f"= u8[{n},{size}]" in ln and " copy(" in ln]
     assert not frame_copies, frame_copies

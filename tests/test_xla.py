@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from jaxtari import render, xla
+from tests.games.hlo_helpers import picture_operands
 
 H, W, SLOTS, ROUNDS = 64, 96, 4, 6
 
@@ -143,3 +144,34 @@ def test_random_bits_compiles_without_a_loop():
     # written out, the rounds are straight-line code XLA fuses (no loop at all)
     assert mine.count(" while(") == 0
     assert count(mine, "xor") >= 20
+
+
+def test_the_opaque_zero_is_zero():
+    x = np.array([0, 1, 2, 3, 255, 8191, 8192, 2**31 - 1, -1, -2**31], np.int32)
+    assert (np.asarray(xla.opaque_zero(jnp.asarray(x))) == 0).all()
+
+
+def _column_picture(frame, opaque):
+    """An 84x84 picture whose columns' values (a screen x, its playfield byte's bit) come from the
+    column index alone, as a draw's do."""
+    col = jax.lax.broadcasted_iota(jnp.int32, (1, 84), 1) + (xla.opaque_zero(frame) if opaque else 0)
+    bit = ((col * 160) // 84 // 4 * 7 + 3) % 8
+    byte = (frame + jnp.arange(84, dtype=jnp.int32)[:, None] * 3) & 255
+    return jnp.where(((byte >> bit) & 1) == 1, jnp.uint8(200), jnp.uint8(0))
+
+
+@pytest.mark.parametrize("opaque", [False, True])
+def test_the_opaque_zero_keeps_column_tables_in_the_loop(opaque):
+    """Inside a scan, XLA computes the columns' values once, outside the loop, as a (1, 84) table
+    the picture's loop loads per pixel; with the opaque zero added to the column index it does not
+    (the game draws' own tests check their pictures: tests/games/test_*_draw.py)."""
+    def body(f, _):
+        f = f + 1
+        return f, jax.vmap(lambda x: _column_picture(x, opaque))(f)
+
+    frames = jnp.arange(16, dtype=jnp.int32)
+    text = jax.jit(lambda f: jax.lax.scan(body, f, None, length=8)).lower(frames).compile().as_text()
+    tables = [op for op in picture_operands(text) if re.match(r"s32\[1,84\]", op[1]) and op[2] != "constant"]
+    assert bool(tables) is not opaque, tables
+    values = jax.jit(jax.vmap(lambda x: _column_picture(x, opaque)))(frames)
+    np.testing.assert_array_equal(np.asarray(values), np.asarray(jax.vmap(lambda x: _column_picture(x, False))(frames)))

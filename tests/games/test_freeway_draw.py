@@ -34,8 +34,3 @@ def test_the_hmove_bar_covers_the_columns_of_x_0_to_7_black():
         out = np.asarray(draw.hmove_bar(raster, jax.numpy.asarray(canvas), state))
         under = raster.xs[0] < 8
         assert (out[:, under] == 0).all() and (out[:, ~under] == 77).all()
-
-
-def test_the_opaque_zero_is_zero():
-    x = np.array([0, 1, 2, 3, 255, 8191, 8192, 2**31 - 1, -1, -2**31], np.int32)
-    assert (np.asarray(draw._opaque_zero(jax.numpy.asarray(x))) == 0).all()

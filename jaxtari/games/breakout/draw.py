@@ -39,6 +39,7 @@ from jaxtari.atari.fonts import DIGITS_3X5
 from jaxtari.atari.palette import PALETTE
 from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import geometry as g
+from jaxtari.xla import opaque_zero
 
 _U32, _U8 = jnp.uint32, jnp.uint8
 
@@ -76,9 +77,6 @@ _PF_BASES = ((30, 24, 18), (12, 6, 0))
 # the longest line (bytes) whose columns are computed from its index rather than read from a
 # table (see _columns)
 _UNROLLED_LINE = 128
-# two masks with no bit in common (see _opaque_zero)
-_EVEN_BITS = sum(1 << i for i in range(0, 31, 2))
-_ODD_BITS = sum(1 << i for i in range(1, 31, 2))
 # the shifts _floor_map tries (its products stay inside int32 for lines of _UNROLLED_LINE bytes)
 _FLOOR_MAP_BITS = 20
 
@@ -252,19 +250,6 @@ def _glyph_bytes(shown_score, shown_lives, selecting, shown_select, game_number)
     return jnp.stack(out, axis=-1).astype(_U8)
 
 
-def _opaque_zero(x):
-    """0, whatever ``x`` (int32): ``x`` masked by two masks with no bit in common.
-
-    Why: an agent runs the draw inside a compiled loop (a ``lax.scan`` of steps), and XLA moves
-    whatever does not change between the loop's trips out of it, the columns' values (computed from
-    the column index alone) included: the draw then loads them from memory for every pixel instead
-    of holding them as constants. Computed from a zero that depends on the state, they stay in
-    the loop; XLA does not simplify this zero away, LLVM (which compiles XLA's loops) does, and
-    folds them into constants again (benchmarks/README.md).
-    """
-    return (x & _EVEN_BITS) & (x & _ODD_BITS)
-
-
 def _columns(t, n, zero):
     """(1, n) each: the screen x, the playfield byte and the bit in it, and the channel of each
     byte of a line (a line of an RGB raster is its pixels' bytes in a row).
@@ -272,7 +257,8 @@ def _columns(t, n, zero):
     Why two ways: a short line's loop is unrolled by the compiler, and then its columns' values,
     written as arithmetic on the byte's index, are constants; a longer line's loop is not, and then
     a table of them, one byte each, is cheaper to load than the arithmetic is to compute (an 84-byte
-    grey line and a 480-byte RGB line, benchmarks/README.md). ``zero`` is :func:`_opaque_zero`."""
+    grey line and a 480-byte RGB line, benchmarks/README.md). ``zero`` is
+    :func:`jaxtari.xla.opaque_zero`."""
     if n <= _UNROLLED_LINE:
         index = jax.lax.broadcasted_iota(jnp.int32, (1, n), 1) + zero
         x, pf, column = ((index * m + b) >> s for m, b, s in (t["x_map"], t["pf_map"],
@@ -297,7 +283,7 @@ def draw(game, raster: render.Raster, state):
     rows = lambda a: jnp.asarray(a)[:, None]  # noqa: E731  (H,) per line -> (H, 1)
 
     x8, pf_byte, pf_mask, channel = _columns(t, raster.width * raster.channels,
-                                             _opaque_zero(state.frame))
+                                             opaque_zero(state.frame))
 
     # playfield bytes of each line
     selecting = game.selecting(state)

@@ -10,6 +10,7 @@ import numpy as np
 from jaxtari import render
 from jaxtari.games.freeway import art, sprites
 from jaxtari.games.freeway.constants import NUM_LANES
+from jaxtari.xla import opaque_zero
 
 
 def background(game, raster):
@@ -50,30 +51,15 @@ def hmove_bar(raster, canvas, state):
     Why not :func:`render.draw_rect`: inside an agent's ``lax.scan`` XLA moved its mask, computed
     from the raster's columns alone, out of the scan as an (H, W) table that the picture's loop then
     loaded per pixel. The bar is the raster's first columns (its x are sorted), found from the column
-    index plus :func:`_opaque_zero`, so the comparison stays in the loop as a constant."""
+    index plus :func:`jaxtari.xla.opaque_zero`, so the comparison stays in the loop as a constant."""
     assert (np.diff(raster.xs[0]) >= 0).all() and not render.gray(np.asarray(art.BLACK)).any()
     bar = int(np.searchsorted(raster.xs[0], art.HMOVE_BAR_W))
-    column = jax.lax.broadcasted_iota(jnp.int32, (1, raster.width), 1) + _opaque_zero(state.frame)
+    column = jax.lax.broadcasted_iota(jnp.int32, (1, raster.width), 1) + opaque_zero(state.frame)
     under = column < bar
     return jnp.where(under[..., None] if canvas.ndim == 3 else under, jnp.uint8(0), canvas)
 
 
-# two masks with no bit in common (see _opaque_zero)
-_EVEN_BITS = sum(1 << i for i in range(0, 31, 2))
-_ODD_BITS = sum(1 << i for i in range(1, 31, 2))
 
-
-def _opaque_zero(x):
-    """0, whatever ``x`` (int32): ``x`` masked by two masks with no bit in common.
-
-    Why: an agent runs the draw inside a compiled loop (a ``lax.scan`` of steps), and XLA moves
-    whatever does not change between the loop's trips out of it, values computed from the column
-    index alone included: the draw then loads them from memory for every pixel instead of holding
-    them as constants. Computed from a zero that depends on the state, they stay in the loop; XLA
-    does not simplify this zero away, LLVM (which compiles XLA's loops) does, and folds them into
-    constants again (benchmarks/README.md). Breakout's draw has the same function: its one home
-    should be jaxtari/xla.py once jaxtari core may change."""
-    return (x & _EVEN_BITS) & (x & _ODD_BITS)
 
 
 def score_mask(raster, state):
