@@ -18,6 +18,10 @@ kept in the loop's carry (as a rollout buffer would keep it):
   rewritten each step, no dynamic index);
 - ``select-stack``: ``framestack`` done with selects only: the ring written as in ``ring-select``
   and the oldest-first observation assembled by selects over the slots (no dynamic index anywhere).
+- ``refill``: ``framestack`` with the restart's select over the whole stack replaced by a loop
+  that rewrites only the restarted envs' stacks in place (``refill_push`` below, a
+  ``custom_vmap``): what the restart's select costs in a game's step (benchmarks/README.md, "The
+  restart's select, measured in the game").
 - ``floor1`` / ``floor4``: no game at all, the data movement alone: each env's "frame" is an 84x84
   fill with its action (nothing to draw), carried alone (``floor1``) or pushed into a stack of 4 by
   ``wrappers.stack_push`` and carried as ``framestack`` carries it (``floor4``). Their difference is
@@ -45,8 +49,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
+from jax import custom_batching  # noqa: E402
 
 from jaxtari.wrappers import make_env, stack_push, stack_start  # noqa: E402
+from jaxtari.xla import materialize  # noqa: E402
+
+
+# stack_push with its restart written as a refill of the restarted envs only: unbatched the same
+# select, vmapped a loop over the envs whose flag is set (none in most steps), each trip an
+# in-place update of one env's stack. Observations bit-identical to stack_push
+# (tests/test_stack_floor.py).
+@custom_batching.custom_vmap
+def refill_push(frames, frame, restart):
+    return stack_push(frames, frame, restart)
+
+
+@refill_push.def_vmap
+def _refill_push_batched(axis_size, in_batched, frames, frame, restart):
+    frames, frame, restart = (x if b else jnp.broadcast_to(x, (axis_size,) + jnp.shape(x))
+                              for x, b in zip((frames, frame, restart), in_batched))
+    frame = materialize(frame)
+    shifted = jnp.concatenate([frames[:, 1:], frame[:, None]], axis=1)
+
+    def write(carry):
+        todo, out = carry
+        row = jnp.argmax(todo).astype(jnp.int32)  # not jnp.nonzero: a cumsum is a reduce-window
+        block = jnp.broadcast_to(jax.lax.dynamic_index_in_dim(frame, row), (1,) + out.shape[1:])
+        return todo.at[row].set(False), jax.lax.dynamic_update_slice(out, block, (row, 0, 0, 0))
+
+    _, out = jax.lax.while_loop(lambda c: jnp.any(c[0]), write, (restart.astype(bool), shifted))
+    return out, True
 
 
 # The ring FrameStack had (jaxtari/wrappers.py, 6c74eb3 until the 2026-12-05 07:45 core window),
@@ -71,9 +103,10 @@ def ring_view(ring, newest, age_cap):
 
 STACK = 4
 RING_KINDS = ("ring-only", "ring-barrier", "ring-select", "select-stack")
+PUSH_KINDS = ("refill",)
 FLOOR_KINDS = ("floor1", "floor4", "floor-ring")
 VARIANTS = ("stack1", "ring-only", "framestack", "gather-only", "batch-ring", "ring-barrier", "ring-select",
-            "select-stack") + FLOOR_KINDS
+            "select-stack") + PUSH_KINDS + FLOOR_KINDS
 FRAME = (84, 84)
 
 
@@ -149,6 +182,9 @@ def build(kind: str, game: str, n: int, steps: int):
             return newest, (s, ring, newest, age)  # the observation is the ring in the state
         if kind == "gather-only":
             return jnp.broadcast_to(obs, (STACK,) + obs.shape), s
+        if kind in PUSH_KINDS:
+            frames = stack_start(obs, STACK)
+            return frames, (s, frames)
         return obs, s
 
     def step(st, a):
@@ -170,6 +206,11 @@ def build(kind: str, game: str, n: int, steps: int):
                                              [ring[i] for i in range(STACK)]) for j in range(STACK)])
                 return view, (s, ring, newest, age), r
             return newest, (s, ring, newest, age), r
+        if kind in PUSH_KINDS:
+            s, frames = st
+            obs, s, r, _, info = env.step(s, a)
+            frames = refill_push(frames, obs, info["episode_restart"])
+            return frames, (s, frames), r
         obs, s, r, _, _ = env.step(st, a)
         if kind == "gather-only":
             obs = ring_view(jnp.broadcast_to(obs, (STACK,) + obs.shape), jnp.int32(STACK - 1),

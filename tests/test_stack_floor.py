@@ -48,7 +48,29 @@ def test_floor_observations_are_the_frame_stack_of_the_same_frames():
 def test_the_cli_prints_both_bounds(capsys):
     st = _stack_traffic()
     assert st.main(["--game", "pong", "--n", "2", "--steps", "2", "--rounds", "1",
-                    "--variants", "stack1", "floor1", "floor4", "floor-ring"]) == 0
+                    "--variants", "stack1", "refill", "floor1", "floor4", "floor-ring"]) == 0
     out = capsys.readouterr().out
     assert "bound (floor4): stack 4 at most" in out
     assert "bound (floor-ring): stack 4 at most" in out
+    assert "  refill " in out
+
+
+def test_the_refill_push_equals_stack_push_under_vmap_and_alone():
+    """The ``refill`` variant measures stack_push's restart written as a loop over the restarted
+    envs: it must push the same stacks, for no, some and all envs restarting, and nested."""
+    st = _stack_traffic()
+    rng = np.random.default_rng(11)
+    n = 9
+    frames = rng.integers(0, 256, (n, st.STACK, 6, 5), dtype=np.uint8)
+    frame = rng.integers(0, 256, (n, 6, 5), dtype=np.uint8)
+    for restart in (np.zeros(n, bool), rng.random(n) < 0.4, np.ones(n, bool)):
+        want = np.asarray(jax.vmap(stack_push)(frames, frame, restart))
+        got = np.asarray(jax.jit(jax.vmap(st.refill_push))(frames, frame, restart))
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.asarray(st.refill_push(frames[0], frame[0], restart[0])),
+                                      want[0])
+    pair = rng.random((2, n)) < 0.5
+    nested = jax.vmap(jax.vmap(st.refill_push))(np.stack([frames] * 2), np.stack([frame] * 2), pair)
+    for i in range(2):
+        np.testing.assert_array_equal(np.asarray(nested[i]),
+                                      np.asarray(jax.vmap(stack_push)(frames, frame, pair[i])))
