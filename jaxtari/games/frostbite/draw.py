@@ -16,7 +16,9 @@ pixel.
   colour. Sprites are placed into the words with shifts; the floes, which wrap around the screen, are
   placed on a 160-bit ring where a copy 32 px further is exactly the next word.
 * The igloo door is a static mask, Bailey is an 8-px sprite drawn with a per-line bit row and column
-  shifts, the Activision logo (static) replaces the few lines it covers, the left 8 columns are black.
+  shifts; where the kernel writes his registers mid-line (kernel.py) each line has an x left of which,
+  and one from which on, he shows another colour (two per-pixel compares, not a mask per write);
+  the Activision logo (static) replaces the few lines it covers, the left 8 columns are black.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from jaxtari.games.frostbite.sprites import (
 
 _U32 = jnp.uint32
 _WORDS = 5  # 160 screen columns = 5 x 32 bits
+_NOWHERE = 255  # an x right of every screen column: a split that never happens
 
 # igloo stage (ram[77] + 1, 0 = none) -> its 5 bands (y, x, width); unused bands have width 0
 _IGLOO = np.zeros((17, 5, 3), np.int32)
@@ -71,6 +74,14 @@ def _logo():
 
 
 _LOGO_RGB, _LOGO_MASK = _logo()
+
+# Bailey's row bits fit his 8 columns (a pixel shifts them by its column less his x, see draw_frame)
+assert int(np.max(PLAYER_ROWS)) <= 0xFF
+# Bailey's colour on a line: one split on the left (a late graphic or a late colour write, never
+# both) and one on the right (an early colour write), so each pixel makes two choices, not three
+assert not set(kernel.LATE_COLOUR_X) & (set(kernel.LATE_GRAPHIC_X) | set(kernel.CLEAR_GRAPHIC_X))
+assert all(max(k.get(y, 0) for k in (kernel.LATE_GRAPHIC_X, kernel.CLEAR_GRAPHIC_X, kernel.LATE_COLOUR_X))
+           <= x for y, x in kernel.EARLY_COLOUR_X.items())
 
 # screen lines of each single-colour object band (they must not share a line: one layer)
 _HUD_LINES = set(range(art.HUD_SCORE_Y, art.HUD_SCORE_Y + 8)) | set(range(art.HUD_TEMP_Y, art.HUD_TEMP_Y + 8))
@@ -130,10 +141,11 @@ def _static(height, width, channels, ys_bytes, xs_bytes):
     t["door"] = _DOOR_MASK[ys][:, xs]
     # Bailey's mid-line register writes (kernel.py): the pixels left of a late write, right of an
     # early one; the lines that keep the registers when not his, and the line after the black one
-    late = lambda table: xs[None, :] < np.array([table.get(int(y), 0) for y in ys])[:, None]
-    t["late_graphic"], t["clear_graphic"] = late(kernel.LATE_GRAPHIC_X), late(kernel.CLEAR_GRAPHIC_X)
-    t["late_colour"] = late(kernel.LATE_COLOUR_X)
-    t["early_colour"] = ~late(kernel.EARLY_COLOUR_X) & np.isin(ys, list(kernel.EARLY_COLOUR_X))[:, None]
+    at = lambda table, none: np.array([table.get(int(y), none) for y in ys], np.int32)
+    t["late_graphic_x"], t["clear_graphic_x"] = at(kernel.LATE_GRAPHIC_X, 0), at(kernel.CLEAR_GRAPHIC_X, 0)
+    t["late_colour_x"] = at(kernel.LATE_COLOUR_X, 0)
+    t["early_colour_x"] = at(kernel.EARLY_COLOUR_X, _NOWHERE)
+    t["late_colour_line"] = np.isin(ys, list(kernel.LATE_COLOUR_X))
     t["stale"] = np.isin(ys, sorted(kernel.STALE_LINES))
     t["stale_twice"] = t["stale"] & np.isin(ys - 1, sorted(kernel.STALE_LINES))
     t["after_black"] = np.isin(ys - 1, kernel.BLACK_WHEN_NOT_HIS)
@@ -332,51 +344,69 @@ def draw_frame(game, s, raster):
 
     # Frostbite Bailey: whether a line is his (the kernel's row counter in range), his sprite row
     # and colour on it, then the kernel's mid-line writes (kernel.py) and column shifts
-    def bailey_line(lines):
-        """Bailey's line (H,) bool, row bits (H,) and colour (H, C) on screen lines ``lines``."""
-        top = s.y + PLAYER_SPRITE_TOP
-        his = (lines - top >= 0) & (lines - top < PLAYER_LINES) & (s.y > 0) & (lines >= art.PLAYER_FIRST_LINE)
+    flip = ((s.facing & FACE_LEFT) != 0).astype(jnp.int32)
+    his_rows = jnp.asarray(PLAYER_ROWS)[s.anim, :, flip]      # this frame's 19 rows, picked once
+    top = s.y + PLAYER_SPRITE_TOP
+
+    def his_line(lines):
+        """Whether screen lines ``lines`` are his (H,) bool."""
+        return ((lines - top >= 0) & (lines - top < PLAYER_LINES) & (s.y > 0)
+                & (lines >= art.PLAYER_FIRST_LINE))
+
+    def bailey_bits(lines):
+        """Bailey's row bits (H,) on screen lines ``lines``."""
         row = lines - top - s.sink
-        row_ok = his & (row >= 0) & (row < PLAYER_LINES)
-        rowc = jnp.clip(row, 0, PLAYER_LINES - 1)
+        row_ok = his_line(lines) & (row >= 0) & (row < PLAYER_LINES)
         if mono:
-            bits = jnp.where(row_ok, _U32(0xFF), _U32(0))
-        else:
-            flip = ((s.facing & FACE_LEFT) != 0).astype(jnp.int32)
-            bits = jnp.where(row_ok, jnp.asarray(PLAYER_ROWS)[s.anim, rowc, flip], _U32(0))
+            return jnp.where(row_ok, _U32(0xFF), _U32(0))
+        return jnp.where(row_ok, his_rows[jnp.clip(row, 0, PLAYER_LINES - 1)], _U32(0))
+
+    def bailey_colour(lines):
+        """Bailey's colour (H, C) on screen lines ``lines``."""
         strip = (jnp.asarray(art.PLAYER_COLOUR_BASE)[s.anim] + s.sink + s.frozen
                  + PLAYER_LINES - 1 - (lines - top))
-        return his, bits, col("PLAYER_STRIP")[jnp.clip(strip, 0, len(art.PLAYER_COLOUR_STRIP) - 1)]
+        return col("PLAYER_STRIP")[jnp.clip(strip, 0, len(art.PLAYER_COLOUR_STRIP) - 1)]
 
-    his, pbits, pcol = bailey_line(ys)
-    his1, bits1, col1 = bailey_line(ys - 1)
-    his2, bits2, col2 = bailey_line(ys - 2)
-    his_next, _, next_col = bailey_line(ys + 1)
+    his, pbits, pcol = his_line(ys), bailey_bits(ys), bailey_colour(ys)
+    his1, bits1, col1 = his_line(ys - 1), bailey_bits(ys - 1), bailey_colour(ys - 1)
+    his2, his_next, next_col = his_line(ys - 2), his_line(ys + 1), bailey_colour(ys + 1)
     # a stale line not his repeats the registers as the last line that wrote them left them: his last
-    # row, one or (after another stale line) two lines up
+    # row, one or (after another stale line) two lines up (his lines are contiguous, so that line is
+    # his bottom one: its row and colour are worked out once per frame)
+    bottom = jnp.reshape(top + PLAYER_LINES - 1, (1,))
+    last_bits, last_col = bailey_bits(bottom), bailey_colour(bottom)
     stale = jnp.asarray(t["stale"]) & ~his
     from2 = jnp.asarray(t["stale_twice"]) & ~his1 & his2
-    line_bits = jnp.where(his, pbits, jnp.where(stale & his1, bits1, jnp.where(stale & from2, bits2, _U32(0))))
-    line_col = jnp.where((his | ~stale)[:, None], pcol, jnp.where(his1[:, None], col1, col2))
-    # left of a late graphic write (or of the clearing on a line not his) the line above's graphic,
-    # in this line's colour when his (written before it), else in the line above's
-    left = jnp.where(his[:, None], jnp.asarray(t["late_graphic"]), jnp.asarray(t["clear_graphic"]))
-    left_col = jnp.where(his[:, None], pcol, col1)
-    # left of a late colour write the colour the line above left: its own, or black from the line
-    # that clears it when not his
+    line_bits = jnp.where(his, pbits, jnp.where(stale & his1, bits1, jnp.where(stale & from2, last_bits, _U32(0))))
+    line_col = jnp.where((his | ~stale)[:, None], pcol, jnp.where(his1[:, None], col1, last_col))
+    # Each mid-line write splits the line at one x (kernel.py), so every choice below is a per-line
+    # threshold, and a pixel only compares its x with it. Left of a late graphic write (or of the
+    # clearing on a line not his) the line above's graphic, in this line's colour when his (written
+    # before it), else in the line above's; left of a late colour write the colour the line above
+    # left: its own, or black from the line that clears it when not his; from an early colour write
+    # on, the next line's colour when that line is his (x _NOWHERE: nowhere). No line has both a late
+    # graphic and a late colour write, and every early write is right of them (checked at import), so
+    # a line's Bailey shows one colour left of ``left_x``, another from ``early_x`` on, his line's between.
+    left_x = jnp.where(his, jnp.asarray(t["late_graphic_x"]), jnp.asarray(t["clear_graphic_x"]))
     late_col = jnp.where((jnp.asarray(t["after_black"]) & ~his1)[:, None], col("BLACK"), col1)
-    late_c = jnp.asarray(t["late_colour"]) & his[:, None]
-    early_c = jnp.asarray(t["early_colour"]) & (his & his_next)[:, None]
+    late_line = jnp.asarray(t["late_colour_line"])
+    left_col = jnp.where(late_line[:, None], late_col, jnp.where(his[:, None], pcol, col1))
+    split_x = jnp.where(late_line, jnp.where(his, jnp.asarray(t["late_colour_x"]), 0), left_x)
+    early_x = jnp.where(his & his_next, jnp.asarray(t["early_colour_x"]), _NOWHERE)
+    # his 8 columns' bits, the line above's left of the late graphic write: one row per line, so a
+    # pixel reads bit (x - his x) of it (a shift of 8 or more, or of a negative amount as uint32, is 0)
+    left_n = jnp.clip(left_x - s.x, 0, 8).astype(_U32)
+    left_mask = (_U32(1) << left_n) - _U32(1)
+    shown_bits = (bits1 & left_mask) | (line_bits & ~left_mask)
 
     # compose: background, object layer, door, Bailey. The per-line values must be computed once per
     # line, not once per pixel: XLA fuses cheap elementwise chains into their consumer (and would
     # repeat each line's few hundred operations for every pixel of it), so each is materialised
     # (jaxtari.xla.materialize).
-    line_bits, bg, obj, line_col, bits1, left_col, late_col, next_col = (
-        render.materialize(v) for v in (line_bits, bg, obj, line_col, bits1, left_col, late_col, next_col))
-    c = xs - s.x                                                                     # (1, W)
-    shown_bits = jnp.where(left, bits1[:, None], line_bits[:, None])
-    player = (((shown_bits >> jnp.clip(c, 0, 7).astype(_U32)) & _U32(1)) != 0) & (c >= 0) & (c < 8)
+    shown_bits, bg, obj, line_col, left_col, next_col, split_x, early_x = (
+        render.materialize(v) for v in (shown_bits, bg, obj, line_col, left_col, next_col, split_x, early_x))
+    c = (xs - s.x).astype(_U32)                                                     # (1, W)
+    player = ((shown_bits[:, None] >> c) & _U32(1)) != 0
     # the door of the complete igloo is black; on night levels it flashes when bit 3 of the frame
     # counter and of the random byte the picture used agree (measured on ALE frames)
     door_on = s.blocks == FULL_IGLOO
@@ -392,10 +422,9 @@ def draw_frame(game, s, raster):
     door = jnp.asarray(t["door"]) & door_on
     door_colour = jnp.where(flash, const(t["DOOR_FLASH"]), const(t["DOOR"])).astype(jnp.uint8)
     img = jnp.where(px(door), door_colour, img)
-    img = jnp.where(px(player), lines(line_col), img)
-    img = jnp.where(px(player & left), lines(left_col), img)
-    img = jnp.where(px(player & late_c), lines(late_col), img)
-    img = jnp.where(px(player & early_c), lines(next_col), img)
+    pcolour = jnp.where(px(xs < split_x[:, None]), lines(left_col),
+                        jnp.where(px(xs >= early_x[:, None]), lines(next_col), lines(line_col)))
+    img = jnp.where(px(player), pcolour, img)
     # the Activision logo (static) over its lines, the black bar of the left 8 columns
     r0, r1 = t["logo_rows"]
     logo = jnp.where(const(t["logo_mask"]), const(t["logo_col"]), img[r0:r1])
