@@ -403,6 +403,18 @@ def draw_frame(game, s, raster):
     # line, not once per pixel: XLA fuses cheap elementwise chains into their consumer (and would
     # repeat each line's few hundred operations for every pixel of it), so each is materialised
     # (jaxtari.xla.materialize).
+    # RGB is composed as one uint32 a pixel (the three bytes of its colour), split into channels at the
+    # end, so each choice is made once per pixel and not once per channel; grey as one byte
+    rgb = raster.channels == 3
+    if rgb:
+        pack = lambda a: (a[..., 0].astype(_U32) | (a[..., 1].astype(_U32) << 8)
+                          | (a[..., 2].astype(_U32) << 16))
+        pack_np = lambda a: (a[..., 0].astype(np.uint32) | (a[..., 1].astype(np.uint32) << 8)
+                             | (a[..., 2].astype(np.uint32) << 16))
+    else:
+        pack = lambda a: a[..., 0].astype(jnp.uint8)
+        pack_np = lambda a: a[..., 0].astype(np.uint8)
+    bg, obj, line_col, left_col, next_col = (pack(v) for v in (bg, obj, line_col, left_col, next_col))
     shown_bits, bg, obj, line_col, left_col, next_col, split_x, early_x = (
         render.materialize(v) for v in (shown_bits, bg, obj, line_col, left_col, next_col, split_x, early_x))
     c = (xs - s.x).astype(_U32)                                                     # (1, W)
@@ -411,22 +423,17 @@ def draw_frame(game, s, raster):
     # counter and of the random byte the picture used agree (measured on ALE frames)
     door_on = s.blocks == FULL_IGLOO
     flash = night & (((s.fc ^ s.sky_lfsr) & 8) == 0)
-    rgb = raster.channels == 3
-    # grey: (H, W) with per-line colours (H, 1); RGB: (H, W, 3) with (H, 1, 3)
-    lines = (lambda a: a.astype(jnp.uint8)[:, None, :]) if rgb else (lambda a: a.astype(jnp.uint8)[:, :1])
-    px = (lambda m: m[..., None]) if rgb else (lambda m: m)
-    const = (lambda a: jnp.asarray(a)) if rgb else (lambda a: jnp.asarray(a)[..., 0])
-    shape = (raster.height, raster.width) + ((3,) if rgb else ())
-    img = jnp.broadcast_to(lines(bg), shape)
-    img = jnp.where(px(_expand(t, words)), lines(obj), img)
-    door = jnp.asarray(t["door"]) & door_on
-    door_colour = jnp.where(flash, const(t["DOOR_FLASH"]), const(t["DOOR"])).astype(jnp.uint8)
-    img = jnp.where(px(door), door_colour, img)
-    pcolour = jnp.where(px(xs < split_x[:, None]), lines(left_col),
-                        jnp.where(px(xs >= early_x[:, None]), lines(next_col), lines(line_col)))
-    img = jnp.where(px(player), pcolour, img)
+    img = jnp.where(_expand(t, words), obj[:, None], bg[:, None])
+    door_colour = jnp.where(flash, pack_np(t["DOOR_FLASH"]), pack_np(t["DOOR"]))
+    img = jnp.where(jnp.asarray(t["door"]), jnp.where(door_on, door_colour, img), img)
+    pcolour = jnp.where(xs < split_x[:, None], left_col[:, None],
+                        jnp.where(xs >= early_x[:, None], next_col[:, None], line_col[:, None]))
+    img = jnp.where(player, pcolour, img)
     # the Activision logo (static) over its lines, the black bar of the left 8 columns
     r0, r1 = t["logo_rows"]
-    logo = jnp.where(const(t["logo_mask"]), const(t["logo_col"]), img[r0:r1])
+    logo = jnp.where(t["logo_mask"][..., 0], pack_np(t["logo_col"]), img[r0:r1])
     img = jnp.concatenate([img[:r0], logo, img[r1:]], axis=0)
-    return jnp.where(px(jnp.asarray(t["bar"])), jnp.uint8(0), img)
+    img = jnp.where(jnp.asarray(t["bar"]), img.dtype.type(0), img)
+    if rgb:
+        img = ((img[..., None] >> jnp.asarray([0, 8, 16], _U32)) & _U32(0xFF)).astype(jnp.uint8)
+    return img
