@@ -117,8 +117,9 @@ def test_the_84x84_grey_picture_is_the_full_picture_sampled_in_grey_in_every_mod
 
 def test_the_draw_inside_a_compiled_loop_reads_no_table_of_columns_or_pixels():
     """Inside a ``lax.scan`` (how an agent runs the env) the columns' values stay arithmetic in the
-    picture's loop (draw._opaque_zero): XLA has not moved them out of the scan as tables of a line's
-    columns (1, 84) or of the picture's pixels (84, 84), which the loop would then load per pixel.
+    picture's loop (jaxtari.xla.opaque_zero): XLA has not moved them out of the scan as tables of a
+    line's columns (1, 84) or of the picture's pixels (84, 84), which the loop would then load per
+    pixel.
     Read off the compiled HLO (jax.jit(...).lower(...).compile().as_text())."""
     game, n = make_game(0), 64
     states = random_states(game, n, seed=0, stopped=0.5)
