@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from jaxtari import render, xla
-from tests.games.hlo_helpers import picture_operands
+from tests.games.hlo_helpers import carried_tables
 
 H, W, SLOTS, ROUNDS = 64, 96, 4, 6
 
@@ -154,7 +154,8 @@ def test_the_opaque_zero_is_zero():
 def _column_picture(frame, opaque):
     """An 84x84 picture whose columns' values (a screen x, its playfield byte's bit) come from the
     column index alone, as a draw's do."""
-    col = jax.lax.broadcasted_iota(jnp.int32, (1, 84), 1) + (xla.opaque_zero(frame) if opaque else 0)
+    zero = xla.opaque_zero(frame) if opaque else 0
+    col = jax.lax.broadcasted_iota(jnp.int32, (1, 84), 1) + zero
     bit = ((col * 160) // 84 // 4 * 7 + 3) % 8
     byte = (frame + jnp.arange(84, dtype=jnp.int32)[:, None] * 3) & 255
     return jnp.where(((byte >> bit) & 1) == 1, jnp.uint8(200), jnp.uint8(0))
@@ -165,13 +166,10 @@ def test_the_opaque_zero_keeps_column_tables_in_the_loop(opaque):
     """Inside a scan, XLA computes the columns' values once, outside the loop, as a (1, 84) table
     the picture's loop loads per pixel; with the opaque zero added to the column index it does not
     (the game draws' own tests check their pictures: tests/games/test_*_draw.py)."""
-    def body(f, _):
-        f = f + 1
-        return f, jax.vmap(lambda x: _column_picture(x, opaque))(f)
-
+    picture = lambda f: _column_picture(f, opaque)  # noqa: E731
     frames = jnp.arange(16, dtype=jnp.int32)
-    text = jax.jit(lambda f: jax.lax.scan(body, f, None, length=8)).lower(frames).compile().as_text()
-    tables = [op for op in picture_operands(text) if re.match(r"s32\[1,84\]", op[1]) and op[2] != "constant"]
+    tables = [op for op in carried_tables(picture, frames, lambda f: f + 1)
+              if op[1].startswith("s32[1,84]")]
     assert bool(tables) is not opaque, tables
-    values = jax.jit(jax.vmap(lambda x: _column_picture(x, opaque)))(frames)
-    np.testing.assert_array_equal(np.asarray(values), np.asarray(jax.vmap(lambda x: _column_picture(x, False))(frames)))
+    np.testing.assert_array_equal(np.asarray(jax.jit(jax.vmap(picture))(frames)),
+                                  np.asarray(jax.vmap(lambda f: _column_picture(f, False))(frames)))
