@@ -59,9 +59,6 @@ def hmove_bar(raster, canvas, state):
     return jnp.where(under[..., None] if canvas.ndim == 3 else under, jnp.uint8(0), canvas)
 
 
-
-
-
 def score_mask(raster, state):
     """(H, W) bool: the lit pixels of both players' score digits."""
     def digits(value, x):
