@@ -11,7 +11,8 @@ from rich.table import Table
 
 from alignment import artefacts
 from alignment.pipeline import execute, runs
-from alignment.pipeline.configuration import Configuration
+from alignment.pipeline.configuration import Configuration, audit_command
+from alignment.pipeline.progress import ProgressLines
 from alignment.pipeline.report import stage_rows
 from alignment.pipeline.review import ReviewAnswerError, check_answer
 
@@ -91,6 +92,15 @@ def _show_rule(console: Console, rule: dict[str, Any]) -> None:
         console.print("  probe: none")
 
 
+def _budget_line(game: str, budget: str) -> str:
+    """Which audit the run makes and the command for the other one."""
+    if budget == "full":
+        return ("audit: the full one (every start played longer, the whole deep recording); "
+                f"a pull request's quick audit is `{audit_command(game, 'quick')}`")
+    return ("audit: the quick one, as a pull request makes it (fewer and shorter walks, less deep "
+            f"play); the full audit is `{audit_command(game, 'full')}`")
+
+
 def _show(console: Console, info: runs.RunInfo) -> int:
     table = Table(title=f"run {info.run_id} ({info.game}): {info.status}", title_justify="left")
     for col in ("stage", "status", "detail"):
@@ -117,6 +127,9 @@ def _show(console: Console, info: runs.RunInfo) -> int:
         console.print(f"resume with `jaxtari-align run {info.game} --resume {info.run_id}` "
                       f"(traceback, if any: logs/{info.run_id}.log in the state directory)")
         return 1
+    budget = (info.values.get("audit") or {}).get("budget")
+    if budget:
+        console.print(_budget_line(info.game, budget), soft_wrap=True, markup=False)
     report = (info.values.get("report") or {}).get("path")
     if report:
         console.print(f"report: {report}")
@@ -138,6 +151,10 @@ def register(app: typer.Typer) -> None:
         llm: str = typer.Option("offline", "--llm", help="offline | anthropic | openai"),
         model: Optional[str] = typer.Option(None, "--model", help="LLM model name (with --llm)"),
         faults: bool = typer.Option(True, "--faults/--no-faults", help="audit seeded faults"),
+        quick: bool = typer.Option(
+            True, "--quick/--full",
+            help="the audit's exploration budget: --quick (default) is a pull request's audit, "
+                 "minutes; --full plays every start longer and from the whole deep recording"),
         playtest_missing: str = typer.Option(
             "mark", "--playtest-missing", help="no recorded session: mark | interrupt"),
         stress: Optional[str] = typer.Option(
@@ -158,7 +175,8 @@ def register(app: typer.Typer) -> None:
         root = runs.state_dir(state)
         try:
             cfg = Configuration(extract=extract, docs=docs, online=online, llm=llm, model=model,
-                                faults=faults, playtest_missing=playtest_missing, stress_budget=stress,
+                                faults=faults, audit_budget="quick" if quick else "full",
+                                playtest_missing=playtest_missing, stress_budget=stress,
                                 stress_obs=stress_obs, stress_seeds=stress_seeds,
                                 stress_dir=str(stress_out), stress_replace=stress_replace,
                                 reports_dir=str(root / "reports"))
@@ -170,6 +188,8 @@ def register(app: typer.Typer) -> None:
         if stress and not resume:
             cli_checks.output_dir(stress_out, "--stress-out")
             _check_stress(slug, cfg)
+        if not resume:
+            console.print(_budget_line(slug, cfg.audit_budget), soft_wrap=True, markup=False)
         try:
             with runs.open_store(root) as saver, console.status("running spec") as spinner:
                 def progress(node: str, update: dict, upcoming: tuple[str, ...]) -> None:
@@ -177,9 +197,18 @@ def register(app: typer.Typer) -> None:
                     if outcome.get("status"):
                         console.print(f"{node}: {outcome['status']}"
                                       + (f" - {outcome['detail']}" if outcome.get("detail") else ""),
-                                      soft_wrap=True)
+                                      soft_wrap=True, markup=False)
                     if upcoming:
                         spinner.update(f"running {', '.join(upcoming)}")
+
+                lines = ProgressLines(lambda text: console.print(text, soft_wrap=True, markup=False,
+                                                                 highlight=False))
+
+                def step(stage: str, label: str) -> None:
+                    if console.is_terminal:  # the spinner shows it; a file gets a line now and then
+                        spinner.update(f"running {stage}: {label}")
+                    else:
+                        lines(stage, label)
 
                 compiled = _compiled(saver)
                 run_id = resume or runs.new_run_id(slug)
@@ -189,11 +218,16 @@ def register(app: typer.Typer) -> None:
                         if info.game != slug and info.game != resolve_game(game):
                             _fail(f"run {resume} is a run of {info.game}, not {slug}; resume it "
                                   f"with `jaxtari-align run {info.game} --resume {resume}`", 2)
+                        made = Configuration.from_dict(info.values.get("settings") or {})
+                        if not quick and made.audit_budget != "full":
+                            _fail(f"run {resume} makes the {made.audit_budget} audit, and a run "
+                                  "keeps its settings: the full audit is a new run, "
+                                  f"`{audit_command(info.game, 'full')}`", 2)
                         spinner.update(f"running {', '.join(info.next) or 'nothing: done'}")
-                        info = execute.resume(compiled, info, root, progress)
+                        info = execute.resume(compiled, info, root, progress, step)
                     else:
                         info = execute.start(compiled, slug, cfg, root, run_id=run_id,
-                                             on_stage=progress)
+                                             on_stage=progress, on_progress=step)
         except (runs.RunStoreError, runs.UnknownRunError, runs.RunBusyError,
                 execute.NeedsAnswer) as err:
             _fail(str(err))

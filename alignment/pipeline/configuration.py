@@ -24,6 +24,14 @@ DEFAULT_STAGE_MODULES: dict[str, str] = {
 }
 
 PLAYTEST_MISSING = ("mark", "interrupt")
+# The audit's exploration budget (alignment.audit.explore): "quick" is a pull request's audit, what
+# `run` makes unless asked for the full one (`run --full`).
+AUDIT_BUDGETS = ("quick", "full")
+
+
+def audit_command(game: str, budget: str) -> str:
+    """The command line of a run of ``game`` that makes its audit at ``budget``."""
+    return f"jaxtari-align run {game}" + (" --full" if budget == "full" else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +49,7 @@ class Configuration:
     llm: str = "offline"
     model: Optional[str] = None
     faults: bool = True
+    audit_budget: str = "quick"
     # A game without a recorded session: "mark" it not playtested, or "interrupt" the run for one.
     playtest_missing: str = "mark"
     # Stress runs only when a budget is asked for (smoke, cpu, paper or a step count).
@@ -56,6 +65,9 @@ class Configuration:
         if self.playtest_missing not in PLAYTEST_MISSING:
             raise ValueError(f"playtest_missing must be one of {', '.join(PLAYTEST_MISSING)}, "
                              f"not {self.playtest_missing!r}")
+        if self.audit_budget not in AUDIT_BUDGETS:
+            raise ValueError(f"audit_budget must be one of {', '.join(AUDIT_BUDGETS)}, "
+                             f"not {self.audit_budget!r}")
         unknown = sorted(set(self.stage_modules) - set(DEFAULT_STAGE_MODULES))
         if unknown:
             raise ValueError(f"unknown stage(s) {', '.join(unknown)} in stage_modules; "

@@ -3,7 +3,8 @@
 A node returns data for the state and never prints. Each imports its stage core when it runs (the
 module the configuration names for the stage), so a run imports only the stages it reaches.
 A node that stops for a person (``interrupt``) does nothing before it but read: LangGraph re-runs
-an interrupted node from its start on resume.
+an interrupted node from its start on resume. A long stage's progress ("probe 3/30: ...") goes out
+on the graph's custom stream (``runtime.stream_writer``), which the command line prints.
 """
 
 from __future__ import annotations
@@ -29,6 +30,13 @@ from alignment.spec.store import load_spec, spec_path
 
 def _cfg(runtime: Runtime[Configuration]) -> Configuration:
     return runtime.context or Configuration()
+
+
+def _progress(runtime: Runtime[Configuration], stage: str):
+    """A ``progress(label)`` for a stage core: each label goes out on the run's custom stream."""
+    def say(label: str) -> None:
+        runtime.stream_writer({"stage": stage, "progress": str(label)})
+    return say
 
 
 def _core(stage: str, cfg: Configuration):
@@ -153,17 +161,21 @@ def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     core, report = _core("audit", cfg), _core("audit_report", cfg)
     out_dir = Path(cfg.audits_dir)
     result = core.run_audit(game, llm=cfg.llm, model=cfg.model, out_dir=out_dir,
-                            specs_dir=Path(cfg.specs_dir), faults=cfg.faults, docs=cfg.docs)
+                            specs_dir=Path(cfg.specs_dir), faults=cfg.faults, docs=cfg.docs,
+                            explore=cfg.audit_budget, progress=_progress(runtime, "audit"))
     report.write(result, out_dir)
     path = artefacts.AUDIT.path(out_dir, game=game)
     data = plain(report.to_json(result))  # what was written, as the state holds it
     summary = data.get("summary") or {}
     failing = ale_failures(data)
-    detail = ", ".join(f"{k} {summary[k]:.2f}" for k in ("coverage", "recall", "precision",
-                                                           "fault_detection")
-                       if isinstance(summary.get(k), (int, float)))
+    figures = ", ".join(f"{k} {summary[k]:.2f}" for k in ("coverage", "recall", "precision",
+                                                            "fault_detection")
+                        if isinstance(summary.get(k), (int, float)))
+    detail = f"{figures} ({cfg.audit_budget} audit)"
     return {"stage": "audit", "audit": {"status": "done", "path": str(path), "summary": summary,
-                                        "ale_failures": failing, "detail": detail}}
+                                        "budget": cfg.audit_budget, "ale_failures": failing,
+                                        "detail": detail}}
+
 
 
 def after_audit(state: PipelineState) -> str:
@@ -191,7 +203,11 @@ def playtest(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
             "status": "not playtested", "sessions": [],
             "detail": f"no recorded session under {root / game}; record one with "
                       f"`jaxtari-align play {game}`"}}
-    results = core.replay(paths)
+    say = _progress(runtime, "playtest")
+    results = []
+    for n, p in enumerate(paths, 1):
+        say(f"replay {n}/{len(paths)}: {Path(p).name}")
+        results.extend(core.replay([p]))
     sessions = [{"path": str(p), "passed": bool(r.passed), "frames": int(r.frames),
                  "failure": None if r.passed else why_failed(r)}
                 for p, r in zip(paths, results)]
@@ -215,8 +231,10 @@ def stress(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     out_dir = Path(cfg.stress_dir)
     if not cfg.stress_replace:  # checked again here: a resumed run reaches this stage much later
         report.check_run(out_dir, game, cfg.stress_obs, cfg.stress_budget, cfg.stress_seeds)
+    say = _progress(runtime, "stress")
     result = core.run_stress(game, obs=cfg.stress_obs, budget=cfg.stress_budget,
-                             seeds=cfg.stress_seeds, out_dir=out_dir)
+                             seeds=cfg.stress_seeds, out_dir=out_dir,
+                             on_progress=lambda side, steps: say(f"{side}: {steps:,} agent steps"))
     report.write(result, out_dir)
     path = artefacts.STRESS.path(out_dir, game=game, obs=cfg.stress_obs)
     verdict = plain(report.to_json(result)).get("verdict") or {}

@@ -129,7 +129,7 @@ def _check(probe, run) -> dict:
 
 
 def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_dir=Path("specs"),
-              faults=True, docs=None) -> dict:
+              faults=True, docs=None, explore="full", progress=None) -> dict:
     marker = Path(out_dir) / ".fail-once"
     if marker.exists():
         marker.unlink()
@@ -140,7 +140,9 @@ def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_
     spec = load_spec(spec_path(specs_dir, game))
     reviewed = [r for r in spec.rules if r.status == "reviewed"]
     rules = []
-    for rule in reviewed:
+    for n, rule in enumerate(reviewed, 1):
+        if progress is not None:
+            progress(f"probe {n}/{len(reviewed)}: {rule.id}")
         ale = _check(rule.probe, reference_run)
         jax_side = _check(rule.probe, jax_run) if ale["passed"] else None
         outcome = "wrong-probe" if not ale["passed"] else "pass" if jax_side["passed"] else "fail"
@@ -153,7 +155,7 @@ def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_
         "precision": 1.0, "seeded_faults": 0, "seeded_faults_detected": 0, "fault_detection": 1.0,
         "probes_failing_on_ale": len(rules) - len(valid),
     }
-    return {"game": game, "summary": summary, "rules": rules}
+    return {"game": game, "summary": summary, "rules": rules, "explore": explore}
 
 
 def to_json(result: dict) -> dict:
@@ -209,8 +211,10 @@ def replay(paths) -> list[ReplayResult]:
 
 
 def run_stress(game, *, obs="objects", budget="smoke", seeds=5, backends=("ale", "jax"),
-               out_dir=Path("stress")) -> dict[str, Any]:
+               out_dir=Path("stress"), on_progress=None) -> dict[str, Any]:
     steps = [(ALE_ACTION_NAMES[s % 6], 10) for s in range(seeds)]
+    if on_progress is not None:
+        on_progress("ale", 10 * seeds)
     ale, jx = reference_run(steps)[1]["score"], jax_run(steps)[1]["score"]
     label = "equivalent" if ale == jx else "different"
     return {"schema": STRESS_SCHEMA, "game": game, "obs": obs, "budget": budget,
