@@ -44,6 +44,26 @@ class BackendError(ValueError):
     """A backend that cannot be built or driven as asked (the message says what to change)."""
 
 
+SEED_MAX = 2**32 - 1  # ALE takes 32-bit unsigned seeds
+
+
+def whole_number(value, what: str, *, hint: str) -> int:
+    """``value`` as an int when it is a whole number (an int, a numpy integer, or a float with no
+    fraction), else :class:`BackendError` naming ``what``: the one check of every number the
+    backends take (actions, frame counts, seeds), so ``1.7`` is refused, never truncated to 1."""
+    if getattr(value, "shape", None) == () and hasattr(value, "dtype"):  # a 0-d numpy/JAX array
+        value = np.asarray(value).item()
+    if isinstance(value, (bool, np.bool_)):
+        raise BackendError(f"{what} {value!r} is a bool; {hint}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value) or not float(value).is_integer():
+            raise BackendError(f"{what} {value!r} is not a whole number; {hint}")
+        return int(value)
+    raise BackendError(f"{what} {value!r} is a {type(value).__name__}, not a number; {hint}")
+
+
 def make_backend(kind: str, game: str, *, mods: Sequence = (), mode: int | None = None,
                  full_action_space: bool = False) -> "Backend":
     """An ALE (``"ale"``) or JAX (``"jax"``) backend of a catalog game, reset with seed 0."""
@@ -70,19 +90,30 @@ class Backend:
                 raise BackendError(f"{self.game}: unknown action {action!r}; this backend's actions "
                                    f"are: {', '.join(self.action_names)}")
             return i
-        i = int(action)
+        i = whole_number(action, f"{self.game}: action", hint=(
+            f"give an index 0..{len(self.action_names) - 1} or a name "
+            f"({', '.join(self.action_names)})"))
         if not 0 <= i < len(self.action_names):
             raise BackendError(f"{self.game}: action index {action!r} out of range "
                                f"0..{len(self.action_names) - 1} ({', '.join(self.action_names)})")
         return i
 
     def action_indices(self, frame_actions: Iterable[int | str]) -> np.ndarray:
+        if isinstance(frame_actions, (str, bytes)):
+            raise BackendError(f"{self.game}: frame actions {frame_actions!r} is one string; give a "
+                               "list with one action (index or name) per frame")
         return np.asarray([self.action_index(a) for a in frame_actions], np.int32)
 
     def _check_frames(self, frames: int) -> int:
-        n = int(frames)
+        n = whole_number(frames, "frames", hint="give a whole number of emulator frames >= 0")
         if n < 0:
             raise BackendError(f"frames must be >= 0, got {frames!r}")
+        return n
+
+    def _check_seed(self, seed: int) -> int:
+        n = whole_number(seed, "seed", hint=f"give a whole number 0..{SEED_MAX}")
+        if not 0 <= n <= SEED_MAX:
+            raise BackendError(f"seed {seed!r} is out of range: give a whole number 0..{SEED_MAX}")
         return n
 
     def _poke_of(self, name: str, value):
@@ -178,8 +209,9 @@ class AleBackend(Backend):
         # resets came before (Frostbite: frame counter 71 or 72 and random byte 204 or 101 on the
         # first frame, so a save point's steps lead elsewhere; measured on ale-py 0.12.1). Restoring
         # the state saved right after loading the ROM is one.
-        if int(seed) != self._ale.seed:
-            self._ale = self._new(int(seed))
+        seed = self._check_seed(seed)
+        if seed != self._ale.seed:
+            self._ale = self._new(seed)
         self._ale.restore(self._at_load)
 
     def act(self, action: int | str, frames: int = 1) -> float:
@@ -408,7 +440,7 @@ class JaxBackend(Backend):
     def reset(self, seed: int = 0) -> None:
         import jax
 
-        self.state = self._fns.reset(jax.random.key(int(seed)))
+        self.state = self._fns.reset(jax.random.key(self._check_seed(seed)))
 
     def _chunks(self, actions: np.ndarray, size: int):
         for start in range(0, len(actions), size):
@@ -422,11 +454,15 @@ class JaxBackend(Backend):
         if n == 1:  # the play window's path: a chunk would compute ACT_CHUNK frames for one
             self.state, r = self._fns.step(self.state, np.int32(self.action_index(action)))
             return float(r)
-        actions = np.full(n, self.action_index(action), np.int32)
-        total = 0.0
-        for padded, k in self._chunks(actions, ACT_CHUNK):
-            self.state, r = self._fns.advance(self.state, padded, np.int32(k))
+        chunk = np.full(ACT_CHUNK, self.action_index(action), np.int32)
+        total, left = 0.0, n
+        # chunk by chunk, without an array of n actions; after game over the state stands still,
+        # as ALE's act() loop stops there, so a huge ``frames`` ends there too
+        while left > 0 and not self.terminated:
+            k = min(left, ACT_CHUNK)
+            self.state, r = self._fns.advance(self.state, chunk, np.int32(k))
             total += float(r)
+            left -= k
         return total
 
     def poke(self, name: str, value: int) -> None:

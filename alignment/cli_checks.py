@@ -113,3 +113,73 @@ def output_dir(path: Path | str, option: str = "--out") -> Path:
         return atomic.check_writable_dir(path, what=f"{option} folder")
     except atomic.OutputLocationError as err:
         raise bad_parameter(option, str(err)) from None
+
+
+# ---- mods ------------------------------------------------------------------------------------------
+
+def mod_list(items, option: str = "--mods", *, without: str = "leave it out for the original game"
+             ) -> list[str]:
+    """The mod names of a repeatable, comma-separated option (``--mods a,b --mods c``), or
+    :class:`InputError` for a value that names no mod (``--mods ''``, ``--mods ,``): the one
+    reading of ``--mods`` on every stage, so an empty value never means "all mods" on one stage and
+    "none" on another. ``without`` says how the command takes "no mods"."""
+    names: list[str] = []
+    for item in items or ():
+        parts = str(item).replace(",", " ").split()
+        if not parts:
+            raise InputError(f"{option} {item!r} names no mod: {without}, or name the mods (comma "
+                             f"separated or repeated: {option} a,b or {option} a {option} b)")
+        names += parts
+    return names
+
+
+# ---- replacing a committed report ------------------------------------------------------------------
+
+def _at_least(new, old) -> bool:
+    """Whether a measure ``new`` of a run is at least ``old``: numbers compare, None is nothing,
+    a list or set must hold every item of the old one, a mapping every key at least as much."""
+    if old is None or old is False:
+        return True
+    if new is None or new is False:
+        return False
+    if isinstance(old, dict):
+        return isinstance(new, dict) and all(_at_least(new.get(k), v) for k, v in old.items())
+    if isinstance(old, (list, tuple, set, frozenset)):
+        return isinstance(new, (list, tuple, set, frozenset)) and set(old) <= set(new)
+    if isinstance(old, bool):
+        return bool(new)
+    return new >= old
+
+
+def _shown(value) -> str:
+    if value is None or value is False:
+        return "none"
+    if value is True:
+        return "yes"
+    if value == float("inf"):
+        return "all"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "[" + ", ".join(str(v) for v in sorted(value, key=str)) + "]"
+    return str(value)
+
+
+class ReplaceRefused(InputError):
+    """A run that would replace a report holding more (faults, seeds, episodes, ...) than it."""
+
+
+def check_not_weaker(path: Path | str, old: dict, new: dict, *, what: str,
+                     option: str = "--out") -> None:
+    """Refuse, before any work, a run whose report would replace ``path`` with a weaker one.
+
+    ``old`` holds the measures the report at ``path`` records and ``new`` the same measures of
+    this run (a larger number, a superset, or something rather than none is stronger). The caller
+    skips this check when asked to replace (``--replace``); a measure the old report does not
+    hold (None) is never a loss."""
+    lost = [f"{name}: {_shown(old[name])} now, {_shown(new.get(name))} in this run"
+            for name in old if not _at_least(new.get(name), old[name])]
+    if lost:
+        raise ReplaceRefused(
+            f"{path} holds a stronger {what} than this run would write ({'; '.join(lost)}); "
+            f"pass {option} to write this run elsewhere, or --replace to overwrite {path}")

@@ -37,6 +37,34 @@ class DropInError(gymnasium.error.Error, ValueError):
     """A drop-in argument jaxtari cannot honour; the message names it and what to use instead."""
 
 
+# The compiled step counts frames and steps in int32; every count a front-end takes is checked
+# against these bounds first, so a number JAX would wrap or overflow is refused by name.
+INT32_MAX = 2**31 - 1
+# One agent step of more frames than a whole capped v5 episode is no protocol (and a scan of 2**31
+# frames per step would never finish).
+MAX_FRAMESKIP = MAX_EPISODE_FRAMES
+MAX_MODE = 255  # ALE's modes and difficulties are one byte
+
+
+def whole_number(name: str, value, low: int, high: int, *, hint: str = "") -> int:
+    """``value`` as an int when it is a whole number in ``low..high`` (a bool or a float is no
+    whole number), else a :class:`DropInError` naming ``name`` and the range: the one check of every
+    integer the drop-in front-ends take, with ranges that fit what the compiled step carries."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not low <= int(value) <= high:
+        raise DropInError(f"{name}={value!r}: expected a whole number from {low:,} to {high:,}"
+                          + (f" ({hint})" if hint else ""))
+    return int(value)
+
+
+def flag(name: str, value) -> bool:
+    """``value`` when it is True or False (a string such as "False" is refused, never read as
+    True)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise DropInError(f"{name}={value!r}: expected True or False")
+    return bool(value)
+
+
 def env_name(game: str) -> str:
     """A canonical game name as ALE's ids spell it: ``"pong"`` -> ``"Pong"``,
     ``"space_invaders"`` -> ``"SpaceInvaders"``."""
@@ -120,28 +148,24 @@ class Settings:
             raise DropInError(
                 f"frameskip={frameskip!r}: stochastic frameskip (ALE's -v0/-v4 ids) is not supported; "
                 "give a whole number of frames (4 as in -v5, 1 as in NoFrameskip-v4)")
-        if isinstance(frameskip, bool) or not isinstance(frameskip, (int, np.integer)) or frameskip < 1:
-            raise DropInError(f"frameskip={frameskip!r}: expected a whole number >= 1")
+        frameskip = whole_number("frameskip", frameskip, 1, MAX_FRAMESKIP,
+                                 hint="frames per step: 4 as in -v5, 1 as in NoFrameskip-v4")
         prob = kwargs.get("repeat_action_probability", STICKY_PROB)
-        if isinstance(prob, bool) or not isinstance(prob, (int, float, np.floating, np.integer)) \
+        if isinstance(prob, (bool, np.bool_)) or not isinstance(prob, (int, float, np.floating, np.integer)) \
                 or not 0.0 <= float(prob) <= 1.0:
             raise DropInError(f"repeat_action_probability={prob!r}: expected a number in [0, 1]")
         cap = kwargs.get("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, (int, np.integer))
-                                or cap < 0):
-            raise DropInError(f"max_num_frames_per_episode={cap!r}: expected a whole number >= 0 "
-                              "(0 or None: no cap)")
-        for name in ("mode", "difficulty"):
-            value = kwargs.get(name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
-                raise DropInError(f"{name}={value!r}: expected a whole number or None")
+        if cap is not None:
+            cap = whole_number("max_num_frames_per_episode", cap, 0, INT32_MAX - frameskip,
+                               hint="0 or None: no cap; the frame count is carried in int32")
+        mode, difficulty = (None if kwargs.get(n) is None else whole_number(n, kwargs[n], 0, MAX_MODE)
+                            for n in ("mode", "difficulty"))
         return Settings(
-            game=game, obs_type=obs_type, frameskip=int(frameskip),
+            game=game, obs_type=obs_type, frameskip=frameskip,
             repeat_action_probability=float(prob),
-            full_action_space=bool(kwargs.get("full_action_space", False)),
-            mode=None if kwargs.get("mode") is None else int(kwargs["mode"]),
-            difficulty=None if kwargs.get("difficulty") is None else int(kwargs["difficulty"]),
-            max_num_frames_per_episode=None if not cap else int(cap),
+            full_action_space=flag("full_action_space", kwargs.get("full_action_space", False)),
+            mode=mode, difficulty=difficulty,
+            max_num_frames_per_episode=None if not cap else cap,
         )
 
 

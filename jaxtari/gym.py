@@ -15,9 +15,12 @@ linters), and ``gymnasium.make("jaxtari:jaxtari/Pong-v5")`` imports it.
 from __future__ import annotations
 
 import difflib
+import os
+import sys
 from typing import Any
 
 import gymnasium
+import jax
 import numpy as np
 
 from jaxtari import dropin
@@ -31,24 +34,61 @@ V4_FRAMESKIP = 1
 V4_STICKY = 0.0
 
 
+def check_settings(settings: dict) -> None:
+    """Refuse a keyword argument no jaxtari env takes (the one list, :class:`~jaxtari.dropin.Settings`)."""
+    unknown = set(settings) - {f for f in Settings.__dataclass_fields__ if f != "game"}
+    if unknown:
+        raise DropInError(f"unknown argument(s) {', '.join(sorted(unknown))}; jaxtari's gymnasium "
+                          f"envs take {', '.join(f for f in Settings.__dataclass_fields__)} "
+                          "and render_mode")
+
+
+class AleLike:
+    """``env.unwrapped.ale``: the part of ale-py's ``ALEInterface`` that wrappers written for ALE's
+    envs read (SB3's and CleanRL's ``EpisodicLifeEnv`` call ``ale.lives()``)."""
+
+    def __init__(self, env: "JaxtariEnv"):
+        self._env = env
+
+    def lives(self) -> int:
+        return self._env._info()["lives"]
+
+    def getEpisodeFrameNumber(self) -> int:  # noqa: N802 (ALE's name)
+        return self._env._info()["episode_frame_number"]
+
+    def getFrameNumber(self) -> int:  # noqa: N802 (ALE's name)
+        return self._env._info()["frame_number"]
+
+
 class JaxtariEnv(gymnasium.Env):
-    """One jaxtari game with ALE's gymnasium interface (``ale_py.env.AtariEnv``'s arguments)."""
+    """One jaxtari game with ALE's gymnasium interface (``ale_py.env.AtariEnv``'s arguments).
+
+    Made in a process forked after JAX started (gymnasium's ``AsyncVectorEnv`` forks its workers
+    on Linux), the env runs in a fresh interpreter of its own (:class:`_Hosted`): JAX's runtime
+    does not survive a fork, and a forked worker that compiles would hang."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": RENDER_FPS}
 
     def __init__(self, game: str = "pong", render_mode: str | None = None, **settings: Any):
-        unknown = set(settings) - {f for f in Settings.__dataclass_fields__ if f != "game"}
-        if unknown:
-            raise DropInError(f"unknown argument(s) {', '.join(sorted(unknown))}; jaxtari's gymnasium "
-                              f"envs take {', '.join(f for f in Settings.__dataclass_fields__)} "
-                              "and render_mode")
+        check_settings(settings)
         if render_mode not in (None, "rgb_array", "human"):
             raise DropInError(f"render_mode={render_mode!r}: expected None, 'rgb_array' or 'human'")
+        if render_mode == "human":
+            check_display()
         self.settings = Settings.make(game, **settings)
+        self.render_mode = render_mode
+        self.ale = AleLike(self)
+        self._host = _Hosted(game, render_mode, settings) if forked_after_jax() else None
+        if self._host is not None:
+            self.observation_space, self.action_space, self._meanings = self._host.call("spaces")
+        else:
+            self._start()
+
+    def _start(self) -> None:
         self.core = dropin.core(self.settings)
         self.observation_space = self.core.observation_space
         self.action_space = self.core.action_space
-        self.render_mode = render_mode
+        self._meanings = list(self.core.game.action_names)
         self._chain: np.ndarray | None = None
         self._state = None
         self._frame_number = 0
@@ -56,13 +96,18 @@ class JaxtariEnv(gymnasium.Env):
 
     @property
     def game(self):
+        if self._host is not None:
+            raise DropInError("this env runs in a process of its own (made in a forked worker): "
+                              "its game is not here; make the env in the main process to read it")
         return self.core.game
 
     def get_action_meanings(self) -> list[str]:
-        return list(self.core.game.action_names)
+        return list(self._meanings)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed, options=options)
+        if self._host is not None:
+            return self._host.call("reset", seed=seed, options=options)
         if seed is not None or self._chain is None:
             self._chain = seed_chain(self.np_random)
             self._frame_number = 0
@@ -73,11 +118,13 @@ class JaxtariEnv(gymnasium.Env):
         return np.array(obs), self._info()
 
     def step(self, action):
-        if self._state is None:
-            raise gymnasium.error.ResetNeeded("call reset() before step()")
         if not self.action_space.contains(action):
             raise DropInError(f"invalid action {action!r}: actions are integers 0..{self.action_space.n - 1} "
                               f"({', '.join(f'{i}={n}' for i, n in enumerate(self.get_action_meanings()))})")
+        if self._host is not None:
+            return self._host.call("step", int(action))
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
         state, obs, reward, terminated, truncated, frames = self.core.jit_step(self._state, np.int32(action))
         self._state = state
         self._frame_number += int(frames)
@@ -86,6 +133,10 @@ class JaxtariEnv(gymnasium.Env):
         return np.array(obs), float(reward), bool(terminated), bool(truncated), self._info()
 
     def _info(self) -> dict:
+        if self._host is not None:
+            return self._host.call("_info")
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() first: the env has no episode yet")
         return {"lives": int(self._state.lives), "episode_frame_number": int(self._state.episode_frames),
                 "frame_number": self._frame_number}
 
@@ -94,6 +145,8 @@ class JaxtariEnv(gymnasium.Env):
             gymnasium.logger.warn("render() without a render_mode: make the env with "
                                   "render_mode='rgb_array' or 'human'")
             return None
+        if self._host is not None:
+            return self._host.call("render")
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before render()")
         frame = np.array(self.core.jit_render(self._state))
@@ -110,6 +163,11 @@ class JaxtariEnv(gymnasium.Env):
                               "pip install pygame (or use render_mode='rgb_array')") from None
         if self._window is None:
             pygame.init()
+            driver = pygame.display.get_driver()
+            if driver in HEADLESS_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+                pygame.display.quit()
+                raise DropInError(f"render_mode='human': SDL found no display (it chose its "
+                                  f"{driver!r} driver, which shows nothing); {NO_DISPLAY_FIX}")
             h, w = frame.shape[:2]
             self._window = pygame.display.set_mode((w * HUMAN_SCALE, h * HUMAN_SCALE))
             pygame.display.set_caption(f"jaxtari {dropin.env_name(self.settings.game)}")
@@ -121,16 +179,192 @@ class JaxtariEnv(gymnasium.Env):
         self._clock.tick(self.metadata["render_fps"])
 
     def close(self):
+        if self._host is not None:
+            self._host.close()
+            return
         if self._window is not None:
             import pygame
 
             pygame.display.quit()
             self._window = None
 
+    # ---- pickling: the settings, the generator and the episode, never the compiled functions ----
+    def __getstate__(self) -> dict:
+        if self._host is not None:
+            return self._host.call("__getstate__")
+        return {"game": self.settings.game, "settings": _settings_kwargs(self.settings),
+                "render_mode": self.render_mode,
+                "np_random": None if self._np_random is None else self._np_random.bit_generator.state,
+                "np_random_seed": self._np_random_seed, "chain": self._chain,
+                "frame_number": self._frame_number,
+                "state": None if self._state is None else state_to_numpy(self._state)}
+
+    def __setstate__(self, data: dict) -> None:
+        self.__init__(data["game"], render_mode=data["render_mode"], **data["settings"])
+        if self._host is not None:
+            self._host.call("__setstate__", data)
+            return
+        if data["np_random"] is not None:
+            self._np_random = np.random.Generator(getattr(np.random, data["np_random"]["bit_generator"])())
+            self._np_random.bit_generator.state = data["np_random"]
+        self._np_random_seed = data["np_random_seed"]
+        self._chain, self._frame_number = data["chain"], data["frame_number"]
+        if data["state"] is not None:
+            like = jax.eval_shape(self.core.reset, np.zeros(2, np.uint32))[1]
+            self._state = state_from_numpy(data["state"], like)
+
+
+# ---- what survives pickling and a process boundary ----------------------------------------------
+
+def _settings_kwargs(settings: Settings) -> dict:
+    return {f: getattr(settings, f) for f in Settings.__dataclass_fields__ if f != "game"}
+
+
+def state_to_numpy(state) -> list:
+    """The leaves of an env state as numpy arrays (a key as its key data), in tree order."""
+    return [np.asarray(jax.random.key_data(x)) if jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
+            else np.asarray(x) for x in jax.tree_util.tree_leaves(state)]
+
+
+def state_from_numpy(leaves: list, like):
+    """The state :func:`state_to_numpy` took apart, on the layout of ``like`` (its shapes and
+    dtypes: the env's own reset, traced, so another configuration's state is refused)."""
+    specs, treedef = jax.tree_util.tree_flatten(like)
+    if len(leaves) != len(specs):
+        raise DropInError("the pickled env's state is not one of this configuration's")
+    out = []
+    for leaf, spec in zip(leaves, specs):
+        if jax.dtypes.issubdtype(spec.dtype, jax.dtypes.prng_key):
+            out.append(jax.random.wrap_key_data(np.asarray(leaf, np.uint32)))
+        else:
+            out.append(jax.numpy.asarray(leaf, spec.dtype))
+    return jax.tree_util.tree_unflatten(treedef, out)
+
+
+# ---- human rendering needs a display --------------------------------------------------------------
+
+HEADLESS_DRIVERS = ("offscreen", "dummy")  # SDL video drivers that show no window
+NO_DISPLAY_FIX = ("use render_mode='rgb_array' and save or show the frames yourself, run where "
+                  "there is a display (set DISPLAY or WAYLAND_DISPLAY), or set SDL_VIDEODRIVER=dummy "
+                  "to run without a window on purpose")
+
+
+def check_display() -> None:
+    """Refuse render_mode='human' where no window can be shown (a Linux machine without an X or
+    Wayland display), unless SDL_VIDEODRIVER names a driver on purpose."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                 or os.environ.get("WAYLAND_DISPLAY")):
+        raise DropInError(f"render_mode='human' needs a display and there is none (DISPLAY and "
+                          f"WAYLAND_DISPLAY are unset): {NO_DISPLAY_FIX}")
+
+
+# ---- an env made in a forked worker runs in a process of its own ----------------------------------
+
+_FORKED_AFTER_JAX = False
+
+
+def _after_fork_in_child() -> None:
+    global _FORKED_AFTER_JAX
+    try:
+        from jax._src import xla_bridge
+
+        started = xla_bridge.backends_are_initialized()
+    except Exception:  # the check moved in another JAX: assume the runtime had started
+        started = True
+    _FORKED_AFTER_JAX = _FORKED_AFTER_JAX or started
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def forked_after_jax() -> bool:
+    """Whether this process is a fork of one whose JAX runtime had started (its threads are gone
+    here, so the first compile would hang)."""
+    return _FORKED_AFTER_JAX
+
+
+class _Hosted:
+    """A :class:`JaxtariEnv` in a fresh interpreter (:func:`_serve`), driven over its
+    standard input and output with pickled calls. A subprocess, not a multiprocessing child:
+    gymnasium's workers are daemonic, and a daemonic process may not start children."""
+
+    def __init__(self, game: str, render_mode, settings: dict):
+        import subprocess
+
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        self._proc = subprocess.Popen([sys.executable, "-c", "import jaxtari.gym; jaxtari.gym._serve()"],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.call("make", game, render_mode, settings)
+
+    def call(self, name: str, *args, **kwargs):
+        import pickle
+
+        if self._proc is None:
+            raise DropInError("the env is closed")
+        try:
+            pickle.dump((name, args, kwargs), self._proc.stdin)
+            self._proc.stdin.flush()
+            ok, value = pickle.load(self._proc.stdout)
+        except (OSError, EOFError, pickle.UnpicklingError) as exc:
+            raise DropInError(f"the env's process ended ({exc!r}; exit status "
+                              f"{self._proc.poll()})") from None
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        if self._proc is not None:
+            try:
+                self.call("close")
+            except Exception:
+                pass
+            self._proc.stdin.close()
+            self._proc.wait(timeout=30)
+            self._proc = None
+
 
 def seed_chain(rng: np.random.Generator) -> np.ndarray:
     """The key data of an env's chain of episode keys, drawn from its gymnasium ``np_random``."""
     return rng.integers(0, 2**32, size=2, dtype=np.uint32)
+
+
+def _serve() -> None:
+    """The hosted env's process (:class:`_Hosted`): pickled calls in on standard input, answers
+    out on standard output."""
+    import pickle
+
+    # the protocol owns the real standard output; anything printed goes to standard error
+    channel_in = sys.stdin.buffer
+    channel_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdout = sys.stderr
+    env = None
+    while True:
+        try:
+            name, args, kwargs = pickle.load(channel_in)
+        except EOFError:
+            break
+        try:
+            if name == "make":
+                game, render_mode, settings = args
+                env = JaxtariEnv(game, render_mode=render_mode, **settings)
+                result = None
+            elif name == "spaces":
+                result = (env.observation_space, env.action_space, env.get_action_meanings())
+            elif name == "__setstate__":
+                env.__setstate__(*args)
+                result = None
+            else:
+                result = getattr(env, name)(*args, **kwargs)
+            answer = (True, result)
+        except Exception as exc:  # the caller raises it
+            answer = (False, exc)
+        pickle.dump(answer, channel_out)
+        channel_out.flush()
+        if name == "close":
+            break
 
 
 ENTRY_POINT = "jaxtari.gym:JaxtariEnv"

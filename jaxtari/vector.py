@@ -23,10 +23,11 @@ from gymnasium.vector.utils import batch_space
 
 from jaxtari import dropin
 from jaxtari.dropin import DropInError, Settings
-from jaxtari.gym import RENDER_FPS, seed_chain
+from jaxtari.gym import RENDER_FPS, check_settings, seed_chain, state_from_numpy, state_to_numpy
 from jaxtari.xla import select_tree
 
 INFO_KEYS = ("lives", "episode_frame_number", "frame_number")
+MAX_ENVS = 2**20  # a batch index fits int32 with room; more envs than this fit no memory anyway
 
 
 def _rows(mask, on_true, on_false):
@@ -92,8 +93,7 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
     def __init__(self, game: str = "pong", num_envs: int = 1, *,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
                  render_mode: str | None = None, **settings: Any):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise DropInError(f"num_envs={num_envs!r}: expected a whole number >= 1")
+        num_envs = dropin.whole_number("num_envs", num_envs, 1, MAX_ENVS)
         by_name = {m.name: m for m in AutoresetMode}
         try:
             self.autoreset_mode = by_name.get(str(autoreset_mode).upper()) or AutoresetMode(autoreset_mode)
@@ -103,9 +103,12 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
         if render_mode not in (None, "rgb_array"):
             raise DropInError(f"render_mode={render_mode!r}: the vector env renders 'rgb_array' "
                               "(every env's screen) or nothing")
-        unknown = set(settings) - {f for f in Settings.__dataclass_fields__ if f != "game"}
-        if unknown:
-            raise DropInError(f"unknown argument(s) {', '.join(sorted(unknown))}")
+        if "max_episode_steps" in settings:
+            raise DropInError(
+                f"max_episode_steps={settings['max_episode_steps']!r}: gymnasium's TimeLimit, which "
+                "the vector env does not apply; cap episodes with max_num_frames_per_episode "
+                "(frames: steps x frameskip), or use vectorization_mode='sync' for TimeLimit itself")
+        check_settings(settings)
         self.settings = Settings.make(game, **settings)
         self._fns = _batched(self.settings)
         core = self._fns.core
@@ -225,3 +228,22 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
 
     def close_extras(self, **kwargs):
         self._state = None
+
+    # ---- pickling: the settings, generators and episodes, never the compiled functions ----------
+    def __getstate__(self) -> dict:
+        return {"game": self.settings.game,
+                "settings": {f: getattr(self.settings, f) for f in Settings.__dataclass_fields__
+                             if f != "game"},
+                "num_envs": self.num_envs, "autoreset_mode": self.autoreset_mode.value,
+                "render_mode": self.render_mode, "rngs": self._rngs, "chain": self._chain,
+                "frame_number": self._frame_number, "ended": self._ended,
+                "state": None if self._state is None else state_to_numpy(self._state)}
+
+    def __setstate__(self, data: dict) -> None:
+        self.__init__(data["game"], data["num_envs"], autoreset_mode=data["autoreset_mode"],
+                      render_mode=data["render_mode"], **data["settings"])
+        self._rngs, self._chain = data["rngs"], data["chain"]
+        self._frame_number, self._ended = data["frame_number"], data["ended"]
+        if data["state"] is not None:
+            like = jax.eval_shape(self._fns.reset_all, self._chain)[0]
+            self._state = state_from_numpy(data["state"], like)

@@ -21,6 +21,7 @@ from alignment.reference.ale import AleError
 from alignment.reference.policy import POLICIES, PolicyError
 
 DEFAULT_OUT = Path(artefacts.AUDIT.folder)
+DEFAULT_FAULTS_DIR = Path(artefacts.FAULTS.folder)
 DEFAULT_MUTANTS = "24"  # source mutants sampled per audit (each needs its own compile)
 QUICK_MUTANTS = "8"  # with --quick
 
@@ -164,6 +165,10 @@ def _register_probes_and_compare(app) -> None:
                 "--frameskip", f"{frameskip} frames per step is more than --max-frames {max_frames}")
         cli_checks.output_dir(out)
         try:
+            mods = cli_checks.mod_list(mods)
+        except cli_checks.InputError as exc:
+            raise cli_checks.usage("--mods", exc) from None
+        try:
             with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
                           "{task.total}"), TimeElapsedColumn(), console=err, transient=True) as bar:
                 task = bar.add_task(f"compare {game}", total=2 * episodes + 1)
@@ -172,7 +177,7 @@ def _register_probes_and_compare(app) -> None:
                     policy_file=str(policy_file) if policy_file else None, max_frames=max_frames,
                     frameskip=frameskip, sticky=sticky,
                     advance=lambda label, n: bar.update(task, advance=n, description=label),
-                    mods=[m for item in mods for m in item.replace(",", " ").split()],
+                    mods=mods,
                 )
             paths = compare_report.write_report(report, out)
         except (UnknownCatalogGame, PolicyError, CompareError, AleError, BackendError) as exc:
@@ -190,7 +195,10 @@ def _mods_and_rules(canon: str, mods: list[str]) -> tuple[list[str], set[str]]:
     rules they declare they change."""
     from jaxtari.mods import ModError, resolve
 
-    wanted = [m for item in mods for m in item.replace(",", " ").split()]
+    try:
+        wanted = cli_checks.mod_list(mods)
+    except cli_checks.InputError as exc:
+        raise probes.ProbeError(str(exc)) from None
     try:
         resolved = resolve(canon, wanted)
     except ModError as exc:
@@ -292,7 +300,7 @@ def _register_audit(app) -> None:
         faults: bool = typer.Option(True, "--faults/--no-faults", help="run the seeded faults"),
         events: bool = typer.Option(True, "--events/--no-events", help="matched rollouts on both "
                                     "backends for behavioural precision"),
-        faults_dir: Path = typer.Option(Path(artefacts.FAULTS.folder), "--faults-dir",
+        faults_dir: Path = typer.Option(DEFAULT_FAULTS_DIR, "--faults-dir",
                                         help="folder of <game>.py seeded-fault sets"),
         docs: Optional[str] = typer.Option(None, "--docs", help="documents corpus to check the "
                                            "spec's spans against (default: $JAXTARI_ALIGN_DOCS)"),
@@ -309,6 +317,10 @@ def _register_audit(app) -> None:
             [], "--mods", help="audit the game modified by these mods (comma separated or "
             "repeated) into <out>/<game>+<mod>.json/.md: the probes of the rules they do not "
             "change, on ALE too where every mod has an ALE counterpart (else JAX-only)"),
+        replace: bool = typer.Option(
+            False, "--replace", help="overwrite a report in --out that holds more than this run "
+            "would (seeded faults, mutants, exploration, matched rollouts, LLM verdicts); without "
+            "it such a run is refused before any work"),
     ) -> None:
         """Probe every reviewed rule on ALE and on JAX in lockstep, explore from every start,
         trace rules to the code, measure precision, seed faults, mutation-test the audit; write
@@ -331,6 +343,12 @@ def _register_audit(app) -> None:
         if llm not in PROVIDERS:
             fail(f"unknown --llm {llm!r}; use one of: {', '.join(PROVIDERS)}")
         try:
+            mods = cli_checks.mod_list(mods)
+            if faults and faults_dir != DEFAULT_FAULTS_DIR:
+                cli_checks.input_dir(faults_dir, "--faults-dir")
+        except cli_checks.InputError as exc:
+            fail(str(exc))
+        try:
             sample = mutation.parse_option(
                 mutants if mutants is not None else QUICK_MUTANTS if quick else DEFAULT_MUTANTS)
         except mutation.MutationError as exc:
@@ -344,23 +362,27 @@ def _register_audit(app) -> None:
             _audit_modified(game, mods, llm=llm, model=model, out=out, specs=specs,
                             against=against, events=events, docs=docs,
                             explore="none" if not explore else "quick" if quick else "full",
-                            fail=fail, err=err)
+                            fail=fail, err=err, replace=replace)
             return
+        explore_as = "none" if not explore else "quick" if quick else "full"
         try:
             core.check_out_dir(out)
             canon = _canonical(game)
             atomic.check_targets(out, (f"{canon}.json", f"{canon}.md"), what="audit")
+            fault_count = _fault_count(canon, faults_dir) if faults else 0
+            if not replace:  # a committed audit is never replaced by one that ran less
+                _check_not_weaker(out, canon, faults=fault_count, sample=sample,
+                                  explore=explore_as, events=events, llm=llm)
             previous, ref = report.load_reference(canon, out, against)
             with err.status(f"audit {canon}") as status:
                 result = core.run_audit(
                     canon, llm=llm, model=model, out_dir=out, specs_dir=specs, faults=faults,
-                    faults_dir=faults_dir, docs=docs, events=events,
-                    explore="none" if not explore else "quick" if quick else "full",
+                    faults_dir=faults_dir, docs=docs, events=events, explore=explore_as,
                     mutants=sample,
                     progress=lambda label: status.update(f"audit {canon}: {label}"))
             paths = report.write(result, out, previous=previous, ref=ref)
         except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError,
-                FaultSetError) as exc:
+                FaultSetError, cli_checks.InputError) as exc:
             fail(str(exc))
         except OSError as exc:
             fail(f"cannot write the audit to {str(out)!r}: {exc}")
@@ -371,7 +393,7 @@ def _register_audit(app) -> None:
 
 
 def _audit_modified(game: str, mods: list[str], *, llm, model, out: Path, specs: Path, against,
-                    events: bool, docs, explore: str, fail, err) -> None:
+                    events: bool, docs, explore: str, fail, err, replace: bool = False) -> None:
     """``audit GAME --mods ...``: the modified game's audit (:mod:`alignment.audit.modded`)."""
     import typer
     from rich.console import Console
@@ -386,6 +408,9 @@ def _audit_modified(game: str, mods: list[str], *, llm, model, out: Path, specs:
         canon = _canonical(game)
         name = modded.report_name(modded.mod_sides(canon, mods))
         atomic.check_targets(out, (f"{name}.json", f"{name}.md"), what="audit")
+        if not replace:
+            _check_not_weaker(out, name, faults=0, sample=None, explore=explore, events=events,
+                              llm=llm)
         previous, ref = report.load_reference(name, out, against)
         with err.status(f"audit {name}") as status:
             result = modded.run_mod_audit(
@@ -393,7 +418,8 @@ def _audit_modified(game: str, mods: list[str], *, llm, model, out: Path, specs:
                 events=events, explore=explore,
                 progress=lambda label: status.update(f"audit {name}: {label}"))
         paths = report.write(result, out, previous=previous, ref=ref)
-    except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError) as exc:
+    except (core.AuditError, CorpusError, LLMError, atomic.OutputLocationError,
+            cli_checks.InputError) as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write the audit to {str(out)!r}: {exc}")
@@ -407,6 +433,71 @@ def _audit_modified(game: str, mods: list[str], *, llm, model, out: Path, specs:
     if (s["failing_on_jax"] or s["probe_errors"] or s["spec_gaps"]
             or m["unexplained_divergences"]):
         raise typer.Exit(1)
+
+
+def _fault_count(canon: str, faults_dir: Path) -> int:
+    """How many seeded faults the audit will run: a --faults-dir given without the game's fault
+    set is an error (a mistyped folder would audit with no faults, and say nothing)."""
+    from alignment.audit.faults import faults_file, load_faults
+
+    found = load_faults(canon, faults_dir)
+    if found is None and Path(faults_dir) != DEFAULT_FAULTS_DIR:
+        raise cli_checks.InputError(
+            f"--faults-dir {str(faults_dir)!r} holds no fault set of {canon} "
+            f"({faults_file(canon, faults_dir).name}); give the folder that holds it, or "
+            "--no-faults")
+    return len(found or [])
+
+
+def audit_measures(data: dict) -> dict:
+    """What an audit report holds, measure by measure (more is stronger; see
+    :func:`alignment.cli_checks.check_not_weaker`)."""
+    mutation = data.get("mutation") or None
+    size = ((mutation or {}).get("sample") or {}).get("size", 0) if mutation else 0
+    rollouts = (data.get("behaviour") or {}).get("rollouts") if isinstance(
+        data.get("behaviour"), dict) else None
+    return {
+        "seeded faults": len(data.get("faults") or []),
+        "mutation testing (source mutants sampled)": float("inf") if mutation and size is None
+        else (size if mutation else None),
+        "exploration budget": (data.get("exploration") or {}).get("budget") if isinstance(
+            data.get("exploration"), dict) else None,
+        "matched rollouts": bool(rollouts),
+        "LLM verdicts": (data.get("llm") or {}).get("provider", "offline") not in (None, "offline")
+        if isinstance(data.get("llm"), dict) else False,
+    }
+
+
+def _run_measures(*, faults: int, sample, explore: str, events: bool, llm: str) -> dict:
+    from alignment.audit.explore import FULL, QUICK
+
+    budget = {"full": FULL, "quick": QUICK}.get(explore)
+    return {
+        "seeded faults": faults,
+        "mutation testing (source mutants sampled)": None if sample is None
+        else float("inf") if sample.size is None else sample.size,
+        "exploration budget": None if budget is None else budget.to_json(),
+        "matched rollouts": bool(events),
+        "LLM verdicts": llm != "offline",
+    }
+
+
+def _check_not_weaker(out: Path, name: str, **run) -> None:
+    """Refuse a run whose audit would replace ``out/<name>.json`` with one that ran less."""
+    import json
+
+    from alignment import atomic
+
+    path = Path(out) / f"{name}.json"
+    if path.parent.is_dir():
+        atomic.recover(path.parent)
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return  # nothing readable there: nothing a report could be weaker than
+    if isinstance(data, dict) and data.get("schema") == artefacts.AUDIT.schema:
+        cli_checks.check_not_weaker(path, audit_measures(data), _run_measures(**run),
+                                    what="audit")
 
 
 def _canonical(game: str) -> str:

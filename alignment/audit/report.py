@@ -46,7 +46,14 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
         raise AuditError(f"--against {ref!r}: a ref or file name cannot start with '-'; give a "
                          f"branch, tag, commit or a path such as ./{ref}")
     if Path(ref).is_file():
-        return _parse(Path(ref).read_text("utf-8"), ref), ref
+        try:
+            text = Path(ref).read_text("utf-8")
+        except UnicodeDecodeError:
+            raise AuditError(f"--against {ref!r} is not text (a binary file?): give an audit "
+                             "report (.json) or a git ref") from None
+        except OSError as exc:
+            raise AuditError(f"--against {ref!r} cannot be read ({exc.strerror or exc})") from None
+        return _parse(text, ref), ref
     rel = artefacts.AUDIT.rel(game=game)
     try:
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
@@ -59,11 +66,16 @@ def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Option
         raise AuditError(f"--against {ref!r}: neither a file nor a git ref (fetch the base "
                          f"branch first, e.g. git fetch origin main)") from None
     shown = subprocess.run(["git", "cat-file", "blob", f"{sha}:{rel}"], cwd=top,
-                           capture_output=True, text=True)
+                           capture_output=True)
     if shown.returncode != 0:
         raise AuditError(f"--against {ref!r}: commit {sha[:12]} holds no {rel} (the game was not "
                          f"audited there); audit without --against")
-    return _parse(shown.stdout, f"{ref}:{rel}"), f"{ref}:{rel} at commit {sha[:12]}"
+    try:
+        text = shown.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        raise AuditError(f"--against {ref!r}: {rel} at commit {sha[:12]} is not text, so not an "
+                         "audit report") from None
+    return _parse(text, f"{ref}:{rel}"), f"{ref}:{rel} at commit {sha[:12]}"
 
 
 def _check_rows(data: dict, where: str) -> None:

@@ -62,6 +62,11 @@ class Configuration:
         default_factory=lambda: dict(DEFAULT_STAGE_MODULES))
 
     def __post_init__(self) -> None:
+        from alignment.llm import PROVIDERS
+
+        # checked here, when a run is configured, not by the audit after the spec stage has run
+        if self.llm not in PROVIDERS:
+            raise ValueError(f"unknown --llm {self.llm!r}; use one of: {', '.join(PROVIDERS)}")
         if self.playtest_missing not in PLAYTEST_MISSING:
             raise ValueError(f"playtest_missing must be one of {', '.join(PLAYTEST_MISSING)}, "
                              f"not {self.playtest_missing!r}")

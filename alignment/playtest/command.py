@@ -13,6 +13,7 @@ from rich.markup import escape
 from alignment import artefacts, catalog, cli_checks
 
 ROOT = Path(artefacts.PLAYTEST_SESSION.folder)
+NO_MODS = "none"  # replay --mods none: replay without the recorded mods
 
 
 class PlaytestCommandError(RuntimeError):
@@ -93,6 +94,10 @@ def register(app) -> None:
         N note (type, Enter), Q quit."""
         root = cli_checks.output_dir(root)
         try:
+            mods = cli_checks.mod_list(mods)
+        except cli_checks.InputError as exc:
+            raise cli_checks.usage("--mods", exc) from None
+        try:
             result = _play(game, seed, mode, mods, scale, fps, root)
         except _bad_input_errors() as exc:
             _fail(console, exc)
@@ -113,7 +118,7 @@ def register(app) -> None:
             None, "--jax-mod", help="replace the recorded mods of the JAX side (repeatable)"),
         mods: Optional[List[str]] = typer.Option(
             None, "--mods", help="replace the recorded mods on both sides (ALE where a mod has an "
-                                 "ALE counterpart; comma separated or repeated)"),
+                                 f"ALE counterpart; comma separated or repeated; {NO_MODS}: none)"),
         report: Optional[Path] = typer.Option(None, "--report", help="also write DIR/replay.{json,md}"),
     ) -> None:
         """Re-run each session's actions on both backends and check every recorded signal, frame by
@@ -131,8 +136,9 @@ def register(app) -> None:
                 console.print(f"no sessions for {canon} under {root / canon}: nothing to replay "
                               f"(record one with `jaxtari-align play {canon}`)", soft_wrap=True)
                 return
-            both = (None if mods is None else
-                    [m for item in mods for m in item.replace(",", " ").split()])
+            both = (None if mods is None else [] if mods == [NO_MODS] else cli_checks.mod_list(
+                mods, without=f"--mods {NO_MODS} replays without the recorded mods; leave it "
+                              "out to keep them"))
             results = replay(paths, jax_mods=jax_mods, mods=both)
         except _bad_input_errors() as exc:
             _fail(console, exc)

@@ -20,7 +20,10 @@ import numpy as np
 from alignment.stress import checkpoints as ckpts
 from alignment.stress.config import PPOConfig, budget_config
 
-FOLDER = re.compile(r"^(?P<game>[a-z0-9_]+)-(?P<obs>objects|pixels)-(?P<steps>\d+)$")
+# <game>[+<mod>...]-<obs>-<steps>: stress --mods trains into <game>+<mod>-... (agents of the
+# modified game, evaluated like any others)
+FOLDER = re.compile(r"^(?P<game>[a-z0-9_]+)(?P<mods>(?:\+[a-z0-9_]+)*)-(?P<obs>objects|pixels)"
+                    r"-(?P<steps>\d+)$")
 TRAINED_ON = "jax"  # the backend whose agents are evaluated (trained on the JAX game)
 
 
@@ -38,6 +41,7 @@ class Agents:
     num_actions: int
     mlp_sizes: tuple
     source: str  # the folder they were read from
+    mods: tuple = ()  # the mods of the game they were trained on (none: the original)
 
     def apply_fn(self):
         from alignment.stress.networks import make_network
@@ -69,7 +73,7 @@ def load(folder: Path, game: str, obs: str = "objects") -> Agents:
     if not folder.is_dir() or m is None:
         raise AgentsError(
             f"{folder}: not a stress checkpoint folder; agents are read from "
-            f"<stress out>/.checkpoints/<game>-<obs>-<steps> (e.g. "
+            f"<stress out>/.checkpoints/<game>[+<mod>...]-<obs>-<steps> (e.g. "
             f"stress/.checkpoints/{game}-{obs}-245760), made by `jaxtari-align stress {game} "
             f"--backends jax`")
     if m["game"] != game:
@@ -120,8 +124,9 @@ def load(folder: Path, game: str, obs: str = "objects") -> Agents:
         per_seed.append(train_state.params)
         seeds.append(seed)
     params = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *per_seed)
+    mods = tuple(m["mods"].split("+")[1:])
     return Agents(game, obs, config.total_timesteps, seeds, params, num_actions,
-                  tuple(config.mlp_sizes), str(folder))
+                  tuple(config.mlp_sizes), str(folder), mods)
 
 
 def train(game: str, budget: str | int, seeds: int, out_dir: Path, obs: str = "objects",

@@ -34,32 +34,43 @@ def robustness(
                                   help="agent steps per episode at most (27,000: the v5 cap)"),
     train_dir: Path = Path(artefacts.STRESS.folder),
     out: Path = typer.Option(Path(artefacts.ROBUSTNESS.folder), "--out", help="report folder"),
-    seed: int = typer.Option(0, "--seed", help="evaluation seed"),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**32 - 1, help="evaluation seed"),
+    replace: bool = typer.Option(False, "--replace",
+                                 help="overwrite a report in --out that holds more than this run "
+                                      "would (seeds, episodes, backends, mods, training budget, "
+                                      "steps per episode); without it such a run is refused"),
 ) -> None:
     """Evaluate PPO agents trained on GAME on each of its mods, on the JAX game and, where the
     mod has an ALE counterpart (RAM writes), on the real emulator; random baselines on each.
     Writes OUT/<game>.json, .md and a plot of PC per mod."""
     from rich.console import Console
+    from rich.markup import escape
 
     from alignment import cli_checks
     from alignment.atomic import OutputLocationError, check_writable_dir
     from alignment.robustness import report
-    from alignment.robustness.core import RobustnessInputError, ale_status, run_robustness, validate
+    from alignment.robustness.core import (RobustnessInputError, ale_status, check_not_busy,
+                                           run_measures, run_robustness, validate)
     from alignment.stress.config import StressInputError, budget_config
 
     console = Console(stderr=True)
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
-    mod_names = [m for item in (mods or []) for m in item.replace(",", " ").split()] or None
     try:
+        mod_names = None if mods is None else cli_checks.mod_list(
+            mods, without="leave it out for all of the game's mods")
         canon, names, kinds = validate(game, mod_names, kinds, seeds, episodes, max_steps)
         if agents is None:
             budget_config(budget, "objects")
+            check_not_busy(canon, budget, train_dir)
         else:
             cli_checks.input_dir(agents, "--agents")
         check_writable_dir(out)
+        if not replace:  # a committed report is never replaced by one that measured less
+            _check_not_weaker(out, canon, run_measures(canon, names, kinds, seeds, episodes,
+                                                       max_steps, budget, agents))
     except (RobustnessInputError, StressInputError, OutputLocationError,
             cli_checks.InputError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2)
     if "ale" in kinds:
         for m in names:
@@ -83,9 +94,33 @@ def robustness(
         shown = ", ".join(f"{s} {v:+.2f}" for s, v in iqm.items() if v is not None) or "undefined"
         verdict = result.comparison.get(m, {}).get("label")
         typer.echo(f"{canon} {m}: PC IQM {shown}" + (f"; JAX vs ALE {verdict}" if verdict else ""))
-    paths = report.write(result, out)
-    typer.echo(f"wrote {paths[0]}, {paths[1].name} and {paths[2].name} "
-               f"({result.wall_seconds:.0f} s)")
+    try:
+        paths = report.write(result, out)
+    except OSError as exc:
+        console.print(f"[red]error:[/red] cannot write the report to "
+                      f"{escape(repr(str(out)))}: {escape(str(exc))}", highlight=False,
+                      soft_wrap=True)
+        raise typer.Exit(1)
+    typer.echo(f"wrote {paths[0]}, {paths[1]} and {paths[2]} ({result.wall_seconds:.0f} s)")
+
+
+def _check_not_weaker(out: Path, game: str, new: dict) -> None:
+    """Refuse a run whose report would replace ``out/<game>.json`` with one that measured less."""
+    import json
+
+    from alignment import atomic, cli_checks
+    from alignment.robustness.core import report_measures
+
+    path = Path(out) / f"{game}.json"
+    if path.parent.is_dir():
+        atomic.recover(path.parent)
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return  # nothing readable there: nothing a report could be weaker than
+    if isinstance(data, dict) and data.get("schema") == artefacts.ROBUSTNESS.schema:
+        cli_checks.check_not_weaker(path, report_measures(data), new,
+                                    what="robustness report")
 
 
 def register(app: typer.Typer) -> None:

@@ -24,6 +24,8 @@ from alignment.robustness.schema import ORIGINAL
 
 SCHEMA = artefacts.ROBUSTNESS.schema
 SIDES = ("jax", "ale")
+MAX_SEEDS = 1_000  # agents evaluated (each a trained network)
+MAX_EPISODES = 10_000  # episodes per agent and variant
 
 
 class RobustnessInputError(ValueError):
@@ -107,10 +109,62 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
                 f"{canon}: no RAM decoding of its object features for the ALE side yet, so its "
                 f"agents cannot play the real game (games with one: "
                 f"{', '.join(supported_games())}); use --backends jax")
-    for what, v, low in (("seeds", seeds, 1), ("episodes", episodes, 1), ("max steps", max_steps, 1)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < low:
-            raise RobustnessInputError(f"{what} must be a whole number >= {low}, got {v!r}")
+    for what, v, low, high in (("--seeds", seeds, 1, MAX_SEEDS),
+                               ("--episodes", episodes, 1, MAX_EPISODES),
+                               ("--max-steps", max_steps, 1, ev.MAX_STEPS)):
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            raise RobustnessInputError(f"{what} must be a whole number from {low} to {high:,}, "
+                                       f"got {v!r}" + (" (the v5 episode cap: no episode has more "
+                                                       "agent steps)" if what == "--max-steps" else ""))
     return canon, names, backends
+
+
+def report_measures(data: dict) -> dict:
+    """What a robustness report holds, measure by measure (more is stronger; see
+    :func:`alignment.cli_checks.check_not_weaker`)."""
+    agents = data.get("agents") if isinstance(data.get("agents"), dict) else {}
+    return {
+        "agents (seeds)": len(agents.get("seeds") or []),
+        "training steps per seed": agents.get("steps_per_seed"),
+        "episodes per agent": data.get("episodes"),
+        "agent steps per episode": data.get("max_steps"),
+        "backends": sorted(data.get("sides") or {}),
+        "mods": sorted(data.get("mods") or {}),
+    }
+
+
+def run_measures(game: str, names: Sequence[str], backends: Sequence[str], seeds: int,
+                 episodes: int, max_steps: int, budget, agents_dir: Path | None) -> dict:
+    """:func:`report_measures` of the report a run with these options would write (before it
+    runs: the agents' steps from the budget, or from the --agents folder's name)."""
+    from alignment.stress.config import budget_config
+
+    if agents_dir is None:
+        steps = budget_config(budget, "objects").total_timesteps
+    else:
+        m = ag.FOLDER.match(Path(agents_dir).name)
+        steps = int(m["steps"]) if m else None
+    return {"agents (seeds)": seeds, "training steps per seed": steps,
+            "episodes per agent": episodes, "agent steps per episode": max_steps,
+            "backends": sorted(backends), "mods": sorted(names)}
+
+
+def check_not_busy(game: str, budget, train_dir: Path) -> None:
+    """Refuse, before any work, to train into checkpoints another run is training into now (its
+    message names this command's option, --train-dir)."""
+    from alignment import atomic
+    from alignment.stress.config import budget_config
+
+    root = ag.checkpoint_root(Path(train_dir), game, budget_config(budget, "objects"))
+    if not root.parent.is_dir():
+        return
+    try:
+        with atomic.exclusive(root.parent / f"{root.name}.lock",
+                              f"another run is training the agents into {root} now ({{holder}}); "
+                              "wait for it to finish, or give another --train-dir"):
+            pass
+    except (atomic.Busy, atomic.OutputLocationError) as exc:
+        raise RobustnessInputError(str(exc)) from None
 
 
 def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: Path | None = None,
@@ -186,7 +240,8 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     return RobustnessResult(
         canon, agents.obs,
         {"source": agents.source, "steps_per_seed": agents.steps, "seeds": agents.seeds,
-         "trained_here": trained, "trained_on": ag.TRAINED_ON},
+         "trained_here": trained, "trained_on": ag.TRAINED_ON,
+         **({"trained_mods": list(agents.mods)} if agents.mods else {})},
         episodes, random_episodes, max_steps, mod_info,
         sides,
         {m: {s: pcm.nan_to_none(v) for s, v in p.items()} for m, p in pc.items()},

@@ -54,7 +54,9 @@ def to_markdown(data: dict) -> str:
     lines = [
         f"# Robustness: {data['game']}, {data['obs']} agents",
         "",
-        f"{len(a['seeds'])} PPO agents trained on the original game ({a['trained_on']} side, "
+        f"{len(a['seeds'])} PPO agents trained on the "
+        f"{'game modified by ' + ', '.join(a['trained_mods']) if a.get('trained_mods') else 'original game'}"
+        f" ({a['trained_on']} side, "
         f"{a['steps_per_seed']:,} agent steps per seed; {'trained by this run' if a['trained_here'] else 'read from'} "
         f"`{a['source']}`), evaluated zero-shot on each mod: {data['episodes']} episodes per agent "
         f"and variant, {data['random_episodes']} random-policy episodes per variant, ALE v5 protocol "

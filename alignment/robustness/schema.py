@@ -73,6 +73,7 @@ class Agents(_Strict):
     seeds: List[int]
     trained_here: bool
     trained_on: Literal["jax"]
+    trained_mods: Optional[List[str]] = None  # agents read from a `stress --mods` folder
 
 
 class Report(_Strict):

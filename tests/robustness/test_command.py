@@ -41,7 +41,7 @@ def test_a_game_whose_features_ale_cannot_decode_is_refused_on_ale_before_any_wo
 
 
 def test_bad_numbers_and_backends_are_refused():
-    with pytest.raises(RobustnessInputError, match="episodes must be a whole number >= 1"):
+    with pytest.raises(RobustnessInputError, match="--episodes must be a whole number from 1 to 10,000, got 0"):
         validate("pong", None, ("jax",), 2, 0, 100)
     with pytest.raises(RobustnessInputError, match="unknown backend.*gym"):
         validate("pong", None, ("gym",), 2, 2, 100)
