@@ -25,8 +25,6 @@ from jaxtari.mods import InternalMod
 from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB, AtariWrapper
 
 OBS_TYPES = ("rgb", "grayscale", "objects")
-# ALE's max_num_frames_per_episode=None (or 0) means no cap; the wrapper counts frames in int32.
-NO_CAP = 2**31 - 1
 # ALE's grey level is round(0.299 r + 0.587 g + 0.114 b) (checked against getScreenGrayscale on
 # all four games); in integer thousandths so that XLA computes it exactly.
 GREY_WEIGHTS = (299, 587, 114)
@@ -44,6 +42,9 @@ INT32_MAX = 2**31 - 1
 # frames per step would never finish).
 MAX_FRAMESKIP = MAX_EPISODE_FRAMES
 MAX_MODE = 255  # ALE's modes and difficulties are one byte
+# ALE's max_num_frames_per_episode=None (or 0) means no cap; the wrapper counts frames in int32, and
+# a count at this "cap" plus any frameskip still fits (it is ~414 days of play at 60 Hz).
+NO_CAP = INT32_MAX - MAX_FRAMESKIP
 
 
 def whole_number(name: str, value, low: int, high: int, *, hint: str = "") -> int:
