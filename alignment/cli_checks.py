@@ -135,20 +135,32 @@ def mod_list(items, option: str = "--mods", *, without: str = "leave it out for 
 
 # ---- replacing a committed report ------------------------------------------------------------------
 
-def _at_least(new, old) -> bool:
-    """Whether a measure ``new`` of a run is at least ``old``: numbers compare, None is nothing,
-    a list or set must hold every item of the old one, a mapping every key at least as much."""
-    if old is None or old is False:
+def _nothing(value) -> bool:
+    """None, False, 0 or an empty collection: a measure that holds nothing."""
+    if value is None or value is False:
         return True
-    if new is None or new is False:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == 0
+    return isinstance(value, (list, tuple, set, frozenset, dict)) and not value
+
+
+def _at_least(new, old) -> bool:
+    """Whether a measure ``new`` of a run is at least ``old``: nothing is never a loss and
+    anything beats nothing; numbers compare, a collection must hold every item of the old one, a
+    mapping every key at least as much; values of different kinds are a loss."""
+    if _nothing(old):
+        return True
+    if _nothing(new):
         return False
     if isinstance(old, dict):
         return isinstance(new, dict) and all(_at_least(new.get(k), v) for k, v in old.items())
     if isinstance(old, (list, tuple, set, frozenset)):
         return isinstance(new, (list, tuple, set, frozenset)) and set(old) <= set(new)
     if isinstance(old, bool):
-        return bool(new)
-    return new >= old
+        return True
+    if isinstance(new, (int, float)) and isinstance(old, (int, float)):
+        return new >= old
+    return False
 
 
 def _shown(value) -> str:

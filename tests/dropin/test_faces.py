@@ -1,0 +1,152 @@
+"""Issue 49, the gymnasium face: one check of ALE's keyword arguments with ranges that fit what the
+compiled step carries (int32), ``env.unwrapped.ale.lives()``, pickling of an env and a vector env,
+``render_mode="human"`` without a display, and gymnasium's async vector env with its own defaults
+(workers forked after JAX started)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import gymnasium
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jaxtari  # noqa: F401  (registers the ids)
+from jaxtari.dropin import INT32_MAX, MAX_FRAMESKIP, MAX_MODE, DropInError, Settings
+
+_ANY = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),
+                 st.text(max_size=6), st.just(2**31), st.just(10**12), st.just("False"))
+
+
+def _whole(v, low, high) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool)) and low <= v <= high
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(["frameskip", "max_num_frames_per_episode", "mode", "difficulty",
+                             "full_action_space", "repeat_action_probability"]), value=_ANY)
+def test_any_value_of_an_ale_argument_is_taken_exactly_or_refused_by_name(name, value):
+    try:
+        made = Settings.make("pong", **{name: value})
+    except DropInError as exc:
+        assert f"{name}={value!r}" in str(exc)
+        made = None
+    if name == "frameskip":
+        ok = _whole(value, 1, MAX_FRAMESKIP)
+    elif name == "max_num_frames_per_episode":
+        ok = value is None or _whole(value, 0, INT32_MAX - 4)
+    elif name in ("mode", "difficulty"):
+        ok = value is None or _whole(value, 0, MAX_MODE)
+    elif name == "full_action_space":
+        ok = isinstance(value, bool)
+    else:
+        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
+              and 0.0 <= value <= 1.0)
+    assert (made is not None) == ok
+    if made is not None and value is not None:
+        got = getattr(made, name)
+        assert got == value or (name == "max_num_frames_per_episode" and value == 0 and got is None)
+
+
+@pytest.mark.parametrize("kwargs, says", [
+    ({"max_num_frames_per_episode": 10**12}, "from 0 to 2,147,483,643"),
+    ({"frameskip": 2**31}, "from 1 to 108,000"),
+    ({"full_action_space": "False"}, "expected True or False"),
+])
+def test_values_jax_would_overflow_are_refused_at_make(kwargs, says):
+    with pytest.raises(DropInError, match=says):
+        gymnasium.make("jaxtari/Pong-v5", **kwargs)
+    with pytest.raises(DropInError, match=says):
+        gymnasium.make_vec("jaxtari/Pong-v5", num_envs=2, **kwargs)
+
+
+def test_the_vector_entry_point_names_the_time_limit_it_does_not_apply():
+    with pytest.raises(DropInError, match="max_episode_steps=10: gymnasium's TimeLimit"):
+        gymnasium.make_vec("jaxtari/Pong-v5", num_envs=2, max_episode_steps=10)
+    env = gymnasium.make("jaxtari/Pong-v5", obs_type="objects", max_episode_steps=10**12)
+    env.reset(seed=0)
+    assert env.step(0)[3] is False
+
+
+def test_ale_lives_is_what_info_says():
+    env = gymnasium.make("jaxtari/BreakoutNoFrameskip-v4", obs_type="objects")
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.unwrapped.ale.lives()
+    _, info = env.reset(seed=1)
+    assert env.unwrapped.ale.lives() == info["lives"] == 5
+    for _ in range(3000):
+        _, _, term, trunc, info = env.step(1)
+        assert env.unwrapped.ale.lives() == info["lives"]
+        assert env.unwrapped.ale.getEpisodeFrameNumber() == info["episode_frame_number"]
+        if info["lives"] < 5 or term:
+            break
+    assert info["lives"] < 5  # the check saw a life lost
+
+
+def test_a_pickled_env_plays_on_exactly_as_the_original():
+    env = gymnasium.make("jaxtari/Pong-v5", obs_type="objects")
+    env.reset(seed=3)
+    for a in (1, 2, 3) * 5:
+        env.step(a)
+    copy = pickle.loads(pickle.dumps(env))
+    for a in (0, 1, 2, 3, 4, 5) * 10:
+        mine, theirs = env.step(a), copy.step(a)
+        assert np.array_equal(mine[0], theirs[0]) and mine[1:] == theirs[1:]
+    a, b = env.reset(), copy.reset()  # the seed chain travelled too
+    assert np.array_equal(a[0], b[0]) and a[1] == b[1]
+    fresh = pickle.loads(pickle.dumps(gymnasium.make("jaxtari/Pong-v5")))
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        fresh.step(0)
+
+
+def test_a_pickled_vector_env_plays_on_exactly_as_the_original():
+    env = gymnasium.make_vec("jaxtari/Pong-v5", num_envs=3, obs_type="objects")
+    env.reset(seed=1)
+    for t in range(10):
+        env.step([t % 6, 1, 2])
+    copy = pickle.loads(pickle.dumps(env))
+    for t in range(40):
+        mine, theirs = env.step([t % 6, 3, 4]), copy.step([t % 6, 3, 4])
+        for x, y in zip(mine[:4], theirs[:4]):
+            assert np.array_equal(x, y)
+
+
+def test_human_render_without_a_display_says_so(monkeypatch):
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(var, raising=False)
+    if not sys.platform.startswith("linux"):
+        pytest.skip("DISPLAY is how Linux names its display")
+    with pytest.raises(DropInError, match="render_mode='human' needs a display and there is none"):
+        gymnasium.make("jaxtari/Pong-v5", render_mode="human")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # asked for on purpose: allowed
+    env = gymnasium.make("jaxtari/Pong-v5", obs_type="objects", render_mode="human")
+    env.reset(seed=0)
+    env.close()
+
+
+def test_async_vector_env_with_gymnasiums_defaults_works():
+    """gymnasium forks its workers on Linux after the parent made one env (JAX started): each
+    worker's env then runs in a fresh interpreter, and the results equal the sync vector env's."""
+    code = textwrap.dedent("""
+        import numpy as np, gymnasium as gym, jaxtari
+        a = gym.make_vec("jaxtari/Pong-v5", num_envs=2, vectorization_mode="async", obs_type="objects")
+        s = gym.make_vec("jaxtari/Pong-v5", num_envs=2, vectorization_mode="sync", obs_type="objects")
+        oa, _ = a.reset(seed=7); os_, _ = s.reset(seed=7)
+        assert np.array_equal(oa, os_)
+        for t in range(20):
+            ra = a.step([t % 6, 1]); rs = s.step([t % 6, 1])
+            for x, y in zip(ra[:4], rs[:4]):
+                assert np.array_equal(x, y)
+        a.close(); s.close()
+        print("same")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=400,
+                         env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().endswith("same")

@@ -1,0 +1,231 @@
+"""Issue 49, the command line: a committed report is never replaced by a weaker one without
+--replace (and the file is left byte for byte), ``--mods ''`` is the same error on every stage, and
+options checked before any work (``--faults-dir``, ``--against``, ``--max-steps``, ``--llm``).
+
+Each refused run ends before an emulator starts or a compile begins, so these run in seconds."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from alignment import atomic, cli_checks
+from alignment.cli import app
+
+REPO = Path(__file__).resolve().parents[1]
+RUNNER = CliRunner()
+
+
+def invoke(*args: str):
+    result = RUNNER.invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def text(result) -> str:
+    """All that was printed, with rich's boxes and line wrapping taken out."""
+    out = result.output + (result.stderr if result.stderr_bytes is not None else "")
+    return re.sub(r"\s+", " ", re.sub(r"[│╭╮╰╯─]", " ", out))
+
+
+@pytest.fixture()
+def committed(tmp_path):
+    """Copies of the committed pong audits and robustness report, in folders of their own."""
+    audits, robustness = tmp_path / "audits", tmp_path / "robustness"
+    audits.mkdir()
+    robustness.mkdir()
+    for name in ("pong.json", "pong.md", "pong+no_enemy_points.json", "pong+no_enemy_points.md"):
+        shutil.copy(REPO / "audits" / name, audits / name)
+    for name in ("pong.json", "pong.md", "pong-pc.png"):
+        shutil.copy(REPO / "robustness" / name, robustness / name)
+    return audits, robustness
+
+
+def _bytes(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+# ---- data loss ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options, lost", [
+    (["--no-faults", "--no-explore", "--no-events", "--mutants", "none"],
+     ["seeded faults: 9 now, 0", "mutation testing", "exploration budget", "matched rollouts"]),
+    (["--no-faults", "--quick"], ["seeded faults: 9 now, 0 in this run"]),
+    (["--quick", "--mutants", "4"], ["source mutants sampled): 8 now, 4 in this run"]),
+    (["--quick", "--no-events"], ["matched rollouts: yes now, none in this run"]),
+])
+def test_audit_refuses_to_replace_a_committed_audit_with_a_weaker_one(committed, options, lost):
+    audits, _ = committed
+    before = _bytes(audits)
+    result = invoke("audit", "pong", "--out", audits, *options)
+    said = text(result)
+    assert result.exit_code == 1
+    assert f"{audits / 'pong.json'} holds a stronger audit than this run would write" in said
+    for item in lost:
+        assert item in said
+    assert "--replace to overwrite" in said and "pass --out to write this run elsewhere" in said
+    assert _bytes(audits) == before
+
+
+def test_audit_of_a_modified_game_refuses_a_weaker_one_too(committed):
+    audits, _ = committed
+    before = _bytes(audits)
+    result = invoke("audit", "pong", "--mods", "no_enemy_points", "--no-explore", "--out", audits)
+    assert result.exit_code == 1
+    assert "pong+no_enemy_points.json holds a stronger audit" in text(result)
+    assert "exploration budget" in text(result)
+    assert _bytes(audits) == before
+
+
+def test_the_committed_audits_own_options_and_stronger_ones_pass_the_check(committed):
+    """What re-makes a committed audit (--quick, its 8 mutants) and the full default are never
+    refused: only a run that holds less is."""
+    from alignment.audit.command import _check_not_weaker
+    from alignment.audit.mutants import Sample
+
+    audits, _ = committed
+    for explore, size in (("quick", 8), ("full", 24), ("full", None)):
+        _check_not_weaker(audits, "pong", faults=9, sample=Sample(size), explore=explore,
+                          events=True, llm="offline")
+    _check_not_weaker(audits, "pong+no_enemy_points", faults=0, sample=None, explore="quick",
+                      events=True, llm="offline")
+    with pytest.raises(cli_checks.ReplaceRefused, match="seeded faults: 9 now, 8 in this run"):
+        _check_not_weaker(audits, "pong", faults=8, sample=Sample(8), explore="quick",
+                          events=True, llm="offline")
+
+
+def test_robustness_refuses_a_smoke_run_over_the_committed_report(committed):
+    _, robustness = committed
+    before = _bytes(robustness)
+    result = invoke("robustness", "pong", "--budget", "smoke", "--seeds", "1", "--episodes", "1",
+                    "--backends", "jax", "--max-steps", "100", "--out", robustness)
+    said = text(result)
+    assert result.exit_code == 2
+    assert f"{robustness / 'pong.json'} holds a stronger robustness report" in said
+    for item in ("agents (seeds): 5 now, 1 in this run", "episodes per agent: 4 now, 1",
+                 "backends: [ale, jax] now, [jax] in this run", "--replace to overwrite"):
+        assert item in said
+    assert _bytes(robustness) == before
+
+
+def test_robustness_measures_of_the_committed_command_are_not_weaker():
+    from alignment.robustness.core import report_measures, run_measures
+
+    data = json.loads((REPO / "robustness" / "pong.json").read_text())
+    new = run_measures("pong", sorted(data["mods"]), ("jax", "ale"), 5, 4, 16000, "cpu",
+                       REPO / "stress" / ".checkpoints" / "pong-objects-2097152")
+    cli_checks.check_not_weaker("pong.json", report_measures(data), new, what="report")
+
+
+@settings(max_examples=60, deadline=None)
+@given(old=st.dictionaries(st.sampled_from("abcd"), st.one_of(
+           st.none(), st.booleans(), st.integers(0, 9), st.lists(st.sampled_from("xyz"), max_size=3))),
+       new=st.dictionaries(st.sampled_from("abcd"), st.one_of(
+           st.none(), st.booleans(), st.integers(0, 9), st.lists(st.sampled_from("xyz"), max_size=3))))
+def test_a_run_is_refused_exactly_when_some_measure_is_lost(old, new):
+    def lost(o, n):  # the rule written out: nothing is never lost, anything beats nothing
+        if o is None or o is False or o == 0 or o == []:
+            return False
+        if n is None or n is False or n == 0 or n == []:
+            return True
+        if isinstance(o, bool):
+            return False
+        if isinstance(o, list):
+            return not isinstance(n, list) or not set(o) <= set(n)
+        return isinstance(n, list) or n < o
+    expect = any(lost(v, new.get(k)) for k, v in old.items())
+    try:
+        cli_checks.check_not_weaker("r.json", old, new, what="report")
+        refused = False
+    except cli_checks.ReplaceRefused as exc:
+        refused = True
+        assert "--replace to overwrite r.json" in str(exc)
+    assert refused == expect
+
+
+# ---- one reading of --mods ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    ["audit", "pong"], ["compare", "pong"], ["probe", "pong"], ["robustness", "pong"],
+    ["stress", "pong"], ["play", "pong"], ["playtest", "replay", "--game", "pong"],
+])
+@pytest.mark.parametrize("value", ["", " ", ",", " , "])
+def test_mods_naming_no_mod_is_the_same_error_on_every_stage(command, value, tmp_path):
+    result = invoke(*command, "--mods", value)
+    assert result.exit_code in (1, 2)
+    assert f"--mods {value!r} names no mod" in text(result)
+    assert "(comma separated or repeated: --mods a,b or --mods a --mods b)" in text(result)
+
+
+def test_mod_list_reads_commas_and_repeats_alike():
+    assert cli_checks.mod_list(["a,b", "c", " d , e "]) == ["a", "b", "c", "d", "e"]
+    assert cli_checks.mod_list([]) == [] and cli_checks.mod_list(None) == []
+
+
+# ---- checked before any work ---------------------------------------------------------------------
+
+def test_a_mistyped_faults_dir_is_an_error_not_an_audit_without_faults(tmp_path):
+    result = invoke("audit", "pong", "--faults-dir", tmp_path / "faultz", "--out", tmp_path / "o")
+    assert result.exit_code == 1 and "--faults-dir" in text(result) and "no such folder" in text(result)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = invoke("audit", "pong", "--faults-dir", empty, "--out", tmp_path / "o")
+    assert result.exit_code == 1
+    assert f"--faults-dir '{empty}' holds no fault set of pong (pong.py)" in text(result)
+    assert not (tmp_path / "o" / "pong.json").exists()
+
+
+def test_against_a_binary_file_is_named(tmp_path):
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(bytes(range(256)) * 4)
+    result = invoke("audit", "pong", "--against", blob, "--out", tmp_path / "o")
+    assert result.exit_code == 1
+    assert f"--against '{blob}' is not text (a binary file?)" in text(result)
+
+
+@pytest.mark.parametrize("value", ["10000000000", "27001", "0", "-5"])
+def test_robustness_max_steps_beyond_the_v5_cap_is_refused(value, tmp_path):
+    result = invoke("robustness", "pong", "--max-steps", value, "--out", tmp_path)
+    assert result.exit_code == 2
+    assert "--max-steps must be a whole number from 1 to 27,000" in text(result)
+
+
+def test_run_refuses_an_unknown_llm_before_any_stage(tmp_path):
+    result = invoke("run", "pong", "--llm", "bogus", "--state-dir", tmp_path / "state")
+    assert result.exit_code == 2
+    assert "unknown --llm 'bogus'; use one of: offline, anthropic, openai" in text(result)
+    assert not (tmp_path / "state" / "reports").exists()
+
+
+def test_robustness_names_its_own_option_when_another_run_trains_the_agents(tmp_path):
+    from alignment.robustness import agents as ag
+    from alignment.robustness.core import RobustnessInputError, check_not_busy
+    from alignment.stress.config import budget_config
+
+    root = ag.checkpoint_root(tmp_path, "pong", budget_config("smoke", "objects"))
+    with atomic.exclusive(root.parent / f"{root.name}.lock", "held"):
+        with pytest.raises(RobustnessInputError, match="or give another --train-dir$"):
+            check_not_busy("pong", "smoke", tmp_path)
+    check_not_busy("pong", "smoke", tmp_path)  # free again
+
+
+def test_agents_from_a_stress_mods_folder_are_read_as_agents_of_the_game(tmp_path):
+    from alignment.robustness import agents as ag
+
+    m = ag.FOLDER.match("pong+no_enemy_points+lazy_enemy-objects-2048")
+    assert (m["game"], m["mods"], m["steps"]) == ("pong", "+no_enemy_points+lazy_enemy", "2048")
+    folder = tmp_path / "pong+no_enemy_points-objects-2048"
+    (folder / "jax").mkdir(parents=True)
+    with pytest.raises(ag.AgentsError, match="no seeds trained on the jax side"):
+        ag.load(folder, "pong")
+    other = tmp_path / "freeway+stop_cars-objects-2048"
+    other.mkdir()
+    with pytest.raises(ag.AgentsError, match="trained on freeway, not pong"):
+        ag.load(other, "pong")
