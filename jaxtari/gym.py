@@ -8,6 +8,11 @@ takes and returns numpy, and gives ALE's ``info`` (``lives``, ``episode_frame_nu
 no sticky actions). ``gymnasium.make_vec("jaxtari/Pong-v5", num_envs=N)`` gives
 :class:`jaxtari.vector.JaxtariVectorEnv`, all N envs in one compiled call.
 
+``vectorization_mode="async"`` works with gymnasium's defaults: a worker forked after JAX started
+runs its env in a fresh interpreter of its own (JAX does not survive a fork), and
+``vector_kwargs={"context": "spawn"}`` or ``"forkserver"`` avoid the fork altogether. Envs and
+vector envs pickle (their settings, generators and episodes; the compiled functions are rebuilt).
+
 The ids exist once ``jaxtari`` is imported (``gymnasium.register_envs(jaxtari)`` says so to
 linters), and ``gymnasium.make("jaxtari:jaxtari/Pong-v5")`` imports it.
 """
