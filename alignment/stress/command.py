@@ -76,10 +76,6 @@ def stress(
 
     console = Console(stderr=True)
     cli_checks.output_dir(out, "--out")  # a usage error naming the fix, before any work
-    try:  # --mods '' is an error on every stage (cli_checks.mod_list), never "the original game"
-        mods = cli_checks.mod_list(mods)
-    except cli_checks.InputError as exc:
-        raise cli_checks.usage("--mods", exc) from None
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
     try:
         canon, kinds = validate(game, obs, kinds, seeds)
