@@ -165,9 +165,11 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions):
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
+        # a bool among ints would become 0 or 1 in the array: a move nobody chose
+        mixed = isinstance(actions, (list, tuple)) and any(isinstance(a, (bool, np.bool_)) for a in actions)
         actions = np.asarray(actions)
         n = self.single_action_space.n
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer) \
+        if mixed or actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer) \
                 or actions.min() < 0 or actions.max() >= n:
             raise DropInError(f"actions must be {self.num_envs} integers in 0..{n - 1}, got {actions!r}")
         actions = actions.astype(np.int32)

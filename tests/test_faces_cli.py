@@ -229,3 +229,16 @@ def test_agents_from_a_stress_mods_folder_are_read_as_agents_of_the_game(tmp_pat
     other.mkdir()
     with pytest.raises(ag.AgentsError, match="trained on freeway, not pong"):
         ag.load(other, "pong")
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=st.lists(st.text(alphabet=" ,ab_", max_size=8), max_size=4))
+def test_any_mods_option_is_its_names_or_refused_by_its_value(items):
+    pieces = [item.replace(",", " ").split() for item in items]
+    try:
+        got = cli_checks.mod_list(items)
+    except cli_checks.InputError as exc:
+        empty = [item for item, p in zip(items, pieces) if not p]
+        assert empty and f"--mods {empty[0]!r} names no mod" in str(exc)
+        return
+    assert all(pieces) and got == [m for p in pieces for m in p]

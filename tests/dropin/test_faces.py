@@ -150,3 +150,54 @@ def test_async_vector_env_with_gymnasiums_defaults_works():
                          env={**os.environ, "JAX_PLATFORMS": "cpu"})
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip().endswith("same")
+
+
+@pytest.fixture(scope="module")
+def vec():
+    env = gymnasium.make_vec("jaxtari/Pong-v5", num_envs=2, obs_type="objects")
+    env.reset(seed=0)
+    return env
+
+
+@settings(max_examples=80, deadline=None)
+@given(actions=st.one_of(
+    st.lists(st.one_of(st.integers(-3, 8), st.floats(allow_nan=True), st.booleans(), st.none()),
+             min_size=0, max_size=3),
+    st.integers(), st.text(max_size=3)))
+def test_any_vector_action_batch_is_stepped_as_given_or_refused(vec, actions):
+    legal = (isinstance(actions, list) and len(actions) == 2
+             and all(isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 6 for a in actions))
+    try:
+        vec.step(actions)
+        stepped = True
+    except DropInError as exc:
+        stepped = False
+        assert "actions must be 2 integers in 0..5" in str(exc)
+    assert stepped == legal
+
+
+@settings(max_examples=60, deadline=None)
+@given(action=st.one_of(st.integers(-3, 8), st.floats(allow_nan=True), st.booleans(), st.none(),
+                        st.text(max_size=3), st.sampled_from([np.int64(2), np.array(3), np.float32(1)])))
+def test_any_single_action_is_stepped_as_given_or_refused(action):
+    env = _single()
+    legal = ((isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < 6)
+             or (isinstance(action, np.ndarray) and action.shape == () and 0 <= action < 6))
+    try:
+        env.step(action)
+        stepped = True
+    except DropInError as exc:
+        stepped = False
+        assert f"invalid action {action!r}" in str(exc)
+    assert stepped == legal
+
+
+_SINGLE = []
+
+
+def _single():
+    if not _SINGLE:
+        env = gymnasium.make("jaxtari/Pong-v5", obs_type="objects", disable_env_checker=True)
+        env.reset(seed=0)
+        _SINGLE.append(env)
+    return _SINGLE[0]
