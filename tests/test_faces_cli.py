@@ -242,3 +242,19 @@ def test_any_mods_option_is_its_names_or_refused_by_its_value(items):
         assert empty and f"--mods {empty[0]!r} names no mod" in str(exc)
         return
     assert all(pieces) and got == [m for p in pieces for m in p]
+
+
+def test_replace_lets_a_weaker_run_past_the_check(committed, tmp_path):
+    """With --replace the weaker run goes on to its work (here it stops at the next check, a spec
+    folder without the game's spec, so that no audit runs), and the report is still untouched."""
+    audits, robustness = committed
+    before = _bytes(audits)
+    result = invoke("audit", "pong", "--no-faults", "--mutants", "none", "--no-explore",
+                    "--no-events", "--replace", "--specs", tmp_path / "nospecs", "--out", audits)
+    assert result.exit_code == 1
+    assert "stronger audit" not in text(result) and "nospecs" in text(result)
+    assert _bytes(audits) == before
+    result = invoke("robustness", "pong", "--seeds", "1", "--replace", "--agents",
+                    tmp_path / "noagents", "--out", robustness)
+    assert result.exit_code == 2
+    assert "stronger" not in text(result) and "--agents" in text(result)
