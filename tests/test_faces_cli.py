@@ -258,3 +258,9 @@ def test_replace_lets_a_weaker_run_past_the_check(committed, tmp_path):
                     tmp_path / "noagents", "--out", robustness)
     assert result.exit_code == 2
     assert "stronger" not in text(result) and "--agents" in text(result)
+
+
+def test_a_model_without_an_llm_is_named_not_ignored(tmp_path):
+    result = invoke("audit", "pong", "--model", "claude-x", "--out", tmp_path)
+    assert result.exit_code == 1
+    assert "--model 'claude-x' names a model for --llm anthropic or openai" in text(result)

@@ -342,6 +342,9 @@ def _register_audit(app) -> None:
 
         if llm not in PROVIDERS:
             fail(f"unknown --llm {llm!r}; use one of: {', '.join(PROVIDERS)}")
+        if model is not None and llm == "offline":
+            fail(f"--model {model!r} names a model for --llm anthropic or openai; the offline "
+                 "auditor has none: add --llm, or leave --model out")
         try:
             mods = cli_checks.mod_list(mods)
             if faults and faults_dir != DEFAULT_FAULTS_DIR:
