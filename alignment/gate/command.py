@@ -56,6 +56,31 @@ def _head(root: Path) -> Optional[str]:
     return out.stdout.strip()[:12] if out.returncode == 0 else None
 
 
+# What CODEOWNERS protects (.github/CODEOWNERS): the gate lists each one a change edits.
+PROTECTED = ("alignment/gate/", ".github/", "fidelity.toml", "CODEOWNERS")
+
+
+def protected_changes(base: str, root: Path) -> list[str]:
+    """The protected files a change edits against ``base`` (merge base to HEAD and the work tree)."""
+    sha = gate.resolve_ref(base, root)
+    out = subprocess.run(["git", "diff", "--name-only", sha, "--"], cwd=root, capture_output=True,
+                         text=True)
+    paths = out.stdout.splitlines() if out.returncode == 0 else []
+    return sorted(p for p in paths if any(p == g.rstrip("/") or (g.endswith("/") and
+                                                                  p.startswith(g))
+                                          for g in PROTECTED))
+
+
+def _declarations(root: Path):
+    from alignment.gate import declarations
+
+    def read(sha: Optional[str]) -> dict:
+        if sha is None:
+            return declarations.current(root)
+        return declarations.at_commit(sha, str(root.resolve()))
+    return read
+
+
 def _verify(console: Console, regenerated: Path, root: Path) -> list[str]:
     problems, games = verify.verify_audits(regenerated, root)
     stress_problems, reports = verify.verify_stress(root, out=regenerated)
@@ -84,6 +109,9 @@ def register(app: typer.Typer) -> None:
         verify_dir: Optional[Path] = typer.Option(
             None, "--verify-artefacts", help="folder CI re-made the audits into (DIR/audits/): a "
                                              "committed artefact that differs fails"),
+        trace: bool = typer.Option(True, "--trace/--no-trace",
+                                   help="trace each game's step in a fresh interpreter: a module "
+                                        "it imports that its code hash does not cover fails"),
     ) -> None:
         """Re-derive the committed audits, playtest sessions and stress reports and check them
         against fidelity.toml (and against --base)."""
@@ -116,10 +144,15 @@ def register(app: typer.Typer) -> None:
         unknown = sorted(set(chosen) - set(known))
         if unknown:
             _fail(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(known)}")
+        from alignment.gate import closure
+
         verdicts = [gate.evaluate(g, cfg.for_game(g), root=root, base=base,
                                   replay=gate.replay_sessions if replay else None,
                                   fingerprint=gate.core.current_fingerprint if replay else None,
-                                  config=cfg, base_config=base_cfg) for g in chosen]
+                                  config=cfg, base_config=base_cfg,
+                                  declarations=_declarations(root) if base else None,
+                                  closure=(lambda g: closure.problems(g, root)) if trace else None)
+                    for g in chosen]
         # CI logs are not terminals: without a width rich squeezes the table into 80 columns
         console = Console(width=None if sys.stdout.isatty() else 132)
         artefact_problems = _verify(console, verify_dir, root) if verify_dir is not None else []
@@ -137,7 +170,8 @@ def register(app: typer.Typer) -> None:
         for problem in artefact_problems:
             console.print(f"artefacts: {problem}", soft_wrap=True, markup=False)
 
-        options = {"base": base, "commit": _head(root), "artefact_problems": artefact_problems}
+        options = {"base": base, "commit": _head(root), "artefact_problems": artefact_problems,
+                   "protected": protected_changes(base, root) if base else []}
         text = report.markdown(verdicts, **options)
         if summary:
             with open(summary, "a", encoding="utf-8") as f:  # the step summary is appended to

@@ -4,10 +4,12 @@
 name exactly as the catalog spells it). Types are strict: a threshold is a number in [0, 1] (not a
 string, not a boolean, not NaN), a switch is ``true``/``false`` (not ``"yes"``, not 1).
 
-``[overrides.<game>] reason = "..."`` is the reviewed field: a change that weakens a game's gate
-against the base (a threshold lowered, a switch turned off, a stress verdict worse than the base's)
-fails unless the pull request adds or rewrites that game's reason. The gate posts every reason it
-honoured in its comment, so the reviewer reads it next to the table.
+``[overrides.<game>]`` is the reviewed field: one reason per weakening, keyed by the exact item the
+gate names (``"fidelity:recall" = "..."``, ``"spec.rule:scoring.point-for" = "..."``,
+``"artefact:robustness/pong.json" = "..."``; :mod:`alignment.gate.weakening` lists the kinds). A
+change that weakens a game's gate against the base fails for each item that the pull request does
+not give a new or rewritten reason for; the gate lists every item with its reason in its comment,
+so the reviewer reads them next to the table.
 """
 
 from __future__ import annotations
@@ -68,14 +70,15 @@ class GameOverrides(_Strict):
     mod_audits: Optional[bool] = None
 
 
-class Override(_Strict):
-    reason: str = Field(min_length=MIN_REASON_CHARS)
+Reason = Annotated[str, Field(min_length=MIN_REASON_CHARS)]
 
 
 class FidelityConfig(_Strict):
     defaults: Thresholds = Field(default_factory=Thresholds)
     games: dict[str, GameOverrides] = Field(default_factory=dict)
-    overrides: dict[str, Override] = Field(default_factory=dict)
+    overrides: dict[str, dict[str, Reason]] = Field(default_factory=dict)
+    # registered mods with no committed audit (audits/<game>+<mod>.json), by game: why not yet
+    unaudited_mods: dict[str, dict[str, Reason]] = Field(default_factory=dict)
 
     def for_game(self, game: str) -> Thresholds:
         override = self.games.get(game)
@@ -83,9 +86,13 @@ class FidelityConfig(_Strict):
             return self.defaults
         return self.defaults.model_copy(update=override.model_dump(exclude_none=True))
 
-    def reason(self, game: str) -> Optional[str]:
-        o = self.overrides.get(game)
-        return o.reason if o else None
+    def unaudited(self, game: str) -> dict[str, str]:
+        """Mods of ``game`` declared as having no audit: mod -> why."""
+        return dict(self.unaudited_mods.get(game) or {})
+
+    def reasons(self, game: str) -> dict[str, str]:
+        """The weakenings this file gives a reason for: item key -> reason."""
+        return dict(self.overrides.get(game) or {})
 
 
 def _toml_kind(value) -> str:
@@ -97,8 +104,9 @@ def _describe(err: dict) -> str:
     kind, given = err["type"], err.get("input")
     fields = ", ".join(Thresholds.model_fields)
     if kind == "extra_forbidden":
-        return (f"{key}: unknown key (tables: defaults, games.<game>, overrides.<game>; "
-                f"thresholds: {fields}; an override has only: reason)")
+        return (f"{key}: unknown key (tables: defaults, games.<game>, overrides.<game>, "
+                f"unaudited_mods.<game>; "
+                f"thresholds: {fields}; an override is \"<item the gate names>\" = \"<reason>\")")
     if kind in ("greater_than_equal", "less_than_equal"):
         return f"{key}: {given!r} is outside [0, 1]"
     if kind == "finite_number":
@@ -107,6 +115,15 @@ def _describe(err: dict) -> str:
         return f"{key}: {given!r} is a TOML {_toml_kind(given)}, not a number: write a share in [0, 1]"
     if kind == "bool_type":
         return f"{key}: {given!r} is a TOML {_toml_kind(given)}, not a boolean: write true or false"
+    if kind == "string_type" and len(err["loc"]) == 3 and err["loc"][0] == "unaudited_mods":
+        return (f"{key}: {given!r} is a TOML {_toml_kind(given)}, not a reason: write "
+                f"<mod> = \"why it has no audit yet\"")
+    if kind == "string_type" and len(err["loc"]) == 3 and err["loc"][0] == "overrides":
+        return (f"{key}: {given!r} is a TOML {_toml_kind(given)}, not a reason: write the item the "
+                f"gate names = \"a sentence a reviewer can judge\"")
+    if kind == "dict_type" and err["loc"][:1] == ("overrides",):
+        return (f"{key}: an override is a table of reasons, one per item the gate names: "
+                f"[overrides.<game>] \"fidelity:recall\" = \"why\"")
     if kind == "string_too_short":
         return (f"{key}: {given!r} is too short to review: say in a sentence why the gate may be "
                 f"weaker for this game (at least {MIN_REASON_CHARS} characters)")
@@ -127,7 +144,7 @@ def parse_config(text: str, source: str, games: Optional[Iterable[str]] = None) 
         raise GateConfigError("\n".join(lines)) from None
     if games is not None:
         known = sorted(games)
-        bad = [(table, name) for table in ("games", "overrides")
+        bad = [(table, name) for table in ("games", "overrides", "unaudited_mods")
                for name in getattr(cfg, table) if name not in known]
         if bad:
             lines = [f"{source} names games the catalog does not have (names are exact, lower "
@@ -152,12 +169,17 @@ def load_config(path: Path, games: Optional[Iterable[str]] = None) -> FidelityCo
 
 def weakened(now: Thresholds, then: Thresholds) -> list[str]:
     """What ``now`` asks less than ``then``: a lowered threshold or a switch turned off."""
+    return [what for _, what in weakened_items(now, then)]
+
+
+def weakened_items(now: Thresholds, then: Thresholds) -> list[tuple[str, str]]:
+    """(threshold, what) for each threshold ``now`` lowers or switch it turns off."""
     out = []
     for key in NUMERIC:
         a, b = getattr(now, key), getattr(then, key)
         if a < b and not math.isclose(a, b):
-            out.append(f"{key} lowered {b:.2f} -> {a:.2f}")
+            out.append((key, f"{key} lowered {b:.2f} -> {a:.2f}"))
     for key in SWITCHES:
         if getattr(then, key) and not getattr(now, key):
-            out.append(f"{key} turned off")
+            out.append((key, f"{key} turned off"))
     return out

@@ -33,12 +33,14 @@ import gzip
 import json
 import subprocess
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from alignment import artefacts
 from alignment.gate.config import (FidelityConfig, GateConfigError, Thresholds, parse_config,
-                                   weakened)
+                                   weakened, weakened_items)
 from alignment.gate.figures import AUDIT_FIGURES, TOLERANCE, audit_figures, mutation_score, stress_verdict
+from alignment.gate import rederive, weakening
+from alignment.gate.rederive import reviewed_rules
 from alignment.stress.statistics import LABELS
 
 VERDICT_RANK = {label: len(LABELS) - i for i, label in enumerate(LABELS)}  # higher is better
@@ -51,6 +53,25 @@ MAX_RULES_NAMED = 10  # failing rules named in the comment; the audit's report l
 
 # --------------------------------------------------------------------------------------------------
 # Reading the artefacts (from the work tree, or from a git ref)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON has (an artefact writes null where a value "
+                     f"does not exist, never NaN or infinity)")
+
+
+def _unique_keys(pairs: list) -> dict:
+    keys = [k for k, _ in pairs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise ValueError(f"key(s) {', '.join(map(repr, twice))} given twice in one object (a "
+                         f"reader keeps the last, a reviewer may read the first)")
+    return dict(pairs)
+
+
+def strict_json(text: str):
+    """JSON as the artefacts are written: no NaN or infinity, no key twice in an object."""
+    return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
 
 
 def resolve_ref(ref: str, root: Path = Path(".")) -> str:
@@ -99,13 +120,25 @@ class Artefacts:
         if text is None:
             return None, None
         try:
-            doc = json.loads(text)
+            doc = strict_json(text)
         except ValueError as err:
             return None, f"{rel} is not valid JSON ({err})"
         if not isinstance(doc, dict) or doc.get("schema") != schema:
             found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
             return None, f"{rel} has schema {found!r}, not {schema!r}"
         return doc, None
+
+    def spec(self, game: str) -> Optional[dict[str, bool]]:
+        """The reviewed rules of ``specs/<game>.yaml`` (id -> has a probe); None without one."""
+        import yaml
+
+        text = self.read(artefacts.SPEC.rel(game=game))
+        if text is None:
+            return None
+        try:
+            return reviewed_rules(yaml.safe_load(text))
+        except yaml.YAMLError:
+            return None
 
     def config(self, rel: str = artefacts.GATE_CONFIG, games=None) -> Optional[FidelityConfig]:
         text = self.read(rel)
@@ -127,9 +160,15 @@ class GameVerdict:
     stress: str    # "equivalent (objects)", "none", ...
     failures: list[str]
     thresholds: Thresholds
-    overridden: list[str] = dataclasses.field(default_factory=list)  # weakenings a reason allowed
-    reason: Optional[str] = None
+    # every weakening against the base: (key, what, the reason this change gives, or None)
+    weakenings: list[tuple[str, str, Optional[str]]] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
+    unaudited: dict[str, str] = dataclasses.field(default_factory=dict)  # mod -> why
+
+    @property
+    def overridden(self) -> list[str]:
+        """The weakenings a reason of this change allows, in words."""
+        return [what for _, what, reason in self.weakenings if reason is not None]
 
     @property
     def passed(self) -> bool:
@@ -177,12 +216,25 @@ def current_mod_code_hash(game: str, mods: Sequence[str]) -> str:
 MOD_AUDIT_FIGURES = ("coverage", "recall")  # a modified game has no seeded faults of its own
 
 
+def registered_mods(game: str) -> list[str]:
+    """The mods ``game``'s JAX package registers (jaxtari/games/<game>/mods.py)."""
+    from alignment import catalog
+    from jaxtari.mods import registered_mods as registered
+
+    jax_game = catalog.entry(game).jax_game if game in catalog.games() else game
+    return sorted(registered(jax_game)) if jax_game else []
+
+
 def _mod_audit_part(now: Artefacts, game: str, t: Thresholds,
-                    mod_hash: Callable[[str, Sequence[str]], str]) -> tuple[list[str], list[str]]:
+                    mod_hash: Callable[[str, Sequence[str]], str],
+                    registered: Optional[Callable[[str], Sequence[str]]] = registered_mods
+                    ) -> tuple[list[str], list[str]]:
     """(failures, notes) over the committed audits of ``game`` modified by mods."""
     from alignment.catalog import MOD_SEPARATOR, split_modified_name
 
     failures, notes = [], []
+    known = set(registered(game)) if registered is not None else None
+    spec = now.spec(game)
     for rel in now.list(artefacts.MOD_AUDIT.folder, f"{game}{MOD_SEPARATOR}*.json"):
         name = Path(rel).stem
         owner, mods = split_modified_name(name)
@@ -200,8 +252,15 @@ def _mod_audit_part(now: Artefacts, game: str, t: Thresholds,
                          f"{' '.join(mods)}`")
             failures += found
             continue
+        strange = sorted(set(mods) - known) if known is not None else []
+        if strange:
+            failures.append(f"{rel} audits mod(s) {', '.join(map(repr, strange))} that {game} "
+                            f"does not register (its mods: {', '.join(sorted(known)) or 'none'})")
+            continue
         recomputed, problems = audit_figures(doc, rel)
         found += problems
+        found += rederive.audit_identity(doc, rel, game, spec, mods)
+        found += rederive.mutant_rows(doc, rel) + rederive.fault_rows(doc, rel)
         # a probe the modified real game fails holds on the original (the game's own audit judges
         # wrong probes): the mods reach its rule undeclared, reported, not counted as uncovered
         rows = [r for r in doc.get("rules") or [] if isinstance(r, dict)]
@@ -274,6 +333,9 @@ def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[s
         return None
     recomputed, problems = audit_figures(doc, rel)
     failures += problems
+    failures += rederive.audit_identity(doc, rel, game, now.spec(game))
+    failures += rederive.fault_rows(doc, rel) + rederive.mutant_rows(doc, rel)
+    failures += rederive.spec_gaps(doc, rel)
     failing = [str(r.get("id")) for r in doc.get("rules") or []
                if isinstance(r, dict) and r.get("outcome") in ("fail", "probe-error")]
     if failing:
@@ -307,7 +369,7 @@ def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[s
     elif recorded != current:
         failures.append(f"{rel} was made for code {recorded[:12]}, the game's code is now "
                         f"{current[:12]}: re-run `jaxtari-align audit {game}`")
-    return {**recomputed, "mutation_score": figures["mutation_score"]}
+    return {**recomputed, "mutation_score": figures["mutation_score"], "doc": doc}
 
 
 StressReports = dict[str, dict]  # obs -> {"label", "steps", "doc"}
@@ -322,6 +384,12 @@ def _stress_reports(art: Artefacts, game: str) -> tuple[StressReports, list[str]
             continue
         label, label_problems = stress_verdict(doc, rel)
         problems += label_problems
+        rows = rederive.stress_rows(doc, rel)
+        problems += rows
+        if not rows and label != "unreadable":
+            from alignment.stress.remake import recomputed_verdict
+
+            problems += rederive.stress_verdict_fields(doc, rel, recomputed_verdict(doc))
         steps = (doc.get("config") or {}).get("total_timesteps")
         reports[Path(rel).stem[len(game) + 1:]] = {"label": label, "steps": steps, "doc": doc,
                                                    "rel": rel}
@@ -355,15 +423,42 @@ def _stress_freshness(game: str, obs: str, report: dict, current: str,
                 f"signal of the fingerprint rollout replays unchanged"]
 
 
+DeclarationsFn = Callable[[Optional[str]], dict]  # None: this tree; a sha: that commit
+ConstantsFn = Callable[[str], Callable[[str], Any]]
+
+
+def current_constants(game: str) -> Callable[[str], Any]:
+    """``field -> value`` of the game's ``Constants`` as the code has them now."""
+    import jaxtari
+    from alignment import catalog
+
+    consts = jaxtari.game_class(catalog.entry(game).jax_game or game).Constants()
+
+    def value(field: str):
+        if not hasattr(consts, field):
+            raise KeyError(field)
+        return getattr(consts, field)
+    return value
+
+
 def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
              base: Optional[str] = None, replay: Optional[ReplayFn] = replay_sessions,
              code_hash: Callable[[str], str] = current_code_hash,
              fingerprint: Optional[FingerprintFn] = current_fingerprint,
              config: Optional[FidelityConfig] = None,
              base_config: Optional[FidelityConfig] = None,
-             mod_hash: Callable[[str, Sequence[str]], str] = current_mod_code_hash) -> GameVerdict:
+             mod_hash: Callable[[str, Sequence[str]], str] = current_mod_code_hash,
+             registered: Optional[Callable[[str], Sequence[str]]] = registered_mods,
+             declarations: Optional[DeclarationsFn] = None,
+             constants: Optional[ConstantsFn] = current_constants,
+             closure: Optional[Callable[[str], list[str]]] = None) -> GameVerdict:
     """The gate's verdict on one game. ``config``/``base_config``: this tree's and the base's
-    fidelity.toml (for weakened thresholds and the override reason)."""
+    fidelity.toml (for weakened thresholds, the reasons and the mods declared unaudited);
+    ``registered``: the game's registered mods (each needs an audit or a declaration; None: not
+    checked); ``declarations``: the plug-ins' declarations (:mod:`.declarations`) of this tree
+    (``None``) and of the base (its sha), compared item by item; ``constants``: the current
+    Constants (a surviving mutant of the base's audit applied is found with it); ``closure``:
+    the traced-closure check of the code hash (:mod:`.closure`)."""
     now = Artefacts(root)
     t = thresholds
     failures: list[str] = []
@@ -371,9 +466,14 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     figures: dict[str, Optional[float]] = {k: None for k in FIGURES}
 
     audit = _audit_part(now, game, t, code_hash, figures, failures, notes)
-    mod_failures, mod_notes = _mod_audit_part(now, game, t, mod_hash)
+    mod_failures, mod_notes = _mod_audit_part(now, game, t, mod_hash, registered)
     failures += mod_failures
     notes += mod_notes
+    unaudited = config.unaudited(game) if config is not None else {}
+    if registered is not None:
+        failures += _mods_covered(now, game, registered(game), unaudited)
+    if closure is not None:
+        failures += closure(game)
 
     sessions = now.list(f"{artefacts.PLAYTEST_SESSION.folder}/{game}", SESSION_GLOB)
     count, clean, replay_failures = (replay(game, root) if replay is not None and sessions
@@ -408,11 +508,32 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     failures += robustness_failures
     notes += robustness_notes
 
-    verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes)
+    verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes,
+                          unaudited=unaudited)
     if base is not None:
         _against_base(verdict, Artefacts(root, ref=base), base, audit, reports, sessions, now,
-                      config, base_config)
+                      config, base_config, declarations, constants)
     return verdict
+
+
+def _mods_covered(now: Artefacts, game: str, mods: Sequence[str],
+                  unaudited: dict[str, str]) -> list[str]:
+    """Every registered mod has a committed audit of its own or a declared reason for none."""
+    out = []
+    for mod in sorted(mods):
+        rel = artefacts.MOD_AUDIT.rel(game=game, mods=mod)
+        audited = now.read_bytes(rel) is not None
+        if not audited and mod not in unaudited:
+            out.append(f"mod {mod} has no audit ({rel}) and is not declared unaudited: run "
+                       f"`jaxtari-align audit {game} --mods {mod} --quick` and commit it, or say "
+                       f"why not in fidelity.toml [unaudited_mods.{game}] {mod} = \"...\"")
+        elif audited and mod in unaudited:
+            out.append(f"mod {mod} is declared unaudited in fidelity.toml, but {rel} is "
+                       f"committed: remove the declaration")
+    for mod in sorted(set(unaudited) - set(mods)):
+        out.append(f"fidelity.toml [unaudited_mods.{game}] names {mod!r}, which {game} does not "
+                   f"register (its mods: {', '.join(sorted(mods)) or 'none'})")
+    return out
 
 
 def _robustness_part(art: Artefacts, game: str, current: str) -> tuple[list[str], list[str]]:
@@ -429,7 +550,13 @@ def _robustness_part(art: Artefacts, game: str, current: str) -> tuple[list[str]
         return [problem], []
     if doc is None:
         return [], []
+    from alignment.robustness.schema import check
+
     try:
+        check(doc)
+        rows = rederive.robustness_rows(doc, rel)
+        if rows:
+            return rows, []
         failures = [f"robustness: {f}" for f in robustness_failures(doc)]
     except SchemaError as exc:
         return [f"{rel}: {exc}"], []
@@ -451,12 +578,16 @@ def _session_frames(data: bytes) -> Optional[int]:
 
 def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[dict],
                   now_reports: StressReports, sessions: list[str], now: Artefacts,
-                  config: Optional[FidelityConfig], base_config: Optional[FidelityConfig]) -> None:
-    """What got worse against the base. Hard failures go to ``v.failures``; weakenings that the
-    PR's reviewed reason may allow go there too unless the reason is new in this change."""
+                  config: Optional[FidelityConfig], base_config: Optional[FidelityConfig],
+                  declarations: Optional[DeclarationsFn] = None,
+                  constants: Optional[ConstantsFn] = current_constants) -> None:
+    """What got worse against the base. Hard failures (a figure that dropped, a session removed
+    or changed) go to ``v.failures``; each weakening (:mod:`.weakening`) is listed in
+    ``v.weakenings`` and fails unless this change gives a new or rewritten reason for its exact
+    key in fidelity.toml."""
     game = v.game
     hard: list[str] = []
-    soft: list[str] = []
+    items: list[weakening.Weakening] = []
     rel = artefacts.AUDIT.rel(game=game)
     doc, _ = then.json(rel, AUDIT_SCHEMA)
     if doc is not None and audit is not None:
@@ -469,27 +600,64 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
                 hard.append(f"{key} no longer measured against {base} (was {b:.2f})")
             elif b is not None and a < b - TOLERANCE:
                 hard.append(f"{key} dropped against {base}: {b:.2f} -> {a:.2f}")
+        items += weakening.audit_items(doc, audit["doc"], base)
+    if doc is not None:
+        items += weakening.applied_constant_mutants(
+            doc, _constants_or_none(constants, game), base)
+        items += weakening.applied_source_mutants(doc, then.read, now.read, base)
+    items += weakening.spec_items(then.spec(game), now.spec(game), base)
+
+    from alignment.catalog import MOD_SEPARATOR
+
+    for old in then.list(artefacts.MOD_AUDIT.folder, f"{game}{MOD_SEPARATOR}*.json"):
+        if now.read_bytes(old) is None:
+            items.append(weakening.Weakening(f"artefact:{old}", f"{old} deleted against {base}"))
 
     before_reports, _ = _stress_reports(then, game)
     for obs, r in sorted(before_reports.items()):
         mine = now_reports.get(obs)
+        worse = mine is not None and VERDICT_RANK.get(mine["label"], 0) < VERDICT_RANK.get(
+            r["label"], 0)
+        items += weakening.stress_items(obs, r, mine, r["rel"], base, worse)
         if mine is None:
-            hard.append(f"stress ({obs}): the report at {base} was removed")
             continue
-        budget = "" if mine["steps"] == r["steps"] else (
-            f" (budget {r['steps']:,} -> {mine['steps']:,} steps per seed)"
-            if isinstance(r["steps"], int) and isinstance(mine["steps"], int) else " (budget changed)")
-        if VERDICT_RANK.get(mine["label"], 0) < VERDICT_RANK.get(r["label"], 0):
-            soft.append(f"stress ({obs}) got worse against {base}: {r['label']} -> "
-                        f"{mine['label']}{budget}")
-        elif (isinstance(r["steps"], int) and isinstance(mine["steps"], int)
-              and mine["steps"] < r["steps"]):
-            soft.append(f"stress ({obs}): the training budget shrank against {base}{budget}")
         fp_then, fp_now = r["doc"].get("fingerprint"), mine["doc"].get("fingerprint")
         if (fp_then is not None and fp_then != fp_now
                 and r["doc"].get("backends") == mine["doc"].get("backends")):
             hard.append(f"stress ({obs}): the behaviour fingerprint changed against {base} while "
                         "the training results did not (a fingerprint is made with the training)")
+        rp_then = (r["doc"].get("statistics") or {}).get("random_policy") or {}
+        rp_now = (mine["doc"].get("statistics") or {}).get("random_policy") or {}
+        same = ("backend", "episodes", "seed", "sticky")
+        if rp_then and rp_now and all(rp_then.get(k) == rp_now.get(k) for k in same) and \
+                rp_then.get("returns") != rp_now.get("returns") and \
+                r["doc"].get("code_hash") == mine["doc"].get("code_hash"):
+            hard.append(f"stress ({obs}): the random policy's returns changed against {base} "
+                        f"with the same settings and code (seed {rp_then.get('seed')!r}, "
+                        f"{rp_then.get('episodes')!r} episodes on ALE): they are measured, not "
+                        f"written; the margin is a share of the gain over them")
+
+    rob = artefacts.ROBUSTNESS.rel(game=game)
+    rob_then, _ = then.json(rob, artefacts.ROBUSTNESS.schema)
+    rob_now, _ = now.json(rob, artefacts.ROBUSTNESS.schema)
+    items += weakening.robustness_items(rob_then, rob_now, rob, base)
+
+    if declarations is not None and then.ref is not None:
+        from alignment.gate.declarations import DeclarationsError
+
+        try:
+            d_now, d_then = declarations(None).get(game), declarations(then.ref).get(game)
+        except DeclarationsError as err:
+            hard.append(f"the plug-ins' declarations cannot be compared with {base}: {err}")
+        else:
+            items += weakening.plugin_items(d_then, d_now, base)
+
+    # a mod newly declared unaudited: its audit's deletion (if it had one) is an item above; the
+    # declaration itself is listed for the reviewer
+    for mod in sorted(set(config.unaudited(game) if config else {})
+                      - set(base_config.unaudited(game) if base_config else {})):
+        v.notes.append(f"mod {mod} is declared unaudited in this change (fidelity.toml "
+                       f"[unaudited_mods.{game}])")
 
     then_sessions = then.list(f"playtest/{game}", SESSION_GLOB)
     removed = sorted(set(then_sessions) - set(sessions))
@@ -505,19 +673,30 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
                         "record; record a new one instead")
 
     if config is not None and base_config is not None:
-        for what in weakened(config.for_game(game), base_config.for_game(game)):
-            soft.append(f"fidelity.toml: {what} against {base}")
+        for key, what in weakened_items(config.for_game(game), base_config.for_game(game)):
+            items.append(weakening.Weakening(f"fidelity:{key}", f"fidelity.toml: {what} against "
+                                                                 f"{base}"))
 
-    reason = config.reason(game) if config is not None else None
-    new_reason = reason is not None and (base_config is None or base_config.reason(game) != reason)
+    seen: set[str] = set()
+    items = [w for w in items if not (w.key in seen or seen.add(w.key))]
+    reasons = config.reasons(game) if config is not None else {}
+    base_reasons = base_config.reasons(game) if base_config is not None else {}
+    ok, missing = weakening.allowed(items, reasons, base_reasons)
     v.failures += hard
-    if soft and new_reason:
-        v.overridden += soft
-        v.reason = reason
-    elif soft:
-        v.failures += [f"{s}: allowed only when the change says why in fidelity.toml "
-                       f"[overrides.{game}] reason = \"...\" (new or rewritten in this change)"
-                       for s in soft]
+    v.weakenings += [(w.key, w.what, reason) for w, reason in ok]
+    v.weakenings += [(w.key, w.what, None) for w in missing]
+    v.failures += [f"{w.what}: allowed only with a reason for this exact item, new or rewritten "
+                   f"in this change: fidelity.toml [overrides.{game}] \"{w.key}\" = \"...\""
+                   for w in missing]
+
+
+def _constants_or_none(constants: Optional[ConstantsFn], game: str):
+    if constants is None:
+        return None
+    try:
+        return constants(game)
+    except Exception:  # a game that does not build here fails elsewhere (its audit, its trace)
+        return None
 
 
 # --------------------------------------------------------------------------------------------------

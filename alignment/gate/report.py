@@ -32,8 +32,13 @@ def table_rows(verdicts: Sequence[GameVerdict]) -> list[list[str]]:
     return rows
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
-             commit: Optional[str] = None, artefact_problems: Sequence[str] = ()) -> str:
+             commit: Optional[str] = None, artefact_problems: Sequence[str] = (),
+             protected: Sequence[str] = ()) -> str:
     failed = [v for v in verdicts if not v.passed]
     title = "passed" if not failed else f"failed for {', '.join(v.game for v in failed)}"
     lines = [STICKY_MARKER, f"## Fidelity gate: {title}", ""]
@@ -46,11 +51,24 @@ def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
     for v in failed:
         lines += ["", f"**{v.game}** fails:", ""] + [f"- {reason}" for reason in v.failures]
         lines += [f"- {note}" for note in v.notes if note.startswith("rules failing")]
+    if protected:
+        lines += ["", "**This change edits what protects the gate** (CODEOWNERS asks their owners "
+                      "to review; the gate ran from the base branch's code):", ""]
+        lines += [f"- `{path}`" for path in protected]
     for v in verdicts:
-        if v.overridden:
-            lines += ["", f"**{v.game}**: weaker than the base, allowed by the reason this change "
-                          f"gives (reviewer: judge it):", "", f"> {v.reason}", ""]
-            lines += [f"- {what}" for what in v.overridden]
+        if v.weakenings:
+            allowed = sum(reason is not None for _, _, reason in v.weakenings)
+            lines += ["", f"**{v.game}**: weaker than the base in {len(v.weakenings)} item(s), "
+                          f"{allowed} with a reason this change gives (reviewer: judge each "
+                          f"one):", "", "| item | what | reason |", "|---|---|---|"]
+            lines += [f"| `{key}` | {_cell(what)} | "
+                      f"{_cell(reason) if reason else '**none: fails**'} |"
+                      for key, what, reason in v.weakenings]
+    for v in verdicts:
+        if v.unaudited:
+            lines += ["", f"**{v.game}**: mods without an audit of the modified game "
+                          f"(fidelity.toml `[unaudited_mods.{v.game}]`):", ""]
+            lines += [f"- `{mod}`: {why}" for mod, why in sorted(v.unaudited.items())]
     notes = [(v.game, n) for v in verdicts for n in v.notes]
     if notes:
         lines += ["", "Notes:", ""] + [f"- {g}: {n}" for g, n in notes]

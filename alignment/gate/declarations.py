@@ -1,0 +1,87 @@
+"""What a game's plug-in declares that can excuse a difference from ALE, read as data from this
+tree and from the base's: signal tolerances, known ends, the mods' ALE counterparts, the mods it
+declares JAX-only-unaudited, and the game's registered mods.
+
+The plug-in is code (``alignment/reference/games/<game>/``), so the base's declarations are read
+by importing the base's own tree, exported with ``git archive`` into a temporary folder, in a
+fresh interpreter (the base is the branch the change goes into: its code is trusted). Returns
+data: ``{game: {"signals": {name: tolerance}, "known_ends": [...], "counterparts": [...],
+"unaudited_mods": {mod: reason}, "mods": [...]}}``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+TIMEOUT_S = 300
+# What a fresh interpreter needs of a tree to import the catalog and the games' mods.
+TREE = ("alignment", "jaxtari", "specs", "faults")
+
+_SCRIPT = r"""
+import json, sys
+from alignment import catalog
+from jaxtari.mods import registered_mods
+out = {}
+for g in catalog.games():
+    e = catalog.entry(g)
+    out[g] = {"signals": {k: float(s.tolerance) for k, s in e.signals.items()},
+              "known_ends": sorted(k.name for k in e.known_ends),
+              "counterparts": sorted(e.ale_mods),
+              "unaudited_mods": dict(getattr(e, "unaudited_mods", None) or {}),
+              "mods": sorted(registered_mods(e.jax_game or g)) if e.jax_game else []}
+print(json.dumps(out))
+"""
+
+
+class DeclarationsError(RuntimeError):
+    """A tree whose plug-ins cannot be read (the message says why)."""
+
+
+def _run(cwd: Path) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(cwd), "JAX_PLATFORMS": "cpu"}
+    try:
+        out = subprocess.run([sys.executable, "-c", _SCRIPT], cwd=cwd, env=env,
+                             capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise DeclarationsError(f"reading the plug-ins took over {TIMEOUT_S} s") from None
+    if out.returncode != 0:
+        tail = (out.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise DeclarationsError(f"the plug-ins cannot be imported: {tail}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def current(root: Path = Path(".")) -> dict:
+    """The declarations of the tree at ``root`` (a fresh interpreter, as the base's are read)."""
+    return _current(str(Path(root).resolve()))
+
+
+@functools.lru_cache(maxsize=4)
+def _current(root: str) -> dict:
+    return _run(Path(root))
+
+
+@functools.lru_cache(maxsize=4)
+def at_commit(sha: str, root: str) -> dict:
+    """The declarations of commit ``sha`` of the repository at ``root``."""
+    present = [p for p in TREE if subprocess.run(["git", "cat-file", "-e", f"{sha}:{p}"], cwd=root,
+                                                 capture_output=True).returncode == 0]
+    if "alignment" not in present:
+        raise DeclarationsError(f"{sha[:12]} has no alignment/ package: no plug-ins to read")
+    with tempfile.TemporaryDirectory(prefix="gate-base-") as tmp:
+        archive = Path(tmp) / "tree.tar"
+        out = subprocess.run(["git", "archive", "--format=tar", "-o", str(archive), sha, "--",
+                              *present], cwd=root, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise DeclarationsError(f"cannot export {sha[:12]}: {out.stderr.strip()}")
+        tree = Path(tmp) / "tree"
+        tree.mkdir()
+        with tarfile.open(archive) as tar:
+            tar.extractall(tree, filter="data")
+        return _run(tree)
