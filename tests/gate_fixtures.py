@@ -22,11 +22,13 @@ def write_audit(root: Path, game: str, code_hash: str = "", *, passed: int = 24,
                 unprobed: int = 1, unjustified: int = 1, justified: int = 9, detected: int = 4,
                 faults: int = 4, mutants=None, summary=None) -> dict:
     """An audit with these rows (default: coverage 0.96, recall 1.0, precision 0.9, fault detection
-    1.0) and the summary they give, with ``summary`` written over it (a hand edit)."""
-    rules = ([{"id": f"r.pass-{i}", "outcome": "pass"} for i in range(passed)]
-             + [{"id": f"r.fail-{i}", "outcome": "fail"} for i in range(failed)]
-             + [{"id": f"r.unprobed-{i}", "outcome": "unprobed", "no_probe_reason": "x"}
-                for i in range(unprobed)])
+    1.0) and the summary they give, with ``summary`` written over it (a hand edit); the spec it
+    was made against (``specs/<game>.yaml``: one reviewed rule a row, ids ``r-0``, ``r-1``, ...
+    in row order, the probed ones with a probe) is written beside it."""
+    outcomes = ["pass"] * passed + ["fail"] * failed + ["unprobed"] * unprobed
+    rules = [{"id": f"r-{i}", "outcome": o, **({"no_probe_reason": "x"} if o == "unprobed" else {})}
+             for i, o in enumerate(outcomes)]
+    write_spec(root, game, [(r["id"], r["outcome"] != "unprobed") for r in rules])
     structure = ([{"kind": "constant", "name": f"c{i}", "justified": True} for i in range(justified)]
                  + [{"kind": "constant", "name": f"u{i}", "justified": False}
                     for i in range(unjustified)])
@@ -41,18 +43,56 @@ def write_audit(root: Path, game: str, code_hash: str = "", *, passed: int = 24,
     doc = {"schema": gate.AUDIT_SCHEMA, "game": game,
            "code_hash": gate.current_code_hash(game) if code_hash == "" else code_hash,
            "versions": {}, "created": "2026-12-04T00:00:00+00:00",
+           "spec": {"path": f"specs/{game}.yaml", "spans": "not checked"},
            "summary": {"reviewed_rules": len(rules), "probed_rules": probed, **figures,
                        **(summary or {})},
            "rules": rules, "structure": structure,
            "behaviour": {"kinds": {"ale": {}, "jax": {}}, "unjustified": []},
-           "faults": fault_rows}
+           "faults": fault_rows,
+           "exploration": {"budget": dict(EXPLORE_BUDGET), "starts": [{"name": "reset"}],
+                           "divergences": []}}
     if code_hash is None:
         del doc["code_hash"]
     if mutants is not None:
-        doc["mutation"] = {"mutants": [{"id": f"m{i}", "status": s} for i, s in enumerate(mutants)]}
+        doc["mutation"] = {"mutants": [
+            {"id": f"m{i}", "status": s,
+             "killed_by": ["explore:reset/random-holds"] if s == "killed" else []}
+            for i, s in enumerate(mutants)], "sample": {"seed": 0, "size": 8}}
     (root / "audits").mkdir(exist_ok=True)
     (root / "audits" / f"{game}.json").write_text(json.dumps(doc))
     return doc
+
+
+EXPLORE_BUDGET = {"walk_frames": 240, "policies": ["random-holds", "human-holds"], "seeds": 1}
+
+
+def write_spec(root: Path, game: str, rules) -> None:
+    """A spec with these reviewed rules ((id, has a probe) pairs): the fields the gate reads."""
+    import yaml
+
+    (root / "specs").mkdir(exist_ok=True)
+    doc = {"schema_version": 1, "game": game,
+           "rules": [{"id": rid, "status": "reviewed",
+                      **({"probe": {"seed": 0, "start": "reset", "steps": [],
+                                    "expectations": []}} if probed else {})}
+                     for rid, probed in rules]}
+    (root / "specs" / f"{game}.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+def unaudited_mods_toml() -> str:
+    """``[unaudited_mods.<game>]`` declaring every mod each game registers (a fixture repository
+    commits no audit of a modified game)."""
+    from alignment import catalog
+    from alignment.gate import registered_mods
+
+    out = ""
+    for game in catalog.games():
+        mods = registered_mods(game)
+        if mods:
+            out += f"[unaudited_mods.{game}]\n" + "".join(
+                f'{m} = "no audit of the modified game in this fixture repository"\n'
+                for m in mods)
+    return out
 
 
 def write_stress(root: Path, game: str, outcome: str, obs: str = "objects",
@@ -65,15 +105,27 @@ def write_stress(root: Path, game: str, outcome: str, obs: str = "objects",
     assert v["label"] == outcome, v["detail"]
     doc = {"schema": gate.STRESS_SCHEMA, "game": game, "obs": obs,
            "code_hash": gate.current_code_hash(game) if code_hash == "" else code_hash,
-           "config": {"total_timesteps": steps},
-           "backends": {"ale": {"final": ALE_FINALS}, "jax": {"final": jax}},
-           "statistics": {"random_policy": {"returns": RANDOM_RETURNS, "mean": 0.0}},
-           "verdict": {"label": label or outcome, "margin": v["margin"], "detail": v["detail"]}}
+           "config": {"total_timesteps": steps}, "seeds": list(range(len(ALE_FINALS))),
+           "backends": {"ale": _runs(ALE_FINALS), "jax": _runs(jax)},
+           "statistics": {"random_policy": {"backend": "ale", "episodes": len(RANDOM_RETURNS),
+                                            "seed": 0, "sticky": 0.25,
+                                            "returns": RANDOM_RETURNS, "mean": 0.0}},
+           "verdict": {**{k: v[k] for k in VERDICT_FIELDS if k in v}, "label": label or outcome}}
     if code_hash is None:
         del doc["code_hash"]
     (root / "stress").mkdir(exist_ok=True)
     (root / "stress" / f"{game}-{obs}.json").write_text(json.dumps(doc))
     return doc
+
+
+VERDICT_FIELDS = ("margin", "random_return", "gain", "detail", "more_seeds")
+CHECKPOINTS = [1024, 2048, 3072]
+
+
+def _runs(finals) -> dict:
+    """Per-seed curves (three checkpoints, one episode each) ending at each final return."""
+    return {"steps": CHECKPOINTS, "curves": [[f - 2.0, f - 1.0, f] for f in finals],
+            "episodes": [[1, 1, 1] for _ in finals], "final": list(finals)}
 
 
 def git(root: Path, *args: str) -> str:
@@ -87,7 +139,8 @@ def make_repo(root: Path) -> Path:
     write_audit(root, "pong")
     write_stress(root, "pong", "equivalent")
     (root / "fidelity.toml").write_text(
-        "[defaults]\nrequire_playtest = false\n[games.pong]\nrecall = 0.9\n")
+        "[defaults]\nrequire_playtest = false\n[games.pong]\nrecall = 0.9\n"
+        + unaudited_mods_toml())
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
     return root

@@ -148,7 +148,9 @@ def jaxtari_align(tmp_path) -> Path:
     """`jaxtari-align` on PATH: this checkout's CLI (the installed entry point may be another's)."""
     path = tmp_path / "bin" / "jaxtari-align"
     path.parent.mkdir()
-    path.write_text(f"#!/bin/sh\nexec {sys.executable} -m alignment.cli \"$@\"\n")
+    # this checkout first on the path: the installed package may be another checkout's
+    path.write_text(f"#!/bin/sh\nexport PYTHONPATH={ROOT}${{PYTHONPATH:+:$PYTHONPATH}}\n"
+                    f"exec {sys.executable} -m alignment.cli \"$@\"\n")
     path.chmod(0o755)
     return path
 
@@ -173,11 +175,7 @@ def _pull_request(tmp_path) -> Path:
     """main: a passing pong audit; the change: pong's spec edited and its audit committed with a
     recall the rows do not give (a hand edit)."""
     (tmp_path / "repo").mkdir()
-    repo = make_repo(tmp_path / "repo")
-    (repo / "specs").mkdir()
-    shutil.copy(ROOT / "specs" / "pong.yaml", repo / "specs" / "pong.yaml")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "spec")
+    repo = make_repo(tmp_path / "repo")  # with the spec its audit was made against
     git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
     git(repo, "checkout", "-qb", "change")
     (repo / "specs" / "pong.yaml").write_text((repo / "specs" / "pong.yaml").read_text() + "\n")

@@ -111,14 +111,15 @@ def stress_items(obs: str, then: dict, now: Optional[dict], rel: str, base: str,
     if now is None:
         return [Weakening(f"artefact:{rel}", f"{rel} deleted against {base}")]
     out = []
+    a, b = then["steps"], now["steps"]
+    budget = "" if a == b else (f" (budget {a:,} -> {b:,} steps per seed)" if _num(a) and _num(b)
+                                else " (budget changed)")
     if worse:
         out.append(Weakening(f"stress.verdict:{obs}", f"stress ({obs}) got worse against {base}: "
-                             f"{then['label']} -> {now['label']}"))
-    a, b = then["steps"], now["steps"]
+                             f"{then['label']} -> {now['label']}{budget}"))
     if _num(a) and _num(b) and b < a:
         out.append(Weakening(f"stress.budget:{obs}", f"stress ({obs}): the training budget shrank "
-                                                     f"against {base} ({a:,} -> {b:,} steps per "
-                                                     f"seed)"))
+                                                     f"against {base}{budget}"))
     s_then = [str(s) for s in then["doc"].get("seeds") or []]
     s_now = [str(s) for s in now["doc"].get("seeds") or []]
     lost = [s for s in s_then if s not in s_now]

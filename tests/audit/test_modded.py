@@ -116,6 +116,9 @@ def _gate(root, t=Thresholds()):
 
 def _committed(tmp_path, doc, name="freeway+invincible"):
     (tmp_path / "audits").mkdir(exist_ok=True)
+    (tmp_path / "specs").mkdir(exist_ok=True)  # the spec the gate holds the audit's rows against
+    (tmp_path / "specs" / "freeway.yaml").write_text(
+        (catalog._repo_root() / "specs" / "freeway.yaml").read_text())
     (tmp_path / "audits" / f"{name}.json").write_text(json.dumps(doc))
     return tmp_path
 
