@@ -1,0 +1,664 @@
+"""Issue 47: every attempt to weaken, forge or drop the evidence that its table lists, each as a
+test that fails the gate (or the workflow, where only the workflow can catch it), and attempts of
+our own in the same spirit (marked "own attempt"). The weakenings against the base each name the
+exact item a reason in fidelity.toml would have to name."""
+
+import ast
+import copy
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from alignment import catalog, gate
+from alignment.gate import closure, declarations, weakening
+from tests.gate_fixtures import (ALE_FINALS, git, make_repo, unaudited_mods_toml, write_audit,
+                                 write_spec, write_stress)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return make_repo(tmp_path)
+
+
+def _evaluate(root, game="pong", base=None, **kw):
+    cfg = gate.load_config(root / "fidelity.toml")
+    base_cfg = gate.Artefacts(root, ref=base).config() if base else None
+    kw.setdefault("replay", None)
+    kw.setdefault("fingerprint", None)
+    return gate.evaluate(game, cfg.for_game(game), root=root, base=base, config=cfg,
+                         base_config=base_cfg, **kw)
+
+
+def _commit(repo, message="change"):
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", message)
+
+
+def _branch(repo):
+    git(repo, "checkout", "-qb", "change")
+
+
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _write(path: Path, doc: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+
+
+def _item(failures, key):
+    """The failure of the weakening ``key`` (it names the key a reason must give)."""
+    found = [f for f in failures if f'"{key}" = "..."' in f]
+    assert found, (key, failures)
+    return found[0]
+
+
+# ==== stress ======================================================================================
+
+def test_stress_finals_edited_apart_from_the_curves_fail(repo):
+    """Attempt: per-seed `final` returns edited (curves untouched) and the report re-made, so that
+    the verdict reads "equivalent"."""
+    doc = write_stress(repo, "pong", "different")
+    doc["backends"]["jax"]["final"] = list(ALE_FINALS)  # the verdict of these is "equivalent"
+    doc["verdict"] = {**doc["verdict"], "label": "equivalent"}
+    _write(repo / "stress" / "pong-objects.json", doc)
+    failures = _evaluate(repo).failures
+    assert any(f.startswith("stress/pong-objects.json: backends.jax seed 0: final return 10.0 is "
+                            "not its curve's last value 15.0") for f in failures), failures
+
+
+def test_half_the_stress_seeds_dropped_on_both_sides_is_a_weakening(repo):
+    """Attempt: 10 of the 20 seeds kept, the same ones on both sides, the verdict unchanged."""
+    _branch(repo)
+    doc = _json(repo / "stress" / "pong-objects.json")
+    for side in doc["backends"].values():
+        for key in ("curves", "episodes", "final"):
+            side[key] = side[key][:5]
+    doc["seeds"] = doc["seeds"][:5]
+    from alignment.stress.remake import recomputed_verdict
+
+    v = recomputed_verdict(doc)
+    doc["verdict"] = {k: v[k] for k in ("label", "margin", "random_return", "gain", "detail",
+                                        "more_seeds") if k in v}
+    _write(repo / "stress" / "pong-objects.json", doc)
+    failures = _evaluate(repo, base="main").failures
+    assert _item(failures, "stress.seeds:objects").startswith(
+        "stress (objects): seeds 10 -> 5 against main (dropped: 5, 6, 7, 8, 9)")
+
+
+def test_own_attempt_a_stress_backend_dropped_and_a_return_without_an_episode(repo):
+    _branch(repo)
+    doc = _json(repo / "stress" / "pong-objects.json")
+    doc["backends"]["jax"]["curves"][0][0] = 99.0
+    doc["backends"]["jax"]["episodes"][0][0] = 0
+    _write(repo / "stress" / "pong-objects.json", doc)
+    assert any("checkpoint 0 has 0 episode(s) and return 99.0" in f
+               for f in _evaluate(repo).failures)
+    del doc["backends"]["jax"]
+    _write(repo / "stress" / "pong-objects.json", doc)
+    _item(_evaluate(repo, base="main").failures, "stress.side:objects/jax")
+
+
+def test_own_attempt_random_policy_returns_edited_to_widen_the_margin(repo):
+    """The margin is a share of ALE's gain over the random policy: lowering its recorded returns
+    (same seed, same episodes, same code) widens the margin until "inconclusive" reads
+    "equivalent". Measured returns cannot change without the settings or the code changing."""
+    _branch(repo)
+    doc = _json(repo / "stress" / "pong-objects.json")
+    doc["statistics"]["random_policy"]["returns"] = [-40.0, -40.0, -40.0, -40.0]
+    doc["statistics"]["random_policy"]["mean"] = -40.0
+    _write(repo / "stress" / "pong-objects.json", doc)
+    failures = _evaluate(repo, base="main").failures
+    assert any(f.startswith("stress (objects): the random policy's returns changed against main "
+                            "with the same settings and code") for f in failures), failures
+
+
+def test_a_stress_verdict_detail_or_margin_edited_fails(repo):
+    doc = _json(repo / "stress" / "pong-objects.json")
+    doc["verdict"]["margin"] = 50.0
+    doc["verdict"]["detail"] = "equivalent within a generous margin"
+    _write(repo / "stress" / "pong-objects.json", doc)
+    failures = _evaluate(repo).failures
+    assert any(f.startswith("stress/pong-objects.json: verdict.margin says 50.0, the per-seed "
+                            "returns give 2.0") for f in failures), failures
+    assert any(f.startswith("stress/pong-objects.json: verdict.detail is not") for f in failures)
+
+
+# ==== robustness ==================================================================================
+
+def _robustness(repo, game="pong", mod="no_enemy_points") -> dict:
+    """A robustness report made as the stage makes it: statistics and comparison from the
+    per-episode returns (five seeds, two episodes, both sides)."""
+    from alignment.robustness import pc as pcm
+
+    def side(shift):
+        agents = {"original": [[10.0 + i, 11.0 + i] for i in range(5)],
+                  mod: [[5.0 + i + shift, 6.0 + i] for i in range(5)]}
+        random = {"original": [0.0, 1.0, 0.0, 1.0], mod: [0.0, 0.0, 1.0, 1.0]}
+        return {"agents": agents, "random": random,
+                "random_mean": {k: pcm.random_mean(v) for k, v in random.items()},
+                "truncated": {"original": 0, mod: 0}, "wall_seconds": {"agents": 1.0, "random": 1.0}}
+
+    sides = {"jax": side(0.0), "ale": side(0.1)}
+    pcs = {s: pcm.side_pc(d["agents"], d["random"], mod) for s, d in sides.items()}
+    c = pcm.compare_sides(pcs["jax"], pcs["ale"])
+    doc = {"schema": "jaxtari-align/robustness/v1", "game": game, "obs": "objects",
+           "code_hash": gate.current_code_hash(game), "versions": {}, "command": "",
+           "wall_seconds": 1.0,
+           "agents": {"source": "s", "steps_per_seed": 2048, "seeds": [0, 1, 2, 3, 4],
+                      "trained_here": False, "trained_on": "jax"},
+           "episodes": 2, "random_episodes": 4, "max_steps": 100,
+           "mods": {mod: {"description": "d", "ale": True, "jax_only": None,
+                          "counterpart": {"writes": [], "exact": False, "measured": "m",
+                                          "differs": "d"}}},
+           "sides": sides, "pc": {mod: {s: pcm.nan_to_none(v) for s, v in pcs.items()}},
+           "statistics": {mod: pcm.aggregate(pcs)},
+           "comparison": {mod: {k: c.get(k) for k in ("label", "margin", "detail", "more_seeds",
+                                                      "test", "paired_mean_difference")}},
+           "notes": []}
+    doc = json.loads(json.dumps(doc))
+    _write(repo / "robustness" / f"{game}.json", doc)
+    return doc
+
+
+@pytest.fixture
+def robust(repo):
+    doc = _robustness(repo)
+    _commit(repo, "robustness")
+    _branch(repo)
+    return doc
+
+
+def test_a_made_robustness_report_passes(repo, robust):
+    assert not [f for f in _evaluate(repo, base="main").failures if "robustness" in f]
+
+
+@pytest.mark.parametrize("edit, named", [
+    (lambda d: d["statistics"]["no_enemy_points"]["jax"]["iqm"].update(value=0.0),
+     "statistics.no_enemy_points.jax.iqm.value says 0.0"),
+    (lambda d: d["statistics"]["no_enemy_points"]["ale"]["median"].update(low=-0.01),
+     "statistics.no_enemy_points.ale.median.low says -0.01"),
+    (lambda d: d["comparison"]["no_enemy_points"].update(margin=5.0),
+     "comparison.no_enemy_points.margin says 5.0"),
+    (lambda d: d["comparison"]["no_enemy_points"].update(detail="the same task"),
+     "comparison.no_enemy_points.detail says 'the same task'"),
+])
+def test_robustness_aggregates_edited_fail(repo, robust, edit, named):
+    """Attempts: the robustness IQM, median, margin or detail edited."""
+    doc = copy.deepcopy(robust)
+    edit(doc)
+    _write(repo / "robustness" / "pong.json", doc)
+    failures = _evaluate(repo).failures
+    assert any(named in f for f in failures), failures
+
+
+def test_a_robustness_report_deleted_or_its_ale_side_dropped_is_a_weakening(repo, robust):
+    """Attempts: the robustness report deleted; its ALE side dropped (the rest re-derived)."""
+    (repo / "robustness" / "pong.json").unlink()
+    assert _item(_evaluate(repo, base="main").failures, "artefact:robustness/pong.json") == (
+        "robustness/pong.json deleted against main: allowed only with a reason for this exact "
+        "item, new or rewritten in this change: fidelity.toml [overrides.pong] "
+        "\"artefact:robustness/pong.json\" = \"...\"")
+    doc = copy.deepcopy(robust)
+    del doc["sides"]["ale"]
+    from alignment.robustness import pc as pcm
+
+    pcs = {"jax": pcm.side_pc(doc["sides"]["jax"]["agents"], doc["sides"]["jax"]["random"],
+                              "no_enemy_points")}
+    doc["pc"]["no_enemy_points"] = {"jax": pcm.nan_to_none(pcs["jax"])}
+    doc["statistics"]["no_enemy_points"] = json.loads(json.dumps(pcm.aggregate(pcs)))
+    doc["comparison"] = {}
+    _write(repo / "robustness" / "pong.json", doc)
+    failures = _evaluate(repo, base="main").failures
+    assert not [f for f in failures if f.startswith("robustness/pong.json:")], failures
+    _item(failures, "robustness.side:ale")
+    reason = "ALE is being re-measured on the new counterpart (issue 99); JAX side kept meanwhile."
+    (repo / "fidelity.toml").write_text((repo / "fidelity.toml").read_text()
+                                        + f'[overrides.pong]\n"robustness.side:ale" = "{reason}"\n')
+    verdict = _evaluate(repo, base="main")
+    assert verdict.passed, verdict.failures
+    assert ("robustness.side:ale", "robustness: side ale dropped against main", reason) in \
+        verdict.weakenings
+
+
+def test_robustness_returns_nan_with_pc_null_fail(repo, robust):
+    """Attempt: a return written NaN (and its PC null): the schema says never NaN."""
+    text = (repo / "robustness" / "pong.json").read_text()
+    doc = copy.deepcopy(robust)
+    doc["sides"]["jax"]["agents"]["no_enemy_points"][0][0] = "NAN_HERE"
+    doc["pc"]["no_enemy_points"]["jax"][0] = None
+    (repo / "robustness" / "pong.json").write_text(json.dumps(doc).replace('"NAN_HERE"', "NaN"))
+    failures = _evaluate(repo).failures
+    assert any(f.startswith("robustness/pong.json is not valid JSON (NaN is not a number JSON "
+                            "has") for f in failures), failures
+    assert text  # the committed report itself parsed
+
+
+def test_own_attempt_robustness_rows_shorter_than_the_episodes_it_claims(repo, robust):
+    doc = copy.deepcopy(robust)
+    doc["sides"]["jax"]["agents"]["no_enemy_points"][2] = [5.0]  # one episode, not two
+    _write(repo / "robustness" / "pong.json", doc)
+    assert any("sides.jax.agents.no_enemy_points: a seed's row does not hold `episodes` = 2" in f
+               for f in _evaluate(repo).failures)
+
+
+def test_fewer_robustness_mods_episodes_seeds_and_budget_are_weakenings(repo, robust):
+    assert not weakening.robustness_items(robust, robust, "r", "main")
+    fewer = copy.deepcopy(robust)
+    fewer.update(episodes=1, random_episodes=2, max_steps=50)
+    fewer["agents"].update(seeds=[0, 1, 2], steps_per_seed=1024)
+    fewer["mods"] = {}
+    keys = [w.key for w in weakening.robustness_items(robust, fewer, "r", "main")]
+    assert keys == ["robustness.mod:no_enemy_points", "robustness.seeds", "robustness.episodes",
+                    "robustness.random_episodes", "robustness.max_steps", "robustness.budget"]
+
+
+# ==== audits of modified games and the mods ========================================================
+
+def _mod_audit(repo, name="pong+no_enemy_points") -> Path:
+    doc = _json(ROOT / "audits" / "pong+no_enemy_points.json")
+    path = repo / "audits" / f"{name}.json"
+    _write(path, doc)
+    return path
+
+
+def test_a_deleted_mod_audit_is_a_weakening(repo):
+    """Attempt: audits/pong+no_enemy_points.json deleted (CI re-audits only what is committed)."""
+    shutil.copy(ROOT / "specs" / "pong.yaml", repo / "specs" / "pong.yaml")
+    _mod_audit(repo)
+    _commit(repo, "mod audit")
+    _branch(repo)
+    (repo / "audits" / "pong+no_enemy_points.json").unlink()
+    failures = _evaluate(repo, base="main").failures
+    assert _item(failures, "artefact:audits/pong+no_enemy_points.json").startswith(
+        "audits/pong+no_enemy_points.json deleted against main")
+
+
+def test_every_mod_has_an_audit_or_a_declared_reason(repo):
+    """Attempt: a mod with no audit changed. A mod must have a committed audit or a declared
+    reason (the gate lists them); a declared one that has an audit, or a declared name the game
+    does not register, fails too."""
+    from alignment.gate import registered_mods
+
+    mods = registered_mods("pong")
+    (repo / "fidelity.toml").write_text("[defaults]\nrequire_playtest = false\n")
+    failures = _evaluate(repo).failures
+    for mod in mods:
+        assert (f"mod {mod} has no audit (audits/pong+{mod}.json) and is not declared unaudited: "
+                f"run `jaxtari-align audit pong --mods {mod} --quick` and commit it, or say why "
+                f"not in fidelity.toml [unaudited_mods.pong] {mod} = \"...\"") in failures
+    (repo / "fidelity.toml").write_text(unaudited_mods_toml().replace(
+        "[unaudited_mods.pong]\n",
+        '[unaudited_mods.pong]\nno_such_mod = "a mod this game does not have"\n'))
+    failures = _evaluate(repo).failures
+    assert any("[unaudited_mods.pong] names 'no_such_mod', which pong does not register" in f
+               for f in failures)
+    verdict = _evaluate(repo)
+    assert set(verdict.unaudited) >= set(mods)
+    text = gate.markdown([verdict])
+    assert "mods without an audit of the modified game" in text and f"- `{mods[0]}`: " in text
+
+
+def test_changing_a_mod_stales_its_audit(tmp_path, monkeypatch):
+    """A mod lives in its game's package: editing it moves the modified game's code hash."""
+    copy_root = tmp_path / "copy"
+    for rel in ("jaxtari", "specs", "alignment/reference/games", "faults"):
+        shutil.copytree(ROOT / rel, copy_root / rel, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(catalog, "_games_dir", lambda: copy_root / "jaxtari" / "games")
+    before = catalog.mod_code_hash("pong", ["lazy_enemy"])
+    mods = copy_root / "jaxtari" / "games" / "pong" / "mods.py"
+    mods.write_text(mods.read_text() + "\n# a changed mod\n")
+    assert catalog.mod_code_hash("pong", ["lazy_enemy"]) != before
+
+
+def test_own_attempt_an_audit_of_a_look_alike_mod_name(repo):
+    """An audit named for a mod the game does not register (a Cyrillic 's' in no_enemy_points)
+    cannot stand for the real mod's."""
+    shutil.copy(ROOT / "specs" / "pong.yaml", repo / "specs" / "pong.yaml")
+    fake = "no_enemy_point\u0455"
+    path = _mod_audit(repo, f"pong+{fake}")
+    doc = _json(path)
+    doc["modified"]["mods"] = [fake]
+    _write(path, doc)
+    failures = _evaluate(repo).failures
+    assert any(f.startswith(f"audits/pong+{fake}.json audits mod(s) '{fake}' that pong does not "
+                            "register") for f in failures), failures
+
+
+# ==== the game's audit =============================================================================
+
+def test_another_games_audit_copied_in_fails(repo):
+    """Attempt: freeway's audit committed as pong's, with pong's code hash."""
+    shutil.copy(ROOT / "specs" / "pong.yaml", repo / "specs" / "pong.yaml")
+    doc = _json(ROOT / "audits" / "freeway.json")
+    doc["code_hash"] = gate.current_code_hash("pong")
+    _write(repo / "audits" / "pong.json", doc)
+    failures = _evaluate(repo).failures
+    assert any(f.startswith("audits/pong.json says it audits 'freeway', not pong") for f in failures)
+    assert "audits/pong.json was made against spec 'specs/freeway.yaml', not specs/pong.yaml; " \
+           "re-run `jaxtari-align audit pong`" in failures
+    assert any(f.startswith("audits/pong.json has rows for rule(s) specs/pong.yaml does not have "
+                            "as reviewed") for f in failures)
+    assert any(f.startswith("audits/pong.json has no row for reviewed rule(s) of specs/pong.yaml")
+               for f in failures)
+
+
+def test_surviving_mutants_relabelled_killed_fail(repo):
+    """Attempt: the surviving mutants relabelled killed, the score 1.0."""
+    doc = write_audit(repo, "pong", mutants=["killed"] * 8 + ["survived"] * 2)
+    for m in doc["mutation"]["mutants"][8:]:
+        m["status"] = "killed"
+    doc["mutation"]["score"] = 1.0
+    _write(repo / "audits" / "pong.json", doc)
+    failures = _evaluate(repo).failures
+    assert "audits/pong.json: mutant m8 is marked killed but names nothing that killed it (a " \
+           "survivor relabelled?)" in failures
+    doc["mutation"]["mutants"][8]["killed_by"] = ["r-24"]  # the unprobed rule: no probe killed it
+    doc["mutation"]["mutants"][9]["killed_by"] = ["explore:save point nowhere/random-holds"]
+    _write(repo / "audits" / "pong.json", doc)
+    failures = _evaluate(repo).failures
+    assert any(f.startswith("audits/pong.json: mutant m8 is marked killed by r-24, which is no "
+                            "passing probe") for f in failures)
+    assert any(f.startswith("audits/pong.json: mutant m9 is marked killed by explore:save point "
+                            "nowhere/random-holds") for f in failures)
+
+
+def test_the_real_audits_mutant_rows_agree_and_a_relabel_of_its_survivors_fails(repo):
+    shutil.copy(ROOT / "specs" / "pong.yaml", repo / "specs" / "pong.yaml")
+    doc = _json(ROOT / "audits" / "pong.json")
+    assert gate.rederive.mutant_rows(doc, "a") == []
+    for m in doc["mutation"]["mutants"]:
+        if m["status"] == "survived":
+            m["status"] = "killed"
+    assert len(gate.rederive.mutant_rows(doc, "a")) == 2 + 2  # two rows, two summary counts
+
+
+def test_a_spec_gap_in_the_games_own_audit_fails(repo):
+    """Attempt: an exploration divergence no rule explains written into the game's audit."""
+    doc = write_audit(repo, "pong")
+    doc["exploration"]["divergences"] = [{"start": "reset", "frame": 412, "signal": "ball_x",
+                                          "rules": []}]
+    _write(repo / "audits" / "pong.json", doc)
+    failures = _evaluate(repo).failures
+    assert ("audits/pong.json: 1 exploration divergence(s) no rule explains (spec gaps), the "
+            "first at frame 412 from 'reset'") in failures
+
+
+def test_a_reviewed_rule_deleted_with_its_row_and_two_faults_deleted(repo):
+    """Attempts: a reviewed rule deleted with its audit row (the rest still 100%); two seeded
+    faults deleted (7/7 is still 100%)."""
+    _branch(repo)
+    doc = write_audit(repo, "pong", passed=23, unprobed=1)  # r-23 (a passing rule) gone
+    write_spec(repo, "pong", [(r["id"], r["outcome"] != "unprobed") for r in doc["rules"]])
+    failures = _evaluate(repo, base="main").failures
+    assert _item(failures, "spec.rule:r-24").startswith(
+        "reviewed rule r-24 removed from the spec against main")
+    # the row alone deleted, the spec kept: the audit no longer covers the reviewed spec
+    write_audit(repo, "pong")
+    doc = _json(repo / "audits" / "pong.json")
+    del doc["rules"][3]
+    _write(repo / "audits" / "pong.json", doc)
+    assert any("has no row for reviewed rule(s) of specs/pong.yaml: r-3" in f
+               for f in _evaluate(repo).failures)
+    write_audit(repo, "pong", faults=2, detected=2)
+    failures = _evaluate(repo, base="main").failures
+    for name in ("f2", "f3"):
+        assert _item(failures, f"audit.fault:{name}").startswith(
+            f"seeded fault {name} no longer run by the audit against main")
+
+
+def test_a_probe_removed_from_the_spec_is_a_weakening(repo):
+    _branch(repo)
+    write_audit(repo, "pong", passed=23, unprobed=2)
+    failures = _evaluate(repo, base="main").failures
+    _item(failures, "spec.probe:r-23")
+
+
+def test_own_attempt_a_duplicated_passing_row_inflates_recall(repo):
+    doc = write_audit(repo, "pong", passed=20, failed=4)
+    doc["rules"] += [dict(doc["rules"][0]) for _ in range(30)]
+    _write(repo / "audits" / "pong.json", doc)
+    assert any(f.startswith("audits/pong.json has more than one row for rule(s) r-0") for f in
+               _evaluate(repo).failures)
+
+
+def test_own_attempt_a_json_key_given_twice(repo):
+    """A rule row with "outcome" twice: a reader keeps the last ("pass"), a reviewer reading the
+    diff sees the first ("fail")."""
+    write_audit(repo, "pong")
+    text = (repo / "audits" / "pong.json").read_text()
+    text = text.replace('"outcome": "pass"', '"outcome": "fail", "outcome": "pass"', 1)
+    (repo / "audits" / "pong.json").write_text(text)
+    failures = _evaluate(repo).failures
+    assert any(f.startswith("audits/pong.json is not valid JSON (key(s) 'outcome' given twice in "
+                            "one object") for f in failures), failures
+
+
+def test_own_attempt_a_smaller_exploration_budget_and_another_mutant_sample(repo):
+    _branch(repo)
+    doc = write_audit(repo, "pong", mutants=["killed"] * 4)
+    _commit(repo)
+    doc["exploration"]["budget"]["walk_frames"] = 60
+    doc["exploration"]["budget"]["policies"] = ["random-holds"]
+    doc["mutation"]["sample"]["seed"] = 7
+    _write(repo / "audits" / "pong.json", doc)
+    failures = _evaluate(repo, base="HEAD").failures
+    assert _item(failures, "audit.budget:walk_frames").startswith(
+        "exploration budget walk_frames 240 -> 60 against HEAD")
+    _item(failures, "audit.budget:policies")
+    _item(failures, "audit.mutation:sample")
+
+
+# ==== the plug-in's excuses ========================================================================
+
+DECLARED = {"pong": {"signals": {"score": 0.0, "ball_x": 1.0, "player_score": 0.0},
+                     "known_ends": [], "counterparts": ["no_enemy_points"], "mods": []}}
+
+
+def _declared(now: dict):
+    return lambda sha: DECLARED if sha is not None else now
+
+
+@pytest.mark.parametrize("change, key", [
+    (lambda d: d["pong"]["known_ends"].append("serve timeout"), "plugin.known_end:serve timeout"),
+    (lambda d: d["pong"]["signals"].update(ball_x=4.0), "plugin.tolerance:ball_x"),
+    (lambda d: d["pong"]["signals"].pop("player_score"), "plugin.signal:player_score"),
+    (lambda d: d["pong"]["counterparts"].clear(), "plugin.counterpart:no_enemy_points"),
+])
+def test_a_new_known_end_a_widened_tolerance_or_a_dropped_signal_is_a_weakening(repo, change, key):
+    """Attempts: a known end added to the plug-in; a signal's tolerance widened. Own attempts: a
+    signal no longer compared; a mod's ALE counterpart removed (it is then judged JAX-only)."""
+    now = copy.deepcopy(DECLARED)
+    change(now)
+    failures = _evaluate(repo, base="HEAD", declarations=_declared(now)).failures
+    _item(failures, key)
+    assert _evaluate(repo, base="HEAD", declarations=_declared(DECLARED)).passed
+
+
+@pytest.fixture(scope="module")
+def code_repo(tmp_path_factory):
+    """A repository holding a copy of the code (jaxtari, alignment, specs, faults) at main."""
+    root = tmp_path_factory.mktemp("code") / "repo"
+    for rel in ("jaxtari", "alignment", "specs", "faults"):
+        shutil.copytree(ROOT / rel, root / rel, ignore=shutil.ignore_patterns("__pycache__"))
+    git(root, "init", "-q", "-b", "main")
+    _commit(root, "code")
+    return root
+
+
+def test_the_plugins_declarations_are_read_from_the_base_commit(code_repo):
+    """The base's plug-in is read from the base's own tree, in a fresh interpreter: a tolerance
+    widened in the work tree shows against it."""
+    ram = code_repo / "alignment" / "reference" / "games" / "pong" / "ram.py"
+    text = ram.read_text()
+    old = 'Signal("player_score", ram_byte(PLAYER_SCORE), jax_signal("player_score"), 0,'
+    assert old in text
+    ram.write_text(text.replace(old, old.replace(", 0,", ", 1,")))
+    try:
+        sha = gate.resolve_ref("main", code_repo)
+        then = declarations.at_commit(sha, str(code_repo))
+        now = declarations.current(code_repo)
+    finally:
+        ram.write_text(text)
+    assert then["pong"]["signals"]["player_score"] == 0.0
+    assert now["pong"]["signals"]["player_score"] == 1.0
+    assert [w.key for w in weakening.plugin_items(then["pong"], now["pong"], "main")] == [
+        "plugin.tolerance:player_score"]
+
+
+# ==== the code hash: the traced closure ==========================================================
+
+def test_a_constant_moved_to_a_module_outside_the_hash_fails(code_repo):
+    """Attempt: a game constant moved to a new module outside jaxtari/ (changed in a later pull
+    request, the code hash would not move). The game's step is traced in a fresh interpreter and
+    the module it imports is named."""
+    (code_repo / "pong_numbers.py").write_text("SERVE_DELAY = 63\n")
+    constants = code_repo / "jaxtari" / "games" / "pong" / "constants.py"
+    text = constants.read_text()
+    constants.write_text(text + "\nfrom pong_numbers import SERVE_DELAY  # noqa: E402,F401\n")
+    try:
+        problems = closure.problems("pong", code_repo)
+    finally:
+        constants.write_text(text)
+        (code_repo / "pong_numbers.py").unlink()
+    assert problems == [
+        "code hash: pong's step imports pong_numbers.py, which its code hash does not cover "
+        "(alignment.catalog.behaviour_files): move it into jaxtari/ (or the game's package) so "
+        "that a change to it stales the game's artefacts"]
+
+
+def test_the_closure_follows_imports_of_code_that_ran_not_a_registry():
+    """Every game's package is imported by the registry; only what this game's code imports (at
+    module level, or in a function that ran) is its closure."""
+    files = [f"/r/{p}" for p in ("jaxtari/games/pong/game.py", "jaxtari/games/breakout/game.py",
+                                 "alignment/signals.py", "shared_consts.py")]
+    found = closure.uncovered("pong", [Path(f) for f in files], Path("/r"),
+                              covered={Path("/r/jaxtari/games/pong/game.py")})
+    assert found == ["jaxtari/games/breakout/game.py", "shared_consts.py"]
+
+
+# ==== a change that makes the game a mutant the audit could not kill =============================
+
+def test_a_constant_set_to_a_surviving_mutants_value_is_a_weakening(repo):
+    """Attempt: a constant changed to the value of a mutant that survived the audit (the replay
+    passes, and an honest re-audit passes too: no probe sees it)."""
+    value = gate.core.current_constants("pong")("charge_rows_after_reading")
+    doc = write_audit(repo, "pong", mutants=["killed"])
+    doc["mutation"]["mutants"].append({
+        "id": "constant:charge_rows_after_reading-", "kind": "constant", "status": "survived",
+        "target": f"pong.PongConstants.charge_rows_after_reading {value + 1} -> {value}",
+        "killed_by": []})
+    _write(repo / "audits" / "pong.json", doc)
+    _commit(repo)
+    failures = _evaluate(repo, base="HEAD").failures
+    assert _item(failures, "mutant.applied:constant:charge_rows_after_reading-").startswith(
+        f"the change makes charge_rows_after_reading {value + 1} -> {value}, the mutant "
+        "constant:charge_rows_after_reading- that survived HEAD's audit")
+
+
+def test_a_source_line_set_to_a_surviving_mutant_is_a_weakening(repo):
+    from alignment.audit.mutants import _walk
+
+    src = "def serve_ready(timer):\n    return timer < 63\n"
+    path = repo / "jaxtari" / "games" / "pong" / "serve.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(src)
+    index = next(i for i, n in enumerate(_walk(ast.parse(src))) if isinstance(n, ast.Compare))
+    doc = write_audit(repo, "pong", mutants=["killed"])
+    doc["mutation"]["mutants"].append({
+        "id": f"comparison:jaxtari/games/pong/serve.py:2:{index}:shift", "kind": "comparison",
+        "status": "survived", "target": "timer < 63  ->  < becomes <= (shift)", "killed_by": []})
+    _write(repo / "audits" / "pong.json", doc)
+    _commit(repo)
+    path.write_text("def serve_ready(timer):\n    # ready a frame later\n    return timer <= 63\n")
+    failures = _evaluate(repo, base="HEAD").failures
+    assert _item(failures, f"mutant.applied:comparison:jaxtari/games/pong/serve.py:2:{index}:shift")
+    path.write_text("def serve_ready(timer):\n    return timer < 64\n")  # not that mutant
+    assert not [f for f in _evaluate(repo, base="HEAD").failures if "mutant.applied" in f]
+
+
+# ==== the summary lists every item =================================================================
+
+def test_the_comment_lists_each_weakening_with_its_reason_or_none(repo):
+    _branch(repo)
+    write_audit(repo, "pong", faults=3, detected=3)
+    (repo / "stress" / "pong-objects.json").unlink()
+    reason = "the fault f3 duplicated f1's mechanism exactly; dropped in issue 99 (measured)."
+    (repo / "fidelity.toml").write_text((repo / "fidelity.toml").read_text()
+                                        + f'[overrides.pong]\n"audit.fault:f3" = "{reason}"\n')
+    verdict = _evaluate(repo, base="main")
+    text = gate.markdown([verdict], base="main")
+    assert "**pong**: weaker than the base in 2 item(s), 1 with a reason this change gives" in text
+    assert f"| `audit.fault:f3` | seeded fault f3 no longer run by the audit against main | " \
+           f"{reason} |" in text
+    assert "| `artefact:stress/pong-objects.json` | stress/pong-objects.json deleted against " \
+           "main | **none: fails** |" in text
+    assert not verdict.passed
+
+
+# ==== the workflow: the gate that judges is the base's ============================================
+
+def _workflow_steps() -> list[dict]:
+    import yaml
+
+    doc = yaml.safe_load((ROOT / ".github" / "workflows" / "fidelity.yml").read_text())
+    [job] = doc["jobs"].values()
+    return job["steps"]
+
+
+def test_the_workflow_runs_the_base_branchs_gate_on_the_changes_artefacts(tmp_path):
+    """Attempt: the gate's own code edited in the pull request (to pass itself). The workflow
+    restores alignment/gate/ from the base before any step that runs the gate; run here as
+    written on a throwaway repository whose change edits the gate."""
+    steps = _workflow_steps()
+    names = [s.get("name") for s in steps]
+    swap = names.index("The gate from the base branch")
+    assert swap < names.index("Games this change touches") < names.index("Gate")
+    assert swap > names.index("Tests")  # the change's own tests run on its own code first
+    repo = tmp_path / "repo"
+    (repo / "alignment" / "gate").mkdir(parents=True)
+    (repo / "alignment" / "gate" / "core.py").write_text("STRICT = True\n")
+    git(repo, "init", "-q", "-b", "main")
+    _commit(repo, "base")
+    git(repo, "checkout", "-qb", "change")
+    (repo / "alignment" / "gate" / "core.py").write_text("STRICT = False  # the change\n")
+    (repo / "alignment" / "gate" / "loophole.py").write_text("PASS = True\n")
+    _commit(repo, "weaker gate")
+    out = subprocess.run(["bash", "-e", "-c", steps[swap]["run"]], cwd=repo, capture_output=True,
+                         text=True, env={"BASE": "main", "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert (repo / "alignment" / "gate" / "core.py").read_text() == "STRICT = True\n"
+    assert not (repo / "alignment" / "gate" / "loophole.py").exists()
+    assert "gate code of main" in out.stdout
+
+
+def test_codeowners_protect_the_gate_the_workflow_and_the_thresholds():
+    lines = [line.split() for line in (ROOT / ".github" / "CODEOWNERS").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    owned = {parts[0]: parts[1:] for parts in lines}
+    for path in ("/alignment/gate/", "/.github/", "/fidelity.toml", "/tests/test_gate.py",
+                 "/tests/test_gate_attempts.py"):
+        assert owned.get(path), path
+    from alignment.gate.command import PROTECTED
+
+    assert {p.strip("/") for p in PROTECTED} <= {p.strip("/") for p in owned} | {"CODEOWNERS"}
+
+
+def test_the_gate_names_protected_files_a_change_edits(repo):
+    from alignment.gate.command import protected_changes
+
+    _branch(repo)
+    (repo / "fidelity.toml").write_text((repo / "fidelity.toml").read_text() + "\n")
+    (repo / "alignment" / "gate").mkdir(parents=True)
+    (repo / "alignment" / "gate" / "core.py").write_text("x = 1\n")
+    (repo / "README.md").write_text("words\n")
+    _commit(repo)
+    assert protected_changes("main", repo) == ["alignment/gate/core.py", "fidelity.toml"]
+    text = gate.markdown([_evaluate(repo)], protected=["fidelity.toml"])
+    assert "**This change edits what protects the gate**" in text and "- `fidelity.toml`" in text
