@@ -392,6 +392,8 @@ def test_touched_games(repo):
     games = ["freeway", "frostbite", "pong"]
     _git(repo, "checkout", "-qb", "change")
     (repo / "README.md").write_text("words\n")
+    (repo / "benchmarks").mkdir()
+    (repo / "benchmarks" / "ab.py").write_text("x = 1\n")
     _commit(repo, "docs")
     assert gate.touched_games("main", games, repo) == []
     for rel in ("jaxtari/games/frostbite/draw.py", "specs/pong.yaml",
@@ -401,7 +403,7 @@ def test_touched_games(repo):
     _commit(repo, "games")
     assert gate.touched_games("main", games, repo) == games
     for shared in ("faults/shared.py", "fidelity.toml", "jaxtari/wrappers.py",
-                   "constraints.txt"):
+                   "constraints.txt", "pong_numbers.py"):
         _git(repo, "checkout", "-q", "main")
         _git(repo, "checkout", "-qB", "one")
         (repo / shared).parent.mkdir(parents=True, exist_ok=True)

@@ -715,6 +715,9 @@ def default_games(root: Path, config: FidelityConfig, with_code: Sequence[str] =
 # files under these roots counts as shared).
 SHARED_ROOTS = ("jaxtari", "alignment", artefacts.FAULTS.folder, artefacts.GATE_CONFIG,
                 "pyproject.toml", "constraints.txt", ".github/workflows")
+# Python outside these is code a game may import (a module at the repository's top, say): a
+# change to it touches every game, as shared code does (the gate's traced closure names it).
+NOT_GAME_CODE = ("tests", "benchmarks", "docs", "ports")
 
 
 def touched_games(base: str, games: Sequence[str], root: Path = Path(".")) -> list[str]:
@@ -732,6 +735,8 @@ def touched_games(base: str, games: Sequence[str], root: Path = Path(".")) -> li
         if owner:
             touched.add(owner)
         elif any(path == r or path.startswith(r + "/") for r in SHARED_ROOTS):
+            return sorted(games)
+        elif path.endswith(".py") and Path(path).parts[0] not in NOT_GAME_CODE:
             return sorted(games)
     return sorted(touched)
 
