@@ -37,5 +37,6 @@ STAGES: dict[str, Stage] = {
     "gate": Stage("alignment.gate.core", "alignment.gate.report", "alignment.gate.command"),
 }
 
-# Commands that are no stage of their own: the pipeline runs the stages in order; the porting tools.
-OTHER_COMMANDS = ("alignment.pipeline.command", "alignment.porting.command")
+# Commands that are no stage of their own: the pipeline runs the stages in order; the porting tools;
+# the docs' tables generated from the artefacts.
+OTHER_COMMANDS = ("alignment.pipeline.command", "alignment.porting.command", "alignment.doc_tables")

@@ -10,7 +10,7 @@ Where a result changes the path:
   is a person's call) instead of on to playtest;
 - stress runs only when a budget was asked for.
 
-``python -m alignment.pipeline.graph`` prints the graph as a mermaid diagram (the one in the README).
+``python -m alignment.pipeline.graph`` prints the graph as a mermaid diagram (the one in docs/pipeline.md).
 """
 
 from __future__ import annotations
