@@ -662,3 +662,61 @@ def test_the_gate_names_protected_files_a_change_edits(repo):
     assert protected_changes("main", repo) == ["alignment/gate/core.py", "fidelity.toml"]
     text = gate.markdown([_evaluate(repo)], protected=["fidelity.toml"])
     assert "**This change edits what protects the gate**" in text and "- `fidelity.toml`" in text
+
+
+# ==== a relabelled survivor is run again ===========================================================
+
+def _real_pong(repo) -> dict:
+    shutil.copy(ROOT / "specs" / "pong.yaml", repo / "specs" / "pong.yaml")
+    doc = _json(ROOT / "audits" / "pong.json")
+    _write(repo / "audits" / "pong.json", doc)
+    _commit(repo, "the real audit")
+    _branch(repo)
+    return doc
+
+
+def _relabel(repo, doc, killer="scoring.point-for") -> list[str]:
+    """The survivors relabelled killed, by a probe that passes, the score and summary to match."""
+    doc = copy.deepcopy(doc)
+    ids = []
+    for m in doc["mutation"]["mutants"]:
+        if m["status"] == "survived":
+            m.update(status="killed", killed_by=[killer])
+            ids.append(m["id"])
+    s = doc["mutation"]["summary"]
+    s["killed"], s["survived"] = s["killed"] + s["survived"], 0
+    doc["mutation"]["score"] = doc["summary"]["mutation_score"] = s["score"] = 1.0
+    _write(repo / "audits" / "pong.json", doc)
+    return ids
+
+
+def test_a_survivor_relabelled_killed_with_a_plausible_killer_is_run_again(repo):
+    """The relabel with a plausible killer (a passing probe) agrees with every row: the gate
+    runs each mutant whose status improved against the base (here a stand-in for the run)."""
+    doc = _real_pong(repo)
+    ids = _relabel(repo, doc)
+    assert ids and not gate.rederive.mutant_rows(_json(repo / "audits" / "pong.json"), "a")
+    ran = []
+    failures = _evaluate(repo, base="main",
+                         rekill=lambda g, m: ran.append(m) or "survived").failures
+    assert ran == sorted(ids)
+    assert any(f.startswith(f"audits/pong.json: mutant {ids[0]} survived main's audit and is "
+                            "recorded killed now (by scoring.point-for), but run again against "
+                            "the probes, walks and rollouts it survived") for f in failures)
+    verdict = _evaluate(repo, base="main", rekill=lambda g, m: "killed")
+    assert not [f for f in verdict.failures if "mutant" in f]
+    assert any("run again, it is killed" in n for n in verdict.notes)
+
+
+@pytest.mark.slow  # two mutants of Pong played against its probes, walks and rollouts (~1 min)
+def test_a_survivor_relabelled_killed_survives_when_run_again(repo):
+    from alignment.gate import rekill
+
+    doc = _real_pong(repo)
+    ids = _relabel(repo, doc)
+    failures = _evaluate(repo, base="main",
+                         rekill=lambda g, m: rekill.status(g, m, repo)).failures
+    for mutant in ids:
+        assert any(f.startswith(f"audits/pong.json: mutant {mutant} survived main's audit") and
+                   f.endswith("it survived: re-run the audit instead of editing its rows")
+                   for f in failures), failures

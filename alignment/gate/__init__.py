@@ -8,7 +8,7 @@
 - :mod:`.weakening`: each weakening against the base as an item with a key a reason names;
 - :mod:`.declarations`: the plug-ins' declarations (tolerances, known ends, counterparts) of this
   tree and of the base; :mod:`.closure`: the traced modules a game's step imports, against what
-  its code hash covers;
+  its code hash covers; :mod:`.rekill`: a mutant recorded killed, run again;
 - :mod:`.core`: :func:`evaluate` per game (data, never prints), the comparison with a base ref,
   the games a change touches;
 - :mod:`.verify`: committed artefacts against freshly made ones (CI's "does the code produce what

@@ -81,6 +81,12 @@ def _declarations(root: Path):
     return read
 
 
+def _rekill(root: Path):
+    from alignment.gate import rekill
+
+    return lambda game, mutant: rekill.status(game, mutant, root)
+
+
 def _verify(console: Console, regenerated: Path, root: Path) -> list[str]:
     problems, games = verify.verify_audits(regenerated, root)
     stress_problems, reports = verify.verify_stress(root, out=regenerated)
@@ -102,8 +108,9 @@ def register(app: typer.Typer) -> None:
             None, "--markdown", help=f"write the markdown here (default: ${SUMMARY_ENV} when set, "
                                      f"else {DEFAULT_MARKDOWN})"),
         replay: bool = typer.Option(True, "--replay/--no-replay",
-                                    help="replay the recorded playtest sessions on both backends "
-                                         "and stale stress reports' fingerprints"),
+                                    help="replay the recorded playtest sessions on both backends, "
+                                         "stale stress reports' fingerprints, and the mutants that "
+                                         "survived the base's audit and are recorded killed now"),
         touched: bool = typer.Option(False, "--touched",
                                      help="only print the games the change against --base touches"),
         verify_dir: Optional[Path] = typer.Option(
@@ -151,7 +158,8 @@ def register(app: typer.Typer) -> None:
                                   fingerprint=gate.core.current_fingerprint if replay else None,
                                   config=cfg, base_config=base_cfg,
                                   declarations=_declarations(root) if base else None,
-                                  closure=(lambda g: closure.problems(g, root)) if trace else None)
+                                  closure=(lambda g: closure.problems(g, root)) if trace else None,
+                                  rekill=_rekill(root) if replay else None)
                     for g in chosen]
         # CI logs are not terminals: without a width rich squeezes the table into 80 columns
         console = Console(width=None if sys.stdout.isatty() else 132)

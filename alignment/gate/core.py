@@ -451,14 +451,17 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
              registered: Optional[Callable[[str], Sequence[str]]] = registered_mods,
              declarations: Optional[DeclarationsFn] = None,
              constants: Optional[ConstantsFn] = current_constants,
-             closure: Optional[Callable[[str], list[str]]] = None) -> GameVerdict:
+             closure: Optional[Callable[[str], list[str]]] = None,
+             rekill: Optional[Callable[[str, str], Optional[str]]] = None) -> GameVerdict:
     """The gate's verdict on one game. ``config``/``base_config``: this tree's and the base's
     fidelity.toml (for weakened thresholds, the reasons and the mods declared unaudited);
     ``registered``: the game's registered mods (each needs an audit or a declaration; None: not
     checked); ``declarations``: the plug-ins' declarations (:mod:`.declarations`) of this tree
     (``None``) and of the base (its sha), compared item by item; ``constants``: the current
     Constants (a surviving mutant of the base's audit applied is found with it); ``closure``:
-    the traced-closure check of the code hash (:mod:`.closure`)."""
+    the traced-closure check of the code hash (:mod:`.closure`); ``rekill(game, mutant id)``:
+    the status of a mutant run again (:mod:`.rekill`), for each one that survived the base's audit
+    and is recorded killed in this one (None: listed, not run)."""
     now = Artefacts(root)
     t = thresholds
     failures: list[str] = []
@@ -512,7 +515,7 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
                           unaudited=unaudited)
     if base is not None:
         _against_base(verdict, Artefacts(root, ref=base), base, audit, reports, sessions, now,
-                      config, base_config, declarations, constants)
+                      config, base_config, declarations, constants, rekill)
     return verdict
 
 
@@ -580,7 +583,8 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
                   now_reports: StressReports, sessions: list[str], now: Artefacts,
                   config: Optional[FidelityConfig], base_config: Optional[FidelityConfig],
                   declarations: Optional[DeclarationsFn] = None,
-                  constants: Optional[ConstantsFn] = current_constants) -> None:
+                  constants: Optional[ConstantsFn] = current_constants,
+                  rekill: Optional[Callable[[str, str], Optional[str]]] = None) -> None:
     """What got worse against the base. Hard failures (a figure that dropped, a session removed
     or changed) go to ``v.failures``; each weakening (:mod:`.weakening`) is listed in
     ``v.weakenings`` and fails unless this change gives a new or rewritten reason for its exact
@@ -601,6 +605,7 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
             elif b is not None and a < b - TOLERANCE:
                 hard.append(f"{key} dropped against {base}: {b:.2f} -> {a:.2f}")
         items += weakening.audit_items(doc, audit["doc"], base)
+        hard += _killed_since(game, rel, doc, audit["doc"], base, rekill, v.notes)
     if doc is not None:
         items += weakening.applied_constant_mutants(
             doc, _constants_or_none(constants, game), base)
@@ -688,6 +693,38 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
     v.failures += [f"{w.what}: allowed only with a reason for this exact item, new or rewritten "
                    f"in this change: fidelity.toml [overrides.{game}] \"{w.key}\" = \"...\""
                    for w in missing]
+
+
+def _killed_since(game: str, rel: str, then: dict, now: dict, base: str,
+                  rekill: Optional[Callable[[str, str], Optional[str]]],
+                  notes: list[str]) -> list[str]:
+    """Mutants that survived the base's audit and are recorded killed now, each run again."""
+    def rows(doc):
+        mutation = doc.get("mutation") if isinstance(doc.get("mutation"), dict) else {}
+        return {str(m.get("id")): m for m in mutation.get("mutants") or [] if isinstance(m, dict)}
+
+    before, after = rows(then), rows(now)
+    flipped = sorted(i for i, m in after.items() if m.get("status") == "killed"
+                     and (before.get(i) or {}).get("status") == "survived")
+    out = []
+    for mutant in flipped:
+        said = ", ".join(after[mutant].get("killed_by") or [])
+        if rekill is None:
+            notes.append(f"mutant {mutant} survived {base}'s audit and is recorded killed now (by "
+                         f"{said}); not run again here (--no-replay)")
+            continue
+        found = rekill(game, mutant)
+        if found is None:
+            notes.append(f"mutant {mutant} survived {base}'s audit and is recorded killed now; the "
+                         f"current code has no such mutant to run again (the audit's re-make "
+                         f"judges it)")
+        elif found != "killed":
+            out.append(f"{rel}: mutant {mutant} survived {base}'s audit and is recorded killed now "
+                       f"(by {said}), but run again against the probes, walks and rollouts it "
+                       f"{found}: re-run the audit instead of editing its rows")
+        else:
+            notes.append(f"mutant {mutant} survived {base}'s audit; run again, it is killed")
+    return out
 
 
 def _constants_or_none(constants: Optional[ConstantsFn], game: str):
