@@ -186,7 +186,8 @@ class Kangaroo(Game):
         picture = picture_of(s, state)  # the kernel draws here
         s = monkeys.punch_monkeys(s)
         s = logic.bell_clock(s)
-        s = logic.overscan(s, joy, monkeys.think_all, monkeys.fly_apples, monkeys.punched_apple)
+        s = logic.overscan(s, joy, monkeys.think_all, monkeys.fly_apples, monkeys.punched_apple,
+                           render.glove_enabled(picture))
         built = picture.replace(built=built_list(s))  # the next picture's list, before the pickups
         s = logic.pickups(s)
         s = logic.where(ended, attract, s)  # the game over: the attract mode takes the frame

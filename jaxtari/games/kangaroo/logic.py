@@ -395,23 +395,27 @@ def ground(s, up, down, left, right):
     return where(down, ducking, standing), jump_start, starts
 
 
-def glove_over_apple(s):
+# rule: timing.punch-lands-when-drawn
+def glove_over_apple(s, glove_on):
     """Whether the picture drew the glove over an apple in flight: at the mother's row + 2, x the
-    glove's +-1 (measured on ALE by sweeping an apple's row and x during a punch, both facings)."""
+    glove's +-1 (measured on ALE by sweeping an apple's row and x during a punch, both facings);
+    ``glove_on``: the kernel enabled the glove on its row (render.glove_enabled)."""
     flying = (s.apple_flags[:k.APPLE_SLOTS] & k.SIGN) == 0
     row = s.apple_row == ((s.mother_row + k.GLOVE_APPLE_ROW) & BYTE)
     near = jnp.abs(s.apple_x - glove_x(s)) <= k.GLOVE_REACH
-    return minus(s.pose, 0) & (flying & row & near).any()
+    return glove_on & minus(s.pose, 0) & (flying & row & near).any()
 
 
 def glove_x(s):
     return s.mother_x + jnp.where((s.pose & k.FACING_RIGHT) != 0, k.GLOVE_RIGHT, k.GLOVE_LEFT)
 
 
-def glove_over_coconut(s):
-    """Whether the picture drew the glove over the coconut (see GLOVE_ROW)."""
+# rule: scoring.punch-coconut, timing.punch-lands-when-drawn
+def glove_over_coconut(s, glove_on):
+    """Whether the picture drew the glove over the coconut (see GLOVE_ROW; ``glove_on`` as for
+    :func:`glove_over_apple`)."""
     row = row_index(s, s.mother_row + k.GLOVE_ROW) & BYTE
-    return (minus(s.pose, 0) & (s.coconut_row == row)
+    return (glove_on & minus(s.pose, 0) & (s.coconut_row == row)
             & (jnp.abs(s.coconut_x - glove_x(s)) <= k.GLOVE_REACH))
 
 
@@ -424,12 +428,13 @@ def punched_coconut(s, hit):
     return add_points(s, jnp.int32(k.COCONUT_PUNCH_POINTS), hit)
 
 
-def overscan(s, joy, think, fly_apples, punched_apple):
+def overscan(s, joy, think, fly_apples, punched_apple, glove_on):
     """The overscan's game logic, not while the mother waits: the timer, the monkeys' AI, the
-    apples, the punches the picture latched, then the mother."""
+    apples, the punches the picture latched (``glove_on``: the kernel enabled the glove on its
+    row this frame), then the mother."""
     waiting = (s.mother_state & k.SIGN) != 0
     # the collisions the picture latched, before the overscan moves anything
-    on_apple, on_coconut = glove_over_apple(s), glove_over_coconut(s)
+    on_apple, on_coconut = glove_over_apple(s, glove_on), glove_over_coconut(s, glove_on)
     played = fly_apples(think(bonus_timer(s)))
     played, _ = punched_apple(played, on_apple)
     played = punched_coconut(played, on_coconut)

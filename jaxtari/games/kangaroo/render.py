@@ -219,9 +219,9 @@ def _band(row, left, width, visible, first_line_from=0, g: Grid = FULL):
     return visible & on[:, None] & (rel < width)[None, :] & ~late
 
 
-def player1(p, g: Grid = FULL):
-    """The player-1 list's objects: [(mask at ``g``, colour, the (210,) lines the kernel draws it
-    on)]."""
+def _player1_objects(p):
+    """The player-1 list's objects as the kernel draws them: [(first line, left column, graphics
+    address, drawn this frame, colour)]: the baby, the mother, the bell, the three fruit."""
     level = p.list_level
     row, height = p.list_row, pick(k.POSE_HEIGHT, p.list_pose & k.POSE_FRAME)
     bottom, top = row + height, row - 2
@@ -246,22 +246,37 @@ def player1(p, g: Grid = FULL):
         shares = present & (bottom >= item_row) & (top <= item_row)
         mother_shares = mother_shares | shares
         on = present & (~shares | odd)
-        top_line = item_row * ROW_LINES + PLAY_TOP
-        items.append((_sprite(top_line, x + PLAYER_LEFT, address, on, g=g), colour,
-                      _sprite_lines(top_line, address, on)))
+        items.append((item_row * ROW_LINES + PLAY_TOP, x + PLAYER_LEFT, address, on, colour))
     won = (p.list_state & k.ROUND_WON_BIT) != 0
     step = jnp.where(won, art.BABY_WON_STEP, (p.list_frame >> 4) & 7)
-    baby_top, baby_address = art.BABY_ROW * ROW_LINES + PLAY_TOP, art.BABY_PAGE * 256 + pick(art.BABY_LOW, step)
-    baby_on = ~baby_shares | odd
-    baby = (_sprite(baby_top, pick(art.BABY_X, step) + PLAYER_LEFT, baby_address, baby_on, g=g),
-            MOTHER_COLOUR, _sprite_lines(baby_top, baby_address, baby_on))
+    baby = (art.BABY_ROW * ROW_LINES + PLAY_TOP, pick(art.BABY_X, step) + PLAYER_LEFT,
+            art.BABY_PAGE * 256 + pick(art.BABY_LOW, step), ~baby_shares | odd, jnp.int32(MOTHER_COLOUR))
     pose = p.list_pose & 0x0F
-    mother_top = row * ROW_LINES + PLAY_TOP
-    mother_address = pick(art.MOTHER_HIGH, pose) * 256 + pick(art.MOTHER_LOW, pose)
-    mother_on = ~mother_shares | ~odd
-    mother = (_sprite(mother_top, p.list_x + PLAYER_LEFT, mother_address, mother_on, g=g),
-              MOTHER_COLOUR, _sprite_lines(mother_top, mother_address, mother_on))
+    mother = (row * ROW_LINES + PLAY_TOP, p.list_x + PLAYER_LEFT,
+              pick(art.MOTHER_HIGH, pose) * 256 + pick(art.MOTHER_LOW, pose),
+              ~mother_shares | ~odd, jnp.int32(MOTHER_COLOUR))
     return [baby, mother] + items
+
+
+def player1(p, g: Grid = FULL):
+    """The player-1 list's objects: [(mask at ``g``, colour, the (210,) lines the kernel draws it
+    on)]."""
+    return [(_sprite(top, left, address, on, g=g), colour, _sprite_lines(top, address, on))
+            for top, left, address, on, colour in _player1_objects(p)]
+
+
+# rule: timing.punch-lands-when-drawn
+def glove_enabled(p):
+    """Whether the kernel enables the glove (missile 1) on its row, the mother's + 1 as the kernel
+    read it (``p.ram``): only the kernels that draw player 1 write ENAM1 (the others leave it off:
+    $D5C8, $D71B in the listing), so the glove is there, and meets the ball or an apple, only on a
+    row where a player-1 object is drawn this frame (the mother, or on the frames she gives a
+    shared row to the bell or a fruit, that object). Measured on ALE: a falling coconut that
+    reaches the glove on a frame the mother is not drawn is punched a frame later, when she is."""
+    lines = functools.reduce(jnp.logical_or, [_sprite_lines(top, address, on)
+                                             for top, _, address, on, _ in _player1_objects(p)])
+    row = p.ram["mother_row"] + k.GLOVE_ROW
+    return lines[jnp.clip(PLAY_TOP + row * ROW_LINES + OBJECT_LINES[0], 0, SCREEN_H - 1)]
 
 
 def monkey_shown(r):
