@@ -9,7 +9,11 @@
 - :data:`DeepPlayer` - a player of :mod:`alignment.deepplay`: ``player(lookahead, rng, **options)``
   plays the emulator far into the game through a :class:`Lookahead` (ALE's clone/restore);
 - :data:`ObservationFields` - ``rams (N, 128) -> {state field: (N, ...) values}``: the JAX state
-  fields the game's observation reads, decoded from RAM (:mod:`alignment.reference.features`).
+  fields the game's observation reads, decoded from RAM (:mod:`alignment.reference.features`);
+- :class:`PlannerGoal` - what a strong player reaches in the game (a floor climbed, a coconut
+  punched on it), judged on the emulator's side of every exploration walk and reported as reached
+  or not (:mod:`alignment.audit.explore`); :data:`PlannerObjective` - the end-of-plan value that
+  pulls the audit's planner (:mod:`alignment.audit.planner`) towards them.
 
 Nothing here imports a stage, so a ground-truth package can use these types without cycles.
 """
@@ -72,3 +76,19 @@ class Lookahead(Protocol):
 
 
 DeepPlayer = Callable[..., None]  # (lookahead, rng, **options): plays until its game is done
+# {signal: (candidates,) values at the end of each candidate plan} -> (candidates,) floats, higher
+# better: ranked after the game's end, lives and levels and before the reward
+PlannerObjective = Callable[[Mapping[str, np.ndarray]], np.ndarray]
+
+
+@dataclasses.dataclass(frozen=True)
+class PlannerGoal:
+    """A situation a strong player reaches, judged on a walk's emulator recording.
+
+    ``reached(start, traces)``: ``start`` the signals before the walk's first frame, ``traces``
+    {signal (and "reward"): (T, ...) values after each frame}; True when the walk reached it."""
+
+    name: str
+    note: str
+    reached: Callable[[Signals, Mapping[str, np.ndarray]], bool]
+

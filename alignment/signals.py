@@ -18,7 +18,9 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 import numpy as np
 
 from alignment.plain import to_python
-from alignment.plugin import DeepPlayer, ObservationFields, SavePointTarget, ScriptedPolicy
+from alignment.plugin import (
+    DeepPlayer, ObservationFields, PlannerGoal, PlannerObjective, SavePointTarget, ScriptedPolicy,
+)
 
 CORE_SIGNALS = ("score", "lives", "terminated", "frame")
 
@@ -274,6 +276,10 @@ class GameEntry:
     control_aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
     # where the JAX game's episode knowingly ends otherwise than ALE's (see KnownEnd)
     known_ends: tuple[KnownEnd, ...] = ()
+    # what a strong player reaches, reported by the audit's exploration as reached or not, and the
+    # value that pulls its planner there (alignment.audit.explore, alignment.audit.planner)
+    planner_goals: tuple[PlannerGoal, ...] = ()
+    planner_objective: Optional[PlannerObjective] = None
 
     @property
     def farama_url(self) -> str:
@@ -367,11 +373,16 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
                scripted_player: Optional[ScriptedPolicy] = None,
                deep_player: Optional[DeepPlayer] = None,
                control_aliases: Optional[Mapping[str, str]] = None,
-               known_ends: Sequence[KnownEnd] = ()) -> GameEntry:
+               known_ends: Sequence[KnownEnd] = (),
+               planner_goals: Sequence[PlannerGoal] = (),
+               planner_objective: Optional[PlannerObjective] = None) -> GameEntry:
     """A game's entry: the core signals first, then the game's own (in the order given)."""
     all_signals = core_signals()
     for s in signals:
         all_signals[s.name] = s
+    names = [g.name for g in planner_goals]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{name}: planner goals need distinct names; got {names}")
     for end in known_ends:
         unknown = [k for k in (end.marker, *end.differs) if k not in all_signals and k != "screen"]
         if unknown or end.marker in end.differs:
@@ -388,4 +399,5 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
                      save_point_targets=dict(save_point_targets or {}),
                      scripted_player=scripted_player, deep_player=deep_player,
                      control_aliases=dict(control_aliases or {}),
-                     known_ends=tuple(known_ends))
+                     known_ends=tuple(known_ends), planner_goals=tuple(planner_goals),
+                     planner_objective=planner_objective)

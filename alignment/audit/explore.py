@@ -129,6 +129,7 @@ class Exploration:
     seconds: float
     plans: list[dict] = dataclasses.field(default_factory=list)  # the planner's searches
     declared_ends: tuple[str, ...] = ()  # the names of the game's KnownEnds, reached or not
+    goals: list[dict] = dataclasses.field(default_factory=list)  # the plug-in's goals, judged
 
     @property
     def frames(self) -> int:
@@ -175,12 +176,15 @@ class Exploration:
         return out
 
     def to_json(self) -> dict:
-        return {"budget": self.budget.to_json(), "starts": self.starts,
-                "walks": len(self.walks), "frames": self.frames,
-                "seconds": round(self.seconds, 1), "players": self.players(),
-                "plans": self.plans, "divergences": self.divergences,
-                "rules": self.rules, "spec_gaps": len(self.spec_gaps),
-                "known_ends": self.known_ends()}
+        out = {"budget": self.budget.to_json(), "starts": self.starts,
+               "walks": len(self.walks), "frames": self.frames,
+               "seconds": round(self.seconds, 1), "players": self.players(),
+               "plans": self.plans, "divergences": self.divergences,
+               "rules": self.rules, "spec_gaps": len(self.spec_gaps),
+               "known_ends": self.known_ends()}
+        if self.goals:  # only a game whose plug-in declares goals reports them
+            out["goals"] = self.goals
+        return out
 
 
 # ---- starts ----------------------------------------------------------------------------------
@@ -343,6 +347,7 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
     jax_backends: dict = {}
     jax_snap: dict[str, Any] = {}
     start_rows, walks, plans = [], [], []
+    played: list[tuple[str, str, Recording]] = []  # (start, player, the emulator's recording)
     for n, st in enumerate(plan, 1):
         say(f"explore {n}/{len(plan)}: {st.name}")
         a = ale.backend(st.mode)
@@ -359,6 +364,7 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
         jax_snap[st.name] = j.clone()
         div = first_divergence(entry.signals, ale.prefix[st.name], rec, f"reaching {st.name}",
                                entry.known_ends)
+        played.append((st.name, REACHING, ale.prefix[st.name]))
         start_rows.append({"name": st.name, "kind": st.kind, "frames": rec.frames,
                            "divergence": None if div is None else div.to_json(),
                            "rules": attribute(div, st, spec, touched) if div else []})
@@ -371,6 +377,7 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
                     ale.walks[wkey] = play(a, steps, _screens(), keep=True)
                 j.restore(jax_snap[st.name])
                 jrec = play(j, steps, _screens())
+                played.append((st.name, policy, ale.walks[wkey]))
                 where = f"{policy} walk {s} from {st.name}"
                 wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec, where,
                                         entry.known_ends)
@@ -389,6 +396,7 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
             if wkey not in ale.walks:
                 a.restore(ale.snap[st.name])
                 ale.walks[wkey] = play(a, steps, _screens(), keep=True)
+            played.append((st.name, PLANNER, ale.walks[wkey]))
             j.restore(jax_snap[st.name])
             jrec = play(j, steps, _screens())
             wdiv = first_divergence(entry.signals, ale.walks[wkey], jrec,
@@ -397,7 +405,25 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
                                     attribute(wdiv, st, spec, touched) if wdiv else [],
                                     _ended(entry, ale.walks[wkey], jrec)))
     return Exploration(budget, start_rows, walks, time.perf_counter() - t0, plans,
-                       tuple(end.name for end in entry.known_ends))
+                       tuple(end.name for end in entry.known_ends), judge_goals(entry, played))
+
+
+REACHING = "(reaching it)"  # the player of a start's own steps (a save point's, deep play's)
+GOAL_PLAYERS_SHOWN = 4  # the walks named per reached goal
+
+
+def judge_goals(entry, played: Sequence[tuple[str, str, Recording]]) -> list[dict]:
+    """Each of the game's planner goals (its plug-in's) judged on the emulator's recording of
+    every walk and every start's own steps: reached or not, by which (player, start), and whether
+    the planner's walks reached it."""
+    out = []
+    for goal in entry.planner_goals:
+        by = [(start, player) for start, player, rec in played
+              if rec.frames and goal.reached(rec.start, rec.traces)]
+        out.append({"goal": goal.name, "note": goal.note, "reached": bool(by),
+                    "by_planner": any(p == PLANNER for _, p in by), "walks": len(by),
+                    "first": [f"{p} from {s}" for s, p in by[:GOAL_PLAYERS_SHOWN]]})
+    return out
 
 
 def _ended(entry, ale_rec, jax_rec) -> Optional[str]:
@@ -484,6 +510,6 @@ def attribute(div: Divergence, start: Start, spec, touched: set[str]) -> list[st
 
 
 __all__ = ["Budget", "Exploration", "FULL", "PLANNER", "POLICIES", "QUICK", "Start", "WalkResult",
-           "attribute", "explore", "load_deep", "planned_walk", "signal_rules", "starts",
+           "attribute", "explore", "judge_goals", "load_deep", "planned_walk", "signal_rules", "starts",
            "touched_rules", "walk",
            "BackendError"]

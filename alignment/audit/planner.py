@@ -7,8 +7,10 @@ receding-horizon random shooting over held actions. At each step it rolls out ``
 plans of ``horizon`` frames from the current state (random holds of the minimal action set, plus
 the rest of the plan it chose last time), ranks them and keeps the first ``commit`` frames of the
 best. The ranking is lexicographic, so no game's reward scale matters: not ending the game, then
-losing fewer lives, then climbing levels, then reward, then *novelty* (how many signals end on a
-value the plan has not shown yet: a new row, a new brick count, a new hit count).
+losing fewer lives, then climbing levels, then the game's own objective where its plug-in declares
+one (``GameEntry.planner_objective``: Kangaroo's pulls the mother to the next ladder and up it),
+then reward, then *novelty* (how many signals end on a value the plan has not shown yet: a new row,
+a new brick count, a new hit count).
 
 The chosen sequence is data - per-frame action names - and is replayed like any other walk, in
 lockstep on ALE and on the JAX game (:mod:`alignment.audit.explore`). It is planned once, on the
@@ -133,6 +135,7 @@ def plan(backend, frames: int, *, seed: int, search: Search = SEARCH,
     entry = backend.entry
     names = list(names or entry.minimal_actions)
     idx = np.asarray(backend.action_indices(names), np.int32)
+    objective = entry.planner_objective
     fn = _rollouts(backend, search)
     rng = np.random.default_rng(seed)
     saved = backend.clone()
@@ -154,12 +157,14 @@ def plan(backend, frames: int, *, seed: int, search: Search = SEARCH,
             rewards = np.asarray(rewards, np.float64)
             ends = {k: np.asarray(v) for k, v in ends.items()}
             searched += search.candidates * search.horizon
+            pull = (np.asarray(objective(ends), np.float64) if objective is not None
+                    else np.zeros(search.candidates))
             rank = []
             for c in range(search.candidates):
                 lost = max(0, lives - int(ends["lives"][c])) if "lives" in ends else 0
                 climbed = int(ends[LEVEL][c]) - level if has_level else 0
                 novel = sum(_key(ends[k][c]) not in seen[k] for k in novel_of)
-                rank.append((not bool(ends["terminated"][c]), -lost, climbed,
+                rank.append((not bool(ends["terminated"][c]), -lost, climbed, float(pull[c]),
                              float(rewards[c]), novel, -c))
             best = max(range(search.candidates), key=lambda c: rank[c])
             n = min(search.commit, frames - len(chosen))

@@ -301,6 +301,17 @@ def render_markdown(report: dict) -> str:
                             [[p["start"], p["frames"], p["reward"], p["levels"], p["lives_lost"],
                               f"{p['search_frames']:,}"] for p in ex["plans"]])
             lines.append("")
+        if ex.get("goals"):
+            goals = ex["goals"]
+            lines += [f"Goals declared in the game's plug-in (what a strong player reaches), judged "
+                      f"on the emulator's side of every walk and every start's own steps: "
+                      f"{sum(g['reached'] for g in goals)} of {len(goals)} reached, "
+                      f"{sum(g['by_planner'] for g in goals)} by the planner.", ""]
+            lines += _table(["goal", "reached", "by the planner", "walks", "first reached by"],
+                            [[g["goal"], "yes" if g["reached"] else "**no**",
+                              "yes" if g["by_planner"] else "no", g["walks"],
+                              "; ".join(g["first"]) or "-"] for g in goals])
+            lines.append("")
         if ex["divergences"]:
             lines += _table(["start", "walk", "frame", "signal", "ALE", "JAX", "attributed to"],
                             [[d["start"], d["policy"] or "(reaching it)", d["frame"], d["signal"],

@@ -5,13 +5,15 @@ ram.py: the RAM map (each address with its public source, re-checked on the emul
   tests/games/test_kangaroo_ram.py), the signals and pokes read from it and written into it, the
   ALE halves of the mods, and the RAM decoding of the observation's state fields;
 players.py: the playtest's scripted player and the ALE clone/restore player of deep play;
+goals.py: what a strong player reaches (each layout's floors climbed, coconuts and monkeys punched
+  on each floor), judged by the audit's exploration, and the objective pulling its planner there;
 planner.py: a planner on the JAX game that found the stored game through layout 1.
 """
 
 from jaxtari.games.kangaroo import Kangaroo
 
 from alignment.actions import names_of
-from alignment.reference.games.kangaroo import players, ram
+from alignment.reference.games.kangaroo import goals, players, ram
 from alignment.signals import make_entry
 
 ENTRY = make_entry(
@@ -28,4 +30,5 @@ ENTRY = make_entry(
     observation_fields=ram.observation_fields,
     scripted_player=players.SCRIPTED,
     deep_player=players.play_kangaroo,
+    planner_goals=goals.GOALS, planner_objective=goals.objective,
 )
