@@ -47,6 +47,10 @@ PLAYTEST_REPLAY = Artefact(None, "replay.json", "jaxtari-align/playtest-replay/v
 STRESS = Artefact("stress", "{game}-{obs}.json", "jaxtari-align/stress/v1")
 STRESS_CHECKPOINT = Artefact("stress/.checkpoints", "{run}/{side}/seed{seed}/interval{interval:05d}.ckpt",
                              "jaxtari-align/stress-checkpoint/v2")  # v1's checksum covered the payload only
+# Stage 4 on the real game: agents trained on the JAX game (the committed policy file, one per game
+# and observation mode) and their transfer to ALE (JSON, markdown, the distributions' PNG).
+POLICY = Artefact("stress/policies", "{game}-{obs}.npz", "jaxtari-align/policy/v1")
+TRANSFER = Artefact("stress", "{game}-{obs}-transfer.json", "jaxtari-align/transfer/v1")
 # Robustness under mods.
 ROBUSTNESS = Artefact("robustness", "{game}.json", "jaxtari-align/robustness/v1")
 # What the audit and the gate read besides the reports.

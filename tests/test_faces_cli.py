@@ -154,8 +154,8 @@ def test_a_run_is_refused_exactly_when_some_measure_is_lost(old, new):
 
 @pytest.mark.parametrize("command", [
     ["audit", "pong"], ["compare", "pong"], ["probe", "pong"], ["robustness", "pong"],
-    ["play", "pong"], ["playtest", "replay", "--game", "pong"],
-])  # stress too once its command reads --mods through cli_checks.mod_list (the lead's package)
+    ["play", "pong"], ["playtest", "replay", "--game", "pong"], ["stress", "pong"],
+])
 @pytest.mark.parametrize("value", ["", " ", ",", " , "])
 def test_mods_naming_no_mod_is_the_same_error_on_every_stage(command, value, tmp_path):
     result = invoke(*command, "--mods", value)

@@ -41,6 +41,17 @@ def _progress_bar(total_per_backend: dict[str, int]):
     return progress, on_progress
 
 
+EXIT_PAUSED = 75  # EX_TEMPFAIL: stopped at --max-minutes, resumable
+
+
+def _checkpoint_every(seconds: float | None) -> float:
+    if seconds is not None:
+        return float(seconds)
+    import jax
+
+    return 0.0 if jax.default_backend() == "cpu" else 60.0
+
+
 def stress(
     game: str = typer.Argument(..., help="game name, e.g. freeway or pong"),
     obs: str = typer.Option("objects", "--obs", help=f"observations: {'|'.join(OBS_MODES)}"),
@@ -57,6 +68,15 @@ def stress(
     seeds_by: str = typer.Option("auto", "--seeds-by",
                                  help="JAX side: auto|map|vmap (auto: lax.map on the CPU, "
                                       "bit-identical to one seed alone; vmap on an accelerator)"),
+    max_minutes: float = typer.Option(None, "--max-minutes", min=0.1,
+                                      help="stop, checkpointed, after this many minutes of "
+                                           "training (exit code 75); the same command resumes"),
+    checkpoint_every: float = typer.Option(None, "--checkpoint-every", min=0.0,
+                                           help="seconds between checkpoints (default: every "
+                                                "interval on the CPU, 60 s on an accelerator)"),
+    export_policy: Path = typer.Option(None, "--export-policy",
+                                       help="write the JAX side's trained agents (every seed) "
+                                            "to this policy file (.npz) when training ends"),
     mods: list[str] = typer.Option([], "--mods",
                                    help="train on the modified game (comma separated or repeated): "
                                         "on ALE with every mod's RAM-write counterpart; a mod "
@@ -69,19 +89,26 @@ def stress(
 
     from alignment.stress import report
     from alignment.stress.config import budget_config
-    from alignment.stress.core import run_stress, validate, validate_mods
+    from alignment.stress.core import TrainingPaused, run_stress, validate, validate_mods
     from alignment.stress.sides import seeds_by_choice
 
     from alignment import cli_checks
 
     console = Console(stderr=True)
     cli_checks.output_dir(out, "--out")  # a usage error naming the fix, before any work
+    try:  # --mods '' is an error on every stage (cli_checks.mod_list), never "the original game"
+        mods = cli_checks.mod_list(mods)
+    except cli_checks.InputError as exc:
+        raise cli_checks.usage("--mods", exc) from None
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
     try:
         canon, kinds = validate(game, obs, kinds, seeds)
         mods = list(validate_mods(canon, mods, obs, kinds))
         config = budget_config(budget, obs)
         seeds_by_choice(seeds_by)
+        if export_policy is not None and "jax" not in kinds:
+            raise StressInputError("--export-policy writes the JAX side's agents: add jax to "
+                                   "--backends")
         if not replace:  # a committed report of another configuration is never lost
             report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}", config,
                                  range(seeds), kinds)
@@ -95,11 +122,21 @@ def stress(
         with progress:
             result = run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=kinds,
                                 out_dir=out, on_progress=on_progress, resume=not fresh,
-                                command=command, seeds_by=seeds_by, mods=mods)
+                                command=command, seeds_by=seeds_by, mods=mods,
+                                max_seconds=None if max_minutes is None else 60.0 * max_minutes,
+                                checkpoint_every=_checkpoint_every(checkpoint_every))
     except StressInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
+    except TrainingPaused as paused:
+        console.print(f"[yellow]paused:[/yellow] {paused}")
+        raise typer.Exit(EXIT_PAUSED)
     report.write(result, out)
+    if export_policy is not None:
+        from alignment.stress.export import export_policy as export
+
+        path = export(canon, config, seeds, out, export_policy, mods)
+        typer.echo(f"wrote the JAX side's agents ({seeds} seeds) to {path}")
     for note in result.notes:
         console.print(f"[yellow]note:[/yellow] {note}")
     v = result.verdict
@@ -135,6 +172,68 @@ def stress_remake(
         typer.echo(f"{path}: {v['label']} — {v['detail']}")
 
 
+def transfer(
+    game: str = typer.Argument(..., help="game name, e.g. pong"),
+    policy: Path = typer.Option(None, "--policy",
+                                help="policy file (default: stress/policies/<game>-<obs>.npz)"),
+    obs: str = typer.Option("pixels", "--obs", help=f"observations: {'|'.join(OBS_MODES)}"),
+    episodes: int = typer.Option(100, "--episodes", min=2, max=100_000,
+                                 help="whole games per agent and side"),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**31 - 1 - 100_000,
+                             help="evaluation seed (episode k plays with seed + k)"),
+    agents: str = typer.Option("", "--agents",
+                               help="comma separated training seeds of the file to play "
+                                    "(default: all)"),
+    out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
+    max_frames: int = typer.Option(108_000, "--max-frames", min=4, max=108_000,
+                                   help="emulator frames per game (ALE v5: 108,000)"),
+) -> None:
+    """Agents trained on the JAX game play ALE and the JAX game under the v5 protocol; the two
+    return distributions are compared (TOST at 10% of the gain over random, a bootstrap interval
+    of the difference, a matched episode's first divergence)."""
+    import numpy as np
+
+    from alignment import cli_checks
+    from alignment.stress import policy as pol
+    from alignment.stress import transfer_report
+    from alignment.stress.core import validate
+    from alignment.stress.transfer import evaluate
+
+    cli_checks.output_dir(out, "--out")
+    try:
+        canon, _ = validate(game, obs, ("jax",), 1)
+        path = policy or artefacts.POLICY.path(game=canon, obs=obs)
+        p = pol.load(path, canon, obs)
+        idx = None
+        if agents.strip():
+            try:
+                wanted = [int(a) for a in agents.replace(" ", "").split(",") if a]
+            except ValueError:
+                raise pol.PolicyError(f"--agents {agents!r}: give training seeds as whole "
+                                      f"numbers, comma separated (e.g. 0,1,2)") from None
+            missing = [a for a in wanted if a not in p.seeds]
+            if missing:
+                raise pol.PolicyError(f"{path} has agents of seeds {p.seeds}, not {missing}")
+            idx = [p.seeds.index(a) for a in wanted]
+    except (StressInputError, pol.PolicyError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+
+    def progress(side, agent_seed, eps):
+        typer.echo(f"{side}: agent {agent_seed}: {len(eps.returns)} games, mean return "
+                   f"{np.mean(eps.returns):.2f}", err=True)
+
+    command = "jaxtari-align " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    result = evaluate(p, episodes=episodes, seed=seed, agents=idx, max_frames=max_frames,
+                      on_progress=progress, command=command)
+    result.policy_file, result.policy_sha256 = pol.describe_file(path)
+    written = transfer_report.write(result, out)
+    v = result.verdict
+    typer.echo(f"{canon}-{obs} transfer: {v['label']} — {v['detail']}")
+    typer.echo("wrote " + ", ".join(str(p) for p in written.values()))
+
+
 def register(app: typer.Typer) -> None:
     app.command("stress")(stress)
+    app.command("transfer")(transfer)
     app.command("stress-remake")(stress_remake)

@@ -77,21 +77,42 @@ MAX_SEEDS = 256
 MAX_BUDGET_STEPS = 1_000_000_000
 
 
+_SUFFIX = {"k": 1_000, "m": 1_000_000}
+
+
+def parse_steps(text: str) -> int | None:
+    """``"10M"`` -> 10_000_000, ``"500k"`` -> 500_000, ``"2048"`` -> 2048; None if not a count."""
+    t = text.strip().lower().replace("_", "").replace(",", "")
+    mult = _SUFFIX.get(t[-1:], 1)
+    digits = t[:-1] if t[-1:] in _SUFFIX else t
+    try:
+        value = float(digits) if mult > 1 else int(digits)
+    except ValueError:
+        return None
+    steps = value * mult
+    return int(steps) if steps == int(steps) and steps >= 0 else None
+
+
 def budget_config(budget: str | int, obs: str = "objects") -> PPOConfig:
-    """The PPO config of a named budget (``smoke``, ``cpu``, ``paper``) or a step count."""
+    """The PPO config of a named budget (``smoke``, ``cpu``, ``paper``) or a step count (``2048``,
+    ``500k``, ``10M``)."""
     if obs not in OBS_MODES:
         raise StressInputError(f"unknown observation mode {obs!r}; choices: {', '.join(OBS_MODES)}")
     base = PPOConfig(obs=obs)
-    if isinstance(budget, str) and budget.strip().isdigit():
-        budget = int(budget.strip())
+    if isinstance(budget, str) and budget.strip().lower() not in BUDGETS:
+        steps = parse_steps(budget)
+        if steps is not None:
+            budget = steps
     if isinstance(budget, str):
         if budget not in BUDGETS:
             raise StressInputError(
                 f"unknown budget {budget!r}; choices: {', '.join(BUDGETS)} or a number of agent "
-                f"steps per seed (at least {base.batch_size})")
+                f"steps per seed (at least {base.batch_size}; 500k and 10M are understood)")
         steps, per_eval = BUDGETS[budget]
     else:
-        steps, per_eval = int(budget), DEFAULT_UPDATES_PER_EVAL
+        steps = int(budget)
+        # one curve point per ~40k steps at 10M (as the paper budget), 16 updates below that
+        per_eval = BUDGETS["paper"][1] if steps >= BUDGETS["paper"][0] else DEFAULT_UPDATES_PER_EVAL
     if steps > MAX_BUDGET_STEPS:
         raise StressInputError(
             f"a budget of {steps:,} agent steps per seed is past the bound of "

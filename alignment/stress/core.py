@@ -158,9 +158,27 @@ def _interval_updates(config: PPOConfig, k: int) -> int:
     return min(config.updates_per_eval, config.num_updates - k * config.updates_per_eval)
 
 
+class TrainingPaused(Exception):
+    """Training stopped at its time limit after a checkpoint: the same call again resumes it."""
+
+    def __init__(self, backend: str, steps_done: int, steps_total: int, root: Path):
+        self.backend, self.steps_done, self.steps_total, self.root = (backend, steps_done,
+                                                                      steps_total, root)
+        super().__init__(f"{backend}: stopped at its time limit after {steps_done:,} of "
+                         f"{steps_total:,} agent steps (all seeds), checkpointed under {root}; run "
+                         "the same command again to resume")
+
+
 def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
-                   on_progress: Callable | None, notes: list[str]) -> BackendRuns:
-    """Train every seed to the end of the budget, resuming each from its newest good checkpoint."""
+                   on_progress: Callable | None, notes: list[str], deadline: float | None = None,
+                   checkpoint_every: float = 0.0) -> BackendRuns:
+    """Train every seed to the end of the budget, resuming each from its newest good checkpoint.
+
+    ``checkpoint_every`` (seconds): checkpoint after an interval only when this long has passed
+    since the last one (0: after every interval), and always after the last interval. On an
+    accelerator an interval takes well under a second while a pixel checkpoint moves ~20 MB per
+    seed to the host. ``deadline`` (``time.monotonic()``): past it, checkpoint and raise
+    :class:`TrainingPaused`."""
     loaded = {}
     for s in seeds:
         ck, corrupt = ckpts.latest(root, side.name, s)
@@ -186,6 +204,7 @@ def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
             runner = ckpts.fill(runner, stacked)
             for i, s in enumerate(group):
                 side.restore_env(ctx, i, loaded[s].env_blob)
+        last_save = time.monotonic()
         for k in range(start, config.num_evals):
             n = _interval_updates(config, k)
             t0 = time.perf_counter()
@@ -193,7 +212,6 @@ def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
             dt = time.perf_counter() - t0
             trained_steps += n * config.batch_size * len(group)
             trained_seconds += dt
-            leaves = ckpts.leaves_of(runner)
             for i, s in enumerate(group):
                 eps = float(stats["episodes"][i].sum())
                 ret = float(stats["return_sum"][i].sum()) / eps if eps else None
@@ -203,8 +221,20 @@ def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
                     "losses": [float(x) for x in np.asarray(stats["losses"][i]).mean(axis=0)],
                 })
                 walls[s] += dt
-                ckpts.save(root, side.name, s, ckpts.Checkpoint(
-                    k + 1, [x[i] for x in leaves], history[s], side.env_blob(ctx, i), walls[s]))
+            now = time.monotonic()
+            late = deadline is not None and now >= deadline and k + 1 < config.num_evals
+            if late or k + 1 == config.num_evals or now - last_save >= checkpoint_every:
+                leaves = ckpts.leaves_of(runner)
+                for i, s in enumerate(group):
+                    ckpts.save(root, side.name, s, ckpts.Checkpoint(
+                        k + 1, [x[i] for x in leaves], history[s], side.env_blob(ctx, i),
+                        walls[s]))
+                last_save = time.monotonic()
+            if late:
+                done = sum(min(len(history[s]) * config.updates_per_eval, config.num_updates)
+                           for s in seeds) * config.batch_size
+                raise TrainingPaused(side.name, done, config.num_updates * config.batch_size
+                                     * len(seeds), root)
     steps = [row["steps"] for row in history[seeds[0]]]
     curves = np.array([[np.nan if r["return"] is None else r["return"] for r in history[s]]
                        for s in seeds], np.float64)
@@ -254,7 +284,8 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                out_dir: Path = Path(artefacts.STRESS.folder),
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
                command: str = "", seeds_by: str = "auto",
-               random_episodes: int | None = None, mods: Sequence[str] = ()) -> StressResult:
+               random_episodes: int | None = None, mods: Sequence[str] = (),
+               max_seconds: float | None = None, checkpoint_every: float = 0.0) -> StressResult:
     """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
 
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
@@ -266,7 +297,9 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     ``random_episodes``: games the random policy plays on ALE for the margin's floor (default
     :data:`alignment.stress.random_policy.EPISODES`). ``mods``: train on the modified game, on ALE
     with every mod's RAM-write counterpart (:func:`validate_mods` refuses what cannot run); the
-    report is ``<game>+<mod>...-<obs>``."""
+    report is ``<game>+<mod>...-<obs>``. ``max_seconds``: stop (checkpointed) once training has
+    run this long and raise :class:`TrainingPaused` (commands with a wall-clock limit resume by
+    calling again); ``checkpoint_every``: see :func:`_train_backend`."""
     canon, backends = validate(game, obs, backends, seeds)
     mods = validate_mods(canon, mods, obs, backends)
     from alignment.stress.sides import seeds_by_choice
@@ -284,6 +317,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     notes: list[str] = []
     seed_list = list(range(seeds))
     runs = {}
+    deadline = None if max_seconds is None else time.monotonic() + float(max_seconds)
     with _training_lock(root):
         if not resume and root.exists():
             import shutil
@@ -291,7 +325,8 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
             shutil.rmtree(root)
         for kind in backends:
             side = make_side(kind, canon, config, seeds_by, mods)
-            runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes)
+            runs[kind] = _train_backend(side, config, seed_list, root, on_progress, notes,
+                                        deadline, checkpoint_every)
     reference = None
     if set(backends) >= {"ale", "jax"}:
         from alignment.stress.random_policy import EPISODES, random_policy

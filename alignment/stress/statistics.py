@@ -242,7 +242,7 @@ def seeds_needed(sd: float, diff: float, margin: float, alpha: float = ALPHA,
 
 
 def verdict(x, y, random_return: float | None, *, margin: float | None = None,
-            names=("jax", "ale")) -> dict:
+            names=("jax", "ale"), fraction: float | None = None, unit: str = "seeds") -> dict:
     """The equivalence verdict on final returns ``x`` (JAX) against ``y`` (ALE, the reference),
     with the margin on ALE's gain over ``random_return`` (the random policy's mean return on ALE).
 
@@ -250,7 +250,9 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
     outcomes the success rates are equivalent too), "different" (the (1 - 2 alpha) interval of the
     difference lies wholly outside the margin, or the success rates differ by Fisher's exact test),
     otherwise "inconclusive", with ``seeds_needed``/``more_seeds`` when a count can be given.
-    ``margin`` replaces the gain-based one (experiments; the reports never pass it)."""
+    ``margin`` replaces the gain-based one (experiments; the reports never pass it); ``fraction``
+    replaces :data:`GAIN_FRACTION` as the share of the gain the margin is (the transfer report's
+    10%); ``unit`` names what a side's samples are (seeds, or episodes) in the advice."""
     x = np.asarray(x, np.float64)
     y = np.asarray(y, np.float64)
     x, y = x[np.isfinite(x)], y[np.isfinite(y)]
@@ -270,6 +272,9 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
                 "detail": "no random-policy return recorded: the margin is a share of the gain over "
                           "it (re-make the report: jaxtari-align stress-remake)"}
     gain, gain_based = gain_margin(y, random_return)
+    share = GAIN_FRACTION if fraction is None else float(fraction)
+    if fraction is not None:
+        gain_based = max(gain, 0.0) * share
     margin = gain_based if margin is None else float(margin)
     base.update(gain=gain, margin=margin)
     if margin <= 0:
@@ -284,7 +289,7 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
     sd = math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2)
     desc = (f"final return {names[0]} {x.mean():.2f} vs {names[1]} {y.mean():.2f} "
             f"(difference {t['diff']:+.2f}, 90% CI [{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]); "
-            f"margin +/-{margin:.2f} ({GAIN_FRACTION:.0%} of {names[1]}'s gain {gain:.2f} over "
+            f"margin +/-{margin:.2f} ({share:.0%} of {names[1]}'s gain {gain:.2f} over "
             f"random {random_return:.2f})")
     if success is not None:
         s = success
@@ -306,7 +311,7 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
         n_s = _success_seeds(success)
         n = None if n is None or n_s is None else max(n, n_s)
     more = None if n is None else max(n - min(x.size, y.size), 1)
-    need = (f"needs about {more} more seeds per backend" if more is not None
+    need = (f"needs about {more} more {unit} per backend" if more is not None
             else "the difference sits on the margin; no seed count decides it")
     why = (f"TOST p = {t['p_value']:.3g}" + ("" if success is None else
            f", success rates within {SUCCESS_MARGIN:.0%}: TOST p = {success['tost_p']:.3g}"))

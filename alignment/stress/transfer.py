@@ -1,0 +1,348 @@
+"""Stage 4 on the real game: agents trained on the JAX game play ALE and the JAX game under the same
+protocol, and the two return distributions are compared.
+
+Both sides play the ALE v5 protocol with whole games (no life-loss resets): frameskip 4, sticky
+actions 0.25, the 108,000-frame cap, no no-op starts. Episode ``k`` of a run is fully named by the
+run's ``seed``: the emulator's seed (ALE ``random_seed``, the JAX env's reset key) is
+``seed + k`` and the policy's sampling key at agent step ``t`` is ``fold_in(fold_in(key(seed), k),
+t)``, so any episode can be played again alone (the gate's replays) with the same actions.
+
+On ALE the agent sees the screen through :func:`observe_screen`: ALE's grey screen sampled at the
+screen pixels the JAX game's 84x84 raster is drawn from (``jaxtari.render.SMALL_GRAY``), which is
+what the JAX side's direct render shows on matched states (tests/stress/test_transfer.py checks it
+on both). Object agents see the JAX game's features decoded from ALE's RAM
+(:mod:`alignment.reference.features`), as the ALE learner does.
+
+:func:`evaluate` returns data (a :class:`TransferResult`); :mod:`alignment.stress.transfer_report`
+writes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from alignment.stress import statistics as st
+from alignment.stress.config import FRAME_STACK
+from alignment.stress.policy import Policy
+
+FRAMESKIP = 4
+STICKY = 0.25
+MAX_EPISODE_FRAMES = 108_000
+MARGIN_FRACTION = 0.1  # of the trained agents' gain over the random policy on ALE
+BOOTSTRAP = 10_000
+REPLAY_EPISODES = 2  # per committed policy: what the gate plays again on the CPU
+
+
+def observe_screen(grey: np.ndarray) -> np.ndarray:
+    """ALE's 210x160 grey screen as the agent's 84x84 frame: the screen pixels the JAX game's
+    84x84 raster samples (nearest neighbour, ``jaxtari.render.SMALL_GRAY``)."""
+    from jaxtari.render import SMALL_GRAY
+
+    grey = np.asarray(grey)
+    if grey.ndim == 3 and grey.shape[-1] == 1:
+        grey = grey[..., 0]
+    return grey[..., SMALL_GRAY.ys, SMALL_GRAY.xs]
+
+
+@dataclasses.dataclass
+class Episodes:
+    """One side's games: returns, agent steps and emulator frames per episode (in episode order),
+    and the agent's actions of the first ``kept`` episodes (for matched replays)."""
+
+    returns: list[float]
+    steps: list[int]
+    truncated: list[bool]
+    actions: list[list[int]]
+
+
+def _action_fn(policy: Policy, seed_index: int) -> Callable:
+    """``act(obs_batch, episode_ids, t) -> actions`` for one seed's agent, jitted."""
+    apply = policy.apply_fn()
+    params = policy.seed_params(seed_index)
+
+    @jax.jit
+    def act(obs, keys):
+        logits, _ = apply(params, obs)
+        return jax.vmap(jax.random.categorical)(keys, logits)
+
+    return act
+
+
+def _keys(base, episode_ids, t: int):
+    ep = jax.vmap(lambda k: jax.random.fold_in(base, k))(jnp.asarray(episode_ids, jnp.uint32))
+    return jax.vmap(lambda k: jax.random.fold_in(k, t))(ep)
+
+
+def ale_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *, seed: int,
+                 sticky: float = STICKY, max_frames: int = MAX_EPISODE_FRAMES,
+                 keep_actions: int = 0, on_step: Callable | None = None) -> Episodes:
+    """Play one whole game per id in ``episode_ids`` on ALE with one seed's agent, all at once."""
+    from alignment.catalog import entry
+    from alignment.stress.ale_rollout import _ale_interface
+
+    cat = entry(policy.game)
+    ids = [int(k) for k in episode_ids]
+    envs = [_ale_interface(cat.rom, seed + k, sticky, FRAMESKIP) for k in ids]
+    if max_frames != MAX_EPISODE_FRAMES:
+        for ale in envs:
+            ale.setInt("max_num_frames_per_episode", int(max_frames))
+            ale.loadROM(_rom_path(cat.rom))  # the setting takes effect on load
+    actions_set = envs[0].getMinimalActionSet()
+    decoder = None
+    if policy.obs == "objects":
+        from alignment.reference.features import FeatureDecoder
+
+        decoder = FeatureDecoder(cat.name)
+
+    def frame(ale):
+        if decoder is None:
+            return observe_screen(ale.getScreenGrayscale())
+        return decoder(ale.getRAM()[None])[0]
+
+    firsts = [frame(ale) for ale in envs]
+    stacks = (np.stack([np.broadcast_to(f, (FRAME_STACK,) + f.shape) for f in firsts])
+              if decoder is None else np.stack(firsts))
+    act = _action_fn(policy, seed_index)
+    base = jax.random.key(seed)
+    n = len(envs)
+    live = np.ones(n, bool)
+    returns, steps = np.zeros(n), np.zeros(n, np.int64)
+    truncated = np.zeros(n, bool)
+    kept = [[] for _ in range(min(keep_actions, n))]
+    t = 0
+    while live.any():
+        chosen = np.asarray(act(jnp.asarray(stacks), _keys(base, ids, t)))
+        for i in np.flatnonzero(live):
+            ale = envs[i]
+            a = int(chosen[i])
+            if i < len(kept):
+                kept[i].append(a)
+            returns[i] += ale.act(actions_set[a])
+            steps[i] += 1
+            f = frame(ale)
+            if decoder is None:
+                stacks[i] = np.concatenate([stacks[i, 1:], f[None]])
+            else:
+                stacks[i] = f
+            if ale.game_over():
+                live[i] = False
+            elif ale.game_truncated():
+                live[i], truncated[i] = False, True
+        t += 1
+        if on_step is not None:
+            on_step(int(live.sum()))
+    return Episodes(returns.tolist(), steps.tolist(), truncated.tolist(), kept)
+
+
+def _rom_path(rom: str) -> str:
+    from ale_py import roms
+
+    return roms.get_rom_path(rom)
+
+
+def jax_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *, seed: int,
+                 sticky: float = STICKY, max_frames: int = MAX_EPISODE_FRAMES,
+                 keep_actions: int = 0, mods: Sequence = ()) -> Episodes:
+    """The same games on the JAX game (``mods``: modified by these mods, e.g. a seeded fault)."""
+    from jaxtari.wrappers import make_env
+
+    stack = FRAME_STACK if policy.obs == "pixels" else 1
+    env = make_env(policy.game, obs=policy.obs, frame_stack=stack, sticky_prob=sticky,
+                   episodic_life=False, max_episode_frames=max_frames, mods=tuple(mods))
+    apply = policy.apply_fn()
+    params = policy.seed_params(seed_index)
+    ids = jnp.asarray([int(k) for k in episode_ids], jnp.uint32)
+    base = jax.random.key(seed)
+    max_steps = -(-max_frames // FRAMESKIP) + 1
+    n, keep = ids.shape[0], min(keep_actions, ids.shape[0])
+
+    def run():
+        obs, state = jax.vmap(env.reset)(jax.vmap(jax.random.key)(seed + ids))
+
+        def cond(c):
+            return c[3].any() & (c[6] < max_steps)
+
+        def body(c):
+            obs, state, ret, live, steps, trunc, t, kept = c
+            logits, _ = apply(params, obs)
+            a = jax.vmap(jax.random.categorical)(_keys(base, ids, t), logits)
+            obs, state, r, done, info = jax.vmap(env.step)(state, a)
+            ret = ret + jnp.where(live, r, 0.0)
+            steps = steps + live
+            trunc = trunc | (live & done & info["truncated"])
+            kept = kept.at[t].set(jnp.where(live[:keep], a[:keep], -1))
+            return obs, state, ret, live & ~done, steps, trunc, t + 1, kept
+
+        init = (obs, state, jnp.zeros(n), jnp.ones(n, bool), jnp.zeros(n, jnp.int32),
+                jnp.zeros(n, bool), jnp.int32(0), jnp.full((max_steps, keep), -1, jnp.int32))
+        return jax.lax.while_loop(cond, body, init)
+
+    _, _, ret, _, steps, trunc, _, kept = jax.jit(run)()
+    kept = np.asarray(kept)
+    actions = [[int(a) for a in kept[:, i] if a >= 0] for i in range(keep)]
+    return Episodes(np.asarray(ret, np.float64).tolist(), np.asarray(steps).tolist(),
+                    np.asarray(trunc).tolist(), actions)
+
+
+def bootstrap_difference(x, y, *, resamples: int = BOOTSTRAP, seed: int = 0,
+                         level: float = 0.95) -> dict:
+    """Mean of ``x`` minus mean of ``y`` with a percentile bootstrap interval (each sample
+    resampled with replacement, independently)."""
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    rng = np.random.default_rng(seed)
+    bx = rng.choice(x, (resamples, x.size)).mean(1)
+    by = rng.choice(y, (resamples, y.size)).mean(1)
+    lo, hi = np.percentile(bx - by, [50 * (1 - level), 50 * (1 + level)])
+    return {"diff": float(x.mean() - y.mean()), "ci": [float(lo), float(hi)], "level": level,
+            "resamples": resamples, "seed": seed}
+
+
+def matched_episode(game: str, agent_actions: Sequence[int], *, seed: int) -> dict:
+    """The same agent actions, each held for the frameskip, replayed on both backends with sticky
+    actions off, every signal and the reward compared on every frame: the first frame where they
+    part (None: none in the whole replay)."""
+    from alignment.deepplay import compare
+
+    frames = np.repeat(np.asarray(agent_actions, np.int32), FRAMESKIP)
+    c = compare(game, frames, seed=seed, render=False)
+    return {"episode_seed": seed, "frames": int(len(frames)), "first_divergence": c.first_mismatch,
+            "signals": sorted(c.signal_mismatches)}
+
+
+@dataclasses.dataclass
+class TransferResult:
+    game: str
+    obs: str
+    policy_meta: dict
+    seeds: list[int]  # the agents' training seeds
+    episodes: int  # per agent and side
+    eval_seed: int
+    sides: dict  # "ale"/"jax" -> per agent: Episodes as a dict
+    random_policy: dict
+    statistics: dict
+    verdict: dict
+    matched: list[dict]
+    replays: list[dict]  # the gate's: agent, episode id, return on each side
+    notes: list[str]
+    code_hash: str
+    versions: dict
+    command: str = ""
+    anchor: dict | None = None
+    wall_seconds: dict = dataclasses.field(default_factory=dict)
+    policy_file: str | None = None  # the committed policy, from the repository root
+    policy_sha256: str | None = None
+    max_frames: int = MAX_EPISODE_FRAMES
+
+
+def _pooled(sides: dict, side: str) -> np.ndarray:
+    return np.concatenate([np.asarray(e["returns"], np.float64) for e in sides[side]])
+
+
+def compare_sides(sides: dict, random_mean: float) -> tuple[dict, dict]:
+    """Statistics and the verdict over every agent's episodes, JAX against ALE (the reference)."""
+    x, y = _pooled(sides, "jax"), _pooled(sides, "ale")
+    gain = float(y.mean()) - float(random_mean)
+    margin = max(gain, 0.0) * MARGIN_FRACTION
+    stats = {"jax": _describe(x), "ale": _describe(y), "difference": bootstrap_difference(x, y),
+             "per_agent": [{"jax": _describe(j["returns"]), "ale": _describe(a["returns"])}
+                           for j, a in zip(sides["jax"], sides["ale"])]}
+    if margin <= 0:
+        v = {"label": "inconclusive", "margin": 0.0, "gain": gain, "test": None,
+             "detail": f"the agents gained nothing over the random policy on ALE "
+                       f"({y.mean():.2f} vs {random_mean:.2f}): train them longer"}
+    else:
+        v = st.verdict(x, y, random_mean, fraction=MARGIN_FRACTION, unit="episodes")
+        v["margin_fraction"] = MARGIN_FRACTION
+    return stats, v
+
+
+def _describe(values) -> dict:
+    v = np.asarray(values, np.float64)
+    return {"n": int(v.size), "mean": float(v.mean()), "sd": float(v.std(ddof=1)) if v.size > 1
+            else 0.0, "median": float(np.median(v)), "min": float(v.min()), "max": float(v.max())}
+
+
+def replay(policy: Policy, agent: int, episode: int, *, seed: int, side: str,
+           max_frames: int = MAX_EPISODE_FRAMES, mods: Sequence = ()) -> float:
+    """One committed evaluation episode played again alone: its return (``mods``: on the JAX
+    game modified by them)."""
+    if side == "ale":
+        return ale_episodes(policy, agent, [episode], seed=seed, max_frames=max_frames).returns[0]
+    return jax_episodes(policy, agent, [episode], seed=seed, max_frames=max_frames,
+                        mods=mods).returns[0]
+
+
+def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequence[int] | None
+             = None, random_episodes: int = 30, max_frames: int = MAX_EPISODE_FRAMES,
+             replays: int = REPLAY_EPISODES, matched: int = 1, on_progress: Callable | None = None,
+             command: str = "", jax_mods: Sequence = ()) -> TransferResult:
+    """Every agent of ``policy`` (or the indices ``agents``) plays ``episodes`` whole games on each
+    side. ``jax_mods``: the JAX side plays the game modified by these (a seeded fault, in tests)."""
+    import time
+
+    from alignment.catalog import code_hash
+    from alignment.provenance import LEARNING_STACK, versions
+    from alignment.stress.random_policy import random_policy
+
+    if episodes < 2:
+        raise ValueError(f"episodes must be at least 2 per side (a variance is needed), got {episodes}")
+    idx = list(range(len(policy.seeds))) if agents is None else list(agents)
+    ids = list(range(episodes))
+    sides: dict = {"ale": [], "jax": []}
+    walls = {"ale": 0.0, "jax": 0.0}
+    keep = max(matched, 0)
+    for i in idx:
+        for side in ("jax", "ale"):
+            t0 = time.perf_counter()
+            if side == "ale":
+                e = ale_episodes(policy, i, ids, seed=seed, max_frames=max_frames, keep_actions=keep)
+            else:
+                e = jax_episodes(policy, i, ids, seed=seed, max_frames=max_frames,
+                                 keep_actions=keep, mods=jax_mods)
+            walls[side] += time.perf_counter() - t0
+            sides[side].append(dataclasses.asdict(e))
+            if on_progress is not None:
+                on_progress(side, policy.seeds[i], e)
+    rand = random_policy(policy.game, episodes=random_episodes)
+    stats, verdict = compare_sides(sides, rand["mean"])
+    matched_rows = []
+    for k in range(min(keep, episodes)):
+        acts = sides["ale"][0]["actions"][k]
+        row = matched_episode(policy.game, acts, seed=seed + k)
+        matched_rows.append({"agent_seed": policy.seeds[idx[0]], "episode": k, **row})
+    first = next((m for m in matched_rows if m["first_divergence"] is not None), None)
+    if verdict["label"] == "different" and first is not None:
+        verdict["detail"] += (f"; a matched episode (agent {first['agent_seed']}, episode "
+                              f"{first['episode']}, sticky off) first parts at frame "
+                              f"{first['first_divergence']} in {', '.join(first['signals'])}")
+    replay_rows = [{"agent": idx[0], "agent_seed": policy.seeds[idx[0]], "episode": k,
+                    "ale": sides["ale"][0]["returns"][k], "jax": sides["jax"][0]["returns"][k]}
+                   for k in range(min(replays, episodes))]
+    for row in replay_rows:  # the gate replays these alone: they must come out the same alone
+        for side in ("ale", "jax"):
+            alone = replay(policy, row["agent"], row["episode"], seed=seed, side=side,
+                           max_frames=max_frames, mods=jax_mods)
+            row[f"{side}_alone"] = alone
+    notes = []
+    bad = [r for r in replay_rows if r["ale"] != r["ale_alone"] or r["jax"] != r["jax_alone"]]
+    if bad:
+        notes.append(f"{len(bad)} replay episode(s) return otherwise when played alone than in "
+                     f"the batch (floating-point differences of batched inference change a "
+                     f"sampled action): the gate replays the alone values")
+    return TransferResult(
+        policy.game, policy.obs, dict(policy.meta), [policy.seeds[i] for i in idx], episodes, seed,
+        sides, rand, stats, verdict, matched_rows, replay_rows, notes, code_hash(policy.game),
+        versions(LEARNING_STACK), command, anchor_for(policy.game), walls, max_frames=max_frames)
+
+
+def anchor_for(game: str) -> dict | None:
+    from alignment.stress.anchors import CLEANRL_PPO_ENVPOOL_10M, CLEANRL_PROTOCOL, CLEANRL_SOURCE
+
+    row = CLEANRL_PPO_ENVPOOL_10M.get(game)
+    return None if row is None else {**row, "source": CLEANRL_SOURCE, "protocol": CLEANRL_PROTOCOL}
+

@@ -1,0 +1,128 @@
+"""The transfer report: ``stress/<game>-<obs>-transfer.json`` (schema ``jaxtari-align/transfer/v1``),
+its markdown and the PNG of both return distributions, written as one unit."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+
+from alignment import artefacts, atomic
+from alignment.plain import plain
+from alignment.stress.transfer import TransferResult
+
+SCHEMA = artefacts.TRANSFER.schema
+COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
+
+
+def name(result: TransferResult) -> str:
+    return artefacts.TRANSFER.name(game=result.game, obs=result.obs).rsplit(".", 1)[0]
+
+
+def to_json(r: TransferResult) -> dict:
+    data = dataclasses.asdict(r)
+    data = {"schema": SCHEMA, **data}
+    data["policy"] = data.pop("policy_meta")
+    return plain(data, nonfinite_as_none=True)
+
+
+def _f(x, digits=2) -> str:
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+def to_markdown(r: TransferResult) -> str:
+    s, v = r.statistics, r.verdict
+    d = s["difference"]
+    lines = [
+        f"# {r.game} ({r.obs}): agents trained on the JAX game, played on ALE and on the JAX game",
+        "",
+        f"**Verdict: {v['label']}** — {v['detail']}",
+        "",
+        f"Agents: {len(r.seeds)} (training seeds {', '.join(map(str, r.seeds))}), "
+        f"{r.policy_meta.get('steps', 0):,} agent steps each on the JAX game; "
+        f"{r.episodes} whole games per agent and side (ALE v5: frameskip 4, sticky 0.25, "
+        f"108,000-frame cap, no life-loss resets), evaluation seed {r.eval_seed}.",
+        "",
+        "| side | episodes | mean | sd | median | min | max |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for side in ("ale", "jax"):
+        x = s[side]
+        lines.append(f"| {side} | {x['n']} | {_f(x['mean'])} | {_f(x['sd'])} | {_f(x['median'])} "
+                     f"| {_f(x['min'])} | {_f(x['max'])} |")
+    lines += [
+        "",
+        f"Difference of means (JAX − ALE): {_f(d['diff'])}, {d['level']:.0%} bootstrap interval "
+        f"[{_f(d['ci'][0])}, {_f(d['ci'][1])}] ({d['resamples']:,} resamples). Random policy on "
+        f"ALE: {_f(r.random_policy['mean'])} over {r.random_policy['episodes']} games; TOST margin "
+        f"±{_f(v.get('margin'))}.",
+        "",
+        "| agent seed | ALE mean | JAX mean |",
+        "|---:|---:|---:|",
+    ]
+    for seed, row in zip(r.seeds, s["per_agent"]):
+        lines.append(f"| {seed} | {_f(row['ale']['mean'])} | {_f(row['jax']['mean'])} |")
+    if r.anchor:
+        a = r.anchor
+        lines += ["", f"Anchor: {a['source']}: {_f(a['mean'])} ± {_f(a['sd'])}. Protocol "
+                      f"differences: {a['protocol']}."]
+    lines += ["", "Matched episodes (the ALE episode's agent actions replayed on both backends, "
+                  "sticky actions off, every signal and reward compared on every frame):", ""]
+    for m in r.matched:
+        where = ("no divergence" if m["first_divergence"] is None else
+                 f"first divergence at frame {m['first_divergence']} ({', '.join(m['signals'])})")
+        lines.append(f"- agent {m['agent_seed']}, episode {m['episode']}: {m['frames']:,} frames, "
+                     f"{where}")
+    lines += ["", "Replays the gate plays again on the CPU (episode alone, fixed seeds):", ""]
+    for row in r.replays:
+        lines.append(f"- agent {row['agent_seed']}, episode {row['episode']}: ALE "
+                     f"{_f(row['ale_alone'], 1)}, JAX {_f(row['jax_alone'], 1)}")
+    train = r.policy_meta.get("training", {})
+    if train:
+        lines += ["", f"Training: {train.get('where', 'n/a')}, "
+                      f"{_f(train.get('wall_seconds_per_seed'), 0)} s wall per seed "
+                      f"({train.get('seeds_together', 1)} seeds together)."]
+    lines += ["", f"Code hash `{r.code_hash}`. Command: `{r.command or 'n/a'}`."]
+    for note in r.notes:
+        lines.append(f"\nNote: {note}")
+    return "\n".join(lines) + "\n"
+
+
+def plot(r: TransferResult) -> bytes:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    data = {side: np.concatenate([np.asarray(e["returns"], float) for e in r.sides[side]])
+            for side in ("ale", "jax")}
+    lo = min(v.min() for v in data.values())
+    hi = max(v.max() for v in data.values())
+    bins = np.linspace(lo, hi if hi > lo else lo + 1, 30)
+    for side, values in data.items():
+        ax.hist(values, bins=bins, alpha=0.5, color=COLOURS[side],
+                label=f"{side} (mean {values.mean():.2f}, n={values.size})")
+    ax.axvline(r.random_policy["mean"], color="grey", ls=":", label="random policy (ALE)")
+    if r.anchor:
+        ax.axvline(r.anchor["mean"], color="black", ls="--", label="CleanRL PPO 10M (EnvPool)")
+    ax.set_xlabel("episode return (whole game, unclipped)")
+    ax.set_ylabel("episodes")
+    ax.set_title(f"{r.game} {r.obs}: {r.verdict['label']}")
+    ax.legend(fontsize=8)
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def write(r: TransferResult, out_dir: Path = Path(artefacts.TRANSFER.folder)) -> dict[str, Path]:
+    stem = name(r)
+    data = to_json(r)
+    files = {f"{stem}.json": json.dumps(data, indent=1, allow_nan=False) + "\n",
+             f"{stem}.md": to_markdown(r), f"{stem}.png": plot(r)}
+    return atomic.write_files(Path(out_dir), files)

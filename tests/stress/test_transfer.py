@@ -1,0 +1,204 @@
+"""Stage 4 on the real game: the policy file, the evaluation on ALE and on the JAX game, its verdict
+and the gate's replay, with the real emulator throughout (CPU, tiny budgets)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from alignment.stress import policy as pol
+from alignment.stress import transfer, transfer_check, transfer_report
+from alignment.stress.config import PPOConfig
+
+
+def _ale(rom_game: str, seed: int = 0):
+    import ale_py
+    from ale_py import roms
+
+    from alignment.catalog import entry
+
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", seed)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.loadROM(roms.get_rom_path(entry(rom_game).rom))
+    return ale
+
+
+def _observation_matches(game: str, frames: int = 600, every: int = 7) -> int:
+    """ALE's grey screen through observe_screen against the JAX game's own 84x84 render, on
+    matched frames (the same random actions, held 4 frames, sticky off): returns frames compared."""
+    import jaxtari
+
+    ale = _ale(game)
+    jgame = jaxtari.make(game)
+    _, state = jgame.reset(jax.random.key(0))
+    step = jax.jit(lambda s, a: jgame.step(s, a)[1])
+    draw = jax.jit(jgame.render_gray84)
+    actions = ale.getMinimalActionSet()
+    rng = np.random.default_rng(1)
+    compared = 0
+    a = 0
+    for t in range(frames):
+        if t % 4 == 0:
+            a = int(rng.integers(len(actions)))
+        if t % every == 0:
+            want = np.asarray(draw(state))
+            got = transfer.observe_screen(ale.getScreenGrayscale())
+            assert got.shape == (84, 84) and got.dtype == np.uint8
+            assert np.array_equal(got, want), f"{game}: frame {t} differs in {(got != want).sum()} px"
+            compared += 1
+        ale.act(actions[a])
+        state = step(state, a)
+        if ale.game_over():
+            break
+    return compared
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout"])
+def test_observation_of_ale_screen_equals_jax_render(game):
+    assert _observation_matches(game) > 50
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["freeway", "frostbite", "seaquest", "kangaroo"])
+def test_observation_of_ale_screen_equals_jax_render_every_game(game):
+    assert _observation_matches(game, frames=2000) > 200
+
+
+def _constant_policy(game: str, obs: str, action: int, seeds=(0, 1)) -> pol.Policy:
+    """Agents that (almost) always pick ``action``: every weight zero, the policy head's bias
+    large on that action."""
+    from alignment.stress.ppo import make_jax_env
+    from flax import traverse_util
+
+    env = make_jax_env(game, PPOConfig(obs=obs))
+    template = pol._template(game, obs, env.num_actions, PPOConfig().mlp_sizes)
+    flat = traverse_util.flatten_dict(template, sep="/")
+    head = sorted(k for k, v in flat.items() if k.endswith("bias") and v.shape == (env.num_actions,))
+    assert len(head) == 1, head
+    params = {}
+    for k, v in flat.items():
+        x = np.zeros((len(seeds),) + v.shape, np.float32)
+        if k == head[0]:
+            x[:, action] = 12.0
+        params[k] = x
+    return pol.make(game, obs, env.num_actions, PPOConfig().mlp_sizes, list(seeds),
+                    traverse_util.unflatten_dict(params, sep="/"), {"steps": 0, "note": "test"})
+
+
+def test_policy_file_round_trip_and_refusals(tmp_path):
+    p = _constant_policy("freeway", "objects", 1)
+    path = pol.save(tmp_path / "freeway-objects.npz", p)
+    q = pol.load(path, "freeway", "objects")
+    assert q.seeds == [0, 1] and q.num_actions == p.num_actions and q.meta["note"] == "test"
+    for a, b in zip(jax.tree_util.tree_leaves(p.params), jax.tree_util.tree_leaves(q.params)):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+    with pytest.raises(pol.PolicyError, match="trained on game 'freeway', not 'pong'"):
+        pol.load(path, "pong", "objects")
+    with pytest.raises(pol.PolicyError, match="no such policy file"):
+        pol.load(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(pol.PolicyError, match="not a policy file"):
+        pol.load(tmp_path / "junk.npz")
+    # an array of another shape (a network of another game) is named
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    key = next(k for k in arrays if k.endswith("kernel"))
+    arrays[key] = arrays[key][..., :-1]
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(pol.PolicyError, match=key):
+        pol.load(tmp_path / "bad.npz")
+
+
+def test_policy_rounding_is_what_is_evaluated():
+    p = _constant_policy("freeway", "objects", 1)
+    leaf = jax.tree_util.tree_leaves(p.params)[0]
+    assert leaf.dtype == jnp.float32
+    third = pol.make("freeway", "objects", p.num_actions, p.mlp_sizes, [0, 1],
+                     jax.tree_util.tree_map(lambda x: x + 1 / 3, p.params), {})
+    x = np.asarray(jax.tree_util.tree_leaves(third.params)[0])
+    assert np.array_equal(x, x.astype(np.float16).astype(np.float32))
+    assert not np.allclose(x, np.float32(1 / 3), rtol=0, atol=0)
+
+
+def test_bootstrap_difference_on_known_samples():
+    d = transfer.bootstrap_difference([1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+    assert d["diff"] == 1.0 and d["ci"] == [1.0, 1.0]
+    d = transfer.bootstrap_difference(np.arange(100.0), np.arange(100.0) + 5, seed=3)
+    assert d["diff"] == -5.0 and d["ci"][0] < -5.0 < d["ci"][1]
+
+
+FRAMES = 1600  # ~400 agent steps of Freeway: the always-UP chicken crosses about 4 times
+
+
+def _up_freeway(episodes=8, **kw):
+    p = _constant_policy("freeway", "objects", 1, seeds=(0,))  # index 1 is UP in Freeway's set
+    return p, transfer.evaluate(p, episodes=episodes, random_episodes=2, max_frames=FRAMES,
+                                replays=1, **kw)
+
+
+def test_transfer_equivalent_on_the_real_game_and_different_under_a_fault(tmp_path):
+    from alignment.audit.faults import load_faults
+
+    p, clean = _up_freeway(matched=1)
+    ale = clean.sides["ale"][0]["returns"]
+    assert min(ale) >= 2, ale  # the chicken crossed: the agents met the game's scoring
+    assert clean.verdict["label"] == "equivalent", clean.verdict["detail"]
+    assert clean.matched[0]["first_divergence"] is None and clean.matched[0]["frames"] > 1000
+    assert all(r["ale"] == r["ale_alone"] and r["jax"] == r["jax_alone"] for r in clean.replays)
+    fault = next(f for f in load_faults("freeway") if f.name == "crossing_worth_2")
+    _, broken = _up_freeway(jax_mods=(fault.mod,), matched=0)
+    assert broken.verdict["label"] == "different", broken.verdict["detail"]
+    assert broken.statistics["jax"]["mean"] > 1.5 * broken.statistics["ale"]["mean"]
+
+
+def test_gate_replay_holds_on_the_game_and_fails_when_it_changes(tmp_path):
+    from alignment.audit.faults import load_faults
+
+    p = _constant_policy("freeway", "objects", 1, seeds=(0,))
+    (tmp_path / "stress" / "policies").mkdir(parents=True)
+    ppath = pol.save(tmp_path / "stress" / "policies" / "freeway-objects.npz", p)
+    sha = pol.describe_file(ppath)[1]
+    good = transfer.evaluate(p, episodes=3, random_episodes=2, max_frames=FRAMES, replays=1,
+                             matched=0)
+    good.policy_file, good.policy_sha256 = "stress/policies/freeway-objects.npz", sha
+    transfer_report.write(good, tmp_path / "stress")
+    rel = "stress/freeway-objects-transfer.json"
+    assert transfer_check.check(tmp_path, rel) == []
+    # a report made on another game (here: one the fault changed) no longer replays
+    fault = next(f for f in load_faults("freeway") if f.name == "crossing_worth_2")
+    stale = transfer.evaluate(p, episodes=3, random_episodes=2, max_frames=FRAMES, replays=1,
+                              matched=0, jax_mods=(fault.mod,))
+    stale.policy_file, stale.policy_sha256 = good.policy_file, sha
+    transfer_report.write(stale, tmp_path / "stress")
+    problems = transfer_check.check(tmp_path, rel)
+    assert any("replayed on jax" in m for m in problems), problems
+    # an edited return is caught by the recomputed summary, a swapped policy by its hash
+    transfer_report.write(good, tmp_path / "stress")
+    doc = json.loads((tmp_path / rel).read_text())
+    doc["sides"]["jax"][0]["returns"][0] += 40
+    (tmp_path / rel).write_text(json.dumps(doc))
+    assert any("summary does not match" in m for m in transfer_check.check(tmp_path, rel,
+                                                                           replay=False))
+    transfer_report.write(good, tmp_path / "stress")
+    pol.save(ppath, _constant_policy("freeway", "objects", 2, seeds=(0,)))
+    assert any("sha256 differs" in m for m in transfer_check.check(tmp_path, rel))
+
+
+def test_report_files_are_written_whole(tmp_path):
+    _, r = _up_freeway(episodes=2, matched=0)
+    written = transfer_report.write(r, tmp_path)
+    names = sorted(p.name for p in written.values())
+    assert names == ["freeway-objects-transfer.json", "freeway-objects-transfer.md",
+                     "freeway-objects-transfer.png"]
+    doc = json.loads((tmp_path / "freeway-objects-transfer.json").read_text())
+    assert doc["schema"] == "jaxtari-align/transfer/v1" and doc["episodes"] == 2
+    assert all(math.isfinite(x) for x in doc["sides"]["ale"][0]["returns"])
+    assert (tmp_path / "freeway-objects-transfer.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Anchor: CleanRL" in (tmp_path / "freeway-objects-transfer.md").read_text()
