@@ -720,3 +720,38 @@ def test_a_survivor_relabelled_killed_survives_when_run_again(repo):
         assert any(f.startswith(f"audits/pong.json: mutant {mutant} survived main's audit") and
                    f.endswith("it survived: re-run the audit instead of editing its rows")
                    for f in failures), failures
+
+
+# ==== the docs' figures come from the artefacts ===================================================
+
+def test_a_figure_edited_in_the_readme_fails_the_gate(repo, monkeypatch):
+    """Attempt: README figures edited by hand. The tables are generated from the artefacts
+    (`jaxtari-align docs-tables`); the gate fails when a block differs from what they give, and,
+    against the base, when a block is removed."""
+    from typer.testing import CliRunner
+
+    from alignment import doc_tables
+    from alignment.cli import app
+
+    begin = "<!-- generated: audits (jaxtari-align docs-tables) -->"
+    (repo / "README.md").write_text(
+        doc_tables.generate(f"# Games\n\n{begin}\n<!-- end generated: audits -->\n", repo))
+    assert "| Pong | 96% (24/25) |" in (repo / "README.md").read_text()
+    _commit(repo, "docs")
+    monkeypatch.chdir(repo)
+    runner = CliRunner()
+    args = ["gate", "pong", "--no-replay", "--no-trace", "--markdown", "gate.md"]
+    assert runner.invoke(app, args).exit_code == 0
+    text = (repo / "README.md").read_text()
+    (repo / "README.md").write_text(text.replace("96% (24/25)", "100% (25/25)", 1))
+    out = runner.invoke(app, args)
+    assert out.exit_code == 1, out.output
+    assert ("docs tables: README.md: audits (rewrite it with `jaxtari-align docs-tables`)"
+            in out.output)
+    md = (repo / "gate.md").read_text()
+    assert "## Fidelity gate: failed for artefacts" in md and "docs tables: README.md" in md
+    (repo / "README.md").write_text("# Games\n\nfigures written by hand: 0.99\n")
+    out = runner.invoke(app, args + ["--base", "main"])
+    assert out.exit_code == 1
+    assert "docs tables: README.md: the generated block audits was removed against main" in \
+        out.output

@@ -164,6 +164,10 @@ def register(app: typer.Typer) -> None:
         # CI logs are not terminals: without a width rich squeezes the table into 80 columns
         console = Console(width=None if sys.stdout.isatty() else 132)
         artefact_problems = _verify(console, verify_dir, root) if verify_dir is not None else []
+        from alignment.gate import docs
+
+        artefact_problems += docs.problems(
+            root, gate.Artefacts(root, ref=base) if base else None, base)
 
         table = Table(title="fidelity gate" + (f" (against {base})" if base else ""),
                       title_justify="left")

@@ -40,7 +40,8 @@ def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
              commit: Optional[str] = None, artefact_problems: Sequence[str] = (),
              protected: Sequence[str] = ()) -> str:
     failed = [v for v in verdicts if not v.passed]
-    title = "passed" if not failed else f"failed for {', '.join(v.game for v in failed)}"
+    failing = [v.game for v in failed] + (["artefacts"] if artefact_problems else [])
+    title = "passed" if not failing else f"failed for {', '.join(failing)}"
     lines = [STICKY_MARKER, f"## Fidelity gate: {title}", ""]
     if base:
         lines += [f"Compared with `{base}`: a figure that dropped fails even above its threshold.", ""]
@@ -74,8 +75,9 @@ def markdown(verdicts: Sequence[GameVerdict], *, base: Optional[str] = None,
         lines += ["", "Notes:", ""] + [f"- {g}: {n}" for g, n in notes]
     text = "\n".join(lines) + "\n"
     if artefact_problems:
-        text += ("\n**Committed artefacts differ from what the code produces** (the re-made "
-                 "ones are in the workflow's artifact):\n\n"
+        text += ("\n**Committed artefacts or the docs' tables differ from what the code and the "
+                 "artefacts produce** (the re-made ones are in the workflow's artifact; "
+                 "`jaxtari-align docs-tables` rewrites the tables):\n\n"
                  + "\n".join(f"- {p}" for p in artefact_problems) + "\n")
     return text
 
