@@ -755,3 +755,20 @@ def test_a_figure_edited_in_the_readme_fails_the_gate(repo, monkeypatch):
     assert out.exit_code == 1
     assert "docs tables: README.md: the generated block audits was removed against main" in \
         out.output
+
+
+def test_own_attempt_a_mod_audit_re_made_on_one_side_with_fewer_rows(repo):
+    shutil.copy(ROOT / "specs" / "pong.yaml", repo / "specs" / "pong.yaml")
+    path = _mod_audit(repo)
+    _commit(repo, "mod audit")
+    _branch(repo)
+    doc = _json(path)
+    doc["modified"]["backends"] = ["jax"]
+    del doc["rules"][0]
+    doc["exploration"]["budget"]["walk_frames"] = 24
+    _write(path, doc)
+    failures = _evaluate(repo, base="main").failures
+    _item(failures, "mod-audit.side:pong+no_enemy_points/ale")
+    first = _json(ROOT / "audits" / "pong+no_enemy_points.json")["rules"][0]["id"]
+    _item(failures, f"mod-audit.rule:pong+no_enemy_points/{first}")
+    _item(failures, "mod-audit.audit.budget:walk_frames")

@@ -161,6 +161,9 @@ def register(app: typer.Typer) -> None:
                                   closure=(lambda g: closure.problems(g, root)) if trace else None,
                                   rekill=_rekill(root) if replay else None)
                     for g in chosen]
+        for v in verdicts:
+            if not trace:
+                v.notes.append("its step was not traced against its code hash (--no-trace)")
         # CI logs are not terminals: without a width rich squeezes the table into 80 columns
         console = Console(width=None if sys.stdout.isatty() else 132)
         artefact_problems = _verify(console, verify_dir, root) if verify_dir is not None else []

@@ -617,6 +617,11 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
     for old in then.list(artefacts.MOD_AUDIT.folder, f"{game}{MOD_SEPARATOR}*.json"):
         if now.read_bytes(old) is None:
             items.append(weakening.Weakening(f"artefact:{old}", f"{old} deleted against {base}"))
+            continue
+        before_doc, _ = then.json(old, AUDIT_SCHEMA)
+        after_doc, _ = now.json(old, AUDIT_SCHEMA)
+        if before_doc is not None and after_doc is not None:
+            items += weakening.mod_audit_items(Path(old).stem, before_doc, after_doc, base)
 
     before_reports, _ = _stress_reports(then, game)
     for obs, r in sorted(before_reports.items()):

@@ -13,6 +13,9 @@ and the gate's comment lists every item with its reason, for the reviewer. The k
 - ``audit.budget:<key>``: a smaller exploration budget; ``audit.mutation:sample``: a smaller or
   other mutant sample, or none;
 - ``artefact:<path>``: an audit of a modified game, a stress or a robustness report deleted;
+- ``mod-audit.side:<game+mods>/<backend>``, ``mod-audit.rule:<game+mods>/<id>``,
+  ``mod-audit.audit.budget:<key>``: an audit of a modified game that no longer plays a side,
+  has fewer rule rows, or explores less;
 - ``stress.verdict:<obs>``, ``stress.budget:<obs>``, ``stress.seeds:<obs>``,
   ``stress.side:<obs>/<backend>``, ``stress.random:<obs>``: a worse verdict, fewer steps, fewer or
   other seeds, a backend dropped, fewer random-policy episodes;
@@ -101,6 +104,27 @@ def audit_items(then: dict, now: dict, base: str) -> list[Weakening]:
                                  f"(seed {s_then.get('seed')!r}, size {size_then!r} -> "
                                  + (f"seed {s_now.get('seed')!r}, size {size_now!r})" if s_now
                                     else "no mutants)")))
+    return out
+
+
+def mod_audit_items(name: str, then: dict, now: dict, base: str) -> list[Weakening]:
+    """An audit of a modified game that no longer plays a side, leaves more rules out, or
+    explores less."""
+    def modified(d):
+        return d.get("modified") if isinstance(d.get("modified"), dict) else {}
+
+    out = []
+    for side in sorted(set(modified(then).get("backends") or [])
+                       - set(modified(now).get("backends") or [])):
+        out.append(Weakening(f"mod-audit.side:{name}/{side}", f"audits/{name}.json no longer runs "
+                                                              f"on {side} against {base}"))
+    ids = lambda d: {str(r.get("id")) for r in d.get("rules") or [] if isinstance(r, dict)}
+    for rid in sorted(ids(then) - ids(now)):
+        out.append(Weakening(f"mod-audit.rule:{name}/{rid}", f"audits/{name}.json no longer has "
+                                                              f"a row for rule {rid} against "
+                                                              f"{base}"))
+    out += [Weakening(f"mod-audit.{w.key}", f"audits/{name}.json: {w.what}")
+            for w in audit_items(then, now, base) if w.key.startswith("audit.budget:")]
     return out
 
 
