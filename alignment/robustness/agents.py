@@ -129,6 +129,19 @@ def load(folder: Path, game: str, obs: str = "objects") -> Agents:
                   tuple(config.mlp_sizes), str(folder), mods)
 
 
+def from_policy(path: Path, game: str) -> Agents:
+    """The agents of a stage-4 policy file (``jaxtari-align stress --export-policy``; committed
+    ones under stress/policies/), trained on ``game``."""
+    from alignment.stress import policy as pol
+
+    try:
+        p = pol.load(Path(path), game)
+    except pol.PolicyError as exc:
+        raise AgentsError(str(exc)) from None
+    return Agents(game, p.obs, int(p.meta.get("steps", 0)), list(p.seeds), p.params,
+                  p.num_actions, tuple(p.mlp_sizes), str(path), tuple(p.meta.get("mods") or ()))
+
+
 def train(game: str, budget: str | int, seeds: int, out_dir: Path, obs: str = "objects",
           on_progress=None) -> Agents:
     """Train ``seeds`` agents on the JAX game with the stress stage (resuming its checkpoints in

@@ -21,7 +21,8 @@ def robustness(
                                                   "repeated: --mods a,b or --mods a --mods b); "
                                                   "default: all of the game's"),
     agents: Optional[Path] = typer.Option(None, "--agents",
-                                          help="a stress checkpoint folder "
+                                          help="a stage-4 policy file (stress/policies/"
+                                               "<game>-<obs>.npz) or a stress checkpoint folder "
                                                "(<out>/.checkpoints/<game>-objects-<steps>); "
                                                "default: train at --budget (or reuse that budget's)"),
     seeds: int = typer.Option(5, "--seeds", help="agents (training seeds)"),
@@ -62,7 +63,7 @@ def robustness(
         if agents is None:
             budget_config(budget, "objects")
             check_not_busy(canon, budget, train_dir)
-        else:
+        elif not agents.is_file():  # a policy file (.npz) or a stress checkpoint folder
             cli_checks.input_dir(agents, "--agents")
         check_writable_dir(out)
         if not replace:  # a committed report is never replaced by one that measured less

@@ -141,6 +141,11 @@ def run_measures(game: str, names: Sequence[str], backends: Sequence[str], seeds
 
     if agents_dir is None:
         steps = budget_config(budget, "objects").total_timesteps
+    elif Path(agents_dir).is_file():
+        try:
+            steps = ag.from_policy(Path(agents_dir), game).steps
+        except ag.AgentsError as exc:
+            raise RobustnessInputError(str(exc)) from None
     else:
         m = ag.FOLDER.match(Path(agents_dir).name)
         steps = int(m["steps"]) if m else None
@@ -183,7 +188,10 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     t_all = time.perf_counter()
     notes: list[str] = []
     try:
-        if agents_dir is not None:
+        if agents_dir is not None and Path(agents_dir).is_file():
+            agents = ag.from_policy(Path(agents_dir), canon)
+            trained = False
+        elif agents_dir is not None:
             agents = ag.load(Path(agents_dir), canon)
             if len(agents.seeds) < seeds:
                 notes.append(f"{agents.source} holds {len(agents.seeds)} seeds; all are evaluated")
@@ -209,7 +217,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     apply_fn = agents.apply_fn()
     if "jax" in backends:
         a = ev.jax_returns(canon, variants_jax, apply_fn, agents.params, agents=k,
-                           episodes=episodes, seed=seed, max_steps=max_steps)
+                           episodes=episodes, seed=seed, max_steps=max_steps, obs=agents.obs)
         r = ev.jax_returns(canon, variants_jax, None, None, agents=1, episodes=random_episodes,
                            seed=seed + 1, max_steps=max_steps)
         sides["jax"] = _side(a, r)
@@ -217,7 +225,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     if "ale" in backends:
         variants_ale = {ORIGINAL: (), **{m: entry.ale_mods[m].writes for m in ale_mods}}
         a = ev.ale_returns(canon, variants_ale, apply_fn, agents.params, agents=k,
-                           episodes=episodes, seed=seed, max_steps=max_steps)
+                           episodes=episodes, seed=seed, max_steps=max_steps, obs=agents.obs)
         r = ev.ale_returns(canon, variants_ale, None, None, agents=1, episodes=random_episodes,
                            seed=seed + 1, max_steps=max_steps)
         sides["ale"] = _side(a, r)

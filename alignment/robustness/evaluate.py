@@ -42,22 +42,24 @@ class Returns:
     seconds: float
 
 
-def _variant_env(game: str, mods: Sequence[str]):
+def _variant_env(game: str, mods: Sequence[str], obs: str = "objects"):
+    from alignment.stress.config import FRAME_STACK
     from jaxtari.wrappers import make_env
 
-    return make_env(game, obs="objects", mods=tuple(mods), sticky_prob=STICKY,
-                    episodic_life=False, log=False)
+    return make_env(game, obs=obs, frame_stack=FRAME_STACK if obs == "pixels" else 1,
+                    mods=tuple(mods), sticky_prob=STICKY, episodic_life=False, log=False)
 
 
 def jax_returns(game: str, variants: dict[str, tuple[str, ...]], apply_fn: Callable | None,
                 params, *, agents: int, episodes: int, seed: int = 0,
-                max_steps: int = MAX_STEPS) -> Returns:
+                max_steps: int = MAX_STEPS, obs: str = "objects") -> Returns:
     """Returns of ``agents`` stacked parameter sets (``apply_fn is None``: a uniform random
     policy, one "agent") over ``episodes`` episodes on each variant ``{name: mods}``; all in
-    one jitted call. Episode e of every agent starts from the same key on every variant."""
+    one jitted call. Episode e of every agent starts from the same key on every variant.
+    ``obs``: what the agents see (``pixels``: 84x84 grey, a stack of 4)."""
     import time
 
-    envs = {name: _variant_env(game, mods) for name, mods in variants.items()}
+    envs = {name: _variant_env(game, mods, obs) for name, mods in variants.items()}
     num_actions = next(iter(envs.values())).num_actions
 
     def run(env, p, key):
@@ -137,6 +139,12 @@ class _AleEpisodes:
     def rams(self) -> np.ndarray:
         return np.stack([ale.getRAM() for ale in self.envs])
 
+    def frames(self) -> np.ndarray:
+        """Each emulator's screen as the pixel agent's 84x84 frame."""
+        from alignment.stress.transfer import observe_screen
+
+        return np.stack([observe_screen(ale.getScreenGrayscale()) for ale in self.envs])
+
     def step(self, actions, live) -> np.ndarray:
         reward = np.zeros(len(self.envs))
         for i, ale in enumerate(self.envs):
@@ -155,14 +163,17 @@ class _AleEpisodes:
 
 
 def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None, params, *,
-                agents: int, episodes: int, seed: int = 0, max_steps: int = MAX_STEPS) -> Returns:
+                agents: int, episodes: int, seed: int = 0, max_steps: int = MAX_STEPS,
+                obs: str = "objects") -> Returns:
     """As :func:`jax_returns`, on the real emulator; ``variants`` maps a name to the RAM writes
-    of its mods (an empty tuple: the original game)."""
+    of its mods (an empty tuple: the original game). Pixel agents see the screen through
+    :func:`alignment.stress.transfer.observe_screen`, stacked as the JAX wrappers stack."""
     import time
 
     from alignment.reference.features import FeatureDecoder
+    from alignment.stress.config import FRAME_STACK
 
-    decoder = FeatureDecoder(game)
+    decoder = FeatureDecoder(game) if obs == "objects" and apply_fn is not None else None
     policy = None
     if apply_fn is not None:
         def one(p, obs, k):
@@ -180,6 +191,10 @@ def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None
         rng = np.random.default_rng(seed)
         key = jax.random.key(seed)
         ret, live = np.zeros(n), np.ones(n, bool)
+        stack = None
+        if obs == "pixels" and policy is not None:
+            first = envs.frames()
+            stack = np.repeat(first[:, None], FRAME_STACK, axis=1)
         for _ in range(max_steps):
             if not live.any():
                 break
@@ -187,10 +202,13 @@ def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None
                 actions = rng.integers(0, len(envs.actions), n)
             else:
                 key, k = jax.random.split(key)
-                obs = decoder(envs.rams()).reshape(agents, episodes, -1)
-                actions = np.asarray(policy(params, jnp.asarray(obs),
+                seen = (decoder(envs.rams()) if stack is None else stack)
+                seen = seen.reshape((agents, episodes) + seen.shape[1:])
+                actions = np.asarray(policy(params, jnp.asarray(seen),
                                             jax.random.split(k, agents))).reshape(-1)
             ret += envs.step(actions, live)
+            if stack is not None:
+                stack = np.concatenate([stack[:, 1:], envs.frames()[:, None]], axis=1)
             live &= ~envs.over()
         out[name] = ret.reshape(agents, episodes)
         truncated[name] = int(live.sum())

@@ -202,3 +202,18 @@ def test_report_files_are_written_whole(tmp_path):
     assert all(math.isfinite(x) for x in doc["sides"]["ale"][0]["returns"])
     assert (tmp_path / "freeway-objects-transfer.png").read_bytes()[:4] == b"\x89PNG"
     assert "Anchor: CleanRL" in (tmp_path / "freeway-objects-transfer.md").read_text()
+
+
+def test_robustness_evaluates_a_pixel_policy_file_on_both_sides(tmp_path):
+    from alignment.robustness.core import run_robustness
+
+    p = _constant_policy("freeway", "pixels", 1, seeds=(0, 1))
+    path = pol.save(tmp_path / "freeway-pixels.npz", p)
+    r = run_robustness("freeway", mods=["stop_cars"], agents_dir=path, episodes=2,
+                       random_episodes=2, max_steps=400)
+    assert r.obs == "pixels" and r.agents["seeds"] == [0, 1]
+    for side in ("jax", "ale"):
+        got = np.asarray(r.sides[side]["agents"]["original"])
+        assert got.shape == (2, 2) and (got >= 2).all(), (side, got)  # UP crosses on both
+        # with the cars stopped nothing pushes the chicken back: it crosses at least as often
+        assert (np.asarray(r.sides[side]["agents"]["stop_cars"]) >= got).all()
