@@ -772,3 +772,48 @@ def test_own_attempt_a_mod_audit_re_made_on_one_side_with_fewer_rows(repo):
     first = _json(ROOT / "audits" / "pong+no_enemy_points.json")["rules"][0]["id"]
     _item(failures, f"mod-audit.rule:pong+no_enemy_points/{first}")
     _item(failures, "mod-audit.audit.budget:walk_frames")
+
+
+def test_own_attempt_a_probes_expectation_loosened(repo):
+    """`score == 10` made `score >= 0`: the probe is still there, it checks nothing."""
+    _branch(repo)
+    spec = repo / "specs" / "pong.yaml"
+    import yaml
+
+    doc = yaml.safe_load(spec.read_text())
+    doc["rules"][0]["probe"]["expectations"] = [{"signal": "score", "op": "==", "value": 10}]
+    spec.write_text(yaml.safe_dump(doc))
+    _commit(repo, "base expectation")
+    doc["rules"][0]["probe"]["expectations"] = [{"signal": "score", "op": ">=", "value": 0}]
+    spec.write_text(yaml.safe_dump(doc))
+    assert _item(_evaluate(repo, base="HEAD").failures, "spec.expectation:r-0").startswith(
+        "the probe of rule r-0 no longer expects {\"op\": \"==\", \"signal\": \"score\", "
+        "\"value\": 10} against HEAD")
+
+
+def test_own_attempt_a_counterpart_no_longer_marked_exact(repo):
+    then = copy.deepcopy(DECLARED)
+    then["pong"]["exact"] = {"no_enemy_points": True}
+    now = copy.deepcopy(then)
+    now["pong"]["exact"] = {"no_enemy_points": None}
+    failures = _evaluate(repo, base="HEAD",
+                         declarations=lambda sha: then if sha else now).failures
+    _item(failures, "plugin.exact:no_enemy_points")
+
+
+def test_own_attempt_a_game_dropped_from_the_gate(repo, monkeypatch):
+    from typer.testing import CliRunner
+
+    from alignment.cli import app
+
+    _branch(repo)
+    (repo / "specs" / "pong.yaml").unlink()
+    (repo / "audits" / "pong.json").unlink()
+    (repo / "fidelity.toml").write_text("[defaults]\nrequire_playtest = false\n"
+                                        + unaudited_mods_toml())
+    _commit(repo, "no more pong")
+    monkeypatch.chdir(repo)
+    out = CliRunner().invoke(app, ["gate", "--base", "main", "--no-replay", "--no-trace",
+                                   "--markdown", "gate.md"])
+    assert out.exit_code == 1
+    assert "pong: judged at main (specs/pong.yaml), gone from this change's gate" in out.output

@@ -71,6 +71,14 @@ def protected_changes(base: str, root: Path) -> list[str]:
                                           for g in PROTECTED))
 
 
+def removed_games(base: str, root: Path, judged: list[str]) -> list[str]:
+    """Games the base judged (a reviewed spec there) that this tree's gate no longer does."""
+    then = gate.Artefacts(root, ref=base)
+    had = {Path(p).stem for p in then.list(artefacts.SPEC.folder, "*.yaml")}
+    return [f"{game}: judged at {base} (specs/{game}.yaml), gone from this change's gate: a game "
+            f"leaves the gate only by an owner's decision" for game in sorted(had - set(judged))]
+
+
 def _declarations(root: Path):
     from alignment.gate import declarations
 
@@ -171,6 +179,8 @@ def register(app: typer.Typer) -> None:
 
         artefact_problems += docs.problems(
             root, gate.Artefacts(root, ref=base) if base else None, base)
+        if base is not None and not games:
+            artefact_problems += removed_games(base, root, chosen)
 
         table = Table(title="fidelity gate" + (f" (against {base})" if base else ""),
                       title_justify="left")

@@ -128,8 +128,9 @@ class Artefacts:
             return None, f"{rel} has schema {found!r}, not {schema!r}"
         return doc, None
 
-    def spec(self, game: str) -> Optional[dict[str, bool]]:
-        """The reviewed rules of ``specs/<game>.yaml`` (id -> has a probe); None without one."""
+    def spec(self, game: str) -> Optional[dict[str, Optional[dict]]]:
+        """The reviewed rules of ``specs/<game>.yaml`` (id -> its probe or None); None without
+        one."""
         import yaml
 
         text = self.read(artefacts.SPEC.rel(game=game))

@@ -34,6 +34,7 @@ for g in catalog.games():
     out[g] = {"signals": {k: float(s.tolerance) for k, s in e.signals.items()},
               "known_ends": sorted(k.name for k in e.known_ends),
               "counterparts": sorted(e.ale_mods),
+              "exact": {m: cp.exact for m, cp in e.ale_mods.items()},
               "unaudited_mods": dict(getattr(e, "unaudited_mods", None) or {}),
               "mods": sorted(registered_mods(e.jax_game or g)) if e.jax_game else []}
 print(json.dumps(out))

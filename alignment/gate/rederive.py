@@ -34,14 +34,14 @@ def _close(a: Any, b: Any) -> bool:
 # The spec an audit must have been made against
 
 
-def reviewed_rules(spec_doc: Any) -> Optional[dict[str, bool]]:
-    """The reviewed rules of a parsed ``specs/<game>.yaml``: id -> whether it has a probe; None
+def reviewed_rules(spec_doc: Any) -> Optional[dict[str, Optional[dict]]]:
+    """The reviewed rules of a parsed ``specs/<game>.yaml``: id -> its probe (None: none); None
     when the document has no list of rules."""
     rules = spec_doc.get("rules") if isinstance(spec_doc, dict) else None
     if not isinstance(rules, list):
         return None
-    return {str(r.get("id")): r.get("probe") is not None for r in rules
-            if isinstance(r, dict) and r.get("status") == "reviewed"}
+    return {str(r.get("id")): r.get("probe") if isinstance(r.get("probe"), dict) else None
+            for r in rules if isinstance(r, dict) and r.get("status") == "reviewed"}
 
 
 def declared_mod_rules(game: str, mods: Sequence[str]) -> Optional[set[str]]:
@@ -54,7 +54,7 @@ def declared_mod_rules(game: str, mods: Sequence[str]) -> Optional[set[str]]:
     return {r for m in mods for r in available[m].rules}
 
 
-def audit_identity(doc: dict, rel: str, game: str, spec: Optional[dict[str, bool]],
+def audit_identity(doc: dict, rel: str, game: str, spec: Optional[dict],
                    mods: Sequence[str] = ()) -> list[str]:
     """An audit is of ``game`` (modified by ``mods``), against ``specs/<game>.yaml``, with one row
     per reviewed rule of that spec (a modified game's audit: less the rules its mods change and

@@ -8,7 +8,8 @@ gives a new or rewritten reason for that key in ``fidelity.toml``::
 and the gate's comment lists every item with its reason, for the reviewer. The kinds of key:
 
 - ``fidelity:<threshold>``: a threshold lowered or a switch turned off;
-- ``spec.rule:<id>``, ``spec.probe:<id>``: a reviewed rule removed, or its probe;
+- ``spec.rule:<id>``, ``spec.probe:<id>``, ``spec.expectation:<id>``: a reviewed rule removed,
+  its probe removed, or an expectation of its probe removed or changed;
 - ``audit.fault:<name>``: a seeded fault the audit no longer runs;
 - ``audit.budget:<key>``: a smaller exploration budget; ``audit.mutation:sample``: a smaller or
   other mutant sample, or none;
@@ -23,8 +24,9 @@ and the gate's comment lists every item with its reason, for the reviewer. The k
   ``robustness.episodes``, ``robustness.random_episodes``, ``robustness.max_steps``,
   ``robustness.budget``;
 - ``plugin.known_end:<name>``, ``plugin.tolerance:<signal>``, ``plugin.signal:<signal>``,
-  ``plugin.counterpart:<mod>``: a new excuse in the game's plug-in, a widened tolerance, a signal
-  no longer compared, a mod no longer played on ALE;
+  ``plugin.counterpart:<mod>``, ``plugin.exact:<mod>``: a new excuse in the game's plug-in, a
+  widened tolerance, a signal no longer compared, a mod no longer played on ALE, a counterpart
+  no longer marked exact;
 - ``mutant.applied:<id>``: the change makes the game a mutant the base's audit could not kill.
 
 Every function returns data: a list of :class:`Weakening`.
@@ -49,20 +51,33 @@ def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def spec_items(then: Optional[dict[str, bool]], now: Optional[dict[str, bool]],
-               base: str) -> list[Weakening]:
-    """Reviewed rules (id -> has a probe) removed, or their probes removed."""
+def _expectations(probe: Optional[dict]) -> list[str]:
+    import json
+
+    found = (probe or {}).get("expectations") or []
+    return [json.dumps(e, sort_keys=True) for e in found if isinstance(e, dict)]
+
+
+def spec_items(then: Optional[dict], now: Optional[dict], base: str) -> list[Weakening]:
+    """Reviewed rules (id -> probe or None) removed, their probes removed, or an expectation of a
+    probe removed or changed (a weaker check: ``score == 10`` made ``score >= 0``)."""
     if not then:
         return []
     now = now or {}
     out = []
-    for rid, probed in sorted(then.items()):
+    for rid, probe in sorted(then.items()):
         if rid not in now:
             out.append(Weakening(f"spec.rule:{rid}", f"reviewed rule {rid} removed from the spec "
                                                      f"against {base}"))
-        elif probed and not now[rid]:
+        elif probe is not None and now[rid] is None:
             out.append(Weakening(f"spec.probe:{rid}", f"the probe of rule {rid} removed against "
                                                       f"{base}"))
+        elif probe is not None:
+            gone = [e for e in _expectations(probe) if e not in _expectations(now[rid])]
+            if gone:
+                out.append(Weakening(f"spec.expectation:{rid}",
+                                     f"the probe of rule {rid} no longer expects "
+                                     f"{'; '.join(gone)} against {base}"))
     return out
 
 
@@ -218,6 +233,11 @@ def plugin_items(then: Optional[dict], now: Optional[dict], base: str) -> list[W
             out.append(Weakening(f"plugin.tolerance:{name}", f"plug-in: signal {name}'s "
                                                              f"tolerance widened {tol:g} -> "
                                                              f"{sig_now[name]:g} against {base}"))
+    for mod, exact in sorted((then.get("exact") or {}).items()):
+        if exact is True and (now.get("exact") or {}).get(mod, True) is not True:
+            out.append(Weakening(f"plugin.exact:{mod}", f"plug-in: {mod}'s ALE counterpart no "
+                                                        f"longer marked exact (its modified games "
+                                                        f"may then part) against {base}"))
     for mod in sorted(set(then.get("counterparts") or []) - set(now.get("counterparts") or [])):
         out.append(Weakening(f"plugin.counterpart:{mod}", f"plug-in: {mod}'s ALE counterpart "
                                                           f"removed (the mod is no longer played "
