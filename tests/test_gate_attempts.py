@@ -817,3 +817,18 @@ def test_own_attempt_a_game_dropped_from_the_gate(repo, monkeypatch):
                                    "--markdown", "gate.md"])
     assert out.exit_code == 1
     assert "pong: judged at main (specs/pong.yaml), gone from this change's gate" in out.output
+
+
+def test_a_transfer_report_is_not_read_as_a_learning_curve_report_and_its_deletion_is_named(repo):
+    """Stage 4's transfer report (stress/<game>-<obs>-transfer.json, its own schema) sits beside
+    the learning-curve report: the gate lists it, and deleting it is a weakening item."""
+    _write(repo / "stress" / "pong-objects-transfer.json",
+           {"schema": "jaxtari-align/transfer/v1", "game": "pong"})
+    verdict = _evaluate(repo)
+    assert verdict.passed, verdict.failures
+    assert any(n.startswith("stress/pong-objects-transfer.json: a transfer report, not judged")
+               for n in verdict.notes)
+    assert gate.verify.verify_stress(repo)[1] == ["stress/pong-objects.json"]
+    _commit(repo, "transfer")
+    (repo / "stress" / "pong-objects-transfer.json").unlink()
+    _item(_evaluate(repo, base="HEAD").failures, "artefact:stress/pong-objects-transfer.json")

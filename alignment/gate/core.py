@@ -374,11 +374,25 @@ def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[s
 
 
 StressReports = dict[str, dict]  # obs -> {"label", "steps", "doc"}
+TRANSFER_SUFFIX = artefacts.TRANSFER.file.replace("{game}-{obs}", "")  # "-transfer.json"
+
+
+def _is_transfer(rel: str) -> bool:
+    return Path(rel).name.endswith(TRANSFER_SUFFIX)
+
+
+def transfer_reports(art: Artefacts, game: str) -> list[str]:
+    """The committed transfer reports of ``game`` (``stress/<game>-<obs>-transfer.json``)."""
+    return [rel for rel in art.list(artefacts.STRESS.folder,
+                                    artefacts.STRESS.name(game=game, obs="*"))
+            if _is_transfer(rel)]
 
 
 def _stress_reports(art: Artefacts, game: str) -> tuple[StressReports, list[str]]:
     reports, problems = {}, []
     for rel in art.list(artefacts.STRESS.folder, artefacts.STRESS.name(game=game, obs="*")):
+        if _is_transfer(rel):
+            continue  # stage 4's transfer report: its own schema (not judged yet, docs/gate.md)
         doc, problem = art.json(rel, STRESS_SCHEMA)
         if doc is None:
             problems.append(problem or f"{rel} cannot be read")
@@ -511,6 +525,8 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     robustness_failures, robustness_notes = _robustness_part(now, game, current)
     failures += robustness_failures
     notes += robustness_notes
+    notes += [f"{rel}: a transfer report, not judged by the gate yet (docs/gate.md says what it "
+              f"needs)" for rel in transfer_reports(now, game)]
 
     verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes,
                           unaudited=unaudited)
@@ -624,6 +640,9 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
         if before_doc is not None and after_doc is not None:
             items += weakening.mod_audit_items(Path(old).stem, before_doc, after_doc, base)
 
+    for old in transfer_reports(then, game):
+        if now.read_bytes(old) is None:
+            items.append(weakening.Weakening(f"artefact:{old}", f"{old} deleted against {base}"))
     before_reports, _ = _stress_reports(then, game)
     for obs, r in sorted(before_reports.items()):
         mine = now_reports.get(obs)

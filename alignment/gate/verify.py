@@ -109,6 +109,8 @@ def verify_stress(root: Path = Path("."), out: Path | None = None) -> tuple[list
 
     problems, names = [], []
     for path in sorted((Path(root) / "stress").glob("*.json")):
+        if path.name.endswith("-transfer.json"):
+            continue  # stage 4's transfer report (its own schema): not a learning-curve report
         rel = f"stress/{path.name}"
         names.append(rel)
         doc = json.loads(path.read_text("utf-8"))
