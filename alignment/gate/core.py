@@ -5,25 +5,27 @@ Per game it re-derives what it trusts:
 
 - ``audits/<game>.json``: coverage, recall, precision, fault detection and (with mutation rows)
   the mutation score are recomputed from the rows (:mod:`.figures`); a summary that disagrees
-  fails; an audit without a code hash, or made for other code (:func:`alignment.catalog.code_hash`
-  covers everything the game's behaviour depends on), fails;
+  fails; the audit must be this game's, against ``specs/<game>.yaml``, one row per reviewed rule;
+  its mutant rows and spec gaps are judged (:mod:`.rederive`); an audit without a code hash, or
+  made for other code (:func:`alignment.catalog.code_hash`), fails;
 - ``audits/<game>+<mod>....json`` (audits of modified games, :mod:`alignment.audit.modded`),
-  each judged on its own: coverage and recall of the rules the mods do not change recomputed from
-  its rows against the game's thresholds, no spec gap, no divergence of two modified games whose
-  counterparts are exact, its mods named in its ``modified`` section and its own code hash
-  (:func:`alignment.catalog.mod_code_hash`) current (``mod_audits = false`` in fidelity.toml turns
-  the judging off, a weakening like any switch);
+  each judged on its own the same way, with coverage and recall of the rules the mods do not
+  change, no spec gap, no divergence of two modified games whose counterparts are exact, its mods
+  registered and named in its ``modified`` section, and its own code hash current; every
+  registered mod has one, or a reason in ``[unaudited_mods.<game>]``;
 - ``playtest/<game>/*.jsonl.gz``: replayed on both backends (the replay is what makes a session
   current: its header's code hash is informative only);
-- ``stress/<game>-<obs>.json``: the verdict is recomputed from the per-seed returns, the recorded
-  label checked against the closed set; a report without a code hash fails; one made for other
-  code fails unless its behaviour fingerprint (:mod:`alignment.stress.fingerprint`) replays
-  unchanged on the current code.
+- ``stress/<game>-<obs>.json``: final returns are the curves' last values, the verdict is
+  recomputed from them; a report made for other code fails unless its behaviour fingerprint
+  (:mod:`alignment.stress.fingerprint`) replays unchanged on the current code;
+- ``robustness/<game>.json``: every aggregate and comparison recomputed from the returns;
+- every JSON strictly (no NaN, no key twice); the traced closure of the game's step against its
+  code hash (:mod:`.closure`, when asked).
 
-With a base git ref: a figure that dropped, a stress verdict that got worse (at any budget) or a
-budget that shrank, a report or session removed, a session changed (truncated), a threshold
-lowered or a switch turned off against the base's ``fidelity.toml``, all fail; the last three
-kinds of weakening pass only when the pull request adds or rewrites ``[overrides.<game>] reason``.
+With a base git ref: a figure that dropped, a session removed or changed, fail; every other
+weakening is an item (:mod:`.weakening`) that fails unless the change gives a new or rewritten
+reason for its exact key in ``[overrides.<game>]``; a mutant that survived the base's audit and is
+recorded killed now is run again (:mod:`.rekill`, when asked).
 """
 
 from __future__ import annotations
