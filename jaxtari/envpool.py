@@ -1,37 +1,71 @@
 """EnvPool's interface over jaxtari's games: ``import jaxtari.envpool as envpool`` in place of
 ``import envpool``.
 
-``make("Pong-v5", env_type="gymnasium", num_envs=8, episodic_life=True, reward_clip=True, ...)``
+``make("Pong-v5", env_type="gym", num_envs=8, episodic_life=True, reward_clip=True, seed=1)``
 takes EnvPool's documented Atari options (envpool.readthedocs.io, "Python Interface" and "Atari")
 with EnvPool's defaults, and offers ``reset`` / ``step`` / ``async_reset`` / ``send`` / ``recv`` on
 numpy and ``xla()`` -> ``(handle, recv, send, step)``, pure functions usable inside ``jax.jit`` and
-``lax.scan``. All envs step together in one compiled call (EnvPool's synchronous mode:
-``batch_size == num_envs``). An option EnvPool has and jaxtari does not is refused by name.
+``lax.scan``. All envs step in one compiled call (EnvPool's synchronous mode, ``batch_size ==
+num_envs``). Task ids are EnvPool's (``"<Game>-v5"``); an option EnvPool has and jaxtari does not
+is refused by name, and so is a value of the wrong kind (``full_action_space="False"``).
 
-Semantics, as EnvPool documents them: observations are ``stack_num`` grey 84x84 frames, channel
-first; auto-reset is one call late (the call after an episode ends discards its action and returns
-the new episode's first observation, reward 0); ``elapsed_step`` counts a game's agent steps, which
-``max_episode_steps`` limits (truncation); ``episodic_life`` ends an episode (``terminated``) at a life loss while the game goes on, and ``info["terminated"]`` is the
-true game over; ``reward_clip`` gives ``sign(reward)`` with the raw reward in ``info["reward"]``;
-``noop_max`` starts each game after 0..noop_max NOOP steps; ``use_fire_reset`` takes one FIRE step
-(in games that have FIRE) as the new episode's first call, after a game start and after a life loss.
+The API follows ``env_type`` as EnvPool's does (envpool/python/gym_envpool.py, registration.py):
 
-Where it differs from EnvPool: the 84x84 frame is drawn at that size (not resized from 210x160 with
-``cv::INTER_AREA``) and is the last frame of the frameskip (no max over the last two frames); the
-handle carries the envs' state, so steps made through ``xla()`` and through the numpy methods do not
-see each other.
+- ``"gym"`` with the ``gym`` package installed: gym's spaces, and the API of that gym's version.
+  Before gym 0.26 (CleanRL's pin: envpool 0.6.6 with gym 0.23) ``reset()`` returns the
+  observations only (``(obs, info)`` with ``gym_reset_return_info=True``) and ``step``,
+  ``recv`` and the XLA ``step`` / ``recv`` return ``(obs, reward, done, info)``, ``done`` being
+  ``terminated | truncated`` and ``info["TimeLimit.truncated"]`` the truncation; from gym 0.26
+  on, ``(obs, info)`` and ``(obs, reward, terminated, truncated, info)``.
+- ``"gym"`` without ``gym`` installed: EnvPool from 1.1 on, which no longer needs gym, makes
+  ``"gym"`` a gymnasium pool; so does jaxtari (gymnasium's spaces and API). The EnvPool releases
+  with a gym API cannot be imported without gym.
+- ``"gymnasium"``: gymnasium's spaces and API.
+
+Semantics, as EnvPool's Atari env has them: observations are ``stack_num`` grey 84x84 frames,
+channel first; auto-reset is one call late (the call after an episode ends discards its action
+and returns the new episode's first observation, reward 0); ``info`` holds ``env_id``,
+``players.env_id``, ``lives``, ``reward`` (unclipped), ``terminated`` (int32: the game is over,
+not a lost life), ``elapsed_step`` (agent steps in this game, which ``max_episode_steps``
+limits) and, in the gym API before 0.26, ``TimeLimit.truncated``; the step limit truncates
+(``truncated``, also when the game ended on that same step, as EnvPool reports it) and
+``terminated`` is the episode's other end; ``episodic_life`` ends an episode at a life loss and
+the next one goes on in the same game, as does a reset asked for mid-game; ``reward_clip``
+gives ``sign(reward)``; ``noop_max`` starts each game after 0..noop_max NOOP steps;
+``use_fire_reset`` takes one FIRE step (in games that have FIRE) as an episode's first call.
+
+The numpy calls keep EnvPool's order: ``send`` and ``async_reset`` queue work and each
+``recv`` returns the oldest queued batch, one row per env it named, in the order it named
+them, with ``info["env_id"]`` saying which env each row is (``reset(env_id)`` and
+``send(action, env_id)`` may name a subset). ``recv()`` with nothing queued is refused (EnvPool
+would wait forever). In ``xla()``, ``step(handle, action)`` is ``recv(send(handle, action))``;
+``recv`` of a handle nothing was sent on is refused when traced, and so are actions that are not
+one integer per env; inside compiled code an action's value cannot be refused, so values
+outside ``0..n-1`` are clipped into it (EnvPool's XLA step does not check them either). A pool
+pickles (its configuration, its envs' state and its queue).
+
+Where it differs from EnvPool: the 84x84 frame is drawn at that size (not resized from 210x160
+with ``cv::INTER_AREA``) and is the last frame of the frameskip (no max over the last two
+frames); after a lost life the next episode starts with one FIRE (or no) step and a full stack
+of its first frame, without EnvPool's no-ops; the handle carries the envs' state, so steps made
+through ``xla()`` and through the numpy calls do not see each other.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-from typing import Any, Sequence
+import functools
+import importlib
+import math
+from typing import Any
 
 import gymnasium
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+import jaxtari
 from jaxtari import dropin
 from jaxtari.dropin import DropInError
 from jaxtari.env import pytree_dataclass
@@ -40,6 +74,13 @@ from jaxtari.xla import select_tree
 
 FRAME_SIZE = 84  # jaxtari draws its small frames at 84x84 (Game.render_gray84)
 ENV_TYPES = ("gymnasium", "gym")
+INT32_MAX = 2**31 - 1
+INT32_MIN = -(2**31)
+# Every game keeps noop_max + 1 start states per env (AtariWrapper); beyond this they are too big.
+MAX_NOOP = 1024
+MAX_STACK = 64
+MAX_ENVS = 2**16
+NEW_GYM_API = (0, 26)  # gym's version from which reset gives (obs, info) and step a 5-tuple
 
 # EnvPool's documented options that jaxtari.envpool does not offer, with why.
 UNSUPPORTED = {
@@ -52,7 +93,68 @@ UNSUPPORTED = {
     "from_pixels": "a MuJoCo option",
     "reward_metric": "a ViZDoom option",
     "lmp_save_dir": "a ViZDoom option",
+    "env_seed": "give seed as one int per env instead",
 }
+BOOL_OPTIONS = ("episodic_life", "zero_discount_on_life_loss", "reward_clip", "use_inter_area_resize",
+                "use_fire_reset", "full_action_space", "gray_scale")
+
+
+@dataclasses.dataclass(frozen=True)
+class Api:
+    """The face a pool shows: whose spaces, and which of gym's two APIs."""
+
+    spaces: Any  # gym.spaces or gymnasium.spaces
+    four_tuple: bool  # gym < 0.26: step gives (obs, reward, done, info)
+    reset_info: bool  # reset gives (obs, info), not obs alone
+    name: str
+
+
+def api_for(env_type: str, gym_reset_return_info: bool | None) -> Api:
+    """EnvPool's choice of API for ``env_type`` with the gym that is installed (module docstring)."""
+    gym = None
+    if env_type == "gym":
+        try:
+            gym = importlib.import_module("gym")
+        except ImportError:
+            gym = None
+    old = gym is not None and gym_version(gym.__version__) < NEW_GYM_API
+    if gym_reset_return_info is None:
+        gym_reset_return_info = not old
+    if not gym_reset_return_info and not old:
+        which = f"gym {gym.__version__}" if gym is not None else "gymnasium"
+        raise DropInError(f"gym_reset_return_info=False: with {which} reset returns (obs, info), as "
+                          "EnvPool's does from gym 0.26 on; leave gym_reset_return_info unset")
+    if gym is None:
+        return Api(gymnasium.spaces, False, True, "gymnasium")
+    return Api(gym.spaces, old, bool(gym_reset_return_info), f"gym {gym.__version__}")
+
+
+def gym_version(text: str) -> tuple[int, ...]:
+    """``"0.23.1"`` -> ``(0, 23, 1)`` (the leading numbers of each part)."""
+    parts = []
+    for part in str(text).split(".")[:3]:
+        digits = "".join(c for c in part if c.isdigit()) if part[:1].isdigit() else ""
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+def task_ids() -> list[str]:
+    """The task ids EnvPool would register for jaxtari's games: ``"<Game>-v5"``."""
+    return [f"{dropin.env_name(g)}-v5" for g in jaxtari.list_games()]
+
+
+def game_of_task(task_id) -> str:
+    """The game of an EnvPool task id, or a :class:`DropInError` saying which id to use."""
+    ids = task_ids()
+    if isinstance(task_id, str) and task_id in ids:
+        return dropin.game_from_id(task_id)
+    game = dropin.game_from_id(task_id)  # names the games, or why -ram / Deterministic ids are refused
+    name = dropin.env_name(game)
+    if "noframeskip" in str(task_id).lower():
+        raise DropInError(f"{task_id!r}: EnvPool registers only <Game>-v5 ids (no NoFrameskip-v4); "
+                          f"for one frame a step: make('{name}-v5', frame_skip=1, noop_max=0, "
+                          "repeat_action_probability=0.0)")
+    raise DropInError(f"{task_id!r}: EnvPool's id for this game is '{name}-v5'; ids: {', '.join(ids)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,7 +165,7 @@ class Options:
     env_type: str = "gymnasium"
     num_envs: int = 1
     batch_size: int | None = None
-    num_threads: int | None = None
+    num_threads: int | None = None  # accepted; all envs step in one compiled call
     seed: int | tuple[int, ...] = 42
     max_episode_steps: int = 27_000
     img_height: int = FRAME_SIZE
@@ -80,26 +182,45 @@ class Options:
     use_fire_reset: bool = True
     full_action_space: bool = False
     max_num_players: int = 1
-    thread_affinity_offset: int = -1
+    thread_affinity_offset: int = -1  # accepted; no threads to pin
     reward_threshold: float | None = None
-    gym_reset_return_info: bool = True
+    gym_reset_return_info: bool | None = None  # EnvPool's default: False before gym 0.26, else True
 
     def check(self) -> None:
-        def whole(name, low):
+        def whole(name, low, high=INT32_MAX, none=False):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
-                raise DropInError(f"{name}={v!r}: expected a whole number >= {low}")
+            if none and v is None:
+                return
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= high:
+                raise DropInError(f"{name}={v!r}: expected a whole number in {low}..{high}")
 
         if self.env_type == "dm":
             raise DropInError("env_type='dm': jaxtari.envpool offers env_type='gymnasium' or 'gym' "
                               "(dm_env's TimeStep interface is not offered)")
         if self.env_type not in ENV_TYPES:
             raise DropInError(f"env_type={self.env_type!r}: expected 'gymnasium' or 'gym'")
-        for name, low in (("num_envs", 1), ("max_episode_steps", 1), ("stack_num", 1), ("frame_skip", 1),
-                          ("noop_max", 0)):
-            whole(name, low)
-        if self.batch_size not in (None, self.num_envs):
-            raise DropInError(f"batch_size={self.batch_size}: jaxtari.envpool steps all num_envs="
+        for name in BOOL_OPTIONS:
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise DropInError(f"{name}={getattr(self, name)!r}: expected True or False (a bool, "
+                                  "not a string or a number)")
+        if self.gym_reset_return_info is not None and not isinstance(self.gym_reset_return_info,
+                                                                     (bool, np.bool_)):
+            raise DropInError(f"gym_reset_return_info={self.gym_reset_return_info!r}: expected True, "
+                              "False or None")
+        whole("num_envs", 1, MAX_ENVS)
+        whole("max_episode_steps", 1)
+        whole("stack_num", 1, MAX_STACK)
+        whole("frame_skip", 1)
+        whole("noop_max", 0, MAX_NOOP)
+        whole("num_threads", 0, none=True)
+        whole("thread_affinity_offset", -1)
+        # the wrapper counts a game's frames in int32: its steps, and a FIRE step per life
+        if (self.max_episode_steps + MAX_STACK) * self.frame_skip >= dropin.NO_CAP:
+            raise DropInError(f"max_episode_steps={self.max_episode_steps} with frame_skip={self.frame_skip}: "
+                              f"a game of that many frames does not fit the int32 frame counter; keep "
+                              f"max_episode_steps * frame_skip below {dropin.NO_CAP - MAX_STACK * self.frame_skip}")
+        if self.batch_size not in (None, 0, self.num_envs):
+            raise DropInError(f"batch_size={self.batch_size!r}: jaxtari.envpool steps all num_envs="
                               f"{self.num_envs} envs in one compiled call (EnvPool's synchronous mode); "
                               "leave batch_size unset or equal to num_envs")
         if (self.img_height, self.img_width) != (FRAME_SIZE, FRAME_SIZE):
@@ -111,23 +232,44 @@ class Options:
         if not self.use_inter_area_resize:
             raise DropInError("use_inter_area_resize=False: jaxtari draws its 84x84 frames at that size "
                               "(no resize, by area or otherwise)")
-        if self.max_num_players != 1:
-            raise DropInError(f"max_num_players={self.max_num_players}: jaxtari's games are one-player")
-        if not self.gym_reset_return_info:
-            raise DropInError("gym_reset_return_info=False: reset returns (obs, info), as EnvPool's "
-                              "current gym wrapper does")
-        if not 0.0 <= float(self.repeat_action_probability) <= 1.0:
-            raise DropInError(f"repeat_action_probability={self.repeat_action_probability!r}: "
-                              "expected a number in [0, 1]")
+        if self.zero_discount_on_life_loss:
+            raise DropInError("zero_discount_on_life_loss=True: a dm_env option (the discount); the gym "
+                              "and gymnasium APIs have no discount to zero")
+        if isinstance(self.max_num_players, bool) or self.max_num_players != 1:
+            raise DropInError(f"max_num_players={self.max_num_players!r}: jaxtari's games are one-player")
+        prob = self.repeat_action_probability
+        if isinstance(prob, bool) or not isinstance(prob, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(prob) <= 1.0:
+            raise DropInError(f"repeat_action_probability={prob!r}: expected a number in [0, 1]")
+        threshold = self.reward_threshold
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(
+                threshold, (int, float, np.integer, np.floating)) or math.isnan(float(threshold))):
+            raise DropInError(f"reward_threshold={threshold!r}: expected a number or None")
+        self.seeds()
+
+    def computation(self) -> "Options":
+        """These options less those that do not change the compiled functions (seeds, the API)."""
+        return dataclasses.replace(self, env_type="gymnasium", seed=0, batch_size=None, num_threads=None,
+                                   thread_affinity_offset=-1, reward_threshold=None,
+                                   gym_reset_return_info=None)
 
     def seeds(self) -> np.ndarray:
+        """Each env's seed: ``seed + i`` for an int (as EnvPool), or one int per env (EnvPool 1.1's
+        list form), every one within int32 (EnvPool asserts that range)."""
+        n = self.num_envs
         if isinstance(self.seed, (int, np.integer)) and not isinstance(self.seed, bool):
-            return np.arange(self.num_envs, dtype=np.int64) + int(self.seed)
-        seeds = np.asarray(self.seed)
-        if seeds.shape != (self.num_envs,) or not np.issubdtype(seeds.dtype, np.integer):
-            raise DropInError(f"seed={self.seed!r}: an int (env i gets seed + i) or one int per env "
-                              f"({self.num_envs})")
-        return seeds.astype(np.int64)
+            first = int(self.seed)
+            if not INT32_MIN <= first <= INT32_MAX - (n - 1):
+                raise DropInError(f"seed={self.seed!r}: EnvPool's seeds are int32 and env i gets seed + i; "
+                                  f"expected {INT32_MIN}..{INT32_MAX - (n - 1)} for num_envs={n}")
+            return np.arange(n, dtype=np.int64) + first
+        if isinstance(self.seed, (tuple, list, np.ndarray)):
+            values = list(self.seed)
+            if len(values) == n and all(isinstance(s, (int, np.integer)) and not isinstance(s, bool)
+                                        and INT32_MIN <= int(s) <= INT32_MAX for s in values):
+                return np.asarray([int(s) for s in values], dtype=np.int64)
+        raise DropInError(f"seed={self.seed!r}: expected an int32 (env i gets seed + i) or {n} int32s, "
+                          "one per env (whole numbers, not floats)")
 
 
 @pytree_dataclass
@@ -137,17 +279,22 @@ class PoolState:
     atari: AtariState
     frames: jax.Array  # (stack_num, 84, 84) uint8, oldest first (jaxtari.wrappers.stack_push)
     pending: jax.Array  # bool: the last call ended an episode, so the next call starts one
-    game_over: jax.Array  # bool: ... and that end was a game over or the step limit (not a life)
+    game_over: jax.Array  # bool: ... and the next one is a new game (not the next life)
     elapsed: jax.Array  # int32 agent steps in this game
 
 
-@pytree_dataclass
+IDLE, SENT, READY = "idle", "sent", "ready"
+
+
+@pytree_dataclass(static=("phase",))
 class Handle:
-    """What ``xla()``'s functions pass along: the pool's state and what ``send`` left for ``recv``."""
+    """What ``xla()``'s functions pass along: the pool's state, the action ``send`` left for
+    ``recv``, and (static, so that a wrong order is refused when traced) what ``recv`` is due to
+    do: nothing was sent (``idle``), step (``sent``), or return the reset just made (``ready``)."""
 
     state: PoolState
     action: jax.Array  # (num_envs,) int32
-    reset_due: jax.Array  # bool: recv returns the current observations (after async_reset)
+    phase: str = IDLE
 
 
 class _Pool:
@@ -155,14 +302,14 @@ class _Pool:
 
     def __init__(self, opts: Options):
         self.opts = opts
-        game = dropin.game_from_id(opts.task_id)
-        self.game = dropin.build_game(game, full_action_space=opts.full_action_space)
-        self.atari = AtariWrapper(self.game, frameskip=opts.frame_skip,
-                                  sticky_prob=float(opts.repeat_action_probability), noop_max=opts.noop_max,
+        game = game_of_task(opts.task_id)
+        self.game = dropin.build_game(game, full_action_space=bool(opts.full_action_space))
+        self.atari = AtariWrapper(self.game, frameskip=int(opts.frame_skip),
+                                  sticky_prob=float(opts.repeat_action_probability), noop_max=int(opts.noop_max),
                                   max_episode_frames=dropin.NO_CAP, autoreset=False)
         names = self.game.action_names
         self.fire = names.index("FIRE") if opts.use_fire_reset and "FIRE" in names else None
-        self.env_ids = jnp.arange(opts.num_envs, dtype=jnp.int32)
+        self.num_actions = self.game.num_actions
 
     def frame(self, atari: AtariState) -> jax.Array:
         return self.game.render_gray84(atari.game_state)
@@ -171,15 +318,14 @@ class _Pool:
         """A new game, due to start on the first call (no-op start and fire reset there)."""
         _, atari = self.atari.reset(key)
         frames = stack_start(self.frame(atari), self.opts.stack_num)
-        return PoolState(atari=atari, frames=frames, pending=jnp.bool_(True),
-                         game_over=jnp.bool_(False),
+        return PoolState(atari=atari, frames=frames, pending=jnp.bool_(True), game_over=jnp.bool_(True),
                          elapsed=jnp.int32(0))
 
     def one(self, s: PoolState, action):
         """One env's call: a step, or (when an episode ended on the last call) the next one's start."""
         opts = self.opts
         pending = s.pending
-        start = s.atari  # already restarted by batch() where the game was over
+        start = s.atari  # already restarted by batch() where a new game is due
         _, stepped, reward, _, info = self.atari.step(
             start, jnp.where(pending, NOOP_ACTION if self.fire is None else self.fire, action))
         if self.fire is None:  # an episode's first call then shows the start without a step
@@ -191,18 +337,16 @@ class _Pool:
         # the step limit counts a game's agent steps (EnvPool's elapsed_step), over its lives and
         # without the first call of an episode
         elapsed = jnp.where(pending, jnp.where(s.game_over, 0, s.elapsed), s.elapsed + 1)
-        limit = ~pending & (elapsed >= opts.max_episode_steps) & ~info["terminated"]
-        game_over = (moved & info["terminated"]) | limit
-        life_end = opts.episodic_life & moved & info["life_lost"] & ~game_over
+        game_over = moved & info["terminated"]
+        # EnvPool's truncation: the step limit was reached, whether or not the game ended with it
+        truncated = ~pending & (elapsed >= opts.max_episode_steps)
+        life_end = opts.episodic_life & moved & info["life_lost"] & ~game_over & ~truncated
+        done = ~pending & (game_over | life_end | truncated)
+        terminated = done & ~truncated
         raw = jnp.where(pending, 0.0, reward)
-        terminated = ~pending & (info["terminated"] | life_end)
-        truncated = limit
-        ended = terminated | truncated
         # an episode's first call shows its first frame in every slot
         frames = stack_push(s.frames, frame, pending)
-        new = PoolState(atari=atari, frames=frames, pending=ended,
-                        game_over=ended & ~life_end,
-                        elapsed=elapsed)
+        new = PoolState(atari=atari, frames=frames, pending=done, game_over=done & ~life_end, elapsed=elapsed)
         out_reward = jnp.sign(raw) if opts.reward_clip else raw
         info = {"lives": atari.lives, "reward": raw,
                 "terminated": (~pending & info["terminated"]).astype(jnp.int32),  # int32, as EnvPool's
@@ -217,117 +361,246 @@ class _Pool:
             due.any(),
             lambda: jax.vmap(select_tree)(due, jax.vmap(self.atari.restart)(state.atari), state.atari),
             lambda: state.atari)
-        new, (obs, reward, term, trunc, info) = jax.vmap(self.one)(state.replace(atari=atari), actions)
-        info = {**info, "env_id": self.env_ids, "players": {"env_id": self.env_ids}}
-        return new, (obs, reward, term, trunc, info)
+        return jax.vmap(self.one)(state.replace(atari=atari), actions)
+
+    def force_reset(self, state: PoolState, which) -> PoolState:
+        """EnvPool's reset of the envs in ``which``: their next call starts an episode, in a new game
+        unless ``episodic_life`` is on and the game is not over (EnvPool's Atari Reset())."""
+        over = state.pending & state.game_over
+        new_game = over | (not self.opts.episodic_life)
+        return state.replace(pending=state.pending | which,
+                             game_over=jnp.where(which, new_game, state.game_over))
+
+    def run(self, state: PoolState, actions, active, reset):
+        """The numpy face's call: the envs in ``active`` step (or start, where ``reset``); the others
+        keep their state (their rows of the result are not read)."""
+        new, out = self.batch(self.force_reset(state, reset), actions)
+        return jax.vmap(select_tree)(active, new, state), out
 
     def current(self, state: PoolState):
-        """The envs' last results again (what recv gives after async_reset on a started pool)."""
+        """What a reset's recv returns, read from the state the reset left."""
         n = self.opts.num_envs
         zeros_f, zeros_b = jnp.zeros(n, jnp.float32), jnp.zeros(n, bool)
         info = {"lives": state.atari.lives, "reward": zeros_f, "terminated": jnp.zeros(n, jnp.int32),
-                "elapsed_step": state.elapsed, "env_id": self.env_ids, "players": {"env_id": self.env_ids}}
+                "elapsed_step": state.elapsed}
         return state.frames, zeros_f, zeros_b, zeros_b, info
 
-    # -- the XLA functions -----------------------------------------------------------------------
-    def send(self, handle: Handle, action) -> Handle:
-        action = jnp.asarray(action).astype(jnp.int32)
-        return Handle(state=handle.state, action=action, reset_due=jnp.bool_(False))
 
-    def recv(self, handle: Handle):
-        def stepped():
-            return self.batch(handle.state, handle.action)
+@functools.lru_cache(maxsize=32)
+def _compiled(opts: Options):
+    """One configuration's pure functions and the numpy face's jitted ones, shared by its pools."""
+    pool = _Pool(opts)
+    return pool, jax.jit(jax.vmap(pool.initial)), jax.jit(pool.run)
 
-        def reset_results():
-            return handle.state, self.current(handle.state)
 
-        state, out = jax.lax.cond(handle.reset_due, reset_results, stepped)
-        return Handle(state=state, action=handle.action, reset_due=jnp.bool_(False)), out
-
-    def step(self, handle: Handle, action):
-        return self.recv(self.send(handle, action))
+def _with_ids(info: dict, ids) -> dict:
+    return {"env_id": ids, "players": {"env_id": ids}, **info}
 
 
 class EnvPool:
-    """A pool of ``num_envs`` envs of one game with EnvPool's gymnasium interface."""
+    """A pool of ``num_envs`` envs of one game with EnvPool's gym / gymnasium interface."""
+
+    metadata = {"render_modes": []}
+    reward_range = (-float("inf"), float("inf"))
 
     def __init__(self, opts: Options):
         opts.check()
         self.opts = opts
-        self.config = dataclasses.asdict(opts)
-        self._pool = _Pool(opts)
+        self.api = api_for(opts.env_type, opts.gym_reset_return_info)
+        self.config = {**dataclasses.asdict(opts), "gym_reset_return_info": self.api.reset_info,
+                       "batch_size": opts.num_envs}
         self.num_envs = opts.num_envs
         self.all_env_ids = np.arange(opts.num_envs, dtype=np.int32)
-        self.observation_space = gymnasium.spaces.Box(0, 255, (opts.stack_num, FRAME_SIZE, FRAME_SIZE), np.uint8)
-        self.action_space = gymnasium.spaces.Discrete(self._pool.game.num_actions)
-        self._recv = jax.jit(self._pool.recv)
-        self._send = jax.jit(self._pool.send)
-        keys = jax.vmap(jax.random.key)(jnp.asarray(opts.seeds()))
-        state = jax.jit(jax.vmap(self._pool.initial))(keys)
-        noop = jnp.zeros(opts.num_envs, jnp.int32)
-        # The first call starts every env; it is made now, so that a handle taken by xla() before
-        # reset() holds the same started pool that reset() returns (as EnvPool's handle would).
-        self._handle, self._started = self._recv(Handle(state=state, action=noop, reset_due=jnp.bool_(False)))
-        self._fresh = True
+        self._build()
+        keys = jax.vmap(jax.random.key)(jnp.asarray(opts.seeds(), jnp.int32))
+        self._state = self._initial(keys)
+        self._queue: collections.deque = collections.deque()
+        self._fresh = True  # no call received yet
+
+    def _build(self) -> None:
+        opts = self.opts
+        self._pool, self._initial, self._run = _compiled(opts.computation())
+        spaces = self.api.spaces
+        self.observation_space = spaces.Box(0, 255, (opts.stack_num, FRAME_SIZE, FRAME_SIZE), np.uint8)
+        self.action_space = spaces.Discrete(self._pool.num_actions)
 
     def __len__(self) -> int:
         return self.num_envs
 
-    def _check_env_id(self, env_id) -> None:
-        if env_id is not None and not np.array_equal(np.sort(np.asarray(env_id)), self.all_env_ids):
-            raise DropInError(f"env_id={env_id!r}: jaxtari.envpool steps and resets all envs together "
-                              "(synchronous mode); leave env_id unset")
+    def __repr__(self) -> str:
+        return f"jaxtari.envpool.EnvPool({self.opts.task_id!r}, num_envs={self.num_envs}, api={self.api.name!r})"
 
-    @staticmethod
-    def _numpy(out):
-        return jax.tree_util.tree_map(np.asarray, out)
+    # -- pickling: the configuration, the envs' state and the queue; compiled functions are rebuilt
+    def __getstate__(self) -> dict:
+        return {"opts": self.opts, "state": jax.device_get(self._state), "queue": list(self._queue),
+                "attrs": {k: v for k, v in self.__dict__.items()
+                          if k not in ("opts", "api", "config", "num_envs", "all_env_ids", "_pool",
+                                       "_initial", "_run", "_state", "_queue", "observation_space",
+                                       "action_space")}}
+
+    def __setstate__(self, saved: dict) -> None:
+        opts = saved["opts"]
+        self.opts = opts
+        self.api = api_for(opts.env_type, opts.gym_reset_return_info)
+        self.config = {**dataclasses.asdict(opts), "gym_reset_return_info": self.api.reset_info,
+                       "batch_size": opts.num_envs}
+        self.num_envs = opts.num_envs
+        self.all_env_ids = np.arange(opts.num_envs, dtype=np.int32)
+        self._build()
+        self._state = jax.tree_util.tree_map(jnp.asarray, saved["state"])
+        self._queue = collections.deque(saved["queue"])
+        # what a caller set on the pool (CleanRL sets single_action_space, is_vector_env, ...)
+        self.__dict__.update(saved["attrs"])
+
+    # -- checks of the numpy calls ---------------------------------------------------------------
+    def _env_ids(self, env_id, what: str) -> np.ndarray:
+        if env_id is None:
+            return self.all_env_ids
+        ids = np.asarray(env_id)
+        if ids.ndim == 0:
+            ids = ids.reshape(1)
+        n = self.num_envs
+        if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer) \
+                or ids.min() < 0 or ids.max() >= n:
+            raise DropInError(f"{what}: env_id={env_id!r}: expected env ids, whole numbers in 0..{n - 1}")
+        if len(np.unique(ids)) != ids.size:
+            raise DropInError(f"{what}: env_id={env_id!r} names an env twice; each env takes one action a call")
+        return ids.astype(np.int32)
+
+    def _actions(self, action, count: int) -> np.ndarray:
+        a = np.asarray(action)
+        n = self.action_space.n
+        if a.shape != (count,) or not np.issubdtype(a.dtype, np.integer):
+            raise DropInError(f"action must be {count} integers (one per env sent to), got "
+                              f"{getattr(a, 'dtype', '')} array of shape {a.shape}: {action!r}"[:300])
+        if a.min() < 0 or a.max() >= n:
+            raise DropInError(f"action {action!r}: actions are integers 0..{n - 1} "
+                              f"({', '.join(f'{i}={m}' for i, m in enumerate(self._pool.game.action_names))})")
+        return a.astype(np.int32)
 
     # -- numpy interface -------------------------------------------------------------------------
     def async_reset(self) -> None:
-        if self._fresh:
-            self._handle = Handle(self._handle.state, self._handle.action, jnp.bool_(True))
-            return
-        state = self._handle.state
-        # every env ends its episode here: the next call starts a new game in each
-        state = state.replace(pending=jnp.ones_like(state.pending), game_over=jnp.ones_like(state.game_over))
-        noop = jnp.zeros(self.num_envs, jnp.int32)
-        self._handle, _ = self._recv(Handle(state=state, action=noop, reset_due=jnp.bool_(False)))
-        self._handle = Handle(self._handle.state, noop, jnp.bool_(True))
+        """Queue a reset of every env; the next ``recv()`` returns it (EnvPool's async_reset)."""
+        self._queue.append(("reset", self.all_env_ids, None))
 
     def reset(self, env_id=None):
-        self._check_env_id(env_id)
-        self.async_reset()
-        obs, _, _, _, info = self.recv()
-        return obs, info
+        ids = self._env_ids(env_id, "reset")
+        self._queue.append(("reset", ids, None))
+        return self._to(*self._receive(), reset=True, return_info=self.api.reset_info)
 
     def send(self, action, env_id=None) -> None:
-        self._check_env_id(env_id)
         if isinstance(action, dict):
+            if env_id is None and "env_id" in action:
+                env_id = action["env_id"]
+            if "action" not in action:
+                raise DropInError(f"send({action!r}): a dict action needs the key 'action'")
             action = action["action"]
-        action = np.asarray(action)
-        n = self.action_space.n
-        if action.shape != (self.num_envs,) or not np.issubdtype(action.dtype, np.integer) \
-                or action.min() < 0 or action.max() >= n:
-            raise DropInError(f"action must be {self.num_envs} integers in 0..{n - 1}, got {action!r}")
-        self._handle = self._send(self._handle, action)
+        ids = self._env_ids(env_id, "send")
+        self._queue.append(("step", ids, self._actions(action, len(ids))))
 
-    def recv(self):
-        self._fresh = False
-        self._handle, out = self._recv(self._handle)
-        return self._numpy(out)
+    def recv(self, reset: bool = False, return_info: bool = True):
+        """The oldest queued call's result (``reset=True``: in reset()'s form, as EnvPool's)."""
+        return self._to(*self._receive(), reset=reset, return_info=return_info)
 
     def step(self, action, env_id=None):
         self.send(action, env_id)
         return self.recv()
 
+    def _receive(self):
+        if not self._queue:
+            raise DropInError("recv() with nothing sent: EnvPool's recv would wait forever; call "
+                              "send(action) or async_reset() first")
+        kind, ids, actions = self._queue.popleft()
+        n = self.num_envs
+        active = np.zeros(n, bool)
+        active[ids] = True
+        full = np.zeros(n, np.int32)
+        if actions is not None:
+            full[ids] = actions
+        reset = active if kind == "reset" else np.zeros(n, bool)
+        self._state, out = self._run(self._state, full, active, reset)
+        self._fresh = False
+        obs, reward, terminated, truncated, info = jax.tree_util.tree_map(lambda x: np.asarray(x)[ids], out)
+        return obs, reward, terminated, truncated, _with_ids(info, ids)
+
+    def _to(self, obs, reward, terminated, truncated, info, reset=False, return_info=True):
+        """A result in the pool's API, as EnvPool's gym wrapper forms it (numpy or traced arrays)."""
+        if self.api.four_tuple:
+            info = {**info, "TimeLimit.truncated": truncated}
+        if reset:
+            return (obs, info) if return_info or not self.api.four_tuple else obs
+        if self.api.four_tuple:
+            return obs, reward, terminated | truncated, info
+        return obs, reward, terminated, truncated, info
+
+    # -- the XLA functions -----------------------------------------------------------------------
     def xla(self):
-        """``(handle, recv, send, step)``: the pool's state and pure functions of it, for
-        ``jax.jit`` / ``lax.scan`` (``step(handle, action) -> (handle, (obs, reward, terminated,
-        truncated, info))``)."""
-        return self._handle, self._pool.recv, self._pool.send, self._pool.step
+        """``(handle, recv, send, step)``: the pool's state and pure functions of it, for ``jax.jit``
+        / ``lax.scan``; ``step(handle, action)`` returns ``(handle, result)`` with the result in the
+        pool's API (a 4-tuple in gym before 0.26, else a 5-tuple)."""
+        n = self.num_envs
+        every = np.ones(n, bool)
+        queued_reset = len(self._queue) == 1 and self._queue[0][0] == "reset" and len(self._queue[0][1]) == n
+        if self._queue and not queued_reset:
+            raise DropInError("xla() with calls sent but not received: recv() them first (the handle "
+                              "starts from the pool's state)")
+        if queued_reset or self._fresh:
+            # the reset the numpy recv() or reset() is due to return, made on the handle's copy (the
+            # same pure function of the same state): a handle taken before reset() holds the pool
+            # that reset() returns (CleanRL's order), and after async_reset() its first recv gives it
+            state, _ = self._run(self._state, np.zeros(n, np.int32), every, every)
+        else:
+            state = self._state
+        handle = Handle(state=state, action=jnp.zeros(n, jnp.int32), phase=READY if queued_reset else IDLE)
+        return handle, self._xla_recv, self._xla_send, self._xla_step
+
+    def _xla_send(self, handle: Handle, action, env_id=None) -> Handle:
+        if env_id is not None:
+            raise DropInError("xla()'s send takes no env_id: it steps all num_envs envs in env order "
+                              "(reorder the actions instead); the numpy send(action, env_id) takes one")
+        if isinstance(action, dict):
+            action = action["action"]
+        if not isinstance(handle, Handle):
+            raise DropInError(f"send(handle, action): handle must be the Handle xla() returned, got "
+                              f"{type(handle).__name__}")
+        if handle.phase == READY:
+            raise DropInError("xla() send on a handle whose reset has not been received: recv(handle) "
+                              "first (it returns the reset), then send")
+        a = jnp.asarray(action)
+        n = self.num_envs
+        if a.shape != (n,) or not jnp.issubdtype(a.dtype, jnp.integer):
+            raise DropInError(f"xla() send: action must be {n} integers (one per env), got {a.dtype} "
+                              f"of shape {a.shape}")
+        # values cannot be refused inside compiled code: out-of-range ones are clipped (documented)
+        a = jnp.clip(a, 0, self._pool.num_actions - 1).astype(jnp.int32)
+        return Handle(state=handle.state, action=a, phase=SENT)
+
+    def _xla_recv(self, handle: Handle):
+        if not isinstance(handle, Handle):
+            raise DropInError(f"recv(handle): handle must be the Handle xla() or send returned, got "
+                              f"{type(handle).__name__}")
+        if handle.phase == IDLE:
+            raise DropInError("xla() recv of a handle nothing was sent on: EnvPool's recv would wait "
+                              "forever; pass the handle send returned: recv(send(handle, action))")
+        if handle.phase == READY:
+            state, out = handle.state, self._pool.current(handle.state)
+        else:
+            state, out = self._pool.batch(handle.state, handle.action)
+        obs, reward, terminated, truncated, info = out
+        ids = jnp.arange(self.num_envs, dtype=jnp.int32)
+        result = self._to(obs, reward, terminated, truncated, _with_ids(info, ids))
+        return Handle(state=state, action=handle.action, phase=IDLE), result
+
+    def _xla_step(self, handle: Handle, action, env_id=None):
+        return self._xla_recv(self._xla_send(handle, action, env_id))
 
     def close(self) -> None:
         pass
+
+    def seed(self, seed=None) -> None:
+        import warnings
+
+        warnings.warn("seed() does nothing, as in EnvPool: give the seed to make(..., seed=...)", stacklevel=2)
 
 
 def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
@@ -340,8 +613,8 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
             raise DropInError(f"unknown option {name!r}; jaxtari.envpool takes EnvPool's Atari options: "
                               f"{', '.join(sorted(known - {'task_id'}))}")
     seed = kwargs.get("seed", 42)
-    if isinstance(seed, Sequence) and not isinstance(seed, str):
-        kwargs["seed"] = tuple(int(s) for s in seed)
+    if isinstance(seed, (list, np.ndarray)):
+        kwargs["seed"] = tuple(seed.tolist() if isinstance(seed, np.ndarray) else seed)
     return EnvPool(Options(task_id=task_id, env_type=env_type, **kwargs))
 
 
@@ -354,6 +627,4 @@ def make_gym(task_id: str, **kwargs: Any) -> EnvPool:
 
 
 def list_all_envs() -> list[str]:
-    import jaxtari
-
-    return [f"{dropin.env_name(g)}-v5" for g in jaxtari.list_games()]
+    return task_ids()
