@@ -74,11 +74,13 @@ from jaxtari.xla import select_tree
 
 FRAME_SIZE = 84  # jaxtari draws its small frames at 84x84 (Game.render_gray84)
 ENV_TYPES = ("gymnasium", "gym")
-INT32_MAX = 2**31 - 1
+INT32_MAX = dropin.INT32_MAX
 INT32_MIN = -(2**31)
 # Every game keeps noop_max + 1 start states per env (AtariWrapper); beyond this they are too big.
 MAX_NOOP = 1024
 MAX_STACK = 64
+# Steps a game takes beyond elapsed_step: an episode's FIRE start, one per life (a bound, not a count)
+UNCOUNTED_STEPS = 256
 MAX_ENVS = 2**16
 NEW_GYM_API = (0, 26)  # gym's version from which reset gives (obs, info) and step a 5-tuple
 
@@ -188,11 +190,8 @@ class Options:
 
     def check(self) -> None:
         def whole(name, low, high=INT32_MAX, none=False):
-            v = getattr(self, name)
-            if none and v is None:
-                return
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= high:
-                raise DropInError(f"{name}={v!r}: expected a whole number in {low}..{high}")
+            if not (none and getattr(self, name) is None):
+                dropin.whole_number(name, getattr(self, name), low, high)
 
         if self.env_type == "dm":
             raise DropInError("env_type='dm': jaxtari.envpool offers env_type='gymnasium' or 'gym' "
@@ -200,25 +199,21 @@ class Options:
         if self.env_type not in ENV_TYPES:
             raise DropInError(f"env_type={self.env_type!r}: expected 'gymnasium' or 'gym'")
         for name in BOOL_OPTIONS:
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise DropInError(f"{name}={getattr(self, name)!r}: expected True or False (a bool, "
-                                  "not a string or a number)")
-        if self.gym_reset_return_info is not None and not isinstance(self.gym_reset_return_info,
-                                                                     (bool, np.bool_)):
-            raise DropInError(f"gym_reset_return_info={self.gym_reset_return_info!r}: expected True, "
-                              "False or None")
+            dropin.flag(name, getattr(self, name))
+        if self.gym_reset_return_info is not None:
+            dropin.flag("gym_reset_return_info", self.gym_reset_return_info)
         whole("num_envs", 1, MAX_ENVS)
         whole("max_episode_steps", 1)
         whole("stack_num", 1, MAX_STACK)
-        whole("frame_skip", 1)
+        whole("frame_skip", 1, dropin.MAX_FRAMESKIP)
         whole("noop_max", 0, MAX_NOOP)
         whole("num_threads", 0, none=True)
         whole("thread_affinity_offset", -1)
         # the wrapper counts a game's frames in int32: its steps, and a FIRE step per life
-        if (self.max_episode_steps + MAX_STACK) * self.frame_skip >= dropin.NO_CAP:
+        if (self.max_episode_steps + UNCOUNTED_STEPS) * self.frame_skip >= dropin.NO_CAP:
             raise DropInError(f"max_episode_steps={self.max_episode_steps} with frame_skip={self.frame_skip}: "
                               f"a game of that many frames does not fit the int32 frame counter; keep "
-                              f"max_episode_steps * frame_skip below {dropin.NO_CAP - MAX_STACK * self.frame_skip}")
+                              f"max_episode_steps * frame_skip below {dropin.NO_CAP - UNCOUNTED_STEPS * self.frame_skip}")
         if self.batch_size not in (None, 0, self.num_envs):
             raise DropInError(f"batch_size={self.batch_size!r}: jaxtari.envpool steps all num_envs="
                               f"{self.num_envs} envs in one compiled call (EnvPool's synchronous mode); "

@@ -64,6 +64,20 @@ class AleLike:
     def getFrameNumber(self) -> int:  # noqa: N802 (ALE's name)
         return self._env._info()["frame_number"]
 
+    # gymnasium's AtariPreprocessing reads the screen through these (into its buffer, as ALE's do)
+    def getScreenRGB(self, screen_data: np.ndarray | None = None) -> np.ndarray:  # noqa: N802
+        return _into(screen_data, self._env._screen())
+
+    def getScreenGrayscale(self, screen_data: np.ndarray | None = None) -> np.ndarray:  # noqa: N802
+        return _into(screen_data, np.asarray(dropin.grey(self._env._screen())))
+
+
+def _into(buffer: np.ndarray | None, screen: np.ndarray) -> np.ndarray:
+    if buffer is None:
+        return screen
+    buffer[...] = screen.reshape(buffer.shape)
+    return buffer
+
 
 class JaxtariEnv(gymnasium.Env):
     """One jaxtari game with ALE's gymnasium interface (``ale_py.env.AtariEnv``'s arguments).
@@ -83,6 +97,7 @@ class JaxtariEnv(gymnasium.Env):
         self.settings = Settings.make(game, **settings)
         self.render_mode = render_mode
         self.ale = AleLike(self)
+        self._frameskip = self.settings.frameskip  # ale-py's name: AtariPreprocessing checks it is 1
         self._host = _Hosted(game, render_mode, settings) if forked_after_jax() else None
         if self._host is not None:
             self.observation_space, self.action_space, self._meanings = self._host.call("spaces")
@@ -111,10 +126,12 @@ class JaxtariEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed, options=options)
+        if seed is not None:
+            self._np_random, chain = seeded(seed)
         if self._host is not None:
             return self._host.call("reset", seed=seed, options=options)
         if seed is not None or self._chain is None:
-            self._chain = seed_chain(self.np_random)
+            self._chain = chain if seed is not None else seed_chain(self.np_random)
             self._frame_number = 0
         chain, self._state, obs = self.core.jit_reset(self._chain)
         self._chain = np.asarray(chain)
@@ -144,6 +161,14 @@ class JaxtariEnv(gymnasium.Env):
             raise gymnasium.error.ResetNeeded("call reset() first: the env has no episode yet")
         return {"lives": int(self._state.lives), "episode_frame_number": int(self._state.episode_frames),
                 "frame_number": self._frame_number}
+
+    def _screen(self) -> np.ndarray:
+        """The RGB screen (210x160x3 uint8) whatever the render mode."""
+        if self._host is not None:
+            return self._host.call("_screen")
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() first: the env has no screen yet")
+        return np.array(self.core.jit_render(self._state))
 
     def render(self):
         if self.render_mode is None:
@@ -329,6 +354,17 @@ class _Hosted:
             self._proc.stdin.close()
             self._proc.wait(timeout=30)
             self._proc = None
+
+
+def seeded(seed: int | None) -> tuple[np.random.Generator, np.ndarray]:
+    """The ``np_random`` and the chain of episode keys of ``reset(seed=seed)``, seeded as ale-py
+    seeds its envs (``AtariEnv.seed_game``: the first word of the seed's SeedSequence seeds the
+    generator): the same seed gives jaxtari's env the np_random ALE's has, so a wrapper that draws
+    from it (AtariPreprocessing's no-op count) draws the same. The chain is the sequence's third
+    and fourth words (ALE seeds its emulator with the second)."""
+    words = np.random.SeedSequence(seed).generate_state(4)
+    rng, _ = gymnasium.utils.seeding.np_random(int(words[0]))
+    return rng, words[2:].astype(np.uint32)
 
 
 def seed_chain(rng: np.random.Generator) -> np.ndarray:

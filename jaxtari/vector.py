@@ -17,13 +17,12 @@ import gymnasium
 import jax
 import jax.numpy as jnp
 import numpy as np
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from jaxtari import dropin
 from jaxtari.dropin import DropInError, Settings
-from jaxtari.gym import RENDER_FPS, check_settings, seed_chain, state_from_numpy, state_to_numpy
+from jaxtari.gym import RENDER_FPS, check_settings, seeded, state_from_numpy, state_to_numpy
 from jaxtari.xla import select_tree
 
 INFO_KEYS = ("lives", "episode_frame_number", "frame_number")
@@ -129,8 +128,7 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
     def _seed(self, i: int, seed: int | None) -> None:
         """Sub-env i's generator and chain, as ``Env.reset(seed=...)`` makes them."""
         if seed is not None or self._rngs[i] is None:
-            self._rngs[i], _ = seeding.np_random(seed)
-            self._chain[i] = seed_chain(self._rngs[i])
+            self._rngs[i], self._chain[i] = seeded(seed)
             self._frame_number[i] = 0
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
