@@ -62,8 +62,19 @@ def test_pong_preprocessed_as_ale():
     lockstep(FAST, steps=300, seed=3)
 
 
+# Measured on main 2026-12-05 (seed 5, these actions): the preprocessed observations part from
+# ALE's, rewards and terminations still equal; fidelity gaps of the games, left to their owners.
+# strict, so that the test says when a fix lands.
+DIVERGES = {
+    "frostbite": "step 909: 160 of 28,224 values of the newest frame differ (rows 14.., by 3-4 grey levels)",
+    "seaquest": "step 1385: 7 of 28,224 values of the newest frame differ (rows 18-20, columns 40-46)",
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", [g for g in jaxtari.list_games()])
+@pytest.mark.parametrize("game", [
+    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=DIVERGES[g])) if g in DIVERGES else g
+    for g in jaxtari.list_games()])
 def test_every_game_preprocessed_as_ale(game):
     """Long enough that games end (Breakout's and Freeway's within it; the others' lives go)."""
     lockstep(game, steps=3000, seed=5)
