@@ -6,6 +6,9 @@ a frame she is not drawn is knocked away a frame later (rule timing.punch-lands-
 - the spec's save point coconut-beside-floor-1 and the rule's probe, from reset, in lockstep with ALE
   on every mirrored RAM byte, the reward and the lives (the JAX game before the fix scored the
   coconut on frame 943, ALE on 944);
+- the stored planner game (tests/data/deep/kangaroo-planner-s1.json, 14,304 frames) meets the same
+  situation on its own (floor 1: the coconut into the glove on frame 1,423, a frame the mother is
+  not drawn, paid on 1,424): its first 1,500 frames in lockstep (the whole game: tests/test_deepplay.py, slow);
 - coconuts written into RAM around the glove (rows above and at it, x across both facings' reach)
   at standing starts on floors 0, 1 and 2, with every fire action held: each run equal on ALE and
   on the JAX game started from the same RAM.
@@ -18,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from alignment import deepplay
 from alignment.porting import ramtrace as rt
 from alignment.spec.store import load_spec
 from jaxtari.games.kangaroo import constants as k
@@ -59,6 +63,22 @@ def test_the_coconut_punched_on_a_frame_the_mother_is_not_drawn_matches_ale():
     assert int(trace.rams[h + 1, k.RAM_COCONUT_ROW]) == k.COCONUT_NONE
     assert int(trace.rams[h, k.RAM_POSE]) & k.PUNCH_REQUEST  # the glove was out on both frames
     assert trace.lives[-1] == 3
+    assert_lockstep(trace)
+
+
+PLANNED = SPECS.parent / "tests" / "data" / "deep" / "kangaroo-planner-s1.json"
+PLANNED_LATE_HIT = 1424  # the frame ALE pays the coconut (the JAX game before the fix: 1,423)
+
+
+def test_the_planner_game_punches_a_coconut_a_frame_late_as_ale_does():
+    doc, actions = deepplay.load_actions(PLANNED)
+    names = deepplay.Lookahead.of_rom("kangaroo").names
+    trace = rt.record("kangaroo", [(names[a], 1) for a in actions[:1500]])
+    h = PLANNED_LATE_HIT - 1  # the frame's index: rams[h + 1] is the RAM after it
+    assert trace.rewards[h] == 200 and trace.rams[h + 1, k.RAM_COCONUT_ROW] == k.COCONUT_NONE
+    glove_row = int(trace.rams[h, k.RAM_MOTHER_ROW]) + k.GLOVE_ROW  # layout 0
+    assert int(trace.rams[h, k.RAM_COCONUT_ROW]) == glove_row  # there a frame before, not hit
+    assert int(trace.rams[h, k.RAM_LEVEL]) == 0
     assert_lockstep(trace)
 
 
