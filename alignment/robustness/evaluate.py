@@ -26,9 +26,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-FRAMESKIP = 4
-STICKY = 0.25
-MAX_EPISODE_FRAMES = 108_000
+from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
+
+STICKY = STICKY_PROB  # the v5 protocol's numbers have one home: jaxtari.wrappers
 MAX_STEPS = MAX_EPISODE_FRAMES // FRAMESKIP  # agent steps in a capped episode
 
 

@@ -23,9 +23,8 @@ from alignment.stress.config import PPOConfig
 from alignment.stress.ppo import Runner, Transition, init_train_state, make_policy, make_update, training_reward
 from alignment.reference.features import FeatureDecoder
 from alignment.signals import apply_ram_writes
+from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
 
-FRAMESKIP = 4
-MAX_EPISODE_FRAMES = 108_000
 
 
 def _ale_interface(rom: str, seed: int, sticky: float, frame_skip: int = FRAMESKIP):
@@ -50,7 +49,7 @@ class AleVecEnv:
     whose unclipped return is in ``returns``.
     """
 
-    def __init__(self, game: str, num_envs: int, seed: int, *, sticky: float = 0.25,
+    def __init__(self, game: str, num_envs: int, seed: int, *, sticky: float = STICKY_PROB,
                  episodic_life: bool = True, decoder: FeatureDecoder | None = None,
                  writes: tuple = ()):
         from alignment.catalog import entry

@@ -10,6 +10,7 @@ import typer
 
 from alignment import artefacts
 from alignment.stress.config import BUDGETS, OBS_MODES, StressInputError
+from jaxtari.wrappers import MAX_EPISODE_FRAMES
 
 
 def _progress_bar(total_per_backend: dict[str, int]):
@@ -185,7 +186,8 @@ def transfer(
                                help="comma separated training seeds of the file to play "
                                     "(default: all)"),
     out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
-    max_frames: int = typer.Option(108_000, "--max-frames", min=4, max=108_000,
+    max_frames: int = typer.Option(MAX_EPISODE_FRAMES, "--max-frames", min=4,
+                                   max=MAX_EPISODE_FRAMES,
                                    help="emulator frames per game (ALE v5: 108,000)"),
 ) -> None:
     """Agents trained on the JAX game play ALE and the JAX game under the v5 protocol; the two

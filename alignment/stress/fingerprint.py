@@ -19,11 +19,13 @@ import sys
 
 import numpy as np
 
+from jaxtari.wrappers import STICKY_PROB
+
 STEPS = 4096  # agent steps per env: two whole Freeway games, several Pong points, Breakout lives
 ENVS = 4
 SEED = 0
 # The learner's wrappers (alignment.stress.config.PPOConfig's defaults for sticky and episodic life)
-STICKY = 0.25
+STICKY = STICKY_PROB
 EPISODIC_LIFE = True
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from alignment.stress.ale_rollout import _ale_interface
+from jaxtari.wrappers import STICKY_PROB
 
 EPISODES = 30  # enough that the floor's standard error is small against any margin (see the doc)
 SEED = 0
-STICKY = 0.25
+STICKY = STICKY_PROB
 
 
 def random_policy_returns(game: str, *, episodes: int = EPISODES, seed: int = SEED,

@@ -29,10 +29,9 @@ import numpy as np
 from alignment.stress import statistics as st
 from alignment.stress.config import FRAME_STACK
 from alignment.stress.policy import Policy
+from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
 
-FRAMESKIP = 4
-STICKY = 0.25
-MAX_EPISODE_FRAMES = 108_000
+STICKY = STICKY_PROB  # the v5 protocol's numbers have one home: jaxtari.wrappers
 MARGIN_FRACTION = 0.1  # of the trained agents' gain over the random policy on ALE
 BOOTSTRAP = 10_000
 REPLAY_EPISODES = 2  # per committed policy: what the gate plays again on the CPU
