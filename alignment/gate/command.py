@@ -164,6 +164,7 @@ def register(app: typer.Typer) -> None:
         verdicts = [gate.evaluate(g, cfg.for_game(g), root=root, base=base,
                                   replay=gate.replay_sessions if replay else None,
                                   fingerprint=gate.core.current_fingerprint if replay else None,
+                                  transfer=gate.core.current_transfer_replays if replay else None,
                                   config=cfg, base_config=base_cfg,
                                   declarations=_declarations(root) if base else None,
                                   closure=(lambda g: closure.problems(g, root)) if trace else None,

@@ -315,6 +315,36 @@ def _mod_audit_part(now: Artefacts, game: str, t: Thresholds,
     return failures, notes
 
 
+def current_transfer_replays(root: Path, rel: str) -> list[str]:
+    """Problems of a committed transfer report, its replay episodes played again on the CPU
+    (:mod:`alignment.stress.transfer_check`)."""
+    from alignment.stress import transfer_check
+
+    return transfer_check.check(root, rel, replay=True)
+
+
+def _transfer_part(art: Artefacts, root: Path, game: str, t: Thresholds,
+                   replays: Optional[Callable[[Path, str], list[str]]]) -> tuple[list, list]:
+    """(failures, notes) of the game's transfer reports: the verdict and summaries recomputed
+    from the per-episode returns, the policy file's hash, and (``replays``) its replay episodes
+    played again; a "different" verdict fails like a stress one."""
+    from alignment.stress import transfer_check
+
+    failures, notes = [], []
+    for rel in transfer_reports(art, game):
+        problems = (replays(root, rel) if replays is not None
+                    else transfer_check.check(root, rel, replay=False))
+        failures += problems
+        if replays is None:
+            notes.append(f"{rel}: its replay episodes were not played again (--no-replay)")
+        doc, _ = art.json(rel, artefacts.TRANSFER.schema)
+        label = (doc or {}).get("verdict", {}).get("label")
+        if t.stress_not_different and label == "different" and not problems:
+            failures.append(f"{rel}: agents trained on the JAX game play differently on ALE "
+                            f"({doc['verdict'].get('detail', '')})")
+    return failures, notes
+
+
 def current_fingerprint(game: str, obs: str, recorded: dict) -> Optional[str]:
     """The current code's fingerprint made as ``recorded`` was (None when its settings are not the
     fingerprint module's: a smaller rollout proves less)."""
@@ -469,7 +499,9 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
              declarations: Optional[DeclarationsFn] = None,
              constants: Optional[ConstantsFn] = current_constants,
              closure: Optional[Callable[[str], list[str]]] = None,
-             rekill: Optional[Callable[[str, str], Optional[str]]] = None) -> GameVerdict:
+             rekill: Optional[Callable[[str, str], Optional[str]]] = None,
+             transfer: Optional[Callable[[Path, str], list[str]]] = current_transfer_replays
+             ) -> GameVerdict:
     """The gate's verdict on one game. ``config``/``base_config``: this tree's and the base's
     fidelity.toml (for weakened thresholds, the reasons and the mods declared unaudited);
     ``registered``: the game's registered mods (each needs an audit or a declaration; None: not
@@ -478,7 +510,8 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     Constants (a surviving mutant of the base's audit applied is found with it); ``closure``:
     the traced-closure check of the code hash (:mod:`.closure`); ``rekill(game, mutant id)``:
     the status of a mutant run again (:mod:`.rekill`), for each one that survived the base's audit
-    and is recorded killed in this one (None: listed, not run)."""
+    and is recorded killed in this one (None: listed, not run); ``transfer(root, rel)``: a transfer
+    report's problems with its replay episodes played again (None: judged from its rows only)."""
     now = Artefacts(root)
     t = thresholds
     failures: list[str] = []
@@ -527,8 +560,9 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     robustness_failures, robustness_notes = _robustness_part(now, game, current)
     failures += robustness_failures
     notes += robustness_notes
-    notes += [f"{rel}: a transfer report, not judged by the gate yet (docs/gate.md says what it "
-              f"needs)" for rel in transfer_reports(now, game)]
+    transfer_failures, transfer_notes = _transfer_part(now, root, game, t, transfer)
+    failures += transfer_failures
+    notes += transfer_notes
 
     verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes,
                           unaudited=unaudited)

@@ -217,3 +217,25 @@ def test_robustness_evaluates_a_pixel_policy_file_on_both_sides(tmp_path):
         assert got.shape == (2, 2) and (got >= 2).all(), (side, got)  # UP crosses on both
         # with the cars stopped nothing pushes the chicken back: it crosses at least as often
         assert (np.asarray(r.sides[side]["agents"]["stop_cars"]) >= got).all()
+
+
+def test_the_gate_judges_transfer_reports_and_fails_a_changed_one(tmp_path):
+    from alignment.gate.config import Thresholds
+    from alignment.gate.core import Artefacts, _transfer_part, current_transfer_replays
+
+    p = _constant_policy("freeway", "objects", 1, seeds=(0,))
+    ppath = pol.save(tmp_path / "stress" / "policies" / "freeway-objects.npz", p)
+    r = transfer.evaluate(p, episodes=2, random_episodes=2, max_frames=400, replays=1, matched=0)
+    r.policy_file, r.policy_sha256 = "stress/policies/freeway-objects.npz", pol.describe_file(ppath)[1]
+    transfer_report.write(r, tmp_path / "stress")
+    art = Artefacts(tmp_path)
+    failures, notes = _transfer_part(art, tmp_path, "freeway", Thresholds(), current_transfer_replays)
+    assert failures == [] and notes == []
+    failures, notes = _transfer_part(art, tmp_path, "freeway", Thresholds(), None)
+    assert failures == [] and "not played again (--no-replay)" in notes[0]
+    rel = tmp_path / "stress" / "freeway-objects-transfer.json"
+    doc = json.loads(rel.read_text())
+    doc["replays"][0]["ale_alone"] += 1
+    rel.write_text(json.dumps(doc))
+    failures, _ = _transfer_part(art, tmp_path, "freeway", Thresholds(), current_transfer_replays)
+    assert any("replayed on ale" in f for f in failures), failures
