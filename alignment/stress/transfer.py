@@ -87,10 +87,11 @@ def ale_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *,
     cat = entry(policy.game)
     ids = [int(k) for k in episode_ids]
     envs = [_ale_interface(cat.rom, seed + k, sticky, FRAMESKIP) for k in ids]
-    if max_frames != MAX_EPISODE_FRAMES:
-        for ale in envs:
+    for ale in envs:
+        if max_frames != MAX_EPISODE_FRAMES:
             ale.setInt("max_num_frames_per_episode", int(max_frames))
             ale.loadROM(_rom_path(cat.rom))  # the setting takes effect on load
+        ale.reset_game()  # as gymnasium's ALE v5 and the ALE learner (ale_rollout) start a game
     actions_set = envs[0].getMinimalActionSet()
     decoder = None
     if policy.obs == "objects":
@@ -309,18 +310,21 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
                 on_progress(side, policy.seeds[i], e)
     rand = random_policy(policy.game, episodes=random_episodes)
     stats, verdict = compare_sides(sides, rand["mean"])
+    # the matched episodes and the gate's replays come from the agent that plays best on ALE: a
+    # seed that learned nothing meets little of the game
+    best = int(np.argmax([np.mean(e["returns"]) for e in sides["ale"]]))
     matched_rows = []
     for k in range(min(keep, episodes)):
-        acts = sides["ale"][0]["actions"][k]
+        acts = sides["ale"][best]["actions"][k]
         row = matched_episode(policy.game, acts, seed=seed + k)
-        matched_rows.append({"agent_seed": policy.seeds[idx[0]], "episode": k, **row})
+        matched_rows.append({"agent_seed": policy.seeds[idx[best]], "episode": k, **row})
     first = next((m for m in matched_rows if m["first_divergence"] is not None), None)
     if verdict["label"] == "different" and first is not None:
         verdict["detail"] += (f"; a matched episode (agent {first['agent_seed']}, episode "
                               f"{first['episode']}, sticky off) first parts at frame "
                               f"{first['first_divergence']} in {', '.join(first['signals'])}")
-    replay_rows = [{"agent": idx[0], "agent_seed": policy.seeds[idx[0]], "episode": k,
-                    "ale": sides["ale"][0]["returns"][k], "jax": sides["jax"][0]["returns"][k]}
+    replay_rows = [{"agent": idx[best], "agent_seed": policy.seeds[idx[best]], "episode": k,
+                    "ale": sides["ale"][best]["returns"][k], "jax": sides["jax"][best]["returns"][k]}
                    for k in range(min(replays, episodes))]
     for row in replay_rows:  # the gate replays these alone: they must come out the same alone
         for side in ("ale", "jax"):

@@ -16,46 +16,33 @@ from alignment.stress import transfer, transfer_check, transfer_report
 from alignment.stress.config import PPOConfig
 
 
-def _ale(rom_game: str, seed: int = 0):
-    import ale_py
-    from ale_py import roms
-
-    from alignment.catalog import entry
-
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", seed)
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(roms.get_rom_path(entry(rom_game).rom))
-    return ale
-
-
 def _observation_matches(game: str, frames: int = 600, every: int = 7) -> int:
     """ALE's grey screen through observe_screen against the JAX game's own 84x84 render, on
-    matched frames (the same random actions, held 4 frames, sticky off): returns frames compared."""
+    matched frames (the same random actions, held 4 frames, sticky off; both started as the
+    lockstep backends start them): returns frames compared."""
     import jaxtari
+    from alignment.reference.ale import AleGame
 
-    ale = _ale(game)
+    ale = AleGame(game, seed=0, sticky=0.0)
     jgame = jaxtari.make(game)
     _, state = jgame.reset(jax.random.key(0))
     step = jax.jit(lambda s, a: jgame.step(s, a)[1])
     draw = jax.jit(jgame.render_gray84)
-    actions = ale.getMinimalActionSet()
     rng = np.random.default_rng(1)
     compared = 0
     a = 0
     for t in range(frames):
         if t % 4 == 0:
-            a = int(rng.integers(len(actions)))
+            a = int(rng.integers(ale.num_actions))
         if t % every == 0:
             want = np.asarray(draw(state))
-            got = transfer.observe_screen(ale.getScreenGrayscale())
+            got = transfer.observe_screen(ale.gray())
             assert got.shape == (84, 84) and got.dtype == np.uint8
             assert np.array_equal(got, want), f"{game}: frame {t} differs in {(got != want).sum()} px"
             compared += 1
-        ale.act(actions[a])
+        ale.step(a)
         state = step(state, a)
-        if ale.game_over():
+        if ale.terminated:
             break
     return compared
 
