@@ -57,7 +57,16 @@ def _games(root: Path) -> list[str]:
 
 
 def _stress(root: Path) -> dict[str, dict]:
-    return {p.stem: _load(p) for p in sorted((root / "stress").glob("*.json"))}
+    """The learning-curve reports (not stage 4's transfer reports, which have a table of their own)."""
+    return {p.stem: _load(p) for p in sorted((root / "stress").glob("*.json"))
+            if not p.stem.endswith(TRANSFER_SUFFIX)}
+
+
+TRANSFER_SUFFIX = "-transfer"
+
+
+def _transfer(root: Path) -> dict[str, dict]:
+    return {p.stem: _load(p) for p in sorted((root / "stress").glob(f"*{TRANSFER_SUFFIX}.json"))}
 
 
 def _robustness(root: Path) -> dict[str, dict]:
@@ -194,6 +203,28 @@ def stress_table(root: Path) -> str:
                    "difference, 90% CI", "margin", "verdict"], rows)
 
 
+def transfer_table(root: Path) -> str:
+    """docs/results.md: agents trained on the JAX game, played on ALE and on the JAX game."""
+    rows = []
+    for name, data in _transfer(root).items():
+        stats, v = data.get("statistics") or {}, data.get("verdict") or {}
+        diff = stats.get("difference") or {}
+        ci = diff.get("ci")
+        anchor = data.get("anchor") or {}
+        steps = (data.get("policy") or {}).get("steps")
+        rows.append([
+            f"`{name}`", f"{steps:,} steps x {len(data.get('seeds') or [])} seeds"
+            if isinstance(steps, int) else "?", str(data.get("episodes", "?")),
+            _num((stats.get("ale") or {}).get("mean")), _num((stats.get("jax") or {}).get("mean")),
+            "-" if not ci else f"[{_num(ci[0])}, {_num(ci[1])}]",
+            "-" if v.get("margin") is None else f"±{_num(v['margin'])}",
+            f"**{v.get('label', '?')}**",
+            "-" if not anchor else f"{_num(anchor.get('mean'))} ± {_num(anchor.get('sd'))}"])
+    return _table(["report", "agents", "games per agent and side", "mean return, ALE", "JAX",
+                   "difference, 95% bootstrap CI", "margin", "verdict", "CleanRL 10M (EnvPool)"],
+                  rows)
+
+
 def robustness_table(root: Path) -> str:
     """docs/results.md: each mod's PC (change of the agents' score against the original)."""
     rows = []
@@ -216,6 +247,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "audits": audits_table,
     "mod-audits": mod_audits_table,
     "stress": stress_table,
+    "transfer": transfer_table,
     "robustness": robustness_table,
 }
 
