@@ -60,3 +60,6 @@ GATE_CONFIG = "fidelity.toml"
 # A pipeline run's state (LangGraph's SQLite checkpoints) and reports.
 RUN_STATE = ".jaxtari-align"
 RUN_REPORTS = f"{RUN_STATE}/reports"
+# A run's own audit (and its markdown beside it): a run never writes a weaker audit over the
+# committed one (alignment.pipeline.committed).
+RUN_AUDIT = Artefact(RUN_REPORTS, "{run}/{game}.json", AUDIT.schema)

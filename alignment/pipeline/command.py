@@ -94,11 +94,31 @@ def _show_rule(console: Console, rule: dict[str, Any]) -> None:
 
 def _budget_line(game: str, budget: str) -> str:
     """Which audit the run makes and the command for the other one."""
+    from alignment.audit.command import DEFAULT_MUTANTS
+
     if budget == "full":
-        return ("audit: the full one (every start played longer, the whole deep recording); "
-                f"a pull request's quick audit is `{audit_command(game, 'quick')}`")
-    return ("audit: the quick one, as a pull request makes it (fewer and shorter walks, less deep "
-            f"play); the full audit is `{audit_command(game, 'full')}`")
+        return ("audit: the full one (every start played longer, the whole deep recording, "
+                f"{DEFAULT_MUTANTS} sampled mutants); the quick one is "
+                f"`{audit_command(game, 'quick')}`")
+    return ("audit: the quick one, a pull request's exploration budget (fewer and shorter walks, "
+            "less deep play) without mutation testing; the full audit is "
+            f"`{audit_command(game, 'full')}`")
+
+
+def _show_audit(console: Console, audit: dict) -> None:
+    """Where the run's audit is, its verdicts against the committed audit's, and what became of
+    the committed one."""
+    against = audit.get("committed") or {}
+    console.print(f"audit: wrote {' and '.join(audit.get('files') or [audit['path']])}"
+                  + (f"; {against['said']}" if against.get("said") else ""),
+                  soft_wrap=True, markup=False, highlight=False)
+    for line in against.get("differences") or ():
+        console.print(f"  differs: {line}", soft_wrap=True, markup=False, highlight=False)
+    if against.get("not_compared"):
+        console.print(f"  not compared: {', '.join(against['not_compared'])}", soft_wrap=True,
+                      markup=False, highlight=False)
+    if against.get("kept"):
+        console.print(f"audit: {against['kept']}", soft_wrap=True, markup=False, highlight=False)
 
 
 def _show(console: Console, info: runs.RunInfo) -> int:
@@ -127,12 +147,14 @@ def _show(console: Console, info: runs.RunInfo) -> int:
         console.print(f"resume with `jaxtari-align run {info.game} --resume {info.run_id}` "
                       f"(traceback, if any: logs/{info.run_id}.log in the state directory)")
         return 1
-    budget = (info.values.get("audit") or {}).get("budget")
-    if budget:
-        console.print(_budget_line(info.game, budget), soft_wrap=True, markup=False)
+    audit = info.values.get("audit") or {}
+    if audit.get("budget"):
+        console.print(_budget_line(info.game, audit["budget"]), soft_wrap=True, markup=False)
+    if audit.get("path"):
+        _show_audit(console, audit)
     report = (info.values.get("report") or {}).get("path")
     if report:
-        console.print(f"report: {report}")
+        console.print(f"report: {report}", soft_wrap=True, markup=False, highlight=False)
     failed = [s for s, status, _ in stage_rows(info.values) if status == "failed"]
     return 1 if failed else 0
 

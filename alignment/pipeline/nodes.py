@@ -20,6 +20,7 @@ from langgraph.types import interrupt
 from alignment import artefacts
 from alignment.docs.corpus import DOCS_ENV
 from alignment.gate import why_failed
+from alignment.pipeline import committed
 from alignment.pipeline import review as review_step
 from alignment.pipeline.configuration import Configuration
 from alignment.pipeline.report import write_run_report
@@ -157,13 +158,21 @@ def ale_failures(audit: Mapping[str, Any]) -> dict[str, str]:
 
 
 def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
+    """The audit into the run's own folder (``<reports>/<run>/<game>.json``, ``.md``), its
+    verdicts compared with the committed audit's; the committed audit is replaced only by a full
+    run's audit that is not weaker (:mod:`alignment.pipeline.committed`)."""
     cfg, game = _cfg(runtime), state["game"]
     core, report = _core("audit", cfg), _core("audit_report", cfg)
-    out_dir = Path(cfg.audits_dir)
+    out_dir = committed.run_audit_dir(cfg.reports_dir, state.get("run_id") or "run")
     result = core.run_audit(game, llm=cfg.llm, model=cfg.model, out_dir=out_dir,
                             specs_dir=Path(cfg.specs_dir), faults=cfg.faults, docs=cfg.docs,
-                            explore=cfg.audit_budget, progress=_progress(runtime, "audit"))
-    report.write(result, out_dir)
+                            explore=cfg.audit_budget, mutants=_mutants(cfg),
+                            progress=_progress(runtime, "audit"))
+    old, committed_path, why = committed.load_committed(cfg.audits_dir, game)
+    # the run's audit says what changed since the committed one, as `jaxtari-align audit` does
+    since = {} if old is None else {"previous": old, "ref": str(committed_path)}
+    written = report.write(result, out_dir, **since)
+    files = [str(p) for p in (written if isinstance(written, (list, tuple)) else [written])]
     path = artefacts.AUDIT.path(out_dir, game=game)
     data = plain(report.to_json(result))  # what was written, as the state holds it
     summary = data.get("summary") or {}
@@ -171,11 +180,57 @@ def audit(state: PipelineState, runtime: Runtime[Configuration]) -> dict:
     figures = ", ".join(f"{k} {summary[k]:.2f}" for k in ("coverage", "recall", "precision",
                                                             "fault_detection")
                         if isinstance(summary.get(k), (int, float)))
-    detail = f"{figures} ({cfg.audit_budget} audit)"
-    return {"stage": "audit", "audit": {"status": "done", "path": str(path), "summary": summary,
-                                        "budget": cfg.audit_budget, "ale_failures": failing,
+    against = _against_committed(cfg, (old, committed_path, why), data,
+                                 lambda: report.write(result, Path(cfg.audits_dir), **since))
+    detail = f"{figures} ({cfg.audit_budget} audit); {against['said']}"
+    return {"stage": "audit", "audit": {"status": "done", "path": str(path), "files": files,
+                                        "summary": summary, "budget": cfg.audit_budget,
+                                        "ale_failures": failing, "committed": against,
                                         "detail": detail}}
 
+
+def _mutants(cfg: Configuration):
+    """A full run's mutation testing is the audit command's full audit's (so that its audit can
+    stand in for the committed one); the quick run's has none (issue 53: minutes, not half an
+    hour)."""
+    if cfg.audit_budget != "full":
+        return None
+    from alignment.audit import mutants
+    from alignment.audit.command import DEFAULT_MUTANTS
+
+    return mutants.parse_option(DEFAULT_MUTANTS)
+
+
+def _against_committed(cfg: Configuration, found: tuple, data: dict, replace) -> dict:
+    """The run's verdicts against the committed audit's (``found``: what
+    :func:`~alignment.pipeline.committed.load_committed` found), and whether this run wrote over it
+    (``replace()`` writes it there)."""
+    old, path, why = found
+    out: dict[str, Any] = {"path": str(path), "replaced": False}
+    if old is None:
+        out.update(verdicts="none committed", said=f"{why}: nothing to compare with")
+    else:
+        out.update(committed.compare(old, data))
+        diffs = out["differences"]
+        shown = "; ".join(diffs[:3]) + (f"; {len(diffs) - 3} more" if len(diffs) > 3 else "")
+        out["said"] = ((f"verdicts differ from the committed {path} ({shown})" if diffs
+                        else f"same verdicts as the committed {path}")
+                       + (" (an audit of another code hash)" if out["stale"] else ""))
+    if cfg.audit_budget != "full":
+        out["kept"] = (f"{path} is left as it is: a run's quick audit never writes there"
+                       if path.exists() else
+                       f"a run's quick audit writes nothing to {path.parent}/ (`jaxtari-align "
+                       f"audit {path.stem} --quick` makes the audit committed there)")
+        return out
+    weaker = None if old is None else committed.weaker_than_committed(path, old, data)
+    if weaker is not None:
+        out["kept"] = f"{path} is left as it is: {weaker}"
+        return out
+    replace()
+    out["replaced"] = True
+    out["kept"] = f"wrote {path} too (" + (
+        f"{why})" if old is None else "this full audit is not weaker than the one there)")
+    return out
 
 
 def after_audit(state: PipelineState) -> str:

@@ -24,6 +24,17 @@ def markdown(state: Mapping[str, Any]) -> str:
     lines = [f"# Pipeline run {run_id} ({game})", "", "| stage | status | detail |", "|---|---|---|"]
     for stage, status, detail in stage_rows(state):
         lines.append(f"| {stage} | {status} | {detail.replace('|', '/')} |")
+    audit = state.get("audit") or {}
+    against = audit.get("committed") or {}
+    if audit.get("path"):
+        lines += ["", "## The run's audit", "",
+                  " and ".join(f"`{f}`" for f in audit.get("files") or [audit["path"]]) + ": "
+                  + (against.get("said") or "not compared with a committed audit") + "."]
+        lines += [f"- differs: {d}" for d in against.get("differences") or ()]
+        if against.get("not_compared"):
+            lines.append(f"- not compared: {', '.join(against['not_compared'])}")
+        if against.get("kept"):
+            lines += ["", against["kept"] + "."]
     sessions = (state.get("playtest") or {}).get("sessions") or []
     failed = [s for s in sessions if not s.get("passed")]
     if failed:

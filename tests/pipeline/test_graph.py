@@ -41,8 +41,12 @@ def test_end_to_end_review_audit_back_to_review_and_report(toy_cfg):
     [shown] = _waiting(result)
     assert [r["id"] for r in shown["rules"]] == ["scoring.fire-pays-ten"]
     assert shown["rules"][0]["why"].startswith("probe fails on ALE: score increases_by 10")
-    audit = json.loads((Path(cfg.audits_dir) / "toy.json").read_text())
+    # the run's audit is in the run's own folder; nothing was committed, and a quick run commits
+    # nothing
+    assert Path(result["audit"]["path"]) == Path(cfg.reports_dir) / "t1" / "toy.json"
+    audit = json.loads(Path(result["audit"]["path"]).read_text())
     assert audit["summary"]["probes_failing_on_ale"] == 1
+    assert not Path(cfg.audits_dir).exists()
 
     # rejecting it keeps it in the spec as rejected; the re-audit is clean; the run completes
     result = _run(compiled, Command(resume={"reject": ["scoring.fire-pays-ten"]}), cfg)
@@ -130,7 +134,7 @@ def test_a_stage_whose_module_is_missing_fails_the_run_naming_it(toy_cfg):
     _run(compiled, {"game": "toy", "run_id": "t1"}, cfg)
     with pytest.raises(ModuleNotFoundError, match="alignment.no_such_stage"):
         _run(compiled, Command(resume={"accept": ALL_RULES}), cfg)
-    assert not (Path(cfg.audits_dir) / "toy.json").exists()
+    assert not (Path(cfg.reports_dir) / "t1" / "toy.json").exists()
 
 
 def test_without_a_spec_or_documents_the_run_says_what_to_pass(toy_cfg, monkeypatch):

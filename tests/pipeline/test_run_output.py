@@ -99,31 +99,44 @@ def _run_on_the_toy(monkeypatch, cfg, seen):
     monkeypatch.setattr(execute, "start", start)
 
 
+def _run_audit_file(output: str) -> Path:
+    """The run's own audit, as the printed result names it."""
+    [path] = re.findall(r"^audit: wrote (\S+/toy\.json)(?:;| and)", output, flags=re.M)
+    return Path(path)
+
+
 def test_run_makes_the_quick_audit_and_prints_the_full_audits_command(toy_cfg, tmp_path,
                                                                          monkeypatch):
     cfg, root = _reviewed_toy(toy_cfg, tmp_path)
     seen = []
     _run_on_the_toy(monkeypatch, cfg, seen)
-    audit_file = Path(cfg.audits_dir) / "toy.json"
 
     out = runner.invoke(app, ["run", "frostbite", "--state-dir", str(root)])
     assert out.exit_code == 0, out.output
     assert seen == [("frostbite", "quick")]
-    assert json.loads(audit_file.read_text())["explore"] == "quick"  # what the audit core was given
+    audit_file = _run_audit_file(out.output)
+    assert audit_file.parent.parent == root / "reports"  # <state dir>/reports/<run id>/toy.json
+    quick = json.loads(audit_file.read_text())
+    assert quick["explore"] == "quick" and quick["mutation"] is None  # what the core was given
     assert "audit: done" in out.output and "(quick audit)" in out.output
-    said = re.findall(r"^audit: the quick one, as a pull request makes it .*; the full audit is "
-                      r"`([^`]+)`$", out.output, flags=re.M)
+    said = re.findall(r"^audit: the quick one, a pull request's exploration budget .* without "
+                      r"mutation testing; the full audit is `([^`]+)`$", out.output, flags=re.M)
     assert said == ["jaxtari-align run frostbite --full", "jaxtari-align run toy --full"]
+    assert not Path(cfg.audits_dir).exists()  # nothing committed, and a quick run commits nothing
 
-    # the printed command, run as printed, makes the full audit
+    # the printed command, run as printed, makes the full audit (with the audit command's
+    # mutation sample), and with nothing committed it writes the committed audit too
     program, *args = shlex.split(said[0])
     assert program == "jaxtari-align"
     out = runner.invoke(app, [*args, "--state-dir", str(root)])
     assert out.exit_code == 0, out.output
     assert seen[-1] == ("frostbite", "full")
-    assert json.loads(audit_file.read_text())["explore"] == "full"
+    full = json.loads(_run_audit_file(out.output).read_text())
+    assert full["explore"] == "full" and full["mutation"] == {"sample": {"size": 24}}
+    assert json.loads((Path(cfg.audits_dir) / "toy.json").read_text()) == full
+    assert f"audit: wrote {Path(cfg.audits_dir) / 'toy.json'} too" in out.output
     assert "(full audit)" in out.output
-    assert re.search(r"^audit: the full one .*quick audit is `jaxtari-align run frostbite`$",
+    assert re.search(r"^audit: the full one .*; the quick one is `jaxtari-align run frostbite`$",
                      out.output, flags=re.M)
 
 

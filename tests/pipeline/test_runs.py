@@ -37,8 +37,7 @@ def test_a_node_that_raises_leaves_a_run_that_resume_finishes(toy_cfg, tmp_path)
     info = _start(cfg, root)
     assert info.status == "waiting for review" and info.stage == "spec"
     runs.save_answer(root, "toy-1", {"accept": ALL_RULES[:3], "reject": ALL_RULES[3:]})
-    Path(cfg.audits_dir).mkdir(parents=True)
-    (Path(cfg.audits_dir) / ".fail-once").touch()
+    (Path(cfg.specs_dir) / ".fail-once").touch()
 
     info = _resume(root)  # review applies the answer, then the audit raises
     assert info.status.startswith("failed in audit: RuntimeError('injected failure")
@@ -68,21 +67,20 @@ def test_a_run_killed_inside_a_node_resumes_from_that_node(toy_cfg, tmp_path):
     cfg, root = toy_cfg(), tmp_path / "state"
     _start(cfg, root)
     runs.save_answer(root, "toy-1", {"accept": ALL_RULES[:3], "reject": ALL_RULES[3:]})
-    audits = Path(cfg.audits_dir)
-    audits.mkdir(parents=True)
-    (audits / ".hang").touch()
+    knobs = Path(cfg.specs_dir)  # the toy's knobs (tests/pipeline/toy_stages.py)
+    (knobs / ".hang").touch()
     repo = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen([sys.executable, "-c", RESUME_SCRIPT, str(root)], cwd=repo,
                             env={**os.environ, "PYTHONPATH": str(repo)})
     try:
         deadline = time.monotonic() + 120
-        while not (audits / ".started").exists():
+        while not (knobs / ".started").exists():
             assert proc.poll() is None and time.monotonic() < deadline, "the audit never started"
             time.sleep(0.1)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    (audits / ".hang").unlink()
+    (knobs / ".hang").unlink()
     with runs.open_store(root) as saver:
         killed = runs.run_info(graph.compile(saver), "toy-1")
     assert killed.status == "stopped before audit" and killed.stage == "review"

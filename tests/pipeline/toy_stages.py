@@ -5,8 +5,9 @@ own rules written as plain Python (:func:`reference_run`); the "JAX" side is ``t
 ``ToyGame`` run for real. The artefacts follow the schemas the gate reads.
 
 Knobs for tests, as files (so that a re-run node sees the same world as a fresh process would):
-``<audits dir>/.fail-once`` makes the next audit raise once; ``<audits dir>/.hang`` makes it write
-``.started`` and then wait (for a test to kill the process).
+``<specs dir>/.fail-once`` makes the next audit raise once; ``<specs dir>/.hang`` makes it write
+``.started`` and then wait (for a test to kill the process). A run writes its audit into its own
+folder, so the knobs live beside the spec the audit reads.
 """
 
 from __future__ import annotations
@@ -129,13 +130,13 @@ def _check(probe, run) -> dict:
 
 
 def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_dir=Path("specs"),
-              faults=True, docs=None, explore="full", progress=None) -> dict:
-    marker = Path(out_dir) / ".fail-once"
+              faults=True, docs=None, explore="full", mutants=None, progress=None) -> dict:
+    marker = Path(specs_dir) / ".fail-once"
     if marker.exists():
         marker.unlink()
         raise RuntimeError("injected failure in the toy audit")
-    if (Path(out_dir) / ".hang").exists():
-        (Path(out_dir) / ".started").touch()
+    if (Path(specs_dir) / ".hang").exists():
+        (Path(specs_dir) / ".started").touch()
         time.sleep(600)
     spec = load_spec(spec_path(specs_dir, game))
     reviewed = [r for r in spec.rules if r.status == "reviewed"]
@@ -155,7 +156,12 @@ def run_audit(game, *, llm="offline", model=None, out_dir=Path("audits"), specs_
         "precision": 1.0, "seeded_faults": 0, "seeded_faults_detected": 0, "fault_detection": 1.0,
         "probes_failing_on_ale": len(rules) - len(valid),
     }
-    return {"game": game, "summary": summary, "rules": rules, "explore": explore}
+    # what alignment.audit.command.audit_measures reads: a full budget walks longer, and mutation
+    # testing records its sample's size
+    walk = {"quick": 240, "full": 600}.get(explore)
+    return {"game": game, "summary": summary, "rules": rules, "explore": explore,
+            "exploration": None if walk is None else {"budget": {"walk_frames": walk}},
+            "mutation": None if mutants is None else {"sample": {"size": mutants.size}}}
 
 
 def to_json(result: dict) -> dict:
@@ -165,11 +171,14 @@ def to_json(result: dict) -> dict:
     return {"schema": "jaxtari-align/audit/v1", "code_hash": "toy", "versions": {}, **result}
 
 
-def write(result, out_dir=None) -> Path:
-    """The toy's writer for every stage (spec, audit and stress)."""
+def write(result, out_dir=None, *, previous=None, ref="") -> Path:
+    """The toy's writer for every stage (spec, audit and stress); an audit written with the
+    report it follows names it (``changed_since``), as the real writer does."""
     if isinstance(result, SpecResult):
         return write_spec(result.spec, result.path)
     doc = to_json(result)
+    if previous is not None:
+        doc["changed_since"] = {"ref": ref}
     name = f"{doc['game']}-{doc['obs']}" if doc["schema"] == STRESS_SCHEMA else doc["game"]
     return atomic.write_text(Path(out_dir) / f"{name}.json", json.dumps(doc, indent=2))
 
