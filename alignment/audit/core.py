@@ -85,6 +85,10 @@ class Subject:
     # probes judged by their expectations on the JAX game alone)
     left_out: frozenset = frozenset()
     ale_probes: bool = True
+    # () -> the same Subject, built afresh: picklable (a module-level function, or a partial of
+    # one), so that a pool of processes can run the seeded faults (alignment.audit.fault_pool);
+    # None: they run in this process
+    rebuild: Optional[Callable[[], "Subject"]] = None
 
 
 @dataclasses.dataclass
@@ -231,7 +235,8 @@ def _divergence(result) -> Optional[dict]:
 
 def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None,
           llm_cache=None, faults: bool = True, mutants=None,
-          progress: Optional[Callable[[str], None]] = None) -> AuditResult:
+          progress: Optional[Callable[[str], None]] = None,
+          workers: Optional[int] = None) -> AuditResult:
     """Audit ``subject``: probes on both backends, traceability, precision, seeded faults, and
     mutation testing when ``mutants`` (an :class:`alignment.audit.mutants.Sample`) is given."""
     say = progress or (lambda label: None)
@@ -303,7 +308,7 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
     fault_results = None
     faults_note = subject.faults_note
     if faults and subject.faults is not None:
-        fault_results = _run_faults(subject, reviewed, rules, structure, say)
+        fault_results = _run_faults(subject, reviewed, rules, structure, say, workers)
     elif not faults:
         faults_note = "seeded faults not run (faults=False)"
 
@@ -353,59 +358,72 @@ def own_compile(spec: GameSpec, probe: Probe) -> bool:
 
 
 def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
-                say) -> list[FaultResult]:
+                say, workers: Optional[int] = None) -> list[FaultResult]:
     """Each fault against every probe that holds on the real game (lockstep, prefixes included),
     the save points re-checked, the exploration and the matched rollouts run again on the faulty
-    game."""
+    game. With ``workers`` > 1 and a subject that can be rebuilt in another process, the faults
+    run in a pool of that many processes (:mod:`alignment.audit.fault_pool`); the results are the
+    same, in the same order."""
+    from alignment.audit import fault_pool
+
+    holding = [r.id for r in rules if r.outcome == "pass"]
+    n = fault_pool.worker_count(workers, len(subject.faults))
+    if n > 1 and subject.rebuild is not None:
+        return fault_pool.run_pooled(subject, holding, structure, say, n)
+    return [run_fault(subject, i, holding, structure, say) for i in range(len(subject.faults))]
+
+
+def run_fault(subject: Subject, index: int, holding: Sequence[str], structure,
+              say=lambda label: None) -> FaultResult:
+    """Seeded fault ``index`` of ``subject``: the probes of the ``holding`` rules (the fault's own
+    rule first), the exploration and the matched rollouts on the game built with it. Its compiled
+    programs are released afterwards."""
     from alignment.backends import release_compiled
 
-    probes = {r.id: r.probe for r in reviewed}
-    holding = [r.id for r in rules if r.outcome == "pass"]
+    fault = subject.faults[index]
+    total = len(subject.faults)
+    probes = {r.id: r.probe for r in subject.spec.rules if r.status == "reviewed"}
     known = {r.id for r in subject.spec.rules}
-    out = []
-    for n, fault in enumerate(subject.faults, 1):
-        say(f"seeded fault {n}/{len(subject.faults)}: {fault.name}")
-        if fault.breaks not in known:
-            out.append(FaultResult(fault.name, fault.breaks, fault.description, [],
-                                   error=f"names rule {fault.breaks!r}, which the spec lacks"))
-            continue
-        run = ([fault.breaks] if fault.breaks in holding else []) + [
-            r for r in holding if r != fault.breaks]
-        flagged, in_prefix, error = [], [], None
-        explored = rolled = None
-        try:
-            for rule_id in run:
-                result = subject.run_probe(probes[rule_id], "jax", (fault.mod,))
-                if not result.passed:
-                    flagged.append(rule_id)
-                    div = getattr(result, "divergence", None)
-                    if div is not None and div.where.startswith("in the prefix"):
-                        in_prefix.append(rule_id)
-            if subject.explore is not None:
-                say(f"seeded fault {n}/{len(subject.faults)}: {fault.name}: exploration")
-                explored = subject.explore((fault.mod,), structure)
-            if subject.fault_events is not None:
-                say(f"seeded fault {n}/{len(subject.faults)}: {fault.name}: matched rollouts")
-                rolled = subject.fault_events((fault.mod,), structure)
-        except Exception as exc:  # a fault that breaks the game's build is reported, not raised
-            error = f"{type(exc).__name__}: {exc}"
-        if fault.breaks not in holding and error is None and (
-                explored is None or fault.breaks not in explored.rules) and (
-                rolled is None or fault.breaks not in rolled["rules"]):
-            error = (f"{fault.breaks} has no probe that holds on the real game, and neither "
-                     "exploration nor the matched rollouts attributed anything to it, so nothing "
-                     "flagged it")
-        res = FaultResult(fault.name, fault.breaks, fault.description, flagged, error,
-                          in_prefix=in_prefix, events=rolled)
-        if explored is not None:
-            res.explore_rules = explored.rules
-            res.explore_first = explored.first()
-            res.explore_divergences = len(explored.divergences)
-            res.save_points = {s["name"].removeprefix("save point "): s["divergence"]
-                               for s in explored.starts if s["kind"] == "save-point"}
-        out.append(res)
-        release_compiled()  # the faulty game's programs: never run again (see its docstring)
-    return out
+    say(f"seeded fault {index + 1}/{total}: {fault.name}")
+    if fault.breaks not in known:
+        return FaultResult(fault.name, fault.breaks, fault.description, [],
+                           error=f"names rule {fault.breaks!r}, which the spec lacks")
+    run = ([fault.breaks] if fault.breaks in holding else []) + [
+        r for r in holding if r != fault.breaks]
+    flagged, in_prefix, error = [], [], None
+    explored = rolled = None
+    try:
+        for rule_id in run:
+            result = subject.run_probe(probes[rule_id], "jax", (fault.mod,))
+            if not result.passed:
+                flagged.append(rule_id)
+                div = getattr(result, "divergence", None)
+                if div is not None and div.where.startswith("in the prefix"):
+                    in_prefix.append(rule_id)
+        if subject.explore is not None:
+            say(f"seeded fault {index + 1}/{total}: {fault.name}: exploration")
+            explored = subject.explore((fault.mod,), structure)
+        if subject.fault_events is not None:
+            say(f"seeded fault {index + 1}/{total}: {fault.name}: matched rollouts")
+            rolled = subject.fault_events((fault.mod,), structure)
+    except Exception as exc:  # a fault that breaks the game's build is reported, not raised
+        error = f"{type(exc).__name__}: {exc}"
+    if fault.breaks not in holding and error is None and (
+            explored is None or fault.breaks not in explored.rules) and (
+            rolled is None or fault.breaks not in rolled["rules"]):
+        error = (f"{fault.breaks} has no probe that holds on the real game, and neither "
+                 "exploration nor the matched rollouts attributed anything to it, so nothing "
+                 "flagged it")
+    res = FaultResult(fault.name, fault.breaks, fault.description, flagged, error,
+                      in_prefix=in_prefix, events=rolled)
+    if explored is not None:
+        res.explore_rules = explored.rules
+        res.explore_first = explored.first()
+        res.explore_divergences = len(explored.divergences)
+        res.save_points = {s["name"].removeprefix("save point "): s["divergence"]
+                           for s in explored.starts if s["kind"] == "save-point"}
+    release_compiled()  # the faulty game's programs: never run again (see its docstring)
+    return res
 
 
 # ---- catalog games ----------------------------------------------------------------------------
@@ -494,7 +512,7 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
               specs_dir: Path = Path(artefacts.SPEC.folder), faults: bool = True,
               faults_dir: Path = DEFAULT_FAULTS_DIR, docs=None, events: bool = True,
               llm_cache=None, progress: Optional[Callable[[str], None]] = None,
-              explore: str = "full", mutants=None) -> AuditResult:
+              explore: str = "full", mutants=None, workers: Optional[int] = None) -> AuditResult:
     """Audit a catalog game's JAX implementation against ``specs_dir/<game>.yaml``.
 
     ``explore``: ``full`` (:data:`alignment.audit.explore.FULL`), ``quick`` (a pull request's
@@ -502,16 +520,30 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
 
     Writes nothing (:func:`alignment.audit.report.write` does); ``out_dir`` is checked to be
     writable before any work. ``mutants``: an :class:`alignment.audit.mutants.Sample` to run
-    mutation testing (None: not run).
+    mutation testing (None: not run). ``workers``: processes for the seeded faults (None: one
+    per core this process may use; 1: none besides this one).
     """
-    from alignment import catalog
+    canon, _, _ = audited_game(game, explore)
+    check_out_dir(out_dir)
+    subject = catalog_subject(canon, specs_dir=specs_dir, faults=faults, faults_dir=faults_dir,
+                              docs=docs, events=events, explore=explore, progress=progress)
+    return audit(subject, llm=llm, model=model, llm_cache=llm_cache, faults=faults,
+                 mutants=mutants, progress=progress, workers=workers)
+
+
+def catalog_subject(game: str, *, specs_dir: Path, faults: bool, faults_dir: Path, docs,
+                    events: bool, explore: str,
+                    progress: Optional[Callable[[str], None]] = None) -> Subject:
+    """The audit subject of a catalog game; it can be built again in another process (its
+    ``rebuild``, without ``progress``), where a pool runs its seeded faults."""
+    import functools
+
     from alignment.audit import probes
     from alignment.provenance import EMULATOR_STACK, versions
     from alignment.audit.explore import explore as explore_game
     from alignment.audit.source import code_hash, game_source_files, shared_source_files
 
     canon, e, budget = audited_game(game, explore)
-    check_out_dir(out_dir)
     documents, spans = _documents(canon, docs)
     spec = _load_spec(canon, specs_dir, documents)
 
@@ -528,7 +560,7 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
     fault_set = load_faults(canon, faults_dir) if faults else None
     note = "" if fault_set is not None or not faults else (
         f"no seeded faults: {faults_dir}/{canon}.py does not exist")
-    subject = Subject(
+    return Subject(
         game=canon, spec=spec, game_cls=game_cls,
         source_files=files + shared_source_files(),
         run_probe=lambda probe, backend, mods: probes.run_probe(canon, probe, backend, mods,
@@ -543,9 +575,10 @@ def run_audit(game: str, *, llm: str = "offline", model: Optional[str] = None,
                                                       structure=structure, progress=progress))
         if budget is not None else None,
         mutation=mutate,
+        rebuild=functools.partial(catalog_subject, canon, specs_dir=specs_dir, faults=faults,
+                                  faults_dir=faults_dir, docs=docs, events=events,
+                                  explore=explore),
     )
-    return audit(subject, llm=llm, model=model, llm_cache=llm_cache, faults=faults,
-                 mutants=mutants, progress=progress)
 
 
 def _events(game: str) -> dict:

@@ -96,14 +96,18 @@ def rollout_actions(entry, *, seed: int = 0, max_frames: int = MAX_FRAMES) -> li
     return out
 
 
-def until_over(backend, seed: int, frames: np.ndarray) -> dict[str, np.ndarray]:
+def until_over(backend, seed: int, frames: np.ndarray,
+               lockstep_program: bool = False) -> dict[str, np.ndarray]:
     """Every signal and the reward after every frame from reset, up to the first game-over frame.
-    ``frames``: indices into the catalog's minimal action set (whatever set ``backend`` plays)."""
+    ``frames``: indices into the catalog's minimal action set (whatever set ``backend`` plays).
+    ``lockstep_program``: run a JAX backend through the program the lockstep probes and the
+    exploration run (``run_screens``, no screen asked), which a faulty game has compiled by then:
+    the same frames, without a compile of its own (a fifth of a seeded fault's time)."""
     names = backend.entry.minimal_actions
     if tuple(backend.action_names) != tuple(names):
         frames = backend.action_indices(list(names))[np.asarray(frames, np.int64)]
     backend.reset(seed)
-    traces = backend.run(frames)
+    traces = backend.run_screens(frames, at=())[0] if lockstep_program else backend.run(frames)
     over = np.nonzero(traces["terminated"])[0]
     n = int(over[0]) + 1 if len(over) else len(traces["terminated"])
     return {k: np.asarray(v)[:n] for k, v in traces.items()}
@@ -153,7 +157,7 @@ def lockstep_rollouts(game: str, *, jax_mods=(), ale_mods=(), max_frames: int = 
     ale, jax = Counter(), Counter()
     rollouts, found = [], []
     for (policy, i, frames), a in zip(plan, ale_side):
-        j = until_over(jax_side, ROLLOUT_SEED, frames)
+        j = until_over(jax_side, ROLLOUT_SEED, frames, lockstep_program=full_action_space)
         ale.update(event_kinds(a))
         jax.update(event_kinds(j))
         div = rollout_divergence(e.signals, a, j, f"{policy} rollout {i}", e.known_ends)

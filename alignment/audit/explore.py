@@ -313,6 +313,20 @@ class _AleSide:
 
 
 _ALE_CACHE: dict[tuple, _AleSide] = {}
+# The planner's walks another process found (alignment.audit.fault_pool hands a worker the
+# parent's): an exploration here takes them instead of planning again, which would compile the
+# unmodified game in this process.
+_ADOPTED_PLANS: dict[tuple, dict] = {}
+
+
+def planned_walks() -> dict[tuple, dict]:
+    """The planner's walks of the explorations this process made, keyed as they are cached: plain
+    data another process takes with :func:`adopt_planned_walks`."""
+    return {key: dict(side.plans) for key, side in _ALE_CACHE.items() if side.plans}
+
+
+def adopt_planned_walks(walks: dict[tuple, dict]) -> None:
+    _ADOPTED_PLANS.update(walks)
 
 
 def _screens() -> Screens:
@@ -341,6 +355,7 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
     if key not in _ALE_CACHE:
         _ALE_CACHE.clear()
         _ALE_CACHE[key] = _AleSide(game, plan, budget, ale_mods)
+        _ALE_CACHE[key].plans.update(_ADOPTED_PLANS.get(key, {}))
     ale = _ALE_CACHE[key]
     if touched is None:
         touched = touched_rules(mods, structure)

@@ -145,3 +145,18 @@ def subject(faults=FAULTS) -> Subject:
     return Subject(game="toy", spec=SPEC, game_cls=ToyGame, source_files=[src], run_probe=run_probe,
                    signals=SIGNALS, code_hash=hash_files([src]), versions={"toy": "1"},
                    events=events, faults=faults, spec_path="(built in tests/audit/toy.py)")
+
+
+def rebuildable_subject() -> Subject:
+    """The toy subject, which a pool's worker process can build again (its seeded faults run in a
+    pool: alignment.audit.fault_pool)."""
+    return dataclasses.replace(subject(), rebuild=rebuildable_subject)
+
+
+def _broken_rebuild() -> Subject:
+    raise RuntimeError("this subject cannot be built in another process")
+
+
+def subject_that_breaks_a_pool() -> Subject:
+    """The toy subject whose rebuild fails in a worker: the pool breaks before any fault ran."""
+    return dataclasses.replace(subject(), rebuild=_broken_rebuild)
