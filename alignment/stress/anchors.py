@@ -1,24 +1,32 @@
 """Published returns of the same PPO on ALE, the outside anchor of the stage-4 report.
 
-CleanRL's ``ppo_atari_envpool_xla_jax_scan.py`` at 10M agent steps, 3 seeds, mean and standard
-deviation of the final episodic return, as its documentation's benchmark table publishes them
-(Open RL Benchmark, docs.cleanrl.dev, "ppo_atari_envpool_xla_jax_scan" results). Games it did not
-run are absent.
+The figures are data (``stress/anchors/cleanrl-10m.json``: CleanRL's ``ppo_atari_envpool_xla_jax_scan``
+at 10M agent steps, 3 seeds, as its documentation's benchmark table publishes them), read here by
+game; a game they do not cover has no anchor. They move into the games' plug-ins with the next
+change that re-makes every audit (docs/core-window/README.md), the home of a game's facts.
 """
 
-CLEANRL_PPO_ENVPOOL_10M: dict[str, dict] = {
-    "pong": {"mean": 20.39, "sd": 0.24},
-    "breakout": {"mean": 430.09, "sd": 8.12},
-    "freeway": {"mean": 33.10, "sd": 0.31},
-    "seaquest": {"mean": 1240.0, "sd": 419.0},
-    "kangaroo": {"mean": 6582.0, "sd": 5395.0},
-    "frostbite": {"mean": 1137.0, "sd": 1192.0},
-}
+from __future__ import annotations
 
+import json
+from pathlib import Path
 
-CLEANRL_SOURCE = ("CleanRL's benchmark of ppo_atari_envpool_xla_jax_scan.py (Open RL Benchmark; "
-                  "its documentation's results table, 10M steps, 3 seeds)")
+ANCHORS = Path(__file__).resolve().parents[2] / "stress" / "anchors" / "cleanrl-10m.json"
+
 CLEANRL_PROTOCOL = ("EnvPool Atari v5: frameskip 4 with the last two frames max-pooled, 84x84 by "
                     "INTER_AREA resize, sticky 0.25, episodic life and reward clipping in training, "
                     "no-op starts up to 30; ours: no max-pool, nearest-neighbour 84x84, no no-op "
                     "starts, the same PPO hyperparameters")
+
+
+def anchor(game: str, path: Path = ANCHORS) -> dict | None:
+    """``{mean, sd, source, protocol}`` of ``game``'s published return (None: not published)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    row = (doc.get("returns") or {}).get(game)
+    if not isinstance(row, dict):
+        return None
+    return {"mean": float(row["mean"]), "sd": float(row["sd"]), "source": doc.get("source", ""),
+            "protocol": CLEANRL_PROTOCOL}

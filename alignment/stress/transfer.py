@@ -344,8 +344,6 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
 
 
 def anchor_for(game: str) -> dict | None:
-    from alignment.stress.anchors import CLEANRL_PPO_ENVPOOL_10M, CLEANRL_PROTOCOL, CLEANRL_SOURCE
+    from alignment.stress.anchors import anchor
 
-    row = CLEANRL_PPO_ENVPOOL_10M.get(game)
-    return None if row is None else {**row, "source": CLEANRL_SOURCE, "protocol": CLEANRL_PROTOCOL}
-
+    return anchor(game)
