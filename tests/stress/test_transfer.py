@@ -130,6 +130,7 @@ def _up_freeway(episodes=8, **kw):
                                 replays=1, **kw)
 
 
+@pytest.mark.slow  # ~2.5 min: 8 whole-ish games a side, twice, and the random policy
 def test_transfer_equivalent_on_the_real_game_and_different_under_a_fault(tmp_path):
     from alignment.audit.faults import load_faults
 
@@ -145,6 +146,7 @@ def test_transfer_equivalent_on_the_real_game_and_different_under_a_fault(tmp_pa
     assert broken.statistics["jax"]["mean"] > 1.5 * broken.statistics["ale"]["mean"]
 
 
+@pytest.mark.slow  # ~1.5 min; the default run's gate test below covers a replay that differs
 def test_gate_replay_holds_on_the_game_and_fails_when_it_changes(tmp_path):
     from alignment.audit.faults import load_faults
 
