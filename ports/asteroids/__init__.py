@@ -1,0 +1,1 @@
+"""Asteroids, being ported: ``reference/`` (the RAM map: ship, shots, both asteroid lists, lives, score; each address re-checked on ALE by tests/ports/test_asteroids_ram.py) and ``game/constants.py`` (the cartridge's numbers, measured); no JAX mechanics yet. See ports/asteroids/NOTES.md."""

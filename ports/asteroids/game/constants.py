@@ -1,0 +1,63 @@
+"""Asteroids' numbers, each with its source: "disassembly" is the public commented disassembly
+(DNSDEBRO/Disassemblies @ a74a6312bac5, Atari2600/Asteroids/asteroids.asm, the table or constant
+named); "measured" is ale-py 0.12.1, sticky actions off, one frame per act, default mode 0 and
+difficulty 0, checked by tests/ports/test_asteroids_ram.py or _constants.py (how: NOTES.md).
+Frames are emulator frames; "logic frames" are the even frames (ram[57] even after the frame) on
+which the ship's logic runs."""
+
+from __future__ import annotations
+
+# ---- lives and score -------------------------------------------------------------------------------
+START_LIVES = 4            # disassembly INIT_NUM_LIVES; measured: ALE lives() 4 at reset
+MAX_LIVES = 10             # disassembly MAX_NUM_LIVES: a bonus life is not given at 10
+BONUS_LIFE_EVERY = 5000    # disassembly: mode 0's bonus-ship setting (every 5,000 points)
+SIZE_LARGE, SIZE_MEDIUM, SIZE_SMALL = "large", "medium", "small"
+SIZE_OF_KIND = (SIZE_LARGE, SIZE_LARGE, SIZE_MEDIUM, SIZE_SMALL)  # attribute bits 4-5 (disassembly)
+# disassembly POINTS_* tables; measured: every reward of a whole random game is one of these and
+# pays for the size of the asteroid whose hit bit appears on that frame
+POINTS = {SIZE_LARGE: 20, SIZE_MEDIUM: 50, SIZE_SMALL: 100}
+SCORE_UNIT = 10            # the score is kept in tens (two BCD bytes): the last digit is always 0
+
+# ---- the frame schedule ----------------------------------------------------------------------------
+# measured: after an odd frame (ram[57] odd) ALE's screen shows the asteroids only, after an even
+# one the ship and shots only; the ship's logic runs on the even frames.
+LOGIC_PERIOD = 2
+ASTEROID_FRAME_PARITY = 1
+
+# ---- the ship --------------------------------------------------------------------------------------
+ROTATIONS = 16             # disassembly: REFLECT bit + 3 direction bits; 0 up, +1 anticlockwise
+ROTATION_PERIOD = 4        # measured: one step every 4 frames while LEFT or RIGHT is held,
+ROTATION_PHASE = 2         # on the frames after which ram[57] % 4 == 2
+LEFT_TURN, RIGHT_TURN = 1, -1  # measured: LEFT increments the heading, RIGHT decrements it
+START_X_CODE = 29          # disassembly INIT_PLAYER_X (a position code: pixel 78); measured ram[73]
+START_Y = 41               # disassembly INIT_PLAYER_Y; measured ram[74] at reset
+SHIP_HEIGHT = 5            # disassembly H_PLAYER_SHIP: 5 rows of 2 scanlines
+PLAY_HEIGHT = 89           # disassembly H_KERNEL: vertical positions wrap within 0..88
+# disassembly PlayerThrustValueTable: the velocity added per logic frame of thrust, by heading
+# (y component; the x component is the entry 4 headings on, positive = left)
+THRUST = (-127, -117, -90, -49, 0, 49, 90, 117, 127, 117, 90, 49, 0, -49, -90, -117)
+
+# ---- shots -----------------------------------------------------------------------------------------
+MAX_SHOTS = 2              # disassembly: two missile slots; measured: never more than 2 in flight
+SHOT_LAUNCH_DY = 3         # disassembly: a shot starts 3 below the ship's y (measured: ram[87])
+# disassembly MissileVerticalOffsetTable / MissileHorizOffsetTable: a shot's move per logic frame
+# by heading, before the ship's velocity is added (x positive = left)
+SHOT_STEP_DY = (-4, -3, -3, -1, 0, 1, 3, 3, 4, 3, 3, 1, 0, -1, -3, -3)
+SHOT_STEP_DX = (0, 1, 3, 3, 4, 3, 3, 1, 0, -1, -3, -3, -4, -3, -3, -1)
+# disassembly MissileRangeTable, indexed by the heading's low 3 bits only (the reflect bit is
+# dropped), so headings h and h + 8 fly equally far; a range step is lost on every frame after
+# which ram[57] % 4 == 0 (measured), the shot ends when it reaches 0.
+SHOT_RANGE = (6, 7, 7, 11, 9, 11, 7, 7)
+SHOT_RANGE_PERIOD = 4
+SHOT_RANGE_PHASE = 0
+
+
+def shot_lifetime_frames(rotation: int, launch_count: int = 0) -> int:
+    """Frames a shot is in flight (y on screen) when fired on the frame after which the counter is
+    ``launch_count`` (even: the ship's logic frames)."""
+    if not 0 <= int(rotation) < ROTATIONS:
+        raise ValueError(f"a heading is 0..{ROTATIONS - 1}, got {rotation!r}")
+    if int(launch_count) % LOGIC_PERIOD:
+        raise ValueError(f"shots are fired on even frame counts only, got {launch_count!r}")
+    first = (-int(launch_count) - SHOT_RANGE_PHASE) % SHOT_RANGE_PERIOD
+    return first + SHOT_RANGE_PERIOD * (SHOT_RANGE[int(rotation) % 8] - 1)
