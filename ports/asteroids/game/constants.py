@@ -61,3 +61,14 @@ def shot_lifetime_frames(rotation: int, launch_count: int = 0) -> int:
         raise ValueError(f"shots are fired on even frame counts only, got {launch_count!r}")
     first = (-int(launch_count) - SHOT_RANGE_PHASE) % SHOT_RANGE_PERIOD
     return first + SHOT_RANGE_PERIOD * (SHOT_RANGE[int(rotation) % 8] - 1)
+
+# ---- asteroids -------------------------------------------------------------------------------------
+# measured: every listed asteroid moves one vertical step on each frame after which ram[57] is odd
+# (up list -1, down list +1); in mode 0 (slow asteroids) every unhit asteroid moves one pixel
+# sideways every 14 frames (disassembly: the slow counter SPEED_SLOW = 7 asteroid frames).
+ASTEROID_STEP_PERIOD = 2
+ASTEROID_SIDEWAYS_PERIOD = 14
+ASTEROID_SLOW_COUNT = 7    # disassembly SPEED_SLOW ($70 >> 4), in asteroid frames
+ASTEROID_MEDIUM_COUNT = 3  # disassembly SPEED_MEDIUM (hit small asteroids in slow mode; fast mode)
+START_ASTEROIDS_PER_LIST = 2   # measured: ram[3..4] and ram[12..13] at reset; disassembly InitAsteroidObjects
+START_ASTEROID_Y = (1, 63)     # measured at reset, both lists; disassembly: 1 and 3 * (15 + 6)
