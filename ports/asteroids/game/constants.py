@@ -7,6 +7,17 @@ which the ship's logic runs."""
 
 from __future__ import annotations
 
+# ---- horizontal positions -------------------------------------------------------------------------
+# The cartridge keeps a horizontal position as a code (high nibble the HMOVE fine motion, bits 1-3
+# the coarse loop count, bit 0 the screen half). Its collision code reads the pixel column as a
+# fine term (by the high nibble) plus a coarse term (by the low nibble): disassembly
+# FineMotionPixelValues, CoarsePixelValues. The ROM's coarse table has 14 entries; the two bytes
+# after it (both 14) are what it reads for low nibbles 14 and 15, which no position the game
+# writes has.
+FINE_PIXELS = (6, 5, 4, 3, 2, 1, 0, 0, 14, 13, 12, 11, 10, 9, 8, 7)
+COARSE_PIXELS = (0, 0, 85, 0, 100, 13, 115, 28, 130, 43, 145, 58, 0, 73, 14, 14)
+SCREEN_WIDTH = 160
+
 # ---- lives and score -------------------------------------------------------------------------------
 START_LIVES = 4            # disassembly INIT_NUM_LIVES; measured: ALE lives() 4 at reset
 MAX_LIVES = 10             # disassembly MAX_NUM_LIVES: a bonus life is not given at 10
@@ -49,6 +60,8 @@ SHOT_STEP_DX = (0, 1, 3, 3, 4, 3, 3, 1, 0, -1, -3, -3, -4, -3, -3, -1)
 # which ram[57] % 4 == 0 (measured), the shot ends when it reaches 0.
 SHOT_RANGE = (6, 7, 7, 11, 9, 11, 7, 7)
 SHOT_RANGE_PERIOD = 4
+PARKED_SHOT_DX = 2         # disassembly MoveMissiles: a free slot waits two pixels east of the ship
+OFF_SCREEN_Y = 224         # disassembly VERT_OUT_OF_RANGE: a parked object's y
 SHOT_RANGE_PHASE = 0
 
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ports.asteroids.game.constants import COARSE_PIXELS, FINE_PIXELS
+
 SOURCE = "DNSDEBRO/Disassemblies @ a74a6312bac5, Atari2600/Asteroids/asteroids.asm"
 
 # ---- addresses (index into ALE's getRAM(); the 6502 address is 0x80 + index) ------------------------
@@ -78,12 +80,6 @@ PLAYER_GAME_OVER, PLAYER_KILLED, PLAYER_HYPERSPACE = 0x01, 0x02, 0x04
 PLAYER_SHIELD, PLAYER_FLIP = 0x40, 0x80
 GAME_FIRE_HELD = 0x10    # the fire button's debounce: a shot needs a press after a release
 GAME_UFO_COLLISION, GAME_UFO_IS_UFO = 0x08, 0x20
-
-# ConvertHorizPosToPixelValue adds a fine-motion term (by the code's high nibble) and a coarse term
-# (by its low nibble). The ROM's coarse table has 14 entries; the two bytes after it (both 14) are
-# what the routine reads for low nibbles 14 and 15, which no position the game writes has.
-FINE_PIXELS = (6, 5, 4, 3, 2, 1, 0, 0, 14, 13, 12, 11, 10, 9, 8, 7)
-COARSE_PIXELS = (0, 0, 85, 0, 100, 13, 115, 28, 130, 43, 145, 58, 0, 73, 14, 14)
 
 # Measured on ALE's screen (the ship facing up, its sprite's column 0 and first line): the screen
 # column of the sprite's left edge is the position pixel plus this, its top line 2 * y plus this.
@@ -186,3 +182,23 @@ ASTEROID_SCREEN_X_OFFSET = 4
 ASTEROID_SCREEN_Y_OFFSET = 20
 ASTEROID_BOX_COLUMNS = 20
 ASTEROID_BOX_LINES = 38
+
+
+def ship_bytes(ram) -> dict[str, int]:
+    """The ship's bytes under the names the JAX port's ``ship_signals`` gives them (the words
+    joined high byte first), for the lockstep comparison."""
+    r = _ram(ram)
+    out = {
+        "count": int(r[FRAME_COUNT[0]]),
+        "rotation": int(r[PLAYER_ATTRIBUTES] & ROTATION_MASK),
+        "ship_x_code": int(r[SHIP_X]), "ship_y": int(r[SHIP_Y]),
+        "subpixel_x": int(r[SHIP_SUBPIXEL[0]]), "subpixel_y": int(r[SHIP_SUBPIXEL[1]]),
+        "velocity_x": int(r[SHIP_VELOCITY_HIGH[0]] << 8 | r[SHIP_VELOCITY_LOW[0]]),
+        "velocity_y": int(r[SHIP_VELOCITY_HIGH[1]] << 8 | r[SHIP_VELOCITY_LOW[1]]),
+        "fire_held": int(bool(r[GAME_STATE] & GAME_FIRE_HELD)),
+    }
+    for i in range(len(SHOT_X)):
+        out[f"shot{i}_x"] = int(r[SHOT_X[i]])
+        out[f"shot{i}_y"] = int(r[SHOT_Y[i]])
+        out[f"shot{i}_direction"] = int(r[SHOT_DIRECTION[i]])
+    return out

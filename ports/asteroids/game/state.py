@@ -1,0 +1,23 @@
+"""The ship's state (the part of Asteroids ported so far): each field names the RAM byte it
+mirrors (ports/asteroids/reference/ram.py), kept as the cartridge keeps it so the lockstep test
+can compare byte for byte."""
+
+from __future__ import annotations
+
+import jax
+
+from jaxtari.env import pytree_dataclass
+
+
+@pytree_dataclass
+class ShipState:
+    count: jax.Array       # int32, ram[57] | ram[58] << 8: frames since power-on, 16 bits
+    rotation: jax.Array    # int32, ram[60] & 0x0F: heading 0..15, 0 up, +1 anticlockwise
+    x_code: jax.Array      # int32, ram[73]: horizontal position code (constants.FINE_PIXELS)
+    y: jax.Array           # int32, ram[74]: vertical position byte (251..255 above the top)
+    subpixel: jax.Array    # int32 (2,), ram[75], ram[76]: fractional position, x then y
+    velocity: jax.Array    # int32 (2,), ram[77] << 8 | ram[79] (x), ram[78] << 8 | ram[80] (y)
+    fire_held: jax.Array   # bool, ram[71] bit 4: the button was down on the last logic frame
+    shot_x: jax.Array      # int32 (2,), ram[83..84]: position codes
+    shot_y: jax.Array      # int32 (2,), ram[86..87]: 224 when the slot is free
+    shot_direction: jax.Array  # int32 (2,), ram[89..90]: range << 4 | heading; 0 when free
