@@ -195,3 +195,21 @@ def check_not_weaker(path: Path | str, old: dict, new: dict, *, what: str,
         raise ReplaceRefused(
             f"{path} holds a stronger {what} than this run would write ({'; '.join(lost)}); "
             f"pass {option} to write this run elsewhere, or --replace to overwrite {path}")
+
+
+def check_report_not_weaker(path: Path | str, schema: str, measures, new: dict, *, what: str,
+                            option: str = "--out") -> None:
+    """:func:`check_not_weaker` against the report at ``path`` when one of ``schema`` is there
+    (its interrupted writes recovered first); ``measures(doc)`` reads its measures. Nothing
+    readable there is nothing a report could be weaker than."""
+    import json
+
+    path = Path(path)
+    if path.parent.is_dir():
+        atomic.recover(path.parent)
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return
+    if isinstance(data, dict) and data.get("schema") == schema:
+        check_not_weaker(path, measures(data), new, what=what, option=option)

@@ -400,6 +400,14 @@ class EnvPool:
 
     def __init__(self, opts: Options):
         opts.check()
+        self._configure(opts)
+        keys = jax.vmap(jax.random.key)(jnp.asarray(opts.seeds(), jnp.int32))
+        self._state = self._initial(keys)
+        self._queue: collections.deque = collections.deque()
+        self._fresh = True  # no call received yet
+
+    def _configure(self, opts: Options) -> None:
+        """What the options alone decide: the API, the config, the compiled functions, the spaces."""
         self.opts = opts
         self.api = api_for(opts.env_type, opts.gym_reset_return_info)
         self.config = {**dataclasses.asdict(opts), "gym_reset_return_info": self.api.reset_info,
@@ -407,10 +415,6 @@ class EnvPool:
         self.num_envs = opts.num_envs
         self.all_env_ids = np.arange(opts.num_envs, dtype=np.int32)
         self._build()
-        keys = jax.vmap(jax.random.key)(jnp.asarray(opts.seeds(), jnp.int32))
-        self._state = self._initial(keys)
-        self._queue: collections.deque = collections.deque()
-        self._fresh = True  # no call received yet
 
     def _build(self) -> None:
         opts = self.opts
@@ -434,14 +438,7 @@ class EnvPool:
                                        "action_space")}}
 
     def __setstate__(self, saved: dict) -> None:
-        opts = saved["opts"]
-        self.opts = opts
-        self.api = api_for(opts.env_type, opts.gym_reset_return_info)
-        self.config = {**dataclasses.asdict(opts), "gym_reset_return_info": self.api.reset_info,
-                       "batch_size": opts.num_envs}
-        self.num_envs = opts.num_envs
-        self.all_env_ids = np.arange(opts.num_envs, dtype=np.int32)
-        self._build()
+        self._configure(saved["opts"])
         self._state = jax.tree_util.tree_map(jnp.asarray, saved["state"])
         self._queue = collections.deque(saved["queue"])
         # what a caller set on the pool (CleanRL sets single_action_space, is_vector_env, ...)

@@ -144,3 +144,18 @@ def make_repo(root: Path) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
     return root
+
+
+def evaluate_game(root: Path, game: str = "pong", base: str | None = None, **kw):
+    """The gate's verdict on ``game`` in ``root`` (against ``base`` when given), without replays."""
+    cfg = gate.load_config(root / "fidelity.toml")
+    base_cfg = gate.Artefacts(root, ref=base).config() if base else None
+    kw.setdefault("replay", None)
+    kw.setdefault("fingerprint", None)
+    return gate.evaluate(game, cfg.for_game(game), root=root, base=base, config=cfg,
+                         base_config=base_cfg, **kw)
+
+
+def commit_all(root: Path, message: str = "change") -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)

@@ -14,29 +14,13 @@ import pytest
 
 from alignment import catalog, gate
 from alignment.gate import closure, declarations, weakening
-from tests.gate_fixtures import (ALE_FINALS, git, make_repo, unaudited_mods_toml, write_audit,
-                                 write_spec, write_stress)
+from tests.gate_fixtures import (ALE_FINALS, git, unaudited_mods_toml, write_audit, write_spec,
+                                 write_stress)
+from tests.gate_fixtures import commit_all as _commit, evaluate_game as _evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def repo(tmp_path):
-    return make_repo(tmp_path)
-
-
-def _evaluate(root, game="pong", base=None, **kw):
-    cfg = gate.load_config(root / "fidelity.toml")
-    base_cfg = gate.Artefacts(root, ref=base).config() if base else None
-    kw.setdefault("replay", None)
-    kw.setdefault("fingerprint", None)
-    return gate.evaluate(game, cfg.for_game(game), root=root, base=base, config=cfg,
-                         base_config=base_cfg, **kw)
-
-
-def _commit(repo, message="change"):
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", message)
 
 
 def _branch(repo):

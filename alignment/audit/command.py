@@ -487,20 +487,8 @@ def _run_measures(*, faults: int, sample, explore: str, events: bool, llm: str) 
 
 def _check_not_weaker(out: Path, name: str, **run) -> None:
     """Refuse a run whose audit would replace ``out/<name>.json`` with one that ran less."""
-    import json
-
-    from alignment import atomic
-
-    path = Path(out) / f"{name}.json"
-    if path.parent.is_dir():
-        atomic.recover(path.parent)
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return  # nothing readable there: nothing a report could be weaker than
-    if isinstance(data, dict) and data.get("schema") == artefacts.AUDIT.schema:
-        cli_checks.check_not_weaker(path, audit_measures(data), _run_measures(**run),
-                                    what="audit")
+    cli_checks.check_report_not_weaker(Path(out) / f"{name}.json", artefacts.AUDIT.schema,
+                                       audit_measures, _run_measures(**run), what="audit")
 
 
 def _canonical(game: str) -> str:

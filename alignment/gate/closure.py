@@ -15,12 +15,10 @@ library and the pinned packages in site-packages) are versions the artefacts rec
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Optional
+
+from alignment.gate.fresh import run_json
 
 TIMEOUT_S = 300
 
@@ -157,17 +155,8 @@ def traced_modules(game: str, root: Path) -> tuple[list[Path], set[Path]]:
 
     root = Path(root).resolve()
     jax_game = catalog.entry(game).jax_game or game
-    env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "JAX_PLATFORMS": "cpu"}
-    try:
-        out = subprocess.run([sys.executable, "-c", _SCRIPT, game, jax_game], cwd=root, env=env,
-                             capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        raise TraceError(f"tracing {game}'s step took over {TIMEOUT_S} s") from None
-    if out.returncode != 0:
-        tail = (out.stderr.strip().splitlines() or ["(no output)"])[-1]
-        raise TraceError(f"{game} could not be made and traced in a fresh interpreter: {tail}")
-    found = json.loads(out.stdout.strip().splitlines()[-1])
+    found = run_json(_SCRIPT, [game, jax_game], root, timeout=TIMEOUT_S, error=TraceError,
+                     what=f"making and tracing {game}'s step", inherit_path=True)
     return [Path(f) for f in found["files"]], {Path(f) for f in found["covered"]}
 
 

@@ -12,13 +12,12 @@ data: ``{game: {"signals": {name: tolerance}, "known_ends": [...], "counterparts
 from __future__ import annotations
 
 import functools
-import json
-import os
 import subprocess
-import sys
 import tarfile
 import tempfile
 from pathlib import Path
+
+from alignment.gate.fresh import run_json
 
 TIMEOUT_S = 300
 # What a fresh interpreter needs of a tree to import the catalog and the games' mods.
@@ -46,16 +45,8 @@ class DeclarationsError(RuntimeError):
 
 
 def _run(cwd: Path) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(cwd), "JAX_PLATFORMS": "cpu"}
-    try:
-        out = subprocess.run([sys.executable, "-c", _SCRIPT], cwd=cwd, env=env,
-                             capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        raise DeclarationsError(f"reading the plug-ins took over {TIMEOUT_S} s") from None
-    if out.returncode != 0:
-        tail = (out.stderr.strip().splitlines() or ["(no output)"])[-1]
-        raise DeclarationsError(f"the plug-ins cannot be imported: {tail}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_json(_SCRIPT, [], cwd, timeout=TIMEOUT_S, error=DeclarationsError,
+                    what="reading the plug-ins")
 
 
 def current(root: Path = Path(".")) -> dict:

@@ -107,21 +107,11 @@ def robustness(
 
 def _check_not_weaker(out: Path, game: str, new: dict) -> None:
     """Refuse a run whose report would replace ``out/<game>.json`` with one that measured less."""
-    import json
-
-    from alignment import atomic, cli_checks
+    from alignment import cli_checks
     from alignment.robustness.core import report_measures
 
-    path = Path(out) / f"{game}.json"
-    if path.parent.is_dir():
-        atomic.recover(path.parent)
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return  # nothing readable there: nothing a report could be weaker than
-    if isinstance(data, dict) and data.get("schema") == artefacts.ROBUSTNESS.schema:
-        cli_checks.check_not_weaker(path, report_measures(data), new,
-                                    what="robustness report")
+    cli_checks.check_report_not_weaker(Path(out) / f"{game}.json", artefacts.ROBUSTNESS.schema,
+                                       report_measures, new, what="robustness report")
 
 
 def register(app: typer.Typer) -> None:
