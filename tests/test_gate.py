@@ -12,30 +12,14 @@ from typer.testing import CliRunner
 
 from alignment import catalog, gate
 from alignment.cli import app
-from tests.gate_fixtures import (git as _git, make_repo, unaudited_mods_toml, write_audit as _audit,
+from tests.gate_fixtures import (git as _git, unaudited_mods_toml, write_audit as _audit,
                                  write_stress as _stress)
+from tests.gate_fixtures import commit_all as _commit, evaluate_game as _evaluate
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def repo(tmp_path):
-    return make_repo(tmp_path)
-
-
-def _evaluate(root, game="pong", base=None, **kw):
-    cfg = gate.load_config(root / "fidelity.toml")
-    base_cfg = gate.Artefacts(root, ref=base).config() if base else None
-    kw.setdefault("replay", None)
-    kw.setdefault("fingerprint", None)
-    return gate.evaluate(game, cfg.for_game(game), root=root, base=base, config=cfg,
-                         base_config=base_cfg, **kw)
-
-
-def _commit(repo, message="change"):
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", message)
 
 
 # ---- the audit's figures come from its rows -----------------------------------------------------
@@ -521,6 +505,38 @@ def _full_stress_report(root: Path) -> Path:
                           runs, stats, verdict, notes, gate.current_code_hash("pong"), {"jax": "0"})
     stress_report.write(result, root / "stress")
     return root / "stress" / "pong-objects.json"
+
+
+def test_a_one_sided_report_is_re_made_with_the_verdict_its_run_wrote(tmp_path):
+    """Agents trained on the accelerator for the transfer (``--backends jax``): the gate's
+    re-made verdict is the one the run wrote, and the random policy is kept beside it."""
+    import numpy as np
+
+    from alignment.stress.core import BackendRuns, compare
+    from alignment.stress.remake import RemakeError, recomputed_verdict
+
+    runs = {"jax": BackendRuns(steps=[1024, 2048], curves=np.array([[1.0, 2.0], [3.0, 4.0]]),
+                               episodes=np.ones((2, 2), np.int64), final=np.array([2.0, 4.0]),
+                               wall_seconds=1.0, trained_steps=10, trained_seconds=1.0)}
+    random_policy = {"returns": [0.0, 1.0], "mean": 0.5}
+    stats, verdict, _ = compare(runs, random_policy)
+    assert stats["random_policy"] == random_policy
+    assert verdict["label"] == "inconclusive"
+    assert verdict["detail"] == "only jax was trained: nothing to compare it with"
+    again = recomputed_verdict({"backends": {"jax": {"final": [2.0, 4.0]}}})
+    assert (again["label"], again["detail"]) == (verdict["label"], verdict["detail"])
+    with pytest.raises(RemakeError, match="ale and jax, or one of them"):
+        recomputed_verdict({"backends": {}})
+
+
+@pytest.mark.slow  # 245 checkpoints' bootstrap intervals (1.5 min)
+def test_the_committed_accelerator_report_is_re_made_identically(tmp_path):
+    """stress/pong-pixels.json (10M steps a seed on the TPU, JAX only) as CI's verify step
+    re-makes it: identical, JSON and markdown."""
+    (tmp_path / "stress").mkdir()
+    for suffix in (".json", ".md"):
+        shutil.copy(ROOT / "stress" / f"pong-pixels{suffix}", tmp_path / "stress")
+    assert gate.verify.verify_stress(tmp_path) == ([], ["stress/pong-pixels.json"])
 
 
 @pytest.mark.slow  # three re-makes with 2,000 bootstrap resamples each (4 min under load)

@@ -271,11 +271,11 @@ def compare(runs: dict[str, BackendRuns], random_policy: dict | None = None
              "ale_over_jax": st.probability_of_improvement(fy, fx)}
             if fx.size and fy.size else None)
         stats["auc"] = st.auc_comparison(steps, {k: r.curves for k, r in runs.items()}, "jax", "ale")
-        stats["random_policy"] = random_policy
         verdict = st.verdict(x, y, None if random_policy is None else random_policy["mean"])
     else:
-        verdict = {"label": "inconclusive", "margin": None, "test": None,
-                   "detail": f"only {names[0]} was trained: nothing to compare it with"}
+        verdict = st.one_side_verdict(names[0])
+    if random_policy is not None:
+        stats["random_policy"] = random_policy
     return stats, verdict, notes
 
 

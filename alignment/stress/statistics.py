@@ -241,6 +241,13 @@ def seeds_needed(sd: float, diff: float, margin: float, alpha: float = ALPHA,
     return int(math.ceil(2 * (sd * (z_a + z_b) / gap) ** 2))
 
 
+def one_side_verdict(trained: str) -> dict:
+    """The verdict of a report with one backend's runs (e.g. agents trained on the accelerator for
+    the transfer to ALE): nothing to compare them with."""
+    return {"label": "inconclusive", "margin": None, "test": None,
+            "detail": f"only {trained} was trained: nothing to compare it with"}
+
+
 def verdict(x, y, random_return: float | None, *, margin: float | None = None,
             names=("jax", "ale"), fraction: float | None = None, unit: str = "seeds") -> dict:
     """The equivalence verdict on final returns ``x`` (JAX) against ``y`` (ALE, the reference),
