@@ -85,3 +85,46 @@ ASTEROID_SLOW_COUNT = 7    # disassembly SPEED_SLOW ($70 >> 4), in asteroid fram
 ASTEROID_MEDIUM_COUNT = 3  # disassembly SPEED_MEDIUM (hit small asteroids in slow mode; fast mode)
 START_ASTEROIDS_PER_LIST = 2   # measured: ram[3..4] and ram[12..13] at reset; disassembly InitAsteroidObjects
 START_ASTEROID_Y = (1, 63)     # measured at reset, both lists; disassembly: 1 and 3 * (15 + 6)
+
+# ---- the asteroid field (ports/asteroids/game/field.py) ---------------------------------------------
+# The two lists live in RAM as three 18-byte arrays (y, position code, attributes), slots 0-8 the
+# up-drifting list and 9-17 the down-drifting one, each sorted by height and ended by a y of 224
+# (disassembly: asteroidVertPos, asteroidHorizPos, asteroidAttributes; measured at reset).
+LIST_SLOTS = 9
+UP_FIRST, DOWN_FIRST = 0, 9
+FIELD_SLOTS = 2 * LIST_SLOTS
+# Attribute bits (disassembly ASTEROID_*): bit 7 fast, bit 6 hit (debris), bits 4-5 size
+# (0, 1 large; 2 medium; 3 small), bit 3 drifting left, bits 0-2 colour.
+ATTR_FAST, ATTR_HIT, ATTR_LEFT = 0x80, 0x40, 0x08
+ATTR_TYPE_SHIFT = 4        # attributes >> 4: fast, hit and size as the delay table's index
+ATTR_TYPE_MASK = 0x07      # hit and size bits after the shift (mode 0 ignores the fast bit)
+ATTR_SIZE_MASK = 0x03
+# disassembly AsteroidUpperBound / AsteroidLowerBound by size (0..3): an up-drifting asteroid at
+# the top is dropped when its y reaches minus its height; a down-drifting one at the bottom gets
+# its copy above the top when its y reaches the kernel height + 1 minus its height
+ASTEROID_HEIGHTS = (15, 15, 7, 4)  # disassembly H_LARGE/H_MEDIUM/H_SMALL_ASTEROID
+UPPER_BOUND = tuple((-h) & 0xFF for h in ASTEROID_HEIGHTS)
+LOWER_BOUND = tuple(PLAY_HEIGHT + 1 - h for h in ASTEROID_HEIGHTS)
+# disassembly asteroidHorizSpeed and ProcessAsteroidCalculations: two down-counters in one byte
+# (high nibble from 7, low from 3), both lowered by one on each asteroid frame; a nibble run out
+# is reloaded and raises its bit in the delay bits that frame.
+SPEED_TICK = 0x11
+SPEED_SLOW_RELOAD = 0x70
+SPEED_MEDIUM_RELOAD = 0x03
+SPEED_SLOW_DONE_BELOW = 0x10
+SPEED_MEDIUM_MASK = 0x0F
+START_SPEED = SPEED_SLOW_RELOAD | SPEED_MEDIUM_RELOAD  # disassembly; measured ram[59] 115 at reset
+DELAY_SLOW, DELAY_MEDIUM = 0x80, 0x40  # disassembly ASTEROID_HORIZ_DELAY_*
+# disassembly AsteroidHorizDelayValues, slow half (mode 0), by (attributes >> 4) & 7: an asteroid
+# moves sideways on the frames its entry's bit is raised; 0 would move it every asteroid frame
+HORIZONTAL_DELAY = (DELAY_SLOW,) * 7 + (DELAY_MEDIUM,)
+
+# Measured at reset (ale-py 0.12.1, every seed alike): the field's bytes ram[3..56] and ram[59],
+# the random number ram[1..2], the list ends ram[92..93], the collision bytes ram[66] and ram[97].
+START_RANDOM = (4, 96)
+START_FIELD_Y = (1, 63, 224, 0, 0, 0, 0, 0, 0, 1, 63, 224, 0, 0, 0, 0, 0, 0)
+START_FIELD_X = (71, 135, 0, 0, 0, 0, 0, 0, 0, 22, 54, 0, 0, 0, 0, 0, 0, 0)
+START_FIELD_ATTRIBUTES = (12, 24, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0)
+START_LIST_END = (1, 10)
+START_ASTEROID_COLLISION = 198  # disassembly: the reset leaves a position code there (non-zero)
+START_OBJECT_COLLISION = 0

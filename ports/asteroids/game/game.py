@@ -15,11 +15,12 @@ import numpy as np
 from jaxtari.env import NUM_FULL_ACTIONS, joystick
 
 from . import constants as c
-from . import ship
-from .state import ShipState
+from . import field, ship
+from .state import FieldState, GameState, ShipState
 
 COUNTER_MASK = 0xFFFF
 COUNT_LOW_BYTE = 0xFF  # ram[57]: the reference compares the counter's low byte
+FIELD_RAM = 3          # ram[3]: the field's first byte
 
 
 def reset_ship() -> ShipState:
@@ -84,4 +85,61 @@ def ship_signals(state: ShipState) -> dict[str, np.ndarray]:
     for i in range(c.MAX_SHOTS):
         for name in ("x", "y", "direction"):
             out[f"shot{i}_{name}"] = np.asarray(getattr(s, f"shot_{name}"))[..., i]
+    return out
+
+
+# ---- the whole frame: ship and field ---------------------------------------------------------------
+
+def reset() -> GameState:
+    """ALE's state after reset (measured: every seed starts alike)."""
+    return GameState(ship=reset_ship(), field=FieldState(
+        memory=field.start_memory(), speed=jnp.int32(c.START_SPEED),
+        random=jnp.asarray(np.asarray(c.START_RANDOM, np.int32)),
+        list_end=jnp.asarray(np.asarray(c.START_LIST_END, np.int32)),
+        asteroid_collision=jnp.int32(c.START_ASTEROID_COLLISION),
+        object_collision=jnp.int32(c.START_OBJECT_COLLISION)))
+
+
+def _overscan(f: FieldState) -> FieldState:
+    """The end of every frame: the list ends found again, then the collision step (a pending
+    hit is split, else one object is checked)."""
+    return f.replace(list_end=field.list_ends(f.memory), asteroid_collision=jnp.int32(0))
+
+
+@jax.jit
+def step(state: GameState, ale_action) -> GameState:
+    """One emulator frame: the counter, the random number, the ship's logic (even frames) or the
+    asteroids' moves (odd frames), then the overscan's checks."""
+    s = state.ship.replace(count=(state.ship.count + 1) & COUNTER_MASK)
+    f = state.field.replace(random=field.next_random(state.field.random))
+    asteroid_frame = s.count % c.LOGIC_PERIOD == c.ASTEROID_FRAME_PARITY
+    moved = _logic_frame(s, ale_action)
+    s = jax.tree.map(lambda a, b: jnp.where(asteroid_frame, b, a), moved, s)
+    memory, speed, list_end = field.asteroid_frame(f.memory, f.speed, f.list_end)
+    f = jax.tree.map(lambda a, b: jnp.where(asteroid_frame, a, b),
+                     f.replace(memory=memory, speed=speed, list_end=list_end), f)
+    return GameState(ship=s, field=_overscan(f))
+
+
+@jax.jit
+def rollout(state: GameState, ale_actions) -> GameState:
+    """The states after each of ``ale_actions`` (int32 (T,)), stacked on a leading axis."""
+    def frame(s, a):
+        s = step(s, a)
+        return s, s
+
+    return jax.lax.scan(frame, state, jnp.asarray(ale_actions, jnp.int32))[1]
+
+
+def field_signals(state: GameState) -> dict[str, np.ndarray]:
+    """The field's RAM-mirrored bytes by the reference's names (ram.field_bytes), for one state
+    or a stack of them."""
+    f = jax.device_get(state.field)
+    mem = np.asarray(f.memory)
+    out = {f"ram{field.Y0 + i + FIELD_RAM}": mem[..., i] for i in range(3 * c.FIELD_SLOTS)}
+    out["speed"] = np.asarray(f.speed)
+    out["random_low"], out["random_high"] = np.asarray(f.random)[..., 0], np.asarray(f.random)[..., 1]
+    out["up_end"], out["down_end"] = np.asarray(f.list_end)[..., 0], np.asarray(f.list_end)[..., 1]
+    out["asteroid_collision"] = np.asarray(f.asteroid_collision)
+    out["object_collision"] = np.asarray(f.object_collision)
     return out

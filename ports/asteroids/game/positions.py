@@ -40,3 +40,17 @@ _WEST_JUMPS.update({0x64 + i: 0x82 + i for i in range(12)})
 
 EAST = _table(-FINE_STEP, _EAST_JUMPS)
 WEST = _table(FINE_STEP, _WEST_JUMPS)
+
+# The asteroids move through the same kind of rule in another routine (disassembly
+# MoveObjectHorizontally with its East/WestTravelingObjectHorizAdjustment tables). It agrees with
+# the ship's tables on every code an asteroid reaches except the shared-pixel codes and one coarse
+# edge: going east 0x83 falls through its table's empty entry into the westward sum (0x92) and
+# 0x8C does the same (0x9B); going west 0x65 lands on 0xA3 and 0x6C reads an empty entry (0).
+_ASTEROID_EAST_DIFFERS = {0x83: 0x92, 0x8C: 0x9B}
+_ASTEROID_WEST_DIFFERS = {0x65: 0xA3, 0x6C: 0x00}
+ASTEROID_EAST = EAST.copy()
+ASTEROID_WEST = WEST.copy()
+for _code, _target in _ASTEROID_EAST_DIFFERS.items():
+    ASTEROID_EAST[_code] = _target
+for _code, _target in _ASTEROID_WEST_DIFFERS.items():
+    ASTEROID_WEST[_code] = _target

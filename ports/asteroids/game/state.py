@@ -1,4 +1,4 @@
-"""The ship's state (the part of Asteroids ported so far): each field names the RAM byte it
+"""Asteroids' state: the ship and the asteroid field; each field names the RAM byte it
 mirrors (ports/asteroids/reference/ram.py), kept as the cartridge keeps it so the lockstep test
 can compare byte for byte."""
 
@@ -21,3 +21,19 @@ class ShipState:
     shot_x: jax.Array      # int32 (2,), ram[83..84]: position codes
     shot_y: jax.Array      # int32 (2,), ram[86..87]: 224 when the slot is free
     shot_direction: jax.Array  # int32 (2,), ram[89..90]: range << 4 | heading; 0 when free
+
+
+@pytree_dataclass
+class FieldState:
+    memory: jax.Array      # int32 (54 + pad,), ram[3..56]: 18 ys, 18 position codes, 18 attributes
+    speed: jax.Array       # int32, ram[59]: the asteroids' sideways speed counters
+    random: jax.Array      # int32 (2,), ram[1], ram[2]: the random number, low byte first
+    list_end: jax.Array    # int32 (2,), ram[92], ram[93]: each list's last listed slot
+    asteroid_collision: jax.Array  # int32, ram[66]: non-zero when a hit asteroid awaits splitting
+    object_collision: jax.Array    # int32, ram[97]: which object the collision check takes next
+
+
+@pytree_dataclass
+class GameState:
+    ship: ShipState
+    field: FieldState

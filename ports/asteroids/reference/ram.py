@@ -202,3 +202,21 @@ def ship_bytes(ram) -> dict[str, int]:
         out[f"shot{i}_y"] = int(r[SHOT_Y[i]])
         out[f"shot{i}_direction"] = int(r[SHOT_DIRECTION[i]])
     return out
+
+
+ASTEROID_COLLISION = 66  # $C2 non-zero while a hit asteroid waits to be split (disassembly)
+OBJECT_COLLISION = 97    # $E1 the round robin of collision checks: bit 7 a shot's turn, bit 6
+                         # which shot, bits 0-1 the other objects' (UFO shot, UFO, ship)
+
+
+def field_bytes(ram) -> dict[str, int]:
+    """The asteroid field's bytes (ram[3..56], the speed counters, the random number, the list
+    ends, the collision bytes) under the names the JAX port's ``field_signals`` gives them."""
+    r = _ram(ram)
+    out = {f"ram{a}": int(r[a]) for a in range(ASTEROID_Y, ASTEROID_ATTRIBUTES + 2 * LIST_LENGTH)}
+    out["speed"] = int(r[ASTEROID_SPEED])
+    out["random_low"], out["random_high"] = int(r[RANDOM[0]]), int(r[RANDOM[1]])
+    out["up_end"], out["down_end"] = int(r[UP_LIST_END]), int(r[DOWN_LIST_END])
+    out["asteroid_collision"] = int(r[ASTEROID_COLLISION])
+    out["object_collision"] = int(r[OBJECT_COLLISION])
+    return out
