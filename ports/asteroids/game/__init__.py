@@ -1,4 +1,7 @@
 """Asteroids' JAX side, being ported: :mod:`.constants` (the cartridge's numbers, each with its
-source), :mod:`.positions` (the ROM's one-pixel move tables), and the ship (:mod:`.state`,
-:mod:`.ship`, :mod:`.game`: one emulator frame a step, in lockstep with ALE's RAM where nothing
-collides). Relative imports only: this package moves to ``jaxtari/games/asteroids/``."""
+source), :mod:`.positions` (the ROM's one-pixel move tables), the state (:mod:`.state`), the
+ship (:mod:`.ship`), the asteroid field (:mod:`.field`), collisions and scoring
+(:mod:`.collisions`), splitting and waves (:mod:`.spawn`), hyperspace, deaths and the game's end
+(:mod:`.player`), and :mod:`.game` (one emulator frame a step, every mirrored RAM byte equal to
+ALE's on every frame of whole games). No render, objects or ``Game`` subclass yet. Relative
+imports only: this package moves to ``jaxtari/games/asteroids/``."""

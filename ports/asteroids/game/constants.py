@@ -128,3 +128,65 @@ START_FIELD_ATTRIBUTES = (12, 24, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 
 START_LIST_END = (1, 10)
 START_ASTEROID_COLLISION = 198  # disassembly: the reset leaves a position code there (non-zero)
 START_OBJECT_COLLISION = 0
+
+# ---- collisions (ports/asteroids/game/collisions.py) -------------------------------------------------
+# disassembly CheckAsteroidCollisions / CheckObjectCollisions: boxes in the collision code's own
+# coordinates (top = y + 17, an asteroid's y read 3 lower), heights and widths by object id
+COLLISION_TOP = 17
+ASTEROID_TOP_DROP = 3
+ASTEROID_BOX_REACH = 15    # the pre-filter's reach below an asteroid's top
+ID_SHIP, ID_SHOT1, ID_SHOT2 = 4, 7, 8   # disassembly ID_* (0..3 are the asteroid sizes)
+BOX_HEIGHT = (14, 14, 6, 3, 4, 4, 6, 2, 2, 2)  # disassembly ObjectRectangleHeightValues
+BOX_WIDTH = (15, 15, 7, 3, 4, 4, 6, 2, 2, 2)   # disassembly ObjectBoundingBoxWidthValues
+HIT_MARK = 0x44            # a hit asteroid: the hit bit and colour 4 (disassembly ASTEROID_HIT | 4)
+# the collision round robin in ram[97]: bit 7 a shot's turn (bit 6 which), else bits 0-1 count
+# the other objects (0 the UFO's shot, 1 the UFO, 2 the ship)
+ROBIN_SHOT_TURN, ROBIN_WHICH_SHOT = 0x80, 0x40
+ROBIN_OTHERS_MASK = 0x03
+ROBIN_SHIP = 2
+KILLED, HYPERSPACE, GAME_OVER_FLAG = 0x02, 0x04, 0x01  # disassembly playerState bits (ram[72])
+EXPLODING = 0x80           # disassembly: a kill sets the feature timer ram[94] to 128
+# disassembly PointsLowTable by size, BCD tens (large 20, medium 50, small 100)
+POINTS_BCD = (0x02, 0x02, 0x05, 0x10)
+BONUS_THOUSANDS_DIGITS = (0x0, 0x5)  # disassembly: mode 0's bonus ship when the thousands end in 0 or 5
+LIVES_STEP = 0x10          # lives are ram[60]'s high nibble
+LIVES_FIELD = 0xF0
+MAX_LIVES_FIELD = MAX_LIVES << 4
+
+# ---- splitting and waves (ports/asteroids/game/spawn.py) -----------------------------------------
+SIZE_BITS_MEDIUM, SIZE_BITS_SMALL = 0x20, 0x30     # attribute size bits (disassembly)
+SIZE_BITS_MASK = 0x30
+PIECE_RANDOM_MASK = 0x8F   # a piece keeps the random number's fast, direction and colour bits
+SECOND_PIECE_RANDOM_MASK = 0x87  # the second medium takes the first's direction, reversed
+SECOND_PIECE_DROP = 10  # disassembly: H_MEDIUM_ASTEROID + 3 below the first piece
+MEDIUM_WRAP_FROM = PLAY_HEIGHT - (7 - 1)   # a new medium this low is copied above the top
+SMALL_WRAP_FROM = PLAY_HEIGHT - (4 - 1)    # a new small this low likewise
+SECOND_BELOW_FROM = PLAY_HEIGHT - (7 + 3)  # a first piece this low puts the second above the top
+SECOND_WRAP_FROM = PLAY_HEIGHT - 6         # a second piece this low is copied above the top
+# disassembly CheckForSpaceToSpawnNewAsteroid: no second medium once a list's end reaches this
+ROOM_UP, ROOM_DOWN = 6, 15
+# disassembly InitAsteroidObjects: the wave's asteroids per list by score (thousands byte, BCD)
+WAVE_MORE_FROM, WAVE_MOST_FROM = 0x01, 0x15
+WAVE_ATTRIBUTE_MASK = 0x1F  # large, direction, colour from the random number
+WAVE_FIRST_Y, WAVE_STEP_Y = 1, 21   # disassembly: 1, then (H_LARGE_ASTEROID + 6) steps
+WAVE_LAST_Y = 3 * WAVE_STEP_Y
+WAVE_MIDDLE_X_MASK, WAVE_MIDDLE_X = 0xE0, 0x0A  # the middle ones' codes: a random fine value, coarse 5
+# disassembly PseudoRandomHorizPositionCoarseValues (by the random high byte's low 3 bits)
+RANDOM_COARSE = (0x06, 0x04, 0x05, 0x06, 0x07, 0x09, 0x07, 0x05)
+FINE_MASK = 0xF0
+UNUSED_FINE, UNUSED_FINE_REPLACEMENT = 0x70, 0x80
+
+# ---- the player: hyperspace, death, respawn (ports/asteroids/game/player.py) ------------------------
+HYPERSPACE_TIME = 31       # disassembly MAX_HYPERSPACE_TIME: logic frames away after a warp
+RESPAWN_WAIT = 63          # disassembly: the feature timer after an explosion, in logic frames
+EXPLOSION_END_STEP = 3     # disassembly: the explosion ends when (timer >> 1) & 7 reaches 3
+EXPLOSION_STEP_MASK = 0x7
+HYPERSPACE_Y_SPAN = PLAY_HEIGHT - 2 * SHIP_HEIGHT  # disassembly: the warp's y is random low / 2 below this
+FEATURE_FLAGS = 0xC4       # disassembly: flip, shield and hyperspace flags, cleared without DOWN
+GAME_OVER_COUNT = 0x100    # disassembly: the frame counter restarts at 256 when the game ends
+# disassembly CheckForFreeCenterSpace: a killed ship waits while an asteroid is near the middle
+CENTRE_COARSE_MASK = 0x0F
+CENTRE_COARSE = 0x0D
+BESIDE_COARSE = (0x0B, 0x02)
+CENTRE_ROWS = (START_Y - (SHIP_HEIGHT * 6 + 3), START_Y + SHIP_HEIGHT * 4 + 3)   # 8..63
+BESIDE_ROWS = (START_Y - (SHIP_HEIGHT * 3 + 2), START_Y + SHIP_HEIGHT * 3)       # 24..55

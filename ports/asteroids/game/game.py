@@ -1,10 +1,12 @@
-"""Asteroids' ship, one emulator frame a step (the first mechanics of the port; no asteroids,
-collisions, render or ``Game`` subclass yet). The cartridge alternates frames: the ship's logic
-runs only on frames after which the counter is even (the odd ones move the asteroids).
+"""Asteroids, one emulator frame a step (no render, objects or ``Game`` subclass yet). The
+cartridge alternates frames: the ship's logic runs on frames after which the counter is even, the
+asteroids move on the odd ones; every frame ends with the overscan's checks (a new wave, a hit
+asteroid split, the ship's respawn, or one object's collision check).
 
-``reset_ship()`` is ALE's state after reset (ram[57..90] as measured there); ``step_ship(state,
-ale_action)`` advances one frame; ``ship_signals(state)`` gives the RAM-mirrored bytes the
-lockstep test compares with ALE."""
+``reset()`` is ALE's state after reset (measured); ``step(state, ale_action)`` advances one frame
+and ``rollout`` a sequence; ``signals(state)`` gives every RAM-mirrored byte by the names of
+``reference.ram.all_bytes``, which the lockstep tests compare with ALE. ``reset_ship``/
+``step_ship`` fly the ship alone (no asteroids, no deaths), as the ship's own tests use it."""
 
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ import numpy as np
 from jaxtari.env import NUM_FULL_ACTIONS, joystick
 
 from . import constants as c
-from . import field, ship
-from .state import FieldState, GameState, ShipState
+from . import collisions, field, player, ship, spawn
+from .state import FieldState, GameState, PlayerState, ShipState
 
 COUNTER_MASK = 0xFFFF
 COUNT_LOW_BYTE = 0xFF  # ram[57]: the reference compares the counter's low byte
@@ -88,7 +90,7 @@ def ship_signals(state: ShipState) -> dict[str, np.ndarray]:
     return out
 
 
-# ---- the whole frame: ship and field ---------------------------------------------------------------
+# ---- the whole frame: ship, field, player ----------------------------------------------------------
 
 def reset() -> GameState:
     """ALE's state after reset (measured: every seed starts alike)."""
@@ -97,13 +99,73 @@ def reset() -> GameState:
         random=jnp.asarray(np.asarray(c.START_RANDOM, np.int32)),
         list_end=jnp.asarray(np.asarray(c.START_LIST_END, np.int32)),
         asteroid_collision=jnp.int32(c.START_ASTEROID_COLLISION),
-        object_collision=jnp.int32(c.START_OBJECT_COLLISION)))
+        object_collision=jnp.int32(c.START_OBJECT_COLLISION)),
+        player=PlayerState(lives=jnp.int32(c.START_LIVES), score=jnp.zeros((2,), jnp.int32),
+                           reserved=jnp.int32(c.START_LIVES << 4), flags=jnp.int32(0),
+                           feature_timer=jnp.int32(0), respawn_y=jnp.int32(0)))
 
 
-def _overscan(f: FieldState) -> FieldState:
-    """The end of every frame: the list ends found again, then the collision step (a pending
-    hit is split, else one object is checked)."""
-    return f.replace(list_end=field.list_ends(f.memory), asteroid_collision=jnp.int32(0))
+def _select(pred, a, b):
+    return jax.tree.map(lambda x, y: jnp.where(pred, x, y), a, b)
+
+
+def _collide(s, f, p, list_end):
+    """One object of the round robin checked against the field (collisions.py)."""
+    timer_ready = (p.feature_timer & field.SIGN_BIT) == 0
+    check, robin = collisions.robin(f.object_collision, s.shot_direction != 0, timer_ready)
+    shot = jnp.where(check == collisions.CHECK_SHOT2, 1, 0)
+    is_ship = check == collisions.CHECK_SHIP
+    y = jnp.where(is_ship, s.y, s.shot_y[shot])
+    code = jnp.where(is_ship, s.x_code, s.shot_x[shot])
+    kind = jnp.where(is_ship, c.ID_SHIP, jnp.where(shot == 1, c.ID_SHOT2, c.ID_SHOT1))
+    mem, hit, marked, score, lives = collisions.check_object(f.memory, list_end, y, code, kind,
+                                                             p.score, p.lives)
+    checked = check != collisions.CHECK_NONE
+    hit = hit & checked
+    ended = hit & ~is_ship & (jnp.arange(c.MAX_SHOTS) == shot)
+    s = s.replace(shot_direction=jnp.where(ended, 0, s.shot_direction))
+    killed = hit & is_ship
+    p = p.replace(score=jnp.where(hit, score, p.score), lives=jnp.where(hit, lives, p.lives),
+                  flags=jnp.where(killed, p.flags | c.KILLED, p.flags),
+                  feature_timer=jnp.where(killed, c.EXPLODING, p.feature_timer))
+    f = f.replace(memory=jnp.where(checked, mem, f.memory), object_collision=robin,
+                  asteroid_collision=jnp.where(hit, marked, f.asteroid_collision))
+    return s, f, p
+
+
+def _overscan(s, f, p):
+    """The end of every frame: the list ends found again; a new wave when both lists are empty;
+    else a pending hit split; else (game on) the ship's respawn when it is due, or one object's
+    collision check."""
+    mem = f.memory
+    list_end = field.list_ends(mem)
+    empty = field.both_lists_empty(mem)
+    pending = f.asteroid_collision != 0
+
+    wave_mem, wave_end, wave_random = spawn.new_wave(mem, f.random, p.score[0])
+    waved = f.replace(memory=wave_mem, list_end=wave_end, random=wave_random)
+
+    split_mem, up_end, r = spawn.split_list(mem, c.UP_FIRST, list_end[0], f.random)
+    split_mem, down_end, r = spawn.split_list(split_mem, c.DOWN_FIRST, list_end[1], r)
+    # a list emptied by the pass leaves its end one below its first slot, as a byte (255)
+    split_end = jnp.stack([up_end, down_end]).astype(jnp.int32) & field.BYTE
+    split = f.replace(memory=split_mem, list_end=split_end,
+                      random=r, asteroid_collision=jnp.int32(0))
+
+    f = f.replace(list_end=list_end)
+    over = (p.flags & c.GAME_OVER_FLAG) != 0
+    off = s.y == c.OFF_SCREEN_Y
+    due = off & (p.feature_timer == 0)
+    back_s, back_p = player.respawn(s, p, mem)
+    hit_s, hit_f, hit_p = _collide(s, f, p, list_end)
+    calm = ~empty & ~pending
+    checking = calm & ~over & ~due & (~off | (s.shot_direction != 0).any())
+    respawning = calm & ~over & due
+
+    s = _select(checking, hit_s, _select(respawning, back_s, s))
+    p = _select(checking, hit_p, _select(respawning, back_p, p))
+    f = _select(empty, waved, _select(pending, split, _select(checking, hit_f, f)))
+    return s, f, p
 
 
 @jax.jit
@@ -112,13 +174,15 @@ def step(state: GameState, ale_action) -> GameState:
     asteroids' moves (odd frames), then the overscan's checks."""
     s = state.ship.replace(count=(state.ship.count + 1) & COUNTER_MASK)
     f = state.field.replace(random=field.next_random(state.field.random))
+    p = state.player
     asteroid_frame = s.count % c.LOGIC_PERIOD == c.ASTEROID_FRAME_PARITY
-    moved = _logic_frame(s, ale_action)
-    s = jax.tree.map(lambda a, b: jnp.where(asteroid_frame, b, a), moved, s)
+    flown, played = player.ship_frame(s, p, f.random, ale_action)
+    s = _select(asteroid_frame, s, flown)
+    p = _select(asteroid_frame, p, played)
     memory, speed, list_end = field.asteroid_frame(f.memory, f.speed, f.list_end)
-    f = jax.tree.map(lambda a, b: jnp.where(asteroid_frame, a, b),
-                     f.replace(memory=memory, speed=speed, list_end=list_end), f)
-    return GameState(ship=s, field=_overscan(f))
+    f = _select(asteroid_frame, f.replace(memory=memory, speed=speed, list_end=list_end), f)
+    s, f, p = _overscan(s, f, p)
+    return GameState(ship=s, field=f, player=p)
 
 
 @jax.jit
@@ -143,3 +207,18 @@ def field_signals(state: GameState) -> dict[str, np.ndarray]:
     out["asteroid_collision"] = np.asarray(f.asteroid_collision)
     out["object_collision"] = np.asarray(f.object_collision)
     return out
+
+
+def player_signals(state: GameState) -> dict[str, np.ndarray]:
+    """The player's RAM-mirrored bytes by the reference's names (ram.player_bytes)."""
+    p = jax.device_get(state.player)
+    score = np.asarray(p.score)
+    return {"lives": np.asarray(p.lives), "score_thousands": score[..., 0],
+            "score_tens": score[..., 1], "reserved": np.asarray(p.reserved),
+            "player_flags": np.asarray(p.flags), "feature_timer": np.asarray(p.feature_timer),
+            "respawn_y": np.asarray(p.respawn_y)}
+
+
+def signals(state: GameState) -> dict[str, np.ndarray]:
+    """Every RAM-mirrored byte of the port (ship, field, player)."""
+    return {**ship_signals(state.ship), **field_signals(state), **player_signals(state)}

@@ -4,8 +4,8 @@ bytes and position codes); each phase names the disassembly routine it follows (
 disassembly DNSDEBRO/Disassemblies @ a74a6312bac5, Atari2600/Asteroids/asteroids.asm) and
 tests/ports/test_asteroids_ship.py holds the result against ALE frame by frame.
 
-Not modelled yet: hyperspace (DOWN alone), the ship's death and respawn, shots ending on an
-asteroid; the lockstep test stops where ALE reaches one of these."""
+Hyperspace, the explosion and the respawn are player.py's; shots ending on an asteroid are
+collisions.py's."""
 
 from __future__ import annotations
 

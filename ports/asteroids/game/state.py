@@ -33,7 +33,20 @@ class FieldState:
     object_collision: jax.Array    # int32, ram[97]: which object the collision check takes next
 
 
+
+
+@pytree_dataclass
+class PlayerState:
+    lives: jax.Array       # int32, ram[60] >> 4
+    score: jax.Array       # int32 (2,), ram[61] (thousands, BCD), ram[62] (hundreds and tens, BCD)
+    reserved: jax.Array    # int32, ram[63]: the other player's attributes (cleared at a respawn)
+    flags: jax.Array       # int32, ram[72]: game over, killed, hyperspace armed (constants)
+    feature_timer: jax.Array  # int32, ram[94]: 128+ exploding, then the wait; hyperspace's wait
+    respawn_y: jax.Array   # int32, ram[95]: the height the ship comes back at
+
+
 @pytree_dataclass
 class GameState:
     ship: ShipState
     field: FieldState
+    player: PlayerState

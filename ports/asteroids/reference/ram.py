@@ -220,3 +220,18 @@ def field_bytes(ram) -> dict[str, int]:
     out["asteroid_collision"] = int(r[ASTEROID_COLLISION])
     out["object_collision"] = int(r[OBJECT_COLLISION])
     return out
+
+
+def player_bytes(ram) -> dict[str, int]:
+    """Lives, score, the other player's attributes, the player state, the feature timer and the
+    respawn height under the names the JAX port's ``player_signals`` gives them."""
+    r = _ram(ram)
+    return {"lives": int(r[PLAYER_ATTRIBUTES] >> LIVES_SHIFT), "score_thousands": int(r[SCORE[0]]),
+            "score_tens": int(r[SCORE[1]]), "reserved": int(r[RESERVED_PLAYER[0]]),
+            "player_flags": int(r[PLAYER_STATE]), "feature_timer": int(r[FEATURE_TIMER]),
+            "respawn_y": int(r[RESPAWN_Y])}
+
+
+def all_bytes(ram) -> dict[str, int]:
+    """Every byte the JAX port mirrors (ship, field, player)."""
+    return {**ship_bytes(ram), **field_bytes(ram), **player_bytes(ram)}

@@ -1,0 +1,103 @@
+"""The player's side of a frame beyond flying: hyperspace, the explosion, lives, the respawn and
+the game's end (public disassembly DNSDEBRO/Disassemblies @ a74a6312bac5,
+Atari2600/Asteroids/asteroids.asm: ProcessShipCalculations, CheckActivePlayerShipFeatures,
+CheckToActivatePlayerShipFeatures, .checkToReduceNumberOfLives, CheckToSpawnNewPlayerShip,
+CheckForFreeCenterSpace).
+
+On a logic frame the controls are read only while the ship is on the screen and not exploding.
+DOWN alone arms hyperspace on one logic frame and warps on the next: the ship leaves the screen
+for 31 logic frames and comes back at a random place. A hit ship explodes for 6 logic frames, is
+taken off with a life and its heading, and waits 63 logic frames; then it comes back at the
+start as soon as no asteroid is near the middle."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from jaxtari.env import joystick
+
+from . import constants as c
+from . import ship
+from .field import BYTE, OFF, SIGN_BIT, Y0, X0
+from .spawn import random_code
+
+EXPLODING = c.EXPLODING
+LIVES_FIELD_SHIFT = 4
+
+
+def ship_frame(s, p, random, ale_action):
+    """One logic frame of the ship and the player (s: ShipState, p: PlayerState)."""
+    joy = joystick(ale_action)
+    off = s.y == OFF
+    timer = p.feature_timer
+    over = ((p.lives << LIVES_FIELD_SHIFT) | p.reserved) & c.LIVES_FIELD == 0
+    newly_over = over & ((p.flags & c.GAME_OVER_FLAG) == 0)
+    flags = jnp.where(newly_over, p.flags | c.GAME_OVER_FLAG, p.flags)
+    count = jnp.where(newly_over, c.GAME_OVER_COUNT, s.count)
+
+    exploding = (timer & SIGN_BIT) != 0
+    timer = jnp.where(~over & (timer != 0) & ~exploding, timer - 1, timer)
+    controls = ~over & ~off & ~exploding
+
+    down_alone = joy.down & ~joy.up & ~joy.left & ~joy.right
+    armed = (flags & c.HYPERSPACE) != 0
+    warp = controls & down_alone & armed
+    flags = jnp.where(controls & down_alone & ~armed, flags | c.HYPERSPACE, flags)
+    flags = jnp.where(controls & ~down_alone, flags & ~c.FEATURE_FLAGS & BYTE, flags)
+
+    flown = _fly(s, joy)
+    s = jax.tree.map(lambda a, b: jnp.where(controls & ~warp, a, b), flown, s)
+
+    half = random[0] >> 1
+    zero2 = jnp.zeros_like(s.subpixel)
+    s = jax.tree.map(lambda a, b: jnp.where(warp, a, b), s.replace(
+        y=jnp.int32(OFF), x_code=random_code(random), subpixel=zero2, velocity=zero2), s)
+    flags = jnp.where(warp, flags & ~(c.HYPERSPACE | c.KILLED) & BYTE, flags)
+    respawn_y = jnp.where(warp, jnp.where(half >= c.HYPERSPACE_Y_SPAN, half - c.HYPERSPACE_Y_SPAN,
+                                          half), p.respawn_y)
+    timer = jnp.where(warp, c.HYPERSPACE_TIME, timer)
+
+    # the explosion: the timer counts up from 128; at its end the ship is taken off
+    exploding = (timer & SIGN_BIT) != 0
+    timer = jnp.where(exploding, (timer + 1) & BYTE, timer)
+    ends = exploding & (((timer >> 1) & c.EXPLOSION_STEP_MASK) == c.EXPLOSION_END_STEP)
+    lives = jnp.where(ends, p.lives - 1, p.lives)
+    s = jax.tree.map(lambda a, b: jnp.where(ends, a, b), s.replace(
+        y=jnp.int32(OFF), x_code=jnp.int32(c.START_X_CODE), rotation=jnp.int32(0)), s)
+    timer = jnp.where(ends, c.RESPAWN_WAIT, timer)
+    respawn_y = jnp.where(ends, c.START_Y, respawn_y)
+
+    s = s.replace(y=jnp.where(s.y == OFF, s.y, ship.wrap(s.y)), count=count)
+    s = ship.move_shots(s)
+    return s, p.replace(lives=lives, flags=flags, feature_timer=timer, respawn_y=respawn_y)
+
+
+def _fly(s, joy):
+    rotation = ship.turn(s.rotation, s.count, joy.left, joy.right)
+    s = ship.fire(s.replace(rotation=rotation), joy.fire, rotation)
+    velocity = ship.thrust_or_drag(s.velocity, rotation, joy.up)
+    return ship.move(s, velocity)
+
+
+def _centre_free(mem, first):
+    """CheckForFreeCenterSpace over one list: no asteroid near the middle of the screen."""
+    slots = jnp.arange(c.LIST_SLOTS) + first
+    ys = mem[Y0 + slots]
+    listed = jnp.cumprod((ys != OFF).astype(jnp.int32)) == 1
+    coarse = mem[X0 + slots] & c.CENTRE_COARSE_MASK
+    centre = (coarse == c.CENTRE_COARSE) & (ys < SIGN_BIT) & (ys >= c.CENTRE_ROWS[0]) & (ys < c.CENTRE_ROWS[1])
+    beside = ((coarse == c.BESIDE_COARSE[0]) | (coarse == c.BESIDE_COARSE[1])) \
+        & (ys >= c.BESIDE_ROWS[0]) & (ys < c.BESIDE_ROWS[1])
+    return ~(listed & (centre | beside)).any()
+
+
+def respawn(s, p, mem):
+    """CheckToSpawnNewPlayerShip, when the ship is off the screen and its wait is over: back at
+    its respawn height (a killed one only once the middle is clear), velocities cleared."""
+    killed = (p.flags & c.KILLED) != 0
+    back = ~killed | (_centre_free(mem, c.UP_FIRST) & _centre_free(mem, c.DOWN_FIRST))
+    zero2 = jnp.zeros_like(s.subpixel)
+    s = jax.tree.map(lambda a, b: jnp.where(back, a, b),
+                     s.replace(y=p.respawn_y, subpixel=zero2, velocity=zero2), s)
+    return s, p.replace(reserved=jnp.where(back, 0, p.reserved))
