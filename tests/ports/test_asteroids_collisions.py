@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from alignment.porting import ramtrace
+from alignment.signals import RamWrite
 from ports.asteroids.game import constants as c
 from ports.asteroids.game import game as g
 from ports.asteroids.reference import ram as k
@@ -27,9 +28,11 @@ def _padded(actions) -> np.ndarray:
     return np.concatenate([actions, np.zeros(n - len(actions), actions.dtype)]).astype(np.int32)
 
 
-def first_difference(trace):
-    """(frame, action, {name: (jax, ale)}) of the first frame whose mirrored bytes differ."""
-    ours = g.signals(g.rollout(g.reset(), _padded(trace.actions)))
+def first_difference(trace, start=None):
+    """(frame, action, {name: (jax, ale)}) of the first frame whose mirrored bytes differ, the
+    JAX game played from ``start`` (its reset when None)."""
+    start = g.reset() if start is None else start
+    ours = g.signals(g.rollout(start, _padded(trace.actions)))
     for t in range(trace.frames):
         theirs = k.all_bytes(trace.rams[t + 1])
         diff = {n: (int(ours[n][t]), theirs[n]) for n in ours if int(ours[n][t]) != theirs[n]}
@@ -111,3 +114,39 @@ def test_a_changed_split_fails_the_lockstep(monkeypatch):
         monkeypatch.undo()
         jax.clear_caches()
     assert found is not None
+
+
+def _from_score(thousands_bcd: int, tens_bcd: int, frames: int):
+    """The spinning gunner's game from a score written into both sides at reset."""
+    writes = (RamWrite(k.SCORE[0], thousands_bcd, when="reset"),
+              RamWrite(k.SCORE[1], tens_bcd, when="reset"))
+    trace = ramtrace.record(ROM, SPIN, frames=frames, writes=writes)
+    start = g.reset()
+    score = start.player.score.at[0].set(thousands_bcd).at[1].set(tens_bcd)
+    return trace, start.replace(player=start.player.replace(score=score))
+
+
+def _lives_gained(trace) -> int:
+    return int((np.diff(trace.rams[:, k.PLAYER_ATTRIBUTES].astype(int) >> k.LIVES_SHIFT) > 0).sum())
+
+
+def test_the_bonus_life_at_5000_matches_ale():
+    trace, start = _from_score(0x04, 0x98, 1500)
+    assert k.score(trace.rams[0]) == 4980
+    assert _lives_gained(trace) == 1
+    assert first_difference(trace, start) is None
+
+
+@pytest.mark.slow
+def test_waves_past_15000_have_four_asteroids_a_list():
+    """From 14,900 points the gunner passes 15,000 (a bonus life) and clears waves: each new wave
+    starts with four large asteroids in each list (ys 1, 21, 42, 63), every byte as ALE's."""
+    trace, start = _from_score(0x14, 0x90, 30000)
+    assert first_difference(trace, start) is None
+    assert _lives_gained(trace) >= 1
+    rams = trace.rams
+    cleared = [t for t in range(1, trace.frames + 1)
+               if rams[t, k.ASTEROID_Y + k.UP_LIST_FIRST] == k.OFF_SCREEN_Y
+               and rams[t, k.ASTEROID_Y + k.DOWN_LIST_FIRST] == k.OFF_SCREEN_Y]
+    assert cleared
+    assert [a["y"] for a in k.asteroids(rams[cleared[0] + 1])] == [1, 21, 42, 63] * 2
