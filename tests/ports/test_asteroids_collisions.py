@@ -150,3 +150,16 @@ def test_waves_past_15000_have_four_asteroids_a_list():
                and rams[t, k.ASTEROID_Y + k.DOWN_LIST_FIRST] == k.OFF_SCREEN_Y]
     assert cleared
     assert [a["y"] for a in k.asteroids(rams[cleared[0] + 1])] == [1, 21, 42, 63] * 2
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_reward_lives_and_the_end_are_ales(seed):
+    """ALE's signals read off the JAX state: the reward (the score's change) on every frame,
+    ``lives()`` and ``game_over()`` on every frame of a whole game."""
+    trace = _random_game(seed)
+    states = g.rollout(g.reset(), _padded(trace.actions))
+    scores = np.asarray(g.score(states))[:trace.frames]
+    rewards = np.diff(np.concatenate([[0], scores]))
+    assert rewards.tolist() == trace.rewards.tolist()
+    assert np.asarray(g.lives(states))[:trace.frames].tolist() == trace.lives[1:].tolist()
+    assert np.asarray(g.is_terminal(states))[:trace.frames].tolist() == trace.game_over[1:].tolist()

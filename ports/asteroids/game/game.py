@@ -222,3 +222,25 @@ def player_signals(state: GameState) -> dict[str, np.ndarray]:
 def signals(state: GameState) -> dict[str, np.ndarray]:
     """Every RAM-mirrored byte of the port (ship, field, player)."""
     return {**ship_signals(state.ship), **field_signals(state), **player_signals(state)}
+
+
+# ---- what ALE reports ----------------------------------------------------------------------------
+
+def _bcd(byte):
+    return (byte >> 4) * 10 + (byte & 0xF)
+
+
+def score(state: GameState):
+    """The points (the BCD bytes ram[61..62] read as ALE reads them: the last digit is always 0)."""
+    thousands, tens = state.player.score[..., 0], state.player.score[..., 1]
+    return (_bcd(thousands) * 100 + _bcd(tens)) * c.SCORE_UNIT
+
+
+def lives(state: GameState):
+    """ALE's ``lives()``: the lives nibble."""
+    return state.player.lives
+
+
+def is_terminal(state: GameState):
+    """ALE's game over: on the frame the lives nibble reaches 0."""
+    return state.player.lives == 0
