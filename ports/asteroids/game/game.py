@@ -145,10 +145,7 @@ def _overscan(s, f, p):
     wave_mem, wave_end, wave_random = spawn.new_wave(mem, f.random, p.score[0])
     waved = f.replace(memory=wave_mem, list_end=wave_end, random=wave_random)
 
-    split_mem, up_end, r = spawn.split_list(mem, c.UP_FIRST, list_end[0], f.random)
-    split_mem, down_end, r = spawn.split_list(split_mem, c.DOWN_FIRST, list_end[1], r)
-    # a list emptied by the pass leaves its end one below its first slot, as a byte (255)
-    split_end = jnp.stack([up_end, down_end]).astype(jnp.int32) & field.BYTE
+    split_mem, split_end, r = spawn.split_lists(mem, list_end, f.random)
     split = f.replace(memory=split_mem, list_end=split_end,
                       random=r, asteroid_collision=jnp.int32(0))
 

@@ -29,13 +29,23 @@ _RANGE_INDEX_MASK = len(c.SHOT_RANGE) - 1  # the range table is read by the low 
 _THRUST_X_OFFSET = c.ROTATIONS // 4        # the x component is the entry a quarter turn on
 
 
+def _walks(table: np.ndarray) -> np.ndarray:
+    """walks[n, code]: the code after n one-pixel moves through ``table`` (n = 0..8), so a move
+    of several pixels is one lookup rather than a chain of them."""
+    out = [np.arange(len(table), dtype=np.int32)]
+    for _ in range(MAX_PIXELS_PER_MOVE):
+        out.append(table[out[-1]])
+    return np.stack(out).astype(np.int32)
+
+
+_EAST_WALKS = jnp.asarray(_walks(EAST))
+_WEST_WALKS = jnp.asarray(_walks(WEST))
+
+
 def move_code(code, pixels, west):
     """A position code moved ``pixels`` (0..8) one at a time through the ROM's move tables."""
-    east_t, west_t = jnp.asarray(EAST), jnp.asarray(WEST)
-    for i in range(MAX_PIXELS_PER_MOVE):
-        step = jnp.where(west, west_t[code], east_t[code])
-        code = jnp.where(i < pixels, step, code)
-    return code
+    n = jnp.clip(pixels, 0, MAX_PIXELS_PER_MOVE)
+    return jnp.where(west, _WEST_WALKS[n, code], _EAST_WALKS[n, code])
 
 
 def turn(rotation, count, left, right):

@@ -79,6 +79,21 @@ def _split_medium(mem, slot, last, start, random):
     return mem, jnp.where(low, start, slot) + 1, jnp.where(low, last + 1, last), random
 
 
+def split_lists(mem, list_end, random):
+    """Both lists' passes, the up list first (one compiled pass run twice). Returns the memory,
+    the new list ends (a list emptied by its pass leaves its end one below its first slot, as a
+    byte: 255) and the random number."""
+
+    def one(carry, start_and_end):
+        m, r = carry
+        m, last, r = split_list(m, start_and_end[0], start_and_end[1], r)
+        return (m, r), last & BYTE
+
+    starts = jnp.asarray([c.UP_FIRST, c.DOWN_FIRST], jnp.int32)
+    (mem, random), ends = jax.lax.scan(one, (mem, random), jnp.stack([starts, list_end], axis=1))
+    return mem, ends.astype(jnp.int32), random
+
+
 def split_list(mem, start, last, random):
     """CheckToSpawnNewAsteroids over one list (``start`` its first slot, ``last`` its last listed
     slot): every hit asteroid split or removed. Returns the memory, the list's new last slot and
@@ -110,7 +125,7 @@ def split_list(mem, start, last, random):
                 pick(lr, mr, r, r), visits + 1)
 
     mem, _, last, random, _ = jax.lax.while_loop(
-        visiting, visit, (mem, jnp.int32(start), last, random, jnp.int32(0)))
+        visiting, visit, (mem, jnp.asarray(start, jnp.int32), last, random, jnp.int32(0)))
     return mem, last, random
 
 
