@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import constants as c
-from .field import A0, BYTE, OFF, SIGN_BIT, X0, Y0
+from .field import A0, BYTE, NIBBLE, NIBBLE_MASK, OFF, SIGN_BIT, X0, Y0
 
 _HEIGHT = jnp.asarray(np.asarray(c.BOX_HEIGHT, np.int32))
 _WIDTH = jnp.asarray(np.asarray(c.BOX_WIDTH, np.int32))
@@ -24,14 +24,14 @@ _FINE = jnp.asarray(np.asarray(c.FINE_PIXELS, np.int32))
 _COARSE = jnp.asarray(np.asarray(c.COARSE_PIXELS, np.int32))
 _POINTS = jnp.asarray(np.asarray(c.POINTS_BCD, np.int32))
 _SLOT = jnp.arange(c.FIELD_SLOTS)
-NIBBLE = 4
 CHECK_NONE, CHECK_SHOT1, CHECK_SHOT2, CHECK_SHIP = 0, 1, 2, 3
+DECIMAL = 10
 ROBIN_STEPS = 6  # the longest walk of the round robin past objects not in flight
 
 
 def pixel(code):
     """ConvertHorizPosToPixelValue."""
-    return (_FINE[(code >> NIBBLE) & 0xF] + _COARSE[code & 0xF]) & BYTE
+    return (_FINE[(code >> NIBBLE) & NIBBLE_MASK] + _COARSE[code & NIBBLE_MASK]) & BYTE
 
 
 def _overlaps(mem, y, code, kind):
@@ -76,12 +76,12 @@ def _mark_pair(mem, first, end):
 
 def bcd_add(a, b, carry):
     """A decimal-mode byte addition (both operands valid BCD): the sum and the carry out."""
-    low = (a & 0xF) + (b & 0xF) + carry
-    low_carry = low > 9
-    low = jnp.where(low_carry, low - 10, low)
+    low = (a & NIBBLE_MASK) + (b & NIBBLE_MASK) + carry
+    low_carry = low >= DECIMAL
+    low = jnp.where(low_carry, low - DECIMAL, low)
     high = (a >> NIBBLE) + (b >> NIBBLE) + low_carry
-    out = high > 9
-    high = jnp.where(out, high - 10, high)
+    out = high >= DECIMAL
+    high = jnp.where(out, high - DECIMAL, high)
     return ((high << NIBBLE) | low) & BYTE, out.astype(jnp.int32)
 
 
@@ -104,7 +104,7 @@ def check_object(mem, list_end, y, code, kind, score, lives):
     tens, carry = bcd_add(score[1], _POINTS[size], 0)
     thousands, _ = bcd_add(score[0], 0, carry)
     new_score = jnp.where(hit, jnp.stack([thousands, tens]), score)
-    digit = thousands & 0xF
+    digit = thousands & NIBBLE_MASK
     bonus = hit & (carry == 1) & ((digit == c.BONUS_THOUSANDS_DIGITS[0]) | (digit == c.BONUS_THOUSANDS_DIGITS[1]))
     raised = lives + 1
     lives = jnp.where(bonus & ((raised << NIBBLE) != c.MAX_LIVES_FIELD), raised, lives)

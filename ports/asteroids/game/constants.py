@@ -149,7 +149,6 @@ EXPLODING = 0x80           # disassembly: a kill sets the feature timer ram[94] 
 # disassembly PointsLowTable by size, BCD tens (large 20, medium 50, small 100)
 POINTS_BCD = (0x02, 0x02, 0x05, 0x10)
 BONUS_THOUSANDS_DIGITS = (0x0, 0x5)  # disassembly: mode 0's bonus ship when the thousands end in 0 or 5
-LIVES_STEP = 0x10          # lives are ram[60]'s high nibble
 LIVES_FIELD = 0xF0
 MAX_LIVES_FIELD = MAX_LIVES << 4
 

@@ -25,6 +25,7 @@ from .positions import ASTEROID_EAST, ASTEROID_WEST
 
 BYTE = 0xFF
 SIGN_BIT = 0x80
+NIBBLE, NIBBLE_MASK = 4, 0xF
 OFF = c.OFF_SCREEN_Y
 SLOTS = c.FIELD_SLOTS
 Y0, X0, A0 = 0, SLOTS, 2 * SLOTS  # where each array starts in the flat memory

@@ -23,6 +23,7 @@ from .state import FieldState, GameState, PlayerState, ShipState
 COUNTER_MASK = 0xFFFF
 COUNT_LOW_BYTE = 0xFF  # ram[57]: the reference compares the counter's low byte
 FIELD_RAM = 3          # ram[3]: the field's first byte
+DECIMAL = 10
 
 
 def reset_ship() -> ShipState:
@@ -224,7 +225,7 @@ def signals(state: GameState) -> dict[str, np.ndarray]:
 # ---- what ALE reports ----------------------------------------------------------------------------
 
 def _bcd(byte):
-    return (byte >> 4) * 10 + (byte & 0xF)
+    return (byte >> field.NIBBLE) * DECIMAL + (byte & field.NIBBLE_MASK)
 
 
 def score(state: GameState):

@@ -136,7 +136,7 @@ def random_code(random):
     high = random[1]
     fine = high & c.FINE_MASK
     fine = jnp.where(fine == c.UNUSED_FINE, c.UNUSED_FINE_REPLACEMENT, fine)
-    return fine | _COARSE[high & 0x7]
+    return fine | _COARSE[high & (len(c.RANDOM_COARSE) - 1)]
 
 
 def _new_asteroid(mem, slot, y, code, random):
