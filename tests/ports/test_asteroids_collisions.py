@@ -163,3 +163,23 @@ def test_reward_lives_and_the_end_are_ales(seed):
     assert rewards.tolist() == trace.rewards.tolist()
     assert np.asarray(g.lives(states))[:trace.frames].tolist() == trace.lives[1:].tolist()
     assert np.asarray(g.is_terminal(states))[:trace.frames].tolist() == trace.game_over[1:].tolist()
+
+
+@pytest.mark.slow
+def test_the_gunners_long_game_matches_ale():
+    """24,000 frames of play from reset stored as data (ports/asteroids/reference/
+    gunner_route.json): six waves cleared, both bonus lives earned in play (5,000 and 10,000),
+    two deaths, every mirrored byte equal to ALE's on every frame."""
+    from ports.asteroids.reference import gunner
+
+    route = gunner.load()
+    trace = ramtrace.record(ROM, gunner.script())
+    assert trace.frames == route["frames"]
+    assert first_difference(trace) is None
+    rams = trace.rams
+    cleared = [t for t in range(1, trace.frames + 1)
+               if rams[t, k.ASTEROID_Y + k.UP_LIST_FIRST] == k.OFF_SCREEN_Y
+               and rams[t, k.ASTEROID_Y + k.DOWN_LIST_FIRST] == k.OFF_SCREEN_Y]
+    assert len(cleared) >= 6
+    assert _lives_gained(trace) == 2
+    assert k.score(rams[-1]) >= 10000
