@@ -167,9 +167,10 @@ def test_reward_lives_and_the_end_are_ales(seed):
 
 @pytest.mark.slow
 def test_the_gunners_long_game_matches_ale():
-    """24,000 frames of play from reset stored as data (ports/asteroids/reference/
-    gunner_route.json): six waves cleared, both bonus lives earned in play (5,000 and 10,000),
-    two deaths, every mirrored byte equal to ALE's on every frame."""
+    """45,000 frames of play from reset stored as data (ports/asteroids/reference/
+    gunner_route.json): 13 waves cleared, the later ones (past 15,000 points) with four large
+    asteroids a list, five bonus lives earned in play, four deaths, every mirrored byte equal to
+    ALE's on every frame."""
     from ports.asteroids.reference import gunner
 
     route = gunner.load()
@@ -180,6 +181,7 @@ def test_the_gunners_long_game_matches_ale():
     cleared = [t for t in range(1, trace.frames + 1)
                if rams[t, k.ASTEROID_Y + k.UP_LIST_FIRST] == k.OFF_SCREEN_Y
                and rams[t, k.ASTEROID_Y + k.DOWN_LIST_FIRST] == k.OFF_SCREEN_Y]
-    assert len(cleared) >= 6
-    assert _lives_gained(trace) == 2
-    assert k.score(rams[-1]) >= 10000
+    sizes = [len(k.asteroids(rams[t + 1])) for t in cleared]
+    assert len(cleared) >= 12 and sizes[0] == 6 and sizes[-1] == 8
+    assert _lives_gained(trace) == 5
+    assert k.score(rams[-1]) >= 25000
