@@ -58,3 +58,9 @@ def plain(value: Any, *, whole_floats_as_int: bool = False, nonfinite_as_none: b
     if a.dtype == np.bool_ or np.issubdtype(a.dtype, np.number):
         return scalar(a, whole_floats_as_int=whole_floats_as_int)
     return a.item()
+
+
+def strict_json(value: Any) -> Any:
+    """``value`` as strict JSON data: the reports' rule (stress, robustness), where a statistic that
+    does not exist (NaN, infinite) is ``null``, since strict JSON has no NaN."""
+    return plain(value, nonfinite_as_none=True)

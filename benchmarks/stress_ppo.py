@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 
-from alignment.stress.config import budget_config  # noqa: E402
-from alignment.stress.ppo import make_policy  # noqa: E402
+from alignment.learning.config import budget_config  # noqa: E402
+from alignment.learning.ppo import make_policy  # noqa: E402
 from alignment.stress.sides import make_side  # noqa: E402
 
 

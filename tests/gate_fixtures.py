@@ -98,7 +98,7 @@ def unaudited_mods_toml() -> str:
 def write_stress(root: Path, game: str, outcome: str, obs: str = "objects",
                  steps: int = 524_288, label: str = "", code_hash: str = "") -> dict:
     """A stress report whose per-seed returns give ``outcome``; ``label`` written over the label."""
-    from alignment.stress.statistics import verdict
+    from alignment.learning.statistics import verdict
 
     jax = JAX_FINALS[outcome]
     v = verdict(jax, ALE_FINALS, sum(RANDOM_RETURNS) / len(RANDOM_RETURNS))

@@ -123,7 +123,7 @@ def test_any_fault_file_is_loaded_or_refused_by_name(tmp_path_factory, text):
 def test_a_changed_or_cut_checkpoint_is_never_read_as_another(tmp_path_factory, data):
     import numpy as np
 
-    from alignment.stress import checkpoints as ckpts
+    from alignment.learning import checkpoints as ckpts
 
     root = tmp_path_factory.mktemp("ck")
     history = [{"interval": 0, "steps": 1024, "return": 0.89, "episodes": 2, "losses": [0.1]}]

@@ -52,7 +52,7 @@ def test_stress_refuses_an_unreadable_report_in_out(tmp_path):
 
 
 def test_stress_api_check_accepts_the_same_configuration_and_refuses_another(committed_stress):
-    from alignment.stress.config import budget_config
+    from alignment.learning.config import budget_config
     from alignment.stress.report import ReplaceRefused, check_replace
 
     data = json.loads(COMMITTED_STRESS.read_text())
@@ -141,7 +141,7 @@ def test_the_audit_refuses_a_folder_where_its_markdown_goes_before_any_work(tmp_
 def _tiny_result():
     import numpy as np
 
-    from alignment.stress.config import budget_config
+    from alignment.learning.config import budget_config
     from alignment.stress.core import BackendRuns, StressResult, compare
 
     runs = {k: BackendRuns([1024, 2048], np.array([[1.0, 2.0], [1.5, v]]), np.ones((2, 2), int),
@@ -176,7 +176,7 @@ def test_the_stress_report_is_written_whole_or_not_at_all(tmp_path):
 def _checkpoint(interval=2):  # at most two intervals
     import numpy as np
 
-    from alignment.stress import checkpoints as ckpts
+    from alignment.learning import checkpoints as ckpts
 
     history = [{"interval": k, "steps": 1024 * (k + 1), "return": [0.89, 1.89][k], "episodes": 1,
                 "losses": [0.1, 0.2]} for k in range(interval)]
@@ -184,7 +184,7 @@ def _checkpoint(interval=2):  # at most two intervals
 
 
 def test_a_stress_checkpoints_checksum_covers_its_learning_curve(tmp_path):
-    from alignment.stress import checkpoints as ckpts
+    from alignment.learning import checkpoints as ckpts
 
     path = ckpts.save(tmp_path, "jax", 0, _checkpoint())
     assert ckpts.load(path).history[1]["return"] == 1.89
@@ -203,7 +203,7 @@ def test_a_stress_checkpoints_checksum_covers_its_learning_curve(tmp_path):
                                  {"interval": 5, "steps": 1024, "return": 1.0, "episodes": 1},
                                  None])
 def test_a_checkpoints_curve_is_checked_value_by_value_even_with_a_good_checksum(tmp_path, row):
-    from alignment.stress import checkpoints as ckpts
+    from alignment.learning import checkpoints as ckpts
 
     ck = _checkpoint(interval=1)
     ck.history = [row]

@@ -47,7 +47,8 @@ def test_input_files_and_folders_are_named_with_their_option(tmp_path):
 
 
 def test_a_second_stress_run_into_the_same_checkpoints_is_refused_before_training(tmp_path):
-    from alignment.stress.config import StressInputError, budget_config
+    from alignment.learning.config import budget_config
+    from alignment.stress.config import StressInputError
     from alignment.stress.core import run_stress
 
     steps = budget_config("smoke", "objects").total_timesteps

@@ -205,11 +205,11 @@ def test_run_refuses_an_unknown_llm_before_any_stage(tmp_path):
 
 
 def test_robustness_names_its_own_option_when_another_run_trains_the_agents(tmp_path):
-    from alignment.robustness import agents as ag
+    from alignment.learning import checkpoints as ckpts
+    from alignment.learning.config import budget_config
     from alignment.robustness.core import RobustnessInputError, check_not_busy
-    from alignment.stress.config import budget_config
 
-    root = ag.checkpoint_root(tmp_path, "pong", budget_config("smoke", "objects"))
+    root = ckpts.checkpoint_root(tmp_path, "pong", budget_config("smoke", "objects"))
     with atomic.exclusive(root.parent / f"{root.name}.lock", "held"):
         with pytest.raises(RobustnessInputError, match="or give another --train-dir$"):
             check_not_busy("pong", "smoke", tmp_path)

@@ -489,7 +489,7 @@ def _full_stress_report(root: Path) -> Path:
     import numpy as np
 
     from alignment.stress import report as stress_report
-    from alignment.stress.config import PPOConfig
+    from alignment.learning.config import PPOConfig
     from alignment.stress.core import BackendRuns, StressResult, compare
 
     rng = np.random.default_rng(0)

@@ -13,7 +13,7 @@ import typer
 from alignment.stages import STAGES
 
 # Calls that write a file. A core that resumes keeps working state (the stress stage's checkpoints,
-# written by alignment/stress/checkpoints.py), never through these calls in the core itself.
+# written by alignment/learning/checkpoints.py), never through these calls in the core itself.
 WRITERS = {"write_text", "write_bytes", "write_files", "write_spec", "dump"}
 
 

@@ -43,7 +43,7 @@ from alignment.gate.config import (FidelityConfig, GateConfigError, Thresholds, 
 from alignment.gate.figures import AUDIT_FIGURES, TOLERANCE, audit_figures, mutation_score, stress_verdict
 from alignment.gate import rederive, weakening
 from alignment.gate.rederive import reviewed_rules
-from alignment.stress.statistics import LABELS
+from alignment.learning.statistics import LABELS
 
 VERDICT_RANK = {label: len(LABELS) - i for i, label in enumerate(LABELS)}  # higher is better
 AUDIT_SCHEMA = artefacts.AUDIT.schema

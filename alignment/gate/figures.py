@@ -15,7 +15,7 @@ import math
 from typing import Any, Optional
 
 from alignment.audit.core import OUTCOMES
-from alignment.stress.statistics import LABELS
+from alignment.learning.statistics import LABELS
 
 AUDIT_FIGURES = ("coverage", "recall", "precision", "fault_detection")
 MUTANT_STATUSES = ("killed", "survived", "equivalent")

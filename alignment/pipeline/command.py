@@ -43,7 +43,7 @@ def resolve_game(name: str) -> str:
 def _check_stress(game: str, cfg: Configuration) -> None:
     """The stress settings checked before the first stage runs: a bad budget or a committed report
     of another configuration is refused now, not after the audit."""
-    from alignment.stress.config import StressInputError, budget_config
+    from alignment.learning.config import LearnerInputError, budget_config
     from alignment.stress.core import validate
     from alignment.stress.report import check_run
 
@@ -53,7 +53,7 @@ def _check_stress(game: str, cfg: Configuration) -> None:
         if not cfg.stress_replace:
             check_run(Path(cfg.stress_dir), game, cfg.stress_obs, cfg.stress_budget,
                       cfg.stress_seeds, kinds)
-    except StressInputError as err:
+    except LearnerInputError as err:  # the stage's errors and the budget's
         msg = str(err).replace("pass --out", "pass --stress-out").replace("--replace",
                                                                           "--stress-replace")
         _fail(msg.replace("--seeds", "--stress-seeds").replace("--budget", "--stress"), 2)

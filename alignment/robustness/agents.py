@@ -1,7 +1,7 @@
 """The agents the robustness stage evaluates: the stress stage's per-seed final parameters.
 
 The stress stage checkpoints every seed after every evaluation interval under
-``<out>/.checkpoints/<game>-<obs>-<steps>/<backend>/seed<k>/`` (:mod:`alignment.stress.checkpoints`);
+``<out>/.checkpoints/<game>-<obs>-<steps>/<backend>/seed<k>/`` (:mod:`alignment.learning.checkpoints`);
 a seed's last interval holds its final parameters. :func:`load` reads them from such a folder (the
 folder's name says which game, observation and budget they were trained on, and the arrays must
 fit that game's network), and :func:`train` makes them with the stress stage itself, JAX side only.
@@ -17,8 +17,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from alignment.stress import checkpoints as ckpts
-from alignment.stress.config import PPOConfig, budget_config
+from alignment.learning import checkpoints as ckpts
+from alignment.learning.config import PPOConfig, budget_config
 
 # <game>[+<mod>...]-<obs>-<steps>: stress --mods trains into <game>+<mod>-... (agents of the
 # modified game, evaluated like any others)
@@ -44,20 +44,14 @@ class Agents:
     mods: tuple = ()  # the mods of the game they were trained on (none: the original)
 
     def apply_fn(self):
-        from alignment.stress.networks import make_network
+        from alignment.learning.networks import make_network
 
         return make_network(self.obs, self.num_actions, self.mlp_sizes).apply
 
 
-def checkpoint_root(out_dir: Path, game: str, config: PPOConfig) -> Path:
-    from alignment.stress.core import _checkpoint_root
-
-    return _checkpoint_root(Path(out_dir), game, config)
-
-
 def _template(game: str, config: PPOConfig):
     """The shapes of one seed's JAX-side runner (nothing computed)."""
-    from alignment.stress.ppo import init_runner, make_jax_env
+    from alignment.learning.ppo import init_runner, make_jax_env
 
     env = make_jax_env(game, config)
     return jax.eval_shape(lambda k: init_runner(config, env, k), jax.random.key(0)), env.num_actions
@@ -132,7 +126,7 @@ def load(folder: Path, game: str, obs: str = "objects") -> Agents:
 def from_policy(path: Path, game: str) -> Agents:
     """The agents of a stage-4 policy file (``jaxtari-align stress --export-policy``; committed
     ones under stress/policies/), trained on ``game``."""
-    from alignment.stress import policy as pol
+    from alignment.learning import policy as pol
 
     try:
         p = pol.load(Path(path), game)
@@ -151,7 +145,7 @@ def train(game: str, budget: str | int, seeds: int, out_dir: Path, obs: str = "o
     config = budget_config(budget, obs)
     run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=(TRAINED_ON,), out_dir=out_dir,
                on_progress=on_progress)
-    return load(checkpoint_root(out_dir, game, config), game, obs)
+    return load(ckpts.checkpoint_root(out_dir, game, config), game, obs)
 
 
 def find_or_train(game: str, budget: str | int, seeds: int, out_dir: Path, obs: str = "objects",
@@ -159,7 +153,7 @@ def find_or_train(game: str, budget: str | int, seeds: int, out_dir: Path, obs: 
     """Agents of this budget already in ``out_dir`` (all ``seeds`` finished) or newly trained;
     the flag says whether training ran."""
     config = budget_config(budget, obs)
-    root = checkpoint_root(out_dir, game, config)
+    root = ckpts.checkpoint_root(out_dir, game, config)
     if root.is_dir():
         try:
             agents = load(root, game, obs)

@@ -11,7 +11,7 @@ from typing import List, Optional
 import typer
 
 from alignment import artefacts
-from alignment.stress.config import BUDGETS
+from alignment.learning.config import BUDGETS
 
 
 def robustness(
@@ -52,7 +52,7 @@ def robustness(
     from alignment.robustness import report
     from alignment.robustness.core import (RobustnessInputError, ale_status, check_not_busy,
                                            run_measures, run_robustness, validate)
-    from alignment.stress.config import StressInputError, budget_config
+    from alignment.learning.config import LearnerInputError, budget_config
 
     console = Console(stderr=True)
     kinds = tuple(b.strip() for b in backends.split(",") if b.strip())
@@ -69,7 +69,7 @@ def robustness(
         if not replace:  # a committed report is never replaced by one that measured less
             _check_not_weaker(out, canon, run_measures(canon, names, kinds, seeds, episodes,
                                                        max_steps, budget, agents))
-    except (RobustnessInputError, StressInputError, OutputLocationError,
+    except (RobustnessInputError, LearnerInputError, OutputLocationError,
             cli_checks.InputError) as exc:
         console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2)
@@ -84,7 +84,7 @@ def robustness(
         result = run_robustness(canon, mods=names, agents_dir=agents, budget=budget, seeds=seeds,
                                 episodes=episodes, backends=kinds, max_steps=max_steps,
                                 train_dir=train_dir, seed=seed, command=command)
-    except (RobustnessInputError, StressInputError) as exc:
+    except (RobustnessInputError, LearnerInputError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
     for note in result.notes:

@@ -17,6 +17,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from alignment import artefacts
+from alignment.learning import checkpoints as ckpts
+from alignment.learning.config import budget_config
 from alignment.robustness import agents as ag
 from alignment.robustness import evaluate as ev
 from alignment.robustness import pc as pcm
@@ -137,7 +139,6 @@ def run_measures(game: str, names: Sequence[str], backends: Sequence[str], seeds
                  episodes: int, max_steps: int, budget, agents_dir: Path | None) -> dict:
     """:func:`report_measures` of the report a run with these options would write (before it
     runs: the agents' steps from the budget, or from the --agents folder's name)."""
-    from alignment.stress.config import budget_config
 
     if agents_dir is None:
         steps = budget_config(budget, "objects").total_timesteps
@@ -158,9 +159,8 @@ def check_not_busy(game: str, budget, train_dir: Path) -> None:
     """Refuse, before any work, to train into checkpoints another run is training into now (its
     message names this command's option, --train-dir)."""
     from alignment import atomic
-    from alignment.stress.config import budget_config
 
-    root = ag.checkpoint_root(Path(train_dir), game, budget_config(budget, "objects"))
+    root = ckpts.checkpoint_root(Path(train_dir), game, budget_config(budget, "objects"))
     if not root.parent.is_dir():
         return
     try:

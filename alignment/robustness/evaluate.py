@@ -43,7 +43,7 @@ class Returns:
 
 
 def _variant_env(game: str, mods: Sequence[str], obs: str = "objects"):
-    from alignment.stress.config import FRAME_STACK
+    from alignment.learning.config import FRAME_STACK
     from jaxtari.wrappers import make_env
 
     return make_env(game, obs=obs, frame_stack=FRAME_STACK if obs == "pixels" else 1,
@@ -171,7 +171,7 @@ def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None
     import time
 
     from alignment.reference.features import FeatureDecoder
-    from alignment.stress.config import FRAME_STACK
+    from alignment.learning.config import FRAME_STACK
 
     decoder = FeatureDecoder(game) if obs == "objects" and apply_fn is not None else None
     policy = None

@@ -4,7 +4,7 @@ PC = ((S_mod - R_mod) - (S_org - R_org)) / |S_org - R_org| per seed: S an agent'
 return, R the random policy's, on the modified (mod) and the original (org) game. 0: the agent
 keeps its advantage over random; -1: it loses all of it; below -1: worse than random.
 Aggregated over seeds as the IQM with a 95% stratified-bootstrap interval (rliable, through the
-stress stage's :func:`alignment.stress.statistics.final_intervals`); the JAX and the ALE PC of one
+stress stage's :func:`alignment.learning.statistics.final_intervals`); the JAX and the ALE PC of one
 mod are compared with the stress stage's equivalence test (TOST) at :data:`PC_MARGIN`.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from alignment.plain import finite_or_none
 from alignment.robustness.schema import ORIGINAL
-from alignment.stress import statistics as st
+from alignment.learning import statistics as st
 
 # The equivalence margin on PC: a tenth of the agents' advantage over random on the original game
 # (the stress stage's margin is likewise 10% of the reference's final return).
@@ -71,10 +71,10 @@ def aggregate(pc_by_side: dict[str, np.ndarray]) -> dict:
 
 
 def compare_sides(pc_jax, pc_ale, margin: float = PC_MARGIN) -> dict:
-    """JAX PC against ALE PC with the stress stage's test (:func:`alignment.stress.statistics.tost`,
+    """JAX PC against ALE PC with the stress stage's test (:func:`alignment.learning.statistics.tost`,
     Welch, alpha per side) and its labels: "equivalent" (TOST rejects a difference of ``margin`` or
     more), "different" (the 90% interval lies wholly outside the margin), else "inconclusive" with
-    the seeds a decision would need (:func:`~alignment.stress.statistics.seeds_needed`). The margin
+    the seeds a decision would need (:func:`~alignment.learning.statistics.seeds_needed`). The margin
     is fixed (PC is already a share of the agents' gain over random), so the stress verdict's
     gain-based margin and success-rate split do not apply. Also the paired mean difference (the
     same agents ran on both sides)."""

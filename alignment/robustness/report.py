@@ -9,14 +9,14 @@ import json
 from pathlib import Path
 
 from alignment import atomic
+from alignment.plain import strict_json
 from alignment.robustness.core import ORIGINAL, SCHEMA, RobustnessResult
-from alignment.stress.report import _clean
 
 COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
 
 
 def to_json(r: RobustnessResult) -> dict:
-    return _clean({
+    return strict_json({
         "schema": SCHEMA,
         "game": r.game,
         "obs": r.obs,

@@ -6,7 +6,7 @@ interfaces under the ALE v5 protocol (frameskip 4 inside ALE, ALE's own sticky a
 (:mod:`alignment.reference.features`). Pixels come from ale-py's ``AtariVectorEnv`` instead
 (:mod:`alignment.stress.pixels`).
 The policy and the update are the very functions the JAX
-side compiles (:func:`alignment.stress.ppo.make_policy`, :func:`~alignment.stress.ppo.make_update`),
+side compiles (:func:`alignment.learning.ppo.make_policy`, :func:`~alignment.learning.ppo.make_update`),
 vmapped over seeds; the host loop only moves arrays between the emulators and those functions.
 """
 
@@ -19,8 +19,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from alignment.stress.config import PPOConfig
-from alignment.stress.ppo import Runner, Transition, init_train_state, make_policy, make_update, training_reward
+from alignment.learning.config import PPOConfig
+from alignment.learning.ppo import (Runner, Transition, init_train_state, make_policy, make_update,
+                                    training_reward)
 from alignment.reference.features import FeatureDecoder
 from alignment.signals import apply_ram_writes
 from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB

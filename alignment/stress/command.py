@@ -9,7 +9,8 @@ from pathlib import Path
 import typer
 
 from alignment import artefacts
-from alignment.stress.config import BUDGETS, OBS_MODES, StressInputError
+from alignment.learning.config import BUDGETS, OBS_MODES, LearnerInputError
+from alignment.stress.config import StressInputError
 from jaxtari.wrappers import MAX_EPISODE_FRAMES
 
 
@@ -89,7 +90,7 @@ def stress(
     from rich.console import Console
 
     from alignment.stress import report
-    from alignment.stress.config import budget_config
+    from alignment.learning.config import budget_config
     from alignment.stress.core import TrainingPaused, run_stress, validate, validate_mods
     from alignment.stress.sides import seeds_by_choice
 
@@ -113,7 +114,7 @@ def stress(
         if not replace:  # a committed report of another configuration is never lost
             report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}", config,
                                  range(seeds), kinds)
-    except StressInputError as exc:
+    except LearnerInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
     progress, on_progress = _progress_bar({b: config.num_updates * config.batch_size * seeds
@@ -126,7 +127,7 @@ def stress(
                                 command=command, seeds_by=seeds_by, mods=mods,
                                 max_seconds=None if max_minutes is None else 60.0 * max_minutes,
                                 checkpoint_every=_checkpoint_every(checkpoint_every))
-    except StressInputError as exc:
+    except LearnerInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
     except TrainingPaused as paused:
@@ -196,7 +197,7 @@ def transfer(
     import numpy as np
 
     from alignment import cli_checks
-    from alignment.stress import policy as pol
+    from alignment.learning import policy as pol
     from alignment.stress import transfer_report
     from alignment.stress.core import validate
     from alignment.stress.transfer import evaluate

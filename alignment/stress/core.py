@@ -25,11 +25,11 @@ import numpy as np
 
 from alignment import artefacts
 from alignment.catalog import code_hash
+from alignment.learning import checkpoints as ckpts
+from alignment.learning import statistics as st
+from alignment.learning.config import OBS_MODES, PPOConfig, budget_config
 from alignment.provenance import LEARNING_STACK, versions
-from alignment.stress import checkpoints as ckpts
-from alignment.stress import statistics as st
-from alignment.stress.config import (BACKENDS, MAX_SEEDS, OBS_MODES, PPOConfig, StressInputError,
-                                     budget_config)
+from alignment.stress.config import BACKENDS, MAX_SEEDS, StressInputError
 
 SCHEMA = artefacts.STRESS.schema
 REFERENCE = "ale"  # the margin and the verdict take ALE as the reference
@@ -100,11 +100,6 @@ def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[
                 f"{canon}: no RAM decoding of its object features for the ALE side yet; games "
                 f"with one: {', '.join(supported_games())} (or --backends jax)")
     return canon, backends
-
-
-def _checkpoint_root(out_dir: Path, game: str, config: PPOConfig, mods: Sequence[str] = ()) -> Path:
-    name = "+".join([game, *mods])
-    return Path(out_dir) / ".checkpoints" / f"{name}-{config.obs}-{config.total_timesteps}"
 
 
 def validate_mods(canon: str, mods: Sequence[str], obs: str, backends: Sequence[str]) -> tuple:
@@ -310,7 +305,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     else:
         config = budget_config(budget, obs)
     out_dir = Path(out_dir)
-    root = _checkpoint_root(out_dir, canon, config, mods)
+    root = ckpts.checkpoint_root(out_dir, canon, config, mods)
     _check_writable(out_dir)
     from alignment.stress.sides import make_side
 

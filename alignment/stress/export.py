@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Sequence
 
 from alignment.catalog import code_hash
-from alignment.stress import policy
-from alignment.stress.config import PPOConfig
-from alignment.stress.core import _checkpoint_root
+from alignment.learning import checkpoints as ckpts
+from alignment.learning import policy
+from alignment.learning.config import PPOConfig
 
 
 def export_policy(game: str, config: PPOConfig, seeds: int, out_dir: Path, dest: Path,
@@ -16,11 +16,9 @@ def export_policy(game: str, config: PPOConfig, seeds: int, out_dir: Path, dest:
     """Write seeds ``0..seeds-1`` of the finished JAX-side run in ``out_dir`` to ``dest``."""
     from alignment.robustness.agents import load
 
-    root = _checkpoint_root(Path(out_dir), game, config, mods)
+    root = ckpts.checkpoint_root(Path(out_dir), game, config, mods)
     agents = load(root, game, config.obs)
     import jax
-
-    from alignment.stress import checkpoints as ckpts
 
     walls = [ckpts.latest(root, "jax", s)[0].wall_seconds for s in range(seeds)]
     meta = {"steps": config.total_timesteps, "trained_on": "jax", "mods": list(mods),

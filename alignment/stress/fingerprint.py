@@ -24,7 +24,7 @@ from jaxtari.wrappers import STICKY_PROB
 STEPS = 4096  # agent steps per env: two whole Freeway games, several Pong points, Breakout lives
 ENVS = 4
 SEED = 0
-# The learner's wrappers (alignment.stress.config.PPOConfig's defaults for sticky and episodic life)
+# The learner's wrappers (alignment.learning.config.PPOConfig's defaults for sticky and episodic life)
 STICKY = STICKY_PROB
 EPISODIC_LIFE = True
 

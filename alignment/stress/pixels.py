@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from alignment.stress.config import FRAME_STACK
+from alignment.learning.config import FRAME_STACK
 from jaxtari.wrappers import STICKY_PROB
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from alignment.stress import statistics as st
-from alignment.stress.config import PPOConfig
+from alignment.learning import statistics as st
+from alignment.learning.config import PPOConfig
 from alignment.stress.core import SCHEMA, BackendRuns, StressResult, compare
 
 

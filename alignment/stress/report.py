@@ -12,22 +12,17 @@ from typing import Sequence
 import numpy as np
 
 from alignment import artefacts, atomic
-from alignment.plain import plain
-from alignment.stress.config import PPOConfig, StressInputError
+from alignment.plain import strict_json
+from alignment.learning.config import PPOConfig
+from alignment.stress.config import StressInputError
 from alignment.stress.core import SCHEMA, StressResult
 
 COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
 
 
-def _clean(x):
-    """Strict JSON data: numpy to Python, NaN/inf to None (one rule for the stress and robustness
-    reports)."""
-    return plain(x, nonfinite_as_none=True)
-
-
 def to_json(result: StressResult) -> dict:
     r = result
-    return _clean({
+    return strict_json({
         "schema": SCHEMA,
         "game": r.game,
         "obs": r.obs,
@@ -194,7 +189,7 @@ class ReplaceRefused(StressInputError):
 def configuration(config: PPOConfig, seeds: Sequence[int], backends: Sequence[str]) -> dict:
     """What makes two stress runs the same experiment: the PPO config (budget and
     hyperparameters), the seeds and the backend set. Recorded in every report."""
-    return json.loads(json.dumps(_clean({"config": config.to_dict(), "seeds": list(seeds),
+    return json.loads(json.dumps(strict_json({"config": config.to_dict(), "seeds": list(seeds),
                                          "backends": sorted(backends)})))
 
 
@@ -240,7 +235,7 @@ def check_replace(out_dir: Path, name: str, config: PPOConfig, seeds: Sequence[i
 def check_run(out_dir: Path, game: str, obs: str, budget: str | int, seeds: int,
               backends: Sequence[str] = ("ale", "jax")) -> None:
     """:func:`check_replace` for a run as the commands take it (a budget name or steps)."""
-    from alignment.stress.config import budget_config
+    from alignment.learning.config import budget_config
 
     check_replace(out_dir, f"{game}-{obs}", budget_config(budget, obs), range(seeds), backends)
 

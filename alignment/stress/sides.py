@@ -15,8 +15,9 @@ import functools
 import jax
 import numpy as np
 
-from alignment.stress.config import PPOConfig, StressInputError
-from alignment.stress.ppo import init_runner, make_chunk, make_jax_env
+from alignment.learning.config import PPOConfig
+from alignment.learning.ppo import init_runner, make_chunk, make_jax_env
+from alignment.stress.config import StressInputError
 
 
 SEEDS_BY = ("auto", "map", "vmap")

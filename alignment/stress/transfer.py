@@ -26,9 +26,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from alignment.stress import statistics as st
-from alignment.stress.config import FRAME_STACK
-from alignment.stress.policy import Policy
+from alignment.learning import statistics as st
+from alignment.learning.config import FRAME_STACK
+from alignment.learning.policy import Policy
 from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
 
 STICKY = STICKY_PROB  # the v5 protocol's numbers have one home: jaxtari.wrappers

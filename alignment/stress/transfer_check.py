@@ -72,7 +72,7 @@ def check(root: Path, rel: str, *, replay: bool = True) -> list[str]:
         return problems + [f"{rel}: its policy {pfile} is not committed"]
     if hashlib.sha256(ppath.read_bytes()).hexdigest() != digest:
         return problems + [f"{rel}: {pfile} is not the policy the report evaluated (sha256 differs)"]
-    from alignment.stress import policy
+    from alignment.learning import policy
 
     pol = policy.load(ppath, doc["game"], doc["obs"])
     for row in doc.get("replays", []):

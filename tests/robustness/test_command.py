@@ -124,9 +124,9 @@ def _finished_checkpoint(folder, game, drop_env_leaves=0, obs_shape=None):
     (a game state from before a mechanic was modelled), or its observations of another shape."""
     import jax
 
-    from alignment.stress import checkpoints as ckpts
-    from alignment.stress.config import budget_config
-    from alignment.stress.ppo import init_runner, make_jax_env
+    from alignment.learning import checkpoints as ckpts
+    from alignment.learning.config import budget_config
+    from alignment.learning.ppo import init_runner, make_jax_env
 
     config = budget_config(2048, "objects")
     runner = init_runner(config, make_jax_env(game, config), jax.random.key(3))

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from alignment.stress import checkpoints as ckpts
+from alignment.learning import checkpoints as ckpts
 from alignment.stress import report
-from alignment.stress.config import PPOConfig, StressInputError, budget_config
+from alignment.learning.config import LearnerInputError, PPOConfig, budget_config
+from alignment.stress.config import StressInputError
 from alignment.stress.core import BackendRuns, compare, run_stress
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,9 +112,9 @@ def test_bad_input_names_the_choices(tmp_path):
         run_stress("tetris", out_dir=tmp_path)
     with pytest.raises(StressInputError, match="choices: objects, pixels"):
         run_stress("pong", obs="ram", out_dir=tmp_path)
-    with pytest.raises(StressInputError, match="choices: smoke, cpu, paper"):
+    with pytest.raises(LearnerInputError, match="choices: smoke, cpu, paper"):
         budget_config("huge")
-    with pytest.raises(StressInputError, match="the minimum is 1024"):
+    with pytest.raises(LearnerInputError, match="the minimum is 1024"):
         budget_config(1000)
     with pytest.raises(StressInputError, match="choices: ale, jax"):
         run_stress("pong", backends=("gym",), out_dir=tmp_path)

@@ -9,8 +9,8 @@ import jax.extend.core
 import numpy as np
 import pytest
 
-from alignment.stress.config import PPOConfig
-from alignment.stress.ppo import make_jax_env, make_train
+from alignment.learning.config import PPOConfig
+from alignment.learning.ppo import make_jax_env, make_train
 
 HOST_PRIMITIVES = ("callback", "outside_call", "debug_print", "host")
 

@@ -7,9 +7,9 @@ import time
 import numpy as np
 import pytest
 
-from alignment.stress import checkpoints as ckpts
-from alignment.stress import policy as pol
-from alignment.stress.config import StressInputError, budget_config, parse_steps
+from alignment.learning import checkpoints as ckpts
+from alignment.learning import policy as pol
+from alignment.learning.config import LearnerInputError, budget_config, parse_steps
 from alignment.stress.core import TrainingPaused, run_stress
 from alignment.stress.export import export_policy
 from tests.stress.test_core import TINY
@@ -29,7 +29,7 @@ def test_paper_sized_budgets_keep_the_paper_curve_spacing():
 
 @pytest.mark.parametrize("text", ["10X", "M", "1e7", "-5", "0.5k1", "1.0001k"])
 def test_what_is_not_a_step_count_is_refused(text):
-    with pytest.raises(StressInputError, match="unknown budget|too small"):
+    with pytest.raises(LearnerInputError, match="unknown budget|too small"):
         budget_config(text)
 
 

@@ -11,9 +11,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from alignment.stress import policy as pol
+from alignment.learning import policy as pol
 from alignment.stress import transfer, transfer_check, transfer_report
-from alignment.stress.config import PPOConfig
+from alignment.learning.config import PPOConfig
 
 
 def _observation_matches(game: str, frames: int = 600, every: int = 7) -> int:
@@ -61,7 +61,7 @@ def test_observation_of_ale_screen_equals_jax_render_every_game(game):
 def _constant_policy(game: str, obs: str, action: int, seeds=(0, 1)) -> pol.Policy:
     """Agents that (almost) always pick ``action``: every weight zero, the policy head's bias
     large on that action."""
-    from alignment.stress.ppo import make_jax_env
+    from alignment.learning.ppo import make_jax_env
     from flax import traverse_util
 
     env = make_jax_env(game, PPOConfig(obs=obs))

@@ -6,9 +6,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from alignment.stress.config import PPOConfig
-from alignment.stress.ppo import Transition, gae, make_train
-from tests.stress.toy_env import OPTIMAL_RETURN, RANDOM_RETURN, CueEnv
+from alignment.learning.config import PPOConfig
+from alignment.learning.ppo import Transition, gae, make_train
+from tests.learning.toy_env import OPTIMAL_RETURN, RANDOM_RETURN, CueEnv
 
 
 def test_make_train_learns_the_cue_task_with_seeds_by_vmap():

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from alignment.stress import statistics as st
+from alignment.learning import statistics as st
 
 
 def test_iqm_is_the_mean_of_the_middle_half():

@@ -22,7 +22,7 @@ import numpy as np
 from flax import traverse_util
 
 from alignment import artefacts, atomic
-from alignment.stress.config import OBS_MODES, PPOConfig
+from alignment.learning.config import OBS_MODES, PPOConfig
 
 FORMAT = artefacts.POLICY.schema
 STORED = np.float16
@@ -43,7 +43,7 @@ class Policy:
     meta: dict  # steps, code hash, config, where it was trained
 
     def apply_fn(self):
-        from alignment.stress.networks import make_network
+        from alignment.learning.networks import make_network
 
         return make_network(self.obs, self.num_actions, self.mlp_sizes).apply
 
@@ -58,7 +58,7 @@ class Policy:
 
 
 def _template(game: str, obs: str, num_actions: int, mlp_sizes: tuple):
-    from alignment.stress.networks import make_network
+    from alignment.learning.networks import make_network
 
     net = make_network(obs, num_actions, tuple(mlp_sizes))
     example = jax.ShapeDtypeStruct(observation_shape(game, obs), jnp.uint8 if obs == "pixels"
@@ -68,8 +68,8 @@ def _template(game: str, obs: str, num_actions: int, mlp_sizes: tuple):
 
 def observation_shape(game: str, obs: str) -> tuple:
     """One observation's shape as the learner saw it (a batch of one)."""
-    from alignment.stress.config import FRAME_STACK
-    from alignment.stress.ppo import make_jax_env
+    from alignment.learning.config import FRAME_STACK
+    from alignment.learning.ppo import make_jax_env
 
     env = make_jax_env(game, PPOConfig(obs=obs))
     shape = tuple(env.observation_space.shape)
@@ -89,7 +89,7 @@ def make(game: str, obs: str, num_actions: int, mlp_sizes: tuple, seeds: list[in
 
 def from_runner_leaves(game: str, config: PPOConfig, num_actions: int, seeds: list[int],
                        runners: list, meta: dict) -> Policy:
-    """The policy of stress checkpoints' runners (one per seed, ``alignment.stress.ppo.Runner``)."""
+    """The policy of stress checkpoints' runners (one per seed, ``alignment.learning.ppo.Runner``)."""
     params = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs),
                                     *[r.train_state.params for r in runners])
     return make(game, config.obs, num_actions, config.mlp_sizes, seeds, params, meta)

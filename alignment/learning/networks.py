@@ -42,7 +42,7 @@ def _valid_conv_bwd(stride, res, dy):
     # a naive loop nest. Measured (jax 0.10.2, 2 cores): the Nature CNN's gradient on 256 frames took
     # 0.4-0.5 s called alone and 6.5 s as the body of a one-step lax.scan, so every PPO update (epochs
     # and minibatches are scans) crawled. With these rules the compiled loop body holds only NHWC/HWIO
-    # convolutions; the gradients equal autodiff's (tests/stress/test_networks.py).
+    # convolutions; the gradients equal autodiff's (tests/learning/test_networks.py).
     x, w = res
     kh, kw = w.shape[:2]
     (h, wd), (ho, wo) = x.shape[1:3], dy.shape[1:3]

@@ -20,8 +20,8 @@ import jax.numpy as jnp
 import optax
 from flax.training.train_state import TrainState
 
-from alignment.stress.config import PPOConfig
-from alignment.stress.networks import make_network
+from alignment.learning.config import PPOConfig
+from alignment.learning.networks import make_network
 
 
 class Transition(NamedTuple):
@@ -198,7 +198,7 @@ def make_jax_env(game: str, config: PPOConfig, mods=()):
     """The JAX game (built with ``mods``) under the ALE v5 protocol, as the learner sees it
     (episodic life per config, the frame stack for pixels, returns logged unclipped)."""
     from jaxtari.wrappers import make_env
-    from alignment.stress.config import FRAME_STACK
+    from alignment.learning.config import FRAME_STACK
 
     extra = {"mods": tuple(mods)} if mods else {}
     return make_env(game, obs=config.obs, frame_stack=FRAME_STACK if config.obs == "pixels" else 1,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from jax import lax
 
-from alignment.stress.networks import NatureCNN, valid_conv
+from alignment.learning.networks import NatureCNN, valid_conv
 
 NHWC = ("NHWC", "HWIO", "NHWC")
 

@@ -16,7 +16,7 @@ import io
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import jax
 import numpy as np
@@ -64,6 +64,14 @@ def fill(template, leaves: list[np.ndarray]):
                 raise CorruptCheckpoint(f"array shape {x.shape} does not fit {np.shape(like)}")
             new.append(jax.numpy.asarray(x, dtype=like.dtype))
     return jax.tree_util.tree_unflatten(treedef, new)
+
+
+def checkpoint_root(out_dir: Path, game: str, config, mods: Sequence[str] = ()) -> Path:
+    """Where one training run keeps its checkpoints: ``<out>/.checkpoints/<game>[+<mod>...]-<obs>-
+    <steps>``. The name says what the agents were trained on, so a stage that evaluates them
+    (robustness) finds and checks them by it. ``config``: the run's :class:`PPOConfig`."""
+    name = "+".join([game, *mods])
+    return Path(out_dir) / ".checkpoints" / f"{name}-{config.obs}-{config.total_timesteps}"
 
 
 def seed_dir(root: Path, backend: str, seed: int) -> Path:
