@@ -35,13 +35,8 @@ def reset_ship() -> ShipState:
 
 
 def _logic_frame(state: ShipState, ale_action) -> ShipState:
-    joy = joystick(ale_action)
-    rotation = ship.turn(state.rotation, state.count, joy.left, joy.right)
-    state = ship.fire(state.replace(rotation=rotation), joy.fire, rotation)
-    velocity = ship.thrust_or_drag(state.velocity, rotation, joy.up)
-    state = ship.move(state, velocity)
-    state = state.replace(y=ship.wrap(state.y))
-    return ship.move_shots(state)
+    state = player.fly(state, joystick(ale_action))
+    return ship.move_shots(state.replace(y=ship.wrap(state.y)))
 
 
 @jax.jit

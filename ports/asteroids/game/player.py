@@ -46,7 +46,7 @@ def ship_frame(s, p, random, ale_action):
     flags = jnp.where(controls & down_alone & ~armed, flags | c.HYPERSPACE, flags)
     flags = jnp.where(controls & ~down_alone, flags & ~c.FEATURE_FLAGS & BYTE, flags)
 
-    flown = _fly(s, joy)
+    flown = fly(s, joy)
     s = jax.tree.map(lambda a, b: jnp.where(controls & ~warp, a, b), flown, s)
 
     half = random[0] >> 1
@@ -73,7 +73,8 @@ def ship_frame(s, p, random, ale_action):
     return s, p.replace(lives=lives, flags=flags, feature_timer=timer, respawn_y=respawn_y)
 
 
-def _fly(s, joy):
+def fly(s, joy):
+    """The controls on a logic frame: turn, fire, thrust or drag, move (ship.py's phases)."""
     rotation = ship.turn(s.rotation, s.count, joy.left, joy.right)
     s = ship.fire(s.replace(rotation=rotation), joy.fire, rotation)
     velocity = ship.thrust_or_drag(s.velocity, rotation, joy.up)
