@@ -324,13 +324,14 @@ def current_transfer_replays(root: Path, rel: str) -> list[str]:
 
 
 def _transfer_part(art: Artefacts, root: Path, game: str, t: Thresholds,
-                   replays: Optional[Callable[[Path, str], list[str]]]) -> tuple[list, list]:
-    """(failures, notes) of the game's transfer reports: the verdict and summaries recomputed
-    from the per-episode returns, the policy file's hash, and (``replays``) its replay episodes
-    played again; a "different" verdict fails like a stress one."""
+                   replays: Optional[Callable[[Path, str], list[str]]]) -> tuple[list, list, list]:
+    """(failures, notes, cells) of the game's transfer reports: the verdict and summaries
+    recomputed from the per-episode returns, the policy file's hash, and (``replays``) its replay
+    episodes played again; a "different" verdict fails like a stress one. ``cells``: each
+    report's verdict for the table, e.g. "transfer equivalent (pixels)"."""
     from alignment.stress import transfer_check
 
-    failures, notes = [], []
+    failures, notes, cells = [], [], []
     for rel in transfer_reports(art, game):
         problems = (replays(root, rel) if replays is not None
                     else transfer_check.check(root, rel, replay=False))
@@ -339,10 +340,11 @@ def _transfer_part(art: Artefacts, root: Path, game: str, t: Thresholds,
             notes.append(f"{rel}: its replay episodes were not played again (--no-replay)")
         doc, _ = art.json(rel, artefacts.TRANSFER.schema)
         label = (doc or {}).get("verdict", {}).get("label")
+        cells.append(f"transfer {label or 'unreadable'} ({(doc or {}).get('obs', '?')})")
         if t.stress_not_different and label == "different" and not problems:
             failures.append(f"{rel}: agents trained on the JAX game play differently on ALE "
                             f"({doc['verdict'].get('detail', '')})")
-    return failures, notes
+    return failures, notes, cells
 
 
 def current_fingerprint(game: str, obs: str, recorded: dict) -> Optional[str]:
@@ -424,7 +426,7 @@ def _stress_reports(art: Artefacts, game: str) -> tuple[StressReports, list[str]
     reports, problems = {}, []
     for rel in art.list(artefacts.STRESS.folder, artefacts.STRESS.name(game=game, obs="*")):
         if _is_transfer(rel):
-            continue  # stage 4's transfer report: its own schema (not judged yet, docs/gate.md)
+            continue  # stage 4's transfer report: its own schema, judged by _transfer_part
         doc, problem = art.json(rel, STRESS_SCHEMA)
         if doc is None:
             problems.append(problem or f"{rel} cannot be read")
@@ -560,9 +562,11 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     robustness_failures, robustness_notes = _robustness_part(now, game, current)
     failures += robustness_failures
     notes += robustness_notes
-    transfer_failures, transfer_notes = _transfer_part(now, root, game, t, transfer)
+    transfer_failures, transfer_notes, transfer_cells = _transfer_part(now, root, game, t, transfer)
     failures += transfer_failures
     notes += transfer_notes
+    if transfer_cells:
+        stress = ", ".join(([] if stress == "none" else [stress]) + transfer_cells)
 
     verdict = GameVerdict(game, figures, playtest, stress, failures, t, notes=notes,
                           unaudited=unaudited)

@@ -13,10 +13,15 @@ from pathlib import Path
 
 ANCHORS = Path(__file__).resolve().parents[2] / "stress" / "anchors" / "cleanrl-10m.json"
 
-CLEANRL_PROTOCOL = ("EnvPool Atari v5: frameskip 4 with the last two frames max-pooled, 84x84 by "
-                    "INTER_AREA resize, sticky 0.25, episodic life and reward clipping in training, "
-                    "no-op starts up to 30; ours: no max-pool, nearest-neighbour 84x84, no no-op "
-                    "starts, the same PPO hyperparameters")
+# EnvPool's Atari defaults (its API documentation, sail-sg/envpool docs/api/atari.rst): settings
+# after gym's NoFrameskip-v4 with Baselines' wrappers, sticky actions off; CleanRL's script sets
+# only episodic life and reward clipping on top.
+CLEANRL_PROTOCOL = ("EnvPool Atari v5 as CleanRL makes it: frameskip 4 with the last two frames "
+                    "max-pooled, 84x84 by INTER_AREA resize, sticky actions off (EnvPool's "
+                    "default), fire reset, no-op starts up to 30, episodic life and reward clipping "
+                    "in training; ours: sticky 0.25 in training and evaluation (ALE v5), no "
+                    "max-pool, nearest-neighbour 84x84, no no-op starts, the same PPO "
+                    "hyperparameters")
 
 
 def anchor(game: str, path: Path = ANCHORS) -> dict | None:

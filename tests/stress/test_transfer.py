@@ -218,13 +218,15 @@ def test_the_gate_judges_transfer_reports_and_fails_a_changed_one(tmp_path):
     r.policy_file, r.policy_sha256 = "stress/policies/freeway-objects.npz", pol.describe_file(ppath)[1]
     transfer_report.write(r, tmp_path / "stress")
     art = Artefacts(tmp_path)
-    failures, notes = _transfer_part(art, tmp_path, "freeway", Thresholds(), current_transfer_replays)
+    failures, notes, cells = _transfer_part(art, tmp_path, "freeway", Thresholds(),
+                                            current_transfer_replays)
     assert failures == [] and notes == []
-    failures, notes = _transfer_part(art, tmp_path, "freeway", Thresholds(), None)
+    assert cells == [f"transfer {r.verdict['label']} (objects)"]
+    failures, notes, _ = _transfer_part(art, tmp_path, "freeway", Thresholds(), None)
     assert failures == [] and "not played again (--no-replay)" in notes[0]
     rel = tmp_path / "stress" / "freeway-objects-transfer.json"
     doc = json.loads(rel.read_text())
     doc["replays"][0]["ale_alone"] += 1
     rel.write_text(json.dumps(doc))
-    failures, _ = _transfer_part(art, tmp_path, "freeway", Thresholds(), current_transfer_replays)
+    failures, _, _ = _transfer_part(art, tmp_path, "freeway", Thresholds(), current_transfer_replays)
     assert any("replayed on ale" in f for f in failures), failures
