@@ -30,38 +30,9 @@ def register(app) -> None:
     """Add the ``audit``, ``probe``, ``compare`` and ``savepoint`` commands to the jaxtari-align app."""
     _register_audit(app)
     _register_probes_and_compare(app)
+    from alignment.audit.savepoints import savepoint_command
+
     app.command("savepoint")(savepoint_command)
-
-
-def savepoint_command(
-    game: str,
-    name: str,
-    specs: Path = Path(artefacts.SPEC.folder),
-    write: bool = False,
-) -> None:
-    """Find a probe save point on ALE (beam search over clone/restore): print its YAML, or with
-    --write store it in SPECS/<game>.yaml. NAME is one of the game's search targets."""
-    import typer
-
-    from alignment.audit import savepoints
-    from alignment.spec.schema import GameSpec
-    from alignment.spec.store import SpecFileError, load_spec, write_spec, yaml_text
-
-    try:
-        canon = catalog.canonical(game)
-        path = specs / f"{canon}.yaml"
-        spec = load_spec(path)
-        point = savepoints.find(spec, name)
-    except (savepoints.SearchError, SpecFileError, UnknownCatalogGame) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1)
-    if write:
-        data = spec.model_dump(mode="json", exclude_none=True)
-        data["save_points"][name] = point.model_dump(mode="json", exclude_none=True)
-        write_spec(GameSpec.model_validate(data), path)
-        typer.echo(f"wrote save point {name!r} ({point.frames} frames) to {path}")
-    else:
-        typer.echo(yaml_text({name: point.model_dump(mode="json", exclude_none=True)}), nl=False)
 
 
 def _register_probes_and_compare(app) -> None:

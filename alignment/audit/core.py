@@ -369,7 +369,7 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
     holding = [r.id for r in rules if r.outcome == "pass"]
     n = fault_pool.worker_count(workers, len(subject.faults))
     if n > 1 and subject.rebuild is not None:
-        return fault_pool.run_pooled(subject, holding, structure, say, n)
+        return fault_pool.run_pooled(run_fault, subject, holding, structure, say, n)
     return [run_fault(subject, i, holding, structure, say) for i in range(len(subject.faults))]
 
 

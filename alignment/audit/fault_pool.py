@@ -17,7 +17,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 _WORKER: dict = {}
 
@@ -37,23 +37,23 @@ def worker_count(workers: Optional[int], faults: int) -> int:
     return max(1, min(n, faults))
 
 
-def _start_worker(rebuild, holding: list[str], structure: list, walks: dict) -> None:
+def _start_worker(run_fault, rebuild, holding: list[str], structure: list, walks: dict) -> None:
     from alignment.audit import explore
 
     explore.adopt_planned_walks(walks)
-    _WORKER.update(subject=rebuild(), holding=holding, structure=structure)
+    _WORKER.update(run_fault=run_fault, subject=rebuild(), holding=holding, structure=structure)
 
 
 def _run_in_worker(index: int):
-    from alignment.audit.core import run_fault
-
-    return run_fault(_WORKER["subject"], index, _WORKER["holding"], _WORKER["structure"])
+    return _WORKER["run_fault"](_WORKER["subject"], index, _WORKER["holding"], _WORKER["structure"])
 
 
-def run_pooled(subject, holding: Sequence[str], structure, say, workers: int) -> list:
-    """Every fault of ``subject`` in ``workers`` spawned processes; the FaultResults in order."""
+def run_pooled(run_fault: Callable, subject, holding: Sequence[str], structure, say,
+               workers: int) -> list:
+    """Every fault of ``subject`` in ``workers`` spawned processes; the FaultResults in order.
+    ``run_fault`` runs one fault (the audit core's, handed in so this module does not import the
+    core that imports it; a module-level function, it reaches the workers by name)."""
     from alignment.audit import explore
-    from alignment.audit.core import run_fault
 
     total = len(subject.faults)
     results: list = [None] * total
@@ -62,7 +62,7 @@ def run_pooled(subject, holding: Sequence[str], structure, say, workers: int) ->
         with cf.ProcessPoolExecutor(
                 workers, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(subject.rebuild, list(holding), list(structure),
+                initargs=(run_fault, subject.rebuild, list(holding), list(structure),
                           explore.planned_walks())) as pool:
             futures = {pool.submit(_run_in_worker, i): i for i in range(total)}
             for done, future in enumerate(cf.as_completed(futures), 1):

@@ -24,12 +24,14 @@ it.)
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from alignment import catalog
+from alignment import artefacts, catalog
 from alignment.plain import plain
 from alignment.plugin import SavePointTarget, Signals
 from alignment.spec.schema import ALE_ACTION_NAMES, Expectation, GameSpec, ProbeStep, SavePoint
+from alignment.spec.store import SpecFileError, load_spec, write_spec, yaml_text
 
 
 class SearchError(RuntimeError):
@@ -163,9 +165,35 @@ def find(spec: GameSpec, name: str, progress=None) -> SavePoint:
     )
 
 
-if __name__ == "__main__":  # the command the stored save points' notes name
+# ---- the command (``jaxtari-align savepoint``, registered by alignment.audit.command) ------------
+def savepoint_command(
+    game: str,
+    name: str,
+    specs: Path = Path(artefacts.SPEC.folder),
+    write: bool = False,
+) -> None:
+    """Find a probe save point on ALE (beam search over clone/restore): print its YAML, or with
+    --write store it in SPECS/<game>.yaml. NAME is one of the game's search targets."""
     import typer
 
-    from alignment.audit.command import savepoint_command
+    try:
+        canon = catalog.canonical(game)
+        path = specs / f"{canon}.yaml"
+        spec = load_spec(path)
+        point = find(spec, name)
+    except (SearchError, SpecFileError, catalog.UnknownCatalogGame) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1)
+    if write:
+        data = spec.model_dump(mode="json", exclude_none=True)
+        data["save_points"][name] = point.model_dump(mode="json", exclude_none=True)
+        write_spec(GameSpec.model_validate(data), path)
+        typer.echo(f"wrote save point {name!r} ({point.frames} frames) to {path}")
+    else:
+        typer.echo(yaml_text({name: point.model_dump(mode="json", exclude_none=True)}), nl=False)
+
+
+if __name__ == "__main__":  # the command the stored save points' notes name
+    import typer
 
     typer.run(savepoint_command)

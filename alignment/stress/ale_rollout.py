@@ -13,19 +13,28 @@ vmapped over seeds; the host loop only moves arrays between the emulators and th
 from __future__ import annotations
 
 import pickle
-from typing import Callable
+from typing import Callable, Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from alignment import catalog
 from alignment.learning.config import PPOConfig
 from alignment.learning.ppo import (Runner, Transition, init_train_state, make_policy, make_update,
                                     training_reward)
 from alignment.reference.features import FeatureDecoder
-from alignment.signals import apply_ram_writes
+from alignment.signals import apply_ram_writes, merge_ram_writes
 from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
 
+
+def ram_writes(canon: str, mods: Sequence[str]) -> tuple:
+    """The merged RAM writes of ``mods``' ALE counterparts (none: the original game), what the
+    emulators apply after every frame when training on a modified game."""
+    if not mods:
+        return ()
+    entry = catalog.entry(canon)
+    return merge_ram_writes(canon, {n: entry.ale_mods[n] for n in mods})
 
 
 def _ale_interface(rom: str, seed: int, sticky: float, frame_skip: int = FRAMESKIP):

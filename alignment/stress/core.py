@@ -138,17 +138,6 @@ def validate_mods(canon: str, mods: Sequence[str], obs: str, backends: Sequence[
     return names
 
 
-def ram_writes(canon: str, mods: Sequence[str]) -> tuple:
-    """The merged RAM writes of ``mods``' ALE counterparts (none: the original game)."""
-    if not mods:
-        return ()
-    from alignment import catalog
-    from alignment.signals import merge_ram_writes
-
-    entry = catalog.entry(canon)
-    return merge_ram_writes(canon, {n: entry.ale_mods[n] for n in mods})
-
-
 def _interval_updates(config: PPOConfig, k: int) -> int:
     return min(config.updates_per_eval, config.num_updates - k * config.updates_per_eval)
 
@@ -324,6 +313,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                                         deadline, checkpoint_every)
     reference = None
     if set(backends) >= {"ale", "jax"}:
+        from alignment.stress.ale_rollout import ram_writes
         from alignment.stress.random_policy import EPISODES, random_policy
 
         reference = random_policy(canon, episodes=random_episodes or EPISODES,

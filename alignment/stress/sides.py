@@ -108,8 +108,7 @@ class AleSide:
     name = "ale"
 
     def __init__(self, game: str, config: PPOConfig, mods=()):
-        from alignment.stress.ale_rollout import AleTrainer
-        from alignment.stress.core import ram_writes
+        from alignment.stress.ale_rollout import AleTrainer, ram_writes
 
         self.config = config
         self.trainer = AleTrainer(game, config, writes=ram_writes(game, mods))

@@ -69,7 +69,8 @@ def test_pongs_faults_in_a_pool_equal_those_run_here(tmp_path):
                                    faults_dir=tmp_path, docs=None, events=True, explore="quick")
     holding = [r.id for r in serial.rules if r.outcome == "pass"]
     said = []
-    pooled = fault_pool.run_pooled(subject, holding, serial.structure, said.append, 2)
+    pooled = fault_pool.run_pooled(core.run_fault, subject, holding, serial.structure, said.append,
+                                   2)
     assert [f.to_json() for f in pooled] == [f.to_json() for f in serial.faults]
     assert len(pooled) == 2 and all(f.explore_rules is not None for f in pooled)
     assert not any("the pool broke" in s for s in said)

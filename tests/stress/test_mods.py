@@ -10,9 +10,9 @@ import pytest
 
 from alignment import catalog
 from alignment.stress import report
-from alignment.stress.ale_rollout import AleVecEnv
+from alignment.stress.ale_rollout import AleVecEnv, ram_writes
 from alignment.stress.config import StressInputError
-from alignment.stress.core import ram_writes, run_stress, validate_mods
+from alignment.stress.core import run_stress, validate_mods
 from tests.stress.test_core import ROOT, TINY
 
 CARS = slice(108, 118)  # Freeway's car bytes (alignment/reference/games/freeway/ram.py)
