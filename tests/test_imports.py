@@ -233,7 +233,7 @@ def _import_alone(name: str) -> tuple[str, int, str]:
 
 @pytest.mark.slow
 def test_every_module_imports_alone_in_a_fresh_interpreter():
-    """One interpreter per module, two at a time (~200 modules: minutes on two cores). A module
+    """One interpreter per module, one per core up to four at a time (~240 modules). A module
     whose third-party package is not installed (an optional extra) is not a failure of ours."""
     names = sorted(n for n in project_modules() if not n.endswith("__main__"))
     with cf.ThreadPoolExecutor(max(1, min(4, (os.cpu_count() or 2)))) as pool:
