@@ -79,7 +79,7 @@ class Agents(_Strict):
 class Report(_Strict):
     schema_: Literal["jaxtari-align/robustness/v1"]
     game: str
-    obs: Literal["objects"]
+    obs: Literal["objects", "pixels"]
     code_hash: str
     versions: Dict[str, str]
     command: str

@@ -206,6 +206,10 @@ def test_robustness_evaluates_a_pixel_policy_file_on_both_sides(tmp_path):
         assert got.shape == (2, 2) and (got >= 2).all(), (side, got)  # UP crosses on both
         # with the cars stopped nothing pushes the chicken back: it crosses at least as often
         assert (np.asarray(r.sides[side]["agents"]["stop_cars"]) >= got).all()
+    from alignment.robustness import report as robustness_report
+    from alignment.robustness.schema import check
+
+    assert check(robustness_report.to_json(r)).obs == "pixels"  # the report's schema takes it
 
 
 def test_the_gate_judges_transfer_reports_and_fails_a_changed_one(tmp_path):
