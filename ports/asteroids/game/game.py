@@ -18,7 +18,7 @@ from jaxtari.env import NUM_FULL_ACTIONS, joystick
 
 from . import constants as c
 from . import collisions, field, player, ship, spawn
-from .state import FieldState, GameState, PlayerState, ShipState
+from .state import FieldState, GameState, PlayerState, ScreenState, ShipState
 
 COUNTER_MASK = 0xFFFF
 COUNT_LOW_BYTE = 0xFF  # ram[57]: the reference compares the counter's low byte
@@ -98,7 +98,8 @@ def reset() -> GameState:
         object_collision=jnp.int32(c.START_OBJECT_COLLISION)),
         player=PlayerState(lives=jnp.int32(c.START_LIVES), score=jnp.zeros((2,), jnp.int32),
                            reserved=jnp.int32(c.START_LIVES << 4), flags=jnp.int32(0),
-                           feature_timer=jnp.int32(0), respawn_y=jnp.int32(0)))
+                           feature_timer=jnp.int32(0), respawn_y=jnp.int32(0)),
+        screen=ScreenState(score=jnp.zeros((2,), jnp.int32), ship_y=jnp.int32(c.START_Y)))
 
 
 def _select(pred, a, b):
@@ -174,8 +175,9 @@ def step(state: GameState, ale_action) -> GameState:
     p = _select(asteroid_frame, p, played)
     memory, speed, list_end = field.asteroid_frame(f.memory, f.speed, f.list_end)
     f = _select(asteroid_frame, f.replace(memory=memory, speed=speed, list_end=list_end), f)
+    screen = ScreenState(score=p.score, ship_y=s.y)
     s, f, p = _overscan(s, f, p)
-    return GameState(ship=s, field=f, player=p)
+    return GameState(ship=s, field=f, player=p, screen=screen)
 
 
 @jax.jit

@@ -46,7 +46,17 @@ class PlayerState:
 
 
 @pytree_dataclass
+class ScreenState:
+    """What the kernel drew this frame with: the bytes as they were before the frame's overscan
+    (which scores hits and respawns the ship after the picture is out). No RAM byte; the render's
+    own (draw.py)."""
+    score: jax.Array       # int32 (2,), ram[61..62] before the overscan
+    ship_y: jax.Array      # int32, ram[74] before the overscan (224: no ship drawn)
+
+
+@pytree_dataclass
 class GameState:
     ship: ShipState
     field: FieldState
     player: PlayerState
+    screen: ScreenState
