@@ -1,7 +1,7 @@
-"""Asteroids, one emulator frame a step (no render, objects or ``Game`` subclass yet). The
-cartridge alternates frames: the ship's logic runs on frames after which the counter is even, the
-asteroids move on the odd ones; every frame ends with the overscan's checks (a new wave, a hit
-asteroid split, the ship's respawn, or one object's collision check).
+"""Asteroids, one emulator frame a step (no objects or ``Game`` subclass yet; the picture is
+draw.py's). The cartridge alternates frames: the ship's logic runs on frames after which the
+counter is even, the asteroids move on the odd ones; every frame ends with the overscan's checks
+(a new wave, a hit asteroid split, the ship's respawn, or one object's collision check).
 
 ``reset()`` is ALE's state after reset (measured); ``step(state, ale_action)`` advances one frame
 and ``rollout`` a sequence; ``signals(state)`` gives every RAM-mirrored byte by the names of
