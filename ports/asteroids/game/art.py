@@ -76,7 +76,8 @@ PLAY_BOTTOM = 195                # measured: no ship line drawn from line 195 on
 SHOT_DX = 7
 SHOT_TOP = 17
 SHOT_LINES = 2
-# measured: a shot at a code of coarse value 3 (low nibble 3, the left edge) shows 2 pixels west
+# measured: a shot or the ship at a code of coarse value 3 (low nibble 3, the left edge) shows 2
+# pixels west of its pixel (the shared-pixel codes 0x83, 0x93 among them)
 EDGE_COARSE, EDGE_SHOT_DX = 3, -2
 # measured: the first slot's shot wrapped past the right edge onto columns 0..3 (codes 0xBA, 0xDA,
 # 0xEA seen) shows one line lower; at column 5 (0x9A) and at 159 (0xFA) it does not, nor does the

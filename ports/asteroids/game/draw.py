@@ -23,6 +23,7 @@ NIBBLE = 4
 NIBBLE_MASK = 0x0F
 BYTE = 256
 SIGNED_FROM = 128
+MAX_DIGIT = 9
 
 _FONT = raster_lib.art_mask(art.DIGIT_FONT)          # (10, 5, 3)
 _SHIP = raster_lib.art_mask(art.SHIP)                # (16, 5, 8)
@@ -67,7 +68,7 @@ def _score_mask(raster, state):
     # leading zeros are blank; the last (tens of points, always drawn) is the RAM's zero unit
     shown = jnp.cumsum(digits != 0) > 0
     blank = ~shown.at[-1].set(True)
-    values = jnp.concatenate([digits, jnp.minimum(state.player.lives, 9)[None]])
+    values = jnp.concatenate([digits, jnp.minimum(state.screen.lives, MAX_DIGIT)[None]])
     blank = jnp.concatenate([blank, jnp.zeros((1,), bool)])
     return _digits_mask(raster, values, art.SCORE_DIGIT_X + (art.LIVES_DIGIT_X,), blank)
 
@@ -88,7 +89,8 @@ def _ship_mask(raster, state):
     y = state.screen.ship_y
     top = art.SHIP_TOP + 2 * _signed(y) + (s.subpixel[1] >= art.SUBPIXEL_HALF)
     line, inside = _play_line(raster, top)
-    dx = (jnp.asarray(raster.xs) - pixel(s.x_code) - art.SHIP_DX) % c.SCREEN_WIDTH
+    edge = jnp.where((s.x_code & NIBBLE_MASK) == art.EDGE_COARSE, art.EDGE_SHOT_DX, 0)
+    dx = (jnp.asarray(raster.xs) - pixel(s.x_code) - art.SHIP_DX - edge) % c.SCREEN_WIDTH
     row = line // art.SHIP_LINES_PER_ROW
     timer = state.player.feature_timer
     # the timer is set to 128 in the overscan, after the picture: the ship is still whole then

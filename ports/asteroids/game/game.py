@@ -99,7 +99,8 @@ def reset() -> GameState:
         player=PlayerState(lives=jnp.int32(c.START_LIVES), score=jnp.zeros((2,), jnp.int32),
                            reserved=jnp.int32(c.START_LIVES << 4), flags=jnp.int32(0),
                            feature_timer=jnp.int32(0), respawn_y=jnp.int32(0)),
-        screen=ScreenState(score=jnp.zeros((2,), jnp.int32), ship_y=jnp.int32(c.START_Y)))
+        screen=ScreenState(score=jnp.zeros((2,), jnp.int32), lives=jnp.int32(c.START_LIVES),
+                           ship_y=jnp.int32(c.START_Y)))
 
 
 def _select(pred, a, b):
@@ -175,7 +176,7 @@ def step(state: GameState, ale_action) -> GameState:
     p = _select(asteroid_frame, p, played)
     memory, speed, list_end = field.asteroid_frame(f.memory, f.speed, f.list_end)
     f = _select(asteroid_frame, f.replace(memory=memory, speed=speed, list_end=list_end), f)
-    screen = ScreenState(score=p.score, ship_y=s.y)
+    screen = ScreenState(score=p.score, lives=p.lives, ship_y=s.y)
     s, f, p = _overscan(s, f, p)
     return GameState(ship=s, field=f, player=p, screen=screen)
 

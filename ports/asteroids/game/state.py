@@ -51,6 +51,7 @@ class ScreenState:
     (which scores hits and respawns the ship after the picture is out). No RAM byte; the render's
     own (draw.py)."""
     score: jax.Array       # int32 (2,), ram[61..62] before the overscan
+    lives: jax.Array       # int32, ram[60] >> 4 before the overscan (a bonus life comes with a hit)
     ship_y: jax.Array      # int32, ram[74] before the overscan (224: no ship drawn)
 
 
