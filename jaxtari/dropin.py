@@ -204,6 +204,42 @@ def grey(rgb: jax.Array) -> jax.Array:
     return (q + up).astype(jnp.uint8)
 
 
+# ALE's reset_game restarts the console (StellaEnvironment::reset calls System::reset), and
+# Stella's M6532::reset starts the RIOT timer at 25 + (a draw of the console's generator) % 75. That
+# generator is seeded with ALE's fixed system_random_seed whatever the env's seed, and a ROM's load
+# takes the first draws (measured on ale-py 0.12.1 with 4K cartridges, which keep no RAM: 132, the
+# RIOT's 128 bytes and four resets' timers), so the n-th reset_game after a load meets the same timer
+# in every process and for every seed. A game whose start depends on it says how (ale_start).
+ALE_SYSTEM_SEED = 4753849
+DRAWS_BEFORE_FIRST_RESET = 132
+RIOT_TIMER_MIN, RIOT_TIMER_VALUES = 25, 75
+_riot_draws = np.zeros(0, np.uint32)
+
+
+def riot_start_timers(resets) -> np.ndarray:
+    """The RIOT timers ALE's ``resets``-th reset_game calls since the ROM's load start the console
+    with (1: the first, which every env's first ``reset()`` is), elementwise, as int32."""
+    global _riot_draws
+    resets = np.asarray(resets, np.int64)
+    if resets.size and resets.min() < 1:
+        raise ValueError(f"resets count reset_game calls from 1, got {resets.min()}")
+    index = DRAWS_BEFORE_FIRST_RESET + resets - 1
+    last = int(index.max(initial=0))
+    if last >= _riot_draws.size:
+        # the stream from its start each time it grows (doubling), so its n-th draw never moves
+        size = max(2 * _riot_draws.size, last + 1, 1024)
+        _riot_draws = np.random.RandomState(ALE_SYSTEM_SEED).randint(0, 2**32, size=size, dtype=np.uint32)
+    return (RIOT_TIMER_MIN + _riot_draws[index] % RIOT_TIMER_VALUES).astype(np.int32)
+
+
+def riot_start_timer(resets: int) -> int:
+    """:func:`riot_start_timers` of one count."""
+    return int(riot_start_timers(resets))
+
+
+FIRST_RESET_TIMER = riot_start_timer(1)
+
+
 def episode_key(chain: jax.Array):
     """(next chain, this episode's key) from a chain of key data (uint32[2]); every front-end's
     resets draw their keys this way, so a vector env's sub-env i replays a single env exactly."""
@@ -236,10 +272,14 @@ class Core:
         screen = self.game.render(gs)
         return screen if self.settings.obs_type == "rgb" else grey(screen)
 
-    def reset(self, chain):
-        """(chain, state, obs) of a new episode."""
+    def reset(self, chain, timer=FIRST_RESET_TIMER):
+        """(chain, state, obs) of a new episode, started as ALE's reset_game starts it when the
+        console's RIOT timer begins at ``timer`` (:func:`riot_start_timer`)."""
         chain, key = episode_key(chain)
         _, state = self.atari.reset(key)
+        ale_start = getattr(self.game, "ale_start", None)
+        if ale_start is not None:
+            state = state.replace(game_state=ale_start(state.game_state, jnp.int32(timer)))
         return chain, state, self.observe(state)
 
     def step(self, state, action):

@@ -110,6 +110,9 @@ class JaxtariEnv(gymnasium.Env):
         self.action_space = self.core.action_space
         self._meanings = list(self.core.game.action_names)
         self._chain: np.ndarray | None = None
+        # reset_game calls since ALE's env loaded its ROM (at making, and on every seeded reset):
+        # the n-th meets the n-th RIOT start timer (dropin.riot_start_timer)
+        self._resets = 0
         self._state = None
         self._frame_number = 0
         self._window = None
@@ -133,7 +136,11 @@ class JaxtariEnv(gymnasium.Env):
         if seed is not None or self._chain is None:
             self._chain = chain if seed is not None else seed_chain(self.np_random)
             self._frame_number = 0
-        chain, self._state, obs = self.core.jit_reset(self._chain)
+        if seed is not None:
+            self._resets = 0
+        self._resets += 1
+        timer = np.int32(dropin.riot_start_timer(self._resets))
+        chain, self._state, obs = self.core.jit_reset(self._chain, timer)
         self._chain = np.asarray(chain)
         if self.render_mode == "human":
             self.render()
@@ -226,7 +233,7 @@ class JaxtariEnv(gymnasium.Env):
                 "render_mode": self.render_mode,
                 "np_random": None if self._np_random is None else self._np_random.bit_generator.state,
                 "np_random_seed": self._np_random_seed, "chain": self._chain,
-                "frame_number": self._frame_number,
+                "frame_number": self._frame_number, "resets": self._resets,
                 "state": None if self._state is None else state_to_numpy(self._state)}
 
     def __setstate__(self, data: dict) -> None:
@@ -239,6 +246,7 @@ class JaxtariEnv(gymnasium.Env):
             self._np_random.bit_generator.state = data["np_random"]
         self._np_random_seed = data["np_random_seed"]
         self._chain, self._frame_number = data["chain"], data["frame_number"]
+        self._resets = data.get("resets", 0)
         if data["state"] is not None:
             like = jax.eval_shape(self.core.reset, np.zeros(2, np.uint32))[1]
             self._state = state_from_numpy(data["state"], like)

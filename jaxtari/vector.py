@@ -42,37 +42,39 @@ class _Batched:
         reset, step = jax.vmap(core.reset), jax.vmap(core.step)
         observe = jax.vmap(core.observe)
 
-        def reset_rows(state, chain, mask):
+        def reset_rows(state, chain, mask, timers):
             # rows not in the mask keep their state and chain (the branch runs only when any is set)
-            new_chain, fresh, _ = reset(chain)
+            new_chain, fresh, _ = reset(chain, timers)
             state = fresh if state is None else _rows(mask, fresh, state)
             chain = jnp.where(mask[:, None], new_chain, chain)
             return state, chain, observe(state)
 
-        def reset_if_any(state, chain, mask):
-            return jax.lax.cond(mask.any(), lambda: reset_rows(state, chain, mask)[:2], lambda: (state, chain))
+        def reset_if_any(state, chain, mask, timers):
+            return jax.lax.cond(mask.any(), lambda: reset_rows(state, chain, mask, timers)[:2],
+                                lambda: (state, chain))
 
-        def next_step(state, chain, actions, autoreset):
+        def next_step(state, chain, actions, autoreset, timers):
             stepped, _, reward, term, trunc, frames = step(state, actions)
-            state, chain = reset_if_any(_rows(autoreset, state, stepped), chain, autoreset)
+            state, chain = reset_if_any(_rows(autoreset, state, stepped), chain, autoreset, timers)
             zero = jnp.zeros_like(term)
             return (state, chain, observe(state), jnp.where(autoreset, 0.0, reward),
                     jnp.where(autoreset, zero, term), jnp.where(autoreset, zero, trunc),
                     jnp.where(autoreset, 0, frames))
 
-        def same_step(state, chain, actions):
+        def same_step(state, chain, actions, timers):
             stepped, final_obs, reward, term, trunc, frames = step(state, actions)
             ended = term | trunc
             final_lives, final_frames = stepped.lives, stepped.episode_frames
-            state, chain = reset_if_any(stepped, chain, ended)
+            state, chain = reset_if_any(stepped, chain, ended, timers)
             obs = jax.lax.cond(ended.any(), lambda: observe(state), lambda: final_obs)
             return (state, chain, obs, reward, term, trunc, frames, final_obs, final_lives, final_frames)
 
-        def disabled(state, chain, actions):
+        def disabled(state, chain, actions, timers):
             stepped, obs, reward, term, trunc, frames = step(state, actions)
             return stepped, chain, obs, reward, term, trunc, frames
 
-        self.reset_all = jax.jit(lambda chain: reset_rows(None, chain, jnp.ones(chain.shape[0], bool)))
+        self.reset_all = jax.jit(lambda chain, timers: reset_rows(None, chain, jnp.ones(chain.shape[0], bool),
+                                                                  timers))
         self.reset_rows = jax.jit(reset_rows)
         self.steps = {
             AutoresetMode.NEXT_STEP: jax.jit(next_step),
@@ -121,6 +123,8 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
         self._chain = np.zeros((self.num_envs, 2), np.uint32)
+        # per env, reset_game calls since its ALE env would have loaded the ROM (as the single env's)
+        self._resets = np.zeros(self.num_envs, np.int64)
         self._state = None
         self._frame_number = np.zeros(self.num_envs, np.int64)
         self._ended = np.zeros(self.num_envs, bool)
@@ -130,6 +134,7 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
         if seed is not None or self._rngs[i] is None:
             self._rngs[i], self._chain[i] = seeded(seed)
             self._frame_number[i] = 0
+            self._resets[i] = 0
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
         if seed is None:
@@ -152,10 +157,12 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
                 raise DropInError("the first reset resets every env: leave out options['reset_mask']")
         for i in np.flatnonzero(mask):
             self._seed(int(i), seeds[i])
+        self._resets[mask] += 1
+        timers = dropin.riot_start_timers(np.maximum(self._resets, 1))
         if self._state is None:
-            state, chain, obs = self._fns.reset_all(self._chain)
+            state, chain, obs = self._fns.reset_all(self._chain, timers)
         else:
-            state, chain, obs = self._fns.reset_rows(self._state, self._chain, mask)
+            state, chain, obs = self._fns.reset_rows(self._state, self._chain, mask, timers)
         self._state, self._chain = state, np.array(chain)
         self._ended[mask] = False
         return np.array(obs), self._infos(mask)
@@ -173,14 +180,19 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
         actions = actions.astype(np.int32)
         mode = self.autoreset_mode
         fn = self._fns.steps[mode]
+        # the timers an env resetting in this step meets
+        timers = dropin.riot_start_timers(self._resets + 1)
         if mode == AutoresetMode.NEXT_STEP:
-            out = fn(self._state, self._chain, actions, self._ended)
+            out = fn(self._state, self._chain, actions, self._ended, timers)
+            self._resets[self._ended] += 1
         else:
             if mode == AutoresetMode.DISABLED and self._ended.any():
                 raise DropInError(f"envs {np.flatnonzero(self._ended).tolist()} have ended and autoreset is "
                                   "disabled: reset them with reset(options={'reset_mask': mask}) first")
-            out = fn(self._state, self._chain, actions)
+            out = fn(self._state, self._chain, actions, timers)
         state, chain, obs, reward, term, trunc, frames = out[:7]
+        if mode == AutoresetMode.SAME_STEP:
+            self._resets[np.asarray(term) | np.asarray(trunc)] += 1
         self._state, self._chain = state, np.array(chain)
         self._frame_number += np.asarray(frames, np.int64)
         term, trunc = np.array(term), np.array(trunc)
@@ -236,7 +248,7 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
                              if f != "game"},
                 "num_envs": self.num_envs, "autoreset_mode": self.autoreset_mode.value,
                 "render_mode": self.render_mode, "rngs": self._rngs, "chain": self._chain,
-                "frame_number": self._frame_number, "ended": self._ended,
+                "frame_number": self._frame_number, "ended": self._ended, "resets": self._resets,
                 "state": None if self._state is None else state_to_numpy(self._state)}
 
     def __setstate__(self, data: dict) -> None:
@@ -244,6 +256,8 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
                       render_mode=data["render_mode"], **data["settings"])
         self._rngs, self._chain = data["rngs"], data["chain"]
         self._frame_number, self._ended = data["frame_number"], data["ended"]
+        self._resets = data.get("resets", np.zeros(self.num_envs, np.int64))
         if data["state"] is not None:
-            like = jax.eval_shape(self._fns.reset_all, self._chain)[0]
+            like = jax.eval_shape(self._fns.reset_all, self._chain, dropin.riot_start_timers(
+                np.ones(self.num_envs, np.int64)))[0]
             self._state = state_from_numpy(data["state"], like)

@@ -63,11 +63,12 @@ def test_pong_preprocessed_as_ale():
 
 
 # Measured on main 2026-12-05 (seed 5, these actions): the preprocessed observations part from
-# ALE's, rewards and terminations still equal; fidelity gaps of the games, left to their owners.
-# strict, so that the test says when a fix lands.
+# ALE's, rewards and terminations still equal. Cause: ALE's reset_game starts some episodes a frame
+# apart (the RIOT timer it restarts the console with; tests/dropin/test_ale_reset.py), which these
+# games do not model yet (/work/notes/picture-games.patch). Strict, so that the test says when.
 DIVERGES = {
-    "frostbite": "step 909: 160 of 28,224 values of the newest frame differ (rows 14.., by 3-4 grey levels)",
-    "seaquest": "step 1385: 7 of 28,224 values of the newest frame differ (rows 18-20, columns 40-46)",
+    "frostbite": "step 909 (its 3rd episode, RIOT timer 78: a late start): the aurora, rows 34-39",
+    "seaquest": "step 1385 (its 4th episode, RIOT timer 39: an early start): the oxygen bar's left end",
 }
 
 

@@ -49,6 +49,21 @@ def test_step_for_step_like_sync_vector_env(mode):
     assert ends >= 2 * N
 
 
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_each_reset_starts_as_the_single_envs(mode):
+    """Seaquest's start follows ALE's reset count (its 4th and 5th an early one, test_ale_reset.py)
+    once the game declares its ale_start (/work/notes/picture-games.patch; until then every start
+    is the first): the autoresets inside the compiled step count like the single envs' resets."""
+    ours, theirs = pair(mode, game="Seaquest", obs_type="grayscale", repeat_action_probability=0.0)
+    same(ours.reset(seed=7), theirs.reset(seed=7), "reset")
+    ends = np.zeros(N, int)
+    for t in range(60):  # five episode ends per env (11 steps each)
+        a, b = ours.step(np.zeros(N, int)), theirs.step(np.zeros(N, int))
+        same(a, b, f"step {t}")
+        ends += a[2] | a[3]
+    assert (ends >= 5).all()
+
+
 def test_disabled_autoreset_with_reset_mask():
     ours, theirs = pair(AutoresetMode.DISABLED)
     same(ours.reset(seed=[1, 5, 9]), theirs.reset(seed=[1, 5, 9]), "reset")
