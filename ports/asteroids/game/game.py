@@ -48,14 +48,20 @@ def step_ship(state: ShipState, ale_action) -> ShipState:
     return jax.tree.map(lambda a, b: jnp.where(logic, a, b), moved, state)
 
 
-@jax.jit
-def rollout_ship(state: ShipState, ale_actions) -> ShipState:
-    """The states after each of ``ale_actions`` (int32 (T,)), stacked on a leading axis."""
+def _states_after(step_fn, state, ale_actions):
+    """The states after each of ``ale_actions`` (int32 (T,)) stepped by ``step_fn``, stacked on a
+    leading axis."""
     def frame(s, a):
-        s = step_ship(s, a)
+        s = step_fn(s, a)
         return s, s
 
     return jax.lax.scan(frame, state, jnp.asarray(ale_actions, jnp.int32))[1]
+
+
+@jax.jit
+def rollout_ship(state: ShipState, ale_actions) -> ShipState:
+    """The ship-alone states after each of ``ale_actions``, stacked on a leading axis."""
+    return _states_after(step_ship, state, ale_actions)
 
 
 def checked_action(ale_action) -> int:
@@ -183,12 +189,8 @@ def step(state: GameState, ale_action) -> GameState:
 
 @jax.jit
 def rollout(state: GameState, ale_actions) -> GameState:
-    """The states after each of ``ale_actions`` (int32 (T,)), stacked on a leading axis."""
-    def frame(s, a):
-        s = step(s, a)
-        return s, s
-
-    return jax.lax.scan(frame, state, jnp.asarray(ale_actions, jnp.int32))[1]
+    """The states after each of ``ale_actions``, stacked on a leading axis."""
+    return _states_after(step, state, ale_actions)
 
 
 def field_signals(state: GameState) -> dict[str, np.ndarray]:
