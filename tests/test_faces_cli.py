@@ -107,20 +107,32 @@ def test_robustness_refuses_a_smoke_run_over_the_committed_report(committed):
     result = invoke("robustness", "pong", "--budget", "smoke", "--seeds", "1", "--episodes", "1",
                     "--backends", "jax", "--max-steps", "100", "--out", robustness)
     said = text(result)
+    data = json.loads((robustness / "pong.json").read_text())
     assert result.exit_code == 2
     assert f"{robustness / 'pong.json'} holds a stronger robustness report" in said
-    for item in ("agents (seeds): 5 now, 1 in this run", "episodes per agent: 4 now, 1",
+    for item in (f"agents (seeds): {len(data['agents']['seeds'])} now, 1 in this run",
+                 f"episodes per agent: {data['episodes']} now, 1",
                  "backends: [ale, jax] now, [jax] in this run", "--replace to overwrite"):
         assert item in said
     assert _bytes(robustness) == before
 
 
 def test_robustness_measures_of_the_committed_command_are_not_weaker():
+    """The command the committed report records, run again, is not refused as weaker."""
+    import shlex
+
     from alignment.robustness.core import report_measures, run_measures
 
     data = json.loads((REPO / "robustness" / "pong.json").read_text())
-    new = run_measures("pong", sorted(data["mods"]), ("jax", "ale"), 5, 4, 16000, "cpu",
-                       REPO / "stress" / ".checkpoints" / "pong-objects-2097152")
+    words = shlex.split(data["command"])
+    assert words[:3] == ["jaxtari-align", "robustness", "pong"], data["command"]
+    given = dict(zip(words[3::1], words[4::1]))  # each option's following word
+    # the command's defaults where the recorded command leaves an option out
+    new = run_measures("pong", given.get("--mods", ",".join(sorted(data["mods"]))).split(","),
+                       given.get("--backends", "jax,ale").split(","),
+                       int(given.get("--seeds", 5)), int(given.get("--episodes", 10)),
+                       int(given.get("--max-steps", 27000)), given.get("--budget", "cpu"),
+                       REPO / given["--agents"] if "--agents" in given else None)
     cli_checks.check_not_weaker("pong.json", report_measures(data), new, what="report")
 
 
