@@ -6,6 +6,8 @@ COLORS_PLAYER1_SHIP, ...)."""
 
 from __future__ import annotations
 
+from jaxtari.atari.fonts import DIGITS_3X5
+
 BACKGROUND = (0, 0, 0)
 SCORE_RGB = (184, 50, 50)        # colour byte 0x44 (disassembly COLORS_PLAYER1_SCORE = RED + 4)
 SHIP_RGB = (240, 128, 128)       # 0x4C (COLORS_PLAYER1_SHIP = RED + 12); the first shot too
@@ -17,18 +19,10 @@ SECOND_SHOT_RGB = (117, 181, 239)  # 0x9C, measured: the second shot slot's colo
 # tens always drawn ("0" at reset); a sixth, always 0, is not drawn. The lives digit at x 132.
 # Measured on every frame of random games; 7 read from the disassembly's NumberFonts (stored
 # bottom row first, mirrored), never shown in those games.
-DIGIT_FONT = (
-    ("###", "#.#", "#.#", "#.#", "###"),
-    (".#.", "##.", ".#.", ".#.", "###"),
-    ("###", "..#", "###", "#..", "###"),
-    ("###", "..#", ".##", "..#", "###"),
-    ("#.#", "#.#", "###", "..#", "..#"),
-    ("###", "#..", "###", "..#", "###"),
-    ("#..", "#..", "###", "#.#", "###"),
-    ("###", "..#", "..#", "..#", "..#"),
-    ("###", "#.#", "###", "#.#", "###"),
-    ("###", "#.#", "###", "..#", "..#"),
-)
+# Atari's 3x5 font (jaxtari.atari.fonts, as Pong and Breakout draw it) but for its "1", which
+# here has a foot and a flag.
+ONE = (".#.", "##.", ".#.", ".#.", "###")
+DIGIT_FONT = (DIGITS_3X5[0], ONE, *DIGITS_3X5[2:])
 DIGIT_TOP = 5
 DIGIT_CELL_W, DIGIT_CELL_H = 4, 2
 SCORE_DIGIT_X = (4, 20, 36, 52, 68)
