@@ -103,6 +103,18 @@ def _verify(console: Console, regenerated: Path, root: Path) -> list[str]:
     return problems + stress_problems
 
 
+def _trace_all(games: list[str], root: Path) -> dict[str, list[str]]:
+    """Each game's trace problems (:func:`alignment.gate.closure.problems`): every game is traced
+    in a fresh interpreter of its own, so they run side by side, a few at a time."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from alignment.gate import closure
+
+    with ThreadPoolExecutor(max_workers=max(1, min(len(games), os.cpu_count() or 1))) as pool:
+        return dict(zip(games, pool.map(lambda g: closure.problems(g, root), games)))
+
+
 def register(app: typer.Typer) -> None:
     @app.command("gate")
     def gate_command(
@@ -159,15 +171,14 @@ def register(app: typer.Typer) -> None:
         unknown = sorted(set(chosen) - set(known))
         if unknown:
             _fail(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(known)}")
-        from alignment.gate import closure
-
+        traced = _trace_all(chosen, root) if trace else None
         verdicts = [gate.evaluate(g, cfg.for_game(g), root=root, base=base,
                                   replay=gate.replay_sessions if replay else None,
                                   fingerprint=gate.core.current_fingerprint if replay else None,
                                   transfer=gate.core.current_transfer_replays if replay else None,
                                   config=cfg, base_config=base_cfg,
                                   declarations=_declarations(root) if base else None,
-                                  closure=(lambda g: closure.problems(g, root)) if trace else None,
+                                  closure=traced.get if traced is not None else None,
                                   rekill=_rekill(root) if replay else None)
                     for g in chosen]
         for v in verdicts:
