@@ -137,6 +137,36 @@ def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_ma
     return {**r.row([r.run() for _ in range(repeats)]), "load": _load()}
 
 
+def _row_in_child(job: dict, timeout: float) -> list[dict]:
+    """One measurement (``job``: a jaxtari row or the no-op pair) in a fresh interpreter, stopped
+    after ``timeout`` seconds: one pathological row (a compile or a scan that takes minutes on an
+    accelerator) then costs its limit, not the whole command. The environment is kept as it is (on
+    an accelerator host PYTHONPATH carries the machine's JAX). A row that ran out of time is
+    recorded as such, with no speed."""
+    try:
+        proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(job)],
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        labels = ["jaxtari objects", "jaxtari objects"] if job["kind"] == "noop" else [f"jaxtari {job['obs']}"]
+        return [{"stack": label, "game": job["game"], "n": job["n"], "steps_per_s": None,
+                 "compile_s": None, "bytes_per_env": None, "noop_max": 0, "load": _load(),
+                 "timed_out_s": timeout} for label in labels]
+    if proc.returncode != 0:
+        raise SystemExit(f"the row {job} failed in its own interpreter:\n{proc.stderr.strip()[-2000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _child(job: dict) -> None:
+    """The child's side of ``_row_in_child``: the rows as one JSON line, with the device they ran on."""
+    if job["kind"] == "noop":
+        rows = list(bench_noop_cost(job["game"], job["n"], job["steps"], job["rounds"]))
+    else:
+        rows = [bench_jaxtari(job["game"], job["obs"], job["n"], job["steps"], job["repeats"],
+                              reference_stack=job["reference_stack"])]
+    device = str(jax.devices()[0])
+    print(json.dumps([{**r, "device": device} for r in rows]))
+
+
 def bench_noop_cost(game: str, n: int, steps: int, rounds: int) -> tuple[dict, dict]:
     """Object-centric rows without and with no-op starts (noop_max=30), timed in turn in one
     process, ``rounds`` runs each: the machine's slow and fast phases (up to 2x, lasting longer
@@ -370,6 +400,10 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
         ours = r["stack"].startswith("jaxtari")
         ale = best_ale.get(r["game"]) if ours else None
         up = best_up.get((r["game"], _mode(r))) if ours else None
+        if r["steps_per_s"] is None:
+            table.add_row(r["game"], r["stack"], str(r["n"]),
+                          f"over {r['timed_out_s']:.0f} s", *["-"] * (len(cols) - 4))
+            continue
         cells = [r["game"], r["stack"], str(r["n"]), f"{r['steps_per_s']:,.0f}",
                  f"{r['steps_per_s'] / ale:,.1f}" if ale else "-"]
         if best_up:
@@ -384,6 +418,9 @@ def print_table(rows: list[dict], noop_rows: list[dict]) -> None:
     console = Console(width=None if sys.stdout.isatty() else 150)
     console.print(table)
     for off, on in noop_rows:
+        if off["steps_per_s"] is None or on["steps_per_s"] is None:
+            console.print(f"{off['game']}: no-op start cost not measured (over {off['timed_out_s']:.0f} s)")
+            continue
         cost = 1 - on["steps_per_s"] / off["steps_per_s"]
         console.print(
             f"{off['game']}: no-op starts (noop_max=30) at N={off['n']}, runs in turn, medians: "
@@ -421,10 +458,20 @@ def main(argv=None) -> int:
                     help="pixel rows with the FrameStack before the one-array stack "
                          "(tests/reference_frame_stack.py): issue 32's baseline, in the same run")
     ap.add_argument("--json", type=Path, help="also write the rows here (rewritten after each row)")
+    ap.add_argument("--row-timeout", type=float, default=0,
+                    help="run each jaxtari row in its own interpreter, stopped after this many "
+                         "seconds and recorded as out of time (0, the default: every row in this "
+                         "process). On an accelerator the parent then never holds the device.")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:
+        _child(json.loads(args.child))
+        return 0
     for name in ("n", "ale_n", "upstream_n", "upstream_pixels_n", "envpool_n"):
         if any(v < 1 for v in getattr(args, name) or ()):
             ap.error(f"--{name.replace('_', '-')} takes batch sizes of at least 1")
+    if args.row_timeout < 0:
+        ap.error("--row-timeout takes seconds (0 for no separate interpreters)")
     if args.steps < 1 or args.repeats < 1 or args.ale_threads < 1 or args.envpool_threads < 1:
         ap.error("--steps, --repeats, --ale-threads and --envpool-threads must be at least 1")
     try:
@@ -443,8 +490,12 @@ def main(argv=None) -> int:
         """The rows so far: a run cut short (a timeout) still leaves what it measured."""
         if not args.json:
             return
+        # With rows in children the parent never asks for the devices (on a TPU host only one
+        # process may hold the chip): the children's rows name theirs.
+        devices = (sorted({r["device"] for r in rows if r.get("device")}) if args.row_timeout
+                   else [str(d) for d in jax.devices()])
         meta = {"machine": platform.platform(), "cpus": os.cpu_count(), "cores_usable": _cores(),
-                "jax": jax.__version__, "devices": [str(d) for d in jax.devices()],
+                "jax": jax.__version__, "devices": devices, "row_timeout_s": args.row_timeout,
                 "load_start": load_start, "load_end": _load(), "steps": args.steps,
                 "repeats": args.repeats}
         args.json.write_text(json.dumps({"meta": meta, "rows": rows,
@@ -466,10 +517,19 @@ def main(argv=None) -> int:
                       f"(load {rows[-1]['load']:.1f})", flush=True)
         for mode in args.modes:
             for n in args.n:
-                rows.append(bench_jaxtari(game, mode, n, args.steps, args.repeats,
-                                          reference_stack=args.reference_stack))
-                print(f"  {rows[-1]['stack']} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
-                      f"(compile {rows[-1]['compile_s']:.1f}s, load {rows[-1]['load']:.1f})", flush=True)
+                if args.row_timeout:
+                    rows += _row_in_child({"kind": "row", "game": game, "obs": mode, "n": n,
+                                           "steps": args.steps, "repeats": args.repeats,
+                                           "reference_stack": args.reference_stack}, args.row_timeout)
+                else:
+                    rows.append(bench_jaxtari(game, mode, n, args.steps, args.repeats,
+                                              reference_stack=args.reference_stack))
+                if rows[-1]["steps_per_s"] is None:
+                    print(f"  {rows[-1]['stack']} {game} N={n}: over {args.row_timeout:.0f} s, stopped",
+                          flush=True)
+                else:
+                    print(f"  {rows[-1]['stack']} {game} N={n}: {rows[-1]['steps_per_s']:,.0f}/s "
+                          f"(compile {rows[-1]['compile_s']:.1f}s, load {rows[-1]['load']:.1f})", flush=True)
                 dump()
                 if args.upstream_python and n in upstream_sizes(args, mode):
                     up = bench_upstream(args.upstream_python, game, mode, n, args.steps, args.repeats,
@@ -480,7 +540,12 @@ def main(argv=None) -> int:
                               f"(compile {up['compile_s']:.1f}s, {up['stand_in_sprites']} stand-in "
                               f"sprites, load {up['load']:.1f})", flush=True)
         if "objects" in args.modes and not args.no_noop_cost:
-            noop_rows.append(bench_noop_cost(game, max(args.n), args.steps, 3 * args.repeats))
+            if args.row_timeout:
+                noop_rows.append(tuple(_row_in_child(
+                    {"kind": "noop", "game": game, "n": max(args.n), "steps": args.steps,
+                     "rounds": 3 * args.repeats}, args.row_timeout)))
+            else:
+                noop_rows.append(bench_noop_cost(game, max(args.n), args.steps, 3 * args.repeats))
             dump()
     print_table(rows, noop_rows)
     dump()

@@ -62,6 +62,7 @@ def test_envpool_python_that_is_not_a_python(throughput, capsys, tmp_path):
     (["--n", "-4"], "--n"),
     (["--upstream-pixels-n", "0"], "--upstream-pixels-n"),
     (["--steps", "0"], "--steps"),
+    (["--row-timeout", "-1"], "--row-timeout"),
     (["--games", "pacman-deluxe"], "pacman-deluxe"),
 ])
 def test_throughput_refuses_bad_numbers_and_games(throughput, capsys, argv, word):
@@ -151,3 +152,23 @@ def test_draw_time_refuses_a_draw_that_is_no_file_and_counts_below_one(capsys, t
     new = f"new={ROOT / 'jaxtari' / 'games' / 'breakout' / 'draw.py'}"
     msg = _refused(draw_time.main, ["--draw", new, "--n", "0"], capsys)
     assert "--n" in msg
+
+
+def test_a_row_past_its_time_limit_is_recorded_without_a_speed(throughput, capsys):
+    """--row-timeout: a row whose interpreter outlives its limit is stopped and recorded as out of
+    time (no speed), and the table still prints; the real child is started (Seaquest's pixel
+    compile alone takes longer than the limit)."""
+    rows = throughput._row_in_child({"kind": "row", "game": "seaquest", "obs": "pixels", "n": 8,
+                                     "steps": 8, "repeats": 1, "reference_stack": False}, 2)
+    assert rows == [{"stack": "jaxtari pixels", "game": "seaquest", "n": 8, "steps_per_s": None,
+                     "compile_s": None, "bytes_per_env": None, "noop_max": 0,
+                     "load": rows[0]["load"], "timed_out_s": 2}]
+    throughput.print_table(rows, [])
+    assert "over 2 s" in capsys.readouterr().out
+
+
+def test_a_row_in_its_own_interpreter_comes_back_with_its_device(throughput):
+    rows = throughput._row_in_child({"kind": "row", "game": "pong", "obs": "objects", "n": 4,
+                                     "steps": 4, "repeats": 1, "reference_stack": False}, 300)
+    assert len(rows) == 1 and rows[0]["game"] == "pong" and rows[0]["n"] == 4
+    assert rows[0]["steps_per_s"] > 0 and rows[0]["device"].lower().startswith("cpu")
