@@ -16,6 +16,12 @@ ANCHORS = Path(__file__).resolve().parents[2] / "stress" / "anchors" / "cleanrl-
 # EnvPool's Atari defaults (its API documentation, sail-sg/envpool docs/api/atari.rst): settings
 # after gym's NoFrameskip-v4 with Baselines' wrappers, sticky actions off; CleanRL's script sets
 # only episodic life and reward clipping on top.
+# Sticky actions of the anchor's evaluation: EnvPool's default (the same page), which CleanRL keeps.
+ANCHOR_STICKY = 0.0
+ANCHOR_EPISODES = 20  # whole games per agent on ALE under the anchor's sticky setting
+# Issue 43's bar for an agent population against the published one: its mean at or above the
+# published mean less two of the published standard deviations.
+ANCHOR_SDS = 2.0
 CLEANRL_PROTOCOL = ("EnvPool Atari v5 as CleanRL makes it: frameskip 4 with the last two frames "
                     "max-pooled, 84x84 by INTER_AREA resize, sticky actions off (EnvPool's "
                     "default), fire reset, no-op starts up to 30, episodic life and reward clipping "
@@ -25,7 +31,8 @@ CLEANRL_PROTOCOL = ("EnvPool Atari v5 as CleanRL makes it: frameskip 4 with the 
 
 
 def anchor(game: str, path: Path = ANCHORS) -> dict | None:
-    """``{mean, sd, source, protocol}`` of ``game``'s published return (None: not published)."""
+    """``{mean, sd, source, protocol, sticky}`` of ``game``'s published return (None: not
+    published)."""
     try:
         doc = json.loads(Path(path).read_text())
     except (OSError, ValueError):
@@ -34,4 +41,4 @@ def anchor(game: str, path: Path = ANCHORS) -> dict | None:
     if not isinstance(row, dict):
         return None
     return {"mean": float(row["mean"]), "sd": float(row["sd"]), "source": doc.get("source", ""),
-            "protocol": CLEANRL_PROTOCOL}
+            "protocol": CLEANRL_PROTOCOL, "sticky": ANCHOR_STICKY}

@@ -10,6 +10,7 @@ import typer
 
 from alignment import artefacts
 from alignment.learning.config import BUDGETS, OBS_MODES, LearnerInputError
+from alignment.stress.anchors import ANCHOR_EPISODES
 from alignment.stress.config import StressInputError
 from jaxtari.wrappers import MAX_EPISODE_FRAMES
 
@@ -190,10 +191,14 @@ def transfer(
     max_frames: int = typer.Option(MAX_EPISODE_FRAMES, "--max-frames", min=4,
                                    max=MAX_EPISODE_FRAMES,
                                    help="emulator frames per game (ALE v5: 108,000)"),
+    anchor_episodes: int = typer.Option(ANCHOR_EPISODES, "--anchor-episodes", min=0, max=100_000,
+                                        help="whole games per agent on ALE under the published "
+                                             "anchor's protocol (0: none)"),
 ) -> None:
     """Agents trained on the JAX game play ALE and the JAX game under the v5 protocol; the two
     return distributions are compared (TOST at 10% of the gain over random, a bootstrap interval
-    of the difference, a matched episode's first divergence)."""
+    of the difference, a matched episode's first divergence); then the agents play ALE under the
+    published anchor's protocol."""
     import numpy as np
 
     from alignment import cli_checks
@@ -228,7 +233,7 @@ def transfer(
 
     command = "jaxtari-align " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     result = evaluate(p, episodes=episodes, seed=seed, agents=idx, max_frames=max_frames,
-                      on_progress=progress, command=command)
+                      on_progress=progress, command=command, anchor_episodes=anchor_episodes)
     result.policy_file, result.policy_sha256 = pol.describe_file(path)
     written = transfer_report.write(result, out)
     v = result.verdict
@@ -236,7 +241,68 @@ def transfer(
     typer.echo("wrote " + ", ".join(str(p) for p in written.values()))
 
 
+def transfer_anchor(
+    game: str = typer.Argument(..., help="game name, e.g. pong"),
+    obs: str = typer.Option("pixels", "--obs", help=f"observations: {'|'.join(OBS_MODES)}"),
+    episodes: int = typer.Option(ANCHOR_EPISODES, "--episodes", min=1, max=100_000,
+                                 help="whole games per agent on ALE"),
+    out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
+) -> None:
+    """Add (or make again) the anchor-protocol section of a committed transfer report: its agents
+    play ALE under the published anchor's sticky setting, with the report's evaluation seed and
+    agents; everything else in the report is kept as it is."""
+    import json
+
+    import numpy as np
+
+    from alignment import cli_checks
+    from alignment.learning import policy as pol
+    from alignment.stress import transfer_report
+    from alignment.stress.core import validate
+    from alignment.stress.transfer import anchor_protocol
+
+    cli_checks.output_dir(out, "--out")
+    try:
+        canon, _ = validate(game, obs, ("jax",), 1)
+        path = out / artefacts.TRANSFER.name(game=canon, obs=obs)
+        if not path.is_file():
+            raise pol.PolicyError(f"no transfer report at {path}: run `jaxtari-align transfer "
+                                  f"{canon} --obs {obs}` first")
+        try:
+            result = transfer_report.from_json(json.loads(path.read_text()))
+        except ValueError as exc:
+            raise pol.PolicyError(f"{path} cannot be read as a transfer report ({exc})") from None
+        ppath = Path(result.policy_file or artefacts.POLICY.path(game=canon, obs=obs))
+        if not ppath.is_absolute():  # recorded from the repository root
+            ppath = Path(__file__).resolve().parents[2] / ppath
+        if pol.describe_file(ppath)[1] != result.policy_sha256:
+            raise pol.PolicyError(f"{ppath} is not the policy {path} evaluated (sha256 differs): "
+                                  f"re-run `jaxtari-align transfer {canon} --obs {obs}`")
+        p = pol.load(ppath, canon, obs)
+        idx = [p.seeds.index(s) for s in result.seeds]
+    except (StressInputError, pol.PolicyError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+
+    def progress(side, agent_seed, eps):
+        typer.echo(f"{side}: agent {agent_seed}: {len(eps.returns)} games, mean return "
+                   f"{np.mean(eps.returns):.2f}", err=True)
+
+    result.anchor_eval = anchor_protocol(p, episodes=episodes, seed=result.eval_seed, agents=idx,
+                                         max_frames=result.max_frames, on_progress=progress)
+    if result.anchor_eval is None:
+        typer.echo(f"error: {canon} has no published anchor (stress/anchors/): nothing to "
+                   f"evaluate against", err=True)
+        raise typer.Exit(2)
+    written = transfer_report.write(result, out)
+    e = result.anchor_eval
+    typer.echo(f"{canon}-{obs} under the anchor's protocol: mean {e['mean']:.2f}, bar "
+               f"{e['bar']:.2f} ({'meets' if e['meets'] else 'below'})")
+    typer.echo("wrote " + ", ".join(str(p) for p in written.values()))
+
+
 def register(app: typer.Typer) -> None:
     app.command("stress")(stress)
     app.command("transfer")(transfer)
+    app.command("transfer-anchor")(transfer_anchor)
     app.command("stress-remake")(stress_remake)

@@ -29,12 +29,14 @@ import numpy as np
 from alignment.learning import statistics as st
 from alignment.learning.config import FRAME_STACK
 from alignment.learning.policy import Policy
+from alignment.stress.anchors import ANCHOR_EPISODES, ANCHOR_SDS
 from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
 
 STICKY = STICKY_PROB  # the v5 protocol's numbers have one home: jaxtari.wrappers
 MARGIN_FRACTION = 0.1  # of the trained agents' gain over the random policy on ALE
 BOOTSTRAP = 10_000
 REPLAY_EPISODES = 2  # per committed policy: what the gate plays again on the CPU
+
 
 
 def observe_screen(grey: np.ndarray) -> np.ndarray:
@@ -237,6 +239,42 @@ class TransferResult:
     policy_file: str | None = None  # the committed policy, from the repository root
     policy_sha256: str | None = None
     max_frames: int = MAX_EPISODE_FRAMES
+    anchor_eval: dict | None = None  # the agents on ALE under the anchor's protocol (anchor_summary)
+
+
+def anchor_summary(returns: Sequence[Sequence[float]], anchor: dict) -> dict:
+    """The figures of an anchor-protocol evaluation from its per-agent returns: each agent's mean,
+    their mean, and whether it reaches the published mean less ``ANCHOR_SDS`` published sds."""
+    means = [float(np.mean(r)) for r in returns]
+    mean = float(np.mean(means))
+    bar = float(anchor["mean"]) - ANCHOR_SDS * float(anchor["sd"])
+    return {"agent_means": means, "mean": mean, "bar": bar, "meets": mean >= bar}
+
+
+def anchor_protocol(policy: Policy, *, episodes: int = ANCHOR_EPISODES, seed: int = 0,
+                    agents: Sequence[int] | None = None, max_frames: int = MAX_EPISODE_FRAMES,
+                    on_progress: Callable | None = None) -> dict | None:
+    """Every agent (or the indices ``agents``) plays ``episodes`` whole games on ALE with the
+    anchor's sticky setting (the protocol the published figure was measured under, as far as ALE
+    can play it: see the anchor's protocol text for what still differs); None when the game has
+    no anchor."""
+    a = anchor_for(policy.game)
+    if a is None:
+        return None
+    if episodes < 1:
+        raise ValueError(f"episodes must be at least 1, got {episodes}")
+    idx = list(range(len(policy.seeds))) if agents is None else list(agents)
+    returns = []
+    for i in idx:
+        e = ale_episodes(policy, i, range(episodes), seed=seed, sticky=a["sticky"],
+                         max_frames=max_frames)
+        returns.append(e.returns)
+        if on_progress is not None:
+            on_progress("ale (anchor protocol)", policy.seeds[i], e)
+    return {"sticky": a["sticky"], "episodes": episodes, "eval_seed": seed,
+            "agent_seeds": [policy.seeds[i] for i in idx], "anchor_mean": a["mean"],
+            "anchor_sd": a["sd"], "sds": ANCHOR_SDS, "returns": returns,
+            **anchor_summary(returns, a)}
 
 
 def _pooled(sides: dict, side: str) -> np.ndarray:
@@ -280,9 +318,12 @@ def replay(policy: Policy, agent: int, episode: int, *, seed: int, side: str,
 def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequence[int] | None
              = None, random_episodes: int = 30, max_frames: int = MAX_EPISODE_FRAMES,
              replays: int = REPLAY_EPISODES, matched: int = 1, on_progress: Callable | None = None,
-             command: str = "", jax_mods: Sequence = ()) -> TransferResult:
+             command: str = "", jax_mods: Sequence = (),
+             anchor_episodes: int = 0) -> TransferResult:
     """Every agent of ``policy`` (or the indices ``agents``) plays ``episodes`` whole games on each
-    side. ``jax_mods``: the JAX side plays the game modified by these (a seeded fault, in tests)."""
+    side. ``jax_mods``: the JAX side plays the game modified by these (a seeded fault, in tests).
+    ``anchor_episodes`` (0: none; the command's default is ``ANCHOR_EPISODES``): games per agent
+    on ALE under the anchor's protocol."""
     import time
 
     from alignment.catalog import code_hash
@@ -340,7 +381,10 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
     return TransferResult(
         policy.game, policy.obs, dict(policy.meta), [policy.seeds[i] for i in idx], episodes, seed,
         sides, rand, stats, verdict, matched_rows, replay_rows, notes, code_hash(policy.game),
-        versions(LEARNING_STACK), command, anchor_for(policy.game), walls, max_frames=max_frames)
+        versions(LEARNING_STACK), command, anchor_for(policy.game), walls, max_frames=max_frames,
+        anchor_eval=(anchor_protocol(policy, episodes=anchor_episodes, seed=seed, agents=idx,
+                                     max_frames=max_frames, on_progress=on_progress)
+                     if anchor_episodes > 0 else None))
 
 
 def anchor_for(game: str) -> dict | None:

@@ -62,6 +62,7 @@ def check(root: Path, rel: str, *, replay: bool = True) -> list[str]:
         got, want = doc.get("statistics", {}).get(side, {}), stats[side]
         if any(not _close(got.get(k), want[k]) for k in ("n", "mean", "sd", "median")):
             problems.append(f"{rel}: its {side} summary does not match its returns")
+    problems += _anchor_eval(doc, rel)
     if not replay:
         return problems
     pfile, digest = doc.get("policy_file"), doc.get("policy_sha256")
@@ -89,6 +90,31 @@ def check(root: Path, rel: str, *, replay: bool = True) -> list[str]:
     if not doc.get("replays"):
         problems.append(f"{rel}: no replay episodes recorded")
     return problems
+
+
+def _anchor_eval(doc: dict, rel: str) -> list[str]:
+    """The anchor-protocol section's figures recomputed from its returns and the committed
+    anchor (never the report's own copy of it)."""
+    e = doc.get("anchor_eval")
+    if e is None:
+        return []
+    from alignment.stress.anchors import anchor
+
+    a = anchor(doc.get("game", ""))
+    returns = e.get("returns") if isinstance(e, dict) else None
+    if (a is None or not isinstance(returns, list) or not returns
+            or any(not isinstance(r, list) or len(r) != e.get("episodes") or not r
+                   or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                              and math.isfinite(x) for x in r) for r in returns)):
+        return [f"{rel}: its anchor-protocol section has no anchor or not "
+                f"{e.get('episodes') if isinstance(e, dict) else '?'} finite returns per agent"]
+    want = transfer.anchor_summary(returns, a)
+    if (e.get("meets") is not want["meets"] or not _close(e.get("mean"), want["mean"])
+            or not _close(e.get("bar"), want["bar"]) or e.get("sticky") != a["sticky"]):
+        return [f"{rel}: its anchor-protocol figures do not follow from its returns and the "
+                f"published anchor (mean {want['mean']:.2f}, bar {want['bar']:.2f}, "
+                f"{'meets' if want['meets'] else 'below'}, sticky {a['sticky']:g})"]
+    return []
 
 
 def _close(a, b) -> bool:

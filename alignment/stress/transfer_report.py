@@ -29,6 +29,19 @@ def to_json(r: TransferResult) -> dict:
     return plain(data, nonfinite_as_none=True)
 
 
+def from_json(doc: dict) -> TransferResult:
+    """The result a committed report was written from (what ``to_json`` wrote, read back)."""
+    fields = {f.name for f in dataclasses.fields(TransferResult)}
+    data = {k: v for k, v in doc.items() if k in fields}
+    data["policy_meta"] = doc.get("policy", {})
+    missing = sorted(f.name for f in dataclasses.fields(TransferResult)
+                     if f.name not in data and f.default is dataclasses.MISSING
+                     and f.default_factory is dataclasses.MISSING)
+    if missing:
+        raise ValueError(f"not a complete transfer report: {', '.join(missing)} missing")
+    return TransferResult(**data)
+
+
 def _f(x, digits=2) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
@@ -69,6 +82,19 @@ def to_markdown(r: TransferResult) -> str:
         a = r.anchor
         lines += ["", f"Anchor: {a['source']}: {_f(a['mean'])} ± {_f(a['sd'])}. Protocol "
                       f"differences: {a['protocol']}."]
+    if r.anchor_eval:
+        e = r.anchor_eval
+        met = "reaches" if e["meets"] else "does not reach"
+        lines += ["", "## Under the anchor's protocol", "",
+                  f"The same agents on ALE with sticky actions {e['sticky']:g} (the anchor's), "
+                  f"{e['episodes']} whole games each from evaluation seed {e['eval_seed']}: mean "
+                  f"return {_f(e['mean'])}, which {met} the anchor's mean less {e['sds']:g} sd "
+                  f"({_f(e['anchor_mean'])} − {e['sds']:g} × {_f(e['anchor_sd'])} = "
+                  f"{_f(e['bar'])}). Per agent: "
+                  + ", ".join(f"seed {s_}: {_f(m)}" for s_, m in zip(e["agent_seeds"],
+                                                                      e["agent_means"]))
+                  + ". What still differs from the anchor: no max-pool, nearest-neighbour 84x84, "
+                    "no no-op starts, no fire reset."]
     lines += ["", "Matched episodes (the ALE episode's agent actions replayed on both backends, "
                   "sticky actions off, every signal and reward compared on every frame):", ""]
     for m in r.matched:

@@ -234,3 +234,49 @@ def test_the_gate_judges_transfer_reports_and_fails_a_changed_one(tmp_path):
     rel.write_text(json.dumps(doc))
     failures, _, _ = _transfer_part(art, tmp_path, "freeway", Thresholds(), current_transfer_replays)
     assert any("replayed on ale" in f for f in failures), failures
+
+
+def test_anchor_summary_against_the_published_mean_less_two_sd():
+    anchor = {"mean": 33.1, "sd": 0.31, "sticky": 0.0}
+    below = transfer.anchor_summary([[30.0, 32.0], [34.0, 33.0]], anchor)
+    assert below["agent_means"] == [31.0, 33.5] and below["mean"] == 32.25
+    assert math.isclose(below["bar"], 32.48) and below["meets"] is False
+    assert transfer.anchor_summary([[33.0], [32.0]], anchor)["meets"] is True  # 32.5 >= 32.48
+
+
+def test_anchor_section_played_on_ale_written_and_rederived_by_the_gate(tmp_path):
+    from typer.testing import CliRunner
+
+    from alignment.cli import app
+
+    p = _constant_policy("freeway", "objects", 1, seeds=(0,))
+    ppath = pol.save(tmp_path / "freeway-objects.npz", p)
+    r = transfer.evaluate(p, episodes=2, random_episodes=2, max_frames=400, replays=1, matched=0)
+    assert r.anchor_eval is None  # only when asked
+    r.policy_file, r.policy_sha256 = pol.describe_file(ppath)
+    out = tmp_path / "stress"
+    transfer_report.write(r, out)
+    before = json.loads((out / "freeway-objects-transfer.json").read_text())
+    res = CliRunner().invoke(app, ["transfer-anchor", "freeway", "--obs", "objects", "--episodes",
+                                   "2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((out / "freeway-objects-transfer.json").read_text())
+    e = doc.pop("anchor_eval")
+    assert before.pop("anchor_eval") is None and doc == before  # the rest of the report kept
+    # the always-UP chicken under sticky 0 crosses a few times in 400 frames: far below CleanRL
+    assert e["sticky"] == 0.0 and e["episodes"] == 2 and len(e["returns"]) == 1
+    assert all(x >= 1 for x in e["returns"][0]) and e["meets"] is False
+    assert "## Under the anchor's protocol" in (out / "freeway-objects-transfer.md").read_text()
+    rel = "freeway-objects-transfer.json"
+    assert transfer_check.check(out, rel, replay=False) == []
+    doc["anchor_eval"] = {**e, "meets": True}  # a careless "meets"
+    (out / rel).write_text(json.dumps(doc))
+    assert any("anchor-protocol figures" in m for m in transfer_check.check(out, rel, replay=False))
+    doc["anchor_eval"] = {**e, "returns": [e["returns"][0][:1]]}  # a dropped game
+    (out / rel).write_text(json.dumps(doc))
+    assert any("anchor-protocol section" in m for m in transfer_check.check(out, rel, replay=False))
+    # a policy file that is not the evaluated one is refused, naming the fix
+    pol.save(ppath, _constant_policy("freeway", "objects", 2, seeds=(0,)))
+    res = CliRunner().invoke(app, ["transfer-anchor", "freeway", "--obs", "objects", "--out",
+                                   str(out)])
+    assert res.exit_code == 2 and "sha256 differs" in res.output
