@@ -5,12 +5,11 @@ import json
 import pytest
 
 from alignment.audit import core, report
-from tests.audit import toy
 
 
 @pytest.fixture(scope="module")
-def result():
-    return core.audit(toy.subject())
+def result(toy_audit):
+    return toy_audit
 
 
 def test_each_rule_gets_its_outcome(result):

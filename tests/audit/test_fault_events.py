@@ -63,12 +63,9 @@ def test_a_fault_only_the_matched_rollouts_notice_is_flagged_with_its_rule():
     assert "| matched rollouts |" in md
 
 
-def test_without_rollouts_a_fault_no_probe_sees_is_still_an_error():
-    from tests.audit import toy
-
-    subject = toy.subject()
-    result = core.audit(subject)  # fault_events left None: the rollouts do not run under faults
-    five = next(f for f in result.faults if f.fault == "five_lives")
+def test_without_rollouts_a_fault_no_probe_sees_is_still_an_error(toy_audit):
+    # toy.subject() leaves fault_events None: the rollouts do not run under faults
+    five = next(f for f in toy_audit.faults if f.fault == "five_lives")
     assert not five.detected and "nothing flagged it" in five.error and five.events is None
 
 

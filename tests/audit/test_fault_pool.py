@@ -17,8 +17,15 @@ def _audit(subject, workers):
     return [f.to_json() for f in result.faults], said
 
 
-def test_the_toys_faults_in_a_pool_equal_those_run_here():
-    serial, said_here = _audit(toy.rebuildable_subject(), 1)
+@pytest.fixture(scope="module")
+def run_here():
+    """The toy's faults run in this process (one worker): what every pooled run must equal. A toy
+    audit costs ~16 s under load, so the three tests share this one."""
+    return _audit(toy.rebuildable_subject(), 1)
+
+
+def test_the_toys_faults_in_a_pool_equal_those_run_here(run_here):
+    serial, said_here = run_here
     pooled, said_pooled = _audit(toy.rebuildable_subject(), 2)
     assert pooled == serial
     assert [f["fault"] for f in serial] == ["free_payout", "endless", "five_lives"]
@@ -32,15 +39,15 @@ def test_the_toys_faults_in_a_pool_equal_those_run_here():
     assert "seeded fault 1/3: free_payout" in said_here
 
 
-def test_a_subject_without_rebuild_runs_its_faults_here():
+def test_a_subject_without_rebuild_runs_its_faults_here(run_here):
     pooled, said = _audit(toy.subject(), 2)
     assert "seeded fault 1/3: free_payout" in said and not any(" at a time" in s for s in said)
-    assert pooled == _audit(toy.rebuildable_subject(), 1)[0]
+    assert pooled == run_here[0]
 
 
-def test_a_pool_that_breaks_leaves_its_faults_to_this_process():
+def test_a_pool_that_breaks_leaves_its_faults_to_this_process(run_here):
     results, said = _audit(toy.subject_that_breaks_a_pool(), 2)
-    assert results == _audit(toy.rebuildable_subject(), 1)[0]
+    assert results == run_here[0]
     [broke] = [s for s in said if "the pool broke" in s]
     assert broke.endswith("3 left run here: free_payout, endless, five_lives")
 
