@@ -95,8 +95,8 @@ def test_resume_after_a_kill_continues_the_same_seeds(tmp_path):
         np.testing.assert_array_equal(x, y)
 
 
-def test_a_corrupt_checkpoint_is_named_and_its_seed_restarts_from_the_last_good(tmp_path):
-    run_stress("freeway", budget=TINY, seeds=2, backends=("jax",), out_dir=tmp_path)
+def test_a_corrupt_checkpoint_is_named_and_its_seed_restarts_from_the_last_good(jax_tiny_copy):
+    tmp_path, _ = jax_tiny_copy  # a finished run's checkpoints
     root = tmp_path / ".checkpoints" / f"freeway-objects-{TINY.total_timesteps}" / "jax"
     bad = root / "seed1" / "interval00003.ckpt"
     bad.write_bytes(bad.read_bytes()[:-100])  # truncated

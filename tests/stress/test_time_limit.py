@@ -33,9 +33,8 @@ def test_what_is_not_a_step_count_is_refused(text):
         budget_config(text)
 
 
-def test_a_run_stopped_at_its_time_limit_resumes_to_the_unbroken_curve(tmp_path):
-    whole = run_stress("freeway", budget=TINY, seeds=2, backends=("jax",),
-                       out_dir=tmp_path / "whole")
+def test_a_run_stopped_at_its_time_limit_resumes_to_the_unbroken_curve(tmp_path, jax_tiny):
+    _, whole = jax_tiny
     with pytest.raises(TrainingPaused, match="run the same command again") as paused:
         run_stress("freeway", budget=TINY, seeds=2, backends=("jax",), out_dir=tmp_path / "cut",
                    max_seconds=0.0)
