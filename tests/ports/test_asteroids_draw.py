@@ -69,15 +69,16 @@ def _check(trace):
     return states, ours, counts
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_the_picture_matches_ale_on_every_frame(seed):
-    trace = _random_game(seed)
+def test_the_picture_matches_ale_on_every_frame():
+    trace = _random_game(0)
     assert trace.game_over[-1]
     _check(trace)
 
 
+# Seed 1 holds its actions 1..12 frames (seed 0: 4..30): the same draw code on a busier game, so
+# the default run keeps one whole game and the others run with the slow tests.
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [2, 3, 4, 5, 6, 7])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7])
 def test_the_picture_matches_ale_on_more_games(seed):
     trace = _random_game(seed)
     assert trace.game_over[-1]
