@@ -415,10 +415,13 @@ def _committed_games():
 
 
 def test_gate_passes_on_the_committed_audits_and_stress_reports():
+    # judged from the committed rows: nothing is played again here (playtest sessions, stress
+    # fingerprints, transfer replay episodes: the slow test below plays them). The gate's replay
+    # of a transfer report is checked in the default run on a small report (test_transfer.py).
     cfg, games = _committed_games()
     for game in games:
         verdict = gate.evaluate(game, cfg.for_game(game), root=ROOT, replay=None, fingerprint=None,
-                                config=cfg)
+                                transfer=None, config=cfg)
         assert verdict.passed, (game, verdict.failures)
 
 
