@@ -1,6 +1,7 @@
 """``jaxtari-align robustness``: bad input refused by name before any work, and the whole command
 at a smoke budget (real training, both backends) with its JSON checked against the schema."""
 
+import functools
 import json
 import subprocess
 import sys
@@ -118,18 +119,25 @@ def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
     assert not check(json.loads((out / "freeway.json").read_text())).agents.trained_here
 
 
-def _finished_checkpoint(folder, game, drop_env_leaves=0, obs_shape=None):
-    """A finished seed-0 checkpoint of ``game``'s objects runner at 2,048 steps, written with
-    the stress stage's own writer; its game-state part shortened by ``drop_env_leaves`` arrays
-    (a game state from before a mechanic was modelled), or its observations of another shape."""
+@functools.lru_cache(maxsize=None)
+def _runner(game):
+    """``game``'s objects runner at 2,048 steps, seed key 3 (made once: a compile of the game)."""
     import jax
 
-    from alignment.learning import checkpoints as ckpts
     from alignment.learning.config import budget_config
     from alignment.learning.ppo import init_runner, make_jax_env
 
     config = budget_config(2048, "objects")
-    runner = init_runner(config, make_jax_env(game, config), jax.random.key(3))
+    return config, init_runner(config, make_jax_env(game, config), jax.random.key(3))
+
+
+def _finished_checkpoint(folder, game, drop_env_leaves=0, obs_shape=None):
+    """A finished seed-0 checkpoint of ``game``'s objects runner at 2,048 steps, written with
+    the stress stage's own writer; its game-state part shortened by ``drop_env_leaves`` arrays
+    (a game state from before a mechanic was modelled), or its observations of another shape."""
+    from alignment.learning import checkpoints as ckpts
+
+    config, runner = _runner(game)
     ts = ckpts.leaves_of(runner.train_state)
     env = ckpts.leaves_of(runner.env_state)[drop_env_leaves:]
     obs = np.asarray(runner.obs) if obs_shape is None else np.zeros(obs_shape, np.float32)
