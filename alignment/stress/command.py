@@ -175,6 +175,14 @@ def stress_remake(
         typer.echo(f"{path}: {v['label']} — {v['detail']}")
 
 
+def _progress(side: str, agent_seed: int, eps) -> None:
+    """One agent's games on one side, as the transfer commands report them while they play."""
+    import numpy as np
+
+    typer.echo(f"{side}: agent {agent_seed}: {len(eps.returns)} games, mean return "
+               f"{np.mean(eps.returns):.2f}", err=True)
+
+
 def transfer(
     game: str = typer.Argument(..., help="game name, e.g. pong"),
     policy: Path = typer.Option(None, "--policy",
@@ -199,8 +207,6 @@ def transfer(
     return distributions are compared (TOST at 10% of the gain over random, a bootstrap interval
     of the difference, a matched episode's first divergence); then the agents play ALE under the
     published anchor's protocol."""
-    import numpy as np
-
     from alignment import cli_checks
     from alignment.learning import policy as pol
     from alignment.stress import transfer_report
@@ -227,13 +233,9 @@ def transfer(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
 
-    def progress(side, agent_seed, eps):
-        typer.echo(f"{side}: agent {agent_seed}: {len(eps.returns)} games, mean return "
-                   f"{np.mean(eps.returns):.2f}", err=True)
-
     command = "jaxtari-align " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     result = evaluate(p, episodes=episodes, seed=seed, agents=idx, max_frames=max_frames,
-                      on_progress=progress, command=command, anchor_episodes=anchor_episodes)
+                      on_progress=_progress, command=command, anchor_episodes=anchor_episodes)
     result.policy_file, result.policy_sha256 = pol.describe_file(path)
     written = transfer_report.write(result, out)
     v = result.verdict
@@ -252,8 +254,6 @@ def transfer_anchor(
     play ALE under the published anchor's sticky setting, with the report's evaluation seed and
     agents; everything else in the report is kept as it is."""
     import json
-
-    import numpy as np
 
     from alignment import cli_checks
     from alignment.learning import policy as pol
@@ -284,12 +284,8 @@ def transfer_anchor(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
 
-    def progress(side, agent_seed, eps):
-        typer.echo(f"{side}: agent {agent_seed}: {len(eps.returns)} games, mean return "
-                   f"{np.mean(eps.returns):.2f}", err=True)
-
     result.anchor_eval = anchor_protocol(p, episodes=episodes, seed=result.eval_seed, agents=idx,
-                                         max_frames=result.max_frames, on_progress=progress)
+                                         max_frames=result.max_frames, on_progress=_progress)
     if result.anchor_eval is None:
         typer.echo(f"error: {canon} has no published anchor (stress/anchors/): nothing to "
                    f"evaluate against", err=True)

@@ -38,7 +38,6 @@ BOOTSTRAP = 10_000
 REPLAY_EPISODES = 2  # per committed policy: what the gate plays again on the CPU
 
 
-
 def observe_screen(grey: np.ndarray) -> np.ndarray:
     """ALE's 210x160 grey screen as the agent's 84x84 frame: the screen pixels the JAX game's
     84x84 raster samples (nearest neighbour, ``jaxtari.render.SMALL_GRAY``)."""
