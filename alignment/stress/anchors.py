@@ -28,11 +28,24 @@ CLEANRL_PROTOCOL = ("EnvPool Atari v5 as CleanRL makes it: frameskip 4 with the 
                     "in training; ours: sticky 0.25 in training and evaluation (ALE v5), no "
                     "max-pool, nearest-neighbour 84x84, no no-op starts, the same PPO "
                     "hyperparameters")
+# The published agents all see pixels: an object-centric agent measured against them is compared
+# for competence only, with another observation and network.
+CLEANRL_PROTOCOL_OBJECTS = ("EnvPool Atari v5 as CleanRL makes it, its agents seeing 84x84 pixels "
+                            "(frameskip 4 with the last two frames max-pooled, INTER_AREA resize, "
+                            "stack 4), sticky actions off (EnvPool's default), fire reset, no-op "
+                            "starts up to 30, episodic life and reward clipping in training; ours: "
+                            "the object-centric features (another observation and network: a "
+                            "comparison of competence only), sticky 0.25 in training and evaluation "
+                            "(ALE v5), no no-op starts, the same PPO hyperparameters")
+# What the anchor-protocol evaluation (sticky as the anchor's) still leaves different, by observation
+STILL_DIFFERS = {"pixels": "no max-pool, nearest-neighbour 84x84, no no-op starts, no fire reset",
+                 "objects": "object-centric features instead of pixels, no no-op starts, "
+                            "no fire reset"}
 
 
-def anchor(game: str, path: Path = ANCHORS) -> dict | None:
+def anchor(game: str, path: Path = ANCHORS, obs: str = "pixels") -> dict | None:
     """``{mean, sd, source, protocol, sticky}`` of ``game``'s published return (None: not
-    published)."""
+    published); ``protocol`` says what differs for agents seeing ``obs``."""
     try:
         doc = json.loads(Path(path).read_text())
     except (OSError, ValueError):
@@ -41,4 +54,5 @@ def anchor(game: str, path: Path = ANCHORS) -> dict | None:
     if not isinstance(row, dict):
         return None
     return {"mean": float(row["mean"]), "sd": float(row["sd"]), "source": doc.get("source", ""),
-            "protocol": CLEANRL_PROTOCOL, "sticky": ANCHOR_STICKY}
+            "protocol": CLEANRL_PROTOCOL_OBJECTS if obs == "objects" else CLEANRL_PROTOCOL,
+            "sticky": ANCHOR_STICKY}

@@ -257,7 +257,7 @@ def anchor_protocol(policy: Policy, *, episodes: int = ANCHOR_EPISODES, seed: in
     anchor's sticky setting (the protocol the published figure was measured under, as far as ALE
     can play it: see the anchor's protocol text for what still differs); None when the game has
     no anchor."""
-    a = anchor_for(policy.game)
+    a = anchor_for(policy.game, policy.obs)
     if a is None:
         return None
     if episodes < 1:
@@ -380,13 +380,13 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
     return TransferResult(
         policy.game, policy.obs, dict(policy.meta), [policy.seeds[i] for i in idx], episodes, seed,
         sides, rand, stats, verdict, matched_rows, replay_rows, notes, code_hash(policy.game),
-        versions(LEARNING_STACK), command, anchor_for(policy.game), walls, max_frames=max_frames,
+        versions(LEARNING_STACK), command, anchor_for(policy.game, policy.obs), walls, max_frames=max_frames,
         anchor_eval=(anchor_protocol(policy, episodes=anchor_episodes, seed=seed, agents=idx,
                                      max_frames=max_frames, on_progress=on_progress)
                      if anchor_episodes > 0 else None))
 
 
-def anchor_for(game: str) -> dict | None:
+def anchor_for(game: str, obs: str = "pixels") -> dict | None:
     from alignment.stress.anchors import anchor
 
-    return anchor(game)
+    return anchor(game, obs=obs)

@@ -12,6 +12,7 @@ import numpy as np
 
 from alignment import artefacts, atomic
 from alignment.plain import plain
+from alignment.stress.anchors import STILL_DIFFERS
 from alignment.stress.transfer import TransferResult
 
 SCHEMA = artefacts.TRANSFER.schema
@@ -93,8 +94,7 @@ def to_markdown(r: TransferResult) -> str:
                   f"{_f(e['bar'])}). Per agent: "
                   + ", ".join(f"seed {s_}: {_f(m)}" for s_, m in zip(e["agent_seeds"],
                                                                       e["agent_means"]))
-                  + ". What still differs from the anchor: no max-pool, nearest-neighbour 84x84, "
-                    "no no-op starts, no fire reset."]
+                  + f". What still differs from the anchor: {STILL_DIFFERS[r.obs]}."]
     lines += ["", "Matched episodes (the ALE episode's agent actions replayed on both backends, "
                   "sticky actions off, every signal and reward compared on every frame):", ""]
     for m in r.matched:

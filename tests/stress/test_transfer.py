@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from alignment.learning import policy as pol
-from alignment.stress import transfer, transfer_check, transfer_report
+from alignment.stress import anchors, transfer, transfer_check, transfer_report
 from alignment.learning.config import PPOConfig
 
 
@@ -268,7 +268,12 @@ def test_anchor_section_played_on_ale_written_and_rederived_by_the_gate(tmp_path
     # the always-UP chicken under sticky 0 crosses a few times in 400 frames: far below CleanRL
     assert e["sticky"] == 0.0 and e["episodes"] == 2 and len(e["returns"]) == 1
     assert all(x >= 1 for x in e["returns"][0]) and e["meets"] is False
-    assert "## Under the anchor's protocol" in (out / "freeway-objects-transfer.md").read_text()
+    md = (out / "freeway-objects-transfer.md").read_text()
+    assert "## Under the anchor's protocol" in md
+    # the published agents see pixels: an object agent's report says so, not the pixel gaps
+    assert "still differs from the anchor: object-centric features instead of pixels" in md
+    assert "another observation and network" in doc["anchor"]["protocol"]
+    assert "another observation" not in anchors.anchor("freeway", obs="pixels")["protocol"]
     rel = "freeway-objects-transfer.json"
     assert transfer_check.check(out, rel, replay=False) == []
     doc["anchor_eval"] = {**e, "meets": True}  # a careless "meets"
