@@ -54,6 +54,16 @@ def test_smoke_budget_end_to_end_on_both_backends(tmp_path):
     assert result.verdict["label"] == "inconclusive"
 
 
+def test_a_jax_only_run_records_the_fingerprint_of_what_its_learners_saw(jax_tiny):
+    from alignment.stress.fingerprint import fingerprint
+
+    _, result = jax_tiny
+    fp = result.extra["fingerprint"]  # the accelerator's runs train the JAX side alone
+    assert fp["code_hash"] == result.code_hash
+    assert fp["sha256"] == fingerprint("freeway", "objects")["sha256"]
+    assert fp["steps"] * fp["envs"] == 4 * 4096 and fp["done_count"] >= 4  # whole Freeway games
+
+
 _KILLED_RUN = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
