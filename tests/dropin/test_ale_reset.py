@@ -41,14 +41,14 @@ def test_riot_start_timers_follow_ales_console_generator():
         dropin.riot_start_timer(0)
 
 
-# The games' ale_start (which start each timer gives) moves their code hash; re-made, their audits'
-# mutation samples moved and each met a survivor (a figure drop the gate fails), so it waits in
-# /work/notes/picture-games.patch. Strict, so that the test says when it lands.
+# Seaquest's ale_start (which start each timer gives) moves its code hash; re-made, its audit's
+# mutation sample moved and met a survivor (a figure drop the gate fails), so it waits in
+# docs/core-window/ale-start.patch. Strict, so that the test says when it lands. Frostbite's landed.
 NO_ALE_START = "the game starts every episode as ALE's first reset_game after a load (no ale_start yet)"
 
 
 @pytest.mark.parametrize("game, changed_at", [
-    pytest.param("frostbite", 3, marks=pytest.mark.xfail(strict=True, reason=NO_ALE_START)),
+    ("frostbite", 3),
     pytest.param("seaquest", 4, marks=pytest.mark.xfail(strict=True, reason=NO_ALE_START))])
 def test_every_reset_starts_as_ales(game, changed_at):
     ale, ours = make("ALE", game), make("jaxtari", game)

@@ -64,10 +64,10 @@ def test_pong_preprocessed_as_ale():
 
 # Measured on main 2026-12-05 (seed 5, these actions): the preprocessed observations part from
 # ALE's, rewards and terminations still equal. Cause: ALE's reset_game starts some episodes a frame
-# apart (the RIOT timer it restarts the console with; tests/dropin/test_ale_reset.py), which these
-# games do not model yet (/work/notes/picture-games.patch). Strict, so that the test says when.
+# apart (the RIOT timer it restarts the console with; tests/dropin/test_ale_reset.py), which this
+# game does not model yet (docs/core-window/ale-start.patch). Strict, so that the test says when.
+# Frostbite parted at step 909 (its 3rd episode, RIOT timer 78: a late start) until its ale_start.
 DIVERGES = {
-    "frostbite": "step 909 (its 3rd episode, RIOT timer 78: a late start): the aurora, rows 34-39",
     "seaquest": "step 1385 (its 4th episode, RIOT timer 39: an early start): the oxygen bar's left end",
 }
 

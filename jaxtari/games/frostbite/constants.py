@@ -93,6 +93,12 @@ SOUND_COUNT = 0x1F
 HOLD_NEW_SCREEN, HOLD_SINK_STEP, HOLD_AFTER_SINK = 64, 4, 0x70
 HOLD_BLOCK, HOLD_DEGREE, HOLD_LEVEL_END, HOLD_FISH = 6, 2, 0x30, 16
 HOLD_IGLOO = 0x40
+# ALE's reset_game restarts the console, and Stella's RIOT reset starts its timer at a value
+# 25..99 drawn from ALE's generator (jaxtari.dropin.riot_start_timer). With these values the
+# cartridge's power-up sees one frame more before ALE's RESET press: its free-running bytes (frame
+# counter, speed accumulators) come out one frame ahead, its pause from the RESET (ram[103]) not.
+# measured: ram after 1,500 reset_game calls on ALE 0.12.1, all 75 values met, modes 0 and 2 alike
+LATE_START_TIMERS = (42, 46, 50, 54, *range(66, 84))
 ATTRACT_DELAY = 255          # ram[70] at game over; the demo starts when it has counted down
 ATTRACT_TICK = 8             # ... one count every 8 frames
 DEMO_LIVES = 3               # ram[76] while the demo runs

@@ -7,11 +7,11 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from jaxtari import render
-from jaxtari.env import Game, ObjectGroup, joystick
+from jaxtari.env import ACTION_NAMES, Game, ObjectGroup, joystick
 from jaxtari.games.frostbite import art, bailey, collisions, enemies, overscan, status, world
 from jaxtari.games.frostbite.cartridge import to_bcd
 from jaxtari.games.frostbite.constants import (
-    BEAR_LEVEL_INDEX, BEAR_MAX_X, BEAR_X_OFFSET, BLUE_FLOE_COLOUR, DEMO_LIVES, F_SINK,
+    BEAR_LEVEL_INDEX, BEAR_MAX_X, BEAR_X_OFFSET, BLUE_FLOE_COLOUR, DEMO_LIVES, F_SINK, LATE_START_TIMERS,
     WHITE_FLOE_COLOUR, FrostbiteConstants,
     PLAYER_H, PLAYER_W, PLAYER_Y_OFFSET, ROW_KIND,
 )
@@ -19,6 +19,7 @@ from jaxtari.games.frostbite.draw import draw_frame
 from jaxtari.games.frostbite.geometry import bear_left, enemy_screen_x, window_mask
 from jaxtari.games.frostbite.sprites import FLOE_PIECE_START, FLOE_PIECE_W
 from jaxtari.games.frostbite.state import initial_state, new_screen
+from jaxtari.xla import select_tree
 
 
 class Frostbite(Game):
@@ -29,6 +30,14 @@ class Frostbite(Game):
 
     def _reset(self, key):
         return initial_state(self.consts, key)
+
+    def ale_start(self, state, timer):
+        """The start ALE's reset_game leaves when the console's reset set the RIOT timer to
+        ``timer`` (``reset`` gives the first reset_game's after a load, timer 65): with a late
+        timer (LATE_START_TIMERS) the game has run one frame further, its pause as long."""
+        ahead, _ = self._step(state, ACTION_NAMES.index("NOOP"))
+        ahead = ahead.replace(frame=state.frame, hold=state.hold)
+        return select_tree(jnp.isin(timer, jnp.asarray(LATE_START_TIMERS)), ahead, state)
 
     def new_screen(self, s, m):
         """The cartridge's new-screen routine (after a lost life or a finished level), where m."""
