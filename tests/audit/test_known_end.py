@@ -2,7 +2,7 @@
 runs on, the comparison stops on that frame - and only there.
 
 Frostbite declares one: the JAX game ends the episode when the last Bailey freezes; the cartridge
-runs on into its demo and ALE never ends it (the package docstring's measurement). Its deep play
+runs on into its demo and ALE never ends it (the measurement in its package's README.md). Its deep play
 recording frostbite-s0 stops on the frame the last Bailey freezes (frame 7,488): played on with
 NOOP, the two games part there.
 """

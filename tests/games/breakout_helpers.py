@@ -18,7 +18,7 @@ import numpy as np
 import jaxtari
 from jaxtari import render
 from jaxtari.games.breakout import constants as k
-from jaxtari.games.breakout.game import state_from_ram
+from jaxtari.games.breakout.state import state_from_ram
 from jaxtari.mods import InternalMod
 
 ALE_IDS = k.MINIMAL_ACTIONS  # index -> ALE action id

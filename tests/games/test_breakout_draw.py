@@ -15,8 +15,8 @@ import pytest
 from jaxtari import render
 from jaxtari.games.breakout import constants as k
 from jaxtari.games.breakout import draw
-from jaxtari.games.breakout import geometry as g
-from jaxtari.games.breakout.game import BreakoutState
+from jaxtari.games.breakout.logic import geometry as g
+from jaxtari.games.breakout.state import BreakoutState
 from tests.games.breakout_helpers import make_game
 
 

@@ -88,7 +88,7 @@ def test_the_84x84_grey_picture_of_the_stopped_game_samples_ales_grey_screen():
 @pytest.mark.parametrize("mode", [0, 20, 44])
 def test_every_colour_set_up_to_the_known_difference_matches_ale(mode):
     """100 colour sets (25,600 frames) of random play after the stop, every 16th frame's screen.
-    From set 100 on ALE draws the paddle differently (see the package docstring): not modelled."""
+    From set 100 on ALE draws the paddle differently (see the package's README.md): not modelled."""
     ale, state, _ = _start(mode=mode)
     n = WRAP + k.PADDLE_SHIFT_SET * SET
     actions = [int(a) for a in random_actions(100 + mode, n, hold=4)]

@@ -16,7 +16,8 @@ import pytest
 import jaxtari
 from jaxtari import render
 from jaxtari.games import freeway as fw
-from jaxtari.games.freeway import art, sprites
+from jaxtari.games.freeway import art
+from jaxtari.games.freeway.logic import sprites
 from jaxtari.mods import ModError
 
 from alignment.catalog import entry

@@ -604,7 +604,7 @@ def test_mods(game, step, modded, draw):
 # ---- collisions: one band per kind equals testing every band -------------------------------------
 def _collisions_every_band(s):
     """Reference: Bailey's pixels tested against all four floe and enemy bands."""
-    from jaxtari.games.frostbite.geometry import enemy_lit, floe_lit, player_pixels
+    from jaxtari.games.frostbite.logic.geometry import enemy_lit, floe_lit, player_pixels
 
     fy = jnp.asarray(art.FLOE_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.FLOE_LINES)
     bits, px = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, fy)

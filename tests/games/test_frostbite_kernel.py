@@ -20,7 +20,8 @@ import pytest
 
 import jaxtari
 from jaxtari.games import frostbite as fb
-from jaxtari.games.frostbite import art, kernel
+from jaxtari.games.frostbite import art
+from jaxtari.games.frostbite.logic import kernel
 
 from alignment.reference import AleGame
 

@@ -38,7 +38,7 @@ from jaxtari import render
 from jaxtari.atari.fonts import DIGITS_3X5
 from jaxtari.atari.palette import PALETTE
 from jaxtari.games.breakout import constants as k
-from jaxtari.games.breakout import geometry as g
+from jaxtari.games.breakout.logic import geometry as g
 from jaxtari.xla import opaque_zero
 
 _U32, _U8 = jnp.uint32, jnp.uint8

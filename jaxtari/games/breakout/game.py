@@ -1,4 +1,4 @@
-"""Breakout's state and its frame, as the cartridge runs it (see the package docstring)."""
+"""Breakout's frame, as the cartridge runs it (README.md says how it was read and checked)."""
 
 from __future__ import annotations
 
@@ -7,46 +7,18 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari import render
-from jaxtari.env import Game, ObjectGroup, joystick, pytree_dataclass
+from jaxtari.env import Game, joystick
 from jaxtari.games.breakout import constants as k
-from jaxtari.games.breakout import geometry as g
+from jaxtari.games.breakout import objects
+from jaxtari.games.breakout.draw import draw
+from jaxtari.games.breakout.logic import geometry as g
+from jaxtari.games.breakout.state import BreakoutState
 
 U16 = 0xFFFF
 BYTE, BYTE_SIGN = 0xFF, 0x80  # the cartridge's 8-bit arithmetic
 WORD_SIGN = 0x8000  # the sign of an 8.8 velocity
 # pot_reading sums the rises of the steps reached: they must come in rising resistance
 assert all(a < b for (a, _), (b, _) in zip(k.POT_STEPS, k.POT_STEPS[1:]))
-
-
-@pytree_dataclass
-class BreakoutState:
-    frame: jax.Array        # frames since reset
-    key: jax.Array          # carried as every state does (the cartridge has no randomness)
-    pot: jax.Array          # the paddle's resistance (ohm), ALE's paddle emulation
-    pot_reading: jax.Array  # ram[70], the kernel's reading of the pot on the last frame
-    paddle_x: jax.Array     # ram[72]
-    ball_x: jax.Array       # ram[99] << 8 | ram[100]
-    ball_y: jax.Array       # ram[101] << 8 | ram[102]; ram[101] == 0: no ball in play
-    ball_dx: jax.Array      # ram[105] << 8 | ram[106] (x -= dx each frame)
-    ball_dy: jax.Array      # ram[103] << 8 | ram[104] (y += dy each frame)
-    hits: jax.Array         # ram[107]: bits 0..5 hit count, bit 6 just hit the paddle, bit 7 a brick
-    angle: jax.Array        # ram[109]: 0, or 2 for a hit near the paddle's middle
-    shrunk: jax.Array       # ram[97] bit 7: the ball reached the top wall with this ball
-    bricks: jax.Array       # ram[0..35], the playfield bytes of the wall (uint8 values, int32)
-    wall: jax.Array         # ram[94]: the wall (re)build state
-    lives: jax.Array        # ram[57], balls left
-    score: jax.Array        # ram[76..77] as a number (BCD on the cartridge)
-    clock: jax.Array        # ram[91] << 8 | ram[90], the frame counter
-    active: jax.Array       # ram[52] bit 7: a game is being played
-    sound: jax.Array        # ram[95]: the sound effect's timer (the invisible wall shows while set)
-    last_paddle_x: jax.Array  # ram[117]: paddle x when steering last looked (steerable games)
-    shown_score: jax.Array  # what this frame's digits show (latched by the last frame's overscan)
-    shown_lives: jax.Array
-    latched_score: jax.Array  # what the next frame's digits will show (latched by this frame's)
-    latched_lives: jax.Array
-    shown_select: jax.Array  # the digits show the select display (the game number; see draw)
-    wall_lit: jax.Array     # invisible games: whether this frame's kernel shows the bricks
-    moved_y: jax.Array      # ram[101] when the ball last moved: see geometry.held_lift
 
 
 def _s8(v):
@@ -414,78 +386,13 @@ class Breakout(Game):
         return (b & (BYTE ^ jnp.asarray(mask))) != 0
 
     def objects(self, state):
-        c = self.consts
-        size = self.paddle_size(state.shrunk)
-        bx = (state.ball_x >> 8) - g.BALL_X_OFFSET
-        # the drawn box: the ball's lines shift by a line at each kernel section's border
-        lift = self.held_lift(state)
-        lines = (state.ball_y >> 8) + g.BALL_SECTIONS[0][1] - lift + jnp.arange(g.BALL_H + 2)
-        drawn = g.ball_mask(lines, bx[None], state.ball_y >> 8, state.ball_x >> 8,
-                            lift).any(axis=1)
-        by = lines[jnp.argmax(drawn)]
-        bh = jnp.sum(drawn)
-        in_play = ((state.ball_y >> 8) != 0) & (bh > 0)
-        grid = self.bricks_grid(state)
-        rr, cc = np.meshgrid(np.arange(k.NUM_ROWS), np.arange(k.NUM_COLUMNS), indexing="ij")
-        return {
-            "paddle": ObjectGroup.make(state.paddle_x - g.PADDLE_X_OFFSET, g.PADDLE_TOP,
-                                       jnp.asarray(c.paddle_widths)[size], g.PADDLE_H),
-            "ball": ObjectGroup.make(bx, by, g.BALL_W, bh, in_play),
-            "bricks": ObjectGroup.make(
-                8 + 8 * cc.reshape(-1), g.BRICK_TOP + k.ROW_LINES * rr.reshape(-1), 8,
-                k.ROW_LINES, grid.reshape(-1), points=jnp.asarray(c.row_points)[rr.reshape(-1)]),
-        }
+        return objects.objects(self, state)
 
     def signals(self, state):
-        grid = self.bricks_grid(state)
-        return {
-            "paddle_x": state.paddle_x - g.PADDLE_X_OFFSET,
-            "ball_x": (state.ball_x >> 8) - g.BALL_X_OFFSET,
-            "ball_y": (state.ball_y >> 8) + g.BALL_SECTIONS[-1][1],
-            "bricks_per_row": grid.sum(axis=-1).astype(jnp.int32),
-            "hit_count": state.hits & k.HIT_COUNT,
-            "paddle_shrunk": state.shrunk,
-        }
+        return objects.signals(self, state)
 
     def render(self, state):
-        from jaxtari.games.breakout.draw import draw
         return draw(self, render.FULL, state)
 
     def render_gray84(self, state):
-        from jaxtari.games.breakout.draw import draw
         return draw(self, render.SMALL_GRAY, state)
-
-
-def state_from_ram(game: Breakout, ram, *, pot: int, frame: int = 0, previous_ram=None,
-                   key=None) -> BreakoutState:
-    """The state that mirrors a RAM snapshot of the cartridge (128 bytes, ALE's ``getRAM``).
-
-    What RAM does not hold is given: ``pot`` (ALE's paddle resistance, which the caller tracks from
-    the actions), ``frame``, and ``previous_ram`` (the snapshot one frame earlier: the digits and the
-    invisible wall of this frame's picture were set up from it; the same snapshot when omitted).
-    Used to start the JAX game from a state reached on ALE (tests of deep states by RAM writes).
-    """
-    ram = np.asarray(ram, np.int64)
-    prev = ram if previous_ram is None else np.asarray(previous_ram, np.int64)
-
-    def word(hi, lo):
-        return int(ram[hi]) << 8 | int(ram[lo])
-
-    def score(r):
-        return int(f"{int(r[76]):x}{int(r[77]):02x}")
-
-    i32 = jnp.int32
-    prev_sound = int(prev[95])
-    return BreakoutState(
-        frame=i32(frame), key=jax.random.key(0) if key is None else key, pot=i32(pot),
-        pot_reading=i32(ram[70]), paddle_x=i32(ram[72]), ball_x=i32(word(99, 100)),
-        ball_y=i32(word(101, 102)), ball_dx=i32(word(105, 106)), ball_dy=i32(word(103, 104)),
-        hits=i32(ram[107]), angle=i32(ram[109]), shrunk=jnp.bool_(bool(ram[97] & 0x80)),
-        bricks=jnp.asarray(ram[:36], jnp.int32), wall=i32(ram[94]), lives=i32(ram[57]),
-        score=i32(score(ram)), clock=i32(word(91, 90)), active=jnp.bool_(bool(ram[52] & 0x80)),
-        sound=i32(ram[95]), last_paddle_x=i32(ram[117]), shown_score=i32(score(prev)),
-        shown_lives=i32(prev[57]), latched_score=i32(score(prev)), latched_lives=i32(prev[57]),
-        shown_select=jnp.bool_(not prev[52] & 0x80 and prev[57] > 0),
-        wall_lit=jnp.bool_(prev_sound != 0 and prev_sound & k.SOUND_KIND == 0),
-        moved_y=i32(ram[101]),  # RAM cannot tell a held ball (catch games): taken as moved
-    )

@@ -8,7 +8,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari import render
-from jaxtari.games.freeway import art, sprites
+from jaxtari.games.freeway import art
+from jaxtari.games.freeway.logic import sprites
 from jaxtari.games.freeway.constants import NUM_LANES
 from jaxtari.xla import opaque_zero
 

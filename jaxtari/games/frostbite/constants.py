@@ -127,7 +127,7 @@ class FrostbiteConstants:
     randomize_start: bool = False       # True: random byte from the key (ALE is deterministic)  measured: ALE's start is deterministic; True is an option of this port
     # True: ALE's end of game (mod ale_endless_game_over). A last Bailey lost to the cold does not
     # end the episode: the console runs on into its demo, rewards 0, lives() 1 and then, once the
-    # demo starts, 4 (see the package docstring).
+    # demo starts, 4 (see the package's README.md).
     ale_endless_game_over: bool = False  # measured: ALE runs on after a frozen last Bailey; False is this port's default end
     monochrome: bool = False            # draw sprites as solid boxes (mod monochrome)  measured: drawing option of the mod monochrome, off as on ALE
 

@@ -29,13 +29,14 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari import render
-from jaxtari.games.frostbite import art, kernel
+from jaxtari.games.frostbite import art
+from jaxtari.games.frostbite.logic import kernel
 from jaxtari.games.frostbite.constants import (
     BEAR_LEVEL_INDEX, BEAR_WALKS_RIGHT, FACE_LEFT, FULL_IGLOO, PLAYER_SPRITE_TOP,
     ROW_ENEMY_LEFT, ROW_KIND,
 )
-from jaxtari.games.frostbite.geometry import bear_left, window_mask
-from jaxtari.games.frostbite.sprites import (
+from jaxtari.games.frostbite.logic.geometry import bear_left, window_mask
+from jaxtari.games.frostbite.logic.sprites import (
     BEAR_ROWS, DEGREE_ROWS, DIGIT_ROWS, ENEMY_ROWS, FISH_ROWS, PLAYER_LINES, PLAYER_ROWS,
 )
 

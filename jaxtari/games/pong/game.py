@@ -1,15 +1,31 @@
-"""Pong's mechanics and frame: :class:`Pong` (the module docstring of the package says how the real
+"""Pong's mechanics and frame: :class:`Pong` (README.md says how the real
 game works and how close this is)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import jax
 import jax.numpy as jnp
 
 from jaxtari import render
-from jaxtari.env import Game, ObjectGroup, joystick
-from jaxtari.games.pong import draw
+from jaxtari.env import Game, joystick
+from jaxtari.games.pong import draw, objects
 from jaxtari.games.pong.constants import PongConstants
 from jaxtari.games.pong.state import PongState
+
+
+class _Phase(NamedTuple):
+    """Which of the cartridge's branches a frame takes (each a bool array)."""
+
+    stop: jax.Array           # the counter wrapped: the game stops on this frame
+    stopped: jax.Array        # stopped for good (this frame or before)
+    waiting: jax.Array        # the ball is hidden, the serve counting down
+    serve: jax.Array          # the serve comes on this frame
+    player_point: jax.Array
+    enemy_point: jax.Array
+    point: jax.Array
+    live: jax.Array           # the ball is in play and no point was scored
 
 
 class Pong(Game):
@@ -140,10 +156,36 @@ class Pong(Game):
 
     # ---- the frame -----------------------------------------------------------------------------
     def _step(self, state, ale_action):
-        c = self.consts
         joy = joystick(ale_action)
         pot = self.player_paddle(state, joy)
+        phase = self._phase(state)
+        y, dx, dy = self._rally(state)
+        ball_x, ball_y, dx, dy, countdown, serve_dx = self._serve_and_move(state, phase, y, dx, dy)
+        enemy_y, pot_average = self._move_paddles(state, phase, pot, ball_x, ball_y, dx)
+        player_score, enemy_score, reward = self._score(state, phase)
+        wraps = state.clock == 255
+        new = state.replace(
+            frame=state.frame + 1, pot=pot, pot_average=pot_average, player_y=state.pot_average,
+            enemy_y=enemy_y, ball_x=ball_x, ball_y=ball_y, ball_dx=dx, ball_dy=dy,
+            player_score=player_score, enemy_score=enemy_score,
+            shown_player=state.built_player, shown_enemy=state.built_enemy,
+            # a stopped game builds no digits: the select display's stay
+            built_player=jnp.where(state.stopped, state.built_player, player_score),
+            built_enemy=jnp.where(state.stopped, state.built_enemy, enemy_score),
+            countdown=countdown, clock=(state.clock + 1) & 255, fire_held=joy.fire,
+            serve_dx=serve_dx, timer=(state.timer + wraps) & 255,
+            # in play the cartridge clears RAM 10 on every frame but a wrap's
+            attract=jnp.where(phase.stopped | wraps, (state.attract + wraps) & 255, 0),
+            stopped=phase.stopped,
+            # the colours are written before that frame's wrap counts in RAM 10
+            shown_attract=jnp.where(state.stopped, (state.attract - (state.clock == 0)) & 255, 0),
+        )
+        return new, reward
 
+    def _phase(self, state) -> _Phase:
+        """Which of the cartridge's branches this frame takes (stopped, over, waiting to serve,
+        serving, a point scored, the ball in play)."""
+        c = self.consts
         # the frame after the counter (RAM 9:8) wraps to 0 the cartridge stops the game for good:
         # the ball stays where it is (hidden from the next frame on), no serve, the computer's
         # score byte shows the game number (the select display); ALE's episode runs on to its
@@ -161,7 +203,11 @@ class Pong(Game):
         enemy_point = playing & (state.ball_x >= c.enemy_scores_at)
         point = player_point | enemy_point
         live = playing & ~point
+        return _Phase(stop, stopped, waiting, serve, player_point, enemy_point, point, live)
 
+    def _rally(self, state):
+        """The ball's y, dx and dy after the walls and the paddles, as if it is in play."""
+        c = self.consts
         y, dy = self.wall_bounce(state.ball_y, state.ball_dy)
         # a frame that bounces off a wall skips the paddle collisions (ROM: it jumps past them)
         walled = (dy != state.ball_dy) | (y != state.ball_y)
@@ -177,54 +223,49 @@ class Pong(Game):
         dy = jnp.where(hit, self.paddle_bounce(paddle, state.ball_y), dy)
         away = jnp.where(hit_player, dx < 0, dx >= 0)  # still heading into the paddle: turn it
         dx = jnp.where(hit & away, -dx, dx)
+        return y, dx, dy
 
+    def _serve_and_move(self, state, p: _Phase, y, dx, dy):
+        """The ball served, moved or held; the serve's countdown and side."""
+        c = self.consts
         # the serve: from the centre, towards the side that lost the point, dy keeps its sign
         # rule: physics.auto-serve
         serve_dy = jnp.where(state.ball_dy >= 0, 1, -1)
-        dx = jnp.where(serve, state.serve_dx, jnp.where(live, dx, state.ball_dx))
-        dy = jnp.where(serve, serve_dy, jnp.where(live, dy, state.ball_dy))
-        x0 = jnp.where(serve, c.serve_x, state.ball_x)
-        y0 = jnp.where(serve, c.serve_y, jnp.where(live, y, state.ball_y))
-        moves = serve | live
+        dx = jnp.where(p.serve, state.serve_dx, jnp.where(p.live, dx, state.ball_dx))
+        dy = jnp.where(p.serve, serve_dy, jnp.where(p.live, dy, state.ball_dy))
+        x0 = jnp.where(p.serve, c.serve_x, state.ball_x)
+        y0 = jnp.where(p.serve, c.serve_y, jnp.where(p.live, y, state.ball_y))
+        moves = p.serve | p.live
         ball_x = jnp.where(moves, x0 - dx, x0)
-        ball_y = jnp.where(moves, y0 + dy, jnp.where(waiting | state.stopped, 0, y0))  # hidden
+        ball_y = jnp.where(moves, y0 + dy, jnp.where(p.waiting | state.stopped, 0, y0))  # hidden
 
-        countdown = jnp.where(point, c.serve_delay,
-                              jnp.where(waiting, state.countdown - 1, state.countdown))
-        serve_dx = jnp.where(player_point, 1, jnp.where(enemy_point, -1, state.serve_dx))
+        countdown = jnp.where(p.point, c.serve_delay,
+                              jnp.where(p.waiting, state.countdown - 1, state.countdown))
+        serve_dx = jnp.where(p.player_point, 1, jnp.where(p.enemy_point, -1, state.serve_dx))
+        return ball_x, ball_y, dx, dy, countdown, serve_dx
 
+    def _move_paddles(self, state, p: _Phase, pot, ball_x, ball_y, dx):
+        """The computer's paddle and the agent's averaged pot reading."""
+        c = self.consts
         # paddles: the computer tracks the ball's new y; the agent's paddle takes last frame's
         # averaged reading, and the kernel averages in a new reading every other frame
-        enemy_y = jnp.where(serve, c.serve_y, state.enemy_y)
+        enemy_y = jnp.where(p.serve, c.serve_y, state.enemy_y)
         enemy_y = self.enemy_tracking(state, enemy_y, ball_x, ball_y, dx)
         reads = (state.clock & 1) == 1
         pot_average = jnp.where(reads, (state.pot_average + self.pot_reading(pot)) >> 1,
                                 state.pot_average)
+        return enemy_y, pot_average
 
+    def _score(self, state, p: _Phase):
+        """The two score bytes and ALE's reward."""
+        c = self.consts
         # rule: scoring.point-for, scoring.point-against
-        player_score = state.player_score + player_point.astype(jnp.int32)
-        enemy_score = jnp.where(stop, c.select_game,
-                                state.enemy_score + enemy_point.astype(jnp.int32))
+        player_score = state.player_score + p.player_point.astype(jnp.int32)
+        enemy_score = jnp.where(p.stop, c.select_game,
+                                state.enemy_score + p.enemy_point.astype(jnp.int32))
         # ALE's reward is the change of the two score bytes, the select display's too
         reward = (player_score - state.player_score) - (enemy_score - state.enemy_score)
-        wraps = state.clock == 255
-        new = state.replace(
-            frame=state.frame + 1, pot=pot, pot_average=pot_average, player_y=state.pot_average,
-            enemy_y=enemy_y, ball_x=ball_x, ball_y=ball_y, ball_dx=dx, ball_dy=dy,
-            player_score=player_score, enemy_score=enemy_score,
-            shown_player=state.built_player, shown_enemy=state.built_enemy,
-            # a stopped game builds no digits: the select display's stay
-            built_player=jnp.where(state.stopped, state.built_player, player_score),
-            built_enemy=jnp.where(state.stopped, state.built_enemy, enemy_score),
-            countdown=countdown, clock=(state.clock + 1) & 255, fire_held=joy.fire,
-            serve_dx=serve_dx, timer=(state.timer + wraps) & 255,
-            # in play the cartridge clears RAM 10 on every frame but a wrap's
-            attract=jnp.where(stopped | wraps, (state.attract + wraps) & 255, 0),
-            stopped=stopped,
-            # the colours are written before that frame's wrap counts in RAM 10
-            shown_attract=jnp.where(state.stopped, (state.attract - (state.clock == 0)) & 255, 0),
-        )
-        return new, reward
+        return player_score, enemy_score, reward
 
     # ---- episode -------------------------------------------------------------------------------
     def is_terminal(self, state):  # rule: termination.first-to-21
@@ -239,31 +280,10 @@ class Pong(Game):
 
     # ---- what is on screen ---------------------------------------------------------------------
     def objects(self, state):
-        """Drawn bounding boxes (screen px; paddles unclipped, the walls hide what overlaps them)."""
-        c = self.consts
-        cols, tops, bottoms = self._ball_columns(state)
-        bx, by = cols[0], jnp.min(tops)
-        ball_h = jnp.max(bottoms) - by  # 3-5: the columns' edges can be a line apart
-        ball_visible = ((bx + c.ball_w > 0) & (bx < render.SCREEN_W)
-                        & (by + ball_h > c.top_wall[1]) & (by < c.bottom_wall[0]))
-        return {
-            "player": ObjectGroup.make(c.player_x, self._player_top(state.player_y), c.paddle_w,
-                                       c.paddle_h),
-            "enemy": ObjectGroup.make(c.enemy_x, self._enemy_top(state.enemy_y), c.paddle_w,
-                                      c.paddle_h),
-            "ball": ObjectGroup.make(bx, by, c.ball_w, ball_h, ball_visible),
-        }
+        return objects.objects(self, state)
 
     def signals(self, state):
-        c = self.consts
-        return {
-            "player_y": state.player_y - c.player_y_offset,
-            "enemy_y": state.enemy_y - c.enemy_y_offset,
-            "ball_x": state.ball_x - c.ball_x_offset,
-            "ball_y": state.ball_y - c.ball_y_offset,
-            "player_score": state.player_score,
-            "enemy_score": state.enemy_score,
-        }
+        return objects.signals(self, state)
 
     def render(self, state):
         return draw.draw(self, render.FULL, state)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxtari.games.breakout import constants as k
-from jaxtari.games.breakout import geometry as g
+from jaxtari.games.breakout.logic import geometry as g
 
 from alignment.signals import (
     MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd_bytes, jax_signal, ram_byte,

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxtari.games.frostbite.cartridge import add_points, wrap_x
+from jaxtari.games.frostbite.logic.cartridge import add_points, wrap_x
 from jaxtari.games.frostbite.constants import (
     ANIM_JUMP, ANIM_STAND, BEAR_WALKS_RIGHT, CARRY_MAX_X, CARRY_MIN_X, DOOR_X, F_SINK, F_TALLY,
     FACE_LEFT, FISH_EATEN_MASK, FISH_TRICKLE, FULL_IGLOO, HOLD_FISH, HOLD_IGLOO, IGLOO_ENTER_Y,
@@ -20,7 +20,7 @@ from jaxtari.games.frostbite.constants import (
     LOWEST_JUMP_Y, PLAYER_MAX_X, PLAYER_MIN_X_ROW, PLAYER_MIN_X_SHORE, PLAYER_W, ROW_ENEMY_LEFT,
     ROW_FLOES_LEFT, ROW_KIND, ROW_LOW_BITS, SHORE_Y, SOUND_CHIRP, WHITE_HOLD,
 )
-from jaxtari.games.frostbite.status import level_points
+from jaxtari.games.frostbite.logic.status import level_points
 
 ROWS = jnp.arange(4)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from jaxtari.games.frostbite.cartridge import wrap_x
+from jaxtari.games.frostbite.logic.cartridge import wrap_x
 from jaxtari.games.frostbite.constants import (
     BEAR_LEVEL_INDEX, BEAR_MAX_X, BEAR_MIN_X, BEAR_WALKS_RIGHT, BREAK_PERIOD,
     BREAKING_FLOES_LEVEL_INDEX, F_FREEZE, FACE_LEFT, FULL_IGLOO, ROW_FLOES_LEFT, TEMPERATURE_PERIOD,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from jaxtari.games.frostbite.cartridge import lfsr_step
+from jaxtari.games.frostbite.logic.cartridge import lfsr_step
 from jaxtari.games.frostbite.constants import (
     ENEMY_BOB, ENEMY_GONE, ENEMY_GONE_MASK, FISH_LIMIT, KIND_CLAM, KIND_CRAB, KIND_FISH, ROW_DIRECTIONS,
     ROW_ENEMY_LEFT, ROW_KIND, SCREEN_W, SPAWN_X_LEFT, SPAWN_X_RIGHT, TIMED_ENEMY_LEVEL_INDEX,

@@ -8,8 +8,8 @@ import jax.numpy as jnp
 
 from jaxtari.games.frostbite import art
 from jaxtari.games.frostbite.constants import LAST_ENEMY_LINE_X, PLAYER_SPRITE_TOP, PLAYER_W, ROW_ENEMY_LEFT
-from jaxtari.games.frostbite.geometry import bear_lit, enemy_lit, floe_lit, player_pixels
-from jaxtari.games.frostbite.sprites import PLAYER_LINES
+from jaxtari.games.frostbite.logic.geometry import bear_lit, enemy_lit, floe_lit, player_pixels
+from jaxtari.games.frostbite.logic.sprites import PLAYER_LINES
 
 
 def _first(hit):

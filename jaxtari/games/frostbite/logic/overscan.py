@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from jaxtari.games.frostbite.cartridge import add_points, lfsr_step, speed_bases
+from jaxtari.games.frostbite.logic.cartridge import add_points, lfsr_step, speed_bases
 from jaxtari.games.frostbite.constants import (
     FISH_POINTS_STEP, RANDOM_PERIOD, SINK_LINES, SOUND_COUNT, SOUND_DECAY, SOUND_TRICKLE,
 )

@@ -10,7 +10,7 @@ from jaxtari.games.frostbite import art
 from jaxtari.games.frostbite.constants import (
     BEAR_MIRROR_SHIFT, BEAR_WALKS_RIGHT, BEAR_X_OFFSET, FACE_LEFT, PLAYER_SPRITE_TOP, PLAYER_W,
 )
-from jaxtari.games.frostbite.sprites import (
+from jaxtari.games.frostbite.logic.sprites import (
     BEAR_BITS, ENEMY_ROWS, FLOE_PIECE_START, FLOE_PIECE_W, PLAYER_BITS, PLAYER_LINES,
 )
 

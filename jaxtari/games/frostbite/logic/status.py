@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from jaxtari.games.frostbite.cartridge import add_points
+from jaxtari.games.frostbite.logic.cartridge import add_points
 from jaxtari.games.frostbite.constants import (
     ANIM_SINK, ATTRACT_DELAY, ATTRACT_TICK, F_DEAD, F_FREEZE, F_LEVEL, F_SINK, F_TALLY,
     HOLD_AFTER_SINK, HOLD_BLOCK, HOLD_DEGREE, HOLD_LEVEL_END, HOLD_SINK_STEP, LAST_PAYING_LEVEL,
