@@ -25,6 +25,7 @@ def bear_chases_bailey(s, go):
     return s, go & ~chase
 
 
+# rule: physics.floes-break-up
 def floes_break_up(s, go):
     """On levels 6, 8, ... the floes break up and rejoin: their shape steps every 16 frames."""
     li = s.level_index
