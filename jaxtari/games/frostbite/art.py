@@ -21,7 +21,7 @@ PLAYER_ART = (
 # The first screen line Bailey can be drawn on: the kernel draws him only from the igloo's fifth
 # line down, so jumping into the igloo he vanishes line by line into it (measured on ALE frames).
 PLAYER_FIRST_LINE = 47
-# Where the kernel writes his graphic or colour while a line is drawn: kernel.py.
+# Where the kernel writes his graphic or colour while a line is drawn: logic/kernel.py.
 # Igloo stage k (ram[77] = k, 0..15): 4-line-tall bands (y, x, width), colour IGLOO_RGB.
 IGLOO_BANDS = (
     ((51, 112, 8),),

@@ -16,7 +16,7 @@ pixel.
   colour. Sprites are placed into the words with shifts; the floes, which wrap around the screen, are
   placed on a 160-bit ring where a copy 32 px further is exactly the next word.
 * The igloo door is a static mask, Bailey is an 8-px sprite drawn with a per-line bit row and column
-  shifts; where the kernel writes his registers mid-line (kernel.py) each line has an x left of which,
+  shifts; where the kernel writes his registers mid-line (logic/kernel.py) each line has an x left of which,
   and one from which on, he shows another colour (two per-pixel compares, not a mask per write);
   the Activision logo (static) replaces the few lines it covers, the left 8 columns are black.
 """
@@ -140,7 +140,7 @@ def _static(height, width, channels, ys_bytes, xs_bytes):
     t["bear"] = (t["bear_line"] >= 0) & (t["bear_line"] < art.BEAR_H)
     t["igloo"] = np.isin(ys, sorted(_IGLOO_LINES))
     t["door"] = _DOOR_MASK[ys][:, xs]
-    # Bailey's mid-line register writes (kernel.py): the pixels left of a late write, right of an
+    # Bailey's mid-line register writes (logic/kernel.py): the pixels left of a late write, right of an
     # early one; the lines that keep the registers when not his, and the line after the black one
     at = lambda table, none: np.array([table.get(int(y), none) for y in ys], np.int32)
     t["late_graphic_x"], t["clear_graphic_x"] = at(kernel.LATE_GRAPHIC_X, 0), at(kernel.CLEAR_GRAPHIC_X, 0)
@@ -344,7 +344,7 @@ def draw_frame(game, s, raster):
     obj = sel(line("hud"), col("HUD"), obj)
 
     # Frostbite Bailey: whether a line is his (the kernel's row counter in range), his sprite row
-    # and colour on it, then the kernel's mid-line writes (kernel.py) and column shifts
+    # and colour on it, then the kernel's mid-line writes (logic/kernel.py) and column shifts
     flip = ((s.facing & FACE_LEFT) != 0).astype(jnp.int32)
     his_rows = jnp.asarray(PLAYER_ROWS)[s.anim, :, flip]      # this frame's 19 rows, picked once
     top = s.y + PLAYER_SPRITE_TOP
@@ -380,7 +380,7 @@ def draw_frame(game, s, raster):
     from2 = jnp.asarray(t["stale_twice"]) & ~his1 & his2
     line_bits = jnp.where(his, pbits, jnp.where(stale & his1, bits1, jnp.where(stale & from2, last_bits, _U32(0))))
     line_col = jnp.where((his | ~stale)[:, None], pcol, jnp.where(his1[:, None], col1, last_col))
-    # Each mid-line write splits the line at one x (kernel.py), so every choice below is a per-line
+    # Each mid-line write splits the line at one x (logic/kernel.py), so every choice below is a per-line
     # threshold, and a pixel only compares its x with it. Left of a late graphic write (or of the
     # clearing on a line not his) the line above's graphic, in this line's colour when his (written
     # before it), else in the line above's; left of a late colour write the colour the line above
