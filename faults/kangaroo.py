@@ -10,8 +10,9 @@ import jax.numpy as jnp
 from alignment.audit.faults import Fault
 from jaxtari.mods import PostStepMod
 from jaxtari.games.kangaroo import constants as k
-from jaxtari.games.kangaroo import logic
-from jaxtari.games.kangaroo.logic import add_points
+from jaxtari.games.kangaroo.logic.cpu import where
+from jaxtari.games.kangaroo.logic.events import add_points
+from jaxtari.games.kangaroo.logic.frame import bonus_timer
 
 HUNDRED = 100
 
@@ -36,14 +37,14 @@ def _three_in_reserve(game, prev, state, reward):
 
 def _slow_apples(game, prev, state, reward):
     # the apples' step one pixel short: an apple flies 1 pixel every odd frame
-    flew = (state.apple_x == prev.apple_x - k.APPLE_STEP) & (state.apple_row == prev.apple_row)
+    flew = (state.apple_x == prev.apple_x - game.consts.apple_step) & (state.apple_row == prev.apple_row)
     return state.replace(apple_x=jnp.where(flew, prev.apple_x - 1, state.apple_x)), reward
 
 
 def _fruit_pays_double(game, prev, state, reward):
     eaten = (state.fruit & k.FRUIT_GONE) & ~prev.fruit & k.FRUIT_GONE
     kind = prev.fruit & k.FRUIT_KIND
-    extra = jnp.sum(jnp.where(eaten != 0, jnp.asarray(k.FRUIT_POINTS, jnp.int32)[kind], 0))
+    extra = jnp.sum(jnp.where(eaten != 0, jnp.asarray(game.consts.fruit_points, jnp.int32)[kind], 0))
     return _points(state, reward, extra, extra > 0)
 
 
@@ -104,9 +105,9 @@ def _no_bonus_life(game, prev, state, reward):
 def _timer_twice_as_fast(game, prev, state, reward):
     # the timer stepped on two frame-counter values instead of one: 100 points every 128 frames
     half = (state.frame_count == TIMER_HALF_TICK) & (state.mother_state == k.PLAYING)
-    ticked = logic.bonus_timer(state.replace(frame_count=jnp.full_like(state.frame_count,
-                                                                       k.TIMER_TICK_FRAME)))
-    return logic.where(half, ticked.replace(frame_count=state.frame_count), state), reward
+    tick = jnp.full_like(state.frame_count, game.consts.timer_tick_frame)
+    ticked = bonus_timer(game.consts, state.replace(frame_count=tick))
+    return where(half, ticked.replace(frame_count=state.frame_count), state), reward
 
 
 def _ape_starts_late(game, prev, state, reward):
@@ -123,7 +124,7 @@ def _coconut_punch_pays_100(game, prev, state, reward):
     knocked = (prev.coconut_row != k.COCONUT_NONE) & (state.coconut_row == k.COCONUT_NONE) \
         & (reward > 0)
     unpaid = state.replace(score_high=prev.score_high, score_low=prev.score_low)
-    out = logic.add_points(unpaid, k.APPLE_POINTS)
+    out = add_points(unpaid, game.consts.apple_points)
     new = state.replace(score_low=jnp.where(knocked, out.score_low, state.score_low),
                         score_high=jnp.where(knocked, out.score_high, state.score_high))
     return new, reward + (game_score(new) - game_score(state)).astype(reward.dtype)
@@ -139,8 +140,8 @@ def _walk_two_pixels(game, prev, state, reward):
 
 def _layouts_wrap_late(game, prev, state, reward):
     # the layout count compared with four instead of three: after layout 2 comes a layout 3
-    wrapped = (prev.level == k.LAYOUTS - 1) & (state.level == 0)
-    return state.replace(level=jnp.where(wrapped, k.LAYOUTS, state.level)), reward
+    wrapped = (prev.level == game.consts.layouts - 1) & (state.level == 0)
+    return state.replace(level=jnp.where(wrapped, game.consts.layouts, state.level)), reward
 
 
 FAULTS = [

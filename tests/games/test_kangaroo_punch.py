@@ -25,11 +25,13 @@ from alignment import deepplay
 from alignment.porting import ramtrace as rt
 from alignment.spec.store import load_spec
 from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.constants import KangarooConstants
 from jaxtari.games.kangaroo.game import state_from_ram
 from tests.docs.paths import SPECS
 from tests.games.test_kangaroo_logic import GAME, MIRRORED, _mirrored, assert_lockstep
 
 SPEC = load_spec(SPECS / "kangaroo.yaml")
+CART = KangarooConstants()  # the cartridge's own numbers
 RULE = "timing.punch-lands-when-drawn"
 SAVE_POINT = "coconut-beside-floor-1"
 FIRE_ACTIONS = ("FIRE", "UPFIRE", "DOWNFIRE", "LEFTFIRE", "RIGHTFIRE", "UPLEFTFIRE", "UPRIGHTFIRE",
@@ -55,7 +57,7 @@ def test_the_coconut_punched_on_a_frame_the_mother_is_not_drawn_matches_ale():
     hits = np.nonzero(trace.rewards == 200)[0]
     assert len(hits) == 1
     h = int(hits[0])  # rams[t + 1] is the RAM after frame t
-    glove_row = int(trace.rams[h, k.RAM_MOTHER_ROW]) + k.GLOVE_ROW  # layout 0: row base 0
+    glove_row = int(trace.rams[h, k.RAM_MOTHER_ROW]) + CART.glove_row  # layout 0: row base 0
     assert int(trace.rams[h, k.RAM_LEVEL]) == 0
     # on ALE the coconut came into the glove's row on frame h - 1 and went with the 200 on frame h
     assert int(trace.rams[h - 1, k.RAM_COCONUT_ROW]) == glove_row - 1
@@ -76,7 +78,7 @@ def test_the_planner_game_punches_a_coconut_a_frame_late_as_ale_does():
     trace = rt.record("kangaroo", [(names[a], 1) for a in actions[:1500]])
     h = PLANNED_LATE_HIT - 1  # the frame's index: rams[h + 1] is the RAM after it
     assert trace.rewards[h] == 200 and trace.rams[h + 1, k.RAM_COCONUT_ROW] == k.COCONUT_NONE
-    glove_row = int(trace.rams[h, k.RAM_MOTHER_ROW]) + k.GLOVE_ROW  # layout 0
+    glove_row = int(trace.rams[h, k.RAM_MOTHER_ROW]) + CART.glove_row  # layout 0
     assert int(trace.rams[h, k.RAM_COCONUT_ROW]) == glove_row  # there a frame before, not hit
     assert int(trace.rams[h, k.RAM_LEVEL]) == 0
     assert_lockstep(trace)
@@ -108,9 +110,9 @@ def test_coconuts_written_around_the_glove_are_punched_on_the_same_frame_as_on_a
     for ale in _standing_starts():
         ram = ale.getRAM().copy()
         assert ram[k.RAM_MOTHER_STATE] != k.DYING and int(ram[k.RAM_POSE]) & ~(k.FACING_RIGHT | k.WALK_FRAME) == 0
-        floors.add((k.START_ROW - int(ram[k.RAM_MOTHER_ROW])) // k.ROWS_PER_FLOOR)
+        floors.add((CART.start_row - int(ram[k.RAM_MOTHER_ROW])) // k.ROWS_PER_FLOOR)
         snap = ale.cloneState()
-        glove_row = int(ram[k.RAM_MOTHER_ROW]) + k.GLOVE_ROW
+        glove_row = int(ram[k.RAM_MOTHER_ROW]) + CART.glove_row
         # x around both gloves: facing left (x - 1) and right (x + 9), one pixel either side and one more
         for drow in (-1, 0):
             for dx in (*range(-3, 2), *range(7, 12)):

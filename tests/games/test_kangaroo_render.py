@@ -1,4 +1,4 @@
-"""Kangaroo's picture (jaxtari/games/kangaroo/render.py) against ALE's screen, frame by frame.
+"""Kangaroo's picture (jaxtari/games/kangaroo/draw.py) against ALE's screen, frame by frame.
 
 The JAX game replays the actions ALE played (sticky actions off) and its render must equal
 ``getScreenRGB()`` pixel for pixel. Measured (ale-py 0.12.1): exact on every frame of whole random
@@ -9,6 +9,7 @@ stored planner game through layouts 0 and 1 sampled every 16th frame (slow).
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import pytest
 
 from alignment.porting import ramtrace as rt
 from alignment.signals import RamWrite
-from jaxtari.games.kangaroo import Kangaroo, art, render
+from jaxtari.games.kangaroo import Kangaroo, art, draw
 from jaxtari.games.kangaroo import constants as k
 from jaxtari.games.kangaroo.mods import MODS
 from jaxtari.games.kangaroo.game import KangarooConstants
@@ -70,7 +71,7 @@ def _replay(game, actions, start=None):
     return states
 
 
-_RENDER = jax.jit(jax.vmap(render.render))
+_RENDER = jax.jit(jax.vmap(functools.partial(draw.render, KangarooConstants())))
 
 
 def _differing_frames(states, screens, frames) -> dict[int, int]:
@@ -238,7 +239,7 @@ def test_the_planned_game_through_layout_1_is_drawn_exactly_every_16th_frame():
     assert _differing_frames(states, np.stack(screens), frames) == {}
 
 
-_SMALL = jax.jit(jax.vmap(render.render_gray84))
+_SMALL = jax.jit(jax.vmap(functools.partial(draw.render_gray84, KangarooConstants())))
 
 
 def _small_is_the_full_ones_samples(states, frames):
@@ -266,7 +267,7 @@ def test_the_84x84_picture_samples_the_full_one():
 
 def test_the_game_over_frame_is_the_title():
     s = GAME._reset(jax.random.key(0)).replace(attract=jnp.int32(k.SIGN))
-    picture = np.asarray(jax.jit(render.colour_indices)(s))
+    picture = np.asarray(jax.jit(functools.partial(draw.colour_indices, KangarooConstants()))(s))
     assert (picture[:art.TITLE_TOP] == 0).all() and (picture[art.TITLE_TOP] != 0).any()
     assert set(np.unique(picture)) == {0, art.TITLE_COLOUR, art.TITLE_KANGAROO_COLOUR}
 

@@ -6,6 +6,7 @@ its marks on ALE's screen)."""
 
 from __future__ import annotations
 
+import functools
 import ale_py
 import jax
 import jax.numpy as jnp
@@ -17,13 +18,13 @@ from alignment.actions import ACTION_NAMES
 from alignment.porting import ramtrace as rt
 from alignment.reference.games.kangaroo import ram as gt
 from alignment.reference.games.kangaroo import route
-from jaxtari.games.kangaroo import Kangaroo, render
+from jaxtari.games.kangaroo import Kangaroo, KangarooConstants, draw
 from jaxtari.render import SMALL_GRAY, gray
 
 GAME = Kangaroo()
 # frames of the route where two shown monkeys are exactly two rows apart: ALE draws the lower
 # one nowhere and writes line 1's right half late on the row after the upper one (measured;
-# jaxtari/games/kangaroo/render.monkey_tops), and the frames either side
+# jaxtari/games/kangaroo/draw.monkey_tops), and the frames either side
 LIST_MARKS = (2_924, 5_090, 5_728, 5_731, 5_734)
 
 
@@ -53,7 +54,7 @@ def _states(actions):
     return states
 
 
-_RENDER = jax.jit(jax.vmap(render.render))
+_RENDER = jax.jit(jax.vmap(functools.partial(draw.render, KangarooConstants())))
 
 
 def _differing(states, screens: dict[int, np.ndarray]) -> dict[int, int]:
@@ -91,7 +92,7 @@ def test_the_monkey_lists_marks_are_drawn_as_ale_draws_them():
     # one ALE writes late
     ram = jax.tree_util.tree_map(lambda x: x[LIST_MARKS[0] - 1], states.picture.ram)
     assert {9, 11} <= set(np.asarray(ram["monkey_row"]).tolist())
-    assert int(jax.jit(render.monkey_tops)(ram)[1]) == 11
+    assert int(jax.jit(draw.monkey_tops)(ram)[1]) == 11
 
 
 @pytest.mark.slow
@@ -116,7 +117,7 @@ def test_the_route_agrees_with_ale_on_every_frame_through_three_layouts():
             bad.update(_differing(states, screens))
             screens = {}
     assert bad == {}
-    small = jax.jit(jax.vmap(render.render_gray84))
+    small = jax.jit(jax.vmap(functools.partial(draw.render_gray84, KangarooConstants())))
     for i in range(0, len(actions), 256):
         picked = jax.tree_util.tree_map(lambda x: x[i:i + 256], states)
         want = np.stack([gray(f)[SMALL_GRAY.ys, SMALL_GRAY.xs] for f in np.asarray(_RENDER(picked))])

@@ -11,6 +11,8 @@ Names say what a number does in the game, not the disassembly's labels.
 
 from __future__ import annotations
 
+import dataclasses
+
 BYTE = 0xFF
 SIGN = 0x80
 
@@ -74,45 +76,12 @@ WAITING = 0x80
 ROUND_WON = 0xC0
 ROUND_WON_BIT = 0x40
 
-START_ROW = 0x12
-START_X = 8
 START_POSE = FACING_RIGHT
-ROUND_WON_X = 0x76  # where the mother is held while the round-won tune plays
-DEATH_ROW = 0x16  # a dying mother sinks to this row
-DEATH_FRAMES = 7  # frames before the first sink
-SINK_FRAMES = 4  # frames per row sunk
-WAIT_AFTER_DEATH = 0x3F  # frames between the end of the death and the next life
 ROUND_WON_FRAMES = 0xFF
-# rule: physics.left-limit
-LEFT_LIMIT = 1
-# rule: physics.right-limit
-RIGHT_LIMIT = 0x79  # walking right stops at this x
-JUMP_RIGHT_LIMIT = 0x78
-WALK_PHASES = 3
-DUCK_FRAMES = 0x1F  # the duck's count stops here
-PUNCH_FRAMES = 0x0D  # counted down on odd frames
-CLIMB_STEP_FRAMES = 0x13
-OFF_LADDER_FRAMES = 0x0F  # stepping off a ladder: no jump for this many frames of holding up  # frames of holding up/down per row climbed after the first
-LADDER_REACH = 8  # the ladder's x minus the mother's must be 0..7
-WALK_ANIMATION_MASK = 0x07  # the walk frame flips when frame_count & 7 == 0
-# the jump's timeline (frame of the jump's count): up a row, pose up, up and pose down, down a row
-# (land on a ledge?), down a row (land? a fall kills at the last)
-JUMP_UP = 8
-JUMP_POSE_UP = 16
-JUMP_TOP = 24
-JUMP_LEDGE = 32
-JUMP_DOWN = 40
-JUMP_FALL = 48
 
 # ---- timer, score, lives ------------------------------------------------------------------------
-# rule: timing.bonus-timer
-START_TIMER = 0x20
-TIMER_TICK_FRAME = 0xFF  # the timer ticks on the frame the frame counter reaches 255
 BLANK_TENS = 0xA0
 TIMER_OUT = 0xAA
-TIMER_PACE = 0x10  # on reaching 10 (hundreds) the monkeys speed up
-# rule: lives.start-game-lives
-START_LIVES = 2
 ATTRACT_TIMER = 0x1F  # ram[21] as the attract mode sets it on the game-over frame
 BONUS_LIFE_BIT = 0x01  # a carry into an odd ten-thousands digit: every 20,000 points
 FRUIT_GONE = 0x80
@@ -121,15 +90,7 @@ BELL_RUNG = 0x40
 BELL_CLOCK = 0x0F
 BELL_STEP = 0x10
 BELL_DONE = 0x30  # bits 4-6 at this: the bell is gone
-BELL_REFRESH_AT = 6  # on this clock value eaten fruit grow back as the next kind
-BELL_CLOCK_END = 9
-BELL_PERIOD_MASK = 0x1F
 FRUIT_REGROW = 0x81  # added to an eaten fruit: bit 7 off and the next kind
-BELL_ROW = 4
-FRUIT_REACH = 6  # |fruit x - mother x| window: dx in [0, 6) or [250, 256)
-FRUIT_REACH_LEFT = 0xFA
-LAYOUTS = 3
-DIFFICULTY_MAX = 3
 # ALE's game modes (the select switch) and the mirrored bytes each one's reset differs in (measured,
 # ale-py 0.12.1: ram[38] and ram[55] start mode 1 at the second difficulty step, ram[58] holds the
 # game number; ram[37], 16 in mode 1, is not read by the game's logic and is not mirrored)
@@ -148,58 +109,11 @@ PICKUP_TUNE = 0x79
 NOTE_LENGTH_SHIFT = 5
 
 # ---- the cartridge's tables ----------------------------------------------------------------------
-# $FF5B: the first index of each layout's rows in the per-row tables below
-LAYOUT_ROW_BASE = (0, 22, 44, 66)
-# $FF81: the mother's height in rows for each pose frame (pose & 7)
-POSE_HEIGHT = (3, 3, 2, 3, 2, 2, 3, 3)
-# $FFA6: the bell's x on each layout
-BELL_X = (77, 15, 114)
-# $FFA9 / $FFAC: fruit i of layout l is at row FRUIT_ROW[l + 6 i], x FRUIT_X[l + 6 i]
-FRUIT_ROW = (7, 8, 7, 44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14)
-FRUIT_X = (44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104, 80, 75)
 FRUIT_STRIDE = 6
-# $FDDB: a fruit's points in hundreds by kind (kind & 15; kinds past 3 read on into $FDDF)
-# rule: scoring.fruit-points, progression.fruit-grows-back
-FRUIT_POINTS = (1, 2, 4, 8, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
 FRUIT_KIND = 0x0F
 # $DFCE (bank 0): a note lasts until frame_count & mask == 0; the mask is picked by the note's top
 # three bits (the tune end, 255, reads past the table into $DFD4: 22)
 NOTE_MASKS = (1, 3, 7, 15, 31, 63, 0, 22)
-# $FE11 (and on): per row of a layout, the x a ladder there starts at (129: none)
-LADDER_X = (
-    129, 121, 121, 121, 121, 121, 121, 9, 9, 9, 9, 9, 9, 121, 121, 121, 121, 121, 121, 129, 129,
-    129, 129, 117, 117, 129, 129, 129, 129, 105, 129, 129, 129, 13, 13, 109, 109, 129, 129, 129,
-    129, 129, 129, 129, 129, 93, 93, 93, 93, 109, 109, 121, 121, 129, 129, 25, 25, 25, 25, 129,
-    129, 129, 129, 129, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0,
-)
-# $FE54, $FE8F: per row, an x range [low, high) with no floor under the mother (stepping or
-# landing there is a fall) except where the row's floor segment [$FECD, $FF1D) lies
-FLOORLESS_LOW = (
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 58, 0, 0,
-    0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 127, 127, 127, 127, 65, 127,
-    127,
-)
-FLOORLESS_HIGH = (
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 127, 127, 127, 127,
-    65, 127, 127, 127, 127, 127, 33, 127, 127, 127, 127, 127, 0, 0, 0, 0, 127, 127, 127, 127, 127,
-    127, 81, 127, 57, 127, 127, 127, 127, 127, 127, 127, 127, 127, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 72, 44, 8,
-)
-# $FECD, $FF1D: per row, the floor segment [low, high) inside that range
-SEGMENT_LOW = (
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 72, 44, 8, 0, 92,
-    64, 36, 0, 0, 0, 0, 84, 56, 28, 8, 0, 0, 0, 0, 0, 60, 40, 56, 76, 0, 0, 32, 0, 28, 0, 80, 104,
-    84, 68, 44, 64, 88, 0, 0, 24, 24, 22, 19, 18, 16, 14, 13, 12, 11, 12, 11, 12, 11, 12, 11, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0,
-)
-SEGMENT_HIGH = (
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 129, 94, 66, 38, 0,
-    118, 86, 58, 30, 0, 0, 0, 118, 90, 62, 34, 0, 0, 0, 0, 129, 78, 55, 74, 114, 0, 0, 54, 26, 46,
-    78, 98, 129, 106, 86, 62, 86, 129, 0, 22, 44, 66, 24, 21, 20, 19, 18, 17, 16, 0, 0, 29, 28, 26,
-    25, 24, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
-)
 # $DA58 (bank 0): the music: note bytes (top 3 bits the length), 255 a tune end
 MUSIC = (
     91, 0, 88, 0, 85, 18, 85, 0, 82, 14, 64, 0, 82, 24, 82, 0, 82, 14, 80, 0, 82, 18, 82, 0, 85,
@@ -221,26 +135,6 @@ COCONUT_NONE = 0xFF
 COCONUT_FALLING = 0x40
 COCONUT_BOB_MASK = 0x03
 COCONUT_PHASE_WRAP = 0xFB  # the bob phase counts 0..3 (bit 2 cleared)
-APE_START_X = 1
-APE_START_ROW = 1  # above the layout's row base
-APE_LAST_X = 0x7F  # the ape drops its coconut here at the latest
-APE_STEP = 2
-# $DBD2 (bank 0): the ape's row change per walk step, by bob phase (255 is -1)
-APE_BOB = (255, 1, 1, 255)
-COCONUT_LAST_ROW = 0x14  # above the layout's row base: the coconut is gone past it
-COCONUT_REACH = 7  # the mother's x .. x + 7 is hit
-COCONUT_SLOW_MASK = 0x07  # below difficulty 2 the ape acts when frame_count & 7 == 0
-COCONUT_FAST_DIFFICULTY = 2  # from here on walk phase 0 of even frames
-# the glove (the punch's missile) meets the coconut (the ball) on the picture when the coconut's row
-# is the mother's + 1 and its x is the glove's +-1; the glove is at x + 9 facing right, x - 1 facing
-# left (the cartridge's missile placement; the window measured on ALE by sweeping the coconut)
-GLOVE_ROW = 1
-GLOVE_APPLE_ROW = 2  # the apple's row, the mother's + 2, where the glove meets it
-GLOVE_RIGHT = 9
-GLOVE_LEFT = -1
-GLOVE_REACH = 1
-# rule: scoring.punch-coconut
-COCONUT_PUNCH_POINTS = 2  # hundreds
 
 # ---- the monkeys and their apples ----------------------------------------------------------------
 RAM_MONKEY_SPRITE = 0  # $80..$83: each monkey's sprite (its graphics' low address byte)
@@ -259,17 +153,12 @@ APPLE_SLOTS = 3
 MONKEY_EMPTY = 0xFF
 MONKEY_HELD_OFF = 0x7F  # the empty row no_monkey holds the slots at (HackAtari's value)
 MONKEY_START_ROW = 0xFF
-MONKEY_START_X = 0x88
 MONKEY_SPAWN_STATE = 1
 MONKEY_IDLE_X = 0x87  # ram[12..15] at a new life
 APPLE_FLAGS_START = 0xF1  # ram[21..24] at a new life
 APPLE_FREE = 0xF0
 APPLE_IDLE = 0x80
 APPLE_SUPPLY = 0x0F
-APPLE_STEP = 2  # pixels an apple flies left every odd frame
-APPLE_POINTS = 1  # hundreds, a punched apple
-# rule: scoring.punch-monkey
-MONKEY_POINTS = 2  # hundreds, a punched monkey (and one that touches the mother)
 MONKEY_HIT = 0x08  # the state of a punched (or touching) monkey; it flashes, then is gone
 # a monkey's state byte ($84..$87, the BRK handler $FA74 of bank 1 branches on it; bit 7 empty):
 MONKEY_CLIMBS = 0x01  # bit 0: on the right side, climbing
@@ -288,49 +177,13 @@ MONKEY_WALK_RIGHT_STATE = MONKEY_WALKS  # walking back right ($FB85)
 MONKEY_GONE_ROW = 0x7F  # the row of a monkey gone after its flashes ($FC84)
 MONKEY_LEFT_ROW = 0x80  # the row and x of a monkey that climbed off the top ($FA82)
 MONKEY_LEFT_X = 0x88
-# a monkey touching the mother (bank 0): monkey x - mother x in [0, 6) or [250, 256) (the window of
-# the fruit's test at $FA4B), the monkey's row from one above the mother's top down through her height
-MONKEY_REACH = 6
-MONKEY_REACH_LEFT = 0xFA
 ROW_ABOVE = 0xFF  # a row difference of -1
-# the punch's box (end of the picture): the glove's row is the mother's + 2; its x is the mother's +
-# 10 facing right, - 3 (0xFD) facing left; a monkey is hit with the glove's x in (x, x + 7] and its
-# row in (row, row + 2]
-FIST_ROW = 2
-FIST_RIGHT = 0x0A
-FIST_LEFT = 0xFD
-FIST_REACH_X = 7
-FIST_REACH_ROWS = 2
 APPLE_OWNER_SHIFT = 4  # an apple slot's bits 4-5: the thrower's slot
-APPLE_THROW_DX = 2  # an apple starts at the thrower's x - 2, less the borrow of the row's add ($FB55)
-MAX_APPLES = 3
-THROW_PATTERN = 18
-PACE_MAX = 3
 PACE_OVERFLOW = 4
-AI_PERIOD_MASK = 0x0F  # every monkey thinks on frame_count & 15 == 0 ...
-AI_CLIMB_FRAME = 0x08  # ... and one climbing back up the side to leave also on 8
 CLIMB_STATE_MASK = 0xFF & ~MONKEY_FRAME  # the state less its animation frame
 # climbing back up the side to leave: the row counts down (measured on ALE, a random-play game: a
 # monkey in this state went from row 19 up to row 7, then its slot was empty)
 MONKEY_LEAVE_STATE = MONKEY_BACK | MONKEY_CLIMBS
-# $FD8C: monkeys come on frame_count & mask == 1, per layout
-SPAWN_MASK = (0xFF, 0x7F, 0x7F)
-# $FDD6: apples per monkey, by pace ram[55]
-APPLES_PER_MONKEY = (1, 2, 2, 3, 4)
-# $FDC3: the rows where a monkey climbing down looks for the mother's floor
-MONKEY_LOOK_ROWS = (7, 13, 19)
-MONKEY_BOTTOM = 0x14
-MONKEY_THROW_MOTHER_X = 0x70  # a monkey on the mother's floor throws if she is at or right of this
-MONKEY_LEFT_TURN = 0x81
-MONKEY_HOME = 0x82
-MONKEY_STEP = 3
-# $FF6D (running on into $FF81): the floor of each row (indexed by row + the mother's height)
-FLOOR_OF_ROW = (0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 2, 3, 2, 2)
-# $F000: the x where a monkey walking back throws, per layout
-MONKEY_THROW_X = (91, 91, 109)
-# $FDC6 / $FDDF: the throw's row offset by the throw index, with pace / at pace 0
-THROW_HEIGHT_PACED = (0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2)
-THROW_HEIGHT = (0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
 # sprites (low address bytes of the monkey's graphics) the AI sets
 SPRITE_CLIMB_A, SPRITE_CLIMB_B = 0xB3, 0xC3
 SPRITE_WALK_A, SPRITE_WALK_B = 0x43, 0x53
@@ -339,3 +192,188 @@ SPRITE_WALK_LEFT_A, SPRITE_WALK_LEFT_B = 0x64, 0x43
 SPRITE_THROW_HIGH, SPRITE_THROW_LOW = 0x84, 0xA3
 SPRITE_THROWN = 0x93
 SPRITE_HIT = 0xD4
+
+
+@dataclasses.dataclass(frozen=True)
+class KangarooConstants:
+    """Every tunable number of the game: the mods' switches and ALE's game mode, then the
+    cartridge's speeds, timers, reaches, points, tables and colours, read by the step through
+    ``Game.consts`` (an :class:`~jaxtari.mods.InternalMod` or the audit's Constants mutants change
+    them). The module's names above are RAM addresses and the bits and codes of its bytes. Each
+    switch holds bytes at a value after reset and after every frame, as the mod's ALE counterpart
+    writes them into the console's RAM, so the two sides play the same modified game."""
+
+    # ---- the mods' switches and ALE's game mode -----------------------------------------------
+    # rule: spawning.monkeys-come-down
+    monkeys_held_off: bool = False  # the monkeys' rows (ram[8..11]) held at 127: none comes down
+    # rule: spawning.ape-first-coconut
+    coconut_held_off: bool = False  # the coconut's row (ram[33]) held at 255: the ape drops none
+    # rule: timing.bonus-timer
+    timer_frozen: bool = False  # the bonus timer (ram[59]) held at its start, 2,000
+    # rule: progression.mode-1-harder
+    mode: int = 0  # ALE's game mode, 0 or 1 (:data:`MODE_RESET_RAM`)
+
+    # ---- the mother ---------------------------------------------------------------------------
+    start_row: int = 0x12
+    start_x: int = 8
+    round_won_x: int = 0x76  # where the mother is held while the round-won tune plays
+    death_row: int = 0x16  # a dying mother sinks to this row
+    death_frames: int = 7  # frames before the first sink
+    sink_frames: int = 4  # frames per row sunk
+    wait_after_death: int = 0x3F  # frames between the end of the death and the next life
+    # rule: physics.left-limit
+    left_limit: int = 1
+    # rule: physics.right-limit
+    right_limit: int = 0x79  # walking right stops at this x
+    jump_right_limit: int = 0x78
+    walk_phases: int = 3
+    duck_frames: int = 0x1F  # the duck's count stops here
+    punch_frames: int = 0x0D  # counted down on odd frames
+    climb_step_frames: int = 0x13  # frames of holding up/down per row climbed after the first
+    off_ladder_frames: int = 0x0F  # stepping off a ladder: no jump for this many frames of holding up
+    ladder_reach: int = 8  # the ladder's x minus the mother's must be 0..7
+    walk_animation_mask: int = 0x07  # the walk frame flips when frame_count & 7 == 0
+    # the jump's timeline (frame of the jump's count): up a row, pose up, up and pose down, down a row
+    # (land on a ledge?), down a row (land? a fall kills at the last)
+    jump_up: int = 8
+    jump_pose_up: int = 16
+    jump_top: int = 24
+    jump_ledge: int = 32
+    jump_down: int = 40
+    jump_fall: int = 48
+
+    # ---- timer, score, lives, bell and fruit -----------------------------------------------
+    # rule: timing.bonus-timer
+    start_timer: int = 0x20
+    timer_tick_frame: int = 0xFF  # the timer ticks on the frame the frame counter reaches 255
+    timer_pace: int = 0x10  # on reaching 10 (hundreds) the monkeys speed up
+    # rule: lives.start-game-lives
+    start_lives: int = 2
+    bell_refresh_at: int = 6  # on this clock value eaten fruit grow back as the next kind
+    bell_clock_end: int = 9
+    bell_period_mask: int = 0x1F
+    bell_row: int = 4
+    fruit_reach: int = 6  # the touch's x window: (thing x - mother x) & 255 in [0, 6) or [250, 256)
+    layouts: int = 3
+    difficulty_max: int = 3
+
+    # ---- the cartridge's tables (bank 1 unless said) -----------------------------------------
+    # $FF5B: the first index of each layout's rows in the per-row tables below
+    layout_row_base: tuple = (0, 22, 44, 66)
+    # $FF81: the mother's height in rows for each pose frame (pose & 7)
+    pose_height: tuple = (3, 3, 2, 3, 2, 2, 3, 3)
+    # $FFA6: the bell's x on each layout
+    bell_x: tuple = (77, 15, 114)
+    # $FFA9 / $FFAC: fruit i of layout l is at row fruit_row[l + 6 i], x fruit_x[l + 6 i]
+    fruit_row: tuple = (7, 8, 7, 44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14)
+    fruit_x: tuple = (44, 28, 3, 10, 11, 11, 24, 110, 110, 13, 17, 14, 104, 80, 75)
+    # $FDDB: a fruit's points in hundreds by kind (kind & 15; kinds past 3 read on into $FDDF)
+    # rule: scoring.fruit-points, progression.fruit-grows-back
+    fruit_points: tuple = (1, 2, 4, 8, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
+    # $FE11 (and on): per row of a layout, the x a ladder there starts at (129: none)
+    ladder_x: tuple = (
+        129, 121, 121, 121, 121, 121, 121, 9, 9, 9, 9, 9, 9, 121, 121, 121, 121, 121, 121, 129, 129,
+        129, 129, 117, 117, 129, 129, 129, 129, 105, 129, 129, 129, 13, 13, 109, 109, 129, 129, 129,
+        129, 129, 129, 129, 129, 93, 93, 93, 93, 109, 109, 121, 121, 129, 129, 25, 25, 25, 25, 129,
+        129, 129, 129, 129, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0,
+    )
+    # $FE54, $FE8F: per row, an x range [low, high) with no floor under the mother (stepping or
+    # landing there is a fall) except where the row's floor segment [$FECD, $FF1D) lies
+    floorless_low: tuple = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 58, 0, 0,
+        0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 127, 127, 127, 127, 65, 127,
+        127,
+    )
+    floorless_high: tuple = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 127, 127, 127, 127,
+        65, 127, 127, 127, 127, 127, 33, 127, 127, 127, 127, 127, 0, 0, 0, 0, 127, 127, 127, 127, 127,
+        127, 81, 127, 57, 127, 127, 127, 127, 127, 127, 127, 127, 127, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 72, 44, 8,
+    )
+    # $FECD, $FF1D: per row, the floor segment [low, high) inside that range
+    segment_low: tuple = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 72, 44, 8, 0, 92,
+        64, 36, 0, 0, 0, 0, 84, 56, 28, 8, 0, 0, 0, 0, 0, 60, 40, 56, 76, 0, 0, 32, 0, 28, 0, 80, 104,
+        84, 68, 44, 64, 88, 0, 0, 24, 24, 22, 19, 18, 16, 14, 13, 12, 11, 12, 11, 12, 11, 12, 11, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+    )
+    segment_high: tuple = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 129, 94, 66, 38, 0,
+        118, 86, 58, 30, 0, 0, 0, 118, 90, 62, 34, 0, 0, 0, 0, 129, 78, 55, 74, 114, 0, 0, 54, 26, 46,
+        78, 98, 129, 106, 86, 62, 86, 129, 0, 22, 44, 66, 24, 21, 20, 19, 18, 17, 16, 0, 0, 29, 28, 26,
+        25, 24, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+    )
+
+    # ---- the big ape's coconut, the glove ----------------------------------------------------
+    ape_start_x: int = 1
+    ape_start_row: int = 1  # above the layout's row base
+    ape_last_x: int = 0x7F  # the ape drops its coconut here at the latest
+    ape_step: int = 2
+    # $DBD2 (bank 0): the ape's row change per walk step, by bob phase (255 is -1)
+    ape_bob: tuple = (255, 1, 1, 255)
+    coconut_last_row: int = 0x14  # above the layout's row base: the coconut is gone past it
+    coconut_reach: int = 7  # the mother's x .. x + 7 is hit
+    coconut_slow_mask: int = 0x07  # below difficulty 2 the ape acts when frame_count & 7 == 0
+    coconut_fast_difficulty: int = 2  # from here on walk phase 0 of even frames
+    # the glove (the punch's missile) meets the coconut (the ball) on the picture when the coconut's row
+    # is the mother's + 1 and its x is the glove's +-1; the glove is at x + 9 facing right, x - 1 facing
+    # left (the cartridge's missile placement; the window measured on ALE by sweeping the coconut)
+    glove_row: int = 1
+    glove_apple_row: int = 2  # the apple's row, the mother's + 2, where the glove meets it
+    glove_right: int = 9
+    glove_left: int = -1
+    glove_reach: int = 1
+    # rule: scoring.punch-coconut
+    coconut_punch_points: int = 2  # hundreds
+
+    # ---- the monkeys and their apples --------------------------------------------------------
+    monkey_start_x: int = 0x88
+    apple_step: int = 2  # pixels an apple flies left every odd frame
+    apple_points: int = 1  # hundreds, a punched apple
+    # rule: scoring.punch-monkey
+    monkey_points: int = 2  # hundreds, a punched monkey (and one that touches the mother)
+    # a monkey touching the mother (bank 0): monkey x - mother x in [0, 6) or [250, 256) (the window of
+    # the fruit's test at $FA4B, reach 6 either side), the monkey's row from one above the mother's top down through her height
+    monkey_reach: int = 6
+    # the punch's box (end of the picture): the glove's row is the mother's + 2; its x is the mother's +
+    # 10 facing right, - 3 (0xFD) facing left; a monkey is hit with the glove's x in (x, x + 7] and its
+    # row in (row, row + 2]
+    fist_row: int = 2
+    fist_right: int = 0x0A
+    fist_left: int = 0xFD
+    fist_reach_x: int = 7
+    fist_reach_rows: int = 2
+    apple_throw_dx: int = 2  # an apple starts at the thrower's x - 2, less the borrow of the row's add ($FB55)
+    max_apples: int = 3
+    throw_pattern: int = 18
+    pace_max: int = 3
+    ai_period_mask: int = 0x0F  # every monkey thinks on frame_count & 15 == 0 ...
+    ai_climb_frame: int = 0x08  # ... and one climbing back up the side to leave also on 8
+    # $FD8C: monkeys come on frame_count & mask == 1, per layout
+    spawn_mask: tuple = (0xFF, 0x7F, 0x7F)
+    # $FDD6: apples per monkey, by pace ram[55]
+    apples_per_monkey: tuple = (1, 2, 2, 3, 4)
+    # $FDC3: the rows where a monkey climbing down looks for the mother's floor
+    monkey_look_rows: tuple = (7, 13, 19)
+    monkey_bottom: int = 0x14
+    monkey_throw_mother_x: int = 0x70  # a monkey on the mother's floor throws if she is at or right of this
+    monkey_left_turn: int = 0x81
+    monkey_home: int = 0x82
+    monkey_step: int = 3
+    # $FF6D (running on into $FF81): the floor of each row (indexed by row + the mother's height)
+    floor_of_row: tuple = (0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 2, 3, 2, 2)
+    # $F000: the x where a monkey walking back throws, per layout
+    monkey_throw_x: tuple = (91, 91, 109)
+    # $FDC6 / $FDDF: the throw's row offset by the throw index, with pace / at pace 0
+    throw_height_paced: tuple = (0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2)
+    throw_height: tuple = (0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
+
+    # ---- the picture's colours (TIA colour bytes, measured on ALE's screens) -----------------
+    background_colour: int = 0x60
+    playfield_colour: int = 0x24
+    mother_colour: int = 0x2C  # the mother and the baby
+    bell_colour: int = 0x2B
+    monkey_colour: int = 0x3A  # the monkeys and their apples
+    digit_colour: int = 0xE8  # the score and the timer

@@ -21,10 +21,13 @@ import numpy as np
 
 from alignment.plugin import PlannerGoal
 from jaxtari.games.kangaroo import constants as c
+from jaxtari.games.kangaroo.constants import KangarooConstants
 
-LAYOUTS = range(c.LAYOUTS)
+CART = KangarooConstants()  # the cartridge's own numbers
+
+LAYOUTS = range(CART.layouts)
 STANDING_FLOORS = range(c.FLOORS - 1)  # the baby's floor ends the round: nobody stands there
-PUNCH_POINTS = c.COCONUT_PUNCH_POINTS * 100  # a coconut's and a monkey's (MONKEY_POINTS) alike
+PUNCH_POINTS = CART.coconut_punch_points * 100  # a coconut's and a monkey's (MONKEY_POINTS) alike
 PUNCHING = c.PUNCH_REQUEST  # the pose's bit 7: the glove is out
 
 
@@ -90,19 +93,19 @@ ROW_VALUE = 300  # a row climbed outweighs a punch (200): a floor (6 rows) 1,800
 LADDER_PULL = 2  # per pixel from the reach of the next ladder up on the mother's floor
 FLOOR_ROWS = c.ROWS_PER_FLOOR
 NO_LADDER = (0, 129)  # the ladder table's "none here" values ($FE11: 129; past layout 2's rows: 0)
-LADDER_X_SIGNAL = c.MOTHER_X_OFFSET - c.LADDER_REACH // 2  # signal x = ladder x + this: mid-reach
+LADDER_X_SIGNAL = c.MOTHER_X_OFFSET - CART.ladder_reach // 2  # signal x = ladder x + this: mid-reach
 
 
 def _ladder_targets() -> np.ndarray:
     """(layouts, rows) the signal x the mother climbs the next ladder up from, standing on that row
     (the ladder nearest above within her floor's rows; -1 where none: the layout's steps are jumped)."""
-    out = np.full((c.LAYOUTS, c.START_ROW + 1), -1, np.int64)
+    out = np.full((CART.layouts, CART.start_row + 1), -1, np.int64)
     for layout in LAYOUTS:
-        base = c.LAYOUT_ROW_BASE[layout]
-        for row in range(c.START_ROW + 1):
+        base = CART.layout_row_base[layout]
+        for row in range(CART.start_row + 1):
             for up in range(FLOOR_ROWS):
                 q = row - up
-                x = c.LADDER_X[base + q] if q >= 0 else NO_LADDER[0]
+                x = CART.ladder_x[base + q] if q >= 0 else NO_LADDER[0]
                 if x not in NO_LADDER:
                     out[layout, row] = x + LADDER_X_SIGNAL
                     break
@@ -121,11 +124,11 @@ def objective(ends: Mapping[str, np.ndarray]) -> np.ndarray:
     distance to the next ladder up on her floor (``LADDER_PULL`` a pixel), so the planner climbs
     each layout and punches what comes on the way."""
     row = (np.asarray(ends["mother_y"]) - c.MOTHER_Y_OFFSET) // c.ROW_LINES
-    row = np.clip(row, 0, c.START_ROW)
+    row = np.clip(row, 0, CART.start_row)
     climbing = (np.asarray(ends["mother_pose"]) & CLIMB_BITS) == c.CLIMBING
-    floor_row = c.START_ROW - FLOOR_ROWS * np.asarray(ends["mother_floor"])
-    rows_up = c.START_ROW - np.where(climbing, row, floor_row)
-    level = np.clip(np.asarray(ends["level"]), 0, c.LAYOUTS - 1)
+    floor_row = CART.start_row - FLOOR_ROWS * np.asarray(ends["mother_floor"])
+    rows_up = CART.start_row - np.where(climbing, row, floor_row)
+    level = np.clip(np.asarray(ends["level"]), 0, CART.layouts - 1)
     target = LADDER_TARGET[level, np.where(climbing, row, floor_row)]
     away = np.where(target >= 0, np.abs(np.asarray(ends["mother_x"]) - target), 0)
     return (np.asarray(ends["score"], np.float64) + ROW_VALUE * rows_up - LADDER_PULL * away)

@@ -19,8 +19,10 @@ import numpy as np
 from alignment.actions import ACTION_NAMES
 from jaxtari.games.kangaroo import Kangaroo
 from jaxtari.games.kangaroo import constants as k
-from jaxtari.games.kangaroo.game import KangarooConstants
+from jaxtari.games.kangaroo.constants import KangarooConstants
 from jaxtari.games.kangaroo.mods import MODS
+
+CART = KangarooConstants()  # the cartridge's own numbers
 
 MODS_USED = ("no_monkey", "no_coconut", "frozen_timer")
 MOVES = ("UP", "UPRIGHT", "UPLEFT", "RIGHT", "LEFT", "NOOP", "DOWN", "RIGHT", "LEFT", "UP")
@@ -75,7 +77,7 @@ def plan(seed: int = 0, max_frames: int = 30_000, until_level: int = 2, mods=MOD
             return (levels.max(1) * LEVEL_WEIGHT - rows.min(1) * ROW_WEIGHT - final.mother_row
                     - lost * LOST_LIFE)
         lost = (final.lives != s.lives) | (final.mother_state == DYING)
-        floor = jnp.clip((k.START_ROW - final.mother_row) // k.ROWS_PER_FLOOR, 0, k.FLOORS - 1)
+        floor = jnp.clip((CART.start_row - final.mother_row) // k.ROWS_PER_FLOOR, 0, k.FLOORS - 1)
         on_layout_0 = final.level == 0
         away = jnp.where(on_layout_0, jnp.abs(final.mother_x - route_x[floor]), 0)
         return (levels.max(1) * ROUTE_LEVEL_WEIGHT - final.mother_row * ROUTE_ROW_WEIGHT

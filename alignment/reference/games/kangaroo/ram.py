@@ -34,17 +34,21 @@ from typing import Callable
 import numpy as np
 
 from jaxtari.atari.palette import PALETTE
-from jaxtari.games.kangaroo import art, render
+from jaxtari.games.kangaroo import art
 from jaxtari.games.kangaroo import constants as c
+from jaxtari.games.kangaroo.constants import KangarooConstants
 from jaxtari.games.kangaroo.game import with_ram
 
 from alignment.signals import (
     MEASURED, OCATARI, AleCounterpart, Poke, RamWrite, Signal, bcd_bytes, bcd_number, jax_signal,
 )
 
+CART = KangarooConstants()  # the cartridge's own numbers (the JAX game's defaults)
+
 # ---- addresses -------------------------------------------------------------------------------------
 # One home for each fact: the addresses, values and screen offsets the JAX game also uses are named
-# in jaxtari/games/kangaroo/constants.py (``c``) and only given the reference's names here (sources
+# in jaxtari/games/kangaroo/constants.py (``c``; the tunable numbers as the defaults of its
+# KangarooConstants, ``CART``) and only given the reference's names here (sources
 # above: OCAtari's extractor and ALE's settings for the addresses, re-measured on ale-py 0.12.1).
 def _slots(first: int, n: int) -> tuple[int, ...]:
     """The RAM indices of slot 0..n-1 stored downwards from ``first + n - 1`` (OCAtari's order)."""
@@ -64,11 +68,11 @@ COCONUT_STATE = c.RAM_COCONUT_STATE  # 255 when no coconut is coming
 MOTHER_ROW = c.RAM_MOTHER_ROW  # 8-line units: the mother's top line is ram[16] * 8 + 4
 MOTHER_X = c.RAM_MOTHER_X
 FRAME_COUNTER = c.RAM_FRAME_COUNT  # counts up every frame (wraps at 256)
-WALK_PERIOD = c.WALK_PHASES  # frames per pixel walked (measured)
+WALK_PERIOD = CART.walk_phases  # frames per pixel walked (measured)
 POINTS_PER_SCORE_UNIT = 100  # the score is kept in hundreds (ALE's Kangaroo settings)
-FRUIT_POINTS = c.FRUIT_POINTS[0] * POINTS_PER_SCORE_UNIT  # the first fruit kind
-PUNCH_POINTS = c.MONKEY_POINTS * POINTS_PER_SCORE_UNIT  # a punched monkey
-APPLE_POINTS = c.APPLE_POINTS * POINTS_PER_SCORE_UNIT  # a punched thrown apple
+FRUIT_POINTS = CART.fruit_points[0] * POINTS_PER_SCORE_UNIT  # the first fruit kind
+PUNCH_POINTS = CART.monkey_points * POINTS_PER_SCORE_UNIT  # a punched monkey
+APPLE_POINTS = CART.apple_points * POINTS_PER_SCORE_UNIT  # a punched thrown apple
 MOTHER_POSE = c.RAM_POSE  # animation/pose code (walking, ducking 20/28, jumping 65/66/73/74, ...)
 LEVEL = c.RAM_LEVEL  # the floor layout, 0..2
 SCORE = (c.RAM_SCORE_HIGH, c.RAM_SCORE_LOW)  # BCD, in hundreds (ALE reads the score here)
@@ -95,10 +99,10 @@ MOTHER_Y_OFFSET = c.MOTHER_Y_OFFSET  # top line = ram[16] * 8 + 4
 MONKEY_X_OFFSET = c.MONKEY_X_OFFSET  # left x = ram[15 - i] + 16
 MONKEY_Y_OFFSET = c.MONKEY_Y_OFFSET  # top line = ram[11 - i] * 8 + 5
 ROW_LINES = c.ROW_LINES
-FLOOR0_ROW = c.START_ROW  # the mother's row standing on the bottom floor
+FLOOR0_ROW = CART.start_row  # the mother's row standing on the bottom floor
 ROWS_PER_FLOOR = c.ROWS_PER_FLOOR  # floors are 48 lines apart
 FLOORS = c.FLOORS
-START_TIMER = c.START_TIMER
+START_TIMER = CART.start_timer
 
 
 
@@ -107,9 +111,9 @@ def _rgb(colour_byte: int) -> tuple[int, ...]:
 
 
 # colours on ALE's screen (measured; the picture's colour bytes through ALE's palette)
-MOTHER_RGB = _rgb(render.MOTHER_COLOUR)  # (223, 183, 85)
-MONKEY_RGB = _rgb(render.MONKEY_COLOUR)  # (227, 151, 89)
-WALL_RGB = _rgb(render.PLAYFIELD)  # (162, 98, 33): the walls, floors and the coconut
+MOTHER_RGB = _rgb(CART.mother_colour)  # (223, 183, 85)
+MONKEY_RGB = _rgb(CART.monkey_colour)  # (227, 151, 89)
+WALL_RGB = _rgb(CART.playfield_colour)  # (162, 98, 33): the walls, floors and the coconut
 PLAY_LINES = slice(30, 185)  # below the baby's line, above the score line
 
 
@@ -176,15 +180,16 @@ APPLE_Y_OFFSET = -ROW_LINES + c.MISSILE_TOP
 MISSILE_W, MISSILE_H = c.APPLE_WIDTH, c.MISSILE_LINES
 COCONUT_X_OFFSET = c.APPLE_X_OFFSET  # the coconut (the ball, 2 x 3): x + 14, lines 5-7 of its row
 COCONUT_Y_OFFSET = c.MISSILE_TOP
-LAYOUT_ROW_BASE = c.LAYOUT_ROW_BASE  # ram[33] counts rows from the layout's first
+LAYOUT_ROW_BASE = CART.layout_row_base  # ram[33] counts rows from the layout's first
 ITEM_X_OFFSET = c.MOTHER_X_OFFSET  # the bell and fruit: x + 15, their row's first line (+4), two rows
 ITEM_Y_OFFSET = c.MOTHER_Y_OFFSET
 ITEM_W, ITEM_H = c.SPRITE_WIDTH, c.ITEM_LINES
 # (x, row) of fruit 0-2 and the bell per layout: the cartridge's tables ($FFA9/$FFAC, $FFA3/$FFA6,
 # public disassembly), re-measured on each layout's screen
-FRUIT_AT = tuple(tuple((c.FRUIT_X[layout + c.FRUIT_STRIDE * i], c.FRUIT_ROW[layout + c.FRUIT_STRIDE * i])
-                       for i in range(3)) for layout in range(c.LAYOUTS))
-BELL_AT = tuple((c.BELL_X[layout], art.BELL_ROW[layout]) for layout in range(c.LAYOUTS))
+FRUIT_AT = tuple(tuple((CART.fruit_x[layout + c.FRUIT_STRIDE * i],
+                        CART.fruit_row[layout + c.FRUIT_STRIDE * i])
+                       for i in range(3)) for layout in range(CART.layouts))
+BELL_AT = tuple((CART.bell_x[layout], art.BELL_ROW[layout]) for layout in range(CART.layouts))
 
 
 def apple_boxes(ram) -> np.ndarray:

@@ -45,16 +45,10 @@ HMOVE_BAR = 8
 OBJECT_LINES = (5, 6, 7)  # a row's lines where missiles and the ball are enabled
 WALL_LINE = 3  # the line above the first row: the walls only
 
-BACKGROUND = 0x60
-PLAYFIELD = 0x24
 # the round won on the last layout: the playfield (and the ball) flash in the wait's counter's
 # colour while its bit 7 is clear ($F44F: bit 6 of ram[54], ram[36] == 2, ram[19] & $F4; measured)
 FLASH_LAYOUT = 2
 FLASH_MASK = 0xF4
-MOTHER_COLOUR = 0x2C
-BELL_COLOUR = 0x2B
-MONKEY_COLOUR = 0x3A
-DIGIT_COLOUR = 0xE8
 
 PLAYER_LEFT = 15  # a player-1 object's left column: its x + 15 (measured)
 MONKEY_LEFT = 15  # a monkey's: its x + 15 (measured)
@@ -162,21 +156,21 @@ _TABLE_ROWS = len(art.PF1_LEFT)
 _WALLS = len(_ROWS_PF) - 1
 
 
-def background(level, pf_colour, late_row=NOT_DRAWN, late_beside_p1=False, g: Grid = FULL):
+def background(c, level, pf_colour, late_row=NOT_DRAWN, late_beside_p1=False, g: Grid = FULL):
     """(210, 160) colour bytes of the layout's playfield, walls and HMOVE bars; line 1 of
     ``late_row`` with its right half written late (:func:`monkey_tops`), by the kernel drawing
     player 1 (``late_beside_p1``) or the one drawing no player."""
     row = (g.ys - PLAY_TOP) // ROW_LINES
     line = (g.ys - PLAY_TOP) % ROW_LINES
     play = (g.ys >= PLAY_TOP) & (g.ys < PLAY_END)
-    base = pick(k.LAYOUT_ROW_BASE, level)
+    base = pick(c.layout_row_base, level)
     late = (jnp.asarray(row) == late_row) & jnp.asarray(line == LATE_LINE)
     variant = jnp.where(late, jnp.where(late_beside_p1, 1, 2), 0) * _TABLE_ROWS
     index = jnp.where(jnp.asarray(play & (line < PLAYFIELD_LINES)),
                       base + jnp.asarray(np.clip(row, 0, ROWS - 1)) + variant, _WALLS)
     lit = jnp.asarray(_ROWS_PF[:, g.xs])[index]
     shown = (play | (g.ys == WALL_LINE))[:, None]
-    out = jnp.where(shown, jnp.where(lit, pf_colour, BACKGROUND), 0)
+    out = jnp.where(shown, jnp.where(lit, pf_colour, c.background_colour), 0)
     bar = (play & np.isin(line, HMOVE_LINES))[:, None] & (g.xs < HMOVE_BAR)[None, :]
     return jnp.where(jnp.asarray(bar), 0, out)
 
@@ -219,11 +213,11 @@ def _band(row, left, width, visible, first_line_from=0, g: Grid = FULL):
     return visible & on[:, None] & (rel < width)[None, :] & ~late
 
 
-def _player1_objects(p):
+def _player1_objects(c, p):
     """The player-1 list's objects as the kernel draws them: [(first line, left column, graphics
     address, drawn this frame, colour)]: the baby, the mother, the bell, the three fruit."""
     level = p.list_level
-    row, height = p.list_row, pick(k.POSE_HEIGHT, p.list_pose & k.POSE_FRAME)
+    row, height = p.list_row, pick(c.pose_height, p.list_pose & k.POSE_FRAME)
     bottom, top = row + height, row - 2
     odd = (p.list_frame & 1) != 0
     baby_shares = (row - 3) <= 0
@@ -233,13 +227,13 @@ def _player1_objects(p):
         if y == 0:
             value = p.list_bell
             item_row = pick(art.BELL_ROW, level)
-            x = pick(k.BELL_X, level)
+            x = pick(c.bell_x, level)
             address = art.ITEM_PAGE * 256 + pick(art.BELL_LOW, value & 3)
-            colour = jnp.int32(BELL_COLOUR)
+            colour = jnp.int32(c.bell_colour)
         else:
             value = p.list_fruit[y - 1]
             at = level + k.FRUIT_STRIDE * (y - 1)
-            item_row, x = pick(k.FRUIT_ROW, at), pick(k.FRUIT_X, at)
+            item_row, x = pick(c.fruit_row, at), pick(c.fruit_x, at)
             address = art.ITEM_PAGE * 256 + pick(art.FRUIT_LOW, value & 3)
             colour = pick(art.FRUIT_COLOUR, value & 3)
         present = (value & k.SIGN) == 0
@@ -250,23 +244,23 @@ def _player1_objects(p):
     won = (p.list_state & k.ROUND_WON_BIT) != 0
     step = jnp.where(won, art.BABY_WON_STEP, (p.list_frame >> 4) & 7)
     baby = (art.BABY_ROW * ROW_LINES + PLAY_TOP, pick(art.BABY_X, step) + PLAYER_LEFT,
-            art.BABY_PAGE * 256 + pick(art.BABY_LOW, step), ~baby_shares | odd, jnp.int32(MOTHER_COLOUR))
+            art.BABY_PAGE * 256 + pick(art.BABY_LOW, step), ~baby_shares | odd, jnp.int32(c.mother_colour))
     pose = p.list_pose & 0x0F
     mother = (row * ROW_LINES + PLAY_TOP, p.list_x + PLAYER_LEFT,
               pick(art.MOTHER_HIGH, pose) * 256 + pick(art.MOTHER_LOW, pose),
-              ~mother_shares | ~odd, jnp.int32(MOTHER_COLOUR))
+              ~mother_shares | ~odd, jnp.int32(c.mother_colour))
     return [baby, mother] + items
 
 
-def player1(p, g: Grid = FULL):
+def player1(c, p, g: Grid = FULL):
     """The player-1 list's objects: [(mask at ``g``, colour, the (210,) lines the kernel draws it
     on)]."""
     return [(_sprite(top, left, address, on, g=g), colour, _sprite_lines(top, address, on))
-            for top, left, address, on, colour in _player1_objects(p)]
+            for top, left, address, on, colour in _player1_objects(c, p)]
 
 
 # rule: timing.punch-lands-when-drawn
-def glove_enabled(p):
+def glove_enabled(c, p):
     """Whether the kernel enables the glove (missile 1) on its row, the mother's + 1 as the kernel
     read it (``p.ram``): only the kernels that draw player 1 write ENAM1 (the others leave it off:
     $D5C8, $D71B in the listing), so the glove is there, and meets the ball or an apple, only on a
@@ -274,8 +268,8 @@ def glove_enabled(p):
     shared row to the bell or a fruit, that object). Measured on ALE: a falling coconut that
     reaches the glove on a frame the mother is not drawn is punched a frame later, when she is."""
     lines = functools.reduce(jnp.logical_or, [_sprite_lines(top, address, on)
-                                             for top, _, address, on, _ in _player1_objects(p)])
-    row = p.ram["mother_row"] + k.GLOVE_ROW
+                                             for top, _, address, on, _ in _player1_objects(c, p)])
+    row = p.ram["mother_row"] + c.glove_row
     return lines[jnp.clip(PLAY_TOP + row * ROW_LINES + OBJECT_LINES[0], 0, SCREEN_H - 1)]
 
 
@@ -392,7 +386,7 @@ def monkeys(r, tops, g: Grid = FULL):
     return out, rows
 
 
-def missiles(r, p1_lines, p0_rows, g: Grid = FULL):
+def missiles(c, r, p1_lines, p0_rows, g: Grid = FULL):
     """Missile 0 (the apples), missile 1 (the glove) and the ball (the coconut). The ball shows on
     its first line from the column where the row's kernel enables it: the kernels drawing player 1
     write ENABL on that line's cycle 30 (column 22) alone, on cycle 29 (column 19) beside player 0;
@@ -403,7 +397,7 @@ def missiles(r, p1_lines, p0_rows, g: Grid = FULL):
         flying = ((r["apple_flags"][j] & k.SIGN) == 0) & (r["apple_row"][j] != k.BYTE)
         apples = apples | _band(r["apple_row"][j] + APPLE_ROW, r["apple_x"][j] + APPLE_LEFT, MISSILE_WIDTH,
                                 flying, g=g)
-    base = pick(k.LAYOUT_ROW_BASE, r["level"])
+    base = pick(c.layout_row_base, r["level"])
     ball_row = r["coconut_row"] - base
     at = jnp.clip(ball_row, 0, ROWS - 1)
     late = jnp.where(row_p1[at], jnp.where(p0_rows[at], BALL_BESIDE_P0_FROM, BALL_ENABLED_FROM), 0)
@@ -415,7 +409,7 @@ def missiles(r, p1_lines, p0_rows, g: Grid = FULL):
     return apples, glove, ball
 
 
-def bottom(r, canvas, g: Grid = FULL):
+def bottom(c, r, canvas, g: Grid = FULL):
     """Lines 180..209: the lives, the score, the timer (``canvas``: the picture at ``g``; its
     lines of the score and the timer are replaced)."""
     drawn = {}  # screen line -> its (160,) colour bytes
@@ -441,7 +435,7 @@ def bottom(r, canvas, g: Grid = FULL):
             byte = _graphics(art.SCORE_DIGITS + ptr + index)
             rel = cols - x
             lit = lit | ((rel >= 0) & (rel < 8) & (((byte >> jnp.clip(7 - rel, 0, 7)) & 1) == 1))
-        drawn[y] = jnp.where(lit, DIGIT_COLOUR, 0)
+        drawn[y] = jnp.where(lit, c.digit_colour, 0)
     t = r["timer"]
     hi, lo = t >> 4, t & 0xF
     hi_ptr = jnp.where(hi == k.BLANK_DIGIT, art.BLANK_DIGIT, hi * 8)
@@ -455,7 +449,7 @@ def bottom(r, canvas, g: Grid = FULL):
         for x, byte in zip(TIMER_X, (left, right)):
             rel = cols - x
             lit = lit | ((rel >= 0) & (rel < 8) & (((byte >> jnp.clip(7 - rel, 0, 7)) & 1) == 1))
-        drawn[TIMER_TOP + line] = jnp.where(lit, DIGIT_COLOUR, 0)
+        drawn[TIMER_TOP + line] = jnp.where(lit, c.digit_colour, 0)
     for i, y in enumerate(g.ys.tolist()):
         if y in drawn:
             canvas = canvas.at[i].set(drawn[y][g.xs])
@@ -487,34 +481,34 @@ def title(game: int = 0):
 _TITLES = np.stack([title(0), title(1)])
 
 
-def colour_indices(s, g: Grid = FULL):
+def colour_indices(c, s, g: Grid = FULL):
     """TIA colour bytes of the frame's picture at the grid ``g``'s lines and columns ((210, 160)
     by default; the title on the game-over frame)."""
     over = (s.attract & k.SIGN) != 0
     game = jnp.minimum(s.attract & k.GAME_NUMBER, 1)
-    return jnp.where(over, jnp.asarray(_TITLES[:, g.ys][:, :, g.xs])[game], _game_picture(s, g))
+    return jnp.where(over, jnp.asarray(_TITLES[:, g.ys][:, :, g.xs])[game], _game_picture(c, s, g))
 
 
-def playfield_colour(r):
+def playfield_colour(c, r):
     """The playfield's colour byte of the frame, from the bytes the kernel read (``r``)."""
     flash = (((r["mother_state"] & k.ROUND_WON_BIT) != 0) & (r["level"] == FLASH_LAYOUT)
              & ((r["counter"] & k.SIGN) == 0))
-    return jnp.where(flash, r["counter"] & FLASH_MASK, PLAYFIELD)
+    return jnp.where(flash, r["counter"] & FLASH_MASK, c.playfield_colour)
 
 
-def _game_picture(s, g: Grid):
+def _game_picture(c, s, g: Grid):
     p = s.picture
     r = p.ram
-    pf_colour = playfield_colour(r)
-    objects = player1(p, g)
+    pf_colour = playfield_colour(c, r)
+    objects = player1(c, p, g)
     p1_lines = jnp.zeros(SCREEN_H, bool)
     for _, _, lines in objects:
         p1_lines = p1_lines | lines
     tops, late_row = monkey_tops(r)
     monkey_mask, p0_rows = monkeys(r, tops, g)
     late_beside_p1 = p1_lines[jnp.clip(late_row, 0, ROWS - 1) * ROW_LINES + PLAY_TOP + LATE_LINE]
-    canvas = background(r["level"], pf_colour, late_row, late_beside_p1, g)
-    apples, glove, ball = missiles(r, p1_lines, p0_rows, g)
+    canvas = background(c, r["level"], pf_colour, late_row, late_beside_p1, g)
+    apples, glove, ball = missiles(c, r, p1_lines, p0_rows, g)
     canvas = jnp.where(ball, pf_colour, canvas)
     # the glove (missile 1) takes player 1's colour: it shows on the lines where a player-1
     # object is drawn, in that object's colour (the mother's, or a fruit's on the frames she gives
@@ -527,13 +521,13 @@ def _game_picture(s, g: Grid):
     for mask, colour, _ in objects:
         canvas = jnp.where(mask, colour, canvas)
     canvas = jnp.where(glove & glove_on[g.ys][:, None], glove_colour[g.ys][:, None], canvas)
-    canvas = jnp.where(monkey_mask | apples, MONKEY_COLOUR, canvas)
-    return bottom(r, canvas, g)
+    canvas = jnp.where(monkey_mask | apples, c.monkey_colour, canvas)
+    return bottom(c, r, canvas, g)
 
 
-def render(s):
+def render(c, s):
     """The 210x160x3 picture (uint8 RGB)."""
-    return jnp.asarray(PALETTE)[colour_indices(s) >> 1]
+    return jnp.asarray(PALETTE)[colour_indices(c, s) >> 1]
 
 
 @functools.cache
@@ -543,7 +537,7 @@ def _small() -> Grid:
     return Grid(SMALL_GRAY.ys[:, 0], SMALL_GRAY.xs[0])
 
 
-def render_gray84(s):
+def render_gray84(c, s):
     """The 84x84 grey picture, drawn directly at that size: the colour bytes of only the lines and
     columns :data:`jaxtari.render.SMALL_GRAY` samples (bit for bit the full picture's samples),
     through ALE's grey levels."""
@@ -551,4 +545,4 @@ def render_gray84(s):
 
     # in memory before the lookup: fused into the table's gather, the picture's arithmetic runs
     # element by element (measured: 500 ms against 55 ms a call at N=1024)
-    return jnp.asarray(gray(PALETTE))[materialize(colour_indices(s, _small())) >> 1]
+    return jnp.asarray(gray(PALETTE))[materialize(colour_indices(c, s, _small())) >> 1]
