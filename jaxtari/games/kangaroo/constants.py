@@ -1,9 +1,11 @@
-"""Kangaroo's numbers: the RAM bytes the game mirrors, limits, timings and the cartridge's tables.
+"""Kangaroo's numbers: the RAM bytes the game mirrors and the bits and codes of those bytes
+(module names), and every tunable number, limits, timings, points, colours and the cartridge's
+tables (fields of :class:`KangarooConstants`, read by the step through ``Game.consts``).
 
 Source of every fact here: the cartridge ALE plays (Atari, 1983), read through Omegamatrix's public
 disassembly of a controller hack of it (milnak/atari-vcs-disassembly, "Hacks/Kangaroo (Genesis
 Controller)"; the hack changes only the joystick reading, so that part was read from ALE's own ROM
-bytes: the directions are SWCHA's high nibble, the button INPT4). The tables below are the
+bytes: the directions are SWCHA's high nibble, the button INPT4). The tables are the
 cartridge's data at the address named beside each (bank 1 unless said), and every number is
 re-measured on ALE (ale-py 0.12.1, repeat_action_probability 0) by tests/games/test_kangaroo_*.py.
 Names say what a number does in the game, not the disassembly's labels.
@@ -334,8 +336,9 @@ class KangarooConstants:
     apple_points: int = 1  # hundreds, a punched apple
     # rule: scoring.punch-monkey
     monkey_points: int = 2  # hundreds, a punched monkey (and one that touches the mother)
-    # a monkey touching the mother (bank 0): monkey x - mother x in [0, 6) or [250, 256) (the window of
-    # the fruit's test at $FA4B, reach 6 either side), the monkey's row from one above the mother's top down through her height
+    # a monkey touching the mother (bank 0): monkey x - mother x in [0, 6) or [250, 256) (the window
+    # of the fruit's test at $FA4B, reach 6 either side), the monkey's row from one above the
+    # mother's top down through her height
     monkey_reach: int = 6
     # the punch's box (end of the picture): the glove's row is the mother's + 2; its x is the mother's +
     # 10 facing right, - 3 (0xFD) facing left; a monkey is hit with the glove's x in (x, x + 7] and its
@@ -345,7 +348,8 @@ class KangarooConstants:
     fist_left: int = 0xFD
     fist_reach_x: int = 7
     fist_reach_rows: int = 2
-    apple_throw_dx: int = 2  # an apple starts at the thrower's x - 2, less the borrow of the row's add ($FB55)
+    # an apple starts at the thrower's x - 2, less the borrow of the row's add ($FB55)
+    apple_throw_dx: int = 2
     max_apples: int = 3
     throw_pattern: int = 18
     pace_max: int = 3
