@@ -21,6 +21,7 @@ import numpy as np
 
 from alignment.plugin import PlannerGoal
 from jaxtari.games.kangaroo import constants as c
+from jaxtari.games.kangaroo.art import LADDER_X
 from jaxtari.games.kangaroo.constants import KangarooConstants
 
 CART = KangarooConstants()  # the cartridge's own numbers
@@ -105,7 +106,7 @@ def _ladder_targets() -> np.ndarray:
         for row in range(CART.start_row + 1):
             for up in range(FLOOR_ROWS):
                 q = row - up
-                x = CART.ladder_x[base + q] if q >= 0 else NO_LADDER[0]
+                x = LADDER_X[base + q] if q >= 0 else NO_LADDER[0]
                 if x not in NO_LADDER:
                     out[layout, row] = x + LADDER_X_SIGNAL
                     break

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from jaxtari.games.kangaroo import art
 from jaxtari.games.kangaroo import constants as k
 from jaxtari.games.kangaroo.logic.cpu import BYTE, minus, table, where
 from jaxtari.games.kangaroo.logic.events import die, row_index
@@ -12,20 +13,20 @@ from jaxtari.games.kangaroo.logic.events import die, row_index
 
 def at_ladder(c, s, below):
     """Whether a ladder starts within reach at the mother's row (``below``: the row under her)."""
-    gap = (table(c.ladder_x, row_index(c, s, s.mother_row + below.astype(jnp.int32))) - s.mother_x) & BYTE
+    gap = (table(art.LADDER_X, row_index(c, s, s.mother_row + below.astype(jnp.int32))) - s.mother_x) & BYTE
     return ~minus(gap, 0) & minus(gap, c.ladder_reach)
 
 
 def on_segment(c, s, index):
     x = s.mother_x
-    return ~minus(x, table(c.segment_low, index)) & minus(x, table(c.segment_high, index))
+    return ~minus(x, table(art.SEGMENT_LOW, index)) & minus(x, table(art.SEGMENT_HIGH, index))
 
 
 def has_floor(c, s):
     """Whether there is floor under the mother at her row and x (a fall where not)."""
     index = row_index(c, s, s.mother_row)
     x = s.mother_x
-    outside = minus(x, table(c.floorless_low, index)) | ~minus(x, table(c.floorless_high, index))
+    outside = minus(x, table(art.FLOORLESS_LOW, index)) | ~minus(x, table(art.FLOORLESS_HIGH, index))
     return outside | on_segment(c, s, index)
 
 
