@@ -102,7 +102,7 @@ class Kangaroo(Game):
         return draw.render_gray84(self.consts, state)
 
     def objects(self, state):
-        return objects_of.objects(self.consts, state)
+        return objects_of.objects(self, state)
 
     def signals(self, state):
-        return objects_of.signals(self.consts, state)
+        return objects_of.signals(self, state)

@@ -1,6 +1,6 @@
 """What Kangaroo's Game reports besides the picture: the objects as the boxes the picture draws
 them in (:func:`objects`) and the signals the comparisons read (:func:`signals`), each from the
-state and the game's Constants (``c``)."""
+state and the game's Constants."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from jaxtari.env import ObjectGroup
 from jaxtari.games.kangaroo import constants as k
 
 
-def objects(c, state):
+def objects(game, state):
     """Every object as the box the picture draws it in (:mod:`.draw`; the reference's RAM
     decoding, alignment/reference/games/kangaroo/ram.py, reads the same boxes and both are checked on
     ALE: tests/games/test_kangaroo_render.py): the mother's sprite (8 wide, her pose's rows
@@ -18,6 +18,7 @@ def objects(c, state):
     on lines 5-7 of the row above their own, x + 14; a slot's apple not yet let go is not drawn), the coconut (the ball: 2 x 3 on lines 5-7 of its
     row), the fruit and the bell (8 x 16 from their row's first line, x + 15). The boxes are
     of the state (the end of the frame); the picture of the next frame draws them there."""
+    c = game.consts
     playing = (state.attract & k.SIGN) == 0
     height = jnp.asarray(c.pose_height, jnp.int32)[state.pose & k.POSE_FRAME]
     monkeys = state.monkey_row < k.MONKEY_HELD_OFF
@@ -56,9 +57,10 @@ def objects(c, state):
             k.SPRITE_WIDTH, k.ITEM_LINES, bell_on),
     }
 
-def signals(c, state):
+def signals(game, state):
     """The signals of alignment/reference/games/kangaroo/ram.py, decoded from the state as the reference
     decodes them from RAM (the same offsets: sprites' left x and top line)."""
+    c = game.consts
     row = state.mother_row
     monkeys = state.monkey_row < k.MONKEY_HELD_OFF
     timer = state.timer
