@@ -44,12 +44,11 @@ def test_riot_start_timers_follow_ales_console_generator():
 # Seaquest's ale_start (which start each timer gives) moves its code hash; re-made, its audit's
 # mutation sample moved and met a survivor (a figure drop the gate fails), so it waits in
 # docs/core-window/ale-start.patch. Strict, so that the test says when it lands. Frostbite's landed.
-NO_ALE_START = "the game starts every episode as ALE's first reset_game after a load (no ale_start yet)"
 
 
 @pytest.mark.parametrize("game, changed_at", [
     ("frostbite", 3),
-    pytest.param("seaquest", 4, marks=pytest.mark.xfail(strict=True, reason=NO_ALE_START))])
+    ("seaquest", 4)])
 def test_every_reset_starts_as_ales(game, changed_at):
     ale, ours = make("ALE", game), make("jaxtari", game)
     frame_counter = []   # ram[1], both games' frame counter, right after each reset on ALE
@@ -67,7 +66,6 @@ def test_every_reset_starts_as_ales(game, changed_at):
     assert frame_counter[changed_at - 1] != frame_counter[0] == frame_counter[changed_at - 2]
 
 
-@pytest.mark.xfail(strict=True, reason=NO_ALE_START)
 def test_the_reset_count_survives_pickling():
     env = make("jaxtari", "seaquest").unwrapped
     env.reset(seed=5)

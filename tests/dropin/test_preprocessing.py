@@ -64,12 +64,10 @@ def test_pong_preprocessed_as_ale():
 
 # Measured on main 2026-12-05 (seed 5, these actions): the preprocessed observations part from
 # ALE's, rewards and terminations still equal. Cause: ALE's reset_game starts some episodes a frame
-# apart (the RIOT timer it restarts the console with; tests/dropin/test_ale_reset.py), which this
-# game does not model yet (docs/core-window/ale-start.patch). Strict, so that the test says when.
-# Frostbite parted at step 909 (its 3rd episode, RIOT timer 78: a late start) until its ale_start.
-DIVERGES = {
-    "seaquest": "step 1385 (its 4th episode, RIOT timer 39: an early start): the oxygen bar's left end",
-}
+# apart (the RIOT timer it restarts the console with; tests/dropin/test_ale_reset.py). Frostbite
+# parted at step 909 (its 3rd episode, RIOT timer 78: a late start) and Seaquest at step 1385 (its
+# 4th, RIOT timer 39: an early start) until their ale_start modelled it; none parts now.
+DIVERGES: dict[str, str] = {}  # a game that parts again: listed here as a strict xfail, with where
 
 
 @pytest.mark.slow

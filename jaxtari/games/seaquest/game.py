@@ -58,6 +58,13 @@ class Seaquest(Game):
             shown_random=i32(RESET_RANDOM),
         )
 
+    def ale_start(self, state, timer):
+        """The start ALE's reset_game leaves when the console's reset set the RIOT timer to
+        ``timer`` (``reset`` gives the first reset_game's after a load, timer 65): outside
+        LATE_START_TIMERS the frame counter is one lower."""
+        late = jnp.isin(timer, jnp.asarray(k.LATE_START_TIMERS))
+        return state.replace(frame_count=jnp.where(late, state.frame_count, state.frame_count - 1))
+
     # ---- swappable mechanics -----------------------------------------------------------------
     # rule: scoring.time-increase-score-10000, lives.reserve-subs-screen-time
     def add_points(self, s, points_bcd, cond=True):
