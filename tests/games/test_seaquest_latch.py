@@ -11,7 +11,7 @@ import numpy as np
 
 import jaxtari
 from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest import kernel
+from jaxtari.games.seaquest.logic import latches as kernel
 from jaxtari.games.seaquest.logic import BYTE, NONE
 
 WIDTH = kernel.WIDTH

@@ -1,9 +1,15 @@
-"""Seaquest's numbers: RAM layout, limits, timings and the ROM tables the game logic reads.
+"""Seaquest's numbers: the RAM layout and bit codes, and :class:`SeaquestConstants`, every tunable
+number the step reads (limits, speeds, timers, thresholds, points, counts and the ROM's tables).
 
 Source of every fact here: the public commented disassembly of the cartridge (Dennis Debro,
 DNSDEBRO/Disassemblies, Atari2600/Seaquest/seaquest.asm), each re-measured on ALE (ale-py 0.12.1,
 repeat_action_probability 0) by the tests in tests/games/test_seaquest.py. Names follow what the
 number does in the game, not the disassembly's labels.
+
+The logic reads the numbers through the game's ``consts`` (so that an
+:class:`~jaxtari.mods.InternalMod` and the audit's Constants mutants reach them). The few upper-case
+names kept beside the RAM layout are the ground truth's (alignment/reference/games/seaquest/) and
+the tests': they are the fields' defaults, not a second copy the step reads.
 """
 
 from __future__ import annotations
@@ -53,46 +59,26 @@ RAM_SPEED_VALUE = 122
 NUM_LANES = 4
 BW_BIT = 0x08  # the colour bit the attract mode's cycling clears
 
-# ---- limits and timings ---------------------------------------------------------------------------
+# ---- the defaults the ground truth and the tests read as well ----------------------------------
 SUB_X_MIN, SUB_X_MAX = 21, 134
 SUB_Y_MIN, SUB_Y_MAX = 13, 108  # 13: on the surface
 SUB_START_X = 76
 SUB_TOP_OFFSET = 33  # measured: the sub's top drawn line on screen is ram[97] + 33
-TORPEDO_MIN_Y = SUB_Y_MIN + 5  # no torpedo from the surface
 OXYGEN_DRAIN_Y = SUB_Y_MIN + 7  # oxygen drains below this line
 OXYGEN_MAX = 64
 OXYGEN_DRAIN_MASK = 0x1F  # one unit every 32 frames under water
-OXYGEN_WARNING_LEVEL = 16
-WARNING_ON = 15
 MAX_DIVERS = 6
 MAX_RESERVE_SUBS = 6
 START_RESERVE_SUBS = 3
-DEATH_FRAMES = 23  # the death animation counter, stepped every 4th frame
-DEATH_OXYGEN_EMPTY = 15  # below this the oxygen bar is emptied
-POINT_VALUE_CAP = 9  # tens: 90 points per enemy at most
-POINT_VALUE_BASE = 2  # tens at level 0: 20 points
-DIVER_BONUS = 0x50  # BCD tens: 500 points per diver and level (levels capped)
-DIVER_BONUS_LEVEL_CAP = 19
 SCREEN_RIGHT = 160  # XMAX: positions are 0..159
-OBSTACLE_RIGHT_START = SCREEN_RIGHT + 8
-OBSTACLE_LEFT_START = 256 - 41  # XMIN - 41 as a byte
-OBSTACLE_PARKED = 256 - 48  # XMIN - 48 as a byte: off screen between waves
-OBSTACLE_OUT_RIGHT = SCREEN_RIGHT
-OBSTACLE_OUT_LEFT = 256 - 40
-OUT_MASK = 0xF8
-TORPEDO_HIT_MIN, TORPEDO_HIT_MAX = 8, SCREEN_RIGHT - 7
-SHARK_DIVER_MIN, SHARK_DIVER_MAX = 8, SCREEN_RIGHT - 9
-DIVER_SPAWN_RANDOM = 80  # a new obstacle brings a diver when the random byte is at least this
-MISSILE_WINDOW_LOW, MISSILE_WINDOW = 39, 88  # an enemy sub fires when its x + offset - 39 < 88
 SUB_WIDTH = 16  # the player's sub: an 8-pixel sprite at double width
 TORPEDO_WIDTH = 8
-TORPEDO_LINE_OFFSET = 40  # measured: the torpedo's one line is the sub's row 4, ram[97] + 40
-SUB_ROWS_SHOWN = 11  # rows 11..1 of the sub's picture
-ENEMY_WIDTH = 8
 BALL_X_OFFSET = 2  # measured: the ball (diver, enemy missile) starts 2 px right of its RAM x
-PATROL_ROWS = 8
 TORPEDO_SPEED = 5
 TORPEDO_PRO_SLOWDOWN = 2
+SHARK_COLOURS = (0xC8, 0xE8, 0x58, 0x36, 0xC6, 0xE8, 0xC8, 0x36, 0x90)  # by difficulty & 7
+DEATH_COLOURS = (0x90,) * 5 + (0x92, 0x94, 0x96, 0x98, 0x9A) + (0x9C,) * 4 + (0x0E, 0x00) * 4 + (0x0E,)
+ENEMY_SUB_COLOUR = 0x08  # (attributes << 1) & 8 gives 8 for a sub: grey
 
 # game state bits
 GS_OXYGEN_FILL = 0b01
@@ -110,38 +96,121 @@ REFLECT = ATTR_LEFT  # the sub's facing byte uses the same bit
 # diver states
 DIVER_NONE, DIVER_SWIMMING, DIVER_RESCUED = 0, 1, 255
 
-# ---- ROM tables -----------------------------------------------------------------------------------
-PATROL_DELAY = (3, 3, 3, 1, 1, 1, 0)  # frame mask of the patrol sub's step, by level 2..8 (capped)
-PATROL_FIRST_LEVEL, PATROL_LEVEL_CAP = 2, 6
-NUSIZ_MASKS = (6, 4, 0, 0, 0, 0, 1, 3, 7)  # copies shown by the lane's x - 128 >> 4; 8: all
-START_PATTERNS = (0x41, 0x41, 0x63, 0x63, 0x55, 0x55, 0x77, 0x77)  # right (low) / left (high nibble)
-# The copy masks a hit removes, indexed by the hit's offset / 16 (torpedo) or / 8 + 3 (the sub).
-# The ROM reads past the 11-entry table into the next ones (shark colours, death colours) for
-# large offsets, so those follow here as the bytes the cartridge holds.
-SHARK_COLOURS = (0xC8, 0xE8, 0x58, 0x36, 0xC6, 0xE8, 0xC8, 0x36, 0x90)  # by difficulty & 7
-DEATH_COLOURS = (0x90,) * 5 + (0x92, 0x94, 0x96, 0x98, 0x9A) + (0x9C,) * 4 + (0x0E, 0x00) * 4 + (0x0E,)
-KILLED_COPY_MASKS = (3, 5, 6, 3, 3, 1, 5, 4, 6, 6, 4) + SHARK_COLOURS + DEATH_COLOURS
-ENEMY_SUB_COLOUR = 0x08  # (attributes << 1) & 8 gives 8 for a sub: grey
-MISSILE_OFFSETS = (0, 32, 16, 32, 0, 32, 16, 32, 0, 32, 16, 16, 0, 0, 0, 0)  # (left | pattern)
-SUB_ANIMATION_FRAMES = 3
-OBSTACLE_ANIMATION_FRAMES = 3
-
-# ALE's reset_game restarts the console, and Stella's RIOT reset starts its timer at a value
-# 25..99 drawn from ALE's generator (jaxtari.dropin.riot_start_timer). The reset constants are the
-# start these values give; with any other the cartridge's power-up sees one frame less before
-# ALE's RESET press, and only its frame counter (ram[1]) shows it, one lower.
-# measured: ram after 1,500 reset_game calls on ALE 0.12.1, all 75 values met
-LATE_START_TIMERS = tuple(range(62, 85))
 
 @dataclasses.dataclass(frozen=True)
 class SeaquestConstants:
-    """What a mod may change (every number the rules read is above; these are the tunables)."""
+    """Every tunable number of the cartridge the step reads (the switches first)."""
 
+    # ---- switches
     # measured: ALE difficulty (the left switch): 1 = A ("pro"), the torpedo 3 px a frame, not 5
     difficulty: int = 0
     oxygen_drains: bool = True  # rule: timing.oxygen-decreases
     enemy_missiles: bool = True  # rule: spawning.enemy-sub-missiles
-    shark_colours: tuple = SHARK_COLOURS  # measured: the lanes' colour bytes by difficulty (RAM 44..47)
-    sub_colour: int = ENEMY_SUB_COLOUR  # measured: enemy subs are grey on ALE's screen
     # sharks drawn as enemy subs and enemy subs as sharks (the picture only)
     swap_enemy_sprites: bool = False  # measured: a drawing option of the mod swapped_enemies, off as on ALE
+
+    # ---- ALE's start  measured: the RAM after ALEInterface.reset_game(), the same for every seed
+    reset_frame_count: int = 67
+    reset_random: int = 204
+    reset_lane_colour: int = 0xC8  # ram[44..47]
+    # ALE's reset_game restarts the console, and Stella's RIOT reset starts its timer at a value
+    # 25..99 drawn from ALE's generator (jaxtari.dropin.riot_start_timer). The reset constants are
+    # the start these values give; with any other the cartridge's power-up sees one frame less
+    # before ALE's RESET press, and only its frame counter (ram[1]) shows it, one lower.
+    # measured: ram after 1,500 reset_game calls on ALE 0.12.1, all 75 values met
+    late_start_timers: tuple = tuple(range(62, 85))
+
+    # ---- the player's sub and its torpedo
+    sub_x_min: int = SUB_X_MIN  # rule: physics.sub-limits
+    sub_x_max: int = SUB_X_MAX
+    sub_y_min: int = SUB_Y_MIN  # the surface
+    sub_y_max: int = SUB_Y_MAX
+    sub_start_x: int = SUB_START_X
+    start_reserve_subs: int = START_RESERVE_SUBS  # rule: lives.begins-with-four-subs
+    max_reserve_subs: int = MAX_RESERVE_SUBS
+    sub_animation_frames: int = 3
+    sub_animation_mask: int = 3  # the sub's picture steps every 4th frame
+    torpedo_min_y: int = SUB_Y_MIN + 5  # rule: action.no-torpedo-on-surface
+    torpedo_speed: int = TORPEDO_SPEED
+    torpedo_pro_slowdown: int = TORPEDO_PRO_SLOWDOWN  # difficulty A
+    torpedo_launch_offset: int = 8  # the torpedo leaves from the sub's x + 8
+    torpedo_sound_mask: int = 3  # the launch sound fades every 4th frame
+
+    # ---- oxygen  rule: timing.oxygen-decreases, lives.oxygen-runs-out
+    oxygen_max: int = OXYGEN_MAX
+    oxygen_drain_y: int = OXYGEN_DRAIN_Y  # it drains below this line
+    oxygen_drain_mask: int = OXYGEN_DRAIN_MASK  # one unit every 32 frames under water
+    oxygen_warning_level: int = 16  # at or below it under water: the warning (ram[121]), the bar blinks
+    oxygen_warning_on: int = 15  # ram[121] while warning
+
+    # ---- divers and surfacing
+    max_divers: int = MAX_DIVERS  # rule: scoring.goal-retrieve-many-divers
+    diver_spawn_random: int = 80  # a new obstacle brings a diver when the random byte is at least this
+    bonus_diver_mask: int = 0xF  # surfaced with six: one diver paid every 16th frame
+
+    # ---- death  (the animation counter, stepped every 4th frame)
+    death_frames: int = 23
+    death_step_mask: int = 3
+    death_oxygen_empty: int = 15  # below this the oxygen bar is emptied
+
+    # ---- points (BCD tens)  rule: scoring.enemy-value-cap, scoring.diver-value-cap
+    point_value_base: int = 2  # 20 points per enemy at level 0
+    point_value_cap: int = 9  # 90 points per enemy at most
+    diver_bonus: int = 0x50  # 500 points per diver and level (levels capped)
+    diver_bonus_level_cap: int = 19
+    score_cap: int = 999_999  # the score stops here and the game ends
+
+    # ---- the lanes' obstacles (x: a byte, 0..159 on screen)
+    obstacle_right_start: int = SCREEN_RIGHT + 8
+    obstacle_left_start: int = 256 - 41  # XMIN - 41 as a byte
+    obstacle_parked: int = 256 - 48  # XMIN - 48 as a byte: off screen between waves
+    obstacle_out_right: int = SCREEN_RIGHT
+    obstacle_out_left: int = 256 - 40
+    obstacle_out_mask: int = 0xF8
+    obstacle_animation_frames: int = 3
+    obstacle_animation_mask: int = 7  # the obstacles' picture steps every 8th frame
+    # speeds in 1/16 px a frame: the obstacles' difficulty + 6, the divers' half, the missiles' + 16
+    obstacle_speed_base: int = 6
+    missile_speed_base: int = 16
+    torpedo_hit_min: int = 8  # a torpedo hit counts at these x only
+    torpedo_hit_max: int = SCREEN_RIGHT - 7
+    shark_diver_min: int = 8  # a shark meets its diver at these x only
+    shark_diver_max: int = SCREEN_RIGHT - 9
+    missile_window_low: int = 39  # an enemy sub fires when its x + offset - 39 < 88
+    missile_window: int = 88
+
+    # ---- the patrol sub  rule: spawning.patrol-sub-from-wave-2
+    patrol_first_level: int = 2
+    patrol_level_cap: int = 6
+    patrol_delay: tuple = (3, 3, 3, 1, 1, 1, 0)  # frame mask of its step, by level 2..8 (capped)
+
+    # ---- sound timers the logic reads
+    pickup_sound: int = 23
+    sub_shot_sound: int = 32
+    shark_shot_sound: int = 16
+    torpedo_sound: int = 16
+    reward_sound: int = 31
+
+    # ---- ROM tables
+    nusiz_masks: tuple = (6, 4, 0, 0, 0, 0, 1, 3, 7)  # copies shown by the lane's x - 128 >> 4; 8: all
+    start_patterns: tuple = (0x41, 0x41, 0x63, 0x63, 0x55, 0x55, 0x77, 0x77)  # right (low) / left (high nibble)
+    # The copy masks a hit removes, indexed by the hit's offset / 16 (torpedo) or / 8 + 3 (the sub).
+    # The ROM reads past the 11-entry table into the next ones (shark colours, death colours) for
+    # large offsets, so those follow here as the bytes the cartridge holds.
+    killed_copy_masks: tuple = (3, 5, 6, 3, 3, 1, 5, 4, 6, 6, 4) + SHARK_COLOURS + DEATH_COLOURS
+    missile_offsets: tuple = (0, 32, 16, 32, 0, 32, 16, 32, 0, 32, 16, 16, 0, 0, 0, 0)  # (left | pattern)
+
+    # ---- colours  measured: the lanes' colour bytes by difficulty (RAM 44..47) on ALE's screen
+    shark_colours: tuple = SHARK_COLOURS
+    sub_colour: int = ENEMY_SUB_COLOUR  # enemy subs are grey
+    death_colours: tuple = DEATH_COLOURS  # the player's sub while dying, by death counter - 1
+
+    # ---- boxes of Game.objects / Game.signals (screen pixels)  measured on ALE's screen
+    sub_top_offset: int = SUB_TOP_OFFSET  # the sub's top drawn line is ram[97] + 33
+    sub_width: int = SUB_WIDTH
+    sub_rows_shown: int = 11  # rows 11..1 of the sub's picture
+    torpedo_width: int = TORPEDO_WIDTH
+    torpedo_line_offset: int = 40  # the torpedo's one line is the sub's row 4, ram[97] + 40
+    enemy_width: int = 8
+    ball_x_offset: int = BALL_X_OFFSET
+    patrol_rows: int = 8

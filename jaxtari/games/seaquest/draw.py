@@ -7,7 +7,7 @@ of its line and column, so the small picture is the full one's samples, bit for 
   blank) and the reserve subs, the horizon, the surface (the sea's colour with a bit flipped by the
   random byte rotating line by line) with the sub's rows and the patrol sub, a black line;
 - lines 57..152 (:func:`lane_indices`): the lanes, from the same object model as the collision
-  latches (kernel.py): the sea, the divers and enemy missiles (the ball, colour 0x86), the lanes'
+  latches (logic/latches.py): the sea, the divers and enemy missiles (the ball, colour 0x86), the lanes'
   groups (player 1, the lane's colour byte), the sub (player 0, its colour, or the death
   animation's) and its torpedo (missile 0), in the TIA's priority (players over the ball);
 - lines 153..209 (:func:`bottom_indices`): seaweed, reef, the sea floor with the oxygen bar
@@ -25,8 +25,8 @@ import numpy as np
 
 from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest import kernel
-from jaxtari.games.seaquest.logic import BYTE, colour_mods, pick
+from jaxtari.games.seaquest.logic import latches
+from jaxtari.games.seaquest.logic.common import BYTE, DEFAULTS, colour_mods, pick
 from jaxtari.atari.palette import PALETTE
 
 SCREEN_H, SCREEN_W = 210, 160
@@ -38,51 +38,53 @@ SUB_COLOUR = 0x18
 ALL_LINES, ALL_COLUMNS = np.arange(SCREEN_H), np.arange(SCREEN_W)
 
 
-def colour_indices(s, lines=ALL_LINES, columns=ALL_COLUMNS, swap=None):
+def colour_indices(s, lines=ALL_LINES, columns=ALL_COLUMNS, swap=None, c=DEFAULTS):
     """TIA colour bytes of the picture of state ``s`` at ``lines`` x ``columns`` (static, lines
-    ascending): (210, 160) by default. ``swap``: see :func:`lane_indices`."""
+    ascending): (210, 160) by default. ``swap``: see :func:`lane_indices`; ``c``: the game's
+    consts."""
     lines, columns = np.asarray(lines).ravel(), np.asarray(columns).ravel()
     if np.any(np.diff(lines) <= 0):
         raise ValueError("colour_indices: the lines must be ascending")
     parts = [draw(s, part, columns) for draw, part in (
-        (top_indices, lines[lines < LANES_TOP]),
-        (lambda s, lines, columns: lane_indices(s, lines, columns, swap),
+        (lambda s, lines, columns: top_indices(s, lines, columns, c), lines[lines < LANES_TOP]),
+        (lambda s, lines, columns: lane_indices(s, lines, columns, swap, c),
          lines[(lines >= LANES_TOP) & (lines < LANES_END)]),
-        (bottom_indices, lines[lines >= LANES_END])) if part.size]
+        (lambda s, lines, columns: bottom_indices(s, lines, columns, c),
+         lines[lines >= LANES_END])) if part.size]
     return jnp.concatenate(parts)
 
 
-def lane_indices(s, lines, columns, swap=None):
+def lane_indices(s, lines, columns, swap=None, c=DEFAULTS):
     """The lane sections' lines (57..152) as colour bytes at ``columns``. ``swap`` (a visual
     mod's; None: the cartridge's picture): ``(sub colour, shark colours by difficulty & 7)``, each
     lane's group drawn as the other kind, in that kind's colour byte (a shark as an enemy sub in
     the subs' colour, an enemy sub as a shark in the wave's shark colour); the positions, copies,
-    facing and animation frame are the lane's own, and the latches (kernel.py) never see it."""
+    facing and animation frame are the lane's own, and the latches (logic/latches.py) never see it."""
     eor, mask = colour_mods(s.color_cycle)
     cols = jnp.asarray(columns)
-    lane = kernel_lane = (k.NUM_LANES - 1) - (lines - LANES_TOP) // kernel.SECTION_LINES
-    section_line = (lines - LANES_TOP) % kernel.SECTION_LINES + 1  # 1..24
+    lane = kernel_lane = (k.NUM_LANES - 1) - (lines - LANES_TOP) // latches.SECTION_LINES
+    section_line = (lines - LANES_TOP) % latches.SECTION_LINES + 1  # 1..24
     loop = (section_line >= 9) & (section_line <= 23)
-    loop_index = np.clip(section_line - 9, 0, kernel.LOOP_LINES - 1)  # 0: row 14
-    graphic, pos, n, reflect, ball_x, size = kernel._lane_geometry(
-        s.replace(sub_animation=s.shown_sub_animation), swapped=swap is not None)
+    loop_index = np.clip(section_line - 9, 0, latches.LOOP_LINES - 1)  # 0: row 14
+    graphic, pos, n, reflect, ball_x, size = latches._lane_geometry(
+        s.replace(sub_animation=s.shown_sub_animation), swapped=swap is not None, c=c)
     g = graphic[kernel_lane, loop_index]
     p = pos[lane]
     nn = n[lane]
     r = reflect[lane]
-    group = jnp.asarray(loop)[:, None] & kernel._group_lit(
+    group = jnp.asarray(loop)[:, None] & latches._group_lit(
         g[:, None], p[:, None], nn[:, None], r[:, None], cols[None, :])
     bx, bs = ball_x[kernel_lane, loop_index], size[kernel_lane, loop_index]
     ball = jnp.asarray(loop)[:, None] & (((cols[None, :] - bx[:, None]) % SCREEN_W) < bs[:, None])
-    row = (s.sub_y + kernel.SUB_ROW_LINE - jnp.asarray(lines)) & BYTE
+    row = (s.sub_y + latches.SUB_ROW_LINE - jnp.asarray(lines)) & BYTE
     shown = s.replace(sub_animation=s.shown_sub_animation)
-    sub_graphic = jnp.where(row < kernel.SUB_ROWS_DRAWN,
-                            kernel._page(kernel._sub_rows(shown) + row), 0)
-    sub = kernel._bits(sub_graphic[:, None], (cols[None, :] - s.sub_x) % SCREEN_W,
+    sub_graphic = jnp.where(row < latches.SUB_ROWS_DRAWN,
+                            latches._page(latches._sub_rows(shown, c) + row), 0)
+    sub = latches._bits(sub_graphic[:, None], (cols[None, :] - s.sub_x) % SCREEN_W,
                        s.sub_direction != 0, scale=2)
-    torpedo = (row == kernel.TORPEDO_ROW)[:, None] & (
-        ((cols[None, :] - s.torpedo_x) % SCREEN_W) < k.TORPEDO_WIDTH)
-    sub_colour = jnp.where(s.death != 0, pick(k.DEATH_COLOURS, jnp.maximum(s.death, 1) - 1),
+    torpedo = (row == latches.TORPEDO_ROW)[:, None] & (
+        ((cols[None, :] - s.torpedo_x) % SCREEN_W) < c.torpedo_width)
+    sub_colour = jnp.where(s.death != 0, pick(c.death_colours, jnp.maximum(s.death, 1) - 1),
                            SUB_COLOUR)
     tint = lambda c: (c ^ eor) & mask  # noqa: E731
     band = jnp.full((len(lines), len(columns)), tint(SEA), jnp.int32)
@@ -97,19 +99,19 @@ def lane_indices(s, lines, columns, swap=None):
     return jnp.where(cols[None, :] < HMOVE_BAR, 0, band)
 
 
-def render(s, swap=None):
+def render(s, swap=None, c=DEFAULTS):
     """The 210x160x3 picture (uint8 RGB); ``swap``: see :func:`lane_indices`."""
-    return jnp.asarray(PALETTE)[colour_indices(s, swap=swap) >> 1]
+    return jnp.asarray(PALETTE)[colour_indices(s, swap=swap, c=c) >> 1]
 
 
-def render_gray84(s, swap=None):
+def render_gray84(s, swap=None, c=DEFAULTS):
     """The 84x84 grey picture: the colour bytes of only the lines and columns
     :data:`jaxtari.render.SMALL_GRAY` samples, through ALE's grey levels."""
     from jaxtari import render as r
 
     grey = jnp.asarray(r.gray(PALETTE))
     raster = r.SMALL_GRAY
-    return grey[colour_indices(s, raster.ys, raster.xs, swap) >> 1]
+    return grey[colour_indices(s, raster.ys, raster.xs, swap, c) >> 1]
 
 
 # ---- the 8-pixel slots of the score's digits, the reserve subs and the rescued divers ----------
@@ -158,7 +160,7 @@ def _byte_pixels(byte, rel, reflect=False, scale=1):
     return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
 
 
-def top_indices(s, lines, columns):
+def top_indices(s, lines, columns, c=DEFAULTS):
     """Lines 0..56 at ``lines`` x ``columns`` as colour bytes (the score and reserve subs on the
     sky, the horizon, the surface with the sub and the patrol sub, the black line, the sea line
     above the lanes)."""
@@ -172,7 +174,7 @@ def top_indices(s, lines, columns):
     blank = leading & (jnp.arange(DIGIT_COUNT) < DIGIT_COUNT - 1)
     sea = tint(SEA)
     shown = s.replace(sub_animation=s.shown_sub_animation)
-    sub_colour = jnp.where(s.death != 0, pick(k.DEATH_COLOURS, jnp.maximum(s.death, 1) - 1),
+    sub_colour = jnp.where(s.death != 0, pick(c.death_colours, jnp.maximum(s.death, 1) - 1),
                            SUB_COLOUR)
     px = jnp.where(s.patrol_x < SCREEN_W, s.patrol_x, 0)
     rows = []
@@ -198,9 +200,9 @@ def top_indices(s, lines, columns):
             x = SURFACE_LINES - 1 - i
             if x >= 2:
                 row = (s.sub_y - (SURFACE_LINES - x)) & BYTE
-                sub_byte = jnp.where(row < kernel.SUB_ROWS_DRAWN,
-                                     kernel._page(kernel._sub_rows(shown) + row), 0)
-                patrol_byte = kernel._page(kernel.patrol_rows(s, s.shown_sub_animation) + x)
+                sub_byte = jnp.where(row < latches.SUB_ROWS_DRAWN,
+                                     latches._page(latches._sub_rows(shown, c) + row), 0)
+                patrol_byte = latches._page(latches.patrol_rows(s, s.shown_sub_animation) + x)
                 line = jnp.where(_byte_pixels(patrol_byte, cols - px, True), tint(PATROL_COLOUR),
                                  line)
                 line = jnp.where(_byte_pixels(sub_byte, (cols - s.sub_x) % SCREEN_W,
@@ -254,7 +256,7 @@ def logo_pointer(scroll):
                                step - SCROLL_POINTER_OFFSET))
 
 
-def bottom_indices(s, lines, columns):
+def bottom_indices(s, lines, columns, c=DEFAULTS):
     """Lines 153..209 at ``lines`` x ``columns`` as colour bytes: seaweed, reef, sea floor with
     the oxygen bar and the rescued divers, the logo or the copyright line (lines 190..197)."""
     eor, mask = colour_mods(s.color_cycle)
@@ -262,14 +264,13 @@ def bottom_indices(s, lines, columns):
     cols = jnp.asarray(columns)
     width = len(columns)
     floor = tint(SEA_FLOOR)
-    low = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
-           & (s.oxygen <= k.OXYGEN_WARNING_LEVEL) & ((s.frame_count & BLINK) == 0))
+    low = latches.oxygen_low(s, c) & ((s.frame_count & BLINK) == 0)
     bar = jnp.where(low, 0, tint(OXYGEN_BAR))
     # measured: with no oxygen the empty bar starts one column further left
     in_bar = (cols >= OXYGEN_LEFT - (s.oxygen == 0)) & (cols < OXYGEN_RIGHT)
     full = (cols >= OXYGEN_LEFT) & (cols < OXYGEN_LEFT + s.oxygen)
     # six divers carried under water: the indicator blinks (drawn in the floor's colour)
-    blink = ((s.divers == k.MAX_DIVERS) & (s.sub_y != k.SUB_Y_MIN)
+    blink = ((s.divers == c.max_divers) & (s.sub_y != c.sub_y_min)
              & ((s.frame_count & DIVERS_BLINK) == 0))
     divers_colour = tint(jnp.where(blink, SEA_FLOOR, DIVERS_COLOUR))
     pointer = logo_pointer(shown_scroll(s.game_over))

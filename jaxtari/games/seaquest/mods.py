@@ -13,7 +13,7 @@
 - ``swapped_enemies`` (constants, visual only): the paper's sprite swap: sharks are drawn as enemy
   subs (their rows, in the subs' grey) and enemy subs as sharks (the shark's rows, floating, in the
   wave's shark colour), each with its own position, copies, facing and animation frame. The
-  collision latches are computed from the original sprites (kernel.py never sees the swap), so the
+  collision latches are computed from the original sprites (logic/latches.py never sees the swap), so the
   hitboxes, every signal and the reward are the original's.
 
 ALE counterparts (alignment/reference/games/seaquest/ram.py): ``grey_enemies`` writes the lanes'

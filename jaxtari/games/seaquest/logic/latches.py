@@ -22,7 +22,7 @@ import numpy as np
 
 from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest.logic import BYTE, NIBBLE, NONE, lane_of, pick
+from jaxtari.games.seaquest.logic.common import BYTE, DEFAULTS, NIBBLE, NONE, lane_of, pick
 
 WIDTH = k.SCREEN_RIGHT
 LOOP_LINES = 15  # rows 14..0
@@ -31,7 +31,6 @@ SECTION_LINES = 24
 SUB_ROW_LINE = 44  # the sub's row counter on screen line L is ram[97] + 44 - L
 SUB_ROWS_DRAWN = 12  # rows 0..11
 TORPEDO_ROW = 4
-BALL_OFFSET = k.BALL_X_OFFSET
 POSITION_OFFSETS = (0, 32, 16, 16, 0, 0, 0, 0)  # the first copy shown, by NUSIZ index
 POSITION_WRAP = 96  # a kernel position >= 160 is taken 96 to the left
 PATROL_LINES = range(9, 1, -1)  # the surface kernel draws the patrol sub on its lines 9..2
@@ -59,7 +58,7 @@ def _bits(byte, rel, reflect, scale=1):
     return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
 
 
-def _lane_geometry(s, swapped=False):
+def _lane_geometry(s, swapped=False, c=DEFAULTS):
     """Per lane and loop line (4, 15), row 14 first: the group's graphic byte, its first copy's
     position, copy offsets and reflection; the ball's left x and width (0: not drawn).
     ``swapped`` (the picture of a visual mod only; never the latches): each group's rows are the
@@ -77,7 +76,7 @@ def _lane_geometry(s, swapped=False):
     # the ball: placed at x + 2, then each loop line moved by its row's HMOVE value
     low = attrs & k.ATTR_LOW
     motion = _signed_motion(_page(pick(art.BALL_MOTION, low)[:, None] + rows[None, :]))
-    left = jnp.where(s.missile_x < WIDTH, s.missile_x, 0) + BALL_OFFSET
+    left = jnp.where(s.missile_x < WIDTH, s.missile_x, 0) + c.ball_x_offset
     ball_x = (left[:, None] - jnp.cumsum(motion, axis=1)) % WIDTH
     shape = _page(pick(art.BALL_SHAPE, low)[:, None] + rows[None, :])
     size = jnp.where((shape & art.ENABLE_BIT) != 0, 1 << ((shape >> art.SIZE_SHIFT) & 3), 0)
@@ -96,21 +95,21 @@ def _group_lit(graphic, pos, n, reflect, x):
     return lit
 
 
-def _sub_rows(s):
+def _sub_rows(s, c=DEFAULTS):
     """The sub's row pointer: its animation frame, or the explosion while dying."""
-    return pick(SUB_POINTERS, _sub_picture(s))
+    return pick(SUB_POINTERS, _sub_picture(s, c))
 
 
 SUB_POINTERS = art.SUB_ROWS + art.EXPLOSION_ROWS
 
 
-def _sub_picture(s):
+def _sub_picture(s, c=DEFAULTS):
     """Which of SUB_POINTERS the sub shows: its animation frame, or the explosion's while dying
     (a table's first entry for an index outside it, as ``pick``)."""
     def inside(index, table):
         return jnp.where((index >= 0) & (index < len(table)), index, 0)
     normal = inside(s.sub_animation, art.SUB_ROWS)
-    dying = (s.death != 0) & (s.death < k.DEATH_OXYGEN_EMPTY)
+    dying = (s.death != 0) & (s.death < c.death_oxygen_empty)
     explosion = inside(jnp.maximum(s.death, 10) - 10, art.EXPLOSION_ROWS)
     return jnp.where(dying, len(art.SUB_ROWS) + explosion, normal)
 
@@ -198,7 +197,7 @@ def _copies_shown(n):
     return any_of(range(8)) | (any_of((3, 6, 7)) << 1) | (any_of((5, 7)) << 2)
 
 
-def _lane(s, lane):
+def _lane(s, lane, c):
     """One lane's (a traced index) first copy's position and copies shown, and per loop line
     (15,), row 14 first: the group's mask (8 columns), the ball's x and mask."""
     attrs = lane_of(s.attributes, lane)
@@ -212,7 +211,7 @@ def _lane(s, lane):
     pos = jnp.where(pos >= WIDTH, pos - POSITION_WRAP, pos)
     low = attrs & k.ATTR_LOW
     missile_x = lane_of(s.missile_x, lane)
-    left = jnp.where(missile_x < WIDTH, missile_x, 0) + BALL_OFFSET
+    left = jnp.where(missile_x < WIDTH, missile_x, 0) + c.ball_x_offset
     ball_x = (left - jnp.asarray(_BALL_MOVED)[low]) % WIDTH
     ball = jnp.asarray(_BALL_MASKS)[low]
     return pos, _copies_shown(n), group, ball_x, ball
@@ -232,9 +231,9 @@ def _group_meets(mask, pos, shown, other, other_x):
     return ((other << (u % COPY_SPACING)) & (earlier | (later << COPY_SPACING))) != 0
 
 
-def _sub_masks(s):
+def _sub_masks(s, c):
     """The sub's 12 rows' masks (16 columns), row 0 first."""
-    return jnp.asarray(_SUB_MASKS)[jnp.where(s.sub_direction != 0, 0, 1), _sub_picture(s)]
+    return jnp.asarray(_SUB_MASKS)[jnp.where(s.sub_direction != 0, 0, 1), _sub_picture(s, c)]
 
 
 def _patrol_hit(s, sub):
@@ -257,17 +256,17 @@ def _first_lane(hits):
     return out
 
 
-def _lane_latches(s, lane):
+def _lane_latches(s, lane, c):
     """One lane section's latches (lane: a traced index 0..3), from its 15 loop lines: whether the
     group meets the ball, the sub meets the group, the sub meets the ball, the torpedo (on the
     sub's row 4) meets the group."""
-    pos, shown, group, ball_x, ball = _lane(s, lane)
+    pos, shown, group, ball_x, ball = _lane(s, lane, c)
     base = (s.sub_y + SUB_ROW_LINE
             - (LOOP_TOP_LINE + SECTION_LINES * (k.NUM_LANES - 1 - lane))) & BYTE
     base = jnp.minimum(base, SUB_BASES)
-    sub = jnp.asarray(_SUB_LINES)[jnp.where(s.sub_direction != 0, 0, 1), _sub_picture(s), base]
+    sub = jnp.asarray(_SUB_LINES)[jnp.where(s.sub_direction != 0, 0, 1), _sub_picture(s, c), base]
     torpedo = jnp.where(base - jnp.arange(LOOP_LINES) == TORPEDO_ROW,
-                        (1 << k.TORPEDO_WIDTH) - 1, 0)
+                        (1 << c.torpedo_width) - 1, 0)
     return jnp.stack([
         jnp.any(_group_meets(group, pos, shown, ball, ball_x)),
         jnp.any(_group_meets(group, pos, shown, sub, s.sub_x)),
@@ -275,23 +274,29 @@ def _lane_latches(s, lane):
         jnp.any(_group_meets(group, pos, shown, torpedo, s.torpedo_x))])
 
 
-def latch(s):
+def latch(s, c=DEFAULTS):
     """The frame's latches, by bit masks (see WINDOW), lane section by lane section as the kernel
     draws them: on the lane's loop lines the group against the ball; on those of the sub's 12 rows
     that fall on them the sub against the group and the ball, and on its row 4 the torpedo against
     the group; then on the surface lines the patrol sub against the sub. The sections run in a
     loop: it reads the frame's state once, where XLA otherwise recomputed the frame's logic inside
-    every table lookup of the latches (one per lane, line and row)."""
-    warn = ((s.sub_y != k.SUB_Y_MIN) & (s.oxygen != 0) & (s.death == 0)
-            & (s.oxygen <= k.OXYGEN_WARNING_LEVEL))
+    every table lookup of the latches (one per lane, line and row). ``c``: the game's consts."""
+    warn = oxygen_low(s, c)
     hits = jax.lax.fori_loop(
-        0, k.NUM_LANES, lambda lane, h: h.at[lane].set(_lane_latches(s, lane)),
+        0, k.NUM_LANES, lambda lane, h: h.at[lane].set(_lane_latches(s, lane, c)),
         jnp.zeros((k.NUM_LANES, 4), bool))
     group_ball, sub_group, sub_ball, torpedo_group = hits.T
     return s.replace(
-        oxygen_warning=jnp.where(warn, k.WARNING_ON, 0),
+        oxygen_warning=jnp.where(warn, c.oxygen_warning_on, 0),
         hit_lanes=jnp.where(group_ball, jnp.arange(k.NUM_LANES), NONE),
         torpedo_lane=_first_lane(torpedo_group),
         sub_lane=_first_lane(sub_group),
         ball_lane=_first_lane(sub_ball),
-        patrol_hit=_patrol_hit(s, _sub_masks(s)))
+        patrol_hit=_patrol_hit(s, _sub_masks(s, c)))
+
+
+def oxygen_low(s, c=DEFAULTS):
+    """The oxygen warning (ram[121]) and the bar's blinking: under water, alive, oxygen left at or
+    below the warning level."""
+    return ((s.sub_y != c.sub_y_min) & (s.oxygen != 0) & (s.death == 0)
+            & (s.oxygen <= c.oxygen_warning_level))
