@@ -140,7 +140,8 @@ class SeaquestConstants:
     oxygen_max: int = OXYGEN_MAX
     oxygen_drain_y: int = OXYGEN_DRAIN_Y  # it drains below this line
     oxygen_drain_mask: int = OXYGEN_DRAIN_MASK  # one unit every 32 frames under water
-    oxygen_warning_level: int = 16  # at or below it under water: the warning (ram[121]), the bar blinks
+    # at or below it under water: the warning (ram[121]), the bar blinks
+    oxygen_warning_level: int = 16  # rule: rendering.oxygen-warning
     oxygen_warning_on: int = 15  # ram[121] while warning
 
     # ---- divers and surfacing
