@@ -136,10 +136,10 @@ class SeaquestConstants:
     torpedo_launch_offset: int = 8  # the torpedo leaves from the sub's x + 8
     torpedo_sound_mask: int = 3  # the launch sound fades every 4th frame
 
-    # ---- oxygen  rule: timing.oxygen-decreases, lives.oxygen-runs-out
+    # ---- oxygen
     oxygen_max: int = OXYGEN_MAX
     oxygen_drain_y: int = OXYGEN_DRAIN_Y  # it drains below this line
-    oxygen_drain_mask: int = OXYGEN_DRAIN_MASK  # one unit every 32 frames under water
+    oxygen_drain_mask: int = OXYGEN_DRAIN_MASK  # one unit every 32 frames  rule: timing.oxygen-decreases
     # at or below it under water: the warning (ram[121]), the bar blinks
     oxygen_warning_level: int = 16  # rule: rendering.oxygen-warning
     oxygen_warning_on: int = 15  # ram[121] while warning
@@ -154,11 +154,11 @@ class SeaquestConstants:
     death_step_mask: int = 3
     death_oxygen_empty: int = 15  # below this the oxygen bar is emptied
 
-    # ---- points (BCD tens)  rule: scoring.enemy-value-cap, scoring.diver-value-cap
+    # ---- points (BCD tens)
     point_value_base: int = 2  # 20 points per enemy at level 0
-    point_value_cap: int = 9  # 90 points per enemy at most
+    point_value_cap: int = 9  # 90 points per enemy at most  rule: scoring.enemy-value-cap
     diver_bonus: int = 0x50  # 500 points per diver and level (levels capped)
-    diver_bonus_level_cap: int = 19
+    diver_bonus_level_cap: int = 19  # rule: scoring.diver-value-cap
     score_cap: int = 999_999  # the score stops here and the game ends
 
     # ---- the lanes' obstacles (x: a byte, 0..159 on screen)
@@ -180,8 +180,8 @@ class SeaquestConstants:
     missile_window_low: int = 39  # an enemy sub fires when its x + offset - 39 < 88
     missile_window: int = 88
 
-    # ---- the patrol sub  rule: spawning.patrol-sub-from-wave-2
-    patrol_first_level: int = 2
+    # ---- the patrol sub
+    patrol_first_level: int = 2  # rule: spawning.patrol-sub-from-wave-2
     patrol_level_cap: int = 6
     patrol_delay: tuple = (3, 3, 3, 1, 1, 1, 0)  # frame mask of its step, by level 2..8 (capped)
 
