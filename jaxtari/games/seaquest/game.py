@@ -60,7 +60,7 @@ class Seaquest(Game):
     def ale_start(self, state, timer):
         """The start ALE's reset_game leaves when the console's reset set the RIOT timer to
         ``timer`` (``reset`` gives the first reset_game's after a load, timer 65): outside
-        LATE_START_TIMERS the frame counter is one lower."""
+        ``late_start_timers`` the frame counter is one lower."""
         c = self.consts
         late = jnp.isin(timer, jnp.asarray(c.late_start_timers))
         return state.replace(frame_count=jnp.where(late, state.frame_count, state.frame_count - 1))
@@ -391,7 +391,7 @@ class Seaquest(Game):
         shown = jnp.where(s.obstacle_x >= SIGN, pick(c.nusiz_masks, (s.obstacle_x - SIGN) >> 4),
                           c.nusiz_masks[-1])
         s = s.replace(nusiz_index=s.pattern & shown)
-        s = latches.latch(s, self.consts)
+        s = latches.latch(s, c)
         s = s.replace(shown_sub_animation=s.sub_animation, shown_colours=s.obstacle_colours,
                       shown_random=s.random)
         s = self._overscan(s)
