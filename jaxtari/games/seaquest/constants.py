@@ -183,7 +183,8 @@ class SeaquestConstants:
     # ---- the patrol sub
     patrol_first_level: int = 2  # rule: spawning.patrol-sub-from-wave-2
     patrol_level_cap: int = 6
-    patrol_delay: tuple = (3, 3, 3, 1, 1, 1, 0)  # frame mask of its step, by level 2..8 (capped)
+    # frame mask of its step, by level 2..8 (capped at 6)
+    patrol_delay: tuple = (3, 3, 3, 1, 1, 1, 0)  # rule: timing.patrol-sub-speed
 
     # ---- sound timers the logic reads
     pickup_sound: int = 23
