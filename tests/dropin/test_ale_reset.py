@@ -41,11 +41,6 @@ def test_riot_start_timers_follow_ales_console_generator():
         dropin.riot_start_timer(0)
 
 
-# Seaquest's ale_start (which start each timer gives) moves its code hash; re-made, its audit's
-# mutation sample moved and met a survivor (a figure drop the gate fails), so it waits in
-# docs/core-window/ale-start.patch. Strict, so that the test says when it lands. Frostbite's landed.
-
-
 @pytest.mark.parametrize("game, changed_at", [
     ("frostbite", 3),
     ("seaquest", 4)])
