@@ -410,7 +410,7 @@ class Seaquest(Game):
         return jnp.where(state.game_over != 0, 0, state.reserve_subs + 1)
 
     def objects(self, state):
-        return objects.objects(state, self.consts)
+        return objects.objects(self, state)
 
     def _swap(self):
         """The picture's sprite swap (a visual mod: the draw's ``swap``), None when off."""
@@ -428,7 +428,7 @@ class Seaquest(Game):
         return render_gray84(state, self._swap(), self.consts)
 
     def signals(self, state):
-        return objects.signals(state, self.consts)
+        return objects.signals(self, state)
 
 
 def state_from_ram(ram, *, frame: int = 0, key=None) -> SeaquestState:

@@ -7,15 +7,16 @@ import jax.numpy as jnp
 
 from jaxtari.env import ObjectGroup
 from jaxtari.games.seaquest import constants as k
-from jaxtari.games.seaquest.logic.common import BYTE, DEFAULTS
+from jaxtari.games.seaquest.logic.common import BYTE
 from jaxtari.games.seaquest.logic.latches import LOOP_LINES, SECTION_LINES, TOP_SECTION_LOOP_END
 
 
-def objects(state, c=DEFAULTS):
+def objects(game, state):
     """Every object as boxes in screen pixels (the lanes' loop lines as the groups' and balls'
     height; lanes top first): the sub (with oxygen and divers carried), its torpedo, the 12
     enemy slots (4 lanes x 3 copies: +0, +16, +32 from the lane's x), the divers, the enemy
     missiles, the patrol sub."""
+    c = game.consts
     top_first = jnp.arange(k.NUM_LANES - 1, -1, -1)
     lane_y = TOP_SECTION_LOOP_END - (LOOP_LINES - 1) + SECTION_LINES * jnp.arange(k.NUM_LANES)
     alive = state.game_over == 0
@@ -53,8 +54,9 @@ def objects(state, c=DEFAULTS):
 
 
 
-def signals(state, c=DEFAULTS):
+def signals(game, state):
     """The catalog signals (see alignment/reference/games/seaquest/ram.py), lanes top first."""
+    c = game.consts
     top_first = slice(None, None, -1)
     sub = (state.attributes & k.ATTR_SUB) != 0
     copies = sum(((state.pattern >> b) & 1) for b in range(3))
