@@ -188,6 +188,37 @@ def _action_problem(action, n: int) -> str | None:
     return None
 
 
+def typed_key(key, what: str = "key"):
+    """``key`` as a typed PRNG key (``jax.random.key``): a legacy key (``jax.random.PRNGKey``'s
+    uint32 key data, what gymnax, PureJaxRL and CleanRL programs pass) is wrapped here, where it
+    enters, so every state carries one kind of key. A typed key is returned as it is: its programs
+    compile exactly as before. Anything else is a :class:`TypeError` naming the fix."""
+    dtype = getattr(key, "dtype", None)
+    if dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key):
+        return key
+    if dtype == np.uint32:
+        try:
+            return jax.random.wrap_key_data(key)
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"{what} {key!r} is not a PRNG key: pass jax.random.key(seed) (or a legacy "
+                    "jax.random.PRNGKey(seed))")
+
+
+def _typed_keys(state, like):
+    """``state`` with every legacy key in a key field of ``like`` wrapped (see :func:`typed_key`);
+    the same object when there is none."""
+    leaves, treedef = jax.tree_util.tree_flatten(state)
+    specs = jax.tree_util.tree_leaves(like)
+    if treedef != jax.tree_util.tree_structure(like) or not any(
+            jax.dtypes.issubdtype(spec.dtype, jax.dtypes.prng_key)
+            and getattr(leaf, "dtype", None) == np.uint32 for leaf, spec in zip(leaves, specs)):
+        return state
+    return jax.tree_util.tree_unflatten(treedef, [
+        typed_key(leaf) if jax.dtypes.issubdtype(spec.dtype, jax.dtypes.prng_key)
+        and getattr(leaf, "dtype", None) == np.uint32 else leaf for leaf, spec in zip(leaves, specs)])
+
+
 class Game:
     """Base class of every jaxtari game; see the module docstring for what a subclass provides."""
 
@@ -205,8 +236,10 @@ class Game:
         post_step_mods: Sequence[Any] = (),
         mod_names: Sequence[str] = (),
     ):
+        if not isinstance(full_action_space, (bool, np.bool_)):
+            raise ValueError(f"full_action_space={full_action_space!r}: expected True or False")
         self.consts = constants if constants is not None else self.Constants()
-        self.full_action_space = full_action_space
+        self.full_action_space = bool(full_action_space)
         ids = tuple(range(NUM_FULL_ACTIONS)) if full_action_space else tuple(self.minimal_actions)
         self.action_ids: tuple[int, ...] = ids
         self._action_table = np.asarray(ids, np.int32)
@@ -281,6 +314,7 @@ class Game:
         from jax.experimental import checkify
 
         self.check_action(action)
+        state = _typed_keys(state, self._state_shape())
         self.check_state(state)
 
         def run(state, action):
@@ -349,10 +383,11 @@ class Game:
 
     # ---- the transition ----------------------------------------------------------------------
     def reset(self, key: jax.Array):
-        state = self._reset(key)
+        state = self._reset(typed_key(key))
         return self.observation(state), state
 
     def step(self, state, action):
+        state = _typed_keys(state, self._state_shape())  # a legacy key put into a state
         self.check_state(state)
         ale_action = self.to_ale_action(action)
         new_state, reward = self._step(state, ale_action)

@@ -31,13 +31,33 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari import spaces
-from jaxtari.env import Game, pytree_dataclass
+from jaxtari.env import Game, pytree_dataclass, typed_key
 from jaxtari.xla import StatePacker, materialize, random_bits, select_tree
 
 FRAMESKIP = 4  # rule: timing.frameskip-v5
 STICKY_PROB = 0.25  # rule: action.sticky-v5
 MAX_EPISODE_FRAMES = 108_000  # ALE v5 max_num_frames_per_episode
 NOOP_ACTION = 0  # index 0 is NOOP in every ALE action set
+
+
+# The wrapper's checks (the API face of the v5 protocol): counts are carried in int32 by the compiled
+# step, so every bound keeps a sum of them inside it.
+INT32_MAX = 2**31 - 1
+MAX_FRAMESKIP = MAX_EPISODE_FRAMES  # one agent step of a whole capped episode at most
+MAX_NOOP = 1_000  # each no-op start is a state kept in every env's state (ALE's usual: 30)
+
+
+def _whole(name: str, value, low: int, high: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not low <= int(value) <= high:
+        raise ValueError(f"{name} must be a whole number from {low:,} to {high:,}, got {value!r}")
+    return int(value)
+
+
+def _flag(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 class Wrapper:
@@ -97,19 +117,17 @@ class AtariWrapper:
         episodic_life: bool = False,
         autoreset: bool = True,
     ):
-        if frameskip < 1:
-            raise ValueError(f"frameskip must be >= 1, got {frameskip}")
-        if not 0.0 <= sticky_prob <= 1.0:
-            raise ValueError(f"sticky_prob must be within [0, 1], got {sticky_prob}")
-        if noop_max < 0:
-            raise ValueError(f"noop_max must be >= 0, got {noop_max}")
         self._game = game
-        self.frameskip = int(frameskip)
+        self.frameskip = _whole("frameskip", frameskip, 1, MAX_FRAMESKIP)
+        if isinstance(sticky_prob, (bool, np.bool_)) or not isinstance(
+                sticky_prob, (int, float, np.integer, np.floating)) or not 0.0 <= sticky_prob <= 1.0:
+            raise ValueError(f"sticky_prob must be a number within [0, 1], got {sticky_prob!r}")
         self.sticky_prob = float(sticky_prob)
-        self.noop_max = int(noop_max)
-        self.max_episode_frames = int(max_episode_frames)
-        self.episodic_life = bool(episodic_life)
-        self.autoreset = bool(autoreset)
+        self.noop_max = _whole("noop_max", noop_max, 0, MAX_NOOP)
+        self.max_episode_frames = _whole("max_episode_frames", max_episode_frames, 1,
+                                         INT32_MAX - self.frameskip)
+        self.episodic_life = _flag("episodic_life", episodic_life)
+        self.autoreset = _flag("autoreset", autoreset)
 
     @property
     def game(self) -> Game:
@@ -206,7 +224,7 @@ class AtariWrapper:
 
     # -- the protocol -------------------------------------------------------------------------
     def reset(self, key: jax.Array):
-        k_reset, k_draw = jax.random.split(key)
+        k_reset, k_draw = jax.random.split(typed_key(key))
         _, gs0 = self._game.reset(k_reset)
         starts = self._start_states(gs0)
         k_next, _, pick, k_game = self._draw(k_draw)
@@ -440,6 +458,6 @@ def make_env(
         raise ValueError(f"obs must be 'objects' or 'pixels', got {obs!r}")
     if frame_stack > 1:
         env = FrameStack(env, frame_stack)
-    if log:
+    if _flag("log", log):
         env = LogWrapper(env)
     return env
