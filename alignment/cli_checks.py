@@ -18,11 +18,12 @@ from pathlib import Path
 import typer
 
 from alignment import atomic
+from jaxtari.protocol import V5
 
 # Seeds go to numpy and ALE, which take 32-bit unsigned seeds.
 SEED_MAX = 2**32 - 1
-# The ALE v5 episode cap (108,000 frames = 30 minutes at 60 Hz): no episode is longer.
-MAX_EPISODE_FRAMES = 108_000
+# The ALE v5 episode cap: no episode is longer.
+MAX_EPISODE_FRAMES = V5.max_num_frames_per_episode
 MAX_EPISODES = 10_000
 
 

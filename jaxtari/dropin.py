@@ -22,13 +22,11 @@ import jaxtari
 from jaxtari import names
 from jaxtari.env import UnknownGameError
 from jaxtari.mods import InternalMod
-from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB, AtariWrapper
+from jaxtari.protocol import V5
+from jaxtari.render import gray
+from jaxtari.wrappers import INT32_MAX, MAX_FRAMESKIP, AtariWrapper
 
 OBS_TYPES = ("rgb", "grayscale", "objects")
-# ALE's grey level is round(0.299 r + 0.587 g + 0.114 b) (checked against getScreenGrayscale on
-# all four games); in integer thousandths so that XLA computes it exactly.
-GREY_WEIGHTS = (299, 587, 114)
-GREY_SCALE = 1000
 
 
 class DropInError(gymnasium.error.Error, ValueError):
@@ -36,11 +34,8 @@ class DropInError(gymnasium.error.Error, ValueError):
 
 
 # The compiled step counts frames and steps in int32; every count a front-end takes is checked
-# against these bounds first, so a number JAX would wrap or overflow is refused by name.
-INT32_MAX = 2**31 - 1
-# One agent step of more frames than a whole capped v5 episode is no protocol (and a scan of 2**31
-# frames per step would never finish).
-MAX_FRAMESKIP = MAX_EPISODE_FRAMES
+# against the wrapper's bounds (INT32_MAX, MAX_FRAMESKIP) first, so a number JAX would wrap or
+# overflow is refused by name.
 MAX_MODE = 255  # ALE's modes and difficulties are one byte
 # ALE's max_num_frames_per_episode=None (or 0) means no cap; the wrapper counts frames in int32, and
 # a count at this "cap" plus any frameskip still fits (it is ~414 days of play at 60 Hz).
@@ -111,7 +106,7 @@ def game_from_id(task_id: str) -> str:
                           "JAX); use the game's id without -ram and obs_type='objects'")
     if variant.endswith(_DETERMINISTIC_VARIANT):
         raise DropInError(f"{task_id!r}: ALE's Deterministic ids are not registered; use the game's "
-                          "-v5 id with frameskip=4 and repeat_action_probability=0.0")
+                          f"-v5 id with frameskip={V5.frameskip} and repeat_action_probability=0.0")
     raise DropInError(f"{task_id!r}: not an id jaxtari registers; ids: {', '.join(_ids())}")
 
 
@@ -126,12 +121,12 @@ class Settings:
 
     game: str
     obs_type: str = "rgb"
-    frameskip: int = FRAMESKIP
-    repeat_action_probability: float = STICKY_PROB
-    full_action_space: bool = False
+    frameskip: int = V5.frameskip
+    repeat_action_probability: float = V5.repeat_action_probability
+    full_action_space: bool = V5.full_action_space
     mode: int | None = None
     difficulty: int | None = None
-    max_num_frames_per_episode: int | None = MAX_EPISODE_FRAMES
+    max_num_frames_per_episode: int | None = V5.max_num_frames_per_episode
 
     @staticmethod
     def make(game: str, **kwargs) -> "Settings":
@@ -144,18 +139,19 @@ class Settings:
                 "(positions, sizes, attributes), or 'rgb' / 'grayscale' for the screen")
         if obs_type not in OBS_TYPES:
             raise DropInError(f"obs_type={obs_type!r}: expected one of {', '.join(OBS_TYPES)}")
-        frameskip = kwargs.get("frameskip", FRAMESKIP)
+        frameskip = kwargs.get("frameskip", V5.frameskip)
         if isinstance(frameskip, tuple):
             raise DropInError(
                 f"frameskip={frameskip!r}: stochastic frameskip (ALE's -v0/-v4 ids) is not supported; "
-                "give a whole number of frames (4 as in -v5, 1 as in NoFrameskip-v4)")
+                f"give a whole number of frames ({V5.frameskip} as in -v5, 1 as in NoFrameskip-v4)")
         frameskip = whole_number("frameskip", frameskip, 1, MAX_FRAMESKIP,
-                                 hint="frames per step: 4 as in -v5, 1 as in NoFrameskip-v4")
-        prob = kwargs.get("repeat_action_probability", STICKY_PROB)
+                                 hint=f"frames per step: {V5.frameskip} as in -v5, 1 as in "
+                                      "NoFrameskip-v4")
+        prob = kwargs.get("repeat_action_probability", V5.repeat_action_probability)
         if isinstance(prob, (bool, np.bool_)) or not isinstance(prob, (int, float, np.floating, np.integer)) \
                 or not 0.0 <= float(prob) <= 1.0:
             raise DropInError(f"repeat_action_probability={prob!r}: expected a number in [0, 1]")
-        cap = kwargs.get("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
+        cap = kwargs.get("max_num_frames_per_episode", V5.max_num_frames_per_episode)
         if cap is not None:
             cap = whole_number("max_num_frames_per_episode", cap, 0, INT32_MAX - frameskip,
                                hint="0 or None: no cap; the frame count is carried in int32")
@@ -164,7 +160,8 @@ class Settings:
         return Settings(
             game=game, obs_type=obs_type, frameskip=frameskip,
             repeat_action_probability=float(prob),
-            full_action_space=flag("full_action_space", kwargs.get("full_action_space", False)),
+            full_action_space=flag("full_action_space",
+                                   kwargs.get("full_action_space", V5.full_action_space)),
             mode=mode, difficulty=difficulty,
             max_num_frames_per_episode=None if not cap else cap,
         )
@@ -191,17 +188,6 @@ def build_game(game: str, *, mode=None, difficulty=None, full_action_space=False
     except ValueError as exc:
         raise DropInError(str(exc)) from None
     return built
-
-
-def grey(rgb: jax.Array) -> jax.Array:
-    """ALE's getScreenGrayscale() of an RGB screen, in integers (exact)."""
-    w = jnp.asarray(GREY_WEIGHTS, jnp.int32)
-    total = (rgb.astype(jnp.int32) * w).sum(-1)
-    q, r = total // GREY_SCALE, total % GREY_SCALE
-    # round half to even, as numpy's round does
-    half = GREY_SCALE // 2
-    up = (r > half) | ((r == half) & (q % 2 == 1))
-    return (q + up).astype(jnp.uint8)
 
 
 # ALE's reset_game restarts the console (StellaEnvironment::reset calls System::reset), and
@@ -256,7 +242,7 @@ class Core:
                                full_action_space=settings.full_action_space)
         cap = settings.max_num_frames_per_episode
         self.atari = AtariWrapper(self.game, frameskip=settings.frameskip,
-                                  sticky_prob=settings.repeat_action_probability, noop_max=0,
+                                  sticky_prob=settings.repeat_action_probability, noop_max=V5.noop_max,
                                   max_episode_frames=NO_CAP if cap is None else cap, autoreset=False)
         like = jax.eval_shape(lambda k: self.observe(self.atari.reset(k)[1]), jax.random.key(0))
         if settings.obs_type == "objects":
@@ -270,7 +256,7 @@ class Core:
         if self.settings.obs_type == "objects":
             return self.game.observation(gs)
         screen = self.game.render(gs)
-        return screen if self.settings.obs_type == "rgb" else grey(screen)
+        return screen if self.settings.obs_type == "rgb" else gray(screen)
 
     def reset(self, chain, timer=FIRST_RESET_TIMER):
         """(chain, state, obs) of a new episode, started as ALE's reset_game starts it when the

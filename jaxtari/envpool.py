@@ -69,6 +69,7 @@ import jaxtari
 from jaxtari import dropin
 from jaxtari.dropin import DropInError
 from jaxtari.env import pytree_dataclass
+from jaxtari.protocol import V5
 from jaxtari.wrappers import AtariWrapper, AtariState, NOOP_ACTION, stack_push, stack_start
 from jaxtari.xla import select_tree
 
@@ -169,12 +170,12 @@ class Options:
     batch_size: int | None = None
     num_threads: int | None = None  # accepted; all envs step in one compiled call
     seed: int | tuple[int, ...] = 42
-    max_episode_steps: int = 27_000
+    max_episode_steps: int = V5.max_agent_steps  # EnvPool's defaults: v5's cap and frameskip
     img_height: int = FRAME_SIZE
     img_width: int = FRAME_SIZE
     stack_num: int = 4
     gray_scale: bool = True
-    frame_skip: int = 4
+    frame_skip: int = V5.frameskip
     noop_max: int = 30
     episodic_life: bool = False
     zero_discount_on_life_loss: bool = False

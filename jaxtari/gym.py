@@ -30,6 +30,8 @@ import numpy as np
 
 from jaxtari import dropin
 from jaxtari.dropin import DropInError, Settings
+from jaxtari.protocol import V5
+from jaxtari.render import gray
 
 NAMESPACE = "jaxtari"
 RENDER_FPS = 30  # what ale-py declares for its v5 envs
@@ -69,7 +71,7 @@ class AleLike:
         return _into(screen_data, self._env._screen())
 
     def getScreenGrayscale(self, screen_data: np.ndarray | None = None) -> np.ndarray:  # noqa: N802
-        return _into(screen_data, np.asarray(dropin.grey(self._env._screen())))
+        return _into(screen_data, np.asarray(gray(self._env._screen())))
 
 
 def _into(buffer: np.ndarray | None, screen: np.ndarray) -> np.ndarray:
@@ -464,9 +466,9 @@ def register() -> None:
         for env_id, extra in variants.items():
             if env_id in gymnasium.registry:
                 continue
-            kwargs = {"game": game, "repeat_action_probability": dropin.STICKY_PROB,
-                      "full_action_space": False, "frameskip": dropin.FRAMESKIP,
-                      "max_num_frames_per_episode": dropin.MAX_EPISODE_FRAMES, **extra}
+            kwargs = {"game": game, "repeat_action_probability": V5.repeat_action_probability,
+                      "full_action_space": V5.full_action_space, "frameskip": V5.frameskip,
+                      "max_num_frames_per_episode": V5.max_num_frames_per_episode, **extra}
             gymnasium.register(id=env_id, entry_point=ENTRY_POINT,
                                vector_entry_point="jaxtari.vector:JaxtariVectorEnv", kwargs=kwargs)
     # ALE's other games (when ale-py is installed): the same ids, made into an error that names

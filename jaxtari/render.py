@@ -6,8 +6,8 @@ pixel (nearest-neighbour sampling, the same pixels ``cv2.resize(..., INTER_NEARE
 Every draw call takes positions in ALE screen pixels, so one drawing routine produces both
 resolutions without ever building (and shrinking) a 210x160 frame for the small one.
 
-Grey levels use ALE's own conversion: ``round(0.299 R + 0.587 G + 0.114 B)`` (checked against
-``ALEInterface.getScreenGrayscale`` on Pong frames: exact on every pixel).
+Grey levels use ALE's own conversion, :func:`gray`, the one grey function of jaxtari (the sprite
+sheets, the 84x84 rasters and the drop-in's ``grayscale`` screens all go through it).
 """
 
 from __future__ import annotations
@@ -120,10 +120,23 @@ def draw_bands(raster: Raster, bands) -> jax.Array:
     return jnp.concatenate(parts, axis=0)
 
 
-def gray(rgb) -> np.ndarray:
-    """ALE's grey level of RGB colours (any leading shape, last axis 3), as uint8."""
-    rgb = np.asarray(rgb, np.float64)
-    return np.round(rgb @ np.array([0.299, 0.587, 0.114])).astype(np.uint8)
+# ALE's grey level is round(0.299 R + 0.587 G + 0.114 B), half to even (checked against
+# getScreenGrayscale on every colour the games' screens show: tests/test_palette.py), computed in
+# integer thousandths so that numpy and XLA give it exactly, with no float rounding between them.
+GREY_WEIGHTS = (299, 587, 114)
+GREY_SCALE = 1000
+
+
+def gray(rgb):
+    """ALE's grey level of RGB colours (any leading shape, last axis 3), as uint8: a numpy array
+    for numpy (or list) input, a JAX array for a JAX array or a traced value."""
+    if not isinstance(rgb, jax.Array):
+        rgb = np.asarray(rgb)
+    total = (rgb.astype(np.int32) * np.asarray(GREY_WEIGHTS, np.int32)).sum(-1)
+    whole, part = total // GREY_SCALE, total % GREY_SCALE
+    half = GREY_SCALE // 2
+    up = (part > half) | ((part == half) & (whole % 2 == 1))
+    return (whole + up).astype(np.uint8)
 
 
 def colour_for(raster: Raster, colour) -> jax.Array:
@@ -131,8 +144,7 @@ def colour_for(raster: Raster, colour) -> jax.Array:
     c = jnp.asarray(colour)
     if raster.channels == 3:
         return c.astype(jnp.uint8)
-    w = jnp.array([0.299, 0.587, 0.114])
-    return jnp.round(c.astype(jnp.float32) @ w.astype(jnp.float32)).astype(jnp.uint8)
+    return gray(c)
 
 
 def _spans(raster: Raster, x, y, w, h, active):

@@ -8,7 +8,7 @@ Compose them in the order a user expects::
     game = jaxtari.make("pong")
     env = LogWrapper(FrameStack(PixelObservation(AtariWrapper(game)), 4))
 
-- :class:`AtariWrapper`: ALE v5 semantics — frameskip 4 (rewards summed over the skipped frames),
+- :class:`AtariWrapper`: ALE v5 semantics (its numbers: :data:`jaxtari.protocol.V5`) — frameskip 4 (rewards summed over the skipped frames),
   sticky actions (each frame, with probability 0.25 the previous frame's action is repeated, as in
   ALE's ``repeat_action_probability``), optional no-op starts (0..``noop_max`` agent steps of NOOP),
   the 108,000-frame episode cap (truncation), optional episodic life, and auto-reset.
@@ -32,18 +32,16 @@ import numpy as np
 
 from jaxtari import spaces
 from jaxtari.env import Game, pytree_dataclass, typed_key
+from jaxtari.protocol import V5
 from jaxtari.xla import StatePacker, materialize, random_bits, select_tree
 
-FRAMESKIP = 4  # rule: timing.frameskip-v5
-STICKY_PROB = 0.25  # rule: action.sticky-v5
-MAX_EPISODE_FRAMES = 108_000  # ALE v5 max_num_frames_per_episode
 NOOP_ACTION = 0  # index 0 is NOOP in every ALE action set
 
 
 # The wrapper's checks (the API face of the v5 protocol): counts are carried in int32 by the compiled
 # step, so every bound keeps a sum of them inside it.
 INT32_MAX = 2**31 - 1
-MAX_FRAMESKIP = MAX_EPISODE_FRAMES  # one agent step of a whole capped episode at most
+MAX_FRAMESKIP = V5.max_num_frames_per_episode  # one agent step of a whole capped episode at most
 MAX_NOOP = 1_000  # each no-op start is a state kept in every env's state (ALE's usual: 30)
 
 
@@ -110,10 +108,10 @@ class AtariWrapper:
         self,
         game: Game,
         *,
-        frameskip: int = FRAMESKIP,
-        sticky_prob: float = STICKY_PROB,
-        noop_max: int = 0,
-        max_episode_frames: int = MAX_EPISODE_FRAMES,
+        frameskip: int = V5.frameskip,
+        sticky_prob: float = V5.repeat_action_probability,
+        noop_max: int = V5.noop_max,
+        max_episode_frames: int = V5.max_num_frames_per_episode,
         episodic_life: bool = False,
         autoreset: bool = True,
     ):
@@ -432,7 +430,7 @@ def make_env(
     obs: str = "objects",
     frame_stack: int = 1,
     mods=(),
-    full_action_space: bool = False,
+    full_action_space: bool = V5.full_action_space,
     log: bool = True,
     **atari_kwargs,
 ):

@@ -106,8 +106,8 @@ def test_a_missing_hash_fails(repo):
 def test_the_code_hash_covers_everything_the_game_depends_on_and_no_other_game():
     root = catalog._repo_root()
     files = {f.relative_to(root).as_posix() for f in catalog.behaviour_files("pong")}
-    assert {"jaxtari/wrappers.py", "jaxtari/render.py", "jaxtari/xla.py", "specs/pong.yaml",
-            "faults/pong.py"} <= files
+    assert {"jaxtari/protocol.py", "jaxtari/wrappers.py", "jaxtari/render.py", "jaxtari/xla.py",
+            "specs/pong.yaml", "faults/pong.py"} <= files
     assert any(f.startswith("alignment/reference/games/pong") for f in files)
     assert any(f.startswith("jaxtari/games/pong") for f in files)
     assert not any("frostbite" in f or "freeway" in f or "breakout" in f for f in files)
@@ -134,16 +134,16 @@ def _copy_tree(tmp_path) -> Path:
     return copy
 
 
-def test_a_wrapper_change_makes_the_audit_stale(repo, tmp_path, monkeypatch):
+def test_a_protocol_change_makes_the_audit_stale(repo, tmp_path, monkeypatch):
     copy = _copy_tree(tmp_path)
     monkeypatch.setattr(catalog, "_games_dir", lambda: copy / "jaxtari" / "games")
     before = catalog.code_hash("pong")
     _audit(repo, "pong", code_hash=before)
     assert _evaluate(repo, code_hash=catalog.code_hash).passed
-    wrappers = copy / "jaxtari" / "wrappers.py"
-    text = wrappers.read_text()
-    assert "FRAMESKIP = 4" in text
-    wrappers.write_text(text.replace("FRAMESKIP = 4", "FRAMESKIP = 3"))
+    protocol = copy / "jaxtari" / "protocol.py"
+    text = protocol.read_text()
+    assert "frameskip=4," in text
+    protocol.write_text(text.replace("frameskip=4,", "frameskip=3,"))
     after = catalog.code_hash("pong")
     assert after != before
     assert (f"audits/pong.json was made for code {before[:12]}, the game's code is now "

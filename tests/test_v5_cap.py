@@ -17,7 +17,8 @@ import pytest
 
 import ale_py
 import jaxtari
-from jaxtari.wrappers import MAX_EPISODE_FRAMES, AtariWrapper
+from jaxtari.protocol import V5
+from jaxtari.wrappers import AtariWrapper
 
 gymnasium.register_envs(ale_py)
 NOOP = 0
@@ -70,11 +71,11 @@ def test_a_small_cap_truncates_on_the_same_step_and_frame_as_gymnasium(cap, step
 def test_the_default_cap_is_gymnasiums_v5_default():
     env = gymnasium.make("ALE/Breakout-v5")
     try:
-        assert env.spec.kwargs["max_num_frames_per_episode"] == MAX_EPISODE_FRAMES == 108_000
-        assert env.unwrapped.ale.getInt("max_num_frames_per_episode") == MAX_EPISODE_FRAMES
+        assert env.spec.kwargs["max_num_frames_per_episode"] == V5.max_num_frames_per_episode == 108_000
+        assert env.unwrapped.ale.getInt("max_num_frames_per_episode") == V5.max_num_frames_per_episode
     finally:
         env.close()
-    assert AtariWrapper(jaxtari.make("breakout")).max_episode_frames == MAX_EPISODE_FRAMES
+    assert AtariWrapper(jaxtari.make("breakout")).max_episode_frames == V5.max_num_frames_per_episode
 
 
 def test_the_default_cap_truncates_at_27000_agent_steps_on_both():

@@ -19,6 +19,7 @@ from alignment.backends import BackendError
 from alignment.catalog import UnknownCatalogGame
 from alignment.reference.ale import AleError
 from alignment.reference.policy import POLICIES, PolicyError
+from jaxtari.protocol import V5
 
 DEFAULT_OUT = Path(artefacts.AUDIT.folder)
 DEFAULT_FAULTS_DIR = Path(artefacts.FAULTS.folder)
@@ -115,10 +116,12 @@ def _register_probes_and_compare(app) -> None:
         max_frames: int = cli_checks.frames_option(10_000, "emulator frames per episode at most"),
         out: Path = typer.Option(Path(artefacts.COMPARE.folder),
                                  help="folder for <game>-compare.json/.md"),
-        frameskip: int = typer.Option(4, min=1, max=cli_checks.MAX_EPISODE_FRAMES,
-                                      help="frames per agent step (ALE v5: 4), at most --max-frames"),
-        sticky: float = typer.Option(0.25, min=0.0, max=1.0,
-                                     help="sticky-action probability of the v5 episodes (ALE v5: 0.25)"),
+        frameskip: int = typer.Option(V5.frameskip, min=1, max=cli_checks.MAX_EPISODE_FRAMES,
+                                      help=f"frames per agent step (ALE v5: {V5.frameskip}), at most "
+                                           "--max-frames"),
+        sticky: float = typer.Option(V5.repeat_action_probability, min=0.0, max=1.0,
+                                     help="sticky-action probability of the v5 episodes (ALE v5: "
+                                          f"{V5.repeat_action_probability})"),
         mods: list[str] = typer.Option([], "--mods",
                                        help="play the modified game (comma separated or repeated); "
                                             "on ALE too when every mod has an ALE counterpart"),

@@ -33,6 +33,7 @@ from alignment.backends import REWARD, Backend, BackendError, JaxBackend, make_b
 from alignment.catalog import GameEntry, entry as catalog_entry
 from alignment.provenance import EMULATOR_STACK, versions
 from alignment.reference.policy import episode_actions
+from jaxtari.protocol import V5
 
 SCHEMA = artefacts.COMPARE.schema
 
@@ -103,8 +104,8 @@ def run_compare(
     seed: int = 0,
     policy_file: Optional[str] = None,
     max_frames: int = 10_000,
-    frameskip: int = 4,
-    sticky: float = 0.25,
+    frameskip: int = V5.frameskip,
+    sticky: float = V5.repeat_action_probability,
     advance: Optional[Callable[[str, int], None]] = None,
     mods: Sequence[str] = (),
 ) -> dict:

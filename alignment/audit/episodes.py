@@ -20,6 +20,7 @@ from alignment.backends import JaxBackend
 from alignment.catalog import GameEntry
 from alignment.plain import scalar
 from alignment.reference.ale import AleGame
+from jaxtari.protocol import V5
 
 
 @dataclasses.dataclass
@@ -116,7 +117,7 @@ def _v5_fn(backend: JaxBackend, frameskip: int, sticky: float, max_frames: int):
     if key in _V5:
         return _V5[key]
     game, entry = backend.jax_game, backend.entry
-    env = AtariWrapper(game, frameskip=frameskip, sticky_prob=sticky, noop_max=0,
+    env = AtariWrapper(game, frameskip=frameskip, sticky_prob=sticky, noop_max=V5.noop_max,
                        max_episode_frames=max_frames, autoreset=False)
     has_level = "level" in entry.signals
     level_of = entry.signals["level"].jax if has_level else None

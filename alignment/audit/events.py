@@ -22,11 +22,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from jaxtari.protocol import V5
+
 # (policy, episodes) per audit: a random player and the catalog's scripted one, long enough to lose
 # lives and (in Frostbite) finish a level now and then.
 ROLLOUTS = (("random", 2), ("scripted", 1))
 MAX_FRAMES = 8000
-FRAMESKIP = 4
+FRAMESKIP = V5.frameskip  # the v5 step, with sticky actions off: matched rollouts
 
 
 # What an unjustified kind of event costs a user of the JAX game, where that is known.

@@ -2,8 +2,8 @@
 
 The game's own files and their hash are :func:`alignment.catalog.game_source_files` and
 :func:`alignment.catalog.code_hash` (what every artefact records); the audit adds the code every game runs through
-(:func:`shared_source_files`: the v5 protocol lives in the wrappers), traced with each game (and, like
-all of jaxtari, part of its code hash).
+(:func:`shared_source_files`: the v5 protocol's numbers in ``jaxtari/protocol.py``, the wrappers that
+apply them), traced with each game (and, like all of jaxtari, part of its code hash).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ REPO_ROOT = JAXTARI_DIR.parent
 
 def shared_source_files() -> list[Path]:
     """Code every game runs through, traced with each game."""
-    return [JAXTARI_DIR / "wrappers.py"]
+    return [JAXTARI_DIR / "protocol.py", JAXTARI_DIR / "wrappers.py"]
 
 
 def display_path(path: Path) -> str:

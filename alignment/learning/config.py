@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from jaxtari.wrappers import STICKY_PROB
+from jaxtari.protocol import V5
 
 OBS_MODES = ("objects", "pixels")
 FRAME_STACK = 4  # pixels: the Nature CNN's 84x84x4 input
@@ -40,7 +40,7 @@ class PPOConfig:
     adam_eps: float = 1e-5
     clip_rewards: bool = True  # the sign of the reward for training; returns are logged unclipped
     episodic_life: bool = True  # a lost life ends the training episode (not the logged one)
-    sticky_prob: float = STICKY_PROB  # ALE v5
+    sticky_prob: float = V5.repeat_action_probability  # ALE v5
     mlp_sizes: tuple = (461, 512)  # object-centric torso (JAXtari paper / upstream scripts)
     updates_per_eval: int = 16  # one evaluation point (and checkpoint) every this many updates
 

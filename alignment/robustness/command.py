@@ -12,6 +12,7 @@ import typer
 
 from alignment import artefacts
 from alignment.learning.config import BUDGETS
+from jaxtari.protocol import V5
 
 
 def robustness(
@@ -31,8 +32,9 @@ def robustness(
                                help=f"training budget when --agents is not given: "
                                     f"{'|'.join(BUDGETS)} or agent steps per seed"),
     backends: str = typer.Option("jax,ale", "--backends", help="comma separated: jax,ale"),
-    max_steps: int = typer.Option(27_000, "--max-steps",
-                                  help="agent steps per episode at most (27,000: the v5 cap)"),
+    max_steps: int = typer.Option(V5.max_agent_steps, "--max-steps",
+                                  help=f"agent steps per episode at most ({V5.max_agent_steps:,}: "
+                                       "the v5 cap)"),
     train_dir: Path = Path(artefacts.STRESS.folder),
     out: Path = typer.Option(Path(artefacts.ROBUSTNESS.folder), "--out", help="report folder"),
     seed: int = typer.Option(0, "--seed", min=0, max=2**32 - 1, help="evaluation seed"),

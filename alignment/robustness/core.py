@@ -23,6 +23,7 @@ from alignment.robustness import agents as ag
 from alignment.robustness import evaluate as ev
 from alignment.robustness import pc as pcm
 from alignment.robustness.schema import ORIGINAL
+from jaxtari.protocol import V5
 
 SCHEMA = artefacts.ROBUSTNESS.schema
 SIDES = ("jax", "ale")
@@ -113,7 +114,7 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
                 f"{', '.join(supported_games())}); use --backends jax")
     for what, v, low, high in (("--seeds", seeds, 1, MAX_SEEDS),
                                ("--episodes", episodes, 1, MAX_EPISODES),
-                               ("--max-steps", max_steps, 1, ev.MAX_STEPS)):
+                               ("--max-steps", max_steps, 1, V5.max_agent_steps)):
         if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
             raise RobustnessInputError(f"{what} must be a whole number from {low} to {high:,}, "
                                        f"got {v!r}" + (" (the v5 episode cap: no episode has more "
@@ -175,7 +176,7 @@ def check_not_busy(game: str, budget, train_dir: Path) -> None:
 def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: Path | None = None,
                    budget: str | int = "cpu", seeds: int = 5, episodes: int = 10,
                    random_episodes: int | None = None, backends: Sequence[str] = SIDES,
-                   max_steps: int = ev.MAX_STEPS, train_dir: Path = Path(artefacts.STRESS.folder),
+                   max_steps: int = V5.max_agent_steps, train_dir: Path = Path(artefacts.STRESS.folder),
                    seed: int = 0,
                    command: str = "", on_progress: Callable | None = None) -> RobustnessResult:
     """Evaluate agents trained on ``game`` (``agents_dir``: a stress checkpoint folder; None:

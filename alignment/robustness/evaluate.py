@@ -26,10 +26,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
+from jaxtari.protocol import V5
 
-STICKY = STICKY_PROB  # the v5 protocol's numbers have one home: jaxtari.wrappers
-MAX_STEPS = MAX_EPISODE_FRAMES // FRAMESKIP  # agent steps in a capped episode
 
 
 @dataclasses.dataclass
@@ -47,12 +45,13 @@ def _variant_env(game: str, mods: Sequence[str], obs: str = "objects"):
     from jaxtari.wrappers import make_env
 
     return make_env(game, obs=obs, frame_stack=FRAME_STACK if obs == "pixels" else 1,
-                    mods=tuple(mods), sticky_prob=STICKY, episodic_life=False, log=False)
+                    mods=tuple(mods), sticky_prob=V5.repeat_action_probability, episodic_life=False,
+                    log=False)
 
 
 def jax_returns(game: str, variants: dict[str, tuple[str, ...]], apply_fn: Callable | None,
                 params, *, agents: int, episodes: int, seed: int = 0,
-                max_steps: int = MAX_STEPS, obs: str = "objects") -> Returns:
+                max_steps: int = V5.max_agent_steps, obs: str = "objects") -> Returns:
     """Returns of ``agents`` stacked parameter sets (``apply_fn is None``: a uniform random
     policy, one "agent") over ``episodes`` episodes on each variant ``{name: mods}``; all in
     one jitted call. Episode e of every agent starts from the same key on every variant.
@@ -121,9 +120,9 @@ class _AleEpisodes:
         for i in range(n):
             ale = ale_py.ALEInterface()
             ale.setInt("random_seed", (seed * 10_007 + i) % (2 ** 31))
-            ale.setFloat("repeat_action_probability", STICKY)
+            ale.setFloat("repeat_action_probability", V5.repeat_action_probability)
             ale.setInt("frame_skip", 1)
-            ale.setInt("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
+            ale.setInt("max_num_frames_per_episode", V5.max_num_frames_per_episode)
             ale.loadROM(roms.get_rom_path(cat.rom))
             ale.reset_game()
             self._write(ale, "reset")
@@ -151,7 +150,7 @@ class _AleEpisodes:
             if not live[i]:
                 continue
             a = self.actions[int(actions[i])]
-            for _ in range(FRAMESKIP):
+            for _ in range(V5.frameskip):
                 reward[i] += ale.act(a)
                 self._write(ale, "frame")
                 if ale.game_over():
@@ -163,7 +162,7 @@ class _AleEpisodes:
 
 
 def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None, params, *,
-                agents: int, episodes: int, seed: int = 0, max_steps: int = MAX_STEPS,
+                agents: int, episodes: int, seed: int = 0, max_steps: int = V5.max_agent_steps,
                 obs: str = "objects") -> Returns:
     """As :func:`jax_returns`, on the real emulator; ``variants`` maps a name to the RAM writes
     of its mods (an empty tuple: the original game). Pixel agents see the screen through

@@ -11,6 +11,7 @@ from pathlib import Path
 from alignment import atomic
 from alignment.plain import strict_json
 from alignment.robustness.core import ORIGINAL, SCHEMA, RobustnessResult
+from jaxtari.protocol import V5
 
 COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
 
@@ -60,7 +61,7 @@ def to_markdown(data: dict) -> str:
         f"{a['steps_per_seed']:,} agent steps per seed; {'trained by this run' if a['trained_here'] else 'read from'} "
         f"`{a['source']}`), evaluated zero-shot on each mod: {data['episodes']} episodes per agent "
         f"and variant, {data['random_episodes']} random-policy episodes per variant, ALE v5 protocol "
-        f"(frameskip 4, sticky actions 0.25), at most {data['max_steps']:,} agent steps per episode.",
+        f"(frameskip {V5.frameskip}, sticky actions {V5.repeat_action_probability}), at most {data['max_steps']:,} agent steps per episode.",
         "",
         "PC = ((S_mod - R_mod) - (S_org - R_org)) / |S_org - R_org| per seed (S: agent, R: random; "
         "0 keeps the advantage over random, -1 loses it). IQM over seeds with 95% stratified-bootstrap "

@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from jaxtari.env import action_position as position
+from jaxtari.protocol import V5
 
 from alignment.actions import ACTION_NAMES as ALE_ACTION_NAMES
 from alignment.docs.document import Document, sha256_text
@@ -205,9 +206,9 @@ class ProbeStep(_Model):
 
     action: Optional[str] = Field(default=None,
                                   description="ALE action name, e.g. 'NOOP', 'DOWN', 'UPFIRE'")
-    frames: Optional[int] = Field(default=None, ge=1, le=108_000,
+    frames: Optional[int] = Field(default=None, ge=1, le=V5.max_num_frames_per_episode,
                                   description="emulator frames (probes of the frame protocol)")
-    agent_steps: Optional[int] = Field(default=None, ge=1, le=27_000,
+    agent_steps: Optional[int] = Field(default=None, ge=1, le=V5.max_agent_steps,
                                        description="agent steps (probes with protocol: v5)")
     poke: Optional[dict[str, int]] = Field(
         default=None, description="a RAM-written start: {quantity: value} of the game's registry "

@@ -25,7 +25,7 @@ from alignment.learning.ppo import (Runner, Transition, init_train_state, make_p
                                     training_reward)
 from alignment.reference.features import FeatureDecoder
 from alignment.signals import apply_ram_writes, merge_ram_writes
-from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
+from jaxtari.protocol import V5
 
 
 def ram_writes(canon: str, mods: Sequence[str]) -> tuple:
@@ -37,7 +37,7 @@ def ram_writes(canon: str, mods: Sequence[str]) -> tuple:
     return merge_ram_writes(canon, {n: entry.ale_mods[n] for n in mods})
 
 
-def _ale_interface(rom: str, seed: int, sticky: float, frame_skip: int = FRAMESKIP):
+def _ale_interface(rom: str, seed: int, sticky: float, frame_skip: int = V5.frameskip):
     import ale_py
     from ale_py import roms
 
@@ -46,7 +46,7 @@ def _ale_interface(rom: str, seed: int, sticky: float, frame_skip: int = FRAMESK
     ale.setInt("random_seed", int(seed) % (2 ** 31))
     ale.setFloat("repeat_action_probability", float(sticky))
     ale.setInt("frame_skip", frame_skip)
-    ale.setInt("max_num_frames_per_episode", MAX_EPISODE_FRAMES)
+    ale.setInt("max_num_frames_per_episode", V5.max_num_frames_per_episode)
     ale.loadROM(roms.get_rom_path(rom))
     return ale
 
@@ -59,7 +59,8 @@ class AleVecEnv:
     whose unclipped return is in ``returns``.
     """
 
-    def __init__(self, game: str, num_envs: int, seed: int, *, sticky: float = STICKY_PROB,
+    def __init__(self, game: str, num_envs: int, seed: int, *,
+                 sticky: float = V5.repeat_action_probability,
                  episodic_life: bool = True, decoder: FeatureDecoder | None = None,
                  writes: tuple = ()):
         from alignment.catalog import entry
@@ -70,7 +71,7 @@ class AleVecEnv:
         # a modified game's RAM writes land after every frame: ALE steps one frame per act then
         # (its sticky draw is per frame either way)
         self.writes = tuple(writes)
-        skip = 1 if self.writes else FRAMESKIP
+        skip = 1 if self.writes else V5.frameskip
         self.envs = [_ale_interface(cat.rom, seed * 1000 + i, sticky, skip)
                      for i in range(num_envs)]
         self.actions = self.envs[0].getMinimalActionSet()
@@ -96,7 +97,7 @@ class AleVecEnv:
         if not self.writes:
             return ale.act(action)
         reward = 0.0
-        for _ in range(FRAMESKIP):
+        for _ in range(V5.frameskip):
             reward += ale.act(action)
             apply_ram_writes(self.writes, "frame", ale.getRAM(), ale.setRAM)
             if ale.game_over():

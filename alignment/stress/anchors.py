@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from jaxtari.protocol import V5
+
 ANCHORS = Path(__file__).resolve().parents[2] / "stress" / "anchors" / "cleanrl-10m.json"
 
 # EnvPool's Atari defaults (its API documentation, sail-sg/envpool docs/api/atari.rst): settings
@@ -25,7 +27,8 @@ ANCHOR_SDS = 2.0
 CLEANRL_PROTOCOL = ("EnvPool Atari v5 as CleanRL makes it: frameskip 4 with the last two frames "
                     "max-pooled, 84x84 by INTER_AREA resize, sticky actions off (EnvPool's "
                     "default), fire reset, no-op starts up to 30, episodic life and reward clipping "
-                    "in training; ours: sticky 0.25 in training and evaluation (ALE v5), no "
+                    f"in training; ours: sticky {V5.repeat_action_probability} in training and "
+                    "evaluation (ALE v5), no "
                     "max-pool, nearest-neighbour 84x84, no no-op starts, the same PPO "
                     "hyperparameters")
 # The published agents all see pixels: an object-centric agent measured against them is compared

@@ -12,7 +12,7 @@ from alignment import artefacts
 from alignment.learning.config import BUDGETS, OBS_MODES, LearnerInputError
 from alignment.stress.anchors import ANCHOR_EPISODES
 from alignment.stress.config import StressInputError
-from jaxtari.wrappers import MAX_EPISODE_FRAMES
+from jaxtari.protocol import V5
 
 
 def _progress_bar(total_per_backend: dict[str, int]):
@@ -196,8 +196,8 @@ def transfer(
                                help="comma separated training seeds of the file to play "
                                     "(default: all)"),
     out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
-    max_frames: int = typer.Option(MAX_EPISODE_FRAMES, "--max-frames", min=4,
-                                   max=MAX_EPISODE_FRAMES,
+    max_frames: int = typer.Option(V5.max_num_frames_per_episode, "--max-frames", min=4,
+                                   max=V5.max_num_frames_per_episode,
                                    help="emulator frames per game (ALE v5: 108,000)"),
     anchor_episodes: int = typer.Option(ANCHOR_EPISODES, "--anchor-episodes", min=0, max=100_000,
                                         help="whole games per agent on ALE under the published "

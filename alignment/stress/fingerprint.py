@@ -19,13 +19,12 @@ import sys
 
 import numpy as np
 
-from jaxtari.wrappers import STICKY_PROB
+from jaxtari.protocol import V5
 
 STEPS = 4096  # agent steps per env: two whole Freeway games, several Pong points, Breakout lives
 ENVS = 4
 SEED = 0
 # The learner's wrappers (alignment.learning.config.PPOConfig's defaults for sticky and episodic life)
-STICKY = STICKY_PROB
 EPISODIC_LIFE = True
 
 
@@ -36,7 +35,8 @@ def fingerprint(game: str, obs: str = "objects", *, steps: int = STEPS, envs: in
     import jax.numpy as jnp
     from jaxtari.wrappers import make_env
 
-    env = make_env(game, obs=obs, sticky_prob=STICKY, episodic_life=EPISODIC_LIFE)
+    env = make_env(game, obs=obs, sticky_prob=V5.repeat_action_probability,
+                   episodic_life=EPISODIC_LIFE)
     n = env.num_actions
     k_reset, k_act = jax.random.split(jax.random.PRNGKey(seed))
     actions = jax.random.randint(k_act, (steps, envs), 0, n)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from alignment.learning.config import FRAME_STACK
-from jaxtari.wrappers import STICKY_PROB
+from jaxtari.protocol import V5
 
 
 def _vector_env(game: str, num_envs: int, *, frameskip: int, stack: int, sticky: float,
@@ -63,9 +63,10 @@ class AlePixelVecEnv:
     """``num_envs`` ALE games as 84x84x4 grey stacks (frame stack first, as the JAX wrappers),
     with the interface of :class:`alignment.stress.ale_rollout.AleVecEnv`."""
 
-    def __init__(self, game: str, num_envs: int, seed: int, *, sticky: float = STICKY_PROB,
+    def __init__(self, game: str, num_envs: int, seed: int, *,
+                 sticky: float = V5.repeat_action_probability,
                  episodic_life: bool = True):
-        self.env = _vector_env(game, num_envs, frameskip=4, stack=FRAME_STACK, sticky=sticky)
+        self.env = _vector_env(game, num_envs, frameskip=V5.frameskip, stack=FRAME_STACK, sticky=sticky)
         self._obs, info = self.env.reset(seed=seed)
         self.lives = np.asarray(info["lives"]).copy()
         self.returns = np.zeros(num_envs, np.float64)

@@ -11,15 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from alignment.stress.ale_rollout import _ale_interface
-from jaxtari.wrappers import STICKY_PROB
+from jaxtari.protocol import V5
 
 EPISODES = 30  # enough that the floor's standard error is small against any margin (see the doc)
 SEED = 0
-STICKY = STICKY_PROB
 
 
 def random_policy_returns(game: str, *, episodes: int = EPISODES, seed: int = SEED,
-                          sticky: float = STICKY, writes: tuple = ()) -> list[float]:
+                          sticky: float = V5.repeat_action_probability,
+                          writes: tuple = ()) -> list[float]:
     """Unclipped returns of ``episodes`` whole games played by uniform random actions on ALE;
     ``writes``: a modified game's RAM writes (after reset and every frame)."""
     from alignment.catalog import entry
@@ -50,7 +50,8 @@ def random_policy_returns(game: str, *, episodes: int = EPISODES, seed: int = SE
 
 
 def random_policy(game: str, *, episodes: int = EPISODES, seed: int = SEED,
-                  sticky: float = STICKY, writes: tuple = ()) -> dict:
+                  sticky: float = V5.repeat_action_probability,
+                  writes: tuple = ()) -> dict:
     """The report's ``random_policy`` record: the returns, their mean, and how they were made."""
     returns = random_policy_returns(game, episodes=episodes, seed=seed, sticky=sticky,
                                     writes=writes)

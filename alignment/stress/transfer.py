@@ -30,9 +30,8 @@ from alignment.learning import statistics as st
 from alignment.learning.config import FRAME_STACK
 from alignment.learning.policy import Policy
 from alignment.stress.anchors import ANCHOR_EPISODES, ANCHOR_SDS
-from jaxtari.wrappers import FRAMESKIP, MAX_EPISODE_FRAMES, STICKY_PROB
+from jaxtari.protocol import V5
 
-STICKY = STICKY_PROB  # the v5 protocol's numbers have one home: jaxtari.wrappers
 MARGIN_FRACTION = 0.1  # of the trained agents' gain over the random policy on ALE
 BOOTSTRAP = 10_000
 REPLAY_EPISODES = 2  # per committed policy: what the gate plays again on the CPU
@@ -79,7 +78,8 @@ def _keys(base, episode_ids, t: int):
 
 
 def ale_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *, seed: int,
-                 sticky: float = STICKY, max_frames: int = MAX_EPISODE_FRAMES,
+                 sticky: float = V5.repeat_action_probability,
+                 max_frames: int = V5.max_num_frames_per_episode,
                  keep_actions: int = 0, on_step: Callable | None = None) -> Episodes:
     """Play one whole game per id in ``episode_ids`` on ALE with one seed's agent, all at once."""
     from alignment.catalog import entry
@@ -87,9 +87,9 @@ def ale_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *,
 
     cat = entry(policy.game)
     ids = [int(k) for k in episode_ids]
-    envs = [_ale_interface(cat.rom, seed + k, sticky, FRAMESKIP) for k in ids]
+    envs = [_ale_interface(cat.rom, seed + k, sticky, V5.frameskip) for k in ids]
     for ale in envs:
-        if max_frames != MAX_EPISODE_FRAMES:
+        if max_frames != V5.max_num_frames_per_episode:
             ale.setInt("max_num_frames_per_episode", int(max_frames))
             ale.loadROM(_rom_path(cat.rom))  # the setting takes effect on load
         ale.reset_game()  # as gymnasium's ALE v5 and the ALE learner (ale_rollout) start a game
@@ -147,7 +147,8 @@ def _rom_path(rom: str) -> str:
 
 
 def jax_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *, seed: int,
-                 sticky: float = STICKY, max_frames: int = MAX_EPISODE_FRAMES,
+                 sticky: float = V5.repeat_action_probability,
+                 max_frames: int = V5.max_num_frames_per_episode,
                  keep_actions: int = 0, mods: Sequence = ()) -> Episodes:
     """The same games on the JAX game (``mods``: modified by these mods, e.g. a seeded fault)."""
     from jaxtari.wrappers import make_env
@@ -159,7 +160,7 @@ def jax_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *,
     params = policy.seed_params(seed_index)
     ids = jnp.asarray([int(k) for k in episode_ids], jnp.uint32)
     base = jax.random.key(seed)
-    max_steps = -(-max_frames // FRAMESKIP) + 1
+    max_steps = -(-max_frames // V5.frameskip) + 1
     n, keep = ids.shape[0], min(keep_actions, ids.shape[0])
 
     def run():
@@ -209,7 +210,7 @@ def matched_episode(game: str, agent_actions: Sequence[int], *, seed: int) -> di
     part (None: none in the whole replay)."""
     from alignment.deepplay import compare
 
-    frames = np.repeat(np.asarray(agent_actions, np.int32), FRAMESKIP)
+    frames = np.repeat(np.asarray(agent_actions, np.int32), V5.frameskip)
     c = compare(game, frames, seed=seed, render=False)
     return {"episode_seed": seed, "frames": int(len(frames)), "first_divergence": c.first_mismatch,
             "signals": sorted(c.signal_mismatches)}
@@ -237,7 +238,7 @@ class TransferResult:
     wall_seconds: dict = dataclasses.field(default_factory=dict)
     policy_file: str | None = None  # the committed policy, from the repository root
     policy_sha256: str | None = None
-    max_frames: int = MAX_EPISODE_FRAMES
+    max_frames: int = V5.max_num_frames_per_episode
     anchor_eval: dict | None = None  # the agents on ALE under the anchor's protocol (anchor_summary)
 
 
@@ -251,7 +252,8 @@ def anchor_summary(returns: Sequence[Sequence[float]], anchor: dict) -> dict:
 
 
 def anchor_protocol(policy: Policy, *, episodes: int = ANCHOR_EPISODES, seed: int = 0,
-                    agents: Sequence[int] | None = None, max_frames: int = MAX_EPISODE_FRAMES,
+                    agents: Sequence[int] | None = None,
+                    max_frames: int = V5.max_num_frames_per_episode,
                     on_progress: Callable | None = None) -> dict | None:
     """Every agent (or the indices ``agents``) plays ``episodes`` whole games on ALE with the
     anchor's sticky setting (the protocol the published figure was measured under, as far as ALE
@@ -305,7 +307,7 @@ def _describe(values) -> dict:
 
 
 def replay(policy: Policy, agent: int, episode: int, *, seed: int, side: str,
-           max_frames: int = MAX_EPISODE_FRAMES, mods: Sequence = ()) -> float:
+           max_frames: int = V5.max_num_frames_per_episode, mods: Sequence = ()) -> float:
     """One committed evaluation episode played again alone: its return (``mods``: on the JAX
     game modified by them)."""
     if side == "ale":
@@ -315,7 +317,7 @@ def replay(policy: Policy, agent: int, episode: int, *, seed: int, side: str,
 
 
 def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequence[int] | None
-             = None, random_episodes: int = 30, max_frames: int = MAX_EPISODE_FRAMES,
+             = None, random_episodes: int = 30, max_frames: int = V5.max_num_frames_per_episode,
              replays: int = REPLAY_EPISODES, matched: int = 1, on_progress: Callable | None = None,
              command: str = "", jax_mods: Sequence = (),
              anchor_episodes: int = 0) -> TransferResult:

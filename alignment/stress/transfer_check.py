@@ -16,6 +16,7 @@ import numpy as np
 
 from alignment import artefacts
 from alignment.stress import transfer
+from jaxtari.protocol import V5
 
 RECOMPUTED = ("label",)
 
@@ -80,7 +81,7 @@ def check(root: Path, rel: str, *, replay: bool = True) -> list[str]:
         for side in ("ale", "jax"):
             got = transfer.replay(pol, int(row["agent"]), int(row["episode"]),
                                   seed=int(doc["eval_seed"]), side=side,
-                                  max_frames=int(doc.get("max_frames", transfer.MAX_EPISODE_FRAMES)))
+                                  max_frames=int(doc.get("max_frames", V5.max_num_frames_per_episode)))
             if got != row.get(f"{side}_alone"):
                 problems.append(
                     f"{rel}: replayed on {side}, agent {row['agent_seed']} episode "

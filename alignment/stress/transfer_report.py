@@ -14,6 +14,7 @@ from alignment import artefacts, atomic
 from alignment.plain import plain
 from alignment.stress.anchors import STILL_DIFFERS
 from alignment.stress.transfer import TransferResult
+from jaxtari.protocol import V5
 
 SCHEMA = artefacts.TRANSFER.schema
 COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
@@ -57,8 +58,9 @@ def to_markdown(r: TransferResult) -> str:
         "",
         f"Agents: {len(r.seeds)} (training seeds {', '.join(map(str, r.seeds))}), "
         f"{r.policy_meta.get('steps', 0):,} agent steps each on the JAX game; "
-        f"{r.episodes} whole games per agent and side (ALE v5: frameskip 4, sticky 0.25, "
-        f"108,000-frame cap, no life-loss resets), evaluation seed {r.eval_seed}.",
+        f"{r.episodes} whole games per agent and side (ALE v5: frameskip {V5.frameskip}, sticky "
+        f"{V5.repeat_action_probability}, {V5.max_num_frames_per_episode:,}-frame cap, no life-loss "
+        f"resets), evaluation seed {r.eval_seed}.",
         "",
         "| side | episodes | mean | sd | median | min | max |",
         "|---|---:|---:|---:|---:|---:|---:|",
