@@ -84,12 +84,13 @@ def game_class(name: str) -> type[Game]:
 
 def make(name: str, mods: Sequence = (), *, full_action_space: bool = False) -> Game:
     """Build a game by name, with mods (registered names or mod objects) applied."""
-    from jaxtari import mods as mods_lib
+    from jaxtari.mod_registry import resolve
+    from jaxtari.mods import apply_internal
 
     canon = canonical_name(name)
     cls = game_class(canon)
-    resolved = mods_lib.resolve(canon, mods)
-    consts, mechanics = mods_lib.apply_internal(cls, resolved)
+    resolved = resolve(canon, mods)
+    consts, mechanics = apply_internal(cls, resolved)
     post = [m for m in resolved if isinstance(m, PostStepMod)]
     return cls(
         consts,

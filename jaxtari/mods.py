@@ -7,8 +7,9 @@
 - :class:`PostStepMod` rewrites the state and/or the reward after every raw step (a function of
   ``(game, previous_state, new_state, reward) -> (new_state, reward)``), traced into the step.
 
-Each game registers its mods in ``jaxtari/games/<game>/mods.py`` (a module-level ``MODS`` list);
-``jaxtari.make(name, mods=[...])`` takes registered names or mod objects. A mod declares the rules
+Each game registers its mods in ``jaxtari/games/<game>/mods.py`` (a module-level ``MODS`` list,
+found by :mod:`jaxtari.mod_registry`); ``jaxtari.make(name, mods=[...])`` takes registered names
+or mod objects. A mod declares the rules
 of the game's spec (``specs/<game>.yaml`` ids) it changes in ``rules``: an audit of the modified
 game runs only the probes of the other rules.
 """
@@ -16,7 +17,6 @@ game runs only the probes of the other rules.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -47,45 +47,6 @@ class PostStepMod:
 
 
 Mod = InternalMod | PostStepMod
-
-
-def registered_mods(game_name: str) -> dict[str, Mod]:
-    """The mods registered for a game (by its canonical name), keyed by mod name: the ``MODS`` of
-    ``jaxtari/games/<game>/mods.py`` (a game without that module has none)."""
-    module_name = f"jaxtari.games.{game_name}.mods"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        # no such game package or no mods module: no mods; a module the mods import is missing: a bug
-        if exc.name is None or not module_name.startswith(exc.name):
-            raise
-        return {}
-    return {m.name: m for m in getattr(module, "MODS", ())}
-
-
-def resolve(game_name: str, mods: Sequence[str | Mod]) -> list[Mod]:
-    """Turn names and mod objects into mod objects, with a clear error for unknown names."""
-    available = registered_mods(game_name)
-    if isinstance(mods, (str, InternalMod, PostStepMod)):
-        mods = [mods]  # one mod given on its own, not a sequence of its characters
-    out: list[Mod] = []
-    mods = list(mods)
-    for m in mods:
-        if isinstance(m, (InternalMod, PostStepMod)):
-            out.append(m)
-            continue
-        if not isinstance(m, str):
-            raise ModError(f"{game_name}: a mod is a registered name or an InternalMod/PostStepMod, got {m!r}")
-        key = m.strip().lower().replace("-", "_")
-        if key not in available:
-            known = ", ".join(sorted(available)) or "(none)"
-            raise ModError(f"{game_name}: unknown mod {m!r}; mods for this game: {known}")
-        out.append(available[key])
-    names = [m.name for m in out]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise ModError(f"{game_name}: mod(s) given twice: {', '.join(dupes)}")
-    return out
 
 
 def _constant_problem(default, value) -> str | None:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import jaxtari
-from jaxtari import mods as mods_lib
+from jaxtari import mod_registry
 from jaxtari.atari import SCREEN_H, SCREEN_W
 
 GAMES = jaxtari.list_games()
@@ -152,7 +152,7 @@ def test_every_registered_mod_builds_and_keeps_the_step_signature(name):
     plain = jaxtari.make(name)
     _, state = plain.reset(jax.random.key(0))
     want = jax.eval_shape(plain.step, state, jnp.int32(0))
-    registered = mods_lib.registered_mods(name)
+    registered = mod_registry.registered_mods(name)
     assert registered, f"{name} registers no mods (jaxtari/games/{name}/mods.py)"
     for mod in registered:
         game = jaxtari.make(name, mods=[mod])

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import jaxtari
+from jaxtari import mod_registry
 from jaxtari import mods as mods_lib
 from jaxtari import render, spaces
 from jaxtari.env import ACTION_NAMES, ObjectGroup, action_position, joystick
@@ -119,9 +120,9 @@ def test_mod_errors_name_the_problem():
     with pytest.raises(ModError, match="both set constant 'start_lives'"):
         build([a, b])
     with pytest.raises(ModError, match="unknown mod 'nope'"):
-        mods_lib.resolve("pong", ["nope"])
+        mod_registry.resolve("pong", ["nope"])
     with pytest.raises(ModError, match="given twice"):
-        mods_lib.resolve("pong", [a, a])
+        mod_registry.resolve("pong", [a, a])
 
 
 def test_object_group_features_are_fixed_size():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import jaxtari
-from jaxtari.mods import registered_mods
+from jaxtari.mod_registry import registered_mods
 
 from alignment import catalog
 from alignment.backends import BackendError, make_backend

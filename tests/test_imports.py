@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import concurrent.futures as cf
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +37,7 @@ def _dynamic(modules: set[str]) -> dict[str, set[str]]:
     return {
         "alignment.catalog": plugins,  # the catalog: every ground-truth package's ENTRY
         "jaxtari": games,  # game_class: the game's package
-        "jaxtari.mods": {f"{g}.mods" for g in games} & modules,  # registered_mods
+        "jaxtari.mod_registry": {f"{g}.mods" for g in games} & modules,  # registered_mods
         # register(app) of each command module
         "alignment.cli": {s.command for s in STAGES.values()} | set(OTHER_COMMANDS),
         "alignment.pipeline.nodes": {s.core for s in STAGES.values()},  # the stage a node runs
@@ -51,26 +50,6 @@ NOT_PROJECT_IMPORTS = {
     "alignment.gate.closure": "the import is in a script run in a fresh interpreter",
     "jaxtari.envpool": "imports the third-party gym where installed",
 }
-
-# Cycles that cannot be broken from alignment/ alone: the edges that close each (a pattern over the
-# importing module, and the module imported), and why they stay. Breaking either changes files
-# under jaxtari/ or alignment/reference/games/, which move the games' code hashes (and so every
-# committed artefact's), a change of its own.
-KNOWN_CYCLES = (
-    (re.compile(rf"{re.escape(GAME_PLUGINS)}\.\w+\.ram"), "alignment.reference.features",
-     "a plug-in's ram.features(ram) calls the general RAM-to-features decoder, which finds the "
-     "game's observation fields through the catalog, which imports every plug-in at its own "
-     "import: the plug-in would hand its fields to the decoder instead"),
-    (re.compile(r"jaxtari\.games\.\w+\.mods"), "jaxtari.mods",
-     "jaxtari.mods both defines InternalMod/PostStepMod, which each game's mods.py imports, and "
-     "finds a game's mods by importing that mods.py (registered_mods): the registry would move "
-     "to a module of its own"),
-)
-
-
-def _known(source: str, target: str) -> bool:
-    return any(pattern.fullmatch(source) and target == imported
-               for pattern, imported, _ in KNOWN_CYCLES)
 
 
 def project_modules() -> dict[str, Path]:
@@ -185,7 +164,7 @@ def _path_within(graph, component: list[str]) -> str:
 def test_the_graph_sees_lazy_and_registry_imports():
     """The checker itself: a function-local import and a registry scan are edges."""
     graph = import_graph(project_modules())
-    assert "alignment.reference.features" in graph[f"{GAME_PLUGINS}.pong.ram"]  # in a function
+    assert "jaxtari" in graph["alignment.reference.features"]  # imported only in a function
     assert f"{GAME_PLUGINS}.pong" in graph["alignment.catalog"]  # the catalog's scan
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
@@ -193,21 +172,9 @@ def test_the_graph_sees_lazy_and_registry_imports():
 
 def test_no_import_cycles():
     graph = import_graph(project_modules())
-    graph = {m: {t for t in targets if not _known(m, t)} for m, targets in graph.items()}
     found = [f"{_path_within(graph, c)}   (all of: {', '.join(c)})" for c in cycles(graph)]
     assert not found, "import cycles (break them: move what both need to a module below both):\n" \
         + "\n".join(found)
-
-
-def test_each_known_cycle_is_still_one():
-    """An exception that no longer closes a cycle is dropped from KNOWN_CYCLES."""
-    graph = import_graph(project_modules())
-    components = cycles(graph)
-    for pattern, target, _ in KNOWN_CYCLES:
-        edges = [m for m, targets in graph.items() if pattern.fullmatch(m) and target in targets]
-        assert edges, f"nothing matching {pattern.pattern} imports {target} any more: drop it"
-        assert any(source in c and target in c for source in edges for c in components), \
-            f"{pattern.pattern} -> {target} closes no cycle any more: drop it from KNOWN_CYCLES"
 
 
 def test_every_dynamic_import_is_declared():

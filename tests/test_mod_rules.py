@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import jaxtari
-from jaxtari.mods import registered_mods
+from jaxtari.mod_registry import registered_mods
 
 from alignment.spec.store import load_spec
 

@@ -167,7 +167,8 @@ def _register_probes_and_compare(app) -> None:
 def _mods_and_rules(canon: str, mods: list[str]) -> tuple[list[str], set[str]]:
     """Registered mod names (ProbeError listing the game's mods for an unknown one) and the spec
     rules they declare they change."""
-    from jaxtari.mods import ModError, resolve
+    from jaxtari.mod_registry import resolve
+    from jaxtari.mods import ModError
 
     try:
         wanted = cli_checks.mod_list(mods)

@@ -80,7 +80,8 @@ def mods_on_sides(e: GameEntry, mods: Sequence[str]) -> dict:
     """Which mods run where: ``names`` (registered names), ``ale`` (True when every one has an
     ALE counterpart, so ALE plays the modified game too; else ALE plays the original) and
     ``jax_only`` ({mod: why it has no counterpart})."""
-    from jaxtari.mods import ModError, resolve
+    from jaxtari.mod_registry import resolve
+    from jaxtari.mods import ModError
 
     try:
         names = [m.name for m in resolve(e.jax_game or e.name, list(mods))]

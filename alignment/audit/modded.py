@@ -79,7 +79,8 @@ class ModSides:
 
 def mod_sides(game: str, mods: Sequence[str]) -> ModSides:
     """The registered mods (AuditError listing the game's mods for an unknown one) and their sides."""
-    from jaxtari.mods import ModError, resolve
+    from jaxtari.mod_registry import resolve
+    from jaxtari.mods import ModError
 
     canon = catalog.canonical(game)
     e = catalog.entry(canon)

@@ -39,7 +39,7 @@ def tracer(frame, event, arg):
     ran.add((frame.f_code.co_filename, frame.f_code.co_firstlineno))
 import jax
 import jaxtari
-from jaxtari.mods import registered_mods
+from jaxtari.mod_registry import registered_mods
 from jaxtari.wrappers import AtariWrapper
 plugin = importlib.import_module("alignment.reference.games." + game)
 cls = jaxtari.game_class(jax_game)

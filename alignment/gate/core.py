@@ -222,7 +222,7 @@ MOD_AUDIT_FIGURES = ("coverage", "recall")  # a modified game has no seeded faul
 def registered_mods(game: str) -> list[str]:
     """The mods ``game``'s JAX package registers (jaxtari/games/<game>/mods.py)."""
     from alignment import catalog
-    from jaxtari.mods import registered_mods as registered
+    from jaxtari.mod_registry import registered_mods as registered
 
     jax_game = catalog.entry(game).jax_game if game in catalog.games() else game
     return sorted(registered(jax_game)) if jax_game else []

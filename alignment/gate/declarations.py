@@ -26,7 +26,7 @@ TREE = ("alignment", "jaxtari", "specs", "faults")
 _SCRIPT = r"""
 import json, sys
 from alignment import catalog
-from jaxtari.mods import registered_mods
+from jaxtari.mod_registry import registered_mods
 out = {}
 for g in catalog.games():
     e = catalog.entry(g)

@@ -46,7 +46,7 @@ def reviewed_rules(spec_doc: Any) -> Optional[dict[str, Optional[dict]]]:
 
 def declared_mod_rules(game: str, mods: Sequence[str]) -> Optional[set[str]]:
     """The spec rules the registered mods say they change (None: a mod the game does not have)."""
-    from jaxtari.mods import registered_mods
+    from jaxtari.mod_registry import registered_mods
 
     available = registered_mods(game)
     if any(m not in available for m in mods):

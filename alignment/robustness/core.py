@@ -57,7 +57,8 @@ class RobustnessResult:
 
 def resolve_mods(game: str, mods: Sequence[str] | None) -> list[str]:
     """Registered mod names (all of the game's when ``mods`` is None), or an error listing them."""
-    from jaxtari.mods import ModError, registered_mods, resolve
+    from jaxtari.mod_registry import registered_mods, resolve
+    from jaxtari.mods import ModError
 
     if mods is None:
         return sorted(registered_mods(game))
@@ -208,7 +209,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     mod_info = {}
     for m in names:
         status = ale_status(canon, m)
-        from jaxtari.mods import registered_mods
+        from jaxtari.mod_registry import registered_mods
 
         mod_info[m] = {"description": registered_mods(canon)[m].description,
                        "ale": "ale" in backends and status["counterpart"] is not None,

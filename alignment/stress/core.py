@@ -107,7 +107,8 @@ def validate_mods(canon: str, mods: Sequence[str], obs: str, backends: Sequence[
     game's mods listed), a mod without an ALE counterpart asked on ALE (it runs JAX-only), or
     pixels on ALE (ale-py's vector env cannot write RAM after every frame)."""
     from alignment import catalog
-    from jaxtari.mods import ModError, resolve
+    from jaxtari.mod_registry import resolve
+    from jaxtari.mods import ModError
 
     wanted = [m for item in mods for m in str(item).replace(",", " ").split()]
     if not wanted:

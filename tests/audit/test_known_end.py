@@ -74,7 +74,7 @@ def test_frostbite_declares_its_end_at_the_last_freeze():
     e = catalog.entry("frostbite")
     (end,) = e.known_ends
     assert end.marker == "game_over" and end.removed_by == "ale_endless_game_over"
-    from jaxtari.mods import registered_mods
+    from jaxtari.mod_registry import registered_mods
 
     assert end.removed_by in registered_mods("frostbite")
 

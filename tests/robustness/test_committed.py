@@ -9,7 +9,7 @@ import pytest
 
 from alignment.robustness.core import ale_status
 from alignment.robustness.schema import check
-from jaxtari.mods import registered_mods
+from jaxtari.mod_registry import registered_mods
 
 FOLDER = Path(__file__).resolve().parents[2] / "robustness"
 REPORTS = sorted(FOLDER.glob("*.json"))

@@ -10,7 +10,6 @@ from jaxtari.games.breakout import Breakout
 
 from alignment.actions import names_of
 from alignment.reference.games.breakout import players, ram
-from alignment.reference.games.breakout.ram import features  # noqa: F401  (re-exported for callers)
 from alignment.signals import make_entry
 
 ENTRY = make_entry(

@@ -53,13 +53,6 @@ def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
             "moved_y": r[:, BALL_Y]}
 
 
-def features(ram) -> np.ndarray:
-    """The object-centric vector ``Breakout.observation(state)`` gives, from one RAM snapshot."""
-    from alignment.reference.features import features as decode
-
-    return decode("breakout", ram)
-
-
 def signals() -> list[Signal]:
     return [
         Signal("paddle_x", ram_byte(PADDLE_X, -g.PADDLE_X_OFFSET), jax_signal("paddle_x"), 0, "px",

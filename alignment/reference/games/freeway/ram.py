@@ -90,13 +90,6 @@ def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-def features(ram) -> np.ndarray:
-    """The object-centric vector ``Freeway.observation(state)`` gives, from one RAM snapshot."""
-    from alignment.reference.features import features as decode
-
-    return decode("freeway", ram)
-
-
 # A car byte of 0 is the JAX mod's parked car (screen x -3, under the HMOVE bar at the left edge);
 # holding every car byte there plays like stop_cars on every catalog signal (tests/test_backends.py),
 # but not on the screen: the write lands after the frame, so the cartridge has already drawn each

@@ -11,7 +11,6 @@ from jaxtari.games.pong import Pong
 
 from alignment.actions import names_of
 from alignment.reference.games.pong import players, ram, savepoints
-from alignment.reference.games.pong.ram import features  # noqa: F401  (re-exported for callers)
 from alignment.signals import make_entry
 
 ENTRY = make_entry(

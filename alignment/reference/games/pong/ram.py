@@ -86,13 +86,6 @@ def pot_for_reading(reading: np.ndarray) -> np.ndarray:
     return pots[np.minimum(i, len(pots) - 1)]
 
 
-def features(ram) -> np.ndarray:
-    """The object-centric vector ``Pong.observation(state)`` gives, from one RAM snapshot."""
-    from alignment.reference.features import features as decode
-
-    return decode("pong", ram)
-
-
 # The computer's score byte held at 0. ALE computes a frame's reward from the score bytes before
 # the backend's writes, so it pays the computer's point (-1) on the frame it is won and +1 on the
 # next, where the JAX mod pays 0 on both: the same episode return, a different per-frame reward.

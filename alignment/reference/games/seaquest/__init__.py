@@ -10,7 +10,6 @@ from jaxtari.games.seaquest import Seaquest
 
 from alignment.actions import names_of
 from alignment.reference.games.seaquest import players, ram
-from alignment.reference.games.seaquest.ram import features  # noqa: F401  (re-exported for callers)
 from alignment.signals import make_entry
 
 ENTRY = make_entry(

@@ -192,13 +192,6 @@ def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
     return out
 
 
-def features(ram) -> np.ndarray:
-    """The object-centric vector ``Seaquest.observation(state)`` gives, from one RAM snapshot."""
-    from alignment.reference.features import features as decode
-
-    return decode("seaquest", ram)
-
-
 # The lanes' colour bytes are RAM the picture reads (the overscan rewrites them each frame, the
 # write after it lands before the next picture): holding them at the subs' grey draws every enemy
 # grey, as the JAX mod does.
