@@ -45,7 +45,7 @@ def test_any_option_value_is_taken_within_range_or_refused_by_name(name, value, 
         v = getattr(opts, count)
         assert isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v <= envpool.INT32_MAX
     seeds = opts.seeds()
-    assert seeds.shape == (num_envs,) and (seeds >= envpool.INT32_MIN).all() and (seeds <= envpool.INT32_MAX).all()
+    assert seeds.shape == (opts.num_envs,) and (seeds >= envpool.INT32_MIN).all() and (seeds <= envpool.INT32_MAX).all()
     if name == "seed" and isinstance(value, int):
         assert seeds.tolist() == [value + i for i in range(num_envs)]
 
