@@ -26,7 +26,10 @@ TREE = ("alignment", "jaxtari", "specs", "faults")
 _SCRIPT = r"""
 import json, sys
 from alignment import catalog
-from jaxtari.mod_registry import registered_mods
+try:
+    from jaxtari.mod_registry import registered_mods
+except ModuleNotFoundError:  # a base tree from before the registry had a module of its own
+    from jaxtari.mods import registered_mods
 out = {}
 for g in catalog.games():
     e = catalog.entry(g)
