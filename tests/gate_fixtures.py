@@ -57,7 +57,12 @@ def write_audit(root: Path, game: str, code_hash: str = "", *, passed: int = 24,
         doc["mutation"] = {"mutants": [
             {"id": f"m{i}", "status": s,
              "killed_by": ["explore:reset/random-holds"] if s == "killed" else []}
-            for i, s in enumerate(mutants)], "sample": {"seed": 0, "size": 8}}
+            for i, s in enumerate(mutants)],
+            # every row one of the batched draw, which ran all (as the quick audit does when a
+            # game has no more than alignment.audit.mutants.QUICK_BATCHED)
+            "sample": {"seed": 0, "size": 8,
+                       "batched": {"population": len(mutants), "size": None,
+                                   "count": len(mutants)}}}
     (root / "audits").mkdir(exist_ok=True)
     (root / "audits" / f"{game}.json").write_text(json.dumps(doc))
     return doc

@@ -439,6 +439,64 @@ def test_own_attempt_a_smaller_exploration_budget_and_another_mutant_sample(repo
     _item(failures, "audit.mutation:sample")
 
 
+def _batched(doc, drawn, population):
+    """The audit's mutant rows and sample as a run that drew ``drawn`` of ``population`` batched
+    Constants mutants would write them (every row one of the draw)."""
+    doc["mutation"]["mutants"] = [{"id": f"m{i}", "status": "killed",
+                                   "killed_by": ["explore:reset/random-holds"]}
+                                  for i in range(drawn)]
+    doc["mutation"]["sample"]["batched"] = {"population": population, "size": drawn,
+                                            "count": drawn}
+    doc["mutation"]["sample"]["sampled"] = 0
+    return doc
+
+
+def test_own_attempt_an_audit_with_one_batched_mutant_fails(repo):
+    """Attempt: `jaxtari-align audit pong --batched-mutants 1`: a mutation score of 1.0 over one
+    mutant of 437."""
+    from alignment.audit.mutants import QUICK_BATCHED
+
+    doc = _batched(write_audit(repo, "pong", mutants=["killed"]), 1, 437)
+    _write(repo / "audits" / "pong.json", doc)
+    failures = _evaluate(repo).failures
+    assert (f"audits/pong.json ran 1 of 437 batched Constants mutants, fewer than the quick "
+            f"audit's {QUICK_BATCHED}: its mutation score rests on too few mutants; re-run "
+            "`jaxtari-align audit pong --quick` (without --batched-mutants) and commit it"
+            in failures), failures
+    # the quick audit's draw passes; so does all of a game that has fewer
+    _write(repo / "audits" / "pong.json", _batched(doc, QUICK_BATCHED, 437))
+    assert not [f for f in _evaluate(repo).failures if "batched" in f]
+    _write(repo / "audits" / "pong.json", _batched(doc, 12, 12))
+    assert not [f for f in _evaluate(repo).failures if "batched" in f]
+
+
+def test_own_attempt_batched_counts_edited_apart_from_the_rows_fail(repo):
+    doc = _batched(write_audit(repo, "pong", mutants=["killed"]), 48, 437)
+    doc["mutation"]["mutants"] = doc["mutation"]["mutants"][:5]  # rows dropped, counts kept
+    _write(repo / "audits" / "pong.json", doc)
+    failures = _evaluate(repo).failures
+    assert any(f.startswith("audits/pong.json: mutation.sample says 48 batched and 0 sampled "
+                            "mutants ran, its rows and stillborn list hold 5") for f in failures)
+    del doc["mutation"]["sample"]["batched"]
+    _write(repo / "audits" / "pong.json", doc)
+    assert any(f.startswith("audits/pong.json: mutation.sample records no count of batched")
+               for f in _evaluate(repo).failures)
+
+
+def test_own_attempt_fewer_batched_mutants_than_the_base_is_a_weakening(repo):
+    _branch(repo)
+    doc = _batched(write_audit(repo, "pong", mutants=["killed"]), 120, 437)
+    _write(repo / "audits" / "pong.json", doc)
+    _commit(repo)
+    _write(repo / "audits" / "pong.json", _batched(doc, 60, 437))
+    failures = _evaluate(repo, base="HEAD").failures
+    assert _item(failures, "audit.mutation:sample").startswith(
+        "fewer batched Constants mutants drawn against HEAD (120 of 437 -> 60 of 437)")
+    # all of a game whose Constants lost fields: fewer run, none left out
+    _write(repo / "audits" / "pong.json", _batched(doc, 60, 60))
+    assert not [f for f in _evaluate(repo, base="HEAD").failures if "audit.mutation" in f]
+
+
 # ==== the plug-in's excuses ========================================================================
 
 DECLARED = {"pong": {"signals": {"score": 0.0, "ball_x": 1.0, "player_score": 0.0},

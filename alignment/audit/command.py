@@ -25,6 +25,7 @@ DEFAULT_OUT = Path(artefacts.AUDIT.folder)
 DEFAULT_FAULTS_DIR = Path(artefacts.FAULTS.folder)
 DEFAULT_MUTANTS = "24"  # source mutants sampled per audit (each needs its own compile)
 QUICK_MUTANTS = "8"  # with --quick
+# batched Constants mutants: all in the full audit, alignment.audit.mutants.QUICK_BATCHED with --quick
 
 
 def register(app) -> None:
@@ -287,6 +288,10 @@ def _register_audit(app) -> None:
             None, "--mutants", help="mutation testing: N (source mutants sampled; every Constants "
             f"mutant runs, under one compile), all, or none (default {DEFAULT_MUTANTS}, "
             f"{QUICK_MUTANTS} with --quick)"),
+        batched_mutants: Optional[str] = typer.Option(
+            None, "--batched-mutants", help="batched Constants mutants drawn (they share one "
+            "compile, but each plays every walk no probe kills it on): N or all (default all, "
+            "48 with --quick)"),
         mutants_seed: int = typer.Option(0, "--mutants-seed", help="seed of the mutant sample"),
         mods: list[str] = typer.Option(
             [], "--mods", help="audit the game modified by these mods (comma separated or "
@@ -331,12 +336,20 @@ def _register_audit(app) -> None:
                 mutants if mutants is not None else QUICK_MUTANTS if quick else DEFAULT_MUTANTS)
         except mutation.MutationError as exc:
             fail(str(exc))
+        try:
+            batched = mutation.parse_batched(
+                batched_mutants if batched_mutants is not None
+                else str(mutation.QUICK_BATCHED) if quick else "all")
+        except mutation.MutationError as exc:
+            fail(str(exc))
+        if sample is None and batched_mutants is not None:
+            fail("--batched-mutants with --mutants none: no mutant runs; drop one of them")
         if sample is not None:
-            sample = dataclasses.replace(sample, seed=mutants_seed)
+            sample = dataclasses.replace(sample, seed=mutants_seed, batched=batched)
         if mods:
-            if mutants is not None:
-                fail("--mutants with --mods: mutation testing judges the original game's audit "
-                     "(audit without --mods); drop --mutants")
+            if mutants is not None or batched_mutants is not None:
+                fail("--mutants or --batched-mutants with --mods: mutation testing judges the "
+                     "original game's audit (audit without --mods); drop them")
             _audit_modified(game, mods, llm=llm, model=model, out=out, specs=specs,
                             against=against, events=events, docs=docs,
                             explore="none" if not explore else "quick" if quick else "full",
@@ -430,14 +443,19 @@ def _fault_count(canon: str, faults_dir: Path) -> int:
 def audit_measures(data: dict) -> dict:
     """What an audit report holds, measure by measure (more is stronger; see
     :func:`alignment.cli_checks.check_not_weaker`)."""
+    from alignment.audit.mutants import batched_drawn
+
     mutation = data.get("mutation") or None
     size = ((mutation or {}).get("sample") or {}).get("size", 0) if mutation else 0
+    # what it ran: a run that draws at least that many (or all) holds as much
+    drawn, _ = batched_drawn((mutation or {}).get("sample") or {}) if mutation else (None, None)
     rollouts = (data.get("behaviour") or {}).get("rollouts") if isinstance(
         data.get("behaviour"), dict) else None
     return {
         "seeded faults": len(data.get("faults") or []),
         "mutation testing (source mutants sampled)": float("inf") if mutation and size is None
         else (size if mutation else None),
+        "batched Constants mutants run": drawn,
         "exploration budget": (data.get("exploration") or {}).get("budget") if isinstance(
             data.get("exploration"), dict) else None,
         "matched rollouts": bool(rollouts),
@@ -454,6 +472,8 @@ def _run_measures(*, faults: int, sample, explore: str, events: bool, llm: str) 
         "seeded faults": faults,
         "mutation testing (source mutants sampled)": None if sample is None
         else float("inf") if sample.size is None else sample.size,
+        "batched Constants mutants run": None if sample is None
+        else float("inf") if sample.batched is None else sample.batched,
         "exploration budget": None if budget is None else budget.to_json(),
         "matched rollouts": bool(events),
         "LLM verdicts": llm != "offline",

@@ -354,26 +354,49 @@ def population(game_cls, files: Sequence[Path]) -> list[Mutant]:
     return constant_mutants(game_cls) + source_mutants(game_cls, files)
 
 
+# The quick audit's draw of batched Constants mutants. A batched mutant costs no compile, but each
+# one no probe kills plays every exploration walk and every equivalence run (about 5-10 s on one
+# core for Seaquest and Kangaroo): with every tunable number in Constants, Kangaroo has ~437 and
+# Seaquest ~364 of them, and a quick audit running all of them did not finish in 34 minutes.
+# 48 keeps a quick audit of those two games within a few minutes of the audit before the move
+# (Seaquest ran 20, Pong 121), and still runs all of a game that has 48 or fewer. The full audit
+# (no --quick) runs all; the gate refuses a committed audit that ran fewer than this
+# (alignment.gate.core).
+QUICK_BATCHED = 48
+
+
+def _draw(mutants: Sequence[Mutant], size: Optional[int], seed: int) -> list[Mutant]:
+    """``size`` of ``mutants`` drawn with ``random.Random(seed)`` over their fixed order, kept in
+    that order (None or more than there are: all)."""
+    mutants = list(mutants)
+    if size is None or size >= len(mutants):
+        return mutants
+    picked = sorted(random.Random(seed).sample(range(len(mutants)), size))
+    return [mutants[i] for i in picked]
+
+
 @dataclasses.dataclass(frozen=True)
 class Sample:
-    """Which of the mutants that need a compile each run (source mutants, and Constants fields that
-    cannot be traced inputs): ``size`` of them drawn with ``random.Random(seed)`` from the
-    population in its fixed order (None: all). Batched Constants mutants always all run."""
+    """Which mutants run. ``size``: of the mutants that need a compile each (source mutants, and
+    Constants fields that cannot be traced inputs), how many are drawn (None: all); ``batched``:
+    of the Constants mutants that run under one compile (traced fields), how many are drawn (None:
+    all). Each draw is ``random.Random(seed)`` over its population in the population's fixed
+    order, so the same code and options draw the same mutants."""
 
     size: Optional[int]
     seed: int = 0
+    batched: Optional[int] = None
 
     def draw(self, mutants: Sequence[Mutant]) -> list[Mutant]:
-        mutants = list(mutants)
-        if self.size is None or self.size >= len(mutants):
-            return mutants
-        picked = sorted(random.Random(self.seed).sample(range(len(mutants)), self.size))
-        return [mutants[i] for i in picked]
+        return _draw(mutants, self.size, self.seed)
+
+    def draw_batched(self, mutants: Sequence[Mutant]) -> list[Mutant]:
+        return _draw(mutants, self.batched, self.seed)
 
 
 def parse_option(text: str) -> Optional[Sample]:
     """``--mutants`` as given: ``none`` (no mutation testing), ``all``, or the number of source
-    mutants to sample (Constants mutants always all run: they share one compile)."""
+    mutants to sample (the batched Constants mutants are ``--batched-mutants``)."""
     key = str(text).strip().lower()
     if key == "none":
         return None
@@ -387,6 +410,37 @@ def parse_option(text: str) -> Optional[Sample]:
         raise MutationError(f"--mutants takes none, all or a whole number >= 0 (source mutants to "
                             f"sample), got {text!r}")
     return Sample(n)
+
+
+def parse_batched(text: str) -> Optional[int]:
+    """``--batched-mutants`` as given: ``all`` (None) or how many batched Constants mutants to
+    draw, a whole number >= 1 (mutation testing off is ``--mutants none``)."""
+    key = str(text).strip().lower()
+    if key == "all":
+        return None
+    try:
+        n = int(key)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise MutationError(f"--batched-mutants takes all or a whole number >= 1 (batched "
+                            f"Constants mutants to draw; the quick audit draws {QUICK_BATCHED}, "
+                            f"the full one all), got {text!r}")
+    return n
+
+
+def batched_drawn(sample_info: dict) -> tuple[Optional[int], Optional[int]]:
+    """(drawn, population) of the batched Constants mutants an audit's ``mutation.sample``
+    records; an audit from before the batched draw ran all of them (population = drawn); (None,
+    None) when it records no count."""
+    batched = sample_info.get("batched") if isinstance(sample_info, dict) else None
+    if not isinstance(batched, dict):
+        return None, None
+    drawn = batched.get("count")
+    if not isinstance(drawn, int) or isinstance(drawn, bool):
+        return None, None
+    pop = batched.get("population", drawn)
+    return drawn, pop if isinstance(pop, int) and not isinstance(pop, bool) else None
 
 
 # ---- results ------------------------------------------------------------------------------------
@@ -722,7 +776,8 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
     say("mutants: which Constants fields can be traced inputs")
     traced = runs.traceable_fields(game, game_cls, **opts)
     pop = list(only) if only is not None else population(game_cls, files)
-    batched_ok = [m for m in pop if m.batched and m.field in traced]
+    batched_all = [m for m in pop if m.batched and m.field in traced]
+    batched_ok = batched_all if only is not None else sample.draw_batched(batched_all)
     rest = [m for m in pop if not (m.batched and m.field in traced)]
     drawn_rest = rest if only is not None else sample.draw(rest)
     chosen = batched_ok + drawn_rest
@@ -796,12 +851,15 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
     sample_info = {
         "seed": sample.seed, "size": sample.size,
         "population": len(pop), "population_by_kind": {k: sum(m.kind == k for m in pop) for k in KINDS},
-        "batched": {"count": len(batched_ok), "traced_fields": len(traced),
+        "batched": {"population": len(batched_all), "size": sample.batched,
+                    "count": len(batched_ok), "traced_fields": len(traced),
                     "note": "every Constants mutant of a traced field runs under one compile"},
         "sampled_from": len(rest), "sampled": len(drawn_rest),
-        "how": ("all batched mutants; of the rest (source mutants and Constants fields that cannot "
-                "be traced inputs), `size` drawn by random.Random(seed).sample over the "
-                "population's fixed order (all when size is null)"),
+        "how": ("of the batched Constants mutants (fields that are traced inputs), `batched.size` "
+                "drawn by random.Random(seed).sample over their fixed order (all when null); of "
+                "the rest (source mutants and Constants fields that cannot be traced inputs), "
+                "`size` drawn the same way (all when null)"
+                if only is None else "the mutants asked for, all of them"),
         "equivalence": how.describe(starts, sum(s[2] for s in deep or () if s[0] == "act")),
         "explore": ("the exploration's walks (QUICK budget: every start but the deep ones, each "
                     "start's steps then a walk, the planner's from reset too; the deep recording's "

@@ -444,7 +444,7 @@ def _rolled(ev: Optional[dict]) -> str:
 
 
 def _mutation_section(report: dict) -> list[str]:
-    from alignment.audit.mutants import score, summary
+    from alignment.audit.mutants import batched_drawn, score, summary
 
     m = report.get("mutation")
     if not m:
@@ -461,9 +461,13 @@ def _mutation_section(report: dict) -> list[str]:
     lines += _table(["kind", "killed", "survived", "equivalent"],
                     [[k, v["killed"], v["survived"], v["equivalent"]]
                      for k, v in c["by_kind"].items()])
+    drawn, of = batched_drawn(smp)
+    size = smp["batched"].get("size")
+    batched = (f"all {drawn} batched Constants mutants" if size is None
+               else f"batched size {size}: {drawn} of {of} batched Constants mutants")
     lines += ["", f"Sample: seed {smp['seed']}, size {smp['size'] if smp['size'] is not None else 'all'} "
-              f"of {smp['sampled_from']} mutants that each need a compile; all "
-              f"{smp['batched']['count']} batched Constants mutants ({smp['batched']['traced_fields']} "
+              f"of {smp['sampled_from']} mutants that each need a compile; {batched} "
+              f"({smp['batched']['traced_fields']} "
               f"traced fields, one compile); population {smp['population']} "
               f"({', '.join(f'{k} {v}' for k, v in smp['population_by_kind'].items())}). "
               f"{smp['how'][0].upper()}{smp['how'][1:]}.", "",

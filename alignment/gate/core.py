@@ -370,6 +370,7 @@ def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[s
     failures += problems
     failures += rederive.audit_identity(doc, rel, game, now.spec(game))
     failures += rederive.fault_rows(doc, rel) + rederive.mutant_rows(doc, rel)
+    failures += rederive.mutant_sample(doc, rel, game)
     failures += rederive.spec_gaps(doc, rel)
     failing = [str(r.get("id")) for r in doc.get("rules") or []
                if isinstance(r, dict) and r.get("outcome") in ("fail", "probe-error")]

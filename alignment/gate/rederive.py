@@ -169,6 +169,40 @@ def mutant_rows(doc: dict, rel: str) -> list[str]:
     return problems
 
 
+def mutant_sample(doc: dict, rel: str, game: str) -> list[str]:
+    """The audit ran at least the quick audit's draw of batched Constants mutants (all of them
+    when the game has no more than that): an audit made with ``--batched-mutants 1`` scores a
+    mutation score over almost nothing. Its recorded counts must be its rows' (the batched draw
+    and the sampled rest each give one row or one stillborn entry)."""
+    from alignment.audit.mutants import QUICK_BATCHED, batched_drawn
+
+    mutation = doc.get("mutation")
+    if not isinstance(mutation, dict) or not isinstance(mutation.get("mutants"), list):
+        return []
+    sample = mutation.get("sample") if isinstance(mutation.get("sample"), dict) else {}
+    drawn, population = batched_drawn(sample)
+    redo = f"re-run `jaxtari-align audit {game} --quick` (without --batched-mutants) and commit it"
+    if drawn is None or population is None:
+        return [f"{rel}: mutation.sample records no count of batched Constants mutants "
+                f"(batched.count, batched.population): {redo}"]
+    if drawn > population:
+        return [f"{rel}: mutation.sample says {drawn} batched Constants mutants ran of "
+                f"{population}: {redo}"]
+    need = min(QUICK_BATCHED, population)
+    problems = []
+    if drawn < need:
+        problems.append(f"{rel} ran {drawn} of {population} batched Constants mutants, fewer than "
+                        f"the quick audit's {need}: its mutation score rests on too few mutants; "
+                        f"{redo}")
+    sampled = sample.get("sampled")
+    stillborn = mutation.get("stillborn") if isinstance(mutation.get("stillborn"), list) else []
+    if _number(sampled) and len(mutation["mutants"]) + len(stillborn) != drawn + sampled:
+        problems.append(f"{rel}: mutation.sample says {drawn} batched and {sampled} sampled "
+                        f"mutants ran, its rows and stillborn list hold "
+                        f"{len(mutation['mutants']) + len(stillborn)}: {redo}")
+    return problems
+
+
 def spec_gaps(doc: dict, rel: str) -> list[str]:
     """Exploration divergences no rule explains (as the audits of modified games are judged)."""
     ex = doc.get("exploration") if isinstance(doc.get("exploration"), dict) else {}

@@ -119,6 +119,17 @@ def audit_items(then: dict, now: dict, base: str) -> list[Weakening]:
                                  f"(seed {s_then.get('seed')!r}, size {size_then!r} -> "
                                  + (f"seed {s_now.get('seed')!r}, size {size_now!r})" if s_now
                                     else "no mutants)")))
+        else:
+            from alignment.audit.mutants import batched_drawn
+
+            # fewer batched Constants mutants drawn, where the game has more to draw (a game whose
+            # Constants lost fields runs fewer by drawing all: no weakening)
+            (d_then, p_then), (d_now, p_now) = batched_drawn(s_then), batched_drawn(s_now)
+            if (_num(d_then) and _num(d_now) and _num(p_now) and d_now < d_then
+                    and d_now < p_now):
+                out.append(Weakening("audit.mutation:sample",
+                                     f"fewer batched Constants mutants drawn against {base} "
+                                     f"({d_then} of {p_then} -> {d_now} of {p_now})"))
     return out
 
 

@@ -29,6 +29,20 @@ def test_a_bad_mutants_option_names_the_choices():
     assert "--mutants takes none, all or a whole number >= 0 (source mutants to sample), got 'many'" in r.output
 
 
+def test_a_bad_batched_mutants_option_names_the_choices():
+    r = runner.invoke(app, ["audit", "pong", "--batched-mutants", "0"])
+    assert r.exit_code == 1
+    assert ("--batched-mutants takes all or a whole number >= 1 (batched Constants mutants to "
+            "draw; the quick audit draws 48, the full one all), got '0'") in r.output
+    assert "Traceback" not in r.output
+    r = runner.invoke(app, ["audit", "pong", "--mutants", "none", "--batched-mutants", "5"])
+    assert r.exit_code == 1
+    assert "--batched-mutants with --mutants none: no mutant runs; drop one of them" in r.output
+    r = runner.invoke(app, ["audit", "pong", "--mods", "no_enemy_points", "--batched-mutants", "5"])
+    assert r.exit_code == 1
+    assert "--mutants or --batched-mutants with --mods" in r.output
+
+
 def test_unknown_game_lists_the_games():
     r = _audit("pacmann")
     assert r.exit_code == 1

@@ -118,6 +118,52 @@ def test_the_mutants_option_takes_none_all_or_a_count():
             mutants.parse_option(bad)
 
 
+def test_the_batched_mutants_option_takes_all_or_a_count():
+    assert mutants.parse_batched("all") is None and mutants.parse_batched(" ALL ") is None
+    assert mutants.parse_batched("48") == 48 and mutants.parse_batched("1") == 1
+    for bad in ("0", "-2", "some", "4.5", ""):
+        with pytest.raises(mutants.MutationError,
+                           match=r"--batched-mutants takes all or a whole number >= 1 .*"
+                                 rf"the quick audit draws {mutants.QUICK_BATCHED}, the full one all"):
+            mutants.parse_batched(bad)
+
+
+def test_the_batched_draw_is_seeded_sized_in_population_order_and_full_is_all():
+    # Kangaroo's Constants mutants: hundreds since every tunable number is a field
+    pop = [m for m in mutants.constant_mutants(jaxtari.game_class("kangaroo")) if m.batched]
+    assert len(pop) > 4 * mutants.QUICK_BATCHED
+    quick = mutants.Sample(8, batched=mutants.QUICK_BATCHED)
+    a = quick.draw_batched(pop)
+    assert len(a) == mutants.QUICK_BATCHED == len({m.id for m in a})
+    assert [m.id for m in a] == [m.id for m in quick.draw_batched(list(pop))]  # deterministic
+    order = {m.id: i for i, m in enumerate(pop)}
+    assert [order[m.id] for m in a] == sorted(order[m.id] for m in a)  # population order kept
+    other = mutants.Sample(8, seed=1, batched=mutants.QUICK_BATCHED).draw_batched(pop)
+    assert [m.id for m in other] != [m.id for m in a]  # the seed draws
+    assert mutants.Sample(8).draw_batched(pop) == pop  # full audit: all
+    assert mutants.Sample(8, batched=len(pop) + 5).draw_batched(pop) == pop  # more than there are
+    # the batched draw does not move the source draw (each is its own Random(seed))
+    src = mutants.source_mutants(jaxtari.game_class("pong"), game_source_files("pong"))
+    assert quick.draw(src) == mutants.Sample(8).draw(src)
+
+
+def test_the_mutation_stage_runs_the_batched_draw_and_says_what_it_drew():
+    kill = [runs.Script("scoring.step-points", 0, None, (("act", 1, 40),))]
+    sample = mutants.Sample(0, seed=2, batched=3)
+    result = mutants.mutation_test(
+        "counter", toy.CounterGame, [TOY_FILE], sample, kill, reference=_reference,
+        signals=toy.SIGNALS, tags=read_tags([TOY_FILE]),
+        reviewed={"scoring.step-points", "scoring.bonus", "scoring.late-bonus"}, how=SHORT)
+    batched = [m for m in mutants.constant_mutants(toy.CounterGame) if m.batched]
+    drawn = sample.draw_batched(batched)
+    assert [r.id for r in result.rows] == [m.id for m in drawn]  # only the draw ran
+    info = result.sample
+    assert info["batched"]["population"] == len(batched) == 14
+    assert (info["batched"]["count"], info["batched"]["size"]) == (3, 3)
+    assert mutants.batched_drawn(info) == (3, 14)
+    assert info["sampled"] == 0 and "`batched.size` drawn by random.Random(seed)" in info["how"]
+
+
 def test_a_mutated_copy_of_a_game_package_loads_isolated():
     cls = jaxtari.game_class("breakout")
     files = game_source_files("breakout")
