@@ -215,7 +215,7 @@ class KangarooConstants:
     # rule: progression.mode-1-harder
     mode: int = 0  # ALE's game mode, 0 or 1 (:data:`MODE_RESET_RAM`)
 
-    # ---- the mother ---------------------------------------------------------------------------
+    # ---- the mother  measured: lockstep on ALE's RAM (tests/games/test_kangaroo_logic.py)
     start_row: int = 0x12
     start_x: int = 8
     round_won_x: int = 0x76  # where the mother is held while the round-won tune plays
@@ -244,7 +244,7 @@ class KangarooConstants:
     jump_down: int = 40
     jump_fall: int = 48
 
-    # ---- timer, score, lives, bell and fruit -----------------------------------------------
+    # ---- timer, score, lives, bell and fruit  measured: lockstep on ALE's RAM (tests/games/test_kangaroo_logic.py)
     # rule: timing.bonus-timer
     start_timer: int = 0x20
     timer_tick_frame: int = 0xFF  # the timer ticks on the frame the frame counter reaches 255
@@ -259,7 +259,7 @@ class KangarooConstants:
     layouts: int = 3
     difficulty_max: int = 3
 
-    # ---- the cartridge's tables (bank 1 unless said) -----------------------------------------
+    # ---- the cartridge's tables (bank 1 unless said)  measured: lockstep on ALE's RAM (tests/games/test_kangaroo_logic.py)
     # $FF5B: the first index of each layout's rows in the per-row tables below
     layout_row_base: tuple = (0, 22, 44, 66)
     # $FF81: the mother's height in rows for each pose frame (pose & 7)
@@ -272,7 +272,7 @@ class KangarooConstants:
     # $FDDB: a fruit's points in hundreds by kind (kind & 15; kinds past 3 read on into $FDDF)
     # rule: scoring.fruit-points, progression.fruit-grows-back
     fruit_points: tuple = (1, 2, 4, 8, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
-    # ---- the big ape's coconut, the glove ----------------------------------------------------
+    # ---- the big ape's coconut, the glove  measured: lockstep on ALE's RAM (tests/games/test_kangaroo_logic.py)
     ape_start_x: int = 1
     ape_start_row: int = 1  # above the layout's row base
     ape_last_x: int = 0x7F  # the ape drops its coconut here at the latest
@@ -294,7 +294,7 @@ class KangarooConstants:
     # rule: scoring.punch-coconut
     coconut_punch_points: int = 2  # hundreds
 
-    # ---- the monkeys and their apples --------------------------------------------------------
+    # ---- the monkeys and their apples  measured: lockstep on ALE's RAM (tests/games/test_kangaroo_logic.py)
     monkey_start_x: int = 0x88
     apple_step: int = 2  # pixels an apple flies left every odd frame
     apple_points: int = 1  # hundreds, a punched apple
@@ -338,7 +338,7 @@ class KangarooConstants:
     throw_height_paced: tuple = (0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2)
     throw_height: tuple = (0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
 
-    # ---- the picture's colours (TIA colour bytes, measured on ALE's screens) -----------------
+    # ---- the picture's colours (TIA colour bytes)  measured: on ALE's screens (tests/games/test_kangaroo_render.py)
     background_colour: int = 0x60
     playfield_colour: int = 0x24
     mother_colour: int = 0x2C  # the mother and the baby

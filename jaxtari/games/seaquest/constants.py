@@ -120,7 +120,7 @@ class SeaquestConstants:
     # measured: ram after 1,500 reset_game calls on ALE 0.12.1, all 75 values met
     late_start_timers: tuple = tuple(range(62, 85))
 
-    # ---- the player's sub and its torpedo
+    # ---- the player's sub and its torpedo  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     sub_x_min: int = SUB_X_MIN  # rule: physics.sub-limits
     sub_x_max: int = SUB_X_MAX
     sub_y_min: int = SUB_Y_MIN  # the surface
@@ -136,7 +136,7 @@ class SeaquestConstants:
     torpedo_launch_offset: int = 8  # the torpedo leaves from the sub's x + 8
     torpedo_sound_mask: int = 3  # the launch sound fades every 4th frame
 
-    # ---- oxygen
+    # ---- oxygen  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     oxygen_max: int = OXYGEN_MAX
     oxygen_drain_y: int = OXYGEN_DRAIN_Y  # it drains below this line
     oxygen_drain_mask: int = OXYGEN_DRAIN_MASK  # one unit every 32 frames  rule: timing.oxygen-decreases
@@ -144,24 +144,24 @@ class SeaquestConstants:
     oxygen_warning_level: int = 16  # rule: rendering.oxygen-warning
     oxygen_warning_on: int = 15  # ram[121] while warning
 
-    # ---- divers and surfacing
+    # ---- divers and surfacing  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     max_divers: int = MAX_DIVERS  # rule: scoring.goal-retrieve-many-divers
     diver_spawn_random: int = 80  # a new obstacle brings a diver when the random byte is at least this
     bonus_diver_mask: int = 0xF  # surfaced with six: one diver paid every 16th frame
 
-    # ---- death  (the animation counter, stepped every 4th frame)
+    # ---- death (the animation counter, stepped every 4th frame)  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     death_frames: int = 23
     death_step_mask: int = 3
     death_oxygen_empty: int = 15  # below this the oxygen bar is emptied
 
-    # ---- points (BCD tens)
+    # ---- points (BCD tens)  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     point_value_base: int = 2  # 20 points per enemy at level 0
     point_value_cap: int = 9  # 90 points per enemy at most  rule: scoring.enemy-value-cap
     diver_bonus: int = 0x50  # 500 points per diver and level (levels capped)
     diver_bonus_level_cap: int = 19  # rule: scoring.diver-value-cap
     score_cap: int = 999_999  # the score stops here and the game ends
 
-    # ---- the lanes' obstacles (x: a byte, 0..159 on screen)
+    # ---- the lanes' obstacles (x: a byte, 0..159 on screen)  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     obstacle_right_start: int = SCREEN_RIGHT + 8
     obstacle_left_start: int = 256 - 41  # XMIN - 41 as a byte
     obstacle_parked: int = 256 - 48  # XMIN - 48 as a byte: off screen between waves
@@ -180,20 +180,20 @@ class SeaquestConstants:
     missile_window_low: int = 39  # an enemy sub fires when its x + offset - 39 < 88
     missile_window: int = 88
 
-    # ---- the patrol sub
+    # ---- the patrol sub  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     patrol_first_level: int = 2  # rule: spawning.patrol-sub-from-wave-2
     patrol_level_cap: int = 6
     # frame mask of its step, by level 2..8 (capped at 6)
     patrol_delay: tuple = (3, 3, 3, 1, 1, 1, 0)  # rule: timing.patrol-sub-speed
 
-    # ---- sound timers the logic reads
+    # ---- sound timers the logic reads  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     pickup_sound: int = 23
     sub_shot_sound: int = 32
     shark_shot_sound: int = 16
     torpedo_sound: int = 16
     reward_sound: int = 31
 
-    # ---- ROM tables
+    # ---- ROM tables  measured: seaquest.asm; lockstep on ALE's RAM (tests/games/test_seaquest_logic.py)
     nusiz_masks: tuple = (6, 4, 0, 0, 0, 0, 1, 3, 7)  # copies shown by the lane's x - 128 >> 4; 8: all
     start_patterns: tuple = (0x41, 0x41, 0x63, 0x63, 0x55, 0x55, 0x77, 0x77)  # right (low) / left (high nibble)
     # The copy masks a hit removes, indexed by the hit's offset / 16 (torpedo) or / 8 + 3 (the sub).
@@ -207,7 +207,7 @@ class SeaquestConstants:
     sub_colour: int = ENEMY_SUB_COLOUR  # enemy subs are grey
     death_colours: tuple = DEATH_COLOURS  # the player's sub while dying, by death counter - 1
 
-    # ---- boxes of Game.objects / Game.signals (screen pixels)  measured on ALE's screen
+    # ---- boxes of Game.objects / Game.signals (screen pixels)  measured: on ALE's screen (tests/games/test_seaquest_ram.py, tests/games/test_seaquest_render.py)
     sub_top_offset: int = SUB_TOP_OFFSET  # the sub's top drawn line is ram[97] + 33
     sub_width: int = SUB_WIDTH
     sub_rows_shown: int = 11  # rows 11..1 of the sub's picture
