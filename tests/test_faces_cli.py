@@ -90,9 +90,16 @@ def test_the_committed_audits_own_options_and_stronger_ones_pass_the_check(commi
     from alignment.audit.command import _check_not_weaker
     from alignment.audit.mutants import Sample
 
+    from alignment.audit.mutants import QUICK_BATCHED
+
     audits, _ = committed
-    for explore, size in (("quick", 8), ("full", 24), ("full", None)):
-        _check_not_weaker(audits, "pong", faults=9, sample=Sample(size), explore=explore,
+    for explore, size, batched in (("quick", 8, QUICK_BATCHED), ("full", 24, None),
+                                   ("full", None, None)):
+        _check_not_weaker(audits, "pong", faults=9, sample=Sample(size, batched=batched),
+                          explore=explore, events=True, llm="offline")
+    with pytest.raises(cli_checks.ReplaceRefused,
+                       match=f"batched Constants mutants run: {QUICK_BATCHED} now, 10 in this run"):
+        _check_not_weaker(audits, "pong", faults=9, sample=Sample(8, batched=10), explore="quick",
                           events=True, llm="offline")
     _check_not_weaker(audits, "pong+no_enemy_points", faults=0, sample=None, explore="quick",
                       events=True, llm="offline")
