@@ -125,13 +125,17 @@ def test_code_hash_follows_the_games_source(tmp_path, monkeypatch):
 
     files = catalog.game_source_files("freeway")
     assert {f.name for f in files} >= {"__init__.py", "game.py", "art.py", "mods.py"}
-    assert all(f.parent.name == "freeway" for f in files)
+    pkg = next(f.parent for f in files if f.name == "game.py" and f.parent.name == "freeway")
+    # the whole package, its logic/ phases included, and nothing outside it
+    assert all(f.is_relative_to(pkg) for f in files)
+    assert any(f.parent == pkg / "logic" for f in files)
     h = catalog.code_hash("freeway")
     assert len(h) == 64 and h == catalog.code_hash("ALE/Freeway-v5") != catalog.code_hash("pong")
     # the same files, one byte changed, give another hash
     copies = []
     for f in files:
-        c = tmp_path / f.name
+        c = tmp_path / f.relative_to(pkg)
+        c.parent.mkdir(parents=True, exist_ok=True)
         c.write_bytes(f.read_bytes())
         copies.append(c)
     same = catalog.hash_files(copies)
