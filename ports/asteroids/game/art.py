@@ -7,6 +7,7 @@ COLORS_PLAYER1_SHIP, ...)."""
 from __future__ import annotations
 
 from jaxtari.atari.fonts import DIGITS_3X5
+from jaxtari.atari.palette import PALETTE
 
 BACKGROUND = (0, 0, 0)
 SCORE_RGB = (184, 50, 50)        # colour byte 0x44 (disassembly COLORS_PLAYER1_SCORE = RED + 4)
@@ -77,3 +78,45 @@ EDGE_COARSE, EDGE_SHOT_DX = 3, -2
 # 0xEA seen) shows one line lower; at column 5 (0x9A) and at 159 (0xFA) it does not, nor does the
 # second slot's
 EDGE_LOWER_COLUMNS = 4
+
+# ---- the asteroids (asteroid frames only) -----------------------------------------------------------
+# The kernel draws each list with one player (the up list P0, the down list P1, P0 in front), one
+# sprite row per 2-line kernel row, by the asteroid's kind (attribute bits 4-6: hit and size).
+# Sprites and per-row moves: disassembly AsteroidSprites and HorizMoveSizeTable (16 bytes a kind);
+# every pixel re-checked on ALE frames (tests/ports/test_asteroids_draw.py). Rows by kind: large
+# (two shapes), medium, small, then the debris of each (drawn while the hit bit is set).
+ASTEROID_SPRITES = (
+    ("........", "...#....", "...###..", "...####.", "..#####.", "..######", ".#######", "########",
+     ".#######", "########", ".#######", "..#####.", "..#####.", "...###..", "....##.."),
+    ("........", "..####..", ".######.", ".#######", "..######", ".#######", "########", "#######.",
+     "#######.", ".#######", ".#######", "..######", "..#####.", "..#####.", "...###.."),
+    ("...##...", "..####..", ".######.", "########", "########", ".######.", "....##.."),
+    (".##.....", "####....", "####....", "..#....."),
+    ("#.#.....", ".....#..", ".#......", "....#..#", "..#.....", "........", "#...#...", ".......#",
+     "...#....", ".#......", "...#...#"),
+    (".#..#...", "......#.", "..#.....", "#...#...", ".......#", ".#......", "...#.#..", ".#......",
+     "........", "..#....#", "#....#.."),
+    (".#.#....", "......#.", "..#.....", "#......#", ".....#..", ".#......", "...#....", ".#.....#"),
+    (".#......", "...#....", "#.......", "..#....."),
+)
+# The move each row's HMOVE makes before the row is drawn (TIA HMxx: +1 one pixel west), the
+# large kinds' zig-zag outline; 0 for the others.
+ASTEROID_ROW_MOVES = (
+    (0, 0, 1, 0, 0, 0, 0, -1, 1, -1, 1, -1, 0, 0, 0),
+    (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0),
+)
+# The table's ASTEROID_HORIZ_ADJ bit by row: an asteroid entering the kernel above the top starts
+# at a later row, and when that row's bit is clear the cartridge starts it one pixel further west
+# (disassembly DetermineUp/DownAsteroidKernelVector). Set on every row of the other kinds.
+ASTEROID_ROW_ADJUST = (
+    (1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1),
+    (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1),
+)
+ASTEROID_DOUBLE_KINDS = 2    # kinds 0 and 1 (large) are drawn double width (NUSIZ 5)
+ASTEROID_KINDS = 8
+ASTEROID_SPRITE_ROWS = 16    # each kind's 16-byte slot in the tables
+# disassembly AsteroidColorTable (NTSC: WHITE - 2, RED + 4, DK_BLUE + 12, YELLOW + 8, RED_ORANGE + 6,
+# PURPLE + 6, ULTRAMARINE_BLUE + 6, ORANGE_GREEN + 6), by attribute bits 0-2; the RGB is ALE's
+# palette's, each re-checked on ALE frames showing that colour index
+ASTEROID_COLOUR_BYTES = (0x0C, 0x44, 0x9C, 0x18, 0x26, 0x56, 0x76, 0xE6)
+ASTEROID_RGB = tuple(tuple(int(v) for v in PALETTE[b >> 1]) for b in ASTEROID_COLOUR_BYTES)

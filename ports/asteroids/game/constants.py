@@ -99,6 +99,7 @@ ATTR_FAST, ATTR_HIT, ATTR_LEFT = 0x80, 0x40, 0x08
 ATTR_TYPE_SHIFT = 4        # attributes >> 4: fast, hit and size as the delay table's index
 ATTR_TYPE_MASK = 0x07      # hit and size bits after the shift (mode 0 ignores the fast bit)
 ATTR_SIZE_MASK = 0x03
+ATTR_COLOUR_MASK = 0x07    # bits 0-2: the colour index (disassembly ASTEROID_ID_MASK)
 # disassembly AsteroidUpperBound / AsteroidLowerBound by size (0..3): an up-drifting asteroid at
 # the top is dropped when its y reaches minus its height; a down-drifting one at the bottom gets
 # its copy above the top when its y reaches the kernel height + 1 minus its height

@@ -117,10 +117,144 @@ def _shot_mask(raster, state, i):
     return (line >= 0) & (line < art.SHOT_LINES) & col & (y != c.OFF_SCREEN_Y)
 
 
+# ---- the asteroid kernel ---------------------------------------------------------------------------
+# Each list is drawn by a small state machine stepped once per 2-line kernel row (disassembly
+# UpMovingAsteroidKernel / DownMovingAsteroidKernel and their branches): it WAITs until the row
+# equals its next asteroid's y, POSITIONs the player on the next row (RESPx at a cycle set by the
+# code's coarse count and side, then the code's fine HMOVE), then DRAWs one sprite row per kernel
+# row, each moved by its table entry, until the kind's table ends, and then waits for the next
+# asteroid of its list. An asteroid whose y has passed by then is not drawn this frame, and neither
+# is anything after it in its list (the overlap flicker).
+WAIT, POSITION, DRAW = 0, 1, 2
+KERNEL_FIRST_ROW = -1            # disassembly StartAsteroidsKernel: the row counter starts at $FF
+KERNEL_ROWS = c.PLAY_HEIGHT + 1  # rows -1..88
+ROW_BYTE = 0xFF
+SIGNED_FROM_ROW = 0x80
+# RESPx cycles (disassembly UpMovingAsteroidOnLeft/OnRight): the left half's loop strobes at cycle
+# 24 + 5 (count - 1) for counts 1..6, the right half's at 53 + 5 (count - 1) for 1..5; the loop
+# falls through to its last strobe for any other count.
+LEFT_FIRST_CYCLE, RIGHT_FIRST_CYCLE, CYCLES_PER_COUNT = 24, 53, 5
+LEFT_COUNTS, RIGHT_COUNTS = 6, 5
+PIXELS_PER_CYCLE = 3
+COARSE_SHIFT, COARSE_MASK, SIDE_BIT = 1, 7, 1
+# measured: a player strobed at cycle n shows its first pixel at 3n - 63 (one-copy), 3n - 62
+# (double width: the TIA draws double and quad players one pixel later)
+RESP_OFFSET, DOUBLE_OFFSET = -63, -62
+# measured: the up list's rows show on lines 2Y + 18 and 2Y + 19, the down list's on 2Y + 19 and
+# 2Y + 20; nothing from line 195 on (the kernel's last row ends on 194)
+UP_ROW_LINE, DOWN_ROW_LINE = 18, 19
+KERNEL_LAST_LINE = 194
+SPRITE_BITS = 8
+FINE_ADJUST = 0x10               # one more HMOVE step west, added to the code's fine nibble
+
+
+def _kind_table(rows, fill):
+    out = np.full((art.ASTEROID_KINDS, art.ASTEROID_SPRITE_ROWS), fill, np.int32)
+    for k, r in enumerate(rows):
+        out[k, :len(r)] = r
+    return out
+
+
+_ROWS = np.asarray([len(s) for s in art.ASTEROID_SPRITES], np.int32)
+_SPRITE_BYTES = _kind_table(
+    [[int(row.replace("#", "1").replace(".", "0"), 2) for row in s] for s in art.ASTEROID_SPRITES], 0)
+_ROW_MOVES = _kind_table(art.ASTEROID_ROW_MOVES, 0)
+_ROW_ADJUST = _kind_table(art.ASTEROID_ROW_ADJUST, 1)
+_ASTEROID_RGB = np.asarray(art.ASTEROID_RGB, np.uint8)
+
+
+def _hm_signed(nibble):
+    """A TIA HMxx nibble as the pixels it moves west (-8..7)."""
+    return jnp.where(nibble >= 8, nibble - 16, nibble)
+
+
+def strobe_pixel(code):
+    """Where a RESPx at the kernel's cycle for ``code`` (coarse count and side) puts a one-copy
+    player, before the fine HMOVE."""
+    count = (code >> COARSE_SHIFT) & COARSE_MASK
+    left = (code & SIDE_BIT) != 0
+    k_left = jnp.where((count >= 1) & (count <= LEFT_COUNTS), count, LEFT_COUNTS)
+    k_right = jnp.where((count >= 1) & (count <= RIGHT_COUNTS), count, RIGHT_COUNTS)
+    cycle = jnp.where(left, LEFT_FIRST_CYCLE + CYCLES_PER_COUNT * (k_left - 1),
+                      RIGHT_FIRST_CYCLE + CYCLES_PER_COUNT * (k_right - 1))
+    return PIXELS_PER_CYCLE * cycle
+
+
+def kernel_rows(field_memory, top_code):
+    """Per kernel row (-1..88) and list (up, down): the sprite byte the row draws (0: none), the
+    player's position before its offset, whether it is double width, and the colour index.
+    ``field_memory`` is the field the kernel draws (after the moves, before the overscan),
+    ``top_code`` the up list's first code as the kernel has it (GameState.screen)."""
+    mem = jnp.asarray(field_memory, jnp.int32)
+    size = mem.shape[0]
+    first = jnp.asarray([c.UP_FIRST, c.DOWN_FIRST])
+
+    def at(array, idx):
+        return mem[jnp.clip(array + idx, 0, size - 1)]
+
+    y0, a0 = at(0, first), at(2 * c.FIELD_SLOTS, first)
+    kind0 = (a0 >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK
+    # an asteroid above the top enters already positioned, at the sprite row the kernel's top cuts
+    # (y -2 starts at row 0); y $FF is met by the first row's compare instead
+    above = (y0 >= SIGNED_FROM_ROW) & (y0 != c.OFF_SCREEN_Y) & (y0 != ROW_BYTE)
+    r0 = jnp.where(above, (BYTE - y0) - 2, 0)
+    fine0 = jnp.stack([top_code, at(c.FIELD_SLOTS, first[1])])
+    adjust = above & (jnp.asarray(_ROW_ADJUST)[kind0, jnp.clip(r0, 0, art.ASTEROID_SPRITE_ROWS - 1)] == 0)
+    fine0 = jnp.where(adjust, (fine0 + FINE_ADJUST) & ROW_BYTE, fine0)
+    carry = dict(mode=jnp.where(above, POSITION, WAIT), idx=first, row=r0, x=jnp.zeros(2, jnp.int32),
+                 code=fine0, kind=kind0, colour=a0 & c.ATTR_COLOUR_MASK)
+
+    def step(s, y):
+        ys = at(0, s["idx"])
+        attributes = at(2 * c.FIELD_SLOTS, s["idx"])
+        waiting, positioning, drawing = (s["mode"] == m for m in (WAIT, POSITION, DRAW))
+        kind = jnp.where(waiting, (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK, s["kind"])
+        colour = jnp.where(waiting, attributes & c.ATTR_COLOUR_MASK, s["colour"])
+        row = jnp.where(waiting, 0, s["row"])
+        more = row < jnp.asarray(_ROWS)[kind]
+        safe_row = jnp.clip(row, 0, art.ASTEROID_SPRITE_ROWS - 1)
+        placed = strobe_pixel(s["code"]) - _hm_signed(s["code"] >> NIBBLE)
+        moved = s["x"] - jnp.asarray(_ROW_MOVES)[kind, safe_row]
+        shown = drawing & more
+        done = drawing & ~more
+        x = jnp.where(positioning, placed, jnp.where(shown, moved, s["x"]))
+        sprite = jnp.where(shown, jnp.asarray(_SPRITE_BYTES)[kind, safe_row], 0)
+        nxt = s["idx"] + done
+        mode = jnp.where(waiting, jnp.where((y & ROW_BYTE) == ys, POSITION, WAIT),
+                         jnp.where(positioning, DRAW, jnp.where(done, WAIT, DRAW)))
+        code = jnp.where(done, at(c.FIELD_SLOTS, nxt), s["code"])
+        out = (sprite, x, kind < art.ASTEROID_DOUBLE_KINDS, colour)
+        return dict(mode=mode, idx=nxt, row=row + shown, x=x, code=code, kind=kind,
+                    colour=colour), out
+
+    rows = jnp.arange(KERNEL_FIRST_ROW, KERNEL_FIRST_ROW + KERNEL_ROWS)
+    return jax.lax.scan(step, carry, rows)[1]    # each (KERNEL_ROWS, 2)
+
+
+def _asteroid_canvas(raster, state, canvas):
+    sprite, x, double, colour = kernel_rows(state.screen.field, state.screen.top_code)
+    ys, xs = jnp.asarray(raster.ys), jnp.asarray(raster.xs)        # (H, 1), (1, W)
+    table = raster_lib.colour_for(raster, jnp.asarray(_ASTEROID_RGB))
+    for lst, first_line in ((1, DOWN_ROW_LINE), (0, UP_ROW_LINE)):   # the up list's P0 in front
+        k = (ys[:, 0] - first_line) // 2 - KERNEL_FIRST_ROW
+        inside = (k >= 0) & (k < KERNEL_ROWS) & (ys[:, 0] <= KERNEL_LAST_LINE)
+        k = jnp.clip(k, 0, KERNEL_ROWS - 1)
+        byte, dbl = sprite[k, lst], double[k, lst]
+        left = x[k, lst] + jnp.where(dbl, DOUBLE_OFFSET, RESP_OFFSET)
+        bit = ((xs - left[:, None]) % c.SCREEN_WIDTH) >> dbl[:, None]
+        lit = (bit < SPRITE_BITS) & (((byte[:, None] >> (SPRITE_BITS - 1 - jnp.minimum(bit, SPRITE_BITS - 1))) & 1) == 1)
+        lit = lit & inside[:, None]
+        col = table[colour[k, lst]]
+        canvas = jnp.where(lit[..., None] if canvas.ndim == 3 else lit,
+                           col[:, None] if canvas.ndim == 3 else col[:, None], canvas)
+    return canvas
+
+
 def draw(raster, state):
     """The screen of ``state`` (the state after the frame) on ``raster``."""
     canvas = raster.blank(art.BACKGROUND)
     ship_frame = state.ship.count % c.LOGIC_PERIOD != c.ASTEROID_FRAME_PARITY
+    canvas = jnp.where(ship_frame, canvas, _asteroid_canvas(raster, state, canvas))
     canvas = raster_lib.paint(canvas, _shot_mask(raster, state, 1) & ship_frame, art.SECOND_SHOT_RGB)
     canvas = raster_lib.paint(canvas, (_shot_mask(raster, state, 0) | _ship_mask(raster, state))
                           & ship_frame, art.SHIP_RGB)

@@ -152,14 +152,18 @@ def _move_down_list(mem, down_end, bits):
 def _move_up_list(mem, up_end, bits):
     """The up-drifting list walked from the top as the cartridge walks it: each asteroid one line
     up and maybe one pixel sideways; one at y 0 gets its copy appended at y 89; the top one above
-    the screen is dropped at its upper bound (and the walk restarts)."""
+    the screen is dropped at its upper bound (and the walk restarts). Also returns the top
+    slot's position code before its sideways step (the kernel positions the up list's first
+    asteroid by it: disassembly .setTopUpAsteroidMotionValues copies it before the walk)."""
 
     def walking(carry):
-        m, slot, end, steps = carry
+        m, slot, end, steps, top = carry
         return (m[Y0 + slot] != OFF) & (steps < MAX_UP_STEPS)
 
     def step(carry):
-        m, slot, end, steps = carry
+        m, slot, end, steps, top = carry
+        # the kernel positions the top asteroid by the code it had when the walk (re)started
+        top = jnp.where(slot == c.UP_FIRST, m[X0 + c.UP_FIRST], top)
         y = m[Y0 + slot]
         at_top = y == 0
         inside = (y > 0) & (y < SIGN_BIT)
@@ -180,19 +184,22 @@ def _move_up_list(mem, up_end, bits):
         m = jnp.where(at_top, copy, jnp.where(inside, moved, above))
         slot = jnp.where(at_top, 1, jnp.where(inside | ~gone, slot + 1, 0))
         end = jnp.where(at_top, end + 1, end)
-        return m, slot, end, steps + 1
+        return m, slot, end, steps + 1, top
 
-    mem, _, end, _ = jax.lax.while_loop(walking, step, (mem, jnp.int32(c.UP_FIRST), up_end, jnp.int32(0)))
-    return mem, end
+    mem, _, end, _, top = jax.lax.while_loop(
+        walking, step, (mem, jnp.int32(c.UP_FIRST), up_end, jnp.int32(0), mem[X0 + c.UP_FIRST]))
+    return mem, end, top
 
 
 def asteroid_frame(mem, speed, list_end):
     """ProcessAsteroidCalculations' moves: the speed counters, the down list, then the up list.
-    Returns the memory, the speed byte and the list ends (the up one raised by each copy)."""
+    Returns the memory, the speed byte, the list ends (the up one raised by each copy) and the
+    code the kernel positions the up list's first asteroid by (its code before this frame's
+    sideways step)."""
     speed, bits = speed_tick(speed)
     mem = _move_down_list(mem, list_end[1], bits)
-    mem, up_end = _move_up_list(mem, list_end[0], bits)
-    return mem, speed, list_end.at[0].set(up_end)
+    mem, up_end, top = _move_up_list(mem, list_end[0], bits)
+    return mem, speed, list_end.at[0].set(up_end), top
 
 
 def list_ends(mem):

@@ -106,7 +106,8 @@ def reset() -> GameState:
                            reserved=jnp.int32(c.START_LIVES << 4), flags=jnp.int32(0),
                            feature_timer=jnp.int32(0), respawn_y=jnp.int32(0)),
         screen=ScreenState(score=jnp.zeros((2,), jnp.int32), lives=jnp.int32(c.START_LIVES),
-                           ship_y=jnp.int32(c.START_Y)))
+                           ship_y=jnp.int32(c.START_Y), field=field.start_memory(),
+                           top_code=jnp.int32(c.START_FIELD_X[0])))
 
 
 def _select(pred, a, b):
@@ -180,9 +181,10 @@ def step(state: GameState, ale_action) -> GameState:
     flown, played = player.ship_frame(s, p, f.random, ale_action)
     s = _select(asteroid_frame, s, flown)
     p = _select(asteroid_frame, p, played)
-    memory, speed, list_end = field.asteroid_frame(f.memory, f.speed, f.list_end)
+    memory, speed, list_end, top_code = field.asteroid_frame(f.memory, f.speed, f.list_end)
     f = _select(asteroid_frame, f.replace(memory=memory, speed=speed, list_end=list_end), f)
-    screen = ScreenState(score=p.score, lives=p.lives, ship_y=s.y)
+    screen = ScreenState(score=p.score, lives=p.lives, ship_y=s.y, field=f.memory,
+                         top_code=jnp.where(asteroid_frame, top_code, f.memory[field.X0]))
     s, f, p = _overscan(s, f, p)
     return GameState(ship=s, field=f, player=p, screen=screen)
 

@@ -53,6 +53,10 @@ class ScreenState:
     score: jax.Array       # int32 (2,), ram[61..62] before the overscan
     lives: jax.Array       # int32, ram[60] >> 4 before the overscan (a bonus life comes with a hit)
     ship_y: jax.Array      # int32, ram[74] before the overscan (224: no ship drawn)
+    field: jax.Array       # int32 (54 + pad,), ram[3..56] after the frame's asteroid moves, before
+    #                        the overscan (which marks a hit asteroid or splits one after the picture)
+    top_code: jax.Array    # int32, the up list's first position code before the frame's sideways
+    #                        step: the kernel positions that asteroid by it (field.asteroid_frame)
 
 
 @pytree_dataclass
