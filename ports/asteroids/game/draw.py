@@ -163,6 +163,23 @@ _ROW_ADJUST = _kind_table(art.ASTEROID_ROW_ADJUST, 1)
 _ASTEROID_RGB = np.asarray(art.ASTEROID_RGB, np.uint8)
 
 
+# the ROM's HorizMoveSizeTable byte of a row: HMOVE nibble, the adjust bit, the NUSIZ size
+ADJUST_BIT = 0x08
+DOUBLE_NUSIZ = 5
+
+
+def size_table() -> np.ndarray:
+    """(kinds, 16) uint8: HorizMoveSizeTable as the ROM holds it, rebuilt from art.py (each
+    kind's rows, then the 0 that ends them); tests/ports/test_asteroids_draw.py finds it there."""
+    out = np.zeros((art.ASTEROID_KINDS, art.ASTEROID_SPRITE_ROWS), np.uint8)
+    for kind in range(art.ASTEROID_KINDS):
+        nusiz = DOUBLE_NUSIZ if kind < art.ASTEROID_DOUBLE_KINDS else 0
+        for row in range(_ROWS[kind]):
+            move = _ROW_MOVES[kind, row] & NIBBLE_MASK
+            out[kind, row] = move << NIBBLE | _ROW_ADJUST[kind, row] * ADJUST_BIT | nusiz
+    return out
+
+
 def _hm_signed(nibble):
     """A TIA HMxx nibble as the pixels it moves west (-8..7)."""
     return jnp.where(nibble >= 8, nibble - 16, nibble)
