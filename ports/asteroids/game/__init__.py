@@ -3,6 +3,6 @@ source), :mod:`.positions` (the ROM's one-pixel move tables), the state (:mod:`.
 ship (:mod:`.ship`), the asteroid field (:mod:`.field`), collisions and scoring
 (:mod:`.collisions`), splitting and waves (:mod:`.spawn`), hyperspace, deaths and the game's end
 (:mod:`.player`), and :mod:`.game` (one emulator frame a step, every mirrored RAM byte equal to
-ALE's on every frame of whole games), :mod:`.draw` and :mod:`.art` (the picture: digits on every
-frame and the ship frames exact; the asteroid frames' asteroids not drawn yet). No objects or
-``Game`` subclass yet. Relative imports only: this package moves to ``jaxtari/games/asteroids/``."""
+ALE's on every frame of whole games), :mod:`.draw` and :mod:`.art` (the picture, exact on every
+frame of whole games, flicker included), :mod:`.objects` (objects and signals, asteroid edge pairs
+merged). No ``Game`` subclass yet. Relative imports only: this package moves to ``jaxtari/games/asteroids/``."""

@@ -5,8 +5,9 @@
 The cartridge alternates pictures (measured, NOTES.md): after a frame whose counter is odd the
 screen shows the asteroids, after an even one the ship and its shots; the score and lives digits
 are on every frame. The kernel draws with the bytes as they were before the frame's overscan
-(``GameState.screen``). Exact so far: the digits on every frame and the ship frames' ship and shots
-(tests/ports/test_asteroids_draw.py); the asteroid frames' asteroids are not drawn yet (open)."""
+(``GameState.screen``). The asteroids are drawn by a model of the cartridge's two-list kernel
+(:func:`kernel_rows`). Exact on every frame of whole games, both kinds of frame
+(tests/ports/test_asteroids_draw.py)."""
 
 from __future__ import annotations
 
@@ -114,7 +115,10 @@ def _shot_mask(raster, state, i):
         wrapped = (x >= c.SCREEN_WIDTH) & (x < c.SCREEN_WIDTH + art.EDGE_LOWER_COLUMNS)
         line = line - wrapped
     col = jnp.asarray(raster.xs) == x % c.SCREEN_WIDTH
-    return (line >= 0) & (line < art.SHOT_LINES) & col & (y != c.OFF_SCREEN_Y)
+    # the kernel ends on line 194: a shot at the bottom pushed a line lower loses its second line
+    # (measured in the gunner's game: slot 0 at y 88, code 0xEA)
+    kernel = jnp.asarray(raster.ys) < art.PLAY_BOTTOM
+    return (line >= 0) & (line < art.SHOT_LINES) & col & kernel & (y != c.OFF_SCREEN_Y)
 
 
 # ---- the asteroid kernel ---------------------------------------------------------------------------
