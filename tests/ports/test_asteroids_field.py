@@ -1,4 +1,4 @@
-"""The asteroid field of the Asteroids port (ports/asteroids/game/field.py, game.step) in lockstep
+"""The asteroid field of the Asteroids port (ports/asteroids/game/logic/field.py, game.step) in lockstep
 with ALE (ale-py, sticky actions off, one frame per act): every byte of both asteroid lists
 (ram[3..56]), the speed counters, the random number and the list ends equal on every frame, the
 first difference fails, here up to the first hit (whole games: test_asteroids_collisions.py)."""
@@ -88,7 +88,7 @@ def test_the_field_matches_ale_in_plain_games_until_the_first_hit():
 
 def test_a_wrong_sideways_period_fails_the_lockstep(monkeypatch):
     """The comparison sees one wrong byte: the slow counter reloaded at 6 instead of 7."""
-    from ports.asteroids.game import field
+    from ports.asteroids.game.logic import field
 
     trace = ramtrace.record(ROM, [("NOOP", 200)])
     monkeypatch.setattr(field.c, "SPEED_SLOW_RELOAD", c.SPEED_SLOW_RELOAD - ONE_SLOW_STEP)

@@ -12,7 +12,8 @@ import pytest
 
 from alignment.porting import ramtrace
 from ports.asteroids.game import constants as c
-from ports.asteroids.game import field, objects
+from ports.asteroids.game import objects
+from ports.asteroids.game.logic import field
 from ports.asteroids.game import game as g
 from ports.asteroids.reference import ram as k
 

@@ -14,7 +14,7 @@ from alignment.porting import ramtrace
 from alignment.signals import RamWrite
 from ports.asteroids.game import constants as c
 from ports.asteroids.game import game as g
-from ports.asteroids.game.positions import EAST, WEST
+from ports.asteroids.game.logic.positions import EAST, WEST
 from ports.asteroids.reference import ram as k
 
 ROM = "asteroids"

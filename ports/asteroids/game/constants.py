@@ -86,7 +86,7 @@ ASTEROID_MEDIUM_COUNT = 3  # disassembly SPEED_MEDIUM (hit small asteroids in sl
 START_ASTEROIDS_PER_LIST = 2   # measured: ram[3..4] and ram[12..13] at reset; disassembly InitAsteroidObjects
 START_ASTEROID_Y = (1, 63)     # measured at reset, both lists; disassembly: 1 and 3 * (15 + 6)
 
-# ---- the asteroid field (ports/asteroids/game/field.py) ---------------------------------------------
+# ---- the asteroid field (ports/asteroids/game/logic/field.py) ---------------------------------------------
 # The two lists live in RAM as three 18-byte arrays (y, position code, attributes), slots 0-8 the
 # up-drifting list and 9-17 the down-drifting one, each sorted by height and ended by a y of 224
 # (disassembly: asteroidVertPos, asteroidHorizPos, asteroidAttributes; measured at reset).
@@ -130,7 +130,7 @@ START_LIST_END = (1, 10)
 START_ASTEROID_COLLISION = 198  # disassembly: the reset leaves a position code there (non-zero)
 START_OBJECT_COLLISION = 0
 
-# ---- collisions (ports/asteroids/game/collisions.py) -------------------------------------------------
+# ---- collisions (ports/asteroids/game/logic/collisions.py) -------------------------------------------------
 # disassembly CheckAsteroidCollisions / CheckObjectCollisions: boxes in the collision code's own
 # coordinates (top = y + 17, an asteroid's y read 3 lower), heights and widths by object id
 COLLISION_TOP = 17
@@ -153,7 +153,7 @@ BONUS_THOUSANDS_DIGITS = (0x0, 0x5)  # disassembly: mode 0's bonus ship when the
 LIVES_FIELD = 0xF0
 MAX_LIVES_FIELD = MAX_LIVES << 4
 
-# ---- splitting and waves (ports/asteroids/game/spawn.py) -----------------------------------------
+# ---- splitting and waves (ports/asteroids/game/logic/spawn.py) -----------------------------------------
 SIZE_BITS_MEDIUM, SIZE_BITS_SMALL = 0x20, 0x30     # attribute size bits (disassembly)
 SIZE_BITS_MASK = 0x30
 PIECE_RANDOM_MASK = 0x8F   # a piece keeps the random number's fast, direction and colour bits
@@ -176,7 +176,7 @@ RANDOM_COARSE = (0x06, 0x04, 0x05, 0x06, 0x07, 0x09, 0x07, 0x05)
 FINE_MASK = 0xF0
 UNUSED_FINE, UNUSED_FINE_REPLACEMENT = 0x70, 0x80
 
-# ---- the player: hyperspace, death, respawn (ports/asteroids/game/player.py) ------------------------
+# ---- the player: hyperspace, death, respawn (ports/asteroids/game/logic/player.py) ------------------------
 HYPERSPACE_TIME = 31       # disassembly MAX_HYPERSPACE_TIME: logic frames away after a warp
 RESPAWN_WAIT = 63          # disassembly: the feature timer after an explosion, in logic frames
 EXPLOSION_END_STEP = 3     # disassembly: the explosion ends when (timer >> 1) & 7 reaches 3

@@ -17,7 +17,7 @@ import numpy as np
 from jaxtari.env import NUM_FULL_ACTIONS, joystick
 
 from . import constants as c
-from . import collisions, field, player, ship, spawn
+from .logic import collisions, field, player, ship, spawn
 from .state import FieldState, GameState, PlayerState, ScreenState, ShipState
 
 COUNTER_MASK = 0xFFFF

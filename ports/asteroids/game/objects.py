@@ -20,7 +20,7 @@ from jaxtari.env import ObjectGroup
 
 from . import art, draw
 from . import constants as c
-from . import field
+from .logic import field
 
 PLAY_LINES = art.PLAY_LINES      # the vertical wrap of a box (2 lines per kernel row)
 SHIP_W, SHIP_H = 8, 2 * c.SHIP_HEIGHT

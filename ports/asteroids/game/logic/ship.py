@@ -12,7 +12,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from . import constants as c
+from .. import constants as c
 from .positions import EAST, WEST
 
 BYTE, WORD = 0xFF, 0xFFFF

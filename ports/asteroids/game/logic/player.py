@@ -17,7 +17,7 @@ import jax.numpy as jnp
 
 from jaxtari.env import joystick
 
-from . import constants as c
+from .. import constants as c
 from . import ship
 from .field import BYTE, OFF, SIGN_BIT, Y0, X0
 from .spawn import random_code

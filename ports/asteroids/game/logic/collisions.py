@@ -15,7 +15,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from . import constants as c
+from .. import constants as c
 from .field import A0, BYTE, NIBBLE, NIBBLE_MASK, OFF, SIGN_BIT, X0, Y0
 
 _HEIGHT = jnp.asarray(np.asarray(c.BOX_HEIGHT, np.int32))

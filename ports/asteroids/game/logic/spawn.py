@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import constants as c
+from .. import constants as c
 from .field import A0, OFF, SIGN_BIT, X0, Y0, BYTE, _shift, bubble_up, insert, next_random
 
 MAX_VISITS = 4 * c.FIELD_SLOTS  # slots visited by one list's pass, revisits after a removal included

@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import constants as c
+from .. import constants as c
 from .positions import ASTEROID_EAST, ASTEROID_WEST
 
 BYTE = 0xFF
