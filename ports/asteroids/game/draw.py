@@ -104,21 +104,26 @@ def _ship_mask(raster, state):
     return lit & inside & (row < _SHIP.shape[1]) & (dx < _SHIP.shape[2]) & drawn
 
 
-def _shot_mask(raster, state, i):
-    s = state.ship
-    y = s.shot_y[i]
-    line = jnp.asarray(raster.ys) - (art.SHOT_TOP + 2 * y)
-    code = s.shot_x[i]
+def shot_place(ship_state, i):
+    """Shot slot ``i``'s screen column and first line (2 lines, 1 pixel): slot 0 wrapped past the
+    right edge onto columns 0..3 shows one line lower (measured, art.EDGE_LOWER_COLUMNS)."""
+    code, y = ship_state.shot_x[..., i], ship_state.shot_y[..., i]
     dx = art.SHOT_DX + jnp.where((code & NIBBLE_MASK) == art.EDGE_COARSE, art.EDGE_SHOT_DX, 0)
     x = pixel(code) + dx
+    top = art.SHOT_TOP + 2 * y
     if i == 0:
-        wrapped = (x >= c.SCREEN_WIDTH) & (x < c.SCREEN_WIDTH + art.EDGE_LOWER_COLUMNS)
-        line = line - wrapped
-    col = jnp.asarray(raster.xs) == x % c.SCREEN_WIDTH
+        top = top + ((x >= c.SCREEN_WIDTH) & (x < c.SCREEN_WIDTH + art.EDGE_LOWER_COLUMNS))
+    return x % c.SCREEN_WIDTH, top
+
+
+def _shot_mask(raster, state, i):
+    x, top = shot_place(state.ship, i)
+    line = jnp.asarray(raster.ys) - top
+    col = jnp.asarray(raster.xs) == x
     # the kernel ends on line 194: a shot at the bottom pushed a line lower loses its second line
     # (measured in the gunner's game: slot 0 at y 88, code 0xEA)
     kernel = jnp.asarray(raster.ys) < art.PLAY_BOTTOM
-    return (line >= 0) & (line < art.SHOT_LINES) & col & kernel & (y != c.OFF_SCREEN_Y)
+    return (line >= 0) & (line < art.SHOT_LINES) & col & kernel & (state.ship.shot_y[i] != c.OFF_SCREEN_Y)
 
 
 # ---- the asteroid kernel ---------------------------------------------------------------------------

@@ -102,8 +102,9 @@ def objects(game, state):
     edge = jnp.where((s.x_code & draw.NIBBLE_MASK) == art.EDGE_COARSE, art.EDGE_SHOT_DX, 0)
     ship_x = (draw.pixel(s.x_code) + art.SHIP_DX + edge) % c.SCREEN_WIDTH
     ship_y = art.SHIP_TOP + 2 * _signed(s.y) + (s.subpixel[..., 1] >= art.SUBPIXEL_HALF)
-    shot_edge = jnp.where((s.shot_x & draw.NIBBLE_MASK) == art.EDGE_COARSE, art.EDGE_SHOT_DX, 0)
-    shot_x = (draw.pixel(s.shot_x) + art.SHOT_DX + shot_edge) % c.SCREEN_WIDTH
+    shots = [draw.shot_place(s, i) for i in range(c.MAX_SHOTS)]
+    shot_x = jnp.stack([x for x, _ in shots], -1)
+    shot_top = jnp.stack([top for _, top in shots], -1)
 
     active, ys, codes, attributes = asteroid_slots(state.field.memory)
     kind = (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK
@@ -116,7 +117,7 @@ def objects(game, state):
     return {
         "ship": ObjectGroup.make(ship_x, ship_y, SHIP_W, SHIP_H, shown, rotation=s.rotation,
                                  exploding=state.player.feature_timer > c.EXPLODING),
-        "shots": ObjectGroup.make(shot_x, art.SHOT_TOP + 2 * s.shot_y, SHOT_W, art.SHOT_LINES,
+        "shots": ObjectGroup.make(shot_x, shot_top, SHOT_W, art.SHOT_LINES,
                                   s.shot_y != c.OFF_SCREEN_Y),
         "asteroids": ObjectGroup.make((left + box[:, 0]) % c.SCREEN_WIDTH, row0 + box[:, 2],
                                       box[:, 1], box[:, 3], active,
