@@ -267,12 +267,12 @@ def _asteroid_canvas(raster, state, canvas):
         k = jnp.clip(k, 0, KERNEL_ROWS - 1)
         byte, dbl = sprite[k, lst], double[k, lst]
         left = x[k, lst] + jnp.where(dbl, DOUBLE_OFFSET, RESP_OFFSET)
+        # the player wraps at the right edge: column 0 follows column 159 (no HMOVE bar on ALE)
         bit = ((xs - left[:, None]) % c.SCREEN_WIDTH) >> dbl[:, None]
-        lit = (bit < SPRITE_BITS) & (((byte[:, None] >> (SPRITE_BITS - 1 - jnp.minimum(bit, SPRITE_BITS - 1))) & 1) == 1)
-        lit = lit & inside[:, None]
-        col = table[colour[k, lst]]
-        canvas = jnp.where(lit[..., None] if canvas.ndim == 3 else lit,
-                           col[:, None] if canvas.ndim == 3 else col[:, None], canvas)
+        shift = SPRITE_BITS - 1 - jnp.minimum(bit, SPRITE_BITS - 1)
+        lit = (bit < SPRITE_BITS) & (((byte[:, None] >> shift) & 1) == 1) & inside[:, None]
+        col = table[colour[k, lst]][:, None]                        # one colour per line
+        canvas = jnp.where(lit[..., None] if canvas.ndim == 3 else lit, col, canvas)
     return canvas
 
 
