@@ -63,3 +63,27 @@ RUN_REPORTS = f"{RUN_STATE}/reports"
 # A run's own audit (and its markdown beside it): a run never writes a weaker audit over the
 # committed one (alignment.pipeline.committed).
 RUN_AUDIT = Artefact(RUN_REPORTS, "{run}/{game}.json", AUDIT.schema)
+
+
+def command_line(argv: Optional[list[str]] = None) -> str:
+    """The command a report records: ``jaxtari-align`` and its arguments (``sys.argv[1:]`` by
+    default), shell-quoted, with a path inside the repository written from its root (the report
+    is read on other machines; ``/home/me/clone/stress/policies/x.npz`` means
+    ``stress/policies/x.npz`` to anyone running it in a checkout)."""
+    import shlex
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+
+    def local(arg: str) -> str:
+        head, eq, value = arg.partition("=") if arg.startswith("--") else ("", "", arg)
+        if not value.startswith("/"):
+            return arg
+        p = Path(value).resolve()
+        if not p.is_relative_to(root):
+            return arg
+        rel = p.relative_to(root).as_posix() or "."
+        return f"{head}{eq}{rel}"
+
+    args = sys.argv[1:] if argv is None else argv
+    return "jaxtari-align " + " ".join(shlex.quote(local(a)) for a in args)

@@ -49,3 +49,14 @@ def test_a_games_code_hash_covers_its_spec_and_fault_set_from_the_table():
 def test_a_path_is_formatted_from_the_table():
     assert artefacts.STRESS.path("out", game="pong", obs="objects") == Path("out/pong-objects.json")
     assert artefacts.STRESS.path(game="pong", obs="pixels") == Path("stress/pong-pixels.json")
+
+
+def test_a_recorded_command_names_paths_inside_the_repository_from_its_root(tmp_path):
+    from alignment.artefacts import command_line
+
+    root = Path(artefacts.__file__).resolve().parents[1]
+    policy = root / "stress" / "policies" / "freeway-pixels.npz"
+    line = command_line(["robustness", "freeway", "--agents", str(policy), f"--out={root}/x y",
+                         "--out", str(tmp_path), "--episodes", "30"])
+    assert line == ("jaxtari-align robustness freeway --agents stress/policies/freeway-pixels.npz "
+                    f"'--out=x y' --out {tmp_path} --episodes 30")  # outside the clone: as given

@@ -3,8 +3,6 @@ both backends; the paper's performance change (PC) and the JAX-vs-ALE verdict pe
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -81,7 +79,7 @@ def robustness(
             if why:
                 console.print(f"[yellow]note:[/yellow] {m} has no ALE counterpart ({why}); it runs "
                               f"JAX-only")
-    command = "jaxtari-align " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = artefacts.command_line()
     try:
         result = run_robustness(canon, mods=names, agents_dir=agents, budget=budget, seeds=seeds,
                                 episodes=episodes, backends=kinds, max_steps=max_steps,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import typer
@@ -120,7 +118,7 @@ def stress(
         raise typer.Exit(2)
     progress, on_progress = _progress_bar({b: config.num_updates * config.batch_size * seeds
                                            for b in kinds})
-    command = "jaxtari-align " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = artefacts.command_line()
     try:
         with progress:
             result = run_stress(game, obs=obs, budget=budget, seeds=seeds, backends=kinds,
@@ -233,7 +231,7 @@ def transfer(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
 
-    command = "jaxtari-align " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = artefacts.command_line()
     result = evaluate(p, episodes=episodes, seed=seed, agents=idx, max_frames=max_frames,
                       on_progress=_progress, command=command, anchor_episodes=anchor_episodes)
     result.policy_file, result.policy_sha256 = pol.describe_file(path)
