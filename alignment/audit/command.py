@@ -15,6 +15,7 @@ from alignment import artefacts, catalog, cli_checks
 from alignment.audit import compare_report, probes
 from alignment.audit.compare import CompareError, run_compare
 from alignment.audit.compare_report import fmt
+from alignment.audit.mutants import QUICK_BATCHED  # batched Constants mutants drawn with --quick
 from alignment.backends import BackendError
 from alignment.catalog import UnknownCatalogGame
 from alignment.reference.ale import AleError
@@ -25,7 +26,6 @@ DEFAULT_OUT = Path(artefacts.AUDIT.folder)
 DEFAULT_FAULTS_DIR = Path(artefacts.FAULTS.folder)
 DEFAULT_MUTANTS = "24"  # source mutants sampled per audit (each needs its own compile)
 QUICK_MUTANTS = "8"  # with --quick
-# batched Constants mutants: all in the full audit, alignment.audit.mutants.QUICK_BATCHED with --quick
 
 
 def register(app) -> None:
@@ -291,7 +291,7 @@ def _register_audit(app) -> None:
         batched_mutants: Optional[str] = typer.Option(
             None, "--batched-mutants", help="batched Constants mutants drawn (they share one "
             "compile, but each plays every walk no probe kills it on): N or all (default all, "
-            "48 with --quick)"),
+            f"{QUICK_BATCHED} with --quick)"),
         mutants_seed: int = typer.Option(0, "--mutants-seed", help="seed of the mutant sample"),
         mods: list[str] = typer.Option(
             [], "--mods", help="audit the game modified by these mods (comma separated or "

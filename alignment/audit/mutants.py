@@ -361,7 +361,7 @@ def population(game_cls, files: Sequence[Path]) -> list[Mutant]:
 # 48 keeps a quick audit of those two games within a few minutes of the audit before the move
 # (Seaquest ran 20, Pong 121), and still runs all of a game that has 48 or fewer. The full audit
 # (no --quick) runs all; the gate refuses a committed audit that ran fewer than this
-# (alignment.gate.core).
+# (alignment.gate.rederive.mutant_sample).
 QUICK_BATCHED = 48
 
 

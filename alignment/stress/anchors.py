@@ -24,22 +24,23 @@ ANCHOR_EPISODES = 20  # whole games per agent on ALE under the anchor's sticky s
 # Issue 43's bar for an agent population against the published one: its mean at or above the
 # published mean less two of the published standard deviations.
 ANCHOR_SDS = 2.0
-CLEANRL_PROTOCOL = ("EnvPool Atari v5 as CleanRL makes it: frameskip 4 with the last two frames "
-                    "max-pooled, 84x84 by INTER_AREA resize, sticky actions off (EnvPool's "
-                    "default), fire reset, no-op starts up to 30, episodic life and reward clipping "
-                    f"in training; ours: sticky {V5.repeat_action_probability} in training and "
-                    "evaluation (ALE v5), no "
-                    "max-pool, nearest-neighbour 84x84, no no-op starts, the same PPO "
-                    "hyperparameters")
-# The published agents all see pixels: an object-centric agent measured against them is compared
-# for competence only, with another observation and network.
-CLEANRL_PROTOCOL_OBJECTS = ("EnvPool Atari v5 as CleanRL makes it, its agents seeing 84x84 pixels "
-                            "(frameskip 4 with the last two frames max-pooled, INTER_AREA resize, "
-                            "stack 4), sticky actions off (EnvPool's default), fire reset, no-op "
-                            "starts up to 30, episodic life and reward clipping in training; ours: "
-                            "the object-centric features (another observation and network: a "
-                            "comparison of competence only), sticky 0.25 in training and evaluation "
-                            "(ALE v5), no no-op starts, the same PPO hyperparameters")
+# What CleanRL's agents trained and were scored under, and what of it ours share, by the
+# observation our agents see (the published agents all see pixels: an object-centric agent is
+# compared with them for competence only, with another observation and network).
+_MAXPOOL = "frameskip 4 with the last two frames max-pooled"
+_THEIR_SETTINGS = ("sticky actions off (EnvPool's default), fire reset, no-op starts up to 30, "
+                   "episodic life and reward clipping in training")
+_OUR_STICKY = f"sticky {V5.repeat_action_probability} in training and evaluation (ALE v5)"
+_OUR_REST = "no no-op starts, the same PPO hyperparameters"
+PROTOCOL = {
+    "pixels": (f"EnvPool Atari v5 as CleanRL makes it: {_MAXPOOL}, 84x84 by INTER_AREA resize, "
+               f"{_THEIR_SETTINGS}; ours: {_OUR_STICKY}, no max-pool, nearest-neighbour 84x84, "
+               f"{_OUR_REST}"),
+    "objects": (f"EnvPool Atari v5 as CleanRL makes it, its agents seeing 84x84 pixels ({_MAXPOOL}, "
+                f"INTER_AREA resize, stack 4), {_THEIR_SETTINGS}; ours: the object-centric features "
+                f"(another observation and network: a comparison of competence only), "
+                f"{_OUR_STICKY}, {_OUR_REST}"),
+}
 # What the anchor-protocol evaluation (sticky as the anchor's) still leaves different, by observation
 STILL_DIFFERS = {"pixels": "no max-pool, nearest-neighbour 84x84, no no-op starts, no fire reset",
                  "objects": "object-centric features instead of pixels, no no-op starts, "
@@ -57,5 +58,5 @@ def anchor(game: str, path: Path = ANCHORS, obs: str = "pixels") -> dict | None:
     if not isinstance(row, dict):
         return None
     return {"mean": float(row["mean"]), "sd": float(row["sd"]), "source": doc.get("source", ""),
-            "protocol": CLEANRL_PROTOCOL_OBJECTS if obs == "objects" else CLEANRL_PROTOCOL,
+            "protocol": PROTOCOL[obs],
             "sticky": ANCHOR_STICKY}

@@ -196,7 +196,8 @@ def transfer(
     out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
     max_frames: int = typer.Option(V5.max_num_frames_per_episode, "--max-frames", min=4,
                                    max=V5.max_num_frames_per_episode,
-                                   help="emulator frames per game (ALE v5: 108,000)"),
+                                   help="emulator frames per game (ALE v5: "
+                                        f"{V5.max_num_frames_per_episode:,})"),
     anchor_episodes: int = typer.Option(ANCHOR_EPISODES, "--anchor-episodes", min=0, max=100_000,
                                         help="whole games per agent on ALE under the published "
                                              "anchor's protocol (0: none)"),
