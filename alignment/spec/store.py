@@ -159,10 +159,25 @@ def load_spec(path: os.PathLike | str, *,
 
 
 def write_spec(spec: GameSpec, path: os.PathLike | str) -> Path:
-    """Write atomically (temp file in the same directory, then ``os.replace``)."""
+    """Write atomically (temp file in the same directory, then ``os.replace``). A file that already
+    holds this very spec is left as it is: a reviewer's own line wrapping survives a rerun that
+    changes nothing, and the game's code hash (which covers the spec's bytes) does not move."""
     from alignment import atomic
 
+    path = Path(path)
+    if _holds(path, spec):
+        return path
     return atomic.write_text(path, dump_yaml(spec))
+
+
+def _holds(path: Path, spec: GameSpec) -> bool:
+    """Whether ``path`` is a readable, valid spec file whose content equals ``spec``."""
+    try:
+        existing = parse_yaml(path.read_text("utf-8"), where=str(path))
+    except (OSError, UnicodeDecodeError, SpecFileError):
+        return False
+    return (existing.model_dump(mode="json", exclude_none=True)
+            == spec.model_dump(mode="json", exclude_none=True))
 
 
 def write(result) -> Path:

@@ -56,6 +56,27 @@ def test_write_replaces_atomically(fresh, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frostbite.yaml"]
 
 
+def test_a_file_holding_the_same_spec_keeps_its_own_wrapping(fresh, tmp_path):
+    _, spec = fresh
+    path = spec_path(tmp_path, "frostbite")
+    # A reviewer's hand wrapping: the first folded statement's last word moved to its next line,
+    # the same string to YAML.
+    ours = dump_yaml(spec)
+    lines = ours.splitlines(keepends=True)
+    i = next(i for i, line in enumerate(lines)
+             if line.startswith("  statement:") and lines[i + 1].startswith("    "))
+    head, word = lines[i].rstrip("\n").rsplit(" ", 1)
+    lines[i:i + 2] = [head + "\n", "    " + word + " " + lines[i + 1][4:]]
+    hand = "".join(lines)
+    assert hand != ours and parse_yaml(hand) == spec
+    path.write_text(hand)
+    write_spec(spec, path)
+    assert path.read_text() == hand  # same content: the bytes (and the code hash) stay
+    changed = spec.model_copy(update={"title": "Frostbite (renamed)"})
+    write_spec(changed, path)
+    assert path.read_text() == dump_yaml(changed)  # new content: written in the writer's style
+
+
 def test_invalid_yaml_names_line_and_column(tmp_path):
     path = tmp_path / "pong.yaml"
     path.write_text("game: pong\nrules: [\n  - id: x\n")
