@@ -453,6 +453,57 @@ def _batched(doc, drawn, population):
     return doc
 
 
+def _resampled(doc, statuses):
+    """The audit's mutant rows as {id: status}, each killed one killed by a walk of the audit."""
+    doc["mutation"]["mutants"] = [
+        {"id": i, "status": s, "killed_by": ["explore:reset/random-holds"] if s == "killed" else []}
+        for i, s in statuses.items()]
+    return doc
+
+
+def test_a_re_made_audit_with_another_draw_is_compared_over_the_common_mutants(repo):
+    """An honest re-make on other code draws another sample: half the base's mutants, half new
+    ones, one of the new ones surviving. The whole-sample score drops (1.00 -> 0.90) though no
+    mutant the base ran fares worse: the gate compares the mutants both audits ran."""
+    _branch(repo)
+    doc = write_audit(repo, "pong", mutants=["killed"] * 10)
+    _commit(repo)
+    statuses = {f"m{i}": "killed" for i in range(5)}
+    statuses.update({f"n{i}": "killed" for i in range(4)}, n4="survived")
+    _write(repo / "audits" / "pong.json", _resampled(doc, statuses))
+    verdict = _evaluate(repo, base="HEAD")
+    assert verdict.passed, verdict.failures
+    assert verdict.figures["mutation_score"] == pytest.approx(0.9)
+    assert any(n.startswith("mutation score compared with HEAD over the 5 mutant(s) both audits "
+                            "ran (5 only in HEAD's sample, 5 only in this one") for n in
+               verdict.notes), verdict.notes
+
+
+def test_a_common_mutant_killed_by_the_base_and_surviving_now_fails(repo):
+    """Attempt: a new draw that hides a lost kill among new killed mutants (the whole score even
+    rises), and, with the same draw, a kill lost while another survivor is killed (the score
+    unchanged)."""
+    _branch(repo)
+    doc = write_audit(repo, "pong", mutants=["killed"] * 8 + ["survived"] * 2)
+    _commit(repo)
+    statuses = {"m0": "survived", **{f"m{i}": "killed" for i in range(1, 5)},
+                **{f"n{i}": "killed" for i in range(20)}}
+    _write(repo / "audits" / "pong.json", _resampled(copy.deepcopy(doc), statuses))
+    failures = _evaluate(repo, base="HEAD").failures
+    assert ("mutant(s) killed by HEAD's audit and not killed now: m0 (survived) - a probe or walk "
+            "that caught them no longer does") in failures, failures
+    assert ("mutation_score dropped against HEAD over the 5 mutants both audits ran: 1.00 -> 0.80"
+            in failures), failures
+    # the same draw: m0's kill lost, survivor m8 now killed; the score stays 0.80
+    swapped = {f"m{i}": m["status"] for i, m in enumerate(doc["mutation"]["mutants"])}
+    swapped.update(m0="survived", m8="killed")
+    _write(repo / "audits" / "pong.json", _resampled(copy.deepcopy(doc), swapped))
+    failures = _evaluate(repo, base="HEAD").failures
+    assert ("mutant(s) killed by HEAD's audit and not killed now: m0 (survived) - a probe or walk "
+            "that caught them no longer does") in failures, failures
+    assert not any("mutation_score dropped" in f for f in failures), failures
+
+
 def test_own_attempt_an_audit_with_one_batched_mutant_fails(repo):
     """Attempt: `jaxtari-align audit pong --batched-mutants 1`: a mutation score of 1.0 over one
     mutant of 437."""

@@ -654,14 +654,13 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
     doc, _ = then.json(rel, AUDIT_SCHEMA)
     if doc is not None and audit is not None:
         before, _ = audit_figures(doc, rel)
-        before_mut, _ = mutation_score(doc, rel)
-        before["mutation_score"] = before_mut["score"] if before_mut else None
-        for key in (*AUDIT_FIGURES, "mutation_score"):
+        for key in AUDIT_FIGURES:
             b, a = before.get(key), audit.get(key)
             if b is not None and a is None:
                 hard.append(f"{key} no longer measured against {base} (was {b:.2f})")
             elif b is not None and a < b - TOLERANCE:
                 hard.append(f"{key} dropped against {base}: {b:.2f} -> {a:.2f}")
+        hard += _mutation_against_base(doc, audit["doc"], base, v.notes)
         items += weakening.audit_items(doc, audit["doc"], base)
         hard += _killed_since(game, rel, doc, audit["doc"], base, rekill, v.notes)
     if doc is not None:
@@ -759,6 +758,56 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
     v.failures += [f"{w.what}: allowed only with a reason for this exact item, new or rewritten "
                    f"in this change: fidelity.toml [overrides.{game}] \"{w.key}\" = \"...\""
                    for w in missing]
+
+
+def _mutant_statuses(doc: dict) -> dict[str, str]:
+    mutation = doc.get("mutation") if isinstance(doc.get("mutation"), dict) else {}
+    rows = mutation.get("mutants") if isinstance(mutation.get("mutants"), list) else []
+    return {str(m.get("id")): m.get("status") for m in rows if isinstance(m, dict)}
+
+
+def _mutation_against_base(then: dict, now: dict, base: str, notes: list[str]) -> list[str]:
+    """The mutation score against the base's, over the mutants both audits ran. Two audits of
+    different code draw different samples (the population moves with Constants and source), so
+    comparing whole-sample scores would fail an honest re-make and pass a dishonest one by luck of
+    the draw; over the common mutants the same mutants are judged twice. A common mutant the base
+    killed that is not killed now is a hard failure in any case (what some probe caught, nothing
+    catches now). The threshold still applies to the whole sample (checked without a base); a
+    sample shrunk or drawn with another seed is a weakening (``audit.mutation:sample``)."""
+    before, after = _mutant_statuses(then), _mutant_statuses(now)
+    if not before:
+        return []
+    if not after:
+        scored = mutation_score(then, "")[0]
+        was = scored["score"] if scored else None
+        return [f"mutation_score no longer measured against {base}"
+                + (f" (was {was:.2f})" if was is not None else "")]
+    common = sorted(set(before) & set(after))
+    scored = ("killed", "survived")
+
+    def score(statuses: dict[str, str]) -> Optional[float]:
+        judged = [statuses[i] for i in common if statuses[i] in scored]
+        return judged.count("killed") / len(judged) if judged else None
+
+    hard = []
+    lost = [i for i in common if before[i] == "killed" and after[i] != "killed"]
+    if lost:
+        shown = ", ".join(f"{i} ({after[i]})" for i in lost[:5])
+        more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
+        hard.append(f"mutant(s) killed by {base}'s audit and not killed now: {shown}{more} - "
+                    f"a probe or walk that caught them no longer does")
+    b, a = score(before), score(after)
+    if b is not None and a is not None and a < b - TOLERANCE:
+        hard.append(f"mutation_score dropped against {base} over the {len(common)} mutants both "
+                    f"audits ran: {b:.2f} -> {a:.2f}")
+    if set(before) != set(after):
+        notes.append(f"mutation score compared with {base} over the {len(common)} mutant(s) both "
+                     f"audits ran ({len(set(before) - set(after))} only in {base}'s sample, "
+                     f"{len(set(after) - set(before))} only in this one: the population or the "
+                     f"draw moved with the code)"
+                     + (f"; over them {b:.2f} -> {a:.2f}" if b is not None and a is not None
+                        else ""))
+    return hard
 
 
 def _killed_since(game: str, rel: str, then: dict, now: dict, base: str,
