@@ -5,7 +5,6 @@ first difference fails, here up to the first hit (whole games: test_asteroids_co
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 
 from alignment.porting import ramtrace
@@ -34,9 +33,10 @@ def padded(actions, block: int = 1024) -> np.ndarray:
     return np.concatenate([actions, np.zeros(n - len(actions), actions.dtype)]).astype(np.int32)
 
 
-def first_difference(trace, frames: int, skip=NOT_YET):
-    """(frame, {name: (jax, ale)}) of the first frame whose ship or field bytes differ, or None."""
-    states = g.rollout(g.reset(), padded(trace.actions[:frames]))
+def first_difference(trace, frames: int, skip=NOT_YET, consts=c.DEFAULTS):
+    """(frame, {name: (jax, ale)}) of the first frame whose ship or field bytes differ, or None
+    (the JAX game with the numbers ``consts``)."""
+    states = g.rollout(g.reset(consts), padded(trace.actions[:frames]), consts)
     ours = {**g.field_signals(states), **g.ship_signals(states.ship)}
     for t in range(frames):
         r = trace.rams[t + 1]
@@ -86,16 +86,12 @@ def test_the_field_matches_ale_in_plain_games_until_the_first_hit():
     assert compared >= 1000
 
 
-def test_a_wrong_sideways_period_fails_the_lockstep(monkeypatch):
-    """The comparison sees one wrong byte: the slow counter reloaded at 6 instead of 7."""
-    from ports.asteroids.game.logic import field
+def test_a_wrong_sideways_period_fails_the_lockstep():
+    """The comparison sees one wrong byte: the slow counter reloaded at 6 instead of 7 (a changed
+    ``AsteroidsConstants.speed_slow_reload``)."""
+    import dataclasses
 
     trace = ramtrace.record(ROM, [("NOOP", 200)])
-    monkeypatch.setattr(field.c, "SPEED_SLOW_RELOAD", c.SPEED_SLOW_RELOAD - ONE_SLOW_STEP)
-    jax.clear_caches()  # the jitted step read the constant when it was traced
-    try:
-        found = first_difference(trace, trace.frames)
-    finally:
-        monkeypatch.undo()
-        jax.clear_caches()
+    wrong = dataclasses.replace(c.DEFAULTS, speed_slow_reload=c.SPEED_SLOW_RELOAD - ONE_SLOW_STEP)
+    found = first_difference(trace, trace.frames, consts=wrong)
     assert found is not None and "speed" in found[1]

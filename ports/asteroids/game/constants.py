@@ -7,6 +7,8 @@ which the ship's logic runs."""
 
 from __future__ import annotations
 
+import dataclasses
+
 # ---- horizontal positions -------------------------------------------------------------------------
 # The cartridge keeps a horizontal position as a code (high nibble the HMOVE fine motion, bits 1-3
 # the coarse loop count, bit 0 the screen half). Its collision code reads the pixel column as a
@@ -190,3 +192,93 @@ CENTRE_COARSE = 0x0D
 BESIDE_COARSE = (0x0B, 0x02)
 CENTRE_ROWS = (START_Y - (SHIP_HEIGHT * 6 + 3), START_Y + SHIP_HEIGHT * 4 + 3)   # 8..63
 BESIDE_ROWS = (START_Y - (SHIP_HEIGHT * 3 + 2), START_Y + SHIP_HEIGHT * 3)       # 24..55
+
+
+# ---- the Constants dataclass -----------------------------------------------------------------------
+# The step reads every tunable number through the game's ``consts`` (an AsteroidsConstants), so an
+# InternalMod or an audit's Constants mutant reaches it; the upper-case names above stay as the
+# ground truth's and the tests' reading of the defaults (the fields' defaults are those names, not
+# a second copy). Codes, bit masks, the RAM layout and the kernel's geometry (the 89-row play
+# area, the 9-slot lists) stay module names: the state's shapes and the RAM mirror depend on them.
+
+@dataclasses.dataclass(frozen=True)
+class AsteroidsConstants:
+    """Every tunable number of the cartridge the step reads (the mods' switches first); each
+    field's source is the module name it defaults to (above)."""
+
+    # ---- the mods' switches (all off: the cartridge as ALE plays it)
+    # asteroid frames per move of the field (1: every asteroid frame, as the cartridge; 2: half speed)
+    asteroid_move_period: int = 1
+    lives_held: bool = False          # the lives nibble held at start_lives after every frame
+    hyperspace: bool = True           # False: the armed flag cleared after every frame (no warp)
+    one_colour_asteroids: bool = False  # the asteroids' colour bits cleared after every frame
+
+    # ---- ALE's start (measured: the RAM after reset_game(), the same on every seed)
+    start_lives: int = START_LIVES
+    start_x_code: int = START_X_CODE
+    start_y: int = START_Y
+    start_random: tuple = START_RANDOM
+    start_speed: int = START_SPEED
+    start_field_y: tuple = START_FIELD_Y
+    start_field_x: tuple = START_FIELD_X
+    start_field_attributes: tuple = START_FIELD_ATTRIBUTES
+    start_list_end: tuple = START_LIST_END
+    start_asteroid_collision: int = START_ASTEROID_COLLISION
+    start_object_collision: int = START_OBJECT_COLLISION
+
+    # ---- points and lives (disassembly POINTS_*, bonus ships; measured in play)
+    points_bcd: tuple = POINTS_BCD            # by size bits: large, large, medium, small (BCD tens)
+    max_lives: int = MAX_LIVES
+    bonus_thousands_digits: tuple = BONUS_THOUSANDS_DIGITS
+
+    # ---- the ship (disassembly tables; lockstep tests/ports/test_asteroids_ship.py)
+    rotation_period: int = ROTATION_PERIOD
+    rotation_phase: int = ROTATION_PHASE
+    left_turn: int = LEFT_TURN
+    right_turn: int = RIGHT_TURN
+    thrust: tuple = THRUST
+
+    # ---- shots (disassembly MissileRangeTable, Missile*OffsetTable; measured)
+    shot_launch_dy: int = SHOT_LAUNCH_DY
+    shot_step_dy: tuple = SHOT_STEP_DY
+    shot_step_dx: tuple = SHOT_STEP_DX
+    shot_range: tuple = SHOT_RANGE
+    shot_range_period: int = SHOT_RANGE_PERIOD
+    shot_range_phase: int = SHOT_RANGE_PHASE
+    parked_shot_dx: int = PARKED_SHOT_DX
+
+    # ---- the asteroids' sideways speed (disassembly SPEED_SLOW/SPEED_MEDIUM, AsteroidHorizDelayValues)
+    speed_slow_reload: int = SPEED_SLOW_RELOAD
+    speed_medium_reload: int = SPEED_MEDIUM_RELOAD
+    horizontal_delay: tuple = HORIZONTAL_DELAY
+    asteroid_heights: tuple = ASTEROID_HEIGHTS  # the upper and lower bounds follow from them
+
+    # ---- collisions (disassembly CheckAsteroidCollisions, ObjectRectangleHeightValues, ...)
+    collision_top: int = COLLISION_TOP
+    asteroid_top_drop: int = ASTEROID_TOP_DROP
+    asteroid_box_reach: int = ASTEROID_BOX_REACH
+    box_height: tuple = BOX_HEIGHT
+    box_width: tuple = BOX_WIDTH
+
+    # ---- splitting and waves (disassembly CheckToSpawnNewAsteroids, InitAsteroidObjects)
+    second_piece_drop: int = SECOND_PIECE_DROP
+    room_up: int = ROOM_UP
+    room_down: int = ROOM_DOWN
+    wave_more_from: int = WAVE_MORE_FROM
+    wave_most_from: int = WAVE_MOST_FROM
+    # a wave's ys: the first and last asteroid of each list, the middle ones with 3 or 4 a list
+    wave_ys: tuple = (WAVE_FIRST_Y, WAVE_STEP_Y, 2 * WAVE_STEP_Y, WAVE_LAST_Y)
+    random_coarse: tuple = RANDOM_COARSE
+
+    # ---- hyperspace, death, respawn (disassembly MAX_HYPERSPACE_TIME, CheckForFreeCenterSpace)
+    hyperspace_time: int = HYPERSPACE_TIME
+    respawn_wait: int = RESPAWN_WAIT
+    explosion_end_step: int = EXPLOSION_END_STEP
+    game_over_count: int = GAME_OVER_COUNT
+    centre_coarse: int = CENTRE_COARSE
+    beside_coarse: tuple = BESIDE_COARSE
+    centre_rows: tuple = CENTRE_ROWS
+    beside_rows: tuple = BESIDE_ROWS
+
+
+DEFAULTS = AsteroidsConstants()

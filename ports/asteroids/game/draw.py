@@ -5,7 +5,7 @@
 The cartridge alternates pictures (measured, NOTES.md): after a frame whose counter is odd the
 screen shows the asteroids, after an even one the ship and its shots; the score and lives digits
 are on every frame. The kernel draws with the bytes as they were before the frame's overscan
-(``GameState.screen``). The asteroids are drawn by a model of the cartridge's two-list kernel
+(``AsteroidsState.screen``). The asteroids are drawn by a model of the cartridge's two-list kernel
 (:func:`kernel_rows`). Exact on every frame of whole games, both kinds of frame
 (tests/ports/test_asteroids_draw.py)."""
 
@@ -210,7 +210,7 @@ def kernel_rows(field_memory, top_code):
     """Per kernel row (-1..88) and list (up, down): the sprite byte the row draws (0: none), the
     player's position before its offset, whether it is double width, and the colour index.
     ``field_memory`` is the field the kernel draws (after the moves, before the overscan),
-    ``top_code`` the up list's first code as the kernel has it (GameState.screen)."""
+    ``top_code`` the up list's first code as the kernel has it (AsteroidsState.screen)."""
     mem = jnp.asarray(field_memory, jnp.int32)
     size = mem.shape[0]
     first = jnp.asarray([c.UP_FIRST, c.DOWN_FIRST])

@@ -33,8 +33,6 @@ class FieldState:
     object_collision: jax.Array    # int32, ram[97]: which object the collision check takes next
 
 
-
-
 @pytree_dataclass
 class PlayerState:
     lives: jax.Array       # int32, ram[60] >> 4
@@ -60,8 +58,10 @@ class ScreenState:
 
 
 @pytree_dataclass
-class GameState:
+class AsteroidsState:
     ship: ShipState
     field: FieldState
     player: PlayerState
     screen: ScreenState
+    frame: jax.Array       # int32, frames since reset (not in RAM)
+    key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

@@ -18,11 +18,8 @@ import numpy as np
 from .. import constants as c
 from .field import A0, BYTE, NIBBLE, NIBBLE_MASK, OFF, SIGN_BIT, X0, Y0
 
-_HEIGHT = jnp.asarray(np.asarray(c.BOX_HEIGHT, np.int32))
-_WIDTH = jnp.asarray(np.asarray(c.BOX_WIDTH, np.int32))
 _FINE = jnp.asarray(np.asarray(c.FINE_PIXELS, np.int32))
 _COARSE = jnp.asarray(np.asarray(c.COARSE_PIXELS, np.int32))
-_POINTS = jnp.asarray(np.asarray(c.POINTS_BCD, np.int32))
 _SLOT = jnp.arange(c.FIELD_SLOTS)
 CHECK_NONE, CHECK_SHOT1, CHECK_SHOT2, CHECK_SHIP = 0, 1, 2, 3
 DECIMAL = 10
@@ -34,19 +31,24 @@ def pixel(code):
     return (_FINE[(code >> NIBBLE) & NIBBLE_MASK] + _COARSE[code & NIBBLE_MASK]) & BYTE
 
 
-def _overlaps(mem, y, code, kind):
+def _table(values):
+    return jnp.asarray(np.asarray(values, np.int32))
+
+
+def _overlaps(k, mem, y, code, kind):
     """Per slot: whether the object (y, position code, id ``kind``) overlaps that asteroid as
     CheckAsteroidCollisions' pre-filter and CheckObjectCollisions' boxes have it (byte sums)."""
-    top_a = (y + c.COLLISION_TOP) & BYTE
+    _HEIGHT, _WIDTH = _table(k.box_height), _table(k.box_width)
+    top_a = (y + k.collision_top) & BYTE
     bottom_a = (top_a + _HEIGHT[kind]) & BYTE
     left_a = pixel(code)
     ys = mem[Y0:Y0 + c.FIELD_SLOTS]
     attributes = mem[A0:A0 + c.FIELD_SLOTS]
-    near = (ys + c.COLLISION_TOP) & BYTE
-    in_band = ((near & SIGN_BIT) != 0) | ((near < bottom_a) & (near + c.ASTEROID_BOX_REACH >= top_a))
+    near = (ys + k.collision_top) & BYTE
+    in_band = ((near & SIGN_BIT) != 0) | ((near < bottom_a) & (near + k.asteroid_box_reach >= top_a))
     unhit = (attributes & c.ATTR_HIT) == 0
     size = (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK
-    top_b = (ys + c.ASTEROID_TOP_DROP + c.COLLISION_TOP) & BYTE
+    top_b = (ys + k.asteroid_top_drop + k.collision_top) & BYTE
     vertical = jnp.where(top_b < top_a, ((top_b + _HEIGHT[size]) & BYTE) >= top_a,
                          ((top_a + _HEIGHT[kind] + 1) & BYTE) >= top_b)
     left_b = pixel(mem[X0:X0 + c.FIELD_SLOTS])
@@ -85,11 +87,11 @@ def bcd_add(a, b, carry):
     return ((high << NIBBLE) | low) & BYTE, out.astype(jnp.int32)
 
 
-def check_object(mem, list_end, y, code, kind, score, lives):
+def check_object(k, mem, list_end, y, code, kind, score, lives):
     """CheckAsteroidCollisions for one object. Returns (memory, hit: bool, the hit asteroid's new
     attributes, score (2,), lives)."""
     up, down = _listed(mem)
-    overlap = _overlaps(mem, y, code, kind)
+    overlap = _overlaps(k, mem, y, code, kind)
     in_up, in_down = overlap & up, overlap & down
     hit_up, hit_down = in_up.any(), in_down.any()
     slot = jnp.where(hit_up, jnp.argmax(in_up), jnp.argmax(in_down))
@@ -101,13 +103,13 @@ def check_object(mem, list_end, y, code, kind, score, lives):
     mem = jnp.where(hit_up, _mark_pair(mem, c.UP_FIRST, list_end[0]),
                     _mark_pair(mem, c.DOWN_FIRST, list_end[1]))
 
-    tens, carry = bcd_add(score[1], _POINTS[size], 0)
+    tens, carry = bcd_add(score[1], _table(k.points_bcd)[size], 0)
     thousands, _ = bcd_add(score[0], 0, carry)
     new_score = jnp.where(hit, jnp.stack([thousands, tens]), score)
     digit = thousands & NIBBLE_MASK
-    bonus = hit & (carry == 1) & ((digit == c.BONUS_THOUSANDS_DIGITS[0]) | (digit == c.BONUS_THOUSANDS_DIGITS[1]))
+    bonus = hit & (carry == 1) & jnp.isin(digit, _table(k.bonus_thousands_digits))
     raised = lives + 1
-    lives = jnp.where(bonus & ((raised << NIBBLE) != c.MAX_LIVES_FIELD), raised, lives)
+    lives = jnp.where(bonus & (raised != k.max_lives), raised, lives)
     return mem, hit, marked, new_score, lives
 
 

@@ -36,15 +36,28 @@ MAX_UP_STEPS = 3 * c.LIST_SLOTS
 
 _EAST = jnp.asarray(ASTEROID_EAST)
 _WEST = jnp.asarray(ASTEROID_WEST)
-_DELAY = jnp.asarray(np.asarray(c.HORIZONTAL_DELAY, np.int32))
-_UPPER = jnp.asarray(np.asarray(c.UPPER_BOUND, np.int32))
-_LOWER = jnp.asarray(np.asarray(c.LOWER_BOUND, np.int32))
 _INDEX = jnp.arange(MEMORY)
 
 
-def start_memory() -> jax.Array:
-    """The field's bytes at reset (measured, constants.START_FIELD_*), then the padding."""
-    flat = c.START_FIELD_Y + c.START_FIELD_X + c.START_FIELD_ATTRIBUTES + (0,) * PAD
+def _table(values):
+    return jnp.asarray(np.asarray(values, np.int32))
+
+
+def upper_bounds(k):
+    """AsteroidUpperBound by size: an up-drifting asteroid above the top is dropped at minus its
+    height (as a byte)."""
+    return _table([(-h) & BYTE for h in k.asteroid_heights])
+
+
+def lower_bounds(k):
+    """AsteroidLowerBound by size: a down-drifting asteroid gets its copy above the top at the
+    kernel height + 1 minus its height."""
+    return _table([c.PLAY_HEIGHT + 1 - h for h in k.asteroid_heights])
+
+
+def start_memory(k=c.DEFAULTS) -> jax.Array:
+    """The field's bytes at reset (measured, Constants.start_field_*), then the padding."""
+    flat = tuple(k.start_field_y) + tuple(k.start_field_x) + tuple(k.start_field_attributes) + (0,) * PAD
     return jnp.asarray(np.asarray(flat, np.int32))
 
 
@@ -58,29 +71,29 @@ def next_random(random):
     return jnp.stack([new_low, new_high])
 
 
-def speed_tick(speed):
+def speed_tick(k, speed):
     """The speed byte's two counters lowered by one each; returns the byte and this frame's
     delay bits (DELAY_SLOW when the slow counter ran out, DELAY_MEDIUM when the medium one did)."""
     a = (speed - c.SPEED_TICK) & BYTE
     slow = a < c.SPEED_SLOW_DONE_BELOW
-    a = jnp.where(slow, a | c.SPEED_SLOW_RELOAD, a)
+    a = jnp.where(slow, a | k.speed_slow_reload, a)
     medium = (a & c.SPEED_MEDIUM_MASK) == 0
-    a = jnp.where(medium, a | c.SPEED_MEDIUM_RELOAD, a)
+    a = jnp.where(medium, a | k.speed_medium_reload, a)
     bits = jnp.where(slow, c.DELAY_SLOW, 0) | jnp.where(medium, c.DELAY_MEDIUM, 0)
     return a, bits
 
 
-def _sideways(code, attributes, bits):
+def _sideways(k, code, attributes, bits):
     """MoveAsteroidHorizontally on one code: one pixel when the delay table's entry for the
     asteroid's size and hit bit is raised in this frame's bits (or is 0), west if it drifts left."""
-    delay = _DELAY[(attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK]
+    delay = _table(k.horizontal_delay)[(attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK]
     due = (delay == 0) | ((delay & bits) != 0)
     moved = jnp.where((attributes & c.ATTR_LEFT) != 0, _WEST[code], _EAST[code])
     return jnp.where(due, moved, code)
 
 
-def _move_slot(mem, slot, bits):
-    code = _sideways(mem[X0 + slot], mem[A0 + slot], bits)
+def _move_slot(k, mem, slot, bits):
+    code = _sideways(k, mem[X0 + slot], mem[A0 + slot], bits)
     return mem.at[X0 + slot].set(code, mode="drop")
 
 
@@ -122,13 +135,13 @@ def _size(attributes):
     return (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK
 
 
-def _move_down_list(mem, down_end, bits):
+def _move_down_list(k, mem, down_end, bits):
     """Every listed down-drifting asteroid one line down and maybe one pixel sideways; the bottom
     one dropped once it is past the kernel, or copied above the top at its lower bound."""
     ys = mem[Y0 + c.DOWN_FIRST:Y0 + SLOTS]
     listed = jnp.cumprod((ys != OFF).astype(jnp.int32)) == 1
     mem = mem.at[Y0 + c.DOWN_FIRST:Y0 + SLOTS].set(jnp.where(listed, (ys + 1) & BYTE, ys))
-    codes = _sideways(mem[X0 + c.DOWN_FIRST:X0 + SLOTS], mem[A0 + c.DOWN_FIRST:A0 + SLOTS], bits)
+    codes = _sideways(k, mem[X0 + c.DOWN_FIRST:X0 + SLOTS], mem[A0 + c.DOWN_FIRST:A0 + SLOTS], bits)
     mem = mem.at[X0 + c.DOWN_FIRST:X0 + SLOTS].set(
         jnp.where(listed, codes, mem[X0 + c.DOWN_FIRST:X0 + SLOTS]))
 
@@ -143,13 +156,13 @@ def _move_down_list(mem, down_end, bits):
 
     mem, end = jax.lax.while_loop(past_bottom, drop, (mem, down_end))
     y = mem[Y0 + end]
-    at_bound = (y != OFF) & (y == _LOWER[_size(mem[A0 + end])])
+    at_bound = (y != OFF) & (y == lower_bounds(k)[_size(mem[A0 + end])])
     copied, source = insert(mem, end, end, c.DOWN_FIRST)
     copied = copied.at[Y0 + c.DOWN_FIRST].set((copied[Y0 + source] - c.PLAY_HEIGHT) & BYTE)
     return jnp.where(at_bound, copied, mem)
 
 
-def _move_up_list(mem, up_end, bits):
+def _move_up_list(k, mem, up_end, bits):
     """The up-drifting list walked from the top as the cartridge walks it: each asteroid one line
     up and maybe one pixel sideways; one at y 0 gets its copy appended at y 89; the top one above
     the screen is dropped at its upper bound (and the walk restarts). Also returns the top
@@ -172,14 +185,14 @@ def _move_up_list(mem, up_end, bits):
         last = end + (m[Y0 + end] != OFF)
         copy = m.at[Y0 + last].set(c.PLAY_HEIGHT).at[X0 + last].set(m[X0]).at[A0 + last].set(m[A0])
         copy = copy.at[Y0 + last + 1].set(OFF, mode="drop")
-        copy = _move_slot(copy.at[Y0].set((copy[Y0] - 1) & BYTE), 0, bits)
+        copy = _move_slot(k, copy.at[Y0].set((copy[Y0] - 1) & BYTE), 0, bits)
 
-        moved = _move_slot(m.at[Y0 + slot].set((y - 1) & BYTE), slot, bits)
+        moved = _move_slot(k, m.at[Y0 + slot].set((y - 1) & BYTE), slot, bits)
 
         # above the top: the top slot rises; at its bound it is dropped and the walk restarts
         rose = m.at[Y0].set((m[Y0] - 1) & BYTE)
-        gone = rose[Y0] == _UPPER[_size(rose[A0])]
-        above = jnp.where(gone, bubble_up(rose, slot), _move_slot(rose, slot, bits))
+        gone = rose[Y0] == upper_bounds(k)[_size(rose[A0])]
+        above = jnp.where(gone, bubble_up(rose, slot), _move_slot(k, rose, slot, bits))
 
         m = jnp.where(at_top, copy, jnp.where(inside, moved, above))
         slot = jnp.where(at_top, 1, jnp.where(inside | ~gone, slot + 1, 0))
@@ -191,14 +204,14 @@ def _move_up_list(mem, up_end, bits):
     return mem, end, top
 
 
-def asteroid_frame(mem, speed, list_end):
+def asteroid_frame(k, mem, speed, list_end):
     """ProcessAsteroidCalculations' moves: the speed counters, the down list, then the up list.
     Returns the memory, the speed byte, the list ends (the up one raised by each copy) and the
     code the kernel positions the up list's first asteroid by (its code before this frame's
     sideways step)."""
-    speed, bits = speed_tick(speed)
-    mem = _move_down_list(mem, list_end[1], bits)
-    mem, up_end, top = _move_up_list(mem, list_end[0], bits)
+    speed, bits = speed_tick(k, speed)
+    mem = _move_down_list(k, mem, list_end[1], bits)
+    mem, up_end, top = _move_up_list(k, mem, list_end[0], bits)
     return mem, speed, list_end.at[0].set(up_end), top
 
 

@@ -26,7 +26,7 @@ EXPLODING = c.EXPLODING
 LIVES_FIELD_SHIFT = 4
 
 
-def ship_frame(s, p, random, ale_action):
+def ship_frame(k, s, p, random, ale_action):
     """One logic frame of the ship and the player (s: ShipState, p: PlayerState)."""
     joy = joystick(ale_action)
     off = s.y == OFF
@@ -34,7 +34,7 @@ def ship_frame(s, p, random, ale_action):
     over = ((p.lives << LIVES_FIELD_SHIFT) | p.reserved) & c.LIVES_FIELD == 0
     newly_over = over & ((p.flags & c.GAME_OVER_FLAG) == 0)
     flags = jnp.where(newly_over, p.flags | c.GAME_OVER_FLAG, p.flags)
-    count = jnp.where(newly_over, c.GAME_OVER_COUNT, s.count)
+    count = jnp.where(newly_over, k.game_over_count, s.count)
 
     exploding = (timer & SIGN_BIT) != 0
     timer = jnp.where(~over & (timer != 0) & ~exploding, timer - 1, timer)
@@ -46,58 +46,58 @@ def ship_frame(s, p, random, ale_action):
     flags = jnp.where(controls & down_alone & ~armed, flags | c.HYPERSPACE, flags)
     flags = jnp.where(controls & ~down_alone, flags & ~c.FEATURE_FLAGS & BYTE, flags)
 
-    flown = fly(s, joy)
+    flown = fly(k, s, joy)
     s = jax.tree.map(lambda a, b: jnp.where(controls & ~warp, a, b), flown, s)
 
     half = random[0] >> 1
     zero2 = jnp.zeros_like(s.subpixel)
     s = jax.tree.map(lambda a, b: jnp.where(warp, a, b), s.replace(
-        y=jnp.int32(OFF), x_code=random_code(random), subpixel=zero2, velocity=zero2), s)
+        y=jnp.int32(OFF), x_code=random_code(k, random), subpixel=zero2, velocity=zero2), s)
     flags = jnp.where(warp, flags & ~(c.HYPERSPACE | c.KILLED) & BYTE, flags)
     respawn_y = jnp.where(warp, jnp.where(half >= c.HYPERSPACE_Y_SPAN, half - c.HYPERSPACE_Y_SPAN,
                                           half), p.respawn_y)
-    timer = jnp.where(warp, c.HYPERSPACE_TIME, timer)
+    timer = jnp.where(warp, k.hyperspace_time, timer)
 
     # the explosion: the timer counts up from 128; at its end the ship is taken off
     exploding = (timer & SIGN_BIT) != 0
     timer = jnp.where(exploding, (timer + 1) & BYTE, timer)
-    ends = exploding & (((timer >> 1) & c.EXPLOSION_STEP_MASK) == c.EXPLOSION_END_STEP)
+    ends = exploding & (((timer >> 1) & c.EXPLOSION_STEP_MASK) == k.explosion_end_step)
     lives = jnp.where(ends, p.lives - 1, p.lives)
     s = jax.tree.map(lambda a, b: jnp.where(ends, a, b), s.replace(
-        y=jnp.int32(OFF), x_code=jnp.int32(c.START_X_CODE), rotation=jnp.int32(0)), s)
-    timer = jnp.where(ends, c.RESPAWN_WAIT, timer)
-    respawn_y = jnp.where(ends, c.START_Y, respawn_y)
+        y=jnp.int32(OFF), x_code=jnp.int32(k.start_x_code), rotation=jnp.int32(0)), s)
+    timer = jnp.where(ends, k.respawn_wait, timer)
+    respawn_y = jnp.where(ends, k.start_y, respawn_y)
 
     s = s.replace(y=jnp.where(s.y == OFF, s.y, ship.wrap(s.y)), count=count)
-    s = ship.move_shots(s)
+    s = ship.move_shots(k, s)
     return s, p.replace(lives=lives, flags=flags, feature_timer=timer, respawn_y=respawn_y)
 
 
-def fly(s, joy):
+def fly(k, s, joy):
     """The controls on a logic frame: turn, fire, thrust or drag, move (ship.py's phases)."""
-    rotation = ship.turn(s.rotation, s.count, joy.left, joy.right)
-    s = ship.fire(s.replace(rotation=rotation), joy.fire, rotation)
-    velocity = ship.thrust_or_drag(s.velocity, rotation, joy.up)
+    rotation = ship.turn(k, s.rotation, s.count, joy.left, joy.right)
+    s = ship.fire(k, s.replace(rotation=rotation), joy.fire, rotation)
+    velocity = ship.thrust_or_drag(k, s.velocity, rotation, joy.up)
     return ship.move(s, velocity)
 
 
-def _centre_free(mem, first):
+def _centre_free(k, mem, first):
     """CheckForFreeCenterSpace over one list: no asteroid near the middle of the screen."""
     slots = jnp.arange(c.LIST_SLOTS) + first
     ys = mem[Y0 + slots]
     listed = jnp.cumprod((ys != OFF).astype(jnp.int32)) == 1
     coarse = mem[X0 + slots] & c.CENTRE_COARSE_MASK
-    centre = (coarse == c.CENTRE_COARSE) & (ys < SIGN_BIT) & (ys >= c.CENTRE_ROWS[0]) & (ys < c.CENTRE_ROWS[1])
-    beside = ((coarse == c.BESIDE_COARSE[0]) | (coarse == c.BESIDE_COARSE[1])) \
-        & (ys >= c.BESIDE_ROWS[0]) & (ys < c.BESIDE_ROWS[1])
+    centre = (coarse == k.centre_coarse) & (ys < SIGN_BIT) & (ys >= k.centre_rows[0]) & (ys < k.centre_rows[1])
+    beside = ((coarse == k.beside_coarse[0]) | (coarse == k.beside_coarse[1])) \
+        & (ys >= k.beside_rows[0]) & (ys < k.beside_rows[1])
     return ~(listed & (centre | beside)).any()
 
 
-def respawn(s, p, mem):
+def respawn(k, s, p, mem):
     """CheckToSpawnNewPlayerShip, when the ship is off the screen and its wait is over: back at
     its respawn height (a killed one only once the middle is clear), velocities cleared."""
     killed = (p.flags & c.KILLED) != 0
-    back = ~killed | (_centre_free(mem, c.UP_FIRST) & _centre_free(mem, c.DOWN_FIRST))
+    back = ~killed | (_centre_free(k, mem, c.UP_FIRST) & _centre_free(k, mem, c.DOWN_FIRST))
     zero2 = jnp.zeros_like(s.subpixel)
     s = jax.tree.map(lambda a, b: jnp.where(back, a, b),
                      s.replace(y=p.respawn_y, subpixel=zero2, velocity=zero2), s)

@@ -20,10 +20,6 @@ SIGN_BIT, OVERFLOW_BIT = 0x80, 0x40
 NIBBLE = 4
 MAX_PIXELS_PER_MOVE = 8  # a velocity's whole part is at most 7 (clamped), plus a carry
 
-_THRUST = jnp.asarray(np.asarray(c.THRUST, np.int32))
-_SHOT_RANGE = jnp.asarray(np.asarray(c.SHOT_RANGE, np.int32))
-_SHOT_DX = jnp.asarray(np.asarray(c.SHOT_STEP_DX, np.int32))
-_SHOT_DY = jnp.asarray(np.asarray(c.SHOT_STEP_DY, np.int32))
 _ROTATION_MASK = c.ROTATIONS - 1
 _RANGE_INDEX_MASK = len(c.SHOT_RANGE) - 1  # the range table is read by the low 3 heading bits
 _THRUST_X_OFFSET = c.ROTATIONS // 4        # the x component is the entry a quarter turn on
@@ -48,33 +44,39 @@ def move_code(code, pixels, west):
     return jnp.where(west, _WEST_WALKS[n, code], _EAST_WALKS[n, code])
 
 
-def turn(rotation, count, left, right):
+def table(values):
+    """A Constants table (a tuple) as an int32 array (a constant of the compiled step)."""
+    return jnp.asarray(np.asarray(values, np.int32))
+
+
+def turn(k, rotation, count, left, right):
     """CheckPlayerShipRotation: one step on every other logic frame, wrapping in the nibble."""
-    now = count % c.ROTATION_PERIOD == c.ROTATION_PHASE
-    delta = c.LEFT_TURN * left.astype(jnp.int32) + c.RIGHT_TURN * right.astype(jnp.int32)
+    now = count % k.rotation_period == k.rotation_phase
+    delta = k.left_turn * left.astype(jnp.int32) + k.right_turn * right.astype(jnp.int32)
     return jnp.where(now, (rotation + delta) & _ROTATION_MASK, rotation)
 
 
-def fire(state, pressed, rotation):
+def fire(k, state, pressed, rotation):
     """CheckToFirePlayerMissile: a press after a release launches from the ship into the second
     slot if it is free, else the first; with both busy the press is spent."""
     fresh = pressed & ~state.fire_held
     slot = jnp.where(state.shot_direction[1] == 0, 1, 0)
     free = state.shot_direction[slot] == 0
     launch = (jnp.arange(c.MAX_SHOTS) == slot) & fresh & free
-    direction = rotation | (_SHOT_RANGE[rotation & _RANGE_INDEX_MASK] << NIBBLE)
+    direction = rotation | (table(k.shot_range)[rotation & _RANGE_INDEX_MASK] << NIBBLE)
     return state.replace(
         fire_held=pressed,
         shot_x=jnp.where(launch, state.x_code, state.shot_x),
-        shot_y=jnp.where(launch, (state.y + c.SHOT_LAUNCH_DY) & BYTE, state.shot_y),
+        shot_y=jnp.where(launch, (state.y + k.shot_launch_dy) & BYTE, state.shot_y),
         shot_direction=jnp.where(launch, direction, state.shot_direction))
 
 
-def thrust_or_drag(velocity, rotation, up):
+def thrust_or_drag(k, velocity, rotation, up):
     """Thrust adds the heading's table entries (sign-extended) to both words; without it each
     non-zero word is pulled towards 0 by about 1/128 of itself (PlayerShipThrustDamping: the
     one's complement of the doubled high byte, plus one when that is positive)."""
-    push = jnp.stack([_THRUST[(rotation + _THRUST_X_OFFSET) & _ROTATION_MASK], _THRUST[rotation]])
+    thrust = table(k.thrust)
+    push = jnp.stack([thrust[(rotation + _THRUST_X_OFFSET) & _ROTATION_MASK], thrust[rotation]])
     pushed = (velocity + push) & WORD
     doubled = (~((velocity >> 8) << 1)) & BYTE
     pull = jnp.where(doubled & SIGN_BIT, doubled - 0x100, doubled + 1)
@@ -121,28 +123,28 @@ def _shot_push(high):
     return jnp.where(high & SIGN_BIT, nibble - 0x10 + 1, nibble)
 
 
-def move_shots(state):
+def move_shots(k, state):
     """MoveMissiles: a range step lost on every fourth frame, a free slot parked (224, two pixels
     east of the ship), a flying shot moved by its heading's step plus the ship's push, wrapping;
     a negative horizontal step moves one pixel further east than its size (the cartridge's
     two's complement adds one more)."""
     direction = state.shot_direction
-    tick = (state.count % c.SHOT_RANGE_PERIOD == c.SHOT_RANGE_PHASE) & (direction != 0)
+    tick = (state.count % k.shot_range_period == k.shot_range_phase) & (direction != 0)
     direction = jnp.where(tick, direction - (1 << NIBBLE), direction)
     direction = jnp.where((direction >> NIBBLE) == 0, 0, direction)
     flying = direction != 0
     heading = direction & _ROTATION_MASK
 
     high = state.velocity >> 8
-    dy = _shot_push(high[1]) + _SHOT_DY[heading]
+    dy = _shot_push(high[1]) + table(k.shot_step_dy)[heading]
     y = (state.shot_y + dy) & BYTE
     y = jnp.where(y & SIGN_BIT, (y + c.PLAY_HEIGHT) & BYTE,
                   jnp.where(y >= c.PLAY_HEIGHT, y - c.PLAY_HEIGHT, y))
-    dx = _shot_push(high[0]) + _SHOT_DX[heading]
+    dx = _shot_push(high[0]) + table(k.shot_step_dx)[heading]
     pixels = jnp.where(dx >= 0, dx, 1 - dx)
     x = jnp.stack([move_code(state.shot_x[i], pixels[i], dx[i] >= 0) for i in range(c.MAX_SHOTS)])
 
-    parked = move_code(state.x_code, c.PARKED_SHOT_DX, False)
+    parked = move_code(state.x_code, k.parked_shot_dx, False)
     return state.replace(
         shot_direction=direction,
         shot_y=jnp.where(flying, y, c.OFF_SCREEN_Y),

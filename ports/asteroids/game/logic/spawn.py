@@ -19,7 +19,6 @@ from .. import constants as c
 from .field import A0, OFF, SIGN_BIT, X0, Y0, BYTE, _shift, bubble_up, insert, next_random
 
 MAX_VISITS = 4 * c.FIELD_SLOTS  # slots visited by one list's pass, revisits after a removal included
-_COARSE = jnp.asarray(np.asarray(c.RANDOM_COARSE, np.int32))
 
 
 def _copy_above(mem, moved, last, start):
@@ -28,7 +27,7 @@ def _copy_above(mem, moved, last, start):
     return mem.at[Y0 + start].set((mem[Y0 + source] - c.PLAY_HEIGHT) & BYTE)
 
 
-def _split_large(mem, slot, last, start, random):
+def _split_large(k, mem, slot, last, start, random):
     random = next_random(random)
     mem = mem.at[A0 + slot].set((random[1] & c.PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM)
     low = mem[Y0 + slot] >= c.MEDIUM_WRAP_FROM
@@ -36,7 +35,7 @@ def _split_large(mem, slot, last, start, random):
     slot = jnp.where(low, start, slot)
     last = jnp.where(low, last + 1, last)
 
-    room = jnp.where(last >= c.DOWN_FIRST, last < c.ROOM_DOWN, last < c.ROOM_UP)
+    room = jnp.where(last >= c.DOWN_FIRST, last < k.room_down, last < k.room_up)
     y = mem[Y0 + slot]
     after = ((y & SIGN_BIT) != 0) | (y < c.SECOND_BELOW_FROM)
 
@@ -48,7 +47,7 @@ def _split_large(mem, slot, last, start, random):
     m1 = m1.at[A0 + s1].set(((r1[1] & c.SECOND_PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM | direction)
                             ^ c.ATTR_LEFT)
     m1 = m1.at[X0 + s1].set(m1[X0 + s1 - 1])
-    y1 = (m1[Y0 + s1 - 1] + c.SECOND_PIECE_DROP) & BYTE
+    y1 = (m1[Y0 + s1 - 1] + k.second_piece_drop) & BYTE
     m1 = m1.at[Y0 + s1].set(y1)
     wraps = y1 >= c.SECOND_WRAP_FROM
     m1 = jnp.where(wraps, _copy_above(m1, s1, last + 1, start), m1)
@@ -62,7 +61,7 @@ def _split_large(mem, slot, last, start, random):
     m2 = m2.at[A0 + start].set(((r2[1] & c.SECOND_PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM
                                 | direction2) ^ c.ATTR_LEFT)
     m2 = m2.at[X0 + start].set(m2[X0 + source])
-    m2 = m2.at[Y0 + start].set((m2[Y0 + source] + c.SECOND_PIECE_DROP - c.PLAY_HEIGHT) & BYTE)
+    m2 = m2.at[Y0 + start].set((m2[Y0 + source] + k.second_piece_drop - c.PLAY_HEIGHT) & BYTE)
 
     mem = jnp.where(room, jnp.where(after, m1, m2), mem)
     random = jnp.where(room, r1, random)  # r1 and r2 are the same step
@@ -79,14 +78,14 @@ def _split_medium(mem, slot, last, start, random):
     return mem, jnp.where(low, start, slot) + 1, jnp.where(low, last + 1, last), random
 
 
-def split_lists(mem, list_end, random):
+def split_lists(k, mem, list_end, random):
     """Both lists' passes, the up list first (one compiled pass run twice). Returns the memory,
     the new list ends (a list emptied by its pass leaves its end one below its first slot, as a
     byte: 255) and the random number."""
 
     def one(carry, start_and_end):
         m, r = carry
-        m, last, r = split_list(m, start_and_end[0], start_and_end[1], r)
+        m, last, r = split_list(k, m, start_and_end[0], start_and_end[1], r)
         return (m, r), last & BYTE
 
     starts = jnp.asarray([c.UP_FIRST, c.DOWN_FIRST], jnp.int32)
@@ -94,7 +93,7 @@ def split_lists(mem, list_end, random):
     return mem, ends.astype(jnp.int32), random
 
 
-def split_list(mem, start, last, random):
+def split_list(k, mem, start, last, random):
     """CheckToSpawnNewAsteroids over one list (``start`` its first slot, ``last`` its last listed
     slot): every hit asteroid split or removed. Returns the memory, the list's new last slot and
     the random number."""
@@ -113,7 +112,7 @@ def split_list(mem, start, last, random):
         medium = hit & ~removed & (size == c.SIZE_BITS_MEDIUM)
         large = hit & ~removed & ~medium
 
-        lm, ls, le, lr = _split_large(m, slot, end, start, r)
+        lm, ls, le, lr = _split_large(k, m, slot, end, start, r)
         mm, ms, me, mr = _split_medium(m, slot, end, start, r)
         gone = bubble_up(m, slot)
 
@@ -129,14 +128,15 @@ def split_list(mem, start, last, random):
     return mem, last, random
 
 
-def random_code(random):
+def random_code(k, random):
     """NewPseudoRandomHorizPosition: a position code from the random number's high byte (not
     stepped): its high nibble the fine value (7, which no position has, read as 8), its low 3
     bits choosing a coarse value."""
     high = random[1]
     fine = high & c.FINE_MASK
     fine = jnp.where(fine == c.UNUSED_FINE, c.UNUSED_FINE_REPLACEMENT, fine)
-    return fine | _COARSE[high & (len(c.RANDOM_COARSE) - 1)]
+    coarse = jnp.asarray(np.asarray(k.random_coarse, np.int32))
+    return fine | coarse[high & (len(k.random_coarse) - 1)]
 
 
 def _new_asteroid(mem, slot, y, code, random):
@@ -145,25 +145,26 @@ def _new_asteroid(mem, slot, y, code, random):
     return mem.at[A0 + slot].set(random[1] & c.WAVE_ATTRIBUTE_MASK), random
 
 
-def new_wave(mem, random, thousands):
+def new_wave(k, mem, random, thousands):
     """InitAsteroidObjects: each list refilled with large asteroids, 2 below 1,000 points, 3 from
     1,000, 4 from 15,000 (the up list's middle one at 42, the down list's at 21, both at 21 and 42
     with four). Returns the memory, the list ends and the random number."""
-    more = thousands >= c.WAVE_MORE_FROM
-    most = thousands >= c.WAVE_MOST_FROM
+    more = thousands >= k.wave_more_from
+    most = thousands >= k.wave_most_from
     ends = []
     for start in (c.UP_FIRST, c.DOWN_FIRST):
         slot = jnp.int32(start)
-        mem, random = _new_asteroid(mem, slot, c.WAVE_FIRST_Y, random_code(random), random)
+        first, second, third, last = k.wave_ys
+        mem, random = _new_asteroid(mem, slot, first, random_code(k, random), random)
         slot = slot + 1
-        for y, wanted in ((c.WAVE_STEP_Y, most | (more & (start == c.DOWN_FIRST))),
-                          (2 * c.WAVE_STEP_Y, most | (more & (start == c.UP_FIRST)))):
+        for y, wanted in ((second, most | (more & (start == c.DOWN_FIRST))),
+                          (third, most | (more & (start == c.UP_FIRST)))):
             code = (next_random(random)[1] & c.WAVE_MIDDLE_X_MASK) | c.WAVE_MIDDLE_X
             m2, r2 = _new_asteroid(mem, slot, y, code, next_random(random))
             mem = jnp.where(wanted, m2, mem)
             random = jnp.where(wanted, r2, random)
             slot = jnp.where(wanted, slot + 1, slot)
-        mem, random = _new_asteroid(mem, slot, c.WAVE_LAST_Y, random_code(random), random)
+        mem, random = _new_asteroid(mem, slot, last, random_code(k, random), random)
         mem = mem.at[Y0 + slot + 1].set(OFF)
         ends.append(slot)
     return mem, jnp.stack(ends).astype(jnp.int32), random
