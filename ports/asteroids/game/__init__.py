@@ -1,8 +1,16 @@
-"""Asteroids' JAX side, being ported, laid out as jaxtari/games/<game>/ (tests/test_game_layout.py):
-:mod:`.constants` (the cartridge's numbers, each with its source), :mod:`.state`, :mod:`.game` (one
-emulator frame a step, every mirrored RAM byte equal to ALE's on every frame of whole games),
-:mod:`.logic` (ship, field, collisions, splitting and waves, hyperspace and deaths, the ROM's move
-tables), :mod:`.draw` and :mod:`.art` (the picture, exact on every frame of whole games, flicker
-included), :mod:`.objects` (objects and signals, asteroid edge pairs merged). Not yet: the ``Game``
-subclass and its Constants dataclass, README.md (ports/asteroids/NOTES.md for now), mods.py.
-Relative imports only: this package moves to ``jaxtari/games/asteroids/``."""
+"""Asteroids (Atari, 1981) in pure JAX, frame for frame with ALE's emulation of the cartridge; being
+ported (ports/README.md), laid out as a registered game and moving to ``jaxtari/games/asteroids/``.
+
+Facts from the public commented disassembly (DNSDEBRO/Disassemblies, Atari2600/Asteroids/
+asteroids.asm), each re-measured on ALE (ale-py 0.12.1). The state mirrors the cartridge's RAM;
+one step runs its frame (ship or asteroids, then the overscan); every mirrored byte, the score,
+reward, lives, the end and the 210x160 picture (flicker included) agree with ALE on every frame of
+the lockstep tests (tests/ports/test_asteroids_*.py). Every tunable number is a field of
+``AsteroidsConstants`` (constants.py). README.md has the long description. Relative imports only.
+"""
+
+from .constants import AsteroidsConstants
+from .game import Asteroids
+from .state import AsteroidsState
+
+__all__ = ["Asteroids", "AsteroidsConstants", "AsteroidsState"]
