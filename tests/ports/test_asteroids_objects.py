@@ -35,33 +35,21 @@ def _game(seed: int):
 
 
 def reference_signals(ram) -> dict:
-    """The same signals read off ALE's RAM by the reference module: one object per asteroid, the
-    list's last slot merged into the first when it is the first's copy 89 rows down."""
-    slots = np.zeros((5, c.FIELD_SLOTS), np.int64)   # active, x, y, size, hit
-    for first in (k.UP_LIST_FIRST, k.DOWN_LIST_FIRST):
-        listed = k.asteroid_list(ram, first)
-        top, last = (listed[0], listed[-1]) if listed else (None, None)
-        merged = (len(listed) > 1 and top["y"] >= 128
-                  and (last["y"] - c.PLAY_HEIGHT) % 256 == top["y"]
-                  and ram[k.ASTEROID_X + last["slot"]] == ram[k.ASTEROID_X + top["slot"]]
-                  and ram[k.ASTEROID_ATTRIBUTES + last["slot"]] == ram[k.ASTEROID_ATTRIBUTES + top["slot"]])
-        for a in listed:
-            if merged and a is last:
-                continue
-            y = a["y"] - 256 if a["y"] >= 128 else a["y"]
-            size = objects.SIZES[c.SIZE_OF_KIND[a["kind"]]]
-            slots[:, a["slot"]] = (1, a["x"], y, size, int(a["hit"]))
-    shots = k.shots(ram)
-    return {
-        "ship_x": k.ship_x(ram), "ship_y": k.ship_y(ram), "ship_rotation": k.ship_rotation(ram),
-        "ship_visible": int(k.ship_visible(ram)),
-        "shot_x": [k.horizontal_pixel(ram[a]) for a in k.SHOT_X],
-        "shot_y": [int(ram[a]) for a in k.SHOT_Y],
-        "shot_active": [int(ram[a] != c.OFF_SCREEN_Y) for a in k.SHOT_Y],
-        "asteroid_active": slots[0], "asteroid_x": slots[1], "asteroid_y": slots[2],
-        "asteroid_size": slots[3], "asteroid_hit": slots[4],
-        "lives": k.lives(ram), "score": k.score(ram),
-    }
+    """The same signals read off ALE's RAM by the reference module (reference/ram.py
+    ``signals()``, the catalog's extractors: one object per asteroid, the list's last slot merged
+    into the first when it is the first's copy 89 rows down), and the lives and the score."""
+    out = {s.name: s.ale(ram) for s in k.signals()}
+    out.update(lives=k.lives(ram), score=k.score(ram))
+    return out
+
+
+def test_the_reference_signals_are_the_games():
+    """The catalog's signals (reference/ram.py) are the names the JAX game's ``signals`` gives,
+    each with its public source."""
+    state = g.reset()
+    names = {s.name for s in k.signals()}
+    assert names <= set(objects.signals(None, state))
+    assert all(s.source and s.ale is not None for s in k.signals())
 
 
 def _check_signals(trace, states):
@@ -87,7 +75,7 @@ def _in_boxes(group, lines, cols):
 def _check_boxes(trace, states):
     counts = np.asarray(states.ship.count)
     # the picture of an asteroid frame is the field before the overscan, its up list's first
-    # asteroid placed by its code before the frame's sideways step (GameState.screen)
+    # asteroid placed by its code before the frame's sideways step (AsteroidsState.screen)
     memory = states.screen.field.at[:, field.X0 + c.UP_FIRST].set(states.screen.top_code)
     drawn = states.replace(field=states.field.replace(memory=memory))
     boxes = jax.device_get(jax.vmap(lambda s: objects.objects(None, s))(drawn))

@@ -1,7 +1,7 @@
 """What Asteroids shows a player: its objects (boxes in screen pixels) and its signals (the RAM view
 the ground truth reads), computed from the state, in the shape of the registered games' objects.py
-(``objects(game, state)``, ``signals(game, state)``; ``game`` is unused until the port has its
-``Game`` subclass, whose methods will call these).
+(``objects(game, state)``, ``signals(game, state)``, which ``Asteroids.objects`` and
+``Asteroids.signals`` call; nothing here reads ``game``: the boxes depend on no Constants field).
 
 Objects exist whether or not this frame draws them: the cartridge shows the asteroids on one frame
 and the ship and its shots on the next (draw.py), and an asteroid whose list is busy drawing

@@ -235,3 +235,194 @@ def player_bytes(ram) -> dict[str, int]:
 def all_bytes(ram) -> dict[str, int]:
     """Every byte the JAX port mirrors (ship, field, player)."""
     return {**ship_bytes(ram), **field_bytes(ram), **player_bytes(ram)}
+
+
+# ---- the signals both sides report (the catalog's, beside its core score, lives, terminated) -------
+# Each is an extractor from ALE's RAM (below) and the JAX game's ``signals(state)[name]``
+# (ports/asteroids/game/objects.py), checked equal on every frame of whole random games by
+# tests/ports/test_asteroids_objects.py.
+PLAY_HEIGHT = 89         # the kernel's rows: an edge copy is 89 rows from its asteroid (disassembly H_KERNEL)
+SIGNED_FROM = 128        # an asteroid y from 128 on is above the top (negative as a signed byte)
+ASTEROID_SLOTS = 2 * LIST_LENGTH
+SIZE_CODE = (0, 0, 1, 2)  # the signals' size by kind (attribute bits 4-5): 0 large, 1 medium, 2 small
+
+
+def asteroid_objects(ram) -> dict[str, np.ndarray]:
+    """Per asteroid slot (18: the up list, then the down list): whether it holds an asteroid object
+    and its collision pixel column, signed y, size code and hit bit (0 where it holds none). An
+    asteroid above the top and its copy at its list's end (89 rows lower, the same code and
+    attributes) are one object, kept at the slot above the top."""
+    r = _ram(ram)
+    out = {name: np.zeros(ASTEROID_SLOTS, np.int64) for name in ("active", "x", "y", "size", "hit")}
+    for first in (UP_LIST_FIRST, DOWN_LIST_FIRST):
+        listed = asteroid_list(r, first)
+        top, last = (listed[0], listed[-1]) if listed else (None, None)
+        merged = (len(listed) > 1 and top["y"] >= SIGNED_FROM
+                  and (last["y"] - PLAY_HEIGHT) % 256 == top["y"]
+                  and r[ASTEROID_X + last["slot"]] == r[ASTEROID_X + top["slot"]]
+                  and r[ASTEROID_ATTRIBUTES + last["slot"]] == r[ASTEROID_ATTRIBUTES + top["slot"]])
+        for a in listed:
+            if merged and a is last:
+                continue
+            slot = a["slot"]
+            out["active"][slot] = 1
+            out["x"][slot] = a["x"]
+            out["y"][slot] = a["y"] - 256 if a["y"] >= SIGNED_FROM else a["y"]
+            out["size"][slot] = SIZE_CODE[a["kind"]]
+            out["hit"][slot] = int(a["hit"])
+    return out
+
+
+def _shot_field(name):
+    return lambda ram: np.asarray([s[name] for s in shots(ram)], np.int64)
+
+
+def signals():
+    from alignment.signals import Signal, jax_signal
+
+    src = f"{SOURCE}; re-checked on ale-py 0.12.1 (tests/ports/test_asteroids_ram.py)"
+
+    def asteroid(name):
+        return lambda ram: asteroid_objects(ram)[name]
+
+    slots = (ASTEROID_SLOTS,)
+    return [
+        Signal("ship_x", ship_x, jax_signal("ship_x"), 0, "px",
+               f"ram[{SHIP_X}] (position code) as ConvertHorizPosToPixelValue reads it; {src}",
+               description="the ship's collision pixel column (its sprite's left edge is 5 further)"),
+        Signal("ship_y", ship_y, jax_signal("ship_y"), 0, "rows",
+               f"ram[{SHIP_Y}]; {src}",
+               description="the ship's row (2 lines each, top line 2y + 18); 224 while away"),
+        Signal("ship_rotation", ship_rotation, jax_signal("ship_rotation"), 0, "heading",
+               f"ram[{PLAYER_ATTRIBUTES}] bits 0-3; {src}",
+               description="0 up, +1 anticlockwise (16 headings)"),
+        Signal("ship_visible", lambda ram: int(ship_visible(ram)), jax_signal("ship_visible"), 0,
+               "bool", f"ram[{SHIP_Y}] != 224; {src}",
+               description="the ship is on the screen (not in hyperspace or waiting to respawn)"),
+        Signal("shot_x", _shot_field("x"), jax_signal("shot_x"), 0, "px",
+               f"ram[83..84] as ConvertHorizPosToPixelValue reads them; {src}", shape=(2,)),
+        Signal("shot_y", lambda ram: np.asarray([int(_ram(ram)[a]) for a in SHOT_Y], np.int64),
+               jax_signal("shot_y"), 0, "rows", f"ram[86..87]; {src}", shape=(2,),
+               description="224: the slot is free"),
+        Signal("shot_active", lambda ram: np.asarray(
+                   [int(_ram(ram)[a] != OFF_SCREEN_Y) for a in SHOT_Y], np.int64),
+               jax_signal("shot_active"), 0, "bool", f"ram[86..87] != 224; {src}", shape=(2,)),
+        Signal("asteroid_active", asteroid("active"), jax_signal("asteroid_active"), 0, "bool",
+               f"ram[3..20] up to each list's 224, an edge pair one object; {src}", shape=slots,
+               description="per slot (up list 0-8, down list 9-17), drawn this frame or not"),
+        Signal("asteroid_x", asteroid("x"), jax_signal("asteroid_x"), 0, "px",
+               f"ram[21..38] as ConvertHorizPosToPixelValue reads them; {src}", shape=slots),
+        Signal("asteroid_y", asteroid("y"), jax_signal("asteroid_y"), 0, "rows",
+               f"ram[3..20] as signed bytes (an edge pair at its copy above the top); {src}",
+               shape=slots),
+        Signal("asteroid_size", asteroid("size"), jax_signal("asteroid_size"), 0, "code",
+               f"ram[39..56] bits 4-5: 0 large, 1 medium, 2 small; {src}", shape=slots),
+        Signal("asteroid_hit", asteroid("hit"), jax_signal("asteroid_hit"), 0, "bool",
+               f"ram[39..56] bit 6 (drawn as debris until split or removed); {src}", shape=slots),
+    ]
+
+
+# ---- pokes: quantities a probe writes on both sides (tests/ports/test_asteroids_pokes.py) ----------
+MAX_SCORE = 99_990       # two BCD bytes of tens
+SCORE_UNIT = 10
+MAX_POKED_LIVES = 9      # one digit on the screen
+EMPTY_UP_END, EMPTY_DOWN_END = UP_LIST_FIRST, DOWN_LIST_FIRST  # the list ends of empty lists (measured)
+
+
+def _bcd_byte(value: int) -> int:
+    return ((value // 10) << 4) | (value % 10)
+
+
+def score_bytes(value: int) -> dict[int, int]:
+    """The BCD bytes of a score (a multiple of 10): ram[61] thousands, ram[62] hundreds and tens."""
+    tens = int(value) // SCORE_UNIT
+    return {SCORE[0]: _bcd_byte(tens // 100), SCORE[1]: _bcd_byte(tens % 100)}
+
+
+def wave_bytes(_value: int = 1) -> dict[int, int]:
+    """Both lists emptied (their first y 224, their ends at their first slots): the overscan of
+    the next frame lays out a new wave, its size by the score."""
+    return {ASTEROID_Y + UP_LIST_FIRST: OFF_SCREEN_Y, ASTEROID_Y + DOWN_LIST_FIRST: OFF_SCREEN_Y,
+            UP_LIST_END: EMPTY_UP_END, DOWN_LIST_END: EMPTY_DOWN_END}
+
+
+def _jax_score(state, value):
+    import jax.numpy as jnp
+
+    b = score_bytes(value)
+    return state.replace(player=state.player.replace(
+        score=jnp.asarray([b[SCORE[0]], b[SCORE[1]]], jnp.int32)))
+
+
+def _jax_lives(state, value):
+    import jax.numpy as jnp
+
+    return state.replace(player=state.player.replace(lives=jnp.int32(value)))
+
+
+def _jax_wave(state, value):
+    import jax.numpy as jnp
+
+    f = state.field
+    memory = f.memory.at[UP_LIST_FIRST].set(OFF_SCREEN_Y).at[DOWN_LIST_FIRST].set(OFF_SCREEN_Y)
+    return state.replace(field=f.replace(memory=memory, list_end=jnp.asarray(
+        [EMPTY_UP_END, EMPTY_DOWN_END], jnp.int32)))
+
+
+def pokes():
+    from alignment.signals import Poke
+
+    return [
+        Poke("score", 0, MAX_SCORE, score_bytes, _jax_score,
+             f"BCD ram[61..62] (thousands; hundreds and tens), {SOURCE}", score=True,
+             description="the score (a multiple of 10; a bonus life when a hit carries into "
+                         "thousands ending in 0 or 5, waves of 3 large asteroids a list from "
+                         "1,000 points, 4 from 15,000)"),
+        Poke("lives", 1, MAX_POKED_LIVES, lambda v: {PLAYER_ATTRIBUTES: int(v) << LIVES_SHIFT},
+             _jax_lives, f"ram[{PLAYER_ATTRIBUTES}] bits 4-7 (its low nibble the heading, 0 at "
+             f"reset), {SOURCE}", last_frame=0,
+             description="the lives, written at reset only (the byte holds the ship's heading too)"),
+        Poke("wave", 1, 1, wave_bytes, _jax_wave,
+             f"ram[3], ram[12] (each list's first y: 224 ends a list), ram[92..93] (the list "
+             f"ends), {SOURCE}",
+             description="1: the field cleared; the next frame's overscan lays out a new wave "
+                         "(2 large asteroids a list below 1,000 points, 3 from 1,000, 4 from "
+                         "15,000: poke the score first for a deeper wave)"),
+    ]
+
+
+# ---- the mods' ALE halves (ports/asteroids/game/mods.py; tests/ports/test_asteroids_mods.py) ------
+def _counterparts():
+    from alignment.signals import AleCounterpart, RamWrite
+
+    measured = ("tests/ports/test_asteroids_mods.py (2026-12-06, ale-py 0.12.1): whole random games "
+                "with the writes on ALE and the mod on the JAX game, every mirrored RAM byte "
+                "equal on every frame{more}")
+    lives_nibble = 0xF0
+    return {
+        # the lives nibble of ram[60] held at the start's 4 (its low nibble, the heading, kept)
+        "endless_lives": AleCounterpart(
+            (RamWrite(PLAYER_ATTRIBUTES, 4 << LIVES_SHIFT, mask=lives_nibble),), exact=True,
+            measured=measured.format(more="; deaths and bonus lives taken back, no game over")),
+        # the armed hyperspace flag cleared: the warp needs it set on the next logic frame
+        "no_hyperspace": AleCounterpart(
+            (RamWrite(PLAYER_STATE, 0, mask=PLAYER_HYPERSPACE),), exact=True,
+            measured=measured.format(more="; held DOWN never leaves the screen")),
+        # every asteroid slot's colour bits cleared (a hit's colour 4 and a new piece's random
+        # colour included): the kernel reads them while it draws
+        "one_colour_asteroids": AleCounterpart(
+            tuple(RamWrite(ASTEROID_ATTRIBUTES + slot, 0, mask=ASTEROID_COLOUR_MASK)
+                  for slot in range(2 * LIST_LENGTH)), exact=True,
+            measured=measured.format(more="; the 210x160 screens equal on every frame")),
+    }
+
+
+ALE_MODS = _counterparts()
+# RAM cannot express these as RAM writes between frames
+JAX_ONLY_MODS = {
+    "slow_asteroids": "the cartridge moves every listed asteroid one row (and, when its speed "
+                      "counter runs out, one pixel) on every asteroid frame in code; no RAM byte "
+                      "gates the move (the speed byte ram[59] only times the sideways steps), and "
+                      "a RAM write holds a byte at one value, which cannot undo a move: halving "
+                      "the speed needs the moves skipped, as the JAX mod does",
+}
