@@ -202,3 +202,14 @@ def test_a_changed_constant_changes_the_game():
     assert int(ours.ship.y[-1]) != int(theirs.ship.y[-1])
     # the asteroids and the counters, which thrust does not touch, are the same
     assert np.array_equal(np.asarray(ours.field.memory), np.asarray(theirs.field.memory))
+
+
+def test_every_constants_field_is_read_by_the_game():
+    """No dead field: each AsteroidsConstants field is read by the package's code (``k.<field>``),
+    so changing any of them reaches the step."""
+    import re
+
+    source = "\n".join(p.read_text(encoding="utf-8") for p in ROOT.rglob("*.py"))
+    read = set(re.findall(r"\bk\.([a-z_]+)\b", source))
+    fields = {f.name for f in dataclasses.fields(AsteroidsConstants)}
+    assert fields - read == set()
