@@ -105,3 +105,28 @@ def test_pokes_refuse_what_they_cannot_write():
         POKES["score"].check(c.POINTS["large"] * 10_000)
     assert POKES["lives"].when_problem(1) is not None
     assert k.score_bytes(4990) == {k.SCORE[0]: 0x04, k.SCORE[1]: 0x99}
+
+
+def test_the_entry_reads_the_same_signals_on_both_sides():
+    """The plug-in's ENTRY (reference/__init__.py): its signals read off ALE's RAM and off the JAX
+    game agree after 600 frames of the spinning gunner (hits, points), with the core frame, score
+    and lives, and the ENTRY names the game's minimal actions, pokes and mods."""
+    import ale_py
+
+    from ports.asteroids.game import mods as asteroid_mods
+    from ports.asteroids.reference import ENTRY
+
+    game = Asteroids()
+    _, state = game.reset(jax.random.key(0))
+    step = jax.jit(game.step)
+    ale = ramtrace.open_rom(ROM, seed=0)
+    for a in _frames(SPIN, 600):
+        index = game.action_ids.index(a)
+        _, state, _, _, _ = step(state, index)
+        ale.act(ale_py.Action(a))
+    ours, theirs = ENTRY.jax_signals(game, state), ENTRY.ale_signals(ale.getRAM())
+    assert theirs and all(np.array_equal(np.asarray(ours[n]), np.asarray(v)) for n, v in theirs.items())
+    assert int(ours["score"]) == k.score(ale.getRAM()) > 0 and int(ours["frame"]) == 600
+    assert len(ENTRY.minimal_actions) == game.num_actions
+    assert set(ENTRY.pokes) == {"score", "lives", "wave"}
+    assert set(ENTRY.ale_mods) | set(ENTRY.jax_only_mods) == {m.name for m in asteroid_mods.MODS}
