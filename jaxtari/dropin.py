@@ -53,6 +53,19 @@ def whole_number(name: str, value, low: int, high: int, *, hint: str = "") -> in
     return int(value)
 
 
+def seed_value(name: str, value) -> int | None:
+    """``value`` as an int when it is None or a whole number >= 0 (the seeds gymnasium's
+    ``np_random`` and numpy's ``SeedSequence`` take, of any size), else a :class:`DropInError`
+    naming ``name``: the one check of every gymnasium seed the drop-in front-ends take. A numpy
+    integer is taken as its value; a bool is no seed (True would seed as 1)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or int(value) < 0:
+        raise DropInError(f"{name}={value!r}: expected None or a whole number >= 0, as gymnasium's "
+                          "seeds are")
+    return int(value)
+
+
 def flag(name: str, value) -> bool:
     """``value`` when it is True or False (a string such as "False" is refused, never read as
     True)."""

@@ -38,11 +38,16 @@ The numpy calls keep EnvPool's order: ``send`` and ``async_reset`` queue work an
 ``recv`` returns the oldest queued batch, one row per env it named, in the order it named
 them, with ``info["env_id"]`` saying which env each row is (``reset(env_id)`` and
 ``send(action, env_id)`` may name a subset). ``recv()`` with nothing queued is refused (EnvPool
-would wait forever). In ``xla()``, ``step(handle, action)`` is ``recv(send(handle, action))``;
-``recv`` of a handle nothing was sent on is refused when traced, and so are actions that are not
-one integer per env; inside compiled code an action's value cannot be refused, so values
-outside ``0..n-1`` are clipped into it (EnvPool's XLA step does not check them either). A pool
-pickles (its configuration, its envs' state and its queue).
+would wait forever). Actions and env ids are whole numbers: an integer array, or a float one
+whose values are all whole (EnvPool's docs send ``np.ones(batch_size)``, which EnvPool casts);
+a float that is not whole (1.5, NaN), a bool or a value out of range is refused, never cast or
+truncated. In ``xla()``, ``step(handle, action)`` is ``recv(send(handle, action))``; ``recv`` of a
+handle nothing was sent on is refused when traced, and so are actions that are not one integer
+per env (a traced float too: whether it is whole is not known when traced); an action whose
+values are known when ``send`` is called (numpy, a list, a concrete jax array) is checked as
+the numpy ``send`` checks it, but inside compiled code a value cannot be refused, so traced
+values outside ``0..n-1`` are clipped into it (EnvPool's XLA step does not check them either). A
+pool pickles (its configuration, its envs' state and its queue).
 
 Where it differs from EnvPool: the 84x84 frame is drawn at that size (not resized from 210x160
 with ``cv::INTER_AREA``) and is the last frame of the frameskip (no max over the last two
@@ -154,9 +159,14 @@ def game_of_task(task_id) -> str:
     game = dropin.game_from_id(task_id)  # names the games, or why -ram / Deterministic ids are refused
     name = dropin.env_name(game)
     if "noframeskip" in str(task_id).lower():
-        raise DropInError(f"{task_id!r}: EnvPool registers only <Game>-v5 ids (no NoFrameskip-v4); "
-                          f"for one frame a step: make('{name}-v5', frame_skip=1, noop_max=0, "
-                          "repeat_action_probability=0.0)")
+        # EnvPool's docs (env/atari.rst, "Available Tasks"): its -v5 ids are ALE's NoFrameskip-v4
+        # settings under the openai/baselines wrappers, which skip frames; it has no v4 ids
+        raise DropInError(f"{task_id!r}: EnvPool registers only <Game>-v5 ids, and its '{name}-v5' is "
+                          f"already ALE's NoFrameskip-v4 game (no sticky actions) under the baselines "
+                          f"wrappers, which repeat each action frame_skip={V5.frameskip} frames; for one "
+                          f"frame a step: make('{name}-v5', frame_skip=1) (noop_max=0 for no no-op "
+                          f"starts); for NoFrameskip-v4's raw screens: "
+                          f"gymnasium.make('jaxtari/{name}NoFrameskip-v4')")
     raise DropInError(f"{task_id!r}: EnvPool's id for this game is '{name}-v5'; ids: {', '.join(ids)}")
 
 
@@ -389,6 +399,38 @@ def _compiled(opts: Options):
     return pool, jax.jit(jax.vmap(pool.initial)), jax.jit(pool.run)
 
 
+def whole_array(value) -> np.ndarray | None:
+    """``value`` as an int64 array when every element is a whole number: an integer array, or a
+    float one whose values are all whole (EnvPool's own example sends ``np.ones(batch_size)``,
+    which EnvPool casts to int32); else None. A float that is not whole (1.5, NaN) or a bool is
+    refused rather than cast, so no action is ever truncated into another."""
+    if isinstance(value, (bool, np.bool_)) or (
+            isinstance(value, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in value)):
+        return None
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError):
+        return None
+    if np.issubdtype(a.dtype, np.unsignedinteger):
+        # one past int64 would wrap to a negative number, which the caller's range refuses anyway
+        return np.minimum(a.astype(np.uint64), np.uint64(np.iinfo(np.int64).max)).astype(np.int64)
+    if np.issubdtype(a.dtype, np.integer):
+        return a.astype(np.int64)
+    # a float is cast only where the cast is exact (whole, and within int32, as EnvPool's cast is)
+    if np.issubdtype(a.dtype, np.floating) and np.isfinite(a).all() and (a == np.round(a)).all() \
+            and (a.size == 0 or (a.min() >= INT32_MIN and a.max() <= INT32_MAX)):
+        return a.astype(np.int64)
+    return None
+
+
+def _describe(value) -> str:
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError):
+        return type(value).__name__
+    return f"{a.dtype} of shape {a.shape}"
+
+
 def _with_ids(info: dict, ids) -> dict:
     return {"env_id": ids, "players": {"env_id": ids}, **info}
 
@@ -449,23 +491,22 @@ class EnvPool:
     def _env_ids(self, env_id, what: str) -> np.ndarray:
         if env_id is None:
             return self.all_env_ids
-        ids = np.asarray(env_id)
-        if ids.ndim == 0:
+        ids = whole_array(env_id)
+        if ids is not None and ids.ndim == 0:
             ids = ids.reshape(1)
         n = self.num_envs
-        if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer) \
-                or ids.min() < 0 or ids.max() >= n:
+        if ids is None or ids.ndim != 1 or ids.size == 0 or ids.min() < 0 or ids.max() >= n:
             raise DropInError(f"{what}: env_id={env_id!r}: expected env ids, whole numbers in 0..{n - 1}")
         if len(np.unique(ids)) != ids.size:
             raise DropInError(f"{what}: env_id={env_id!r} names an env twice; each env takes one action a call")
         return ids.astype(np.int32)
 
     def _actions(self, action, count: int) -> np.ndarray:
-        a = np.asarray(action)
+        a = whole_array(action)
         n = self.action_space.n
-        if a.shape != (count,) or not np.issubdtype(a.dtype, np.integer):
-            raise DropInError(f"action must be {count} integers (one per env sent to), got "
-                              f"{getattr(a, 'dtype', '')} array of shape {a.shape}: {action!r}"[:300])
+        if a is None or a.shape != (count,):
+            raise DropInError(f"action must be {count} whole numbers (one per env sent to), got "
+                              f"{_describe(action)}: {action!r}"[:300])
         if a.min() < 0 or a.max() >= n:
             raise DropInError(f"action {action!r}: actions are integers 0..{n - 1} "
                               f"({', '.join(f'{i}={m}' for i, m in enumerate(self._pool.game.action_names))})")
@@ -530,7 +571,9 @@ class EnvPool:
     def xla(self):
         """``(handle, recv, send, step)``: the pool's state and pure functions of it, for ``jax.jit``
         / ``lax.scan``; ``step(handle, action)`` returns ``(handle, result)`` with the result in the
-        pool's API (a 4-tuple in gym before 0.26, else a 5-tuple)."""
+        pool's API (a 4-tuple in gym before 0.26, else a 5-tuple). Actions: one integer per env; a
+        value known when ``send`` is called is refused out of ``0..n-1``, a traced one is clipped
+        into it (the module docstring)."""
         n = self.num_envs
         every = np.ones(n, bool)
         queued_reset = len(self._queue) == 1 and self._queue[0][0] == "reset" and len(self._queue[0][1]) == n
@@ -559,13 +602,24 @@ class EnvPool:
         if handle.phase == READY:
             raise DropInError("xla() send on a handle whose reset has not been received: recv(handle) "
                               "first (it returns the reset), then send")
-        a = jnp.asarray(action)
         n = self.num_envs
-        if a.shape != (n,) or not jnp.issubdtype(a.dtype, jnp.integer):
-            raise DropInError(f"xla() send: action must be {n} integers (one per env), got {a.dtype} "
-                              f"of shape {a.shape}")
-        # values cannot be refused inside compiled code: out-of-range ones are clipped (documented)
-        a = jnp.clip(a, 0, self._pool.num_actions - 1).astype(jnp.int32)
+        try:
+            concrete = np.asarray(action)
+        except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
+            concrete = None  # traced: only its dtype and shape can be checked
+        if concrete is not None:
+            # a value known now is checked as the numpy send checks it (range included)
+            a = jnp.asarray(self._actions(action, n))
+        else:
+            a = action
+            if a.shape != (n,) or not jnp.issubdtype(a.dtype, jnp.integer):
+                why = (" (a traced float is refused: whether its values are whole is not known when "
+                       "traced; cast with .astype(jnp.int32))") if jnp.issubdtype(a.dtype, jnp.floating) else ""
+                raise DropInError(f"xla() send: action must be {n} integers (one per env), got {a.dtype} "
+                                  f"of shape {a.shape}{why}")
+            # a traced value cannot be refused inside compiled code: one outside 0..n-1 is clipped
+            # into it (documented; EnvPool's XLA step does not check values either)
+            a = jnp.clip(a, 0, self._pool.num_actions - 1).astype(jnp.int32)
         return Handle(state=handle.state, action=a, phase=SENT)
 
     def _xla_recv(self, handle: Handle):

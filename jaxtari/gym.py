@@ -130,6 +130,7 @@ class JaxtariEnv(gymnasium.Env):
         return list(self._meanings)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        seed = dropin.seed_value("seed", seed)
         super().reset(seed=seed, options=options)
         if seed is not None:
             self._np_random, chain = seeded(seed)

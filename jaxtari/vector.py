@@ -136,16 +136,23 @@ class JaxtariVectorEnv(gymnasium.vector.VectorEnv):
             self._frame_number[i] = 0
             self._resets[i] = 0
 
+    def _seeds(self, seed) -> list[int | None]:
+        """Each sub-env's seed, as SyncVectorEnv hands them out (an int: env i gets seed + i; a
+        sequence: one per env), each checked as a single env's seed is."""
+        if seed is None or isinstance(seed, (bool, np.bool_, int, np.integer)):
+            first = dropin.seed_value("seed", seed)
+            return [None if first is None else first + i for i in range(self.num_envs)]
+        if isinstance(seed, (str, bytes)) or not isinstance(seed, (list, tuple, np.ndarray)):
+            raise DropInError(f"seed={seed!r}: expected None, a whole number >= 0 (env i gets seed + i) "
+                              f"or a sequence of {self.num_envs} seeds, one per env")
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise DropInError(f"{len(seeds)} seeds for {self.num_envs} envs: give one per env, "
+                              "an int (env i gets seed + i) or None")
+        return [dropin.seed_value(f"seed[{i}]", s) for i, s in enumerate(seeds)]
+
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
-        if seed is None:
-            seeds = [None] * self.num_envs
-        elif isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise DropInError(f"{len(seeds)} seeds for {self.num_envs} envs: give one per env, "
-                                  "an int (env i gets seed + i) or None")
+        seeds = self._seeds(seed)
         mask = np.ones(self.num_envs, bool)
         options = dict(options or {})
         if "reset_mask" in options:

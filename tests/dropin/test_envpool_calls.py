@@ -144,7 +144,7 @@ def test_a_seed_per_env_is_each_envs_seed():
 
 def test_task_ids_are_envpools():
     with pytest.raises(DropInError, match=r"'PongNoFrameskip-v4': EnvPool registers only <Game>-v5 ids.*"
-                                          r"make\('Pong-v5', frame_skip=1"):
+                                          r"already ALE's NoFrameskip-v4 game.*make\('Pong-v5', frame_skip=1\)"):
         envpool.make("PongNoFrameskip-v4")
     with pytest.raises(DropInError, match=r"'ALE/Pong-v5': EnvPool's id for this game is 'Pong-v5'"):
         envpool.make("ALE/Pong-v5")
@@ -177,15 +177,29 @@ def test_full_action_space():
 def test_numpy_actions_of_the_wrong_kind_are_refused():
     pool = envpool.make("Pong-v5", num_envs=2)
     pool.reset()
-    for bad, match in [(np.array([0.5, 1.0]), "2 integers"), (np.array([1, 2, 3]), "2 integers"),
-                       (np.array([0, 6]), "integers 0..5"), (np.array([True, False]), "2 integers")]:
+    for bad, match in [(np.array([0.5, 1.0]), "2 whole numbers"), (np.array([1, 2, 3]), "2 whole numbers"),
+                       (np.array([0, 6]), "integers 0..5"), (np.array([True, False]), "2 whole numbers"),
+                       (np.array([np.nan, 1.0]), "2 whole numbers"), ([True, 2], "2 whole numbers"),
+                       (np.array([2**40, 1]), "integers 0..5"),
+                       (np.array([2**64 - 1, 1], np.uint64), "integers 0..5")]:
         with pytest.raises(DropInError, match=match):
             pool.send(bad)
-    for env_id, match in [([0, 0], "names an env twice"), ([2], "0..1"), ([0.0], "0..1")]:
+    for env_id, match in [([0, 0], "names an env twice"), ([2], "0..1"), ([0.5], "0..1"), ([True], "0..1")]:
         with pytest.raises(DropInError, match=match):
             pool.send(np.array([1] * len(env_id)), env_id=env_id)
     with pytest.raises(DropInError, match="nothing sent"):
         pool.recv()  # nothing refused above was queued
+
+
+def test_whole_float_actions_are_their_integers():
+    """EnvPool's docs send ``np.ones(batch_size)`` (EnvPool casts it to int32): a float array whose
+    values are whole is taken as those integers, exactly as the int array would be."""
+    floats, ints = envpool.make(TASK, seed=3, **SHARED), envpool.make(TASK, seed=3, **SHARED)
+    floats.reset(), ints.reset()
+    for t in range(12):
+        act = np.array([t % 4, 1, 3])
+        leaves_equal(floats.step(act.astype(np.float64), env_id=np.array([0.0, 1.0, 2.0])), ints.step(act),
+                     f"step {t}")
 
 
 def test_xla_refuses_actions_of_the_wrong_kind_and_clips_values():
@@ -202,9 +216,15 @@ def test_xla_refuses_actions_of_the_wrong_kind_and_clips_values():
     with pytest.raises(DropInError, match="nothing was sent on"):  # EnvPool's docs pass the old handle
         send(handle, jnp.zeros(2, jnp.int32))
         recv(handle)
-    # values are clipped into 0..n-1, as the docstring says
+    # traced values are clipped into 0..n-1, as the docstring says
     jstep = jax.jit(step)
     leaves_equal(jstep(handle, jnp.array([-3, 99]))[1], jstep(handle, jnp.array([0, 5]))[1])
+    # values known when called are checked as the numpy send checks them
+    for bad, match in [(np.array([-3, 99]), "integers 0..5"), (jnp.array([0, 6]), "integers 0..5"),
+                       ([0.5, 1], "2 whole numbers")]:
+        with pytest.raises(DropInError, match=match):
+            step(handle, bad)
+    leaves_equal(step(handle, np.array([1.0, 2.0]))[1], jstep(handle, jnp.array([1, 2]))[1])
 
 
 def test_xla_after_async_reset_returns_the_reset_first():

@@ -201,3 +201,116 @@ def _single():
         env.reset(seed=0)
         _SINGLE.append(env)
     return _SINGLE[0]
+
+
+# ---- seeds, keyword names, reset masks and pickling: any input is honoured or refused by name ----
+
+SEEDS = st.one_of(st.none(), st.integers(-3, 2**70), st.floats(allow_nan=True), st.booleans(),
+                  st.text(max_size=3), st.sampled_from([np.int64(5), np.uint64(2**63), np.float32(2.0)]))
+
+
+def _seed_ok(seed) -> bool:
+    return seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS)
+def test_any_seed_is_gymnasiums_seed_or_refused_by_name(seed):
+    """A seed is None or a whole number >= 0 (gymnasium's rule; a numpy integer is its value, a
+    bool is no seed); env i of a vector env reset with an int seed s plays as a single env reset
+    with s + i (SyncVectorEnv's rule)."""
+    env, vec = _single(), _vector()
+    try:
+        obs, _ = env.reset(seed=seed)
+    except DropInError as exc:
+        assert f"seed={seed!r}" in str(exc) and not _seed_ok(seed)
+        return
+    assert _seed_ok(seed)
+    if seed is None:
+        return
+    vobs, _ = vec.reset(seed=seed)
+    np.testing.assert_array_equal(vobs[0], obs)
+    np.testing.assert_array_equal(vobs[1], env.reset(seed=int(seed) + 1)[0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds=st.one_of(st.lists(SEEDS, max_size=3), st.tuples(SEEDS, SEEDS), st.text(max_size=2),
+                       st.floats()))
+def test_any_vector_seed_sequence_is_one_seed_per_env_or_refused(seeds):
+    vec = _vector()
+    per_env = isinstance(seeds, (list, tuple)) and len(seeds) == 2 and all(map(_seed_ok, seeds))
+    try:
+        obs, _ = vec.reset(seed=seeds)
+    except DropInError as exc:
+        assert not per_env and "seed" in str(exc)
+        return
+    assert per_env
+    for i, s in enumerate(seeds):
+        if s is not None:
+            np.testing.assert_array_equal(obs[i], _single().reset(seed=int(s))[0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.one_of(st.sampled_from(["episodic_life", "frame_skip", "noop_max", "obs", "sticky",
+                                       "full_action_spaces", "max_frames", "seed", "num_envs"]),
+                      st.from_regex(r"[a-z_]{1,12}", fullmatch=True)),
+       value=st.one_of(st.integers(), st.booleans(), st.text(max_size=3)))
+def test_any_keyword_no_jaxtari_env_takes_is_refused_by_name(name, value):
+    from jaxtari.gym import check_settings
+
+    takes = set(Settings.__dataclass_fields__) - {"game"}
+    if name in takes:
+        return
+    with pytest.raises(DropInError, match=f"unknown argument.*{name}"):
+        check_settings({name: value})
+
+
+@settings(max_examples=40, deadline=None)
+@given(mask=st.one_of(st.lists(st.booleans(), max_size=3).map(np.array),
+                      st.lists(st.integers(0, 1), min_size=2, max_size=2).map(np.array),
+                      st.lists(st.booleans(), min_size=2, max_size=2)),
+       steps=st.integers(0, 3))
+def test_any_reset_mask_resets_exactly_its_envs_or_is_refused(mask, steps):
+    vec = _vector()
+    vec.reset(seed=11)
+    for _ in range(steps):
+        vec.step([1, 2])
+    before = vec.step([0, 0])[0]
+    as_array = np.asarray(mask)  # a list of bools is as clear as their array
+    legal = as_array.dtype == np.bool_ and as_array.shape == (2,) and as_array.any()
+    try:
+        obs, info = vec.reset(seed=[3, 4], options={"reset_mask": mask})
+    except DropInError as exc:
+        assert not legal and "reset_mask" in str(exc)
+        return
+    assert legal
+    for i in range(2):
+        if mask[i]:
+            np.testing.assert_array_equal(obs[i], _single().reset(seed=3 + i)[0])
+        else:
+            np.testing.assert_array_equal(obs[i], before[i])  # untouched
+        assert info["_lives"][i] == mask[i]
+
+
+@settings(max_examples=20, deadline=None)
+@given(before=st.lists(st.integers(0, 5), max_size=12), after=st.lists(st.integers(0, 5), min_size=1, max_size=12),
+       seed=st.integers(0, 2**32))
+def test_an_env_pickled_anywhere_plays_on_as_the_original(before, after, seed):
+    env = gymnasium.make("jaxtari/Pong-v5", obs_type="objects", disable_env_checker=True)
+    env.reset(seed=seed)
+    for a in before:
+        env.step(a)
+    copy = pickle.loads(pickle.dumps(env))
+    for a in after:
+        mine, theirs = env.step(a), copy.step(a)
+        np.testing.assert_array_equal(mine[0], theirs[0])
+        assert mine[1:] == theirs[1:]
+
+
+_VECTOR = []
+
+
+def _vector():
+    if not _VECTOR:
+        _VECTOR.append(gymnasium.make_vec("jaxtari/Pong-v5", num_envs=2, obs_type="objects"))
+    return _VECTOR[0]
