@@ -10,7 +10,9 @@ no sticky actions). ``gymnasium.make_vec("jaxtari/Pong-v5", num_envs=N)`` gives
 
 ``vectorization_mode="async"`` works with gymnasium's defaults: a worker forked after JAX started
 runs its env in a fresh interpreter of its own (JAX does not survive a fork), and
-``vector_kwargs={"context": "spawn"}`` or ``"forkserver"`` avoid the fork altogether. Envs and
+``vector_kwargs={"context": "spawn"}`` or ``"forkserver"`` avoid the fork altogether. JAX warns
+at such a fork ("os.fork() was called ... will likely lead to a deadlock"); the forked worker
+runs no JAX itself, so for these envs the warning does not come true (a spawn context avoids it). Envs and
 vector envs pickle (their settings, generators and episodes; the compiled functions are rebuilt).
 
 The ids exist once ``jaxtari`` is imported (``gymnasium.register_envs(jaxtari)`` says so to
@@ -202,7 +204,9 @@ class JaxtariEnv(gymnasium.Env):
             raise DropInError("render_mode='human' needs pygame, which is not installed: "
                               "pip install pygame (or use render_mode='rgb_array')") from None
         if self._window is None:
-            pygame.init()
+            # the display alone: pygame.init() would also open audio (ALSA's complaints on a
+            # machine without a sound card), which these envs never play
+            pygame.display.init()
             driver = pygame.display.get_driver()
             if driver in HEADLESS_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
                 pygame.display.quit()
