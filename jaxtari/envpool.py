@@ -611,7 +611,7 @@ class EnvPool:
             # a value known now is checked as the numpy send checks it (range included)
             a = jnp.asarray(self._actions(action, n))
         else:
-            a = action
+            a = jnp.asarray(action)  # a tracer, or a list of them
             if a.shape != (n,) or not jnp.issubdtype(a.dtype, jnp.integer):
                 why = (" (a traced float is refused: whether its values are whole is not known when "
                        "traced; cast with .astype(jnp.int32))") if jnp.issubdtype(a.dtype, jnp.floating) else ""

@@ -43,13 +43,39 @@ V4_FRAMESKIP = 1
 V4_STICKY = 0.0
 
 
+# Keyword arguments that belong to another layer than ALE's env (EnvPool's options, gymnasium's
+# Atari wrappers), with where they go: a user moving from EnvPool or SB3 writes them here.
+ELSEWHERE = {
+    "episodic_life": "an EnvPool option (jaxtari.envpool.make(..., episodic_life=True)); with gymnasium, "
+                     "wrap the env in an EpisodicLifeEnv (SB3's, CleanRL's), which reads env.unwrapped.ale.lives()",
+    "noop_max": "gymnasium.wrappers.AtariPreprocessing(env, noop_max=...) or jaxtari.envpool.make(..., noop_max=...)",
+    "frame_skip": "ALE's name is frameskip",
+    "stack_num": "gymnasium.wrappers.FrameStackObservation(env, stack_size=...) or jaxtari.envpool.make(..., stack_num=...)",
+    "reward_clip": "an EnvPool option (jaxtari.envpool.make(..., reward_clip=True)); with gymnasium, "
+                   "gymnasium.wrappers.TransformReward(env, numpy.sign)",
+    "use_fire_reset": "an EnvPool option (jaxtari.envpool.make(..., use_fire_reset=True)); with gymnasium, "
+                      "a FireResetEnv wrapper (SB3's, CleanRL's)",
+    "num_envs": "gymnasium.make_vec(id, num_envs=...)",
+    "seed": "env.reset(seed=...)",
+}
+
+
 def check_settings(settings: dict) -> None:
-    """Refuse a keyword argument no jaxtari env takes (the one list, :class:`~jaxtari.dropin.Settings`)."""
-    unknown = set(settings) - {f for f in Settings.__dataclass_fields__ if f != "game"}
+    """Refuse a keyword argument no jaxtari env takes (the one list, :class:`~jaxtari.dropin.Settings`),
+    saying where it belongs or which name was meant."""
+    takes = [f for f in Settings.__dataclass_fields__ if f != "game"]
+    unknown = sorted(set(settings) - set(takes), key=str)
     if unknown:
-        raise DropInError(f"unknown argument(s) {', '.join(sorted(unknown))}; jaxtari's gymnasium "
-                          f"envs take {', '.join(f for f in Settings.__dataclass_fields__)} "
-                          "and render_mode")
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(str(name), takes + ["render_mode"], n=1)
+            if name in ELSEWHERE:
+                hints.append(f"{name}: {ELSEWHERE[name]}")
+            elif close:
+                hints.append(f"{name}: did you mean {close[0]}?")
+        raise DropInError(f"unknown argument(s) {', '.join(map(str, unknown))}; jaxtari's gymnasium "
+                          f"envs take {', '.join(takes)} and render_mode"
+                          + "".join(f". {h}" for h in hints))
 
 
 class AleLike:

@@ -66,6 +66,18 @@ def test_values_jax_would_overflow_are_refused_at_make(kwargs, says):
         gymnasium.make_vec("jaxtari/Pong-v5", num_envs=2, **kwargs)
 
 
+@pytest.mark.parametrize("kwargs, says", [
+    ({"episodic_life": "no"}, "episodic_life: an EnvPool option .*EpisodicLifeEnv"),
+    ({"frame_skip": 4}, "frame_skip: ALE's name is frameskip"),
+    ({"framesikp": 4}, "framesikp: did you mean frameskip"),
+    ({"noop_max": 30}, "AtariPreprocessing"),
+])
+def test_an_argument_of_another_layer_says_where_it_goes(kwargs, says):
+    for make in (gymnasium.make, lambda i, **kw: gymnasium.make_vec(i, num_envs=2, **kw)):
+        with pytest.raises(DropInError, match=f"unknown argument.*{says}"):
+            make("jaxtari/Pong-v5", **kwargs)
+
+
 def test_the_vector_entry_point_names_the_time_limit_it_does_not_apply():
     with pytest.raises(DropInError, match="max_episode_steps=10: gymnasium's TimeLimit"):
         gymnasium.make_vec("jaxtari/Pong-v5", num_envs=2, max_episode_steps=10)
