@@ -229,6 +229,8 @@ class Options:
             raise DropInError(f"batch_size={self.batch_size!r}: jaxtari.envpool steps all num_envs="
                               f"{self.num_envs} envs in one compiled call (EnvPool's synchronous mode); "
                               "leave batch_size unset or equal to num_envs")
+        whole("img_height", 1)
+        whole("img_width", 1)
         if (self.img_height, self.img_width) != (FRAME_SIZE, FRAME_SIZE):
             raise DropInError(f"img_height={self.img_height}, img_width={self.img_width}: jaxtari draws "
                               f"its frames at {FRAME_SIZE}x{FRAME_SIZE} only")
@@ -596,9 +598,7 @@ class EnvPool:
                               "(reorder the actions instead); the numpy send(action, env_id) takes one")
         if isinstance(action, dict):
             action = action["action"]
-        if not isinstance(handle, Handle):
-            raise DropInError(f"send(handle, action): handle must be the Handle xla() returned, got "
-                              f"{type(handle).__name__}")
+        self._check_handle(handle, "send(handle, action)", "xla() returned")
         if handle.phase == READY:
             raise DropInError("xla() send on a handle whose reset has not been received: recv(handle) "
                               "first (it returns the reset), then send")
@@ -622,10 +622,24 @@ class EnvPool:
             a = jnp.clip(a, 0, self._pool.num_actions - 1).astype(jnp.int32)
         return Handle(state=handle.state, action=a, phase=SENT)
 
-    def _xla_recv(self, handle: Handle):
+    def _check_handle(self, handle, call: str, source: str) -> None:
+        """Refuse what is not a Handle of this pool: another pool's (another game, num_envs or
+        stack_num) has a state of another layout, which would fail deep inside the step."""
         if not isinstance(handle, Handle):
-            raise DropInError(f"recv(handle): handle must be the Handle xla() or send returned, got "
-                              f"{type(handle).__name__}")
+            raise DropInError(f"{call}: handle must be the Handle {source}, got {type(handle).__name__}")
+
+        def layout(tree):
+            leaves, treedef = jax.tree_util.tree_flatten(tree)
+            return treedef, [(tuple(x.shape), x.dtype) for x in leaves]
+
+        if layout(handle.state) != layout(self._state):
+            raise DropInError(f"{call}: the handle is another pool's (its envs' state has another "
+                              f"layout than this pool's {self.opts.task_id!r} with num_envs={self.num_envs}, "
+                              f"stack_num={self.opts.stack_num}); use the functions of the pool whose "
+                              "xla() made it")
+
+    def _xla_recv(self, handle: Handle):
+        self._check_handle(handle, "recv(handle)", "xla() or send returned")
         if handle.phase == IDLE:
             raise DropInError("xla() recv of a handle nothing was sent on: EnvPool's recv would wait "
                               "forever; pass the handle send returned: recv(send(handle, action))")

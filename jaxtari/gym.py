@@ -178,8 +178,11 @@ class JaxtariEnv(gymnasium.Env):
         return np.array(obs), self._info()
 
     def step(self, action):
+        given = action
+        if isinstance(action, jax.Array):  # a jax integer is as clear as its numpy value
+            action = np.asarray(action)
         if isinstance(action, (bool, np.bool_)) or not self.action_space.contains(action):
-            raise DropInError(f"invalid action {action!r}: actions are integers 0..{self.action_space.n - 1} "
+            raise DropInError(f"invalid action {given!r}: actions are integers 0..{self.action_space.n - 1} "
                               f"({', '.join(f'{i}={n}' for i, n in enumerate(self.get_action_meanings()))})")
         if self._host is not None:
             return self._host.call("step", int(action))

@@ -227,6 +227,18 @@ def test_xla_refuses_actions_of_the_wrong_kind_and_clips_values():
     leaves_equal(step(handle, np.array([1.0, 2.0]))[1], jstep(handle, jnp.array([1, 2]))[1])
 
 
+def test_xla_refuses_another_pools_handle():
+    pong = envpool.make("Pong-v5", num_envs=2, seed=0)
+    handle = pong.xla()[0]
+    for other in (envpool.make("Breakout-v5", num_envs=2), envpool.make("Pong-v5", num_envs=3),
+                  envpool.make("Pong-v5", num_envs=2, stack_num=2)):
+        _, recv, send, step = other.xla()
+        with pytest.raises(DropInError, match="the handle is another pool's"):
+            step(handle, np.zeros(2, int))
+        with pytest.raises(DropInError, match="the handle is another pool's"):
+            jax.jit(recv)(handle)
+
+
 def test_xla_after_async_reset_returns_the_reset_first():
     pool = envpool.make(TASK, seed=1, **SHARED)
     pool.reset()

@@ -12,6 +12,8 @@ import sys
 import textwrap
 
 import gymnasium
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -190,11 +192,13 @@ def test_any_vector_action_batch_is_stepped_as_given_or_refused(vec, actions):
 
 @settings(max_examples=60, deadline=None)
 @given(action=st.one_of(st.integers(-3, 8), st.floats(allow_nan=True), st.booleans(), st.none(),
-                        st.text(max_size=3), st.sampled_from([np.int64(2), np.array(3), np.float32(1)])))
+                        st.text(max_size=3), st.sampled_from([np.int64(2), np.array(3), np.float32(1)]),
+                        st.sampled_from([jnp.int32(4), jnp.array([1]), jnp.float32(1), jnp.int32(7)])))
 def test_any_single_action_is_stepped_as_given_or_refused(action):
     env = _single()
     legal = ((isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < 6)
-             or (isinstance(action, np.ndarray) and action.shape == () and 0 <= action < 6))
+             or (isinstance(action, (np.ndarray, jax.Array)) and action.shape == ()
+                 and jnp.issubdtype(action.dtype, jnp.integer) and 0 <= int(action) < 6))
     try:
         env.step(action)
         stepped = True
