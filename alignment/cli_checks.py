@@ -135,6 +135,32 @@ def mod_list(items, option: str = "--mods", *, without: str = "leave it out for 
 
 
 # ---- replacing a committed report ------------------------------------------------------------------
+#
+# One rule for every command that writes a committed artefact (audit, audit --mods, robustness,
+# stress, transfer, transfer-anchor, stress --export-policy): a run refuses, before any work, to
+# replace a report that holds more than it would (fewer faults, seeds, episodes, mods, mutants, a
+# smaller budget, no exploration, ...) unless asked (``--replace``). Each command names what its
+# report holds as measures and gives :func:`check_artefact_not_weaker` the artefact it writes.
+
+
+class Same:
+    """A measure that is neither more nor less but a setting (a learning rate, a protocol): a run
+    with another value is another experiment, so it replaces the report only when asked."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Same) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash(repr(self.value))
+
+    def __repr__(self) -> str:
+        return f"Same({self.value!r})"
+
 
 def _nothing(value) -> bool:
     """None, False, 0 or an empty collection: a measure that holds nothing."""
@@ -148,7 +174,10 @@ def _nothing(value) -> bool:
 def _at_least(new, old) -> bool:
     """Whether a measure ``new`` of a run is at least ``old``: nothing is never a loss and
     anything beats nothing; numbers compare, a collection must hold every item of the old one, a
-    mapping every key at least as much; values of different kinds are a loss."""
+    mapping every key at least as much, a setting (:class:`Same`) must be equal; an equal value is
+    never a loss; values of different kinds are a loss."""
+    if isinstance(old, Same) or isinstance(new, Same):
+        return old == new
     if _nothing(old):
         return True
     if _nothing(new):
@@ -161,10 +190,12 @@ def _at_least(new, old) -> bool:
         return True
     if isinstance(new, (int, float)) and isinstance(old, (int, float)):
         return new >= old
-    return False
+    return type(new) is type(old) and new == old
 
 
 def _shown(value) -> str:
+    if isinstance(value, Same):
+        return _shown(value.value)
     if value is None or value is False:
         return "none"
     if value is True:
@@ -175,6 +206,8 @@ def _shown(value) -> str:
         return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple, set, frozenset)):
         return "[" + ", ".join(str(v) for v in sorted(value, key=str)) + "]"
+    if isinstance(value, int):
+        return f"{value:,}"
     return str(value)
 
 
@@ -182,35 +215,62 @@ class ReplaceRefused(InputError):
     """A run that would replace a report holding more (faults, seeds, episodes, ...) than it."""
 
 
+def _fix(path, option: str) -> str:
+    return f"pass {option} to write this run elsewhere, or --replace to overwrite {path}"
+
+
 def check_not_weaker(path: Path | str, old: dict, new: dict, *, what: str,
                      option: str = "--out") -> None:
     """Refuse, before any work, a run whose report would replace ``path`` with a weaker one.
 
     ``old`` holds the measures the report at ``path`` records and ``new`` the same measures of
-    this run (a larger number, a superset, or something rather than none is stronger). The caller
-    skips this check when asked to replace (``--replace``); a measure the old report does not
-    hold (None) is never a loss."""
+    this run (a larger number, a superset, or something rather than none is stronger; a
+    :class:`Same` setting must be equal). The caller skips this check when asked to replace
+    (``--replace``); a measure the old report does not hold (None) is never a loss."""
     lost = [f"{name}: {_shown(old[name])} now, {_shown(new.get(name))} in this run"
             for name in old if not _at_least(new.get(name), old[name])]
     if lost:
         raise ReplaceRefused(
             f"{path} holds a stronger {what} than this run would write ({'; '.join(lost)}); "
-            f"pass {option} to write this run elsewhere, or --replace to overwrite {path}")
+            f"{_fix(path, option)}")
 
 
-def check_report_not_weaker(path: Path | str, schema: str, measures, new: dict, *, what: str,
-                            option: str = "--out") -> None:
-    """:func:`check_not_weaker` against the report at ``path`` when one of ``schema`` is there
-    (its interrupted writes recovered first); ``measures(doc)`` reads its measures. Nothing
-    readable there is nothing a report could be weaker than."""
+def _read_json(path: Path):
     import json
 
+    return json.loads(path.read_text("utf-8"))
+
+
+def check_report_not_weaker(path: Path | str, schema, measures, new: dict, *, what: str,
+                            option: str = "--out", read=_read_json) -> None:
+    """:func:`check_not_weaker` against the report at ``path`` when one is there (its interrupted
+    writes recovered first); ``read(path)`` reads it (JSON by default) and ``measures(doc)`` its
+    measures. A file there that is not a readable report of ``schema`` (a JSON document's
+    "schema"; None: any) is refused too: what it holds cannot be told, so it is never replaced
+    unasked."""
     path = Path(path)
     if path.parent.is_dir():
         atomic.recover(path.parent)
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    if not path.exists() and not path.is_symlink():
         return
-    if isinstance(data, dict) and data.get("schema") == schema:
-        check_not_weaker(path, measures(data), new, what=what, option=option)
+    try:
+        data = read(path)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        if schema is not None and data.get("schema") != schema:
+            raise ValueError(f"its schema is {data.get('schema')!r}, not {schema!r}")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ReplaceRefused(f"{path} exists but cannot be read as a {what} ({exc}); "
+                             f"{_fix(path, option)}") from None
+    check_not_weaker(path, measures(data), new, what=what, option=option)
+
+
+def check_artefact_not_weaker(artefact, folder: Path | str | None, measures, new: dict, *,
+                              what: str, option: str = "--out", read=_read_json,
+                              **fields) -> Path:
+    """:func:`check_report_not_weaker` for ``artefact`` (:mod:`alignment.artefacts`) in
+    ``folder`` (its default folder when None), named by ``fields``; returns its path."""
+    path = artefact.path(folder, **fields)
+    check_report_not_weaker(path, artefact.schema, measures, new, what=what, option=option,
+                            read=read)
+    return path

@@ -37,7 +37,8 @@ def test_stress_defaults_refuse_to_replace_a_report_of_another_budget(committed_
     result = _invoke("stress", "pong", "--out", str(committed_stress))
     assert result.exit_code == 2, result.output
     text = " ".join(result.output.split())
-    assert "another configuration" in text and "2,097,152 agent steps" in text
+    assert "holds a stronger stress report" in text
+    assert "agent steps per seed: 2,097,152 now, 2,048 in this run" in text
     assert "--replace" in text and "--out" in text
     assert (committed_stress / "pong-objects.json").read_bytes() == before
     assert not (committed_stress / ".checkpoints").exists()  # refused before any training
@@ -52,16 +53,27 @@ def test_stress_refuses_an_unreadable_report_in_out(tmp_path):
 
 
 def test_stress_api_check_accepts_the_same_configuration_and_refuses_another(committed_stress):
+    """The same run or a stronger one (more seeds, a larger budget) passes; fewer seeds or
+    backends, a smaller budget or another hyperparameter is refused."""
+    import dataclasses
+
     from alignment.learning.config import budget_config
     from alignment.stress.report import ReplaceRefused, check_replace
 
     data = json.loads(COMMITTED_STRESS.read_text())
     same = budget_config(data["config"]["total_timesteps"], "objects")
     check_replace(committed_stress, "pong-objects", same, data["seeds"], ("jax", "ale"))
-    with pytest.raises(ReplaceRefused, match="3 seeds"):
+    check_replace(committed_stress, "pong-objects", same, range(len(data["seeds"]) + 2),
+                  ("jax", "ale"))
+    check_replace(committed_stress, "pong-objects", budget_config(2 * same.total_timesteps),
+                  data["seeds"], ("jax", "ale"))
+    with pytest.raises(ReplaceRefused, match=r"seeds: \[0, 1, 2, 3, 4\] now, \[0, 1, 2\] in"):
         check_replace(committed_stress, "pong-objects", same, [0, 1, 2], ("ale", "jax"))
-    with pytest.raises(ReplaceRefused, match="backends jax"):
+    with pytest.raises(ReplaceRefused, match=r"backends: \[ale, jax\] now, \[jax\] in this run"):
         check_replace(committed_stress, "pong-objects", same, data["seeds"], ("jax",))
+    with pytest.raises(ReplaceRefused, match="PPO learning_rate: 0.00025 now, 0.001 in this run"):
+        check_replace(committed_stress, "pong-objects",
+                      dataclasses.replace(same, learning_rate=1e-3), data["seeds"], ("jax", "ale"))
 
 
 def test_run_with_stress_refuses_before_any_stage_and_takes_the_stress_folder(committed_stress,

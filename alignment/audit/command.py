@@ -482,8 +482,8 @@ def _run_measures(*, faults: int, sample, explore: str, events: bool, llm: str) 
 
 def _check_not_weaker(out: Path, name: str, **run) -> None:
     """Refuse a run whose audit would replace ``out/<name>.json`` with one that ran less."""
-    cli_checks.check_report_not_weaker(Path(out) / f"{name}.json", artefacts.AUDIT.schema,
-                                       audit_measures, _run_measures(**run), what="audit")
+    cli_checks.check_artefact_not_weaker(artefacts.AUDIT, out, audit_measures,
+                                         _run_measures(**run), what="audit", game=name)
 
 
 def _canonical(game: str) -> str:

@@ -187,7 +187,8 @@ def register(app: typer.Typer) -> None:
                                         help="stress report and checkpoint folder"),
         stress_replace: bool = typer.Option(
             False, "--stress-replace",
-            help="overwrite a stress report in --stress-out of another configuration"),
+            help="overwrite a stress report in --stress-out that holds more than this run would "
+                 "(budget, seeds, backends) or was trained with other hyperparameters"),
         state: Optional[str] = typer.Option(None, "--state-dir", help=_STATE_HELP),
     ) -> None:
         """Run the pipeline on GAME: spec -> review -> audit -> playtest replay -> stress -> report."""

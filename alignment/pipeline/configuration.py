@@ -56,7 +56,8 @@ class Configuration:
     stress_budget: Optional[str] = None
     stress_obs: str = "objects"
     stress_seeds: int = 5
-    # A stress report of another configuration in stress_dir is replaced only when asked.
+    # A stress report in stress_dir that holds more than the run (or other hyperparameters) is
+    # replaced only when asked.
     stress_replace: bool = False
     stage_modules: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: dict(DEFAULT_STAGE_MODULES))

@@ -110,8 +110,8 @@ def _check_not_weaker(out: Path, game: str, new: dict) -> None:
     from alignment import cli_checks
     from alignment.robustness.core import report_measures
 
-    cli_checks.check_report_not_weaker(Path(out) / f"{game}.json", artefacts.ROBUSTNESS.schema,
-                                       report_measures, new, what="robustness report")
+    cli_checks.check_artefact_not_weaker(artefacts.ROBUSTNESS, out, report_measures, new,
+                                         what="robustness report", game=game)
 
 
 def register(app: typer.Typer) -> None:

@@ -63,8 +63,9 @@ def stress(
     out: Path = typer.Option(Path(artefacts.STRESS.folder), "--out",
                              help="report and checkpoint folder"),
     replace: bool = typer.Option(False, "--replace",
-                                 help="overwrite a report in --out of another configuration "
-                                      "(budget, seeds, backends); without it such a run is refused"),
+                                 help="overwrite a report in --out that holds more than this run "
+                                      "would (budget, seeds, backends) or was trained with other "
+                                      "hyperparameters; without it such a run is refused"),
     fresh: bool = typer.Option(False, "--fresh", help="discard checkpoints of this budget first"),
     seeds_by: str = typer.Option("auto", "--seeds-by",
                                  help="JAX side: auto|map|vmap (auto: lax.map on the CPU, "
@@ -110,7 +111,7 @@ def stress(
         if export_policy is not None and "jax" not in kinds:
             raise StressInputError("--export-policy writes the JAX side's agents: add jax to "
                                    "--backends")
-        if not replace:  # a committed report of another configuration is never lost
+        if not replace:  # a committed report is never replaced by one that trained less
             report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}", config,
                                  range(seeds), kinds)
     except LearnerInputError as exc:

@@ -183,7 +183,7 @@ def plots(result: StressResult, data: dict) -> dict[str, bytes]:
 
 
 class ReplaceRefused(StressInputError):
-    """A run would replace a report of another configuration (a committed result is never lost)."""
+    """A run would replace a report that holds more than it (a committed result is never lost)."""
 
 
 def configuration(config: PPOConfig, seeds: Sequence[int], backends: Sequence[str]) -> dict:
@@ -193,43 +193,42 @@ def configuration(config: PPOConfig, seeds: Sequence[int], backends: Sequence[st
                                          "backends": sorted(backends)})))
 
 
-def _recorded(data: dict) -> dict:
-    return {"config": data.get("config"), "seeds": data.get("seeds"),
-            "backends": sorted(data.get("backends") or ())}
+# Not settings of the experiment: the budget is measured on its own (more is stronger), and how
+# often the curve is sampled follows from the budget (alignment.learning.config.budget_config).
+_AMOUNTS = ("total_timesteps", "updates_per_eval")
 
 
-def _describe(conf: dict) -> str:
-    c = conf.get("config") or {}
-    steps = c.get("total_timesteps")
-    seeds = conf.get("seeds")
-    return (f"{steps:,} agent steps per seed" if isinstance(steps, int) else "an unknown budget") + \
-        f", {len(seeds) if isinstance(seeds, list) else '?'} seeds, backends " + \
-        (",".join(map(str, conf.get("backends") or ())) or "?")
+def measures(data: dict) -> dict:
+    """What a stress report (or :func:`configuration`) holds, measure by measure: the agent steps
+    per seed, the seeds and backends (more is stronger), and every PPO hyperparameter as a setting
+    (another value is another experiment; :class:`alignment.cli_checks.Same`)."""
+    from alignment.cli_checks import Same
+
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    out = {"agent steps per seed": config.get("total_timesteps"),
+           "seeds": list(data.get("seeds") or []),
+           "backends": sorted(data.get("backends") or ())}
+    for key, value in config.items():
+        if key not in _AMOUNTS:
+            out[f"PPO {key}"] = Same(value)
+    return out
 
 
 def check_replace(out_dir: Path, name: str, config: PPOConfig, seeds: Sequence[int],
                   backends: Sequence[str]) -> None:
-    """Refuse, before any training, to replace ``out_dir/<name>.json`` when it records another
-    configuration: a committed hour-long result must not be overwritten by a smoke run. The
-    caller skips this check when asked to replace (``--replace``)."""
-    path = Path(out_dir) / f"{name}.json"
-    if path.parent.is_dir():
-        atomic.recover(path.parent)
-    if not path.exists():
-        return
-    new = configuration(config, seeds, backends)
-    fix = (f"pass --out to write this run elsewhere, or --replace to overwrite {path}")
+    """Refuse, before any training, to replace ``out_dir/<name>.json`` with a run that holds less
+    (a smaller budget, fewer seeds or backends) or other hyperparameters: a committed hour-long
+    result must not be overwritten by a smoke run (the one rule,
+    :func:`alignment.cli_checks.check_artefact_not_weaker`). The caller skips this check when
+    asked to replace (``--replace``)."""
+    from alignment import cli_checks
+
     try:
-        data = json.loads(path.read_text("utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ReplaceRefused(f"{path} exists but cannot be read as a stress report ({exc}); "
-                             f"{fix}") from None
-    old = _recorded(data)
-    if old != new:
-        raise ReplaceRefused(f"{path} holds a run of another configuration ({_describe(old)}); "
-                             f"this run ({_describe(new)}) would replace it: {fix}")
+        cli_checks.check_report_not_weaker(
+            Path(out_dir) / f"{name}.json", artefacts.STRESS.schema, measures,
+            measures(configuration(config, seeds, backends)), what="stress report")
+    except cli_checks.ReplaceRefused as exc:
+        raise ReplaceRefused(str(exc)) from None
 
 
 def check_run(out_dir: Path, game: str, obs: str, budget: str | int, seeds: int,
