@@ -220,19 +220,20 @@ def _fix(path, option: str) -> str:
 
 
 def check_not_weaker(path: Path | str, old: dict, new: dict, *, what: str,
-                     option: str = "--out") -> None:
+                     option: str = "--out", fix: str | None = None) -> None:
     """Refuse, before any work, a run whose report would replace ``path`` with a weaker one.
 
     ``old`` holds the measures the report at ``path`` records and ``new`` the same measures of
     this run (a larger number, a superset, or something rather than none is stronger; a
     :class:`Same` setting must be equal). The caller skips this check when asked to replace
-    (``--replace``); a measure the old report does not hold (None) is never a loss."""
+    (``--replace``); a measure the old report does not hold (None) is never a loss. ``fix`` says
+    what to do instead (default: another ``option`` folder, or --replace)."""
     lost = [f"{name}: {_shown(old[name])} now, {_shown(new.get(name))} in this run"
             for name in old if not _at_least(new.get(name), old[name])]
     if lost:
         raise ReplaceRefused(
             f"{path} holds a stronger {what} than this run would write ({'; '.join(lost)}); "
-            f"{_fix(path, option)}")
+            f"{fix or _fix(path, option)}")
 
 
 def _read_json(path: Path):

@@ -283,3 +283,98 @@ def test_a_model_without_an_llm_is_named_not_ignored(tmp_path):
     result = invoke("audit", "pong", "--model", "claude-x", "--out", tmp_path)
     assert result.exit_code == 1
     assert "--model 'claude-x' names a model for --llm anthropic or openai" in text(result)
+
+
+# ---- the stage-4 artefacts: transfer reports and policy files --------------------------------------
+
+@pytest.fixture()
+def committed_transfer(tmp_path):
+    """A copy of the committed Pong transfer report (JSON, markdown, plot) in a folder of its own."""
+    out = tmp_path / "stress"
+    out.mkdir()
+    for suffix in ("json", "md", "png"):
+        shutil.copy(REPO / "stress" / f"pong-pixels-transfer.{suffix}", out)
+    return out
+
+
+POLICY = REPO / "stress" / "policies" / "pong-pixels.npz"
+
+
+@pytest.mark.parametrize("options, lost", [
+    (["--episodes", "2", "--anchor-episodes", "0"],
+     ["games per agent and side: 100 now, 2 in this run",
+      "games per agent under the anchor's protocol: 20 now, none in this run"]),
+    (["--agents", "0,1"], ["agents (training seeds): [0, 1, 2] now, [0, 1] in this run"]),
+    (["--max-frames", "1000"], ["emulator frames per game at most: 108,000 now, 1,000 in this run"]),
+])
+def test_transfer_refuses_to_replace_a_committed_report_with_a_weaker_one(committed_transfer,
+                                                                          options, lost):
+    before = _bytes(committed_transfer)
+    result = invoke("transfer", "pong", "--policy", POLICY, "--out", committed_transfer, *options)
+    said = text(result)
+    assert result.exit_code == 2, said
+    assert "holds a stronger transfer report than this run would write" in said
+    for item in lost:
+        assert item in said
+    assert "--replace to overwrite" in said
+    assert _bytes(committed_transfer) == before
+
+
+def test_the_committed_transfer_command_is_not_weaker_than_its_report():
+    from alignment.learning import policy as pol
+    from alignment.stress import transfer_report
+
+    data = json.loads((REPO / "stress" / "pong-pixels-transfer.json").read_text())
+    p = pol.load(POLICY, "pong", "pixels")
+    new = transfer_report.run_measures(p, p.seeds, data["episodes"], data["max_frames"],
+                                       data["anchor_eval"]["episodes"])
+    cli_checks.check_not_weaker("t.json", transfer_report.measures(data), new, what="report")
+
+
+def test_transfer_anchor_refuses_fewer_anchor_games_than_the_report_holds(committed_transfer):
+    before = _bytes(committed_transfer)
+    result = invoke("transfer-anchor", "pong", "--episodes", "3", "--out", committed_transfer)
+    said = text(result)
+    assert result.exit_code == 2, said
+    assert ("games per agent under the anchor's protocol: 20 now, 3 in this run); give "
+            "--episodes 20 or more, or --replace") in said
+    assert _bytes(committed_transfer) == before
+
+
+def test_stress_export_refuses_to_replace_a_stronger_policy_file(tmp_path):
+    dest = tmp_path / "pong-pixels.npz"
+    shutil.copy(POLICY, dest)
+    before = dest.read_bytes()
+    result = invoke("stress", "pong", "--obs", "pixels", "--budget", "smoke", "--seeds", "1",
+                    "--backends", "jax", "--out", tmp_path / "s", "--export-policy", dest)
+    said = text(result)
+    assert result.exit_code == 2, said
+    assert f"{dest} holds a stronger policy file than this run would write" in said
+    assert "agent steps per seed: 10,000,000 now, 2,048 in this run" in said
+    assert "pass --export-policy to write this run elsewhere, or --replace" in said
+    assert dest.read_bytes() == before and not (tmp_path / "s").exists()
+    result = invoke("stress", "pong", "--obs", "objects", "--budget", "smoke", "--seeds", "3",
+                    "--backends", "jax", "--out", tmp_path / "s", "--export-policy", dest)
+    assert "observations: pixels now, objects in this run" in text(result)
+    dest.write_text("not a policy")
+    result = invoke("stress", "pong", "--budget", "smoke", "--backends", "jax", "--out",
+                    tmp_path / "s", "--export-policy", dest)
+    assert result.exit_code == 2
+    assert "exists but cannot be read as a policy file (not an .npz file)" in text(result)
+
+
+@settings(max_examples=100, deadline=None)
+@given(old=st.one_of(st.none(), st.integers(0, 3), st.text("ab", max_size=2)),
+       new=st.one_of(st.none(), st.integers(0, 3), st.text("ab", max_size=2)))
+def test_a_setting_must_be_equal_and_an_equal_value_is_never_lost(old, new):
+    """cli_checks.Same: another value of a setting is refused whichever way it differs; any value
+    (a word too) equal to the old one passes."""
+    def refused(o, n):
+        try:
+            cli_checks.check_not_weaker("r.json", {"m": o}, {"m": n}, what="report")
+        except cli_checks.ReplaceRefused:
+            return True
+        return False
+    assert refused(cli_checks.Same(old), cli_checks.Same(new)) == (old != new)
+    assert not refused(old, old)
+    assert refused(cli_checks.Same(old), new)

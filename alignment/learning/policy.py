@@ -118,6 +118,33 @@ def describe_file(path: Path) -> tuple[str, str]:
     return (path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)), digest
 
 
+def read_meta(path: Path) -> dict:
+    """A policy file's metadata alone (its arrays unread), its format as ``schema``; ValueError
+    or OSError for a file that is not one."""
+    import zipfile
+
+    if not zipfile.is_zipfile(path):
+        raise ValueError("not an .npz file")
+    with np.load(Path(path)) as z:
+        if "meta" not in z.files:
+            raise ValueError("no metadata in it")
+        meta = json.loads(z["meta"].tobytes())
+    if not isinstance(meta, dict):
+        raise ValueError("its metadata is not a JSON object")
+    return {"schema": meta.get("format"), **meta}
+
+
+def measures(meta: dict) -> dict:
+    """What a policy file holds, measure by measure (more seeds and steps are stronger; the game,
+    observations and mods are settings: see :func:`alignment.cli_checks.check_not_weaker`)."""
+    from alignment.cli_checks import Same
+
+    return {"agents (training seeds)": list(meta.get("seeds") or []),
+            "agent steps per seed": meta.get("steps"),
+            "game": Same(meta.get("game")), "observations": Same(meta.get("obs")),
+            "mods trained on": Same(sorted(meta.get("mods") or []))}
+
+
 def load(path: Path, game: str | None = None, obs: str | None = None) -> Policy:
     """The policy in ``path``; ``game``/``obs`` when given must be what it was trained on."""
     path = Path(path)

@@ -63,9 +63,10 @@ def stress(
     out: Path = typer.Option(Path(artefacts.STRESS.folder), "--out",
                              help="report and checkpoint folder"),
     replace: bool = typer.Option(False, "--replace",
-                                 help="overwrite a report in --out that holds more than this run "
-                                      "would (budget, seeds, backends) or was trained with other "
-                                      "hyperparameters; without it such a run is refused"),
+                                 help="overwrite a report in --out (and an --export-policy file) "
+                                      "that holds more than this run would (budget, seeds, "
+                                      "backends) or was trained with other hyperparameters; "
+                                      "without it such a run is refused"),
     fresh: bool = typer.Option(False, "--fresh", help="discard checkpoints of this budget first"),
     seeds_by: str = typer.Option("auto", "--seeds-by",
                                  help="JAX side: auto|map|vmap (auto: lax.map on the CPU, "
@@ -111,6 +112,9 @@ def stress(
         if export_policy is not None and "jax" not in kinds:
             raise StressInputError("--export-policy writes the JAX side's agents: add jax to "
                                    "--backends")
+        if export_policy is not None and not replace:  # nor a committed policy by a weaker one
+            _check_policy_not_weaker(export_policy, canon, obs, config.total_timesteps, seeds,
+                                     mods)
         if not replace:  # a committed report is never replaced by one that trained less
             report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}", config,
                                  range(seeds), kinds)
@@ -144,6 +148,25 @@ def stress(
     v = result.verdict
     typer.echo(f"{result.name}: {v['label']} — {v['detail']}")
     typer.echo(f"wrote {out / (result.name + '.json')}, .md and plots")
+
+
+def _check_policy_not_weaker(dest: Path, game: str, obs: str, steps: int, seeds: int,
+                             mods) -> None:
+    """Refuse, before any training, a run whose exported agents would replace a policy file that
+    holds more (seeds, steps) or agents of another game, observation mode or mods."""
+    from alignment import atomic, cli_checks
+    from alignment.learning import policy as pol
+
+    try:
+        atomic.check_writable(dest, what="--export-policy file")
+        cli_checks.check_report_not_weaker(
+            dest, artefacts.POLICY.schema, pol.measures,
+            pol.measures({"seeds": list(range(seeds)), "steps": steps, "game": game, "obs": obs,
+                          "mods": list(mods)}),
+            what="policy file", option="--export-policy",
+            read=pol.read_meta)
+    except (cli_checks.InputError, atomic.OutputLocationError) as exc:
+        raise StressInputError(str(exc)) from None
 
 
 def stress_remake(
@@ -202,6 +225,10 @@ def transfer(
     anchor_episodes: int = typer.Option(ANCHOR_EPISODES, "--anchor-episodes", min=0, max=100_000,
                                         help="whole games per agent on ALE under the published "
                                              "anchor's protocol (0: none)"),
+    replace: bool = typer.Option(False, "--replace",
+                                 help="overwrite a report in --out that holds more than this run "
+                                      "would (agents, games, frames per game, anchor games, the "
+                                      "policy's training steps); without it such a run is refused"),
 ) -> None:
     """Agents trained on the JAX game play ALE and the JAX game under the v5 protocol; the two
     return distributions are compared (TOST at 10% of the gain over random, a bootstrap interval
@@ -211,7 +238,7 @@ def transfer(
     from alignment.learning import policy as pol
     from alignment.stress import transfer_report
     from alignment.stress.core import validate
-    from alignment.stress.transfer import evaluate
+    from alignment.stress.transfer import anchor_for, evaluate
 
     cli_checks.output_dir(out, "--out")
     try:
@@ -229,7 +256,15 @@ def transfer(
             if missing:
                 raise pol.PolicyError(f"{path} has agents of seeds {p.seeds}, not {missing}")
             idx = [p.seeds.index(a) for a in wanted]
-    except (StressInputError, pol.PolicyError) as exc:
+        if not replace:  # a committed transfer is never replaced by one that played less
+            played = p.seeds if idx is None else [p.seeds[i] for i in idx]
+            anchored = anchor_episodes if anchor_for(canon, obs) is not None and anchor_episodes \
+                else None
+            cli_checks.check_artefact_not_weaker(
+                artefacts.TRANSFER, out, transfer_report.measures,
+                transfer_report.run_measures(p, played, episodes, max_frames, anchored),
+                what="transfer report", game=canon, obs=obs)
+    except (StressInputError, pol.PolicyError, cli_checks.InputError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
 
@@ -249,6 +284,9 @@ def transfer_anchor(
     episodes: int = typer.Option(ANCHOR_EPISODES, "--episodes", min=1, max=100_000,
                                  help="whole games per agent on ALE"),
     out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
+    replace: bool = typer.Option(False, "--replace",
+                                 help="make again an anchor section that played more games per "
+                                      "agent than --episodes; without it such a run is refused"),
 ) -> None:
     """Add (or make again) the anchor-protocol section of a committed transfer report: its agents
     play ALE under the published anchor's sticky setting, with the report's evaluation seed and
@@ -280,7 +318,14 @@ def transfer_anchor(
                                   f"re-run `jaxtari-align transfer {canon} --obs {obs}`")
         p = pol.load(ppath, canon, obs)
         idx = [p.seeds.index(s) for s in result.seeds]
-    except (StressInputError, pol.PolicyError) as exc:
+        if not replace:  # the section is the one thing replaced: it must not shrink
+            section = {transfer_report.ANCHOR_GAMES: transfer_report.measures(
+                transfer_report.to_json(result))[transfer_report.ANCHOR_GAMES]}
+            cli_checks.check_not_weaker(
+                path, section, {transfer_report.ANCHOR_GAMES: episodes}, what="anchor section",
+                fix=f"give --episodes {section[transfer_report.ANCHOR_GAMES]} or more, or "
+                    f"--replace to make it again with fewer")
+    except (StressInputError, pol.PolicyError, cli_checks.InputError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
 

@@ -148,6 +148,33 @@ def plot(r: TransferResult) -> bytes:
     return buf.getvalue()
 
 
+ANCHOR_GAMES = "games per agent under the anchor's protocol"
+
+
+def measures(doc: dict) -> dict:
+    """What a transfer report holds, measure by measure (more is stronger; see
+    :func:`alignment.cli_checks.check_not_weaker`)."""
+    policy = doc.get("policy") if isinstance(doc.get("policy"), dict) else {}
+    anchor = doc.get("anchor_eval") if isinstance(doc.get("anchor_eval"), dict) else {}
+    return {"agents (training seeds)": list(doc.get("seeds") or []),
+            "agent steps per seed of the policy": policy.get("steps"),
+            "games per agent and side": doc.get("episodes"),
+            "emulator frames per game at most": doc.get("max_frames"),
+            ANCHOR_GAMES: anchor.get("episodes")}
+
+
+def run_measures(policy, agents: list[int], episodes: int, max_frames: int,
+                 anchor_episodes: int | None) -> dict:
+    """:func:`measures` of the report a ``transfer`` run of these options would write (before it
+    plays): ``agents`` the training seeds it plays, ``anchor_episodes`` None for a game without
+    a published anchor."""
+    return {"agents (training seeds)": list(agents),
+            "agent steps per seed of the policy": (policy.meta or {}).get("steps"),
+            "games per agent and side": episodes,
+            "emulator frames per game at most": max_frames,
+            ANCHOR_GAMES: anchor_episodes}
+
+
 def write(r: TransferResult, out_dir: Path = Path(artefacts.TRANSFER.folder)) -> dict[str, Path]:
     stem = name(r)
     data = to_json(r)
