@@ -31,6 +31,15 @@ def seed_option(default: int = 0, help: str = "seed") -> int:
     return typer.Option(default, min=0, max=SEED_MAX, help=f"{help} (0..{SEED_MAX})")
 
 
+def count_option(default: int | None, flag: str, help: str, *, low: int = 1, high: int,
+                 why: str = "") -> int:
+    """A whole-number option bounded before any work (typer's ``min``/``max``), its range in the
+    help: what a JAX array, ALE or the stage can carry, so 10**10 is a usage error naming the
+    option, never an overflow inside a compiled function."""
+    return typer.Option(default, flag, min=low, max=high,
+                        help=f"{help} ({low:,}..{high:,}{', ' + why if why else ''})")
+
+
 def frames_option(default: int, help: str, *, flag: str | None = None) -> int:
     names = (flag,) if flag else ()
     return typer.Option(default, *names, min=1, max=MAX_EPISODE_FRAMES,

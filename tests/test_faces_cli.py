@@ -209,11 +209,68 @@ def test_against_a_binary_file_is_named(tmp_path):
     assert f"--against '{blob}' is not text (a binary file?)" in text(result)
 
 
-@pytest.mark.parametrize("value", ["10000000000", "27001", "0", "-5"])
-def test_robustness_max_steps_beyond_the_v5_cap_is_refused(value, tmp_path):
+@pytest.mark.parametrize("value, bound", [("10000000000", "less than or equal to 27000"),
+                                          ("27001", "less than or equal to 27000"),
+                                          ("0", "greater than or equal to 1"),
+                                          ("-5", "greater than or equal to 1")])
+def test_robustness_max_steps_beyond_the_v5_cap_is_refused(value, bound, tmp_path):
     result = invoke("robustness", "pong", "--max-steps", value, "--out", tmp_path)
     assert result.exit_code == 2
-    assert "--max-steps must be a whole number from 1 to 27,000" in text(result)
+    assert f"Invalid value for '--max-steps': Input should be {bound}" in text(result)
+
+
+def _whole_number_options():
+    """(command words, option, min, max) of every whole-number option of the app."""
+    from typing import Optional
+
+    import typer
+
+    def walk(command, words):
+        for name, sub in (getattr(command, "commands", None) or {}).items():
+            yield from walk(sub, [*words, name])
+        if not getattr(command, "commands", None):
+            for p in command.params:
+                if p.param_type_name == "option" and \
+                        p.type_descriptor.annotation in (int, Optional[int]):
+                    yield words, p.opts[0], p.min, p.max
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+# Whole numbers checked otherwise, with a message of their own: a game's modes are the ROM's list
+# ("pong: mode 3 not available; modes: [0, 1]").
+CHECKED_ELSEWHERE = {("play", "--mode"), ("ramtrace", "--mode")}
+
+
+def test_every_whole_number_option_is_bounded_by_typer():
+    """min= and max= on each: 10**10 is a usage error naming the option, never an overflow."""
+    options = _whole_number_options()
+    assert len(options) > 20 and (["robustness"], "--max-steps", 1, 27_000) in options
+    unbounded = [(" ".join(w), o) for w, o, low, high in options
+                 if (low is None or high is None) and (" ".join(w), o) not in CHECKED_ELSEWHERE]
+    assert unbounded == []
+    # what JAX and ALE carry: a seed is 32-bit unsigned, every other number an int32
+    for words, option, low, high in options:
+        if high is not None:
+            assert high <= (2**32 - 1 if "seed" in option else 2**31 - 1), (words, option)
+
+
+_GAME_ARGUMENT = {"playtest": [], "gate": [], "runs": [], "review": [], "docs-tables": [],
+                  "stress-remake": ["stress/pong-pixels.json"]}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_whole_number_option_out_of_its_range_is_a_usage_error(data):
+    words, option, low, high = data.draw(st.sampled_from(
+        [o for o in _whole_number_options() if o[2] is not None and o[3] is not None]))
+    value = data.draw(st.one_of(st.integers(high + 1, 10**30), st.integers(-10**30, low - 1)))
+    arguments = _GAME_ARGUMENT.get(words[0], ["pong"])
+    if words[:1] == ["playtest"]:
+        arguments = {"export": ["x.jsonl.gz"], "script": ["pong"]}.get(words[1], [])
+    result = invoke(*words, *arguments, option, str(value))
+    assert result.exit_code == 2, (words, option, value, text(result))
+    assert f"Invalid value for '{option}'" in text(result)
 
 
 def test_run_refuses_an_unknown_llm_before_any_stage(tmp_path):

@@ -292,7 +292,7 @@ def _register_audit(app) -> None:
             None, "--batched-mutants", help="batched Constants mutants drawn (they share one "
             "compile, but each plays every walk no probe kills it on): N or all (default all, "
             f"{QUICK_BATCHED} with --quick)"),
-        mutants_seed: int = typer.Option(0, "--mutants-seed", help="seed of the mutant sample"),
+        mutants_seed: int = cli_checks.seed_option(help="seed of the mutant sample"),
         mods: list[str] = typer.Option(
             [], "--mods", help="audit the game modified by these mods (comma separated or "
             "repeated) into <out>/<game>+<mod>.json/.md: the probes of the rules they do not "

@@ -9,12 +9,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from alignment import artefacts
+from alignment import artefacts, cli_checks
 from alignment.pipeline import execute, runs
 from alignment.pipeline.configuration import Configuration, audit_command
 from alignment.pipeline.progress import ProgressLines
 from alignment.pipeline.report import stage_rows
 from alignment.pipeline.review import ReviewAnswerError, check_answer
+from alignment.stress.config import MAX_SEEDS as MAX_STRESS_SEEDS
 
 _STATE_HELP = f"state directory of runs (default: ${runs.STATE_ENV}, else {runs.DEFAULT_STATE_DIR}/)"
 
@@ -182,7 +183,8 @@ def register(app: typer.Typer) -> None:
         stress: Optional[str] = typer.Option(
             None, "--stress", help="stress budget (smoke, cpu, paper or steps); default: skipped"),
         stress_obs: str = typer.Option("objects", "--stress-obs", help="objects | pixels"),
-        stress_seeds: int = typer.Option(5, "--stress-seeds", help="seeds per backend"),
+        stress_seeds: int = cli_checks.count_option(5, "--stress-seeds", "seeds per backend",
+                                                    high=MAX_STRESS_SEEDS),
         stress_out: Path = typer.Option(Path(artefacts.STRESS.folder), "--stress-out",
                                         help="stress report and checkpoint folder"),
         stress_replace: bool = typer.Option(
@@ -205,7 +207,6 @@ def register(app: typer.Typer) -> None:
                                 reports_dir=str(root / "reports"))
         except ValueError as err:
             _fail(str(err), 2)
-        from alignment import cli_checks
 
         cli_checks.output_dir(root, "--state-dir")
         if stress and not resume:

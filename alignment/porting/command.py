@@ -8,6 +8,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from alignment import cli_checks
+from alignment.porting.ramtrace import RAM_SIZE
+
 
 def register(app: typer.Typer) -> None:
     @app.command("ramtrace")
@@ -16,13 +19,18 @@ def register(app: typer.Typer) -> None:
                                             "ships, not only the catalog's games)"),
         script: Optional[str] = typer.Option(None, help="actions to play, NAME:FRAMES,...; "
                                                         "random play when omitted"),
-        frames: Optional[int] = typer.Option(None, help="frames to play (the script repeats)"),
-        seed: int = typer.Option(0, help="seed of the random policy"),
-        hold: int = typer.Option(1, help="random play: hold each action 1..HOLD frames"),
+        frames: Optional[int] = cli_checks.count_option(
+            None, "--frames", "frames to play (the script repeats; default 1,000)",
+            high=cli_checks.MAX_EPISODE_FRAMES, why="the v5 episode cap"),
+        seed: int = cli_checks.seed_option(help="seed of the random policy"),
+        hold: int = cli_checks.count_option(1, "--hold", "random play: hold each action 1..HOLD "
+                                            "frames", high=cli_checks.MAX_EPISODE_FRAMES),
         mode: Optional[int] = typer.Option(None, help="ALE game mode"),
-        events: Optional[int] = typer.Option(None, help="list the frames RAM byte EVENTS "
-                                                        "(0..127) changed on instead"),
-        rows: int = typer.Option(40, help="bytes shown in the activity table"),
+        events: Optional[int] = cli_checks.count_option(
+            None, "--events", "list the frames RAM byte EVENTS changed on instead", low=0,
+            high=RAM_SIZE - 1),
+        rows: int = cli_checks.count_option(40, "--rows", "bytes shown in the activity table",
+                                            high=RAM_SIZE),
         write: Optional[list[str]] = typer.Option(
             None, "--write", help="ADDR=VALUE, a RAM write applied after reset and every frame "
                                   "(repeatable): show which bytes, rewards and game over it "

@@ -8,8 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from alignment import artefacts
+from alignment import artefacts, cli_checks
 from alignment.learning.config import BUDGETS
+from alignment.robustness.core import MAX_SEEDS
 from jaxtari.protocol import V5
 
 
@@ -24,18 +25,19 @@ def robustness(
                                                "<game>-<obs>.npz) or a stress checkpoint folder "
                                                "(<out>/.checkpoints/<game>-objects-<steps>); "
                                                "default: train at --budget (or reuse that budget's)"),
-    seeds: int = typer.Option(5, "--seeds", help="agents (training seeds)"),
-    episodes: int = typer.Option(10, "--episodes", help="episodes per agent and variant"),
+    seeds: int = cli_checks.count_option(5, "--seeds", "agents (training seeds)", high=MAX_SEEDS),
+    episodes: int = cli_checks.count_option(10, "--episodes", "episodes per agent and variant",
+                                            high=cli_checks.MAX_EPISODES),
     budget: str = typer.Option("cpu", "--budget",
                                help=f"training budget when --agents is not given: "
                                     f"{'|'.join(BUDGETS)} or agent steps per seed"),
     backends: str = typer.Option("jax,ale", "--backends", help="comma separated: jax,ale"),
-    max_steps: int = typer.Option(V5.max_agent_steps, "--max-steps",
-                                  help=f"agent steps per episode at most ({V5.max_agent_steps:,}: "
-                                       "the v5 cap)"),
+    max_steps: int = cli_checks.count_option(V5.max_agent_steps, "--max-steps",
+                                             "agent steps per episode at most",
+                                             high=V5.max_agent_steps, why="the v5 cap"),
     train_dir: Path = Path(artefacts.STRESS.folder),
     out: Path = typer.Option(Path(artefacts.ROBUSTNESS.folder), "--out", help="report folder"),
-    seed: int = typer.Option(0, "--seed", min=0, max=2**32 - 1, help="evaluation seed"),
+    seed: int = cli_checks.seed_option(help="evaluation seed"),
     replace: bool = typer.Option(False, "--replace",
                                  help="overwrite a report in --out that holds more than this run "
                                       "would (seeds, episodes, backends, mods, training budget, "
@@ -47,7 +49,6 @@ def robustness(
     from rich.console import Console
     from rich.markup import escape
 
-    from alignment import cli_checks
     from alignment.atomic import OutputLocationError, check_writable_dir
     from alignment.robustness import report
     from alignment.robustness.core import (RobustnessInputError, ale_status, check_not_busy,
@@ -107,7 +108,6 @@ def robustness(
 
 def _check_not_weaker(out: Path, game: str, new: dict) -> None:
     """Refuse a run whose report would replace ``out/<game>.json`` with one that measured less."""
-    from alignment import cli_checks
     from alignment.robustness.core import report_measures
 
     cli_checks.check_artefact_not_weaker(artefacts.ROBUSTNESS, out, report_measures, new,

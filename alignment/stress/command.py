@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from alignment import artefacts
+from alignment import artefacts, cli_checks
 from alignment.learning.config import BUDGETS, OBS_MODES, LearnerInputError
 from alignment.stress.anchors import ANCHOR_EPISODES
-from alignment.stress.config import StressInputError
+from alignment.stress.config import MAX_SEEDS, StressInputError
 from jaxtari.protocol import V5
 
 
@@ -43,6 +43,7 @@ def _progress_bar(total_per_backend: dict[str, int]):
 
 
 EXIT_PAUSED = 75  # EX_TEMPFAIL: stopped at --max-minutes, resumable
+MAX_MINUTES = 60.0 * 24 * 366  # a year: a bound on --max-minutes that inf or 1e300 are not
 
 
 def _checkpoint_every(seconds: float | None) -> float:
@@ -58,7 +59,7 @@ def stress(
     obs: str = typer.Option("objects", "--obs", help=f"observations: {'|'.join(OBS_MODES)}"),
     budget: str = typer.Option("smoke", "--budget",
                                help=f"{'|'.join(BUDGETS)} or agent steps per seed"),
-    seeds: int = typer.Option(5, "--seeds", help="seeds per backend"),
+    seeds: int = cli_checks.count_option(5, "--seeds", "seeds per backend", high=MAX_SEEDS),
     backends: str = typer.Option("ale,jax", "--backends", help="comma separated: ale,jax"),
     out: Path = typer.Option(Path(artefacts.STRESS.folder), "--out",
                              help="report and checkpoint folder"),
@@ -71,10 +72,10 @@ def stress(
     seeds_by: str = typer.Option("auto", "--seeds-by",
                                  help="JAX side: auto|map|vmap (auto: lax.map on the CPU, "
                                       "bit-identical to one seed alone; vmap on an accelerator)"),
-    max_minutes: float = typer.Option(None, "--max-minutes", min=0.1,
+    max_minutes: float = typer.Option(None, "--max-minutes", min=0.1, max=MAX_MINUTES,
                                       help="stop, checkpointed, after this many minutes of "
                                            "training (exit code 75); the same command resumes"),
-    checkpoint_every: float = typer.Option(None, "--checkpoint-every", min=0.0,
+    checkpoint_every: float = typer.Option(None, "--checkpoint-every", min=0.0, max=60.0 * MAX_MINUTES,
                                            help="seconds between checkpoints (default: every "
                                                 "interval on the CPU, 60 s on an accelerator)"),
     export_policy: Path = typer.Option(None, "--export-policy",
@@ -94,8 +95,6 @@ def stress(
     from alignment.learning.config import budget_config
     from alignment.stress.core import TrainingPaused, run_stress, validate, validate_mods
     from alignment.stress.sides import seeds_by_choice
-
-    from alignment import cli_checks
 
     console = Console(stderr=True)
     cli_checks.output_dir(out, "--out")  # a usage error naming the fix, before any work
@@ -154,7 +153,7 @@ def _check_policy_not_weaker(dest: Path, game: str, obs: str, steps: int, seeds:
                              mods) -> None:
     """Refuse, before any training, a run whose exported agents would replace a policy file that
     holds more (seeds, steps) or agents of another game, observation mode or mods."""
-    from alignment import atomic, cli_checks
+    from alignment import atomic
     from alignment.learning import policy as pol
 
     try:
@@ -175,7 +174,7 @@ def stress_remake(
     """Re-make stress reports (JSON, markdown, plots) from their per-seed returns with the current
     statistics: no retraining. A report without the random policy's return gets it measured on
     ALE (the margin is a share of the gain over it)."""
-    from alignment import atomic, cli_checks
+    from alignment import atomic
     from alignment.stress import report
     from alignment.stress.remake import RemakeError, remake
 
@@ -234,7 +233,6 @@ def transfer(
     return distributions are compared (TOST at 10% of the gain over random, a bootstrap interval
     of the difference, a matched episode's first divergence); then the agents play ALE under the
     published anchor's protocol."""
-    from alignment import cli_checks
     from alignment.learning import policy as pol
     from alignment.stress import transfer_report
     from alignment.stress.core import validate
@@ -293,7 +291,6 @@ def transfer_anchor(
     agents; everything else in the report is kept as it is."""
     import json
 
-    from alignment import cli_checks
     from alignment.learning import policy as pol
     from alignment.stress import transfer_report
     from alignment.stress.core import validate
