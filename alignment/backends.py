@@ -28,6 +28,7 @@ from jaxtari.env import action_position as position
 
 from alignment import catalog
 from alignment.reference.ale import AleError, AleGame, AleSnapshot
+from alignment import plain
 from alignment.plain import to_python
 from alignment.signals import RamWriteConflict, apply_ram_writes, merge_ram_writes
 
@@ -48,20 +49,9 @@ SEED_MAX = 2**32 - 1  # ALE takes 32-bit unsigned seeds
 
 
 def whole_number(value, what: str, *, hint: str) -> int:
-    """``value`` as an int when it is a whole number (an int, a numpy integer, or a float with no
-    fraction), else :class:`BackendError` naming ``what``: the one check of every number the
-    backends take (actions, frame counts, seeds), so ``1.7`` is refused, never truncated to 1."""
-    if getattr(value, "shape", None) == () and hasattr(value, "dtype"):  # a 0-d numpy/JAX array
-        value = np.asarray(value).item()
-    if isinstance(value, (bool, np.bool_)):
-        raise BackendError(f"{what} {value!r} is a bool; {hint}")
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        if not np.isfinite(value) or not float(value).is_integer():
-            raise BackendError(f"{what} {value!r} is not a whole number; {hint}")
-        return int(value)
-    raise BackendError(f"{what} {value!r} is a {type(value).__name__}, not a number; {hint}")
+    """:func:`alignment.plain.whole_number` raising :class:`BackendError`: the check the ALE game
+    under :class:`AleBackend` (:class:`alignment.reference.ale.AleGame`) makes too."""
+    return plain.whole_number(value, what, hint=hint, error=BackendError)
 
 
 def make_backend(kind: str, game: str, *, mods: Sequence = (), mode: int | None = None,

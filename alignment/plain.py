@@ -64,3 +64,21 @@ def strict_json(value: Any) -> Any:
     """``value`` as strict JSON data: the reports' rule (stress, robustness), where a statistic that
     does not exist (NaN, infinite) is ``null``, since strict JSON has no NaN."""
     return plain(value, nonfinite_as_none=True)
+
+
+def whole_number(value: Any, what: str, *, hint: str, error: type[Exception] = ValueError) -> int:
+    """``value`` as an int when it is a whole number (an int, a numpy integer, a float with no
+    fraction, or a 0-d array of one), else ``error`` naming ``what`` and ending with ``hint``: the
+    one check of every number the backends take (actions, frame counts, seeds, RAM bytes), so 1.7
+    is refused, never truncated to 1, and NaN or a bool never becomes an action."""
+    if getattr(value, "shape", None) == () and hasattr(value, "dtype"):  # a 0-d numpy/JAX array
+        value = np.asarray(value).item()
+    if isinstance(value, (bool, np.bool_)):
+        raise error(f"{what} {value!r} is a bool; {hint}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(value) or not float(value).is_integer():
+            raise error(f"{what} {value!r} is not a whole number; {hint}")
+        return int(value)
+    raise error(f"{what} {value!r} is a {type(value).__name__}, not a number; {hint}")

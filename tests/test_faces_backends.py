@@ -4,6 +4,7 @@ count, a seed) is a whole number in range or a BackendError naming it; 1.7 is ne
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -98,3 +99,58 @@ def test_a_huge_frame_count_stops_at_game_over_like_ale():
     jax_side.reset(0)
     jax_side.act(0, frames=10**12)  # pong ends (the enemy scores 21) long before
     assert jax_side.terminated
+
+
+# ---- the real emulator under the ALE backend: the same check (alignment.plain.whole_number) ------
+
+@pytest.fixture(scope="module")
+def ale_game():
+    from alignment.reference.ale import AleGame
+
+    return AleGame("pong")
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=_VALUES, call=st.sampled_from(["act", "step", "repeat", "set_ram index",
+                                            "set_ram value"]))
+def test_the_ale_game_takes_whole_numbers_in_range_or_refuses_them(ale_game, value, call):
+    """AleGame.act (ALE action ids 0..17), step (pong's 6 actions), repeat's frame count and
+    set_ram's index and byte: 1.7, NaN, True or '3' are refused naming the number, never truncated."""
+    from alignment.reference.ale import AleError
+
+    ale_game.reset()
+    n = _whole(value)
+    before = ale_game.frame
+    do, legal = {
+        "act": (lambda: ale_game.act(value), n is not None and 0 <= n < 18),
+        "step": (lambda: ale_game.step(value), n is not None and 0 <= n < N_ACTIONS),
+        "repeat": (lambda: ale_game.repeat(0, value if n is None or n < 50 else 3),
+                   n is not None and n >= 0),
+        "set_ram index": (lambda: ale_game.set_ram(value, 0), n is not None and 0 <= n < 128),
+        "set_ram value": (lambda: ale_game.set_ram(0, value), n is not None and 0 <= n <= 255),
+    }[call]
+    try:
+        do()
+        done = True
+    except AleError:
+        done = False
+    assert done == legal
+    if call == "repeat" and done and n < 50:
+        assert ale_game.frame == before + n
+
+
+@pytest.mark.parametrize("kwargs, said", [
+    ({"seed": 1.5}, "seed 1.5 is not a whole number"),
+    ({"seed": -1}, "seed -1 is out of range"),
+    ({"seed": 2**32}, "seed 4294967296 is out of range"),
+    ({"mode": 0.5}, "pong: mode 0.5 is not a whole number"),
+    ({"difficulty": True}, "pong: difficulty True is a bool"),
+    ({"max_episode_frames": float("nan")}, "max_episode_frames nan is not a whole number"),
+    ({"max_episode_frames": 2**31}, "max_episode_frames 2147483648 is out of range"),
+])
+def test_the_ale_game_refuses_a_seed_mode_or_cap_that_is_not_a_whole_number_in_range(kwargs, said):
+    from alignment.reference.ale import AleError, AleGame
+
+    with pytest.raises(AleError, match=re.escape(said)):
+        AleGame("pong", **kwargs)
+    AleGame("pong", seed=np.uint32(2**32 - 1), mode=np.int64(1), max_episode_frames=4.0)

@@ -31,6 +31,7 @@ from jaxtari.env import action_position as position
 
 from alignment import catalog
 from alignment.actions import ACTION_NAMES, NOOP
+from alignment.plain import whole_number
 from alignment.signals import GameEntry
 
 RAM_SIZE = 128
@@ -60,6 +61,13 @@ class AleSnapshot:
     unpaid: int = 0  # points written into RAM that ALE will pay as the next frame's reward
 
 
+SEED_MAX = 2**32 - 1  # numpy's generator and the folded ALE seed take 32-bit unsigned seeds
+
+
+def _whole(value, what: str, hint: str) -> int:
+    return whole_number(value, what, hint=hint, error=AleError)
+
+
 class AleGame:
     """One game on the real emulator, one frame per :meth:`act`.
 
@@ -86,6 +94,14 @@ class AleGame:
         from ale_py import roms
 
         self.entry: GameEntry = catalog.entry(game)
+        seed = _whole(seed, "seed", f"give a whole number 0..{SEED_MAX}")
+        if not 0 <= seed <= SEED_MAX:
+            raise AleError(f"seed {seed!r} is out of range: give a whole number 0..{SEED_MAX}")
+        max_episode_frames = _whole(max_episode_frames, "max_episode_frames",
+                                    "give a whole number of frames (0: no cap)")
+        if not 0 <= max_episode_frames <= 2**31 - 1:
+            raise AleError(f"max_episode_frames {max_episode_frames!r} is out of range: give "
+                           f"0 (no cap) to {2**31 - 1}")
         if not 0.0 <= float(sticky) <= 1.0:
             raise AleError(f"sticky (repeat_action_probability) must be within [0, 1], got {sticky}")
         _quiet_ale_logger()
@@ -98,12 +114,15 @@ class AleGame:
         ale.loadROM(roms.get_rom_path(self.entry.rom))
         if mode is not None:
             modes = list(ale.getAvailableModes())
-            if int(mode) not in modes:
+            mode = _whole(mode, f"{self.entry.name}: mode", f"modes: {modes}")
+            if mode not in modes:
                 raise AleError(f"{self.entry.name}: mode {mode} not available; modes: {modes}")
             ale.setMode(int(mode))
         if difficulty is not None:
             diffs = list(ale.getAvailableDifficulties())
-            if int(difficulty) not in diffs:
+            difficulty = _whole(difficulty, f"{self.entry.name}: difficulty",
+                                f"difficulties: {diffs}")
+            if difficulty not in diffs:
                 raise AleError(
                     f"{self.entry.name}: difficulty {difficulty} not available; difficulties: {diffs}"
                 )
@@ -157,7 +176,7 @@ class AleGame:
         After game over the console is frozen: nothing advances and the reward is 0 (as the JAX
         wrappers do), until :meth:`reset`.
         """
-        a = int(ale_action)
+        a = _whole(ale_action, "ALE action id", f"give 0..{len(ACTION_NAMES) - 1}")
         if not 0 <= a < len(ACTION_NAMES):
             raise AleError(f"ALE action ids are 0..{len(ACTION_NAMES) - 1}, got {ale_action!r}")
         if self.ale.game_over():
@@ -173,7 +192,8 @@ class AleGame:
 
     def step(self, index: int) -> int:
         """One frame of the action at ``index`` in this game's action set; returns its reward."""
-        i = int(index)
+        i = _whole(index, f"{self.entry.name}: action index",
+                   f"give 0..{len(self.action_ids) - 1} ({', '.join(self.action_names)})")
         if not 0 <= i < len(self.action_ids):
             raise AleError(
                 f"{self.entry.name}: action index {index!r} out of range 0..{len(self.action_ids) - 1} "
@@ -185,7 +205,10 @@ class AleGame:
         """``frames`` frames of the action at ``index`` (one agent step of ALE v5 with frames=4);
         returns the summed reward. Stops early at game over."""
         total = 0
-        for _ in range(int(frames)):
+        n = _whole(frames, "frames", "give a whole number of emulator frames >= 0")
+        if n < 0:
+            raise AleError(f"frames must be >= 0, got {frames!r}")
+        for _ in range(n):
             total += self.step(index)
             if self.terminated:
                 break
@@ -273,7 +296,8 @@ class AleGame:
             self.set_score(int(value))
 
     def set_ram(self, index: int, value: int) -> None:
-        i, v = int(index), int(value)
+        i = _whole(index, "RAM index", f"give 0..{RAM_SIZE - 1}")
+        v = _whole(value, "a RAM byte", "give 0..255")
         if not 0 <= i < RAM_SIZE:
             raise AleError(f"RAM index must be within 0..{RAM_SIZE - 1}, got {index!r}")
         if not 0 <= v <= 255:
