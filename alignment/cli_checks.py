@@ -185,6 +185,8 @@ def _at_least(new, old) -> bool:
     anything beats nothing; numbers compare, a collection must hold every item of the old one, a
     mapping every key at least as much, a setting (:class:`Same`) must be equal; an equal value is
     never a loss; values of different kinds are a loss."""
+    if old is None:
+        return True
     if isinstance(old, Same) or isinstance(new, Same):
         return old == new
     if _nothing(old):
@@ -237,12 +239,14 @@ def check_not_weaker(path: Path | str, old: dict, new: dict, *, what: str,
     :class:`Same` setting must be equal). The caller skips this check when asked to replace
     (``--replace``); a measure the old report does not hold (None) is never a loss. ``fix`` says
     what to do instead (default: another ``option`` folder, or --replace)."""
-    lost = [f"{name}: {_shown(old[name])} now, {_shown(new.get(name))} in this run"
-            for name in old if not _at_least(new.get(name), old[name])]
-    if lost:
+    names = [name for name in old if not _at_least(new.get(name), old[name])]
+    if names:
+        lost = "; ".join(f"{name}: {_shown(old[name])} now, {_shown(new.get(name))} in this run"
+                         for name in names)
+        settings_only = all(isinstance(old[name], Same) for name in names)
         raise ReplaceRefused(
-            f"{path} holds a stronger {what} than this run would write ({'; '.join(lost)}); "
-            f"{fix or _fix(path, option)}")
+            f"{path} holds {'a ' + what + ' of other settings' if settings_only else 'a stronger ' + what} "
+            f"than this run would write ({lost}); {fix or _fix(path, option)}")
 
 
 def _read_json(path: Path):

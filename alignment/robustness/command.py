@@ -35,7 +35,9 @@ def robustness(
     max_steps: int = cli_checks.count_option(V5.max_agent_steps, "--max-steps",
                                              "agent steps per episode at most",
                                              high=V5.max_agent_steps, why="the v5 cap"),
-    train_dir: Path = Path(artefacts.STRESS.folder),
+    train_dir: Path = typer.Option(Path(artefacts.STRESS.folder), "--train-dir",
+                                   help="where agents trained at --budget are kept (their stress "
+                                        "checkpoints, resumed and reused); not with --agents"),
     out: Path = typer.Option(Path(artefacts.ROBUSTNESS.folder), "--out", help="report folder"),
     seed: int = cli_checks.seed_option(help="evaluation seed"),
     replace: bool = typer.Option(False, "--replace",

@@ -126,8 +126,12 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
 def report_measures(data: dict) -> dict:
     """What a robustness report holds, measure by measure (more is stronger; see
     :func:`alignment.cli_checks.check_not_weaker`)."""
+    from alignment.cli_checks import Same
+
     agents = data.get("agents") if isinstance(data.get("agents"), dict) else {}
     return {
+        "agents' observations": Same(data["obs"]) if data.get("obs") else None,
+        "mods the agents trained on": Same(sorted(agents.get("trained_mods") or [])),
         "agents (seeds)": len(agents.get("seeds") or []),
         "training steps per seed": agents.get("steps_per_seed"),
         "episodes per agent": data.get("episodes"),
@@ -140,19 +144,26 @@ def report_measures(data: dict) -> dict:
 def run_measures(game: str, names: Sequence[str], backends: Sequence[str], seeds: int,
                  episodes: int, max_steps: int, budget, agents_dir: Path | None) -> dict:
     """:func:`report_measures` of the report a run with these options would write (before it
-    runs: the agents' steps from the budget, or from the --agents folder's name)."""
+    runs: the agents' steps, observations and mods from the budget, the policy file or the
+    --agents folder's name)."""
+    from alignment.cli_checks import Same
 
+    obs, mods = "objects", []
     if agents_dir is None:
-        steps = budget_config(budget, "objects").total_timesteps
+        steps = budget_config(budget, obs).total_timesteps
     elif Path(agents_dir).is_file():
         try:
-            steps = ag.from_policy(Path(agents_dir), game).steps
+            agents = ag.from_policy(Path(agents_dir), game)
         except ag.AgentsError as exc:
             raise RobustnessInputError(str(exc)) from None
+        steps, obs, mods = agents.steps, agents.obs, list(agents.mods)
     else:
         m = ag.FOLDER.match(Path(agents_dir).name)
         steps = int(m["steps"]) if m else None
-    return {"agents (seeds)": seeds, "training steps per seed": steps,
+        if m:
+            obs, mods = m["obs"], [x for x in m["mods"].split("+") if x]
+    return {"agents' observations": Same(obs), "mods the agents trained on": Same(sorted(mods)),
+            "agents (seeds)": seeds, "training steps per seed": steps,
             "episodes per agent": episodes, "agent steps per episode": max_steps,
             "backends": sorted(backends), "mods": sorted(names)}
 

@@ -166,3 +166,30 @@ def test_agents_load_though_the_game_state_changed_since_training(tmp_path):
     _finished_checkpoint(other, "pong", obs_shape=(8, 3))
     with pytest.raises(ag.AgentsError, match="not one of pong's objects runners"):
         ag.load(other, "pong")
+
+
+def test_agents_of_a_stress_mods_folder_are_evaluated_and_their_mods_recorded(tmp_path):
+    """``--agents`` takes what ``stress --mods`` trains into (<game>+<mod>-objects-<steps>): the
+    agents play, the report records the mods they trained on and says where it wrote; agents of
+    the original game are then another experiment, not written over it unasked."""
+    folder = tmp_path / "stress" / ".checkpoints" / "pong+no_enemy_points-objects-2048"
+    _finished_checkpoint(folder, "pong")
+    out = tmp_path / "robustness"
+    proc = cli("pong", "--agents", str(folder), "--mods", "lazy_enemy", "--seeds", "1",
+               "--episodes", "1", "--backends", "jax", "--max-steps", "50", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert f"wrote {out / 'pong.json'}, {out / 'pong.md'} and {out / 'pong-pc.png'}" in proc.stdout
+    data = json.loads((out / "pong.json").read_text())
+    check(data)
+    assert data["agents"]["trained_mods"] == ["no_enemy_points"]
+    assert data["agents"]["source"] == str(folder)
+    before = (out / "pong.json").read_bytes()
+    original = tmp_path / "stress" / ".checkpoints" / "pong-objects-2048"
+    _finished_checkpoint(original, "pong")
+    proc = cli("pong", "--agents", str(original), "--mods", "lazy_enemy", "--seeds", "1",
+               "--episodes", "1", "--backends", "jax", "--max-steps", "50", "--out", str(out))
+    said = " ".join(proc.stderr.split())
+    assert proc.returncode == 2, said
+    assert (f"{out / 'pong.json'} holds a robustness report of other settings than this run "
+            "would write (mods the agents trained on: [no_enemy_points] now, [] in this run)") in said
+    assert (out / "pong.json").read_bytes() == before
