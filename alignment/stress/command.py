@@ -191,9 +191,10 @@ def stress_remake(
         except RemakeError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2)
-        report.write(result, path.parent)
+        written = report.write(result, path.parent)
         v = result.verdict
         typer.echo(f"{path}: {v['label']} — {v['detail']}")
+        typer.echo("wrote " + ", ".join(str(p) for p in written.values()))
 
 
 def _progress(side: str, agent_seed: int, eps) -> None:
