@@ -226,6 +226,10 @@ class ReplaceRefused(InputError):
     """A run that would replace a report holding more (faults, seeds, episodes, ...) than it."""
 
 
+def _a(what: str) -> str:
+    return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
+
+
 def _fix(path, option: str) -> str:
     return f"pass {option} to write this run elsewhere, or --replace to overwrite {path}"
 
@@ -245,7 +249,7 @@ def check_not_weaker(path: Path | str, old: dict, new: dict, *, what: str,
                          for name in names)
         settings_only = all(isinstance(old[name], Same) for name in names)
         raise ReplaceRefused(
-            f"{path} holds {'a ' + what + ' of other settings' if settings_only else 'a stronger ' + what} "
+            f"{path} holds {_a(what) + ' of other settings' if settings_only else 'a stronger ' + what} "
             f"than this run would write ({lost}); {fix or _fix(path, option)}")
 
 
@@ -274,7 +278,7 @@ def check_report_not_weaker(path: Path | str, schema, measures, new: dict, *, wh
         if schema is not None and data.get("schema") != schema:
             raise ValueError(f"its schema is {data.get('schema')!r}, not {schema!r}")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ReplaceRefused(f"{path} exists but cannot be read as a {what} ({exc}); "
+        raise ReplaceRefused(f"{path} exists but cannot be read as {_a(what)} ({exc}); "
                              f"{_fix(path, option)}") from None
     check_not_weaker(path, measures(data), new, what=what, option=option)
 

@@ -246,6 +246,16 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
     reviewed = [r for r in spec.rules if r.status == "reviewed"]
     probed = [r for r in reviewed if r.id not in subject.left_out]
 
+    verdicts = None
+    if llm != "offline":
+        # Asked first: a verdict reads the rule and the source only, so a missing API key or a
+        # provider that cannot answer ends the audit in seconds, not after its probes, faults and
+        # mutants (it is reconciled with the probes' outcomes below).
+        from alignment.audit.llm_audit import audit_rules
+
+        say(f"LLM auditor ({llm})")
+        verdicts = audit_rules(subject, probed, provider=llm, model=model, cache=llm_cache)
+
     rules: list[RuleResult] = []
     for n, rule in enumerate(probed, 1):
         say(f"probe {n}/{len(probed)}: {rule.id}")
@@ -321,11 +331,9 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
         mutation = subject.mutation(mutants, say).to_json()
 
     llm_info: dict[str, Any] = {"provider": llm, "model": model}
-    if llm != "offline":
-        from alignment.audit.llm_audit import audit_rules, reconcile
+    if verdicts is not None:
+        from alignment.audit.llm_audit import reconcile
 
-        say(f"LLM auditor ({llm})")
-        verdicts = audit_rules(subject, probed, provider=llm, model=model, cache=llm_cache)
         by_id = {r.id: r for r in rules}
         for rule_id, v in verdicts.items():
             v["disagrees_with_probe"] = reconcile(by_id[rule_id].outcome, v)

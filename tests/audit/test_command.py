@@ -97,5 +97,8 @@ def test_an_unusable_out_dir_fails_before_work_and_keeps_the_previous_report(tmp
     out.mkdir()
     (out / "pong.json").write_text("{}")
     r = _audit("pong", "--out", str(out), "--specs", str(tmp_path / "nowhere"))
+    # what a file that is no audit holds cannot be told: it is not replaced unasked
+    assert r.exit_code == 1 and "exists but cannot be read as an audit" in " ".join(r.output.split())
+    r = _audit("pong", "--out", str(out), "--specs", str(tmp_path / "nowhere"), "--replace")
     assert r.exit_code == 1 and "pong has no spec" in r.output
     assert (out / "pong.json").read_text() == "{}"

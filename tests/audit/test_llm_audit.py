@@ -1,5 +1,6 @@
 """The LLM auditor through the real anthropic/openai SDKs against a mocked HTTP transport."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -78,3 +79,19 @@ def test_citations_outside_the_files_sent_are_problems(tmp_path):
     _, problems = check_citations(bad, by_path)
     assert "names a file that was not sent" in problems[0]
     assert f"{path}:2-1 does not exist" in problems[1]
+
+
+@pytest.mark.parametrize("provider, env", [("anthropic", "ANTHROPIC_API_KEY"),
+                                           ("openai", "OPENAI_API_KEY")])
+def test_a_missing_key_ends_the_audit_before_any_probe_runs(provider, env, monkeypatch, tmp_path):
+    """The verdicts are asked first (they read the rule and the source only): without a key the
+    audit stops before its probes, faults and mutants, not after them (issue 49: `run --llm`
+    without a key failed after a 3.5-minute audit)."""
+    from alignment.llm import MissingAPIKeyError
+
+    monkeypatch.delenv(env, raising=False)
+    probes = []
+    subject = dataclasses.replace(toy.subject(), run_probe=lambda *a: probes.append(a))
+    with pytest.raises(MissingAPIKeyError, match=env):
+        core.audit(subject, llm=provider, llm_cache=tmp_path / "cache", faults=True)
+    assert probes == []
