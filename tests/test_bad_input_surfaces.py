@@ -90,7 +90,7 @@ def test_run_with_stress_refuses_before_any_stage_and_takes_the_stress_folder(co
 
 
 @pytest.mark.parametrize("args, bound", [
-    (("--seeds", "100000"), "1 to 256"),
+    (("--seeds", "100000"), "less than or equal to 256"),
     (("--budget", str(2**40)), "1,000,000,000"),
 ])
 def test_stress_bounds_are_named_before_any_allocation(tmp_path, args, bound):
