@@ -100,6 +100,18 @@ class Backend:
             raise BackendError(f"frames must be >= 0, got {frames!r}")
         return n
 
+    def _screen_frames(self, at: Sequence[int], n: int) -> list[int]:
+        """The frame indices of :meth:`run_screens`'s ``at``, each a whole number 0..n-1, sorted
+        and once each (both kinds return one screen per index, in frame order)."""
+        if isinstance(at, (str, bytes)):
+            raise BackendError(f"at {at!r} is one string; give a list of frame indices")
+        hint = f"give frame indices 0..{n - 1}"
+        wanted = sorted({whole_number(i, "screen frame", hint=hint) for i in at})
+        outside = [i for i in wanted if not 0 <= i < n]
+        if outside:
+            raise BackendError(f"screen frames {outside} are outside the {n} frames run; {hint}")
+        return wanted
+
     def _check_seed(self, seed: int) -> int:
         n = whole_number(seed, "seed", hint=f"give a whole number 0..{SEED_MAX}")
         if not 0 <= n <= SEED_MAX:
@@ -234,7 +246,7 @@ class AleBackend(Backend):
         actions = self.action_indices(frame_actions)
         if not len(actions):
             return self._empty_traces(), []
-        wanted = set(int(i) for i in at)
+        wanted = set(self._screen_frames(at, len(actions)))
         rows, rewards, screens = [], np.zeros(len(actions), np.float64), []
         for t, a in enumerate(actions):
             rewards[t] = self._step(int(a))
@@ -479,7 +491,7 @@ class JaxBackend(Backend):
         actions = self.action_indices(frame_actions)
         if not len(actions):
             return self._empty_traces(), []
-        at = sorted(int(i) for i in at)
+        at = self._screen_frames(at, len(actions))
         parts, screens, base = [], [], 0
         for padded, k in self._chunks(actions, RUN_CHUNK):
             self.state, (sig, rewards, states) = self._fns.trace_states(self.state, padded,

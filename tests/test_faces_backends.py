@@ -154,3 +154,20 @@ def test_the_ale_game_refuses_a_seed_mode_or_cap_that_is_not_a_whole_number_in_r
     with pytest.raises(AleError, match=re.escape(said)):
         AleGame("pong", **kwargs)
     AleGame("pong", seed=np.uint32(2**32 - 1), mode=np.int64(1), max_episode_frames=4.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(at=st.lists(st.one_of(st.integers(-3, 12), st.sampled_from([1.5, 2.0, float("nan"), True])),
+                   max_size=5))
+def test_run_screens_takes_whole_frame_indices_in_range_once_each_or_refuses(backend, at):
+    """Both kinds return one screen per wanted frame, in frame order; 1.5 is not frame 1."""
+    backend.reset(0)
+    n = 10
+    wanted = [_whole(i) for i in at]
+    legal = all(w is not None and 0 <= w < n for w in wanted)
+    try:
+        traces, screens = backend.run_screens([0] * n, at)
+    except BackendError as exc:
+        assert not legal and ("screen frame" in str(exc))
+        return
+    assert legal and len(screens) == len(set(wanted)) and len(traces["reward"]) == n
