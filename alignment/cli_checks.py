@@ -33,11 +33,11 @@ def seed_option(default: int = 0, help: str = "seed") -> int:
 
 def count_option(default: int | None, flag: str, help: str, *, low: int = 1, high: int,
                  why: str = "") -> int:
-    """A whole-number option bounded before any work (typer's ``min``/``max``), its range in the
-    help: what a JAX array, ALE or the stage can carry, so 10**10 is a usage error naming the
-    option, never an overflow inside a compiled function."""
+    """A whole-number option bounded before any work (typer's ``min``/``max``, which the help
+    shows): what a JAX array, ALE or the stage can carry, so 10**10 is a usage error naming the
+    option, never an overflow inside a compiled function. ``why`` says where the bound comes from."""
     return typer.Option(default, flag, min=low, max=high,
-                        help=f"{help} ({low:,}..{high:,}{', ' + why if why else ''})")
+                        help=f"{help} (at most {high:,}: {why})" if why else help)
 
 
 def frames_option(default: int, help: str, *, flag: str | None = None) -> int:

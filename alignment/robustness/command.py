@@ -23,7 +23,8 @@ def robustness(
     agents: Optional[Path] = typer.Option(None, "--agents",
                                           help="a stage-4 policy file (stress/policies/"
                                                "<game>-<obs>.npz) or a stress checkpoint folder "
-                                               "(<out>/.checkpoints/<game>-objects-<steps>); "
+                                               "(<out>/.checkpoints/<game>[+<mod>...]-<obs>-<steps>, "
+                                               "a stress --mods run's too); "
                                                "default: train at --budget (or reuse that budget's)"),
     seeds: int = cli_checks.count_option(5, "--seeds", "agents (training seeds)", high=MAX_SEEDS),
     episodes: int = cli_checks.count_option(10, "--episodes", "episodes per agent and variant",
