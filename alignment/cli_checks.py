@@ -37,7 +37,7 @@ def count_option(default: int | None, flag: str, help: str, *, low: int = 1, hig
     shows): what a JAX array, ALE or the stage can carry, so 10**10 is a usage error naming the
     option, never an overflow inside a compiled function. ``why`` says where the bound comes from."""
     return typer.Option(default, flag, min=low, max=high,
-                        help=f"{help} (at most {high:,}: {why})" if why else help)
+                        help=f"{help} ({why})" if why else help)
 
 
 def frames_option(default: int, help: str, *, flag: str | None = None) -> int:
