@@ -435,3 +435,18 @@ def test_a_setting_must_be_equal_and_an_equal_value_is_never_lost(old, new):
     assert refused(cli_checks.Same(old), cli_checks.Same(new)) == (old != new)
     assert not refused(old, old)
     assert refused(cli_checks.Same(old), new)
+
+
+@pytest.mark.parametrize("value, said", [
+    (",", "--agents ',' names no agent: leave it out for all of"),
+    (" , ", "names no agent"),
+    ("0,1,0", "--agents '0,1,0' names seed(s) [0] more than once"),
+    ("0,x", "--agents '0,x': give training seeds as whole numbers"),
+    ("7", "has agents of seeds [0, 1, 2], not [7]"),
+])
+def test_transfer_agents_that_name_no_agent_or_one_twice_are_refused(value, said, tmp_path):
+    """',' was a traceback after the policy loaded; '0,0' played agent 0's games twice."""
+    result = invoke("transfer", "pong", "--policy", POLICY, "--agents", value, "--out", tmp_path)
+    assert result.exit_code == 2, text(result)
+    assert said in text(result)
+    assert list(tmp_path.iterdir()) == []

@@ -251,6 +251,13 @@ def transfer(
             except ValueError:
                 raise pol.PolicyError(f"--agents {agents!r}: give training seeds as whole "
                                       f"numbers, comma separated (e.g. 0,1,2)") from None
+            if not wanted:
+                raise pol.PolicyError(f"--agents {agents!r} names no agent: leave it out for all "
+                                      f"of {path}'s ({p.seeds}), or name training seeds")
+            twice = sorted({a for a in wanted if wanted.count(a) > 1})
+            if twice:
+                raise pol.PolicyError(f"--agents {agents!r} names seed(s) {twice} more than once: "
+                                      "each agent plays its games once")
             missing = [a for a in wanted if a not in p.seeds]
             if missing:
                 raise pol.PolicyError(f"{path} has agents of seeds {p.seeds}, not {missing}")
