@@ -87,7 +87,9 @@ def robustness(
     try:
         result = run_robustness(canon, mods=names, agents_dir=agents, budget=budget, seeds=seeds,
                                 episodes=episodes, backends=kinds, max_steps=max_steps,
-                                train_dir=train_dir, seed=seed, command=command)
+                                train_dir=train_dir, seed=seed, command=command,
+                                say=lambda line: console.print(escape(line), highlight=False,
+                                                               soft_wrap=True))
     except (RobustnessInputError, LearnerInputError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)

@@ -190,10 +190,13 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
                    random_episodes: int | None = None, backends: Sequence[str] = SIDES,
                    max_steps: int = V5.max_agent_steps, train_dir: Path = Path(artefacts.STRESS.folder),
                    seed: int = 0,
-                   command: str = "", on_progress: Callable | None = None) -> RobustnessResult:
+                   command: str = "", on_progress: Callable | None = None,
+                   say: Callable[[str], None] | None = None) -> RobustnessResult:
     """Evaluate agents trained on ``game`` (``agents_dir``: a stress checkpoint folder; None:
     those of ``budget`` in ``train_dir``, trained there first when missing) on the original and
-    on each mod, on each backend, with random-policy baselines; PC per seed and its statistics."""
+    on each mod, on each backend, with random-policy baselines; PC per seed and its statistics.
+    ``on_progress``: the training's progress (as the stress stage's); ``say``: a line as each
+    evaluation phase starts and ends, and the emulator's progress within one."""
     from alignment import catalog
     from alignment.provenance import LEARNING_STACK, versions
 
@@ -228,19 +231,26 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     sides: dict[str, dict] = {}
     variants_jax = {ORIGINAL: (), **{m: (m,) for m in names}}
     apply_fn = agents.apply_fn()
+    say = say or (lambda line: None)
     if "jax" in backends:
+        say(f"JAX: {k} agents x {episodes} episodes on {len(variants_jax)} variant(s), one "
+            f"compiled run")
         a = ev.jax_returns(canon, variants_jax, apply_fn, agents.params, agents=k,
                            episodes=episodes, seed=seed, max_steps=max_steps, obs=agents.obs)
+        say(f"JAX: agents done ({a.seconds:.0f} s); random policy, {random_episodes} episodes")
         r = ev.jax_returns(canon, variants_jax, None, None, agents=1, episodes=random_episodes,
                            seed=seed + 1, max_steps=max_steps)
         sides["jax"] = _side(a, r)
     ale_mods = [m for m in names if mod_info[m]["ale"]]
     if "ale" in backends:
         variants_ale = {ORIGINAL: (), **{m: entry.ale_mods[m].writes for m in ale_mods}}
+        say(f"ALE: {k} agents x {episodes} episodes on {len(variants_ale)} variant(s)")
         a = ev.ale_returns(canon, variants_ale, apply_fn, agents.params, agents=k,
-                           episodes=episodes, seed=seed, max_steps=max_steps, obs=agents.obs)
+                           episodes=episodes, seed=seed, max_steps=max_steps, obs=agents.obs,
+                           say=say)
+        say(f"ALE: random policy, {random_episodes} episodes")
         r = ev.ale_returns(canon, variants_ale, None, None, agents=1, episodes=random_episodes,
-                           seed=seed + 1, max_steps=max_steps)
+                           seed=seed + 1, max_steps=max_steps, say=say)
         sides["ale"] = _side(a, r)
     pc, stats, comparison = {}, {}, {}
     for m in names:

@@ -161,12 +161,17 @@ class _AleEpisodes:
         return np.array([ale.game_over() for ale in self.envs])
 
 
+PROGRESS_EVERY_S = 10.0  # at most one progress line this often per emulator run (a log file too)
+
+
 def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None, params, *,
                 agents: int, episodes: int, seed: int = 0, max_steps: int = V5.max_agent_steps,
-                obs: str = "objects") -> Returns:
+                obs: str = "objects", say: Callable[[str], None] | None = None) -> Returns:
     """As :func:`jax_returns`, on the real emulator; ``variants`` maps a name to the RAM writes
     of its mods (an empty tuple: the original game). Pixel agents see the screen through
-    :func:`alignment.stress.transfer.observe_screen`, stacked as the JAX wrappers stack."""
+    :func:`alignment.stress.transfer.observe_screen`, stacked as the JAX wrappers stack.
+    ``say``: progress lines (the agent step and the episodes still playing), at most one every
+    :data:`PROGRESS_EVERY_S` seconds, and one as each variant ends."""
     import time
 
     from alignment.reference.features import FeatureDecoder
@@ -194,9 +199,13 @@ def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None
         if obs == "pixels" and policy is not None:
             first = envs.frames()
             stack = np.repeat(first[:, None], FRAME_STACK, axis=1)
-        for _ in range(max_steps):
+        shown = time.perf_counter()
+        for t in range(max_steps):
             if not live.any():
                 break
+            if say is not None and time.perf_counter() - shown >= PROGRESS_EVERY_S:
+                shown = time.perf_counter()
+                say(f"ALE {name}: agent step {t:,}, {int(live.sum())} of {n} episodes playing")
             if policy is None:
                 actions = rng.integers(0, len(envs.actions), n)
             else:
@@ -211,4 +220,6 @@ def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None
             live &= ~envs.over()
         out[name] = ret.reshape(agents, episodes)
         truncated[name] = int(live.sum())
+        if say is not None:
+            say(f"ALE {name}: {n} episodes done ({time.perf_counter() - t0:.0f} s so far)")
     return Returns(out, truncated, time.perf_counter() - t0)

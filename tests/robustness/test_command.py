@@ -81,6 +81,11 @@ def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
                "--out", str(out))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "invincible has no ALE counterpart" in proc.stderr
+    # progress lines reach a pipe (a log file), not only a terminal
+    for line in ("JAX: 2 agents x 2 episodes on 3 variant(s), one compiled run",
+                 "ALE: 2 agents x 2 episodes on 2 variant(s)", "ALE original: 4 episodes done",
+                 "ALE stop_cars: 4 episodes done", "ALE: random policy, 10 episodes"):
+        assert line in proc.stderr, (line, proc.stderr[-3000:])
     data = json.loads((out / "freeway.json").read_text())
     report = check(data)
     assert (out / "freeway.md").read_text().startswith("# Robustness: freeway")
@@ -114,7 +119,7 @@ def test_the_command_end_to_end_at_a_smoke_budget(tmp_path):
     # a second run reuses the trained agents (nothing trained)
     proc = cli("freeway", "--mods", "invincible", "--budget", "smoke", "--seeds", "2",
                "--episodes", "1", "--max-steps", "50", "--backends", "jax", "--train-dir",
-               str(train), "--out", str(out))
+               str(train), "--out", str(out), "--replace")  # a smaller run: replaces by consent
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert not check(json.loads((out / "freeway.json").read_text())).agents.trained_here
 
