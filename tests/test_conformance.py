@@ -67,7 +67,15 @@ def test_reset_and_step_shapes_dtypes_and_spaces(run):
     game = run.game
     assert game.action_space.n == game.num_actions == len(game.action_names) > 0
     assert jaxtari.make(game.name, full_action_space=True).action_space.n == len(jaxtari.ACTION_NAMES)
-    space = game.observation_space
+    check_lanes(run)
+    for a in jax.vmap(game.action_space.sample)(jax.random.split(jax.random.key(1), 50)):
+        assert game.action_space.contains(a)
+
+
+def check_lanes(run):
+    """Every lane's observations inside the observation space, its rewards float32 scalars, its
+    done flags bool scalars, its info a dict (also run on games still being ported)."""
+    space = run.game.observation_space
     for lane in run.lanes:
         for obs in lane["obs"]:
             assert obs.dtype == jnp.float32 and obs.shape == tuple(space.shape)
@@ -76,8 +84,6 @@ def test_reset_and_step_shapes_dtypes_and_spaces(run):
             assert reward.dtype == jnp.float32 and reward.shape == ()
             assert done.dtype == jnp.bool_ and done.shape == ()
         assert isinstance(lane["info"], dict)
-    for a in jax.vmap(game.action_space.sample)(jax.random.split(jax.random.key(1), 50)):
-        assert game.action_space.contains(a)
 
 
 def test_render_shapes_and_dtypes(run):

@@ -53,15 +53,7 @@ def test_reset_and_step_shapes_dtypes_and_spaces(run):
     game = run.game
     assert game.action_space.n == game.num_actions == len(game.action_names) == 14
     assert Asteroids(full_action_space=True).action_space.n == len(ACTION_NAMES)
-    space = game.observation_space
-    for lane in run.lanes:
-        for obs in lane["obs"]:
-            assert obs.dtype == jnp.float32 and obs.shape == tuple(space.shape)
-            assert space.contains(obs)
-        for reward, done in zip(lane["reward"], lane["done"]):
-            assert reward.dtype == jnp.float32 and reward.shape == ()
-            assert done.dtype == jnp.bool_ and done.shape == ()
-        assert isinstance(lane["info"], dict)
+    conformance.check_lanes(run)
 
 
 def test_render_shapes_and_dtypes(run):
@@ -133,17 +125,8 @@ def test_the_game_and_its_constants_live_where_the_skeleton_says():
 
 @pytest.mark.parametrize("method", ["objects", "signals"])
 def test_objects_and_signals_are_computed_in_objects_py(method, monkeypatch):
-    module = importlib.import_module(f"{PACKAGE}.objects")
-    calls = []
-
-    def stand_in(game, state):
-        calls.append((game, state))
-        return "from objects.py"
-
-    monkeypatch.setattr(module, method, stand_in)
-    game, state = Asteroids(), object()
-    assert getattr(game, method)(state) == "from objects.py"
-    assert calls == [(game, state)]
+    layout.check_computed_in(Asteroids, importlib.import_module(f"{PACKAGE}.objects"), method,
+                             monkeypatch)
 
 
 # ---- the Game's own promises -------------------------------------------------------------------
