@@ -760,10 +760,15 @@ def _against_base(v: GameVerdict, then: Artefacts, base: str, audit: Optional[di
                    for w in missing]
 
 
-def _mutant_statuses(doc: dict) -> dict[str, str]:
+def _mutant_rows(doc: dict) -> dict[str, dict]:
+    """An audit's mutant rows by id."""
     mutation = doc.get("mutation") if isinstance(doc.get("mutation"), dict) else {}
     rows = mutation.get("mutants") if isinstance(mutation.get("mutants"), list) else []
-    return {str(m.get("id")): m.get("status") for m in rows if isinstance(m, dict)}
+    return {str(m.get("id")): m for m in rows if isinstance(m, dict)}
+
+
+def _mutant_statuses(doc: dict) -> dict[str, str]:
+    return {i: m.get("status") for i, m in _mutant_rows(doc).items()}
 
 
 def _mutation_against_base(then: dict, now: dict, base: str, notes: list[str]) -> list[str]:
@@ -814,11 +819,7 @@ def _killed_since(game: str, rel: str, then: dict, now: dict, base: str,
                   rekill: Optional[Callable[[str, str], Optional[str]]],
                   notes: list[str]) -> list[str]:
     """Mutants that survived the base's audit and are recorded killed now, each run again."""
-    def rows(doc):
-        mutation = doc.get("mutation") if isinstance(doc.get("mutation"), dict) else {}
-        return {str(m.get("id")): m for m in mutation.get("mutants") or [] if isinstance(m, dict)}
-
-    before, after = rows(then), rows(now)
+    before, after = _mutant_rows(then), _mutant_rows(now)
     flipped = sorted(i for i, m in after.items() if m.get("status") == "killed"
                      and (before.get(i) or {}).get("status") == "survived")
     out = []
