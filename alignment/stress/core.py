@@ -47,7 +47,11 @@ class BackendRuns:
 
     @property
     def steps_per_second(self) -> float | None:
-        return self.trained_steps / self.trained_seconds if self.trained_seconds > 0 else None
+        """All seeds' agent steps over the training's recorded wall time. Not this invocation's
+        rate: a run resumed across calls trains one interval in its last call, compile included."""
+        if not self.steps or self.wall_seconds <= 0:
+            return None
+        return self.steps[-1] * len(self.final) / self.wall_seconds
 
 
 @dataclasses.dataclass

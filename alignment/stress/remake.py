@@ -63,13 +63,11 @@ def from_json(doc: dict) -> StressResult:
         raise RemakeError(f"not a stress report (schema {SCHEMA!r})")
     runs = {}
     for k, b in doc["backends"].items():
-        sps = b.get("steps_per_second")
         runs[k] = BackendRuns(
             steps=list(b["steps"]), curves=_array(b["curves"]),
             episodes=np.asarray(b["episodes"], np.int64), final=_finals(b["final"]),
             wall_seconds=float(b["wall_seconds"]),
-            # the recorded speed is kept as it was measured: steps per one second
-            trained_steps=sps if sps is not None else 0, trained_seconds=1.0 if sps else 0.0)
+            trained_steps=0, trained_seconds=0.0)
     cfg = dict(doc["config"])
     cfg["mlp_sizes"] = tuple(cfg.get("mlp_sizes", ()))
     return StressResult(doc["game"], doc["obs"], str(doc["budget"]), PPOConfig(**cfg),

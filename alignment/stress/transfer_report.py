@@ -20,6 +20,18 @@ SCHEMA = artefacts.TRANSFER.schema
 COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
 
 
+def _anchor_standing(e: dict) -> str:
+    """Where the agents stand against the anchor's mean itself: a bar at or below zero (a published
+    sd over half the mean) is met by any agent and says nothing about competence."""
+    if e["anchor_mean"] <= 0 or e["mean"] >= e["anchor_mean"]:
+        return ""
+    share = e["mean"] / e["anchor_mean"]
+    text = f"That is {share:.0%} of the anchor's mean"
+    if e["bar"] <= 0:
+        text += ("; the anchor's spread puts its bar at or below zero, which any agent reaches, "
+                 "so meeting it says nothing about competence")
+    return text + ". "
+
 def name(result: TransferResult) -> str:
     return artefacts.TRANSFER.name(game=result.game, obs=result.obs).rsplit(".", 1)[0]
 
@@ -96,7 +108,8 @@ def to_markdown(r: TransferResult) -> str:
                   f"{_f(e['bar'])}). Per agent: "
                   + ", ".join(f"seed {s_}: {_f(m)}" for s_, m in zip(e["agent_seeds"],
                                                                       e["agent_means"]))
-                  + f". What still differs from the anchor: {STILL_DIFFERS[r.obs]}."]
+                  + f". {_anchor_standing(e)}What still differs from the anchor: "
+                    f"{STILL_DIFFERS[r.obs]}."]
     lines += ["", "Matched episodes (the ALE episode's agent actions replayed on both backends, "
                   "sticky actions off, every signal and reward compared on every frame):", ""]
     for m in r.matched:

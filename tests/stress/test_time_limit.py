@@ -41,9 +41,14 @@ def test_a_run_stopped_at_its_time_limit_resumes_to_the_unbroken_curve(tmp_path,
     assert 0 < paused.value.steps_done < paused.value.steps_total
     root = tmp_path / "cut" / ".checkpoints" / f"freeway-objects-{TINY.total_timesteps}"
     assert ckpts.latest(root, "jax", 0)[0].interval == 1  # stopped after its first interval
+    first = ckpts.latest(root, "jax", 0)[0].wall_seconds
     resumed = run_stress("freeway", budget=TINY, seeds=2, backends=("jax",),
                          out_dir=tmp_path / "cut")
     assert resumed.runs["jax"].trained_steps < whole.runs["jax"].trained_steps
+    # the reported speed is the whole training's, both calls' time, not the last call's
+    b = resumed.runs["jax"]
+    assert b.wall_seconds > first > 0
+    assert b.steps_per_second == pytest.approx(2 * b.steps[-1] / b.wall_seconds)
     np.testing.assert_array_equal(resumed.runs["jax"].curves, whole.runs["jax"].curves)
     np.testing.assert_array_equal(resumed.runs["jax"].final, whole.runs["jax"].final)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -287,3 +288,16 @@ def test_anchor_section_played_on_ale_written_and_rederived_by_the_gate(tmp_path
     res = CliRunner().invoke(app, ["transfer-anchor", "freeway", "--obs", "objects", "--out",
                                    str(out)])
     assert res.exit_code == 2 and "sha256 differs" in res.output
+
+
+def test_an_anchor_bar_at_or_below_zero_is_called_empty_in_the_report(tmp_path):
+    # Frostbite's published 1137 ± 1192 puts mean − 2 sd below zero: meeting it proves nothing
+    doc = json.loads((Path(__file__).parents[2] / "stress" / "frostbite-pixels-transfer.json").read_text())
+    e = doc["anchor_eval"]
+    assert e["bar"] < 0 and e["meets"] is True
+    md = transfer_report.to_markdown(transfer_report.from_json(doc))
+    assert f"That is {e['mean'] / e['anchor_mean']:.0%} of the anchor's mean" in md
+    assert "says nothing about competence" in md
+    # an agent above the anchor's mean gets no such sentence
+    doc["anchor_eval"] = {**e, "mean": e["anchor_mean"] + 1.0}
+    assert "of the anchor's mean" not in transfer_report.to_markdown(transfer_report.from_json(doc))
