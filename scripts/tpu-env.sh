@@ -10,10 +10,14 @@ env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --no-index --
   --no-cache-dir --upgrade --target "$SITE" .whl-tpu/*.whl || return 1
 env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --only-binary=:all: --no-compile \
   --index-url "$INDEX" --target "$IDX" flax optax rich pyyaml matplotlib pydantic scipy 2>&1 | grep -v WARN
-# pandas (for rliable's report) comes from the host's index where .whl-tpu leaves it out, which keeps
-# the carried tree under the device's 64 MiB; arch 7.2 needs a 2.x
-ls .whl-tpu/pandas-*.whl >/dev/null 2>&1 || env PIP_CONFIG_FILE=/dev/null python3 -m pip install \
-  --isolated -q --only-binary=:all: --no-compile --no-deps --index-url "$INDEX" --target "$IDX" \
-  "pandas>=2.2,<3" 2>&1 | grep -v WARN
+# rliable's own needs (the report's intervals) come from the host's index, which lists them
+# (2026-12-06), so that .whl-tpu carries only what it lacks and the tree stays under the device's
+# 64 MiB; arch must stay 7.x (rliable 1.2 hands it a RandomState, which arch 8 refuses), and
+# arch 7.2 needs pandas 2.x. A wheel of the same name in .whl-tpu comes first on PYTHONPATH.
+if ! env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --only-binary=:all: \
+  --no-compile --no-deps --index-url "$INDEX" --target "$IDX" "pandas>=2.2,<3" "arch>=7,<8" \
+  statsmodels seaborn patsy pytz tzdata python-dateutil six 2>/dev/null; then
+  echo "tpu-env: rliable's needs did not install from the index: training runs, its report does not"
+fi
 export PYTHONPATH=$BASE:$SITE:$IDX:$PWD
 export PYTHONUNBUFFERED=1
