@@ -28,7 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxtari import spaces
+from jaxtari import _compat, spaces
 
 # ALE's full action set, in ALE's order (ale_py.Action).
 ACTION_NAMES: tuple[str, ...] = (
@@ -100,7 +100,7 @@ def pytree_dataclass(cls=None, *, static: Sequence[str] = ()):
         names = [f.name for f in dataclasses.fields(c)]
         data = [n for n in names if n not in static]
         meta = [n for n in names if n in static]
-        jax.tree_util.register_dataclass(c, data_fields=data, meta_fields=meta)
+        _compat.register_dataclass(c, data_fields=data, meta_fields=meta)
         c.replace = lambda self, **kw: dataclasses.replace(self, **kw)
         return c
 
