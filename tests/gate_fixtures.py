@@ -157,6 +157,7 @@ def evaluate_game(root: Path, game: str = "pong", base: str | None = None, **kw)
     base_cfg = gate.Artefacts(root, ref=base).config() if base else None
     kw.setdefault("replay", None)
     kw.setdefault("fingerprint", None)
+    kw.setdefault("population", None)  # the fixtures' mutant rows are no real game's draw
     return gate.evaluate(game, cfg.for_game(game), root=root, base=base, config=cfg,
                          base_config=base_cfg, **kw)
 

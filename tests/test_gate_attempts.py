@@ -927,3 +927,57 @@ def test_a_transfer_report_is_not_read_as_a_learning_curve_report_and_its_deleti
     _commit(repo, "transfer")
     (repo / "stress" / "pong-objects-transfer.json").unlink()  # (its deletion is named all the same)
     _item(_evaluate(repo, base="HEAD").failures, "artefact:stress/pong-objects-transfer.json")
+
+
+# ==== the mutant draw ==============================================================================
+
+def _drawn_doc(pop, traced, size=3, batched_size=5, seed=0):
+    """An audit's mutation section as the audit writes it when it draws from ``pop``."""
+    from alignment.audit.mutants import expected_draw
+
+    sample = {"seed": seed, "size": size, "batched": {"size": batched_size, "traced": traced}}
+    drawn_b, drawn_r, sizes = expected_draw(pop, traced, sample)
+    sample["batched"].update(population=sizes["batched"], count=len(drawn_b))
+    rows = [{"id": m.id, "status": "killed", "killed_by": ["r-1"]} for m in drawn_b + drawn_r]
+    return {"mutation": {"mutants": rows, "stillborn": [], "sample": sample}}
+
+
+def test_the_recorded_mutants_must_be_the_draw_of_the_current_codes_population():
+    """Attempts on Pong's real population: a drawn mutant swapped for another, a survivor trimmed
+    from the sample, the batched population recorded smaller, a traced field that is no Constants
+    field, no traced fields recorded at all."""
+    pop = gate.core.current_population("pong")
+    traced = sorted({m.field for m in pop if m.batched})[:6]
+    doc = _drawn_doc(pop, traced)
+    assert gate.rederive.mutant_draw(doc, "a", "pong", pop) == []
+
+    swapped = copy.deepcopy(doc)
+    outside = next(m.id for m in pop if m.id not in {r["id"] for r in doc["mutation"]["mutants"]})
+    swapped["mutation"]["mutants"][0]["id"] = outside
+    (problem,) = gate.rederive.mutant_draw(swapped, "a", "pong", pop)
+    assert problem.startswith("a: the mutants recorded are not those seed 0 draws from the code's "
+                              "population: 1 drawn mutant(s) have no row"), problem
+    assert f"1 row(s) are no mutant of the draw ({outside})" in problem
+
+    trimmed = copy.deepcopy(doc)
+    del trimmed["mutation"]["mutants"][-1]
+    assert "1 drawn mutant(s) have no row" in gate.rederive.mutant_draw(trimmed, "a", "pong", pop)[0]
+
+    smaller = copy.deepcopy(doc)
+    smaller["mutation"]["sample"]["batched"]["population"] -= 1
+    assert any("batched.population says" in p
+               for p in gate.rederive.mutant_draw(smaller, "a", "pong", pop))
+
+    bogus = copy.deepcopy(doc)
+    bogus["mutation"]["sample"]["batched"]["traced"] = traced + ["no_such_field"]
+    assert "traced names no_such_field" in gate.rederive.mutant_draw(bogus, "a", "pong", pop)[0]
+
+    untraced = copy.deepcopy(doc)
+    del untraced["mutation"]["sample"]["batched"]["traced"]
+    assert "records no list of traced Constants fields" in \
+        gate.rederive.mutant_draw(untraced, "a", "pong", pop)[0]
+
+    # another seed's draw recorded under seed 0 (the seed itself changed is a weakening, below)
+    other = _drawn_doc(pop, traced, seed=1)
+    other["mutation"]["sample"]["seed"] = 0
+    assert gate.rederive.mutant_draw(other, "a", "pong", pop)

@@ -375,6 +375,26 @@ def _draw(mutants: Sequence[Mutant], size: Optional[int], seed: int) -> list[Mut
     return [mutants[i] for i in picked]
 
 
+def _partition(pop: Sequence[Mutant], traced: Sequence[str]) -> tuple[list[Mutant], list[Mutant]]:
+    """(the batched mutants: Constants mutants of the traced fields, all under one compile; the
+    rest: source mutants and Constants fields that cannot be traced, a compile each)."""
+    traced = set(traced)
+    batched = [m for m in pop if m.batched and m.field in traced]
+    return batched, [m for m in pop if not (m.batched and m.field in traced)]
+
+
+def expected_draw(pop: Sequence[Mutant], traced: Sequence[str], sample_info: dict
+                  ) -> tuple[list[Mutant], list[Mutant], dict[str, int]]:
+    """What :func:`mutation_test` draws from ``pop`` with the fields ``traced`` and the options
+    an audit's ``mutation.sample`` records: (batched drawn, rest drawn, the two population
+    sizes). The gate re-derives a committed audit's sample with it."""
+    batched_all, rest = _partition(pop, traced)
+    batched = sample_info.get("batched") if isinstance(sample_info.get("batched"), dict) else {}
+    seed = sample_info.get("seed", 0)
+    return (_draw(batched_all, batched.get("size"), seed), _draw(rest, sample_info.get("size"), seed),
+            {"batched": len(batched_all), "rest": len(rest)})
+
+
 @dataclasses.dataclass(frozen=True)
 class Sample:
     """Which mutants run. ``size``: of the mutants that need a compile each (source mutants, and
@@ -776,9 +796,8 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
     say("mutants: which Constants fields can be traced inputs")
     traced = runs.traceable_fields(game, game_cls, **opts)
     pop = list(only) if only is not None else population(game_cls, files)
-    batched_all = [m for m in pop if m.batched and m.field in traced]
+    batched_all, rest = _partition(pop, traced)
     batched_ok = batched_all if only is not None else sample.draw_batched(batched_all)
-    rest = [m for m in pop if not (m.batched and m.field in traced)]
     drawn_rest = rest if only is not None else sample.draw(rest)
     chosen = batched_ok + drawn_rest
 
@@ -853,6 +872,7 @@ def mutation_test(game: str, game_cls, files: Sequence[Path], sample: Sample, ki
         "population": len(pop), "population_by_kind": {k: sum(m.kind == k for m in pop) for k in KINDS},
         "batched": {"population": len(batched_all), "size": sample.batched,
                     "count": len(batched_ok), "traced_fields": len(traced),
+                    "traced": list(traced),
                     "note": "every Constants mutant of a traced field runs under one compile"},
         "sampled_from": len(rest), "sampled": len(drawn_rest),
         "how": ("of the batched Constants mutants (fields that are traced inputs), `batched.size` "

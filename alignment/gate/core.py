@@ -359,7 +359,8 @@ def current_fingerprint(game: str, obs: str, recorded: dict) -> Optional[str]:
 
 
 def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[str], str],
-                figures: dict, failures: list[str], notes: list[str]) -> Optional[dict]:
+                figures: dict, failures: list[str], notes: list[str],
+                population: Optional[Callable[[str], Sequence]] = None) -> Optional[dict]:
     rel = artefacts.AUDIT.rel(game=game)
     doc, problem = now.json(rel, AUDIT_SCHEMA)
     if doc is None:
@@ -405,6 +406,8 @@ def _audit_part(now: Artefacts, game: str, t: Thresholds, code_hash: Callable[[s
     elif recorded != current:
         failures.append(f"{rel} was made for code {recorded[:12]}, the game's code is now "
                         f"{current[:12]}: re-run `jaxtari-align audit {game}`")
+    elif population is not None:
+        failures += rederive.mutant_draw(doc, rel, game, population(game))
     return {**recomputed, "mutation_score": figures["mutation_score"], "doc": doc}
 
 
@@ -491,6 +494,17 @@ def current_constants(game: str) -> Callable[[str], Any]:
     return value
 
 
+def current_population(game: str) -> list:
+    """The mutant population of the game's current code (:func:`alignment.audit.mutants.population`:
+    its Constants fields' and source's mutants, found without running anything)."""
+    import jaxtari
+    from alignment import catalog
+    from alignment.audit.mutants import population
+
+    jax_game = catalog.entry(game).jax_game or game
+    return population(jaxtari.game_class(jax_game), catalog.game_source_files(jax_game))
+
+
 def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
              base: Optional[str] = None, replay: Optional[ReplayFn] = replay_sessions,
              code_hash: Callable[[str], str] = current_code_hash,
@@ -501,6 +515,7 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
              registered: Optional[Callable[[str], Sequence[str]]] = registered_mods,
              declarations: Optional[DeclarationsFn] = None,
              constants: Optional[ConstantsFn] = current_constants,
+             population: Optional[Callable[[str], Sequence]] = current_population,
              closure: Optional[Callable[[str], list[str]]] = None,
              rekill: Optional[Callable[[str, str], Optional[str]]] = None,
              transfer: Optional[Callable[[Path, str], list[str]]] = current_transfer_replays
@@ -510,7 +525,9 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     ``registered``: the game's registered mods (each needs an audit or a declaration; None: not
     checked); ``declarations``: the plug-ins' declarations (:mod:`.declarations`) of this tree
     (``None``) and of the base (its sha), compared item by item; ``constants``: the current
-    Constants (a surviving mutant of the base's audit applied is found with it); ``closure``:
+    Constants (a surviving mutant of the base's audit applied is found with it); ``population``:
+    the current code's mutants, from which an audit of the current code must have drawn its own
+    (None: not checked); ``closure``:
     the traced-closure check of the code hash (:mod:`.closure`); ``rekill(game, mutant id)``:
     the status of a mutant run again (:mod:`.rekill`), for each one that survived the base's audit
     and is recorded killed in this one (None: listed, not run); ``transfer(root, rel)``: a transfer
@@ -521,7 +538,7 @@ def evaluate(game: str, thresholds: Thresholds, *, root: Path = Path("."),
     notes: list[str] = []
     figures: dict[str, Optional[float]] = {k: None for k in FIGURES}
 
-    audit = _audit_part(now, game, t, code_hash, figures, failures, notes)
+    audit = _audit_part(now, game, t, code_hash, figures, failures, notes, population)
     mod_failures, mod_notes = _mod_audit_part(now, game, t, mod_hash, registered)
     failures += mod_failures
     notes += mod_notes

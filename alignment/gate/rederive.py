@@ -203,6 +203,64 @@ def mutant_sample(doc: dict, rel: str, game: str) -> list[str]:
     return problems
 
 
+def mutant_draw(doc: dict, rel: str, game: str, pop: Sequence) -> list[str]:
+    """The audit ran the mutants its recorded seed and sizes draw from the current code's
+    population (``pop``: :func:`alignment.audit.mutants.population`, static): its rows and
+    stillborn entries are exactly that draw. A mutant swapped for a friendlier one, a sample drawn
+    and then trimmed of its survivors, or a population recorded smaller than the code's, fails.
+    Only for an audit of the current code (another code's population is another). The traced
+    fields are the audit's record (finding them needs a compile per field group): each must be a
+    Constants field with batched mutants."""
+    from alignment.audit.mutants import expected_draw
+
+    mutation = doc.get("mutation")
+    if not isinstance(mutation, dict) or not isinstance(mutation.get("mutants"), list):
+        return []
+    sample = mutation.get("sample") if isinstance(mutation.get("sample"), dict) else {}
+    batched = sample.get("batched") if isinstance(sample.get("batched"), dict) else {}
+    redo = f"re-run `jaxtari-align audit {game} --quick` and commit it"
+    traced = batched.get("traced")
+    if not isinstance(traced, list) or not all(isinstance(t, str) for t in traced):
+        return [f"{rel}: mutation.sample.batched records no list of traced Constants fields, so "
+                f"its draw of mutants cannot be checked: {redo}"]
+    seed = sample.get("seed")
+    sizes = (sample.get("size"), batched.get("size"))
+    if not (_whole(seed) and all(v is None or _whole(v) for v in sizes)):
+        return [f"{rel}: mutation.sample's seed {seed!r} and sizes {sizes!r} are not whole "
+                f"numbers (a size may be null: all): {redo}"]
+    fields = {m.field for m in pop if m.batched}
+    unknown = sorted(set(traced) - fields)
+    if unknown:
+        return [f"{rel}: mutation.sample.batched.traced names {', '.join(unknown[:5])}, no "
+                f"Constants field of the game with mutants: {redo}"]
+    drawn_batched, drawn_rest, sizes_now = expected_draw(pop, traced, sample)
+    problems = []
+    if batched.get("population") != sizes_now["batched"]:
+        problems.append(f"{rel}: mutation.sample.batched.population says "
+                        f"{batched.get('population')!r}, the code's traced fields have "
+                        f"{sizes_now['batched']} Constants mutants: {redo}")
+    expected = {m.id for m in drawn_batched + drawn_rest}
+    stillborn = mutation.get("stillborn") if isinstance(mutation.get("stillborn"), list) else []
+    ran = {str(m.get("id")) for m in mutation["mutants"] if isinstance(m, dict)}
+    ran |= {str(m.get("id")) for m in stillborn if isinstance(m, dict)}
+    missing, extra = sorted(expected - ran), sorted(ran - expected)
+    if missing or extra:
+        said = []
+        if missing:
+            said.append(f"{len(missing)} drawn mutant(s) have no row ({', '.join(missing[:3])}"
+                        f"{', ...' if len(missing) > 3 else ''})")
+        if extra:
+            said.append(f"{len(extra)} row(s) are no mutant of the draw ({', '.join(extra[:3])}"
+                        f"{', ...' if len(extra) > 3 else ''})")
+        problems.append(f"{rel}: the mutants recorded are not those seed {seed} draws from the "
+                        f"code's population: {'; '.join(said)}: {redo}")
+    return problems
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def spec_gaps(doc: dict, rel: str) -> list[str]:
     """Exploration divergences no rule explains (as the audits of modified games are judged)."""
     ex = doc.get("exploration") if isinstance(doc.get("exploration"), dict) else {}

@@ -162,6 +162,12 @@ def test_the_mutation_stage_runs_the_batched_draw_and_says_what_it_drew():
     assert (info["batched"]["count"], info["batched"]["size"]) == (3, 3)
     assert mutants.batched_drawn(info) == (3, 14)
     assert info["sampled"] == 0 and "`batched.size` drawn by random.Random(seed)" in info["how"]
+    # what the gate re-derives the draw from: the traced fields, and the draw they give
+    assert sorted(info["batched"]["traced"]) == sorted({m.field for m in batched})
+    again_b, again_r, sizes = mutants.expected_draw(
+        mutants.population(toy.CounterGame, [TOY_FILE]), info["batched"]["traced"], info)
+    assert [m.id for m in again_b + again_r] == [r.id for r in result.rows]
+    assert sizes["batched"] == info["batched"]["population"]
 
 
 def test_a_mutated_copy_of_a_game_package_loads_isolated():
