@@ -13,7 +13,9 @@
 - :class:`PlannerGoal` - what a strong player reaches in the game (a floor climbed, a coconut
   punched on it), judged on the emulator's side of every exploration walk and reported as reached
   or not (:mod:`alignment.audit.explore`); :data:`PlannerObjective` - the end-of-plan value that
-  pulls the audit's planner (:mod:`alignment.audit.planner`) towards them.
+  pulls the audit's planner (:mod:`alignment.audit.planner`) towards them;
+- :class:`DeepStart` - a deep situation written into both backends (the game's pokes: a later level,
+  reserves, a thinned wall) and played into, that the audit's exploration starts walks from.
 
 Nothing here imports a stage, so a ground-truth package can use these types without cycles.
 """
@@ -92,3 +94,26 @@ class PlannerGoal:
     note: str
     reached: Callable[[Signals, Mapping[str, np.ndarray]], bool]
 
+
+
+def with_start(start: Signals, traces: Mapping[str, np.ndarray], name: str) -> np.ndarray:
+    """A goal's view of one signal: its value before the walk's first frame, then after each frame
+    ((T + 1, ...) values; ``traces[name]`` is (T, ...))."""
+    return np.concatenate([np.asarray(start[name])[None], np.asarray(traces[name])])
+
+
+Step = Any  # ("ACTION", frames): an action held; {poke name: value}: written between frames
+
+
+@dataclasses.dataclass(frozen=True)
+class DeepStart:
+    """A situation deep in the game that play from reset reaches late or rarely, made on both
+    backends with the game's registered pokes (:class:`~alignment.signals.Poke`) and played into.
+
+    ``steps``: played from reset, in order: ``("ACTION", frames)`` holds and ``{poke: value}``
+    writes (each poke inside its ``first_frame``/``last_frame``). The exploration compares the
+    steps themselves in lockstep and walks (and plans, in the quick audit too) from their end."""
+
+    name: str
+    note: str
+    steps: tuple[Step, ...]

@@ -19,7 +19,8 @@ import numpy as np
 
 from alignment.plain import to_python
 from alignment.plugin import (
-    DeepPlayer, ObservationFields, PlannerGoal, PlannerObjective, SavePointTarget, ScriptedPolicy,
+    DeepPlayer, DeepStart, ObservationFields, PlannerGoal, PlannerObjective, SavePointTarget,
+    ScriptedPolicy,
 )
 
 CORE_SIGNALS = ("score", "lives", "terminated", "frame")
@@ -280,6 +281,8 @@ class GameEntry:
     # value that pulls its planner there (alignment.audit.explore, alignment.audit.planner)
     planner_goals: tuple[PlannerGoal, ...] = ()
     planner_objective: Optional[PlannerObjective] = None
+    # deep situations made with the pokes, the exploration's starts (alignment.audit.explore)
+    deep_starts: tuple[DeepStart, ...] = ()
 
     @property
     def farama_url(self) -> str:
@@ -375,7 +378,8 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
                control_aliases: Optional[Mapping[str, str]] = None,
                known_ends: Sequence[KnownEnd] = (),
                planner_goals: Sequence[PlannerGoal] = (),
-               planner_objective: Optional[PlannerObjective] = None) -> GameEntry:
+               planner_objective: Optional[PlannerObjective] = None,
+               deep_starts: Sequence[DeepStart] = ()) -> GameEntry:
     """A game's entry: the core signals first, then the game's own (in the order given)."""
     all_signals = core_signals()
     for s in signals:
@@ -383,6 +387,15 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
     names = [g.name for g in planner_goals]
     if len(set(names)) != len(names):
         raise ValueError(f"{name}: planner goals need distinct names; got {names}")
+    starts = [d.name for d in deep_starts]
+    if len(set(starts)) != len(starts):
+        raise ValueError(f"{name}: deep starts need distinct names; got {starts}")
+    for d in deep_starts:
+        unknown = [k for step in d.steps if isinstance(step, Mapping) for k in step
+                   if k not in {p.name for p in pokes}]
+        if unknown:
+            raise ValueError(f"{name}: deep start {d.name!r} writes {unknown}: not pokes of the "
+                             f"game")
     for end in known_ends:
         unknown = [k for k in (end.marker, *end.differs) if k not in all_signals and k != "screen"]
         if unknown or end.marker in end.differs:
@@ -400,4 +413,4 @@ def make_entry(name: str, ale_id: str, *, manual_url: str, minimal_actions, sign
                      scripted_player=scripted_player, deep_player=deep_player,
                      control_aliases=dict(control_aliases or {}),
                      known_ends=tuple(known_ends), planner_goals=tuple(planner_goals),
-                     planner_objective=planner_objective)
+                     planner_objective=planner_objective, deep_starts=tuple(deep_starts))

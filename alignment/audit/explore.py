@@ -63,19 +63,33 @@ class Budget:
     seeds: int = 1  # random walks per policy and start
     planner_frames: int = 0  # frames of the planner's walk per start (0: no planner)
     planner_starts: tuple[str, ...] = ("reset",)  # kinds of start the planner plays from
+    # kinds of start the edge walk (EDGES: the player held against each edge in turn) plays from
+    edge_starts: tuple[str, ...] = ("reset", "deep-poke")
+    edge_frames: int = 150  # frames each direction is held on the edge walk
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
 
+    def policies_from(self, st: "Start") -> tuple[str, ...]:
+        """The open-loop policies that walk from ``st`` (none from a recording's very end)."""
+        if not st.walks:
+            return ()
+        return tuple(p for p in self.policies if p != EDGES or st.kind in self.edge_starts)
 
-POLICIES = ("random-holds", "human-holds", "scripted")
+
+EDGES = "edges"
+POLICIES = ("random-holds", "human-holds", "scripted", EDGES)
 PLANNER = "planner"
 FULL = Budget(walk_frames=600, policies=POLICIES, deep_frames=30_000, deep_branches=8, seeds=2,
-              planner_frames=2400, planner_starts=("reset", "save-point", "deep"))
-# a pull request's: the planner from reset only (Breakout: 1,200 frames keep the ball in play and
-# break ~11 bricks where every open-loop walk has lost its five balls)
-QUICK = Budget(walk_frames=240, policies=("random-holds", "human-holds"), deep_frames=6_000,
-               deep_branches=3, seeds=1, planner_frames=1200, planner_starts=("reset",))
+              planner_frames=2400, planner_starts=("reset", "save-point", "deep", "deep-poke"))
+# a pull request's: fewer and shorter walks, but where faults hide (issue 50): the whole deep
+# recording (its later points: Breakout's shrunk paddle, Seaquest's six divers surfacing), the
+# plug-in's poked deep starts (a later level, reserves, a thinned wall) with the planner from them,
+# and the edge walk. The planner from reset: Breakout's 1,200 frames keep the ball in play and
+# break ~11 bricks where every open-loop walk has lost its five balls.
+QUICK = Budget(walk_frames=240, policies=("random-holds", "human-holds", EDGES),
+               deep_frames=30_000, deep_branches=4, seeds=1, planner_frames=1200,
+               planner_starts=("reset", "deep-poke"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,6 +102,8 @@ class Hold:
     is_poke: bool = False
 
     def describe(self) -> str:
+        if self.is_poke:
+            return "poke " + ", ".join(f"{k}={v}" for k, v in self.poke.items())
         return f"{self.action} x{self.frames}"
 
 
@@ -96,7 +112,7 @@ class Start:
     """A situation walks begin from: ``steps`` played after ``parent``'s (or from reset)."""
 
     name: str
-    kind: str  # reset, save-point, poke, deep
+    kind: str  # reset, save-point, poke, deep, deep-poke (a plug-in's DeepStart)
     steps: list
     parent: Optional[str] = None
     mode: Optional[int] = None
@@ -191,9 +207,10 @@ class Exploration:
 
 
 def starts(spec, *, deep: Optional[np.ndarray] = None, deep_names: Sequence[str] = (),
-           budget: Budget = FULL) -> list[Start]:
-    """Reset, every save point, every poke start of a frame-protocol probe, and points along the
-    deep recording ``deep`` (per-frame action names)."""
+           budget: Budget = FULL, poked: Optional[Sequence] = None) -> list[Start]:
+    """Reset, every save point, every poke start of a frame-protocol probe, the game plug-in's
+    deep starts (``poked``: :class:`~alignment.plugin.DeepStart`; default the catalog entry's of
+    ``spec.game``) and points along the deep recording ``deep`` (per-frame action names)."""
     by_start: dict[str, list[str]] = {}
     for r in spec.rules:
         if r.status == "reviewed" and r.probe is not None and r.probe.protocol != "v5":
@@ -218,6 +235,13 @@ def starts(spec, *, deep: Optional[np.ndarray] = None, deep_names: Sequence[str]
             continue
         seen.add(key)
         out.append(Start(f"poke start of {r.id}", "poke", steps, mode=key[0], rules=(r.id,)))
+    if poked is None:
+        try:
+            poked = catalog.entry(catalog.canonical(spec.game)).deep_starts
+        except (KeyError, ValueError):  # a game outside the catalog (a test's toy) has none
+            poked = ()
+    for d in poked:
+        out.append(Start(f"deep start {d.name}", "deep-poke", deep_start_steps(d)))
     if deep is not None and budget.deep_frames and len(deep):
         actions = list(deep[:budget.deep_frames])
         cuts = np.linspace(0, len(actions), budget.deep_branches + 1).astype(int)[1:]
@@ -229,6 +253,18 @@ def starts(spec, *, deep: Optional[np.ndarray] = None, deep_names: Sequence[str]
             out.append(Start(name, "deep", _holds(actions[a:b]), parent=parent,
                              walks=b < len(deep)))
             parent = name
+    return out
+
+
+def deep_start_steps(d) -> list[Hold]:
+    """A :class:`~alignment.plugin.DeepStart`'s steps as the lockstep player's holds and pokes."""
+    out = []
+    for step in d.steps:
+        if isinstance(step, dict):
+            out.append(Hold("poke", 0, poke=dict(step), is_poke=True))
+        else:
+            action, frames = step
+            out.append(Hold(str(action), int(frames)))
     return out
 
 
@@ -257,11 +293,20 @@ def load_deep(game: str, deep_dir: Path = DEFAULT_DEEP_DIR) -> tuple[Optional[np
 # ---- walks -----------------------------------------------------------------------------------
 
 
-def walk(policy: str, entry, frames: int, seed: int) -> list[Hold]:
-    """An open-loop walk of ``frames`` frames (seeded: the same on both backends and every run)."""
+# the edge walk's directions, in order: across and back, down and up, then the diagonals into
+# each corner (those the game's minimal action set has)
+EDGE_DIRECTIONS = ("LEFT", "RIGHT", "DOWN", "UP", "DOWNLEFT", "UPRIGHT", "UPLEFT", "DOWNRIGHT")
+
+
+def walk(policy: str, entry, frames: int, seed: int, edge_frames: int = 150) -> list[Hold]:
+    """An open-loop walk of ``frames`` frames (seeded: the same on both backends and every run).
+    The edge walk (``EDGES``) is its own length: each direction of the game's action set held
+    ``edge_frames`` frames, long enough to bring the player against that edge and keep it there."""
     rng = np.random.default_rng(seed)
     names = list(entry.minimal_actions)
     out, n = [], 0
+    if policy == EDGES:
+        return [Hold(a, edge_frames) for a in EDGE_DIRECTIONS if a in names]
     if policy == "scripted":
         while n < frames:
             for action, steps in entry.script:
@@ -383,9 +428,10 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
         start_rows.append({"name": st.name, "kind": st.kind, "frames": rec.frames,
                            "divergence": None if div is None else div.to_json(),
                            "rules": attribute(div, st, spec, touched) if div else []})
-        for policy in (budget.policies if st.walks else ()):
-            for s in range(budget.seeds if policy != "scripted" else 1):
-                steps = walk(policy, entry, budget.walk_frames, seed=SEED + 1000 * s + n)
+        for policy in budget.policies_from(st):
+            for s in range(budget.seeds if policy not in ("scripted", EDGES) else 1):
+                steps = walk(policy, entry, budget.walk_frames, seed=SEED + 1000 * s + n,
+                             edge_frames=budget.edge_frames)
                 wkey = (st.name, policy, s)
                 if wkey not in ale.walks:
                     a.restore(ale.snap[st.name])
@@ -524,7 +570,7 @@ def attribute(div: Divergence, start: Start, spec, touched: set[str]) -> list[st
     return sorted(here or by_signal)
 
 
-__all__ = ["Budget", "Exploration", "FULL", "PLANNER", "POLICIES", "QUICK", "Start", "WalkResult",
-           "attribute", "explore", "judge_goals", "load_deep", "planned_walk", "signal_rules", "starts",
+__all__ = ["Budget", "EDGES", "Exploration", "FULL", "PLANNER", "POLICIES", "QUICK", "Start", "WalkResult",
+           "attribute", "deep_start_steps", "explore", "judge_goals", "load_deep", "planned_walk", "signal_rules", "starts",
            "touched_rules", "walk",
            "BackendError"]

@@ -579,10 +579,11 @@ def explore_scripts(spec, game: str, budget=None) -> list:
     plan = [st for st in explore.starts(spec, budget=budget) if st.kind != "deep"]
     for n, st in enumerate(plan, 1):
         prefix = steps_of(st.steps)
-        for policy in budget.policies:
-            for k in range(budget.seeds if policy != "scripted" else 1):
+        for policy in budget.policies_from(st):
+            for k in range(budget.seeds if policy not in ("scripted", explore.EDGES) else 1):
                 walk = explore.walk(policy, entry, budget.walk_frames,
-                                    seed=explore.SEED + 1000 * k + n)
+                                    seed=explore.SEED + 1000 * k + n,
+                                    edge_frames=budget.edge_frames)
                 out.append(Script(f"explore:{st.name}/{policy}", explore.SEED, st.mode,
                                   prefix + steps_of(walk)))
         if budget.planner_frames and st.kind in budget.planner_starts:

@@ -3,13 +3,16 @@
 
 ram.py: the RAM map (each address with its public source), the signals and pokes read from it, and
   the RAM decoding of the observation's state fields;
-players.py: the playtest's scripted player.
+players.py: the playtest's scripted player;
+goals.py: what a strong player reaches (every row's bricks, the top wall and play on after it),
+  judged by the audit's exploration, the objective pulling its planner there, and the poked deep
+  starts it walks from.
 """
 
 from jaxtari.games.breakout import Breakout
 
 from alignment.actions import names_of
-from alignment.reference.games.breakout import players, ram
+from alignment.reference.games.breakout import goals, players, ram
 from alignment.signals import make_entry
 
 ENTRY = make_entry(
@@ -22,4 +25,5 @@ ENTRY = make_entry(
     pokes=ram.pokes(), ale_mods=ram.ALE_MODS, jax_only_mods=ram.JAX_ONLY_MODS,
     observation_fields=ram.observation_fields,
     scripted_player=players.SCRIPTED,
+    planner_goals=goals.GOALS, planner_objective=goals.objective, deep_starts=goals.DEEP_STARTS,
 )

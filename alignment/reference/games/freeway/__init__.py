@@ -4,13 +4,15 @@
 ram.py: the RAM map (each address with its public source), the signals and pokes read from it, and
   the RAM decoding of the observation's state fields;
 players.py: the playtest's scripted player and the ALE lookahead player of deep play;
-savepoints.py: the targets of the save-point search.
+savepoints.py: the targets of the save-point search;
+goals.py: what a strong player reaches (every lane crossed, hit on every lane), judged by the
+  audit's exploration, and the objective pulling its planner there.
 """
 
 from jaxtari.games.freeway import Freeway
 
 from alignment.actions import names_of
-from alignment.reference.games.freeway import players, ram, savepoints
+from alignment.reference.games.freeway import goals, players, ram, savepoints
 from alignment.signals import make_entry
 
 ENTRY = make_entry(
@@ -24,4 +26,5 @@ ENTRY = make_entry(
     save_point_targets=savepoints.TARGETS,
     scripted_player=players.SCRIPTED,
     deep_player=players.play,
+    planner_goals=goals.GOALS, planner_objective=goals.objective,
 )

@@ -3,13 +3,16 @@
 
 ram.py: the RAM map (each address with its public source), the signals and pokes read from it;
 players.py: the playtest's scripted player and the ALE lookahead player of deep play;
-savepoints.py: the targets of the save-point search.
+savepoints.py: the targets of the save-point search;
+goals.py: what a strong player reaches (igloos entered, later levels, reserves, every row and
+  edge), judged by the audit's exploration, the objective pulling its planner there, and the poked
+  deep starts it walks from.
 """
 
 from jaxtari.games.frostbite import Frostbite
 
 from alignment.actions import names_of
-from alignment.reference.games.frostbite import players, ram, savepoints
+from alignment.reference.games.frostbite import goals, players, ram, savepoints
 from alignment.signals import make_entry
 
 ENTRY = make_entry(
@@ -23,4 +26,5 @@ ENTRY = make_entry(
     scripted_player=players.SCRIPTED,
     deep_player=players.play,
     known_ends=ram.KNOWN_ENDS,
+    planner_goals=goals.GOALS, planner_objective=goals.objective, deep_starts=goals.DEEP_STARTS,
 )

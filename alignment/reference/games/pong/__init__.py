@@ -4,13 +4,16 @@
 ram.py: the RAM map (each address with its public source), the signals and pokes read from it, and
   the RAM decoding of the observation's state fields;
 players.py: the playtest's scripted player and the ALE lookahead player of deep play;
-savepoints.py: the targets of the save-point search.
+savepoints.py: the targets of the save-point search;
+goals.py: what a strong player reaches (points won off every paddle region, lost in every
+  third of the court and past either end of the paddle), judged by the audit's exploration, and
+  the objective pulling its planner there.
 """
 
 from jaxtari.games.pong import Pong
 
 from alignment.actions import names_of
-from alignment.reference.games.pong import players, ram, savepoints
+from alignment.reference.games.pong import goals, players, ram, savepoints
 from alignment.signals import make_entry
 
 ENTRY = make_entry(
@@ -25,4 +28,5 @@ ENTRY = make_entry(
     scripted_player=players.SCRIPTED,
     deep_player=players.play,
     control_aliases=players.CONTROL_ALIASES,
+    planner_goals=goals.GOALS, planner_objective=goals.objective,
 )

@@ -3,13 +3,16 @@
 
 ram.py: the RAM map (each address with its public source), the signals and pokes read from it,
   the RAM bytes the JAX state mirrors, and the RAM decoding of the observation's state fields;
-players.py: the playtest's scripted player and the ALE lookahead player of deep play.
+players.py: the playtest's scripted player and the ALE lookahead player of deep play;
+goals.py: what a strong player reaches (surfacing with six divers and fewer, each enemy kind shot,
+  later waves), judged by the audit's exploration, the objective pulling its planner there, and
+  the poked deep starts it walks from.
 """
 
 from jaxtari.games.seaquest import Seaquest
 
 from alignment.actions import names_of
-from alignment.reference.games.seaquest import players, ram
+from alignment.reference.games.seaquest import goals, players, ram
 from alignment.signals import make_entry
 
 ENTRY = make_entry(
@@ -25,4 +28,5 @@ ENTRY = make_entry(
     observation_fields=ram.observation_fields,
     scripted_player=players.SCRIPTED,
     deep_player=players.deep_player,
+    planner_goals=goals.GOALS, planner_objective=goals.objective, deep_starts=goals.DEEP_STARTS,
 )
