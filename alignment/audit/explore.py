@@ -66,6 +66,7 @@ class Budget:
     # kinds of start the edge walk (EDGES: the player held against each edge in turn) plays from
     edge_starts: tuple[str, ...] = ("reset", "deep-poke")
     edge_frames: int = 150  # frames each direction is held on the edge walk
+    deep_starts: bool = True  # start from the plug-in's poked deep starts (GameEntry.deep_starts)
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
@@ -235,7 +236,9 @@ def starts(spec, *, deep: Optional[np.ndarray] = None, deep_names: Sequence[str]
             continue
         seen.add(key)
         out.append(Start(f"poke start of {r.id}", "poke", steps, mode=key[0], rules=(r.id,)))
-    if poked is None:
+    if not budget.deep_starts:
+        poked = ()
+    elif poked is None:
         try:
             poked = catalog.entry(catalog.canonical(spec.game)).deep_starts
         except (KeyError, ValueError):  # a game outside the catalog (a test's toy) has none
