@@ -23,6 +23,13 @@ MARK = {"pass": "pass", "fail": "**FAIL**", "wrong-probe": "**wrong probe**",
 # ---- the reference report (--against) --------------------------------------------------------
 
 
+
+def _edge_note(bud: dict) -> str:
+    if "edges" not in bud.get("policies", ()):
+        return ""
+    return (f"; the edge walk {bud.get('edge_frames')} frames a direction, from the starts of kind "
+            f"{', '.join(bud.get('edge_starts') or [])}")
+
 def load_reference(game: str, out_dir: Path, ref: Optional[str]) -> tuple[Optional[dict], str]:
     """The report to compare with, and how it is named: ``ref`` is a file, or a git ref whose
     committed ``audits/<game>.json`` is read (whatever ``out_dir`` is: CI writes the re-made report
@@ -275,7 +282,7 @@ def render_markdown(report: dict) -> str:
             kinds[st_["kind"]] = kinds.get(st_["kind"], 0) + 1
         lines += ["## Exploration", "",
                   f"{ex['walks']} walks ({', '.join(bud['policies'])}; {bud['walk_frames']} frames "
-                  f"each) from {len(ex['starts'])} starts ("
+                  f"each{_edge_note(bud)}) from {len(ex['starts'])} starts ("
                   + ", ".join(f"{n} {k}" for k, n in kinds.items())
                   + f"), {ex['frames']:,} frames compared with ALE frame by frame (signals and "
                   f"reward every frame, the screen every {SCREEN_EVERY}th) in {ex['seconds']} s: "
