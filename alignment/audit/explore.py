@@ -427,7 +427,10 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
         jax_snap[st.name] = j.clone()
         div = first_divergence(entry.signals, ale.prefix[st.name], rec, f"reaching {st.name}",
                                entry.known_ends)
-        played.append((st.name, REACHING, ale.prefix[st.name]))
+        if not any(getattr(h, "is_poke", False) for h in st.steps):
+            # a written start's own steps show the writes as changes between frames (a wall
+            # thinned reads as bricks broken): its goals count from the walks after them
+            played.append((st.name, REACHING, ale.prefix[st.name]))
         start_rows.append({"name": st.name, "kind": st.kind, "frames": rec.frames,
                            "divergence": None if div is None else div.to_json(),
                            "rules": attribute(div, st, spec, touched) if div else []})
