@@ -93,23 +93,24 @@ GOALS = (
 
 # ---- the planner's pull --------------------------------------------------------------------------
 BLOCK_VALUE = 100  # an igloo block (worth 10 x the level in points) counts more than its points
-DOOR_PULL = 20  # per pixel from the door, once the igloo is finished: go home
-HOME_VALUE = 400  # on the shore with the igloo finished (up to UP at the door ends the level)
+UP_PULL = 20  # per px up the floes (player_y), once the igloo is finished: back to the shore
+DOOR_PULL = 20  # per px from the door on the shore, once the igloo is finished: go in
+HOME_VALUE = 4_000  # on the shore with the igloo finished (more than any floe's blocks and points)
 FINISHED = c.FULL_IGLOO + 1  # the igloo_blocks signal of a finished igloo
 DOOR = sum(c.DOOR_X) / 2
 
 
 def objective(ends: Mapping[str, np.ndarray]) -> np.ndarray:
     """Each candidate plan's value at its end: the score, the igloo's blocks, and once it is
-    finished the way home (on the shore, near the door), so the planner builds, goes in and plays
-    the next level; the warmth left (temperature) breaks ties towards plans that will not freeze."""
+    finished the way home (up the floes, on the shore, to the door), so the planner builds, goes in
+    and plays the next level."""
     blocks = np.asarray(ends["igloo_blocks"], np.float64)
     done = blocks >= FINISHED
     shore = np.asarray(ends["row"]) == ON_SHORE
     away = np.abs(np.asarray(ends["player_x"], np.float64) - DOOR)
-    home = np.where(done, HOME_VALUE * shore - DOOR_PULL * away * shore, 0.0)
-    return (np.asarray(ends["score"], np.float64) + BLOCK_VALUE * blocks + home
-            + np.asarray(ends["temperature"], np.float64))
+    home = np.where(shore, HOME_VALUE - DOOR_PULL * away,
+                    -UP_PULL * np.asarray(ends["player_y"], np.float64))
+    return np.asarray(ends["score"], np.float64) + BLOCK_VALUE * blocks + np.where(done, home, 0.0)
 
 
 # ---- deep starts ---------------------------------------------------------------------------------
