@@ -172,3 +172,35 @@ def test_the_quick_budget_starts_from_the_deep_starts_and_the_whole_recording():
     old = explore.Budget(walk_frames=240, policies=("random-holds",), deep_frames=0,
                          deep_branches=0, deep_starts=False)
     assert not [s for s in explore.starts(spec, budget=old) if s.kind == "deep-poke"]
+
+
+def test_each_pull_ranks_what_leads_to_its_goals_first():
+    from alignment.reference.games.breakout import goals as breakout
+    from alignment.reference.games.freeway import goals as freeway
+    from alignment.reference.games.frostbite import goals as frostbite
+    from alignment.reference.games.pong import goals as pong
+    from alignment.reference.games.seaquest import goals as seaquest
+
+    full = np.full((2, 6), 18)
+    opened = full.copy()
+    opened[1, 0] = 17  # a red (top) brick gone
+    v = breakout.objective({"score": np.array([7, 7]), "paddle_shrunk": np.array([0, 1]),
+                            "bricks_per_row": opened})
+    assert v[1] > v[0]
+    # Frostbite: a finished igloo pulls home - the shore beats the top floe, the door the far end
+    v = frostbite.objective({"score": np.zeros(4), "igloo_blocks": np.array([16, 16, 16, 15]),
+                             "row": np.array([3, 255, 255, 255]),
+                             "player_x": np.array([120, 20, 123, 123]),
+                             "player_y": np.array([53, 27, 27, 27])})
+    assert v[2] > v[1] > v[0] and v[2] > v[3]
+    # Seaquest: with six divers (or little oxygen) shallower is better; else divers count
+    v = seaquest.objective({"score": np.zeros(4), "divers_carried": np.array([6, 6, 2, 3]),
+                            "oxygen": np.array([40, 40, 40, 40]),
+                            "player_y": np.array([120, 60, 120, 120])})
+    assert v[1] > v[0] and v[3] > v[2]
+    v = pong.objective({"player_score": np.array([1, 0, 0]), "enemy_score": np.zeros(3),
+                        "player_y": np.array([0, 100, 20]), "ball_y": np.array([100, 100, 100])})
+    assert v[0] > v[1] > v[2]
+    v = freeway.objective({"player_score": np.array([1, 0, 0]),
+                           "chicken_y": np.array([187, 40, 120])})
+    assert v[0] > v[1] > v[2]
