@@ -6,7 +6,8 @@ ram.py: the RAM map (each address with its public source, re-checked on the emul
   ALE halves of the mods, and the RAM decoding of the observation's state fields;
 players.py: the playtest's scripted player and the ALE clone/restore player of deep play;
 goals.py: what a strong player reaches (each layout's floors climbed, coconuts and monkeys punched
-  on each floor), judged by the audit's exploration, and the objective pulling its planner there;
+  on each floor), judged by the audit's exploration, the objective pulling its planner there,
+  and the layouts written as deep starts;
 planner.py: a planner on the JAX game that found the stored game through layout 1.
 """
 
@@ -30,5 +31,5 @@ ENTRY = make_entry(
     observation_fields=ram.observation_fields,
     scripted_player=players.SCRIPTED,
     deep_player=players.play_kangaroo,
-    planner_goals=goals.GOALS, planner_objective=goals.objective,
+    planner_goals=goals.GOALS, planner_objective=goals.objective, deep_starts=goals.DEEP_STARTS,
 )

@@ -19,7 +19,7 @@ from typing import Mapping
 
 import numpy as np
 
-from alignment.plugin import PlannerGoal
+from alignment.plugin import DeepStart, PlannerGoal
 from jaxtari.games.kangaroo import constants as c
 from jaxtari.games.kangaroo.art import LADDER_X
 from jaxtari.games.kangaroo.constants import KangarooConstants
@@ -133,3 +133,10 @@ def objective(ends: Mapping[str, np.ndarray]) -> np.ndarray:
     target = LADDER_TARGET[level, np.where(climbing, row, floor_row)]
     away = np.where(target >= 0, np.abs(np.asarray(ends["mother_x"]) - target), 0)
     return (np.asarray(ends["score"], np.float64) + ROW_VALUE * rows_up - LADDER_PULL * away)
+
+
+# ---- deep starts ---------------------------------------------------------------------------------
+DEEP_STARTS = tuple(
+    DeepStart(f"layout {l}", f"layout {l} written right after reset: the quick audit's planner "
+              "and walks climb it from its bottom floor", ({"level": l},))
+    for l in LAYOUTS if l)
