@@ -204,3 +204,28 @@ def test_each_pull_ranks_what_leads_to_its_goals_first():
     v = freeway.objective({"player_score": np.array([1, 0, 0]),
                            "chicken_y": np.array([187, 40, 120])})
     assert v[0] > v[1] > v[2]
+
+
+# The quick audit's planner walk from Frostbite's deep start "level 9, ..." (found 2026-12-06 with
+# the first Frostbite pull, alignment/audit/explore.py's QUICK): Bailey, jumping up-right from the
+# top floe row, is carried past x 159 and wraps to 0. On the frame he reaches x 159 (frame 326
+# after reset) ALE's row (ram[57]) reads 255 and JAX's 3; the next frame both read 255 but ALE's
+# floes stall one frame (floe_x 108/148 against JAX's 109/147). No probe or walk had gone there.
+RIGHT_EDGE_WRAP = (
+    ("UP", 14), ("DOWN", 21), ("RIGHTFIRE", 10), ("UPLEFT", 8), ("DOWNRIGHT", 11), ("FIRE", 6),
+    ("DOWNFIRE", 5), ("RIGHTFIRE", 11), ("UPFIRE", 6), ("DOWN", 4), ("UPFIRE", 23),
+    ("DOWNLEFT", 9), ("RIGHT", 32), ("DOWNRIGHT", 23), ("UPLEFT", 13), ("UPFIRE", 5), ("DOWN", 14),
+    ("UPRIGHT", 9), ("NOOP", 12), ("UPRIGHTFIRE", 7), ("RIGHTFIRE", 27), ("UPRIGHTFIRE", 29),
+    ("RIGHT", 6), ("LEFTFIRE", 7), ("UPRIGHT", 18))
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="Frostbite port: the right-edge wrap on a floe row (issue "
+                                       "50's edge of the playfield), found by the quick audit's "
+                                       "planner from the level-9 deep start; not fixed yet")
+def test_frostbite_right_edge_wrap_from_the_level_9_deep_start_is_exact():
+    entry = catalog.entry("frostbite")
+    then = [explore.Hold(a, n) for a, n in RIGHT_EDGE_WRAP]
+    ale, jax = _deep_start("frostbite", "level 9, reserves at the cap's edge", then,
+                           kinds=("ale", "jax"))
+    assert first_divergence(entry.signals, ale, jax, "right edge", entry.known_ends) is None
