@@ -220,9 +220,10 @@ RIGHT_EDGE_WRAP = (
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="Frostbite port: the right-edge wrap on a floe row (issue "
-                                       "50's edge of the playfield), found by the quick audit's "
-                                       "planner from the level-9 deep start; not fixed yet")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="Frostbite port: the right-edge wrap on a floe row (issue 50's edge of "
+                          "the playfield), found by the quick audit's planner from the level-9 "
+                          "deep start; not fixed yet")
 def test_frostbite_right_edge_wrap_from_the_level_9_deep_start_is_exact():
     entry = catalog.entry("frostbite")
     then = [explore.Hold(a, n) for a, n in RIGHT_EDGE_WRAP]
