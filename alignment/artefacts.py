@@ -7,6 +7,7 @@ elsewhere, under the same file name.
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -65,6 +66,17 @@ RUN_REPORTS = f"{RUN_STATE}/reports"
 RUN_AUDIT = Artefact(RUN_REPORTS, "{run}/{game}.json", AUDIT.schema)
 
 
+# The checkout: the folder holding alignment/ (and jaxtari/, specs/, audits/, stress/, ...). Every
+# artefact path, every recorded in-repository path and the code hash's file names start here.
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def repo_relative(path: os.PathLike | str) -> Optional[str]:
+    """``path`` from the repository root (posix), or None when it lies outside the checkout."""
+    p = Path(path).resolve()
+    return (p.relative_to(REPO_ROOT).as_posix() or ".") if p.is_relative_to(REPO_ROOT) else None
+
+
 def command_line(argv: Optional[list[str]] = None) -> str:
     """The command a report records: ``jaxtari-align`` and its arguments (``sys.argv[1:]`` by
     default), shell-quoted, with a path inside the repository written from its root (the report
@@ -73,17 +85,12 @@ def command_line(argv: Optional[list[str]] = None) -> str:
     import shlex
     import sys
 
-    root = Path(__file__).resolve().parents[1]
-
     def local(arg: str) -> str:
         head, eq, value = arg.partition("=") if arg.startswith("--") else ("", "", arg)
         if not value.startswith("/"):
             return arg
-        p = Path(value).resolve()
-        if not p.is_relative_to(root):
-            return arg
-        rel = p.relative_to(root).as_posix() or "."
-        return f"{head}{eq}{rel}"
+        rel = repo_relative(value)
+        return arg if rel is None else f"{head}{eq}{rel}"
 
     args = sys.argv[1:] if argv is None else argv
     return "jaxtari-align " + " ".join(shlex.quote(local(a)) for a in args)

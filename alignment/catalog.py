@@ -116,7 +116,9 @@ def game_source_files(jax_game: str) -> list[Path]:
 
 
 def _repo_root() -> Path:
-    return _games_dir().parent.parent
+    from alignment.artefacts import REPO_ROOT
+
+    return REPO_ROOT
 
 
 def _belongs(rel_parts: tuple[str, ...], game: str) -> bool:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import jaxtari
+from alignment.artefacts import REPO_ROOT, repo_relative  # noqa: F401  (one home of the root)
 from alignment.catalog import code_hash, game_source_files, hash_files  # noqa: F401  (one home)
 
 JAXTARI_DIR = Path(jaxtari.__file__).resolve().parent
-REPO_ROOT = JAXTARI_DIR.parent
 
 
 def shared_source_files() -> list[Path]:
@@ -24,7 +24,4 @@ def shared_source_files() -> list[Path]:
 
 def display_path(path: Path) -> str:
     """A path as reports show it: relative to the repository when it is inside it."""
-    try:
-        return Path(path).resolve().relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
+    return repo_relative(path) or Path(path).as_posix()

@@ -114,8 +114,9 @@ def describe_file(path: Path) -> tuple[str, str]:
 
     path = Path(path).resolve()
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    root = Path(__file__).resolve().parents[2]
-    return (path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)), digest
+    from alignment.artefacts import repo_relative
+
+    return repo_relative(path) or str(path), digest
 
 
 def read_meta(path: Path) -> dict:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from alignment.artefacts import REPO_ROOT
 from jaxtari.protocol import V5
 
-ANCHORS = Path(__file__).resolve().parents[2] / "stress" / "anchors" / "cleanrl-10m.json"
+ANCHORS = REPO_ROOT / "stress" / "anchors" / "cleanrl-10m.json"
 
 # EnvPool's Atari defaults (its API documentation, sail-sg/envpool docs/api/atari.rst): settings
 # after gym's NoFrameskip-v4 with Baselines' wrappers, sticky actions off; CleanRL's script sets

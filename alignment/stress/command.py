@@ -317,7 +317,7 @@ def transfer_anchor(
             raise pol.PolicyError(f"{path} cannot be read as a transfer report ({exc})") from None
         ppath = Path(result.policy_file or artefacts.POLICY.path(game=canon, obs=obs))
         if not ppath.is_absolute():  # recorded from the repository root
-            ppath = Path(__file__).resolve().parents[2] / ppath
+            ppath = artefacts.REPO_ROOT / ppath
         if pol.describe_file(ppath)[1] != result.policy_sha256:
             raise pol.PolicyError(f"{ppath} is not the policy {path} evaluated (sha256 differs): "
                                   f"re-run `jaxtari-align transfer {canon} --obs {obs}`")
