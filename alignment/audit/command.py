@@ -15,7 +15,7 @@ from alignment import artefacts, catalog, cli_checks
 from alignment.audit import compare_report, probes
 from alignment.audit.compare import CompareError, run_compare
 from alignment.audit.compare_report import fmt
-from alignment.audit.mutants import QUICK_BATCHED  # batched Constants mutants drawn with --quick
+from alignment.audit.mutants import DEFAULT_SAMPLED, QUICK_BATCHED, QUICK_SAMPLED
 from alignment.backends import BackendError
 from alignment.catalog import UnknownCatalogGame
 from alignment.reference.ale import AleError
@@ -24,8 +24,7 @@ from jaxtari.protocol import V5
 
 DEFAULT_OUT = Path(artefacts.AUDIT.folder)
 DEFAULT_FAULTS_DIR = Path(artefacts.FAULTS.folder)
-DEFAULT_MUTANTS = "24"  # source mutants sampled per audit (each needs its own compile)
-QUICK_MUTANTS = "8"  # with --quick
+DEFAULT_MUTANTS, QUICK_MUTANTS = str(DEFAULT_SAMPLED), str(QUICK_SAMPLED)  # as --mutants spells them
 
 
 def register(app) -> None:

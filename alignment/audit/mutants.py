@@ -363,6 +363,10 @@ def population(game_cls, files: Sequence[Path]) -> list[Mutant]:
 # (no --quick) runs all; the gate refuses a committed audit that ran fewer than this
 # (alignment.gate.rederive.mutant_sample).
 QUICK_BATCHED = 48
+# Of the mutants that need a compile each (source mutants, Constants fields that cannot be traced):
+# how many the full audit and the quick one draw (``--mutants``).
+DEFAULT_SAMPLED = 24
+QUICK_SAMPLED = 8
 
 
 def _draw(mutants: Sequence[Mutant], size: Optional[int], seed: int) -> list[Mutant]:
