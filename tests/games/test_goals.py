@@ -207,10 +207,12 @@ def test_each_pull_ranks_what_leads_to_its_goals_first():
 
 
 # The quick audit's planner walk from Frostbite's deep start "level 9, ..." (found 2026-12-06 with
-# the first Frostbite pull, alignment/audit/explore.py's QUICK): Bailey, jumping up-right from the
-# top floe row, is carried past x 159 and wraps to 0. On the frame he reaches x 159 (frame 326
-# after reset) ALE's row (ram[57]) reads 255 and JAX's 3; the next frame both read 255 but ALE's
-# floes stall one frame (floe_x 108/148 against JAX's 109/147). No probe or walk had gone there.
+# the first Frostbite pull, alignment/audit/explore.py's QUICK): Bailey, jumping up-right onto the
+# top floe row, is pushed by a goose past x 159 and wraps to 0. On the frame he stands at x 159 with
+# the floe at 148 (frame 326 after reset) ALE's row (ram[57]) read 255 and the JAX game's 3, and
+# ALE's Bailey sank a frame earlier (its floes stall). The cause: under the HMOVE bar the floe's
+# missile piece is enabled late on a band's first line (logic/kernel.py,
+# FLOE_MISSILE_FIRST_LINE_X); fixed, the walk is exact.
 RIGHT_EDGE_WRAP = (
     ("UP", 14), ("DOWN", 21), ("RIGHTFIRE", 10), ("UPLEFT", 8), ("DOWNRIGHT", 11), ("FIRE", 6),
     ("DOWNFIRE", 5), ("RIGHTFIRE", 11), ("UPFIRE", 6), ("DOWN", 4), ("UPFIRE", 23),
@@ -220,10 +222,6 @@ RIGHT_EDGE_WRAP = (
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="Frostbite port: the right-edge wrap on a floe row (issue 50's edge of "
-                          "the playfield), found by the quick audit's planner from the level-9 "
-                          "deep start; not fixed yet")
 def test_frostbite_right_edge_wrap_from_the_level_9_deep_start_is_exact():
     entry = catalog.entry("frostbite")
     then = [explore.Hold(a, n) for a, n in RIGHT_EDGE_WRAP]

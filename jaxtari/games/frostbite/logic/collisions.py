@@ -9,7 +9,11 @@ import jax.numpy as jnp
 from jaxtari.games.frostbite import art
 from jaxtari.games.frostbite.constants import LAST_ENEMY_LINE_X, PLAYER_SPRITE_TOP, PLAYER_W, ROW_ENEMY_LEFT
 from jaxtari.games.frostbite.logic.geometry import bear_lit, enemy_lit, floe_lit, player_pixels
+from jaxtari.games.frostbite.logic.kernel import FLOE_MISSILE_FIRST_LINE_X
 from jaxtari.games.frostbite.logic.sprites import PLAYER_LINES
+
+# per floe line, the screen x from which the floe's missile piece lights (late only on the first)
+FLOE_MISSILE_FROM = tuple(FLOE_MISSILE_FIRST_LINE_X if k == 0 else 0 for k in range(art.FLOE_LINES))
 
 
 def _first(hit):
@@ -36,7 +40,8 @@ def latch(s):
     r, any_floe, ftops = band(art.FLOE_TOP_Y, art.FLOE_LINES)
     bits, px = bailey_on(ftops[r] + jnp.arange(art.FLOE_LINES))                       # (7, 8)
     fx = s.floe_x[r] + jnp.asarray(art.FLOE_LINE_SHIFT, jnp.int32)                     # (7,)
-    lit = floe_lit(fx, s.floe_shape_drawn, jnp.broadcast_to(px, (art.FLOE_LINES, PLAYER_W)))
+    lit = floe_lit(fx, s.floe_shape_drawn, jnp.broadcast_to(px, (art.FLOE_LINES, PLAYER_W)),
+                   FLOE_MISSILE_FROM)
     on_floe = (rows == r) & any_floe & jnp.any(bits & lit)
     # enemies: 8 lines per row
     e, any_enemy, etops = band(art.ENEMY_TOP_Y, art.ENEMY_LINES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
+from jaxtari.atari.screen import SCREEN_W
 from jaxtari.games.frostbite import art
 from jaxtari.games.frostbite.constants import (
     BEAR_MIRROR_SHIFT, BEAR_WALKS_RIGHT, BEAR_X_OFFSET, FACE_LEFT, PLAYER_SPRITE_TOP, PLAYER_W,
@@ -42,15 +43,18 @@ def player_pixels(anim, sink, facing, x, y, line_y):
     return bits & ok[..., None], x + jnp.arange(PLAYER_W)
 
 
-def floe_lit(floe_x, shape, px):
-    """Whether screen x ``px`` (..., 8) is ice on each floe line: floe_x, shape broadcast."""
+def floe_lit(floe_x, shape, px, missile_from=0):
+    """Whether screen x ``px`` (..., 8) is ice on each floe line: floe_x, shape broadcast; the
+    second piece (missile 1) lights only from screen x ``missile_from`` (..., ) on (the band's
+    first line enables it late: kernel.FLOE_MISSILE_FIRST_LINE_X)."""
     # (px - start - 32c) % 160 < w for some copy c < 3  <=>  r = (px - start) % 160 lies in
     # [32c, 32c + w): r < 96 and r % 32 < w (w <= 32, 64 + w <= 160), one remainder for all copies
     starts = floe_x[..., None] + jnp.asarray(FLOE_PIECE_START)[shape]       # (..., 2)
     widths = jnp.asarray(FLOE_PIECE_W)[shape][..., None, :]
     rel = (px[..., None] - starts[..., None, :]) % 160                     # (..., 8, 2)
     lit = (rel < art.FLOE_COPY_SPACING * art.FLOE_COPIES) & ((rel & 31) < widths)
-    return jnp.any(lit, axis=-1)
+    enabled = (px % SCREEN_W) >= jnp.asarray(missile_from)[..., None]       # (..., 8)
+    return lit[..., 0] | (lit[..., 1] & enabled)
 
 
 def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):

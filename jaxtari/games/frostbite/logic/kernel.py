@@ -61,6 +61,16 @@ ENEMY_SECTION_EARLY_CYCLE, FLOE_SECTION_EARLY_CYCLE = 62, 59
 AFTER_ENEMY_EARLY_CYCLE, AFTER_FLOE_EARLY_CYCLE = 62, 66
 # A floe section's band starts two lines after its set-up (two more lines of positioning).
 FLOE_SECTION_EXTRA_LINES = 2
+# A floe is two pieces: player 1 (its graphic, vertically delayed, shows from the GRP0 write at cycle
+# 21, before the line's first pixel) and missile 1, which the band's first line enables only at cycle
+# 24 (ENAM1). So on that line the missile lights nothing left of x 4: under the HMOVE bar, unseen,
+# but the TIA still tests collisions there - a missile piece that starts at x 153..159 (its floe at
+# 145..151) wraps its right end to x 0..7, and of that end only x >= 4 meets Bailey on the band's
+# first line. Measured on ALE 0.12.1: Bailey at x 0 on the top row stands on no floe when its
+# x is 146..148 (the wrapped end 0..1 / 0..3 on the first line, none below where his feet are), on
+# one when it is 149 (tests/games/test_frostbite.py, the floe-wrap tests).
+FLOE_MISSILE_ENABLE_CYCLE = 24
+FLOE_MISSILE_FIRST_LINE_X = colour_x(FLOE_MISSILE_ENABLE_CYCLE)
 
 
 def _tables():
