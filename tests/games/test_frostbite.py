@@ -538,6 +538,58 @@ def test_jumping_to_and_from_the_left_end_of_the_shore_matches_ale_screens(game,
     assert bad == []
 
 
+# RAM of the top floe row and its enemy (the cartridge's variables, as mirrored_ram names them)
+TOP = 3
+RAM_Y, RAM_X, RAM_HOLD, RAM_FLOE_ROW, RAM_TOP_FLOE_X, RAM_TOP_ENEMY_X = 100, 102, 103, 57, 31 + TOP, 96 + TOP
+RAM_TOP_ENEMY_KERNEL_X = 84 + TOP
+
+
+@pytest.mark.parametrize("floe_x", [145, 146, 147, 148, 149])
+@pytest.mark.parametrize("x", [0, 1, 2, 157, 158, 159])
+def test_floe_wrapped_under_the_hmove_bar_holds_bailey_as_on_ale(game, step, ram_of, x, floe_x):
+    """Bailey on the top row at the screen's edge, its floe's missile piece starting at x 153..157
+    so that its end wraps to x 0..4 under the HMOVE bar: on the band's first line the missile is
+    enabled only from x 4 (logic/kernel.py), so whether he stands on it is ALE's (issue 50: the
+    level-9 right-edge walk). Poked with the pause over and no floe under him yet (so he sinks where
+    he is poked, not carried), two pictures, every mirrored byte. The row's goose is put on screen,
+    away from him: with none on screen the kernel draws one at x 0, under the bar, where it meets
+    Bailey on ALE and not in the JAX game (not reachable so: see the package's README)."""
+    ale = AleGame("frostbite")
+    goose_x = 60
+    pokes = {RAM_Y: fb.ROW_Y[TOP], RAM_X: x, RAM_HOLD: 0, RAM_TOP_FLOE_X: floe_x,
+             RAM_TOP_ENEMY_X: goose_x}
+    for address, value in pokes.items():
+        ale.set_ram(address, value)
+    s = standing(game, TOP, x=x, floe_row=jnp.int32(-1),
+                 floe_x=start(game).floe_x.at[TOP].set(floe_x),
+                 enemy_x=start(game).enemy_x.at[TOP].set(goose_x))
+    # the kernel's copy of the goose's x is refreshed only when it moves (not on the first frame)
+    ale.set_ram(RAM_TOP_ENEMY_KERNEL_X, int(ram_of(s)[RAM_TOP_ENEMY_KERNEL_X]))
+    compare_with_ale(game, step, ram_of, ale, s, [NOOP] * 2)
+
+
+@pytest.mark.parametrize("floe_x", [123, 156])
+def test_goose_pushes_bailey_to_the_right_edge_as_on_ale(game, step, ram_of, floe_x):
+    """The level-9 right-edge walk (issue 50) in small: a goose on the top row pushes Bailey up to
+    x 159, where the floe's missile piece wraps under the HMOVE bar; he stands on it, or sinks, on
+    the frame ALE's Bailey does. Scripted start (the pause over), 250 frames, every mirrored byte,
+    reward, score and lives."""
+    ale = AleGame("frostbite")
+    x, goose_x = 144, 110
+    pokes = {RAM_Y: fb.ROW_Y[TOP], RAM_X: x, RAM_FLOE_ROW: TOP, RAM_HOLD: 0, RAM_TOP_ENEMY_X: goose_x,
+             **{31 + r: floe_x for r in range(4)}}
+    for address, value in pokes.items():
+        ale.set_ram(address, value)
+    s = standing(game, TOP, x=x, floe_x=jnp.full(4, floe_x, jnp.int32),
+                 enemy_x=start(game).enemy_x.at[TOP].set(goose_x))
+    xs = []
+    for _ in range(250):
+        s, frames = compare_with_ale(game, step, ram_of, ale, s, [NOOP])
+        assert frames == 1
+        xs.append(int(s.x))
+    assert max(xs) == fb.SCREEN_W - 1      # he reached the edge
+
+
 @pytest.mark.parametrize("seed", [2, 14])
 def test_bailey_by_the_enemy_bands_on_level_8_matches_ale_screens(game, step, draw, seed):
     """Random play on level 8: next to an enemy band and after a floe band the kernel writes
@@ -609,7 +661,11 @@ def _collisions_every_band(s):
     fy = jnp.asarray(art.FLOE_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.FLOE_LINES)
     bits, px = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, fy)
     fx = s.floe_x[:, None] + jnp.asarray(art.FLOE_LINE_SHIFT, jnp.int32)[None, :]
-    lit = floe_lit(fx, s.floe_shape_drawn, jnp.broadcast_to(px, (4, art.FLOE_LINES, 8)))
+    from jaxtari.games.frostbite.logic.kernel import FLOE_MISSILE_FIRST_LINE_X
+
+    first_line = jnp.arange(art.FLOE_LINES) == 0
+    lit = floe_lit(fx, s.floe_shape_drawn, jnp.broadcast_to(px, (4, art.FLOE_LINES, 8)),
+                   jnp.where(first_line, FLOE_MISSILE_FIRST_LINE_X, 0))
     on_floe = jnp.any(bits & lit, axis=(1, 2))
     ey = jnp.asarray(art.ENEMY_TOP_Y, jnp.int32)[:, None] + jnp.arange(art.ENEMY_LINES)
     ebits, _ = player_pixels(s.anim, s.sink, s.facing, s.x, s.y, ey)

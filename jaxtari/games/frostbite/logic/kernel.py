@@ -68,7 +68,9 @@ FLOE_SECTION_EXTRA_LINES = 2
 # 145..151) wraps its right end to x 0..7, and of that end only x >= 4 meets Bailey on the band's
 # first line. Measured on ALE 0.12.1: Bailey at x 0 on the top row stands on no floe when its
 # x is 146..148 (the wrapped end 0..1 / 0..3 on the first line, none below where his feet are), on
-# one when it is 149 (tests/games/test_frostbite.py, the floe-wrap tests).
+# one when it is 149; over every floe x, Bailey at x 140..159 and 0..20 on each row, no floe-row
+# latch differs (tests/games/test_frostbite.py: test_floe_wrapped_under_the_hmove_bar_holds_bailey_
+# as_on_ale, test_goose_pushes_bailey_to_the_right_edge_as_on_ale).
 FLOE_MISSILE_ENABLE_CYCLE = 24
 FLOE_MISSILE_FIRST_LINE_X = colour_x(FLOE_MISSILE_ENABLE_CYCLE)
 
