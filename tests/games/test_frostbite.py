@@ -552,8 +552,8 @@ def test_floe_wrapped_under_the_hmove_bar_holds_bailey_as_on_ale(game, step, ram
     enabled only from x 4 (logic/kernel.py), so whether he stands on it is ALE's (issue 50: the
     level-9 right-edge walk). Poked with the pause over and no floe under him yet (so he sinks where
     he is poked, not carried), two pictures, every mirrored byte. The row's goose is put on screen,
-    away from him: with none on screen the kernel draws one at x 0, under the bar, where it meets
-    Bailey on ALE and not in the JAX game (not reachable so: see the package's README)."""
+    away from him (with none on screen the kernel parks one at x 0, under the bar, where it would
+    meet him: the parked-enemy test)."""
     ale = AleGame("frostbite")
     goose_x = 60
     pokes = {RAM_Y: fb.ROW_Y[TOP], RAM_X: x, RAM_HOLD: 0, RAM_TOP_FLOE_X: floe_x,
@@ -566,6 +566,28 @@ def test_floe_wrapped_under_the_hmove_bar_holds_bailey_as_on_ale(game, step, ram
     # the kernel's copy of the goose's x is refreshed only when it moves (not on the first frame)
     ale.set_ram(RAM_TOP_ENEMY_KERNEL_X, int(ram_of(s)[RAM_TOP_ENEMY_KERNEL_X]))
     compare_with_ale(game, step, ram_of, ale, s, [NOOP] * 2)
+
+
+@pytest.mark.parametrize("copies", [0, 1])
+@pytest.mark.parametrize("kind", [fb.KIND_GOOSE, fb.KIND_FISH])
+@pytest.mark.parametrize("row,x", [(3, 154), (3, 159), (3, 0), (3, 3), (0, 155), (0, 2)])
+def test_parked_enemy_under_the_hmove_bar_meets_bailey_as_on_ale(game, step, ram_of, row, x, kind, copies):
+    """At the start every enemy is off screen, and the kernel draws each row's at x 0, under the
+    HMOVE bar (logic/geometry.py, PARKED_X): Bailey poked on a row near the edge (x 154..159, his
+    columns wrapped, or 0..3; a fish reaches a little further) meets it, goose or fish, even with no
+    copy left (copies 0). Two pictures with the pause over (he sinks where he is poked), every
+    mirrored byte."""
+    ale = AleGame("frostbite")
+    row_byte = (fb.START_ROW_BYTE[row] & ~fb.ROW_KIND) | kind
+    pokes = {RAM_Y: fb.ROW_Y[row], RAM_X: x, RAM_HOLD: 0, 17 + row: row_byte, 92 + row: copies}
+    for address, value in pokes.items():
+        ale.set_ram(address, value)
+    s0 = start(game)
+    s = s0.replace(hold=jnp.int32(0), y=jnp.int32(fb.ROW_Y[row]), x=jnp.int32(x),
+                   row_byte=s0.row_byte.at[row].set(row_byte),
+                   enemy_copies=s0.enemy_copies.at[row].set(copies))
+    s, _ = compare_with_ale(game, step, ram_of, ale, s, [NOOP] * 2)
+    assert int(s.enemy_row) == row
 
 
 @pytest.mark.parametrize("floe_x", [123, 156])
@@ -672,7 +694,7 @@ def _collisions_every_band(s):
     line = jnp.broadcast_to(jnp.arange(art.ENEMY_LINES), (4, art.ENEMY_LINES))
     elit = enemy_lit(s.enemy_x, s.enemy_copies, s.enemy_glyph, s.enemy_bob, (s.row_byte & 0x80) != 0,
                      line, jnp.broadcast_to(px, (4, art.ENEMY_LINES, 8)))
-    counted = (line < art.ENEMY_LINES - 1)[..., None] | (px < fb.LAST_ENEMY_LINE_X)
+    counted = (line < art.ENEMY_LINES - 1)[..., None] | ((px % 160) < fb.LAST_ENEMY_LINE_X)
     on_enemy = jnp.any(ebits & elit & counted, axis=(1, 2))
     first = lambda hit: jnp.where(jnp.any(hit), jnp.argmax(hit), -1).astype(jnp.int32)
     return first(on_floe), first(on_enemy)

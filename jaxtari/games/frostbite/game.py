@@ -76,7 +76,7 @@ class Frostbite(Game):
         s, degree_went = world.cool_down(s, live)
         s = world.bear_walks(c, s, live, degree_went)
         # the picture: what it shows is read back by the next frame's logic
-        s = collisions.latch(s)
+        s = collisions.latch(s, c.enemies)
         # the overscan
         s = overscan.fish_points_and_sound(c, s)
         s = overscan.read_fire_and_random(overscan.next_speeds(self, s), joy)
@@ -84,7 +84,7 @@ class Frostbite(Game):
 
     def _collisions(self, s):
         """What this frame's picture shows the next frame's logic (collisions.latch)."""
-        return collisions.latch(s)
+        return collisions.latch(s, self.consts.enemies)
 
     # ---- queries --------------------------------------------------------------------------------
     def is_terminal(self, state):

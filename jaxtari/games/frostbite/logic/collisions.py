@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from jaxtari.atari.screen import SCREEN_W
 from jaxtari.games.frostbite import art
 from jaxtari.games.frostbite.constants import LAST_ENEMY_LINE_X, PLAYER_SPRITE_TOP, PLAYER_W, ROW_ENEMY_LEFT
 from jaxtari.games.frostbite.logic.geometry import bear_lit, enemy_lit, floe_lit, player_pixels
@@ -20,7 +21,9 @@ def _first(hit):
     return jnp.where(jnp.any(hit), jnp.argmax(hit), -1).astype(jnp.int32)
 
 
-def latch(s):
+def latch(s, parked_enemies=True):
+    """``parked_enemies``: rows with no enemy on screen meet Bailey at x 0 (geometry.PARKED_X), as
+    on ALE; off where enemies never come (the mod no_enemies)."""
     rows = jnp.arange(4)
     # Bailey's pixels lie on lines [y + 28, y + 47) (19 lines; sinking only hides the top). The
     # floe bands (7 lines) are 19 lines apart and the enemy bands (8 lines) 18, so that window
@@ -50,11 +53,11 @@ def latch(s):
     one = lambda v: v[e][None]
     elit = enemy_lit(one(s.enemy_x), one(s.enemy_copies), one(s.enemy_glyph), one(s.enemy_bob),
                      one((s.row_byte & ROW_ENEMY_LEFT) != 0), line,
-                     jnp.broadcast_to(px, (1, art.ENEMY_LINES, PLAYER_W)))[0]
+                     jnp.broadcast_to(px, (1, art.ENEMY_LINES, PLAYER_W)), parked_enemies)[0]
     # the cartridge reads the enemy collision early in the band's last line: of that line only
     # the pixels left of x = LAST_ENEMY_LINE_X have been drawn (measured: a crab's bottom row
     # under Bailey's sinking sprite at x = 125 does not count on ALE)
-    counted = (line[0] < art.ENEMY_LINES - 1)[:, None] | (px < LAST_ENEMY_LINE_X)
+    counted = (line[0] < art.ENEMY_LINES - 1)[:, None] | ((px % SCREEN_W) < LAST_ENEMY_LINE_X)
     on_enemy = (rows == e) & any_enemy & jnp.any(ebits & elit & counted)
     # the bear: 16 lines from y = 58 (drawn, and colliding, on every level; seen from level 4)
     bbits, _ = bailey_on(art.BEAR_Y + jnp.arange(art.BEAR_H))                        # (16, 8)

@@ -16,6 +16,15 @@ from jaxtari.games.frostbite.logic.sprites import (
 )
 
 SCREEN_WINDOW = (6, 4, 0, 0, 0, 0, 1, 3)  # (x - 128) >> 4 for x >= 128; all copies below 128
+# A row whose enemy has no copy on screen (gone off an edge, or every fish of it eaten) is still drawn:
+# the cartridge's DetermineObstacleNUSIZValues gives pattern 0 one copy (ONE_COPY) at kernel x 0,
+# which the kernel places at screen x 0, under the HMOVE bar - unseen, but the TIA tests collisions
+# there. Measured on ALE 0.12.1: at the start, every enemy off screen, Bailey standing on a row at
+# x 153..159 (his columns wrapped) or 0..7 (how far by glyph and facing) meets the row's enemy in
+# ram[56], for geese, fish, crabs and clams, whatever ram[92+i] holds; over 7,488 such pokes
+# (x 148..159 and 0..13, every row, both facings and directions) every mirrored byte equals ALE's
+# (tests/games/test_frostbite.py: test_parked_enemy_under_the_hmove_bar_meets_bailey_as_on_ale).
+PARKED_X, PARKED_COPIES = 0, 0b100
 
 
 def window_mask(enemy_x):
@@ -57,12 +66,17 @@ def floe_lit(floe_x, shape, px, missile_from=0):
     return lit[..., 0] | (lit[..., 1] & enabled)
 
 
-def enemy_lit(enemy_x, copies, glyph, bob, left, line, px):
-    """Enemy pixels at px (rows, lines, 8) for enemy band line index ``line`` (rows, lines)."""
+def enemy_lit(enemy_x, copies, glyph, bob, left, line, px, parked=True):
+    """Enemy pixels at px (rows, lines, 8) for enemy band line index ``line`` (rows, lines); with
+    ``parked``, a row with no copy on screen has one at x 0, under the HMOVE bar (PARKED_X)."""
     eff = copies & window_mask(enemy_x)                                  # (4,)
-    cx = (enemy_x[:, None] + art.ENEMY_COPY_SPACING * jnp.arange(3)) & 0xFF  # (4, 3)
+    none = (eff == 0) & parked
+    eff = jnp.where(none, PARKED_COPIES, eff)
+    cx = (jnp.where(none, PARKED_X, enemy_x)[:, None] + art.ENEMY_COPY_SPACING * jnp.arange(3)) & 0xFF
     vis = ((eff[:, None] >> (2 - jnp.arange(3))) & 1) == 1
     grow = line - bob[:, None]                                           # (4, L)
+    # the parked copy meets Bailey's columns that wrap past x 159 (the others lie on screen)
+    px = jnp.where(none[:, None, None], px % SCREEN_W, px)
     rel = px[:, :, :, None] - cx[:, None, None, :]                       # (4, L, 8, 3)
     inside = (rel >= 0) & (rel < 8) & vis[:, None, None, :] & (grow >= 0)[:, :, None, None]
     # the glyph row as bits (mirrored when moving left), bit = pixel offset from the copy's x
