@@ -135,9 +135,13 @@ def _copy_tree(tmp_path) -> Path:
 
 
 def test_a_protocol_change_makes_the_audit_stale(repo, tmp_path, monkeypatch):
+    real = catalog.code_hash("pong")
     copy = _copy_tree(tmp_path)
+    # the copy stands for the checkout: its files, named from its root, hash as the real ones
     monkeypatch.setattr(catalog, "_games_dir", lambda: copy / "jaxtari" / "games")
+    monkeypatch.setattr(catalog, "_repo_root", lambda: copy)
     before = catalog.code_hash("pong")
+    assert before == real
     _audit(repo, "pong", code_hash=before)
     assert _evaluate(repo, code_hash=catalog.code_hash).passed
     protocol = copy / "jaxtari" / "protocol.py"
