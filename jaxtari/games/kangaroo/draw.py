@@ -31,6 +31,7 @@ import numpy as np
 
 from jaxtari.games.kangaroo import art
 from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.logic.cpu import table
 from jaxtari.atari.palette import PALETTE
 from jaxtari.xla import materialize
 
@@ -115,7 +116,7 @@ def _graphics(address):
 
 
 def pick(values, index):
-    return jnp.asarray(values, jnp.int32)[index]
+    return table(values, index)
 
 
 def _pf_bits(pf0, pf1, pf2):
@@ -213,9 +214,29 @@ def _band(row, left, width, visible, first_line_from=0, g: Grid = FULL):
     return visible & on[:, None] & (rel < width)[None, :] & ~late
 
 
+def _lines_drawn(addresses) -> np.ndarray:
+    """For each static graphics address, how many lines the kernel spends drawing the sprite from
+    there (:func:`_sprite_lines`' count: its rows up to the first whose first byte is zero), so
+    that the step reads one entry of a small table instead of the sprite's bytes."""
+    out = []
+    for address in addresses:
+        i = address + ROW_LINES * np.arange(SPRITE_LINES // ROW_LINES) - art.GRAPHICS_BASE
+        firsts = np.where((i >= 0) & (i < len(_GRAPHICS)), _GRAPHICS[np.clip(i, 0, len(_GRAPHICS) - 1)], 0)
+        out.append(ROW_LINES * int(np.cumprod(firsts != 0).sum()))
+    return np.asarray(out, np.int32)
+
+
+# the lines each player-1 drawing takes, by the index its address is picked with
+_BELL_LINES = _lines_drawn([art.ITEM_PAGE * 256 + low for low in art.BELL_LOW])
+_FRUIT_LINES = _lines_drawn([art.ITEM_PAGE * 256 + low for low in art.FRUIT_LOW])
+_BABY_LINES = _lines_drawn([art.BABY_PAGE * 256 + low for low in art.BABY_LOW])
+_MOTHER_LINES = _lines_drawn([high * 256 + low for high, low in zip(art.MOTHER_HIGH, art.MOTHER_LOW)])
+
+
 def _player1_objects(c, p):
     """The player-1 list's objects as the kernel draws them: [(first line, left column, graphics
-    address, drawn this frame, colour)]: the baby, the mother, the bell, the three fruit."""
+    address, drawn this frame, colour, the number of lines its drawing takes)]: the baby, the
+    mother, the bell, the three fruit."""
     level = p.list_level
     row, height = p.list_row, pick(c.pose_height, p.list_pose & k.POSE_FRAME)
     bottom, top = row + height, row - 2
@@ -230,25 +251,28 @@ def _player1_objects(c, p):
             x = pick(c.bell_x, level)
             address = art.ITEM_PAGE * 256 + pick(art.BELL_LOW, value & 3)
             colour = jnp.int32(c.bell_colour)
+            lines = pick(_BELL_LINES, value & 3)
         else:
             value = p.list_fruit[y - 1]
             at = level + k.FRUIT_STRIDE * (y - 1)
             item_row, x = pick(c.fruit_row, at), pick(c.fruit_x, at)
             address = art.ITEM_PAGE * 256 + pick(art.FRUIT_LOW, value & 3)
             colour = pick(art.FRUIT_COLOUR, value & 3)
+            lines = pick(_FRUIT_LINES, value & 3)
         present = (value & k.SIGN) == 0
         shares = present & (bottom >= item_row) & (top <= item_row)
         mother_shares = mother_shares | shares
         on = present & (~shares | odd)
-        items.append((item_row * ROW_LINES + PLAY_TOP, x + PLAYER_LEFT, address, on, colour))
+        items.append((item_row * ROW_LINES + PLAY_TOP, x + PLAYER_LEFT, address, on, colour, lines))
     won = (p.list_state & k.ROUND_WON_BIT) != 0
     step = jnp.where(won, art.BABY_WON_STEP, (p.list_frame >> 4) & 7)
     baby = (art.BABY_ROW * ROW_LINES + PLAY_TOP, pick(art.BABY_X, step) + PLAYER_LEFT,
-            art.BABY_PAGE * 256 + pick(art.BABY_LOW, step), ~baby_shares | odd, jnp.int32(c.mother_colour))
+            art.BABY_PAGE * 256 + pick(art.BABY_LOW, step), ~baby_shares | odd, jnp.int32(c.mother_colour),
+            pick(_BABY_LINES, step))
     pose = p.list_pose & 0x0F
     mother = (row * ROW_LINES + PLAY_TOP, p.list_x + PLAYER_LEFT,
               pick(art.MOTHER_HIGH, pose) * 256 + pick(art.MOTHER_LOW, pose),
-              ~mother_shares | ~odd, jnp.int32(c.mother_colour))
+              ~mother_shares | ~odd, jnp.int32(c.mother_colour), pick(_MOTHER_LINES, pose))
     return [baby, mother] + items
 
 
@@ -256,7 +280,7 @@ def player1(c, p, g: Grid = FULL):
     """The player-1 list's objects: [(mask at ``g``, colour, the (210,) lines the kernel draws it
     on)]."""
     return [(_sprite(top, left, address, on, g=g), colour, _sprite_lines(top, address, on))
-            for top, left, address, on, colour in _player1_objects(c, p)]
+            for top, left, address, on, colour, _ in _player1_objects(c, p)]
 
 
 # rule: timing.punch-lands-when-drawn
@@ -267,10 +291,11 @@ def glove_enabled(c, p):
     row where a player-1 object is drawn this frame (the mother, or on the frames she gives a
     shared row to the bell or a fruit, that object). Measured on ALE: a falling coconut that
     reaches the glove on a frame the mother is not drawn is punched a frame later, when she is."""
-    lines = functools.reduce(jnp.logical_or, [_sprite_lines(top, address, on)
-                                             for top, _, address, on, _ in _player1_objects(c, p)])
     row = p.ram["mother_row"] + c.glove_row
-    return lines[jnp.clip(PLAY_TOP + row * ROW_LINES + OBJECT_LINES[0], 0, SCREEN_H - 1)]
+    line = jnp.clip(PLAY_TOP + row * ROW_LINES + OBJECT_LINES[0], 0, SCREEN_H - 1)
+    # one line of :func:`_sprite_lines` each, from the drawing's length (no per-line gathers)
+    return functools.reduce(jnp.logical_or, [on & (line >= top) & (line < top + lines)
+                                             for top, _, _, on, _, lines in _player1_objects(c, p)])
 
 
 def monkey_shown(r):

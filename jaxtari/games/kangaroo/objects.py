@@ -8,6 +8,7 @@ import jax.numpy as jnp
 
 from jaxtari.env import ObjectGroup
 from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.logic.cpu import table  # no gathers: issue 45
 
 
 def objects(game, state):
@@ -20,7 +21,7 @@ def objects(game, state):
     of the state (the end of the frame); the picture of the next frame draws them there."""
     c = game.consts
     playing = (state.attract & k.SIGN) == 0
-    height = jnp.asarray(c.pose_height, jnp.int32)[state.pose & k.POSE_FRAME]
+    height = table(c.pose_height, state.pose & k.POSE_FRAME)
     monkeys = state.monkey_row < k.MONKEY_HELD_OFF
     level = jnp.asarray(state.level)
     fruit_at = level[..., None] + k.FRUIT_STRIDE * jnp.arange(3)
@@ -29,7 +30,7 @@ def objects(game, state):
     coconut_on = (state.coconut_row != k.COCONUT_NONE) & playing
     fruit_on = ((state.fruit & k.FRUIT_GONE) == 0) & playing
     bell_on = (state.bell != k.BELL_GONE) & playing
-    coconut_row = state.coconut_row - jnp.asarray(c.layout_row_base, jnp.int32)[level]
+    coconut_row = state.coconut_row - table(c.layout_row_base, level)
     return {
         "player": ObjectGroup.make(state.mother_x + k.MOTHER_X_OFFSET,
                                    state.mother_row * k.ROW_LINES + k.MOTHER_Y_OFFSET,
@@ -47,12 +48,12 @@ def objects(game, state):
             jnp.where(coconut_on, coconut_row * k.ROW_LINES + k.MOTHER_Y_OFFSET
                       + k.MISSILE_TOP, 0), k.APPLE_WIDTH, k.MISSILE_LINES, coconut_on),
         "fruit": ObjectGroup.make(
-            jnp.where(fruit_on, jnp.asarray(c.fruit_x, jnp.int32)[fruit_at] + k.MOTHER_X_OFFSET, 0),
-            jnp.where(fruit_on, jnp.asarray(c.fruit_row, jnp.int32)[fruit_at] * k.ROW_LINES
+            jnp.where(fruit_on, table(c.fruit_x, fruit_at) + k.MOTHER_X_OFFSET, 0),
+            jnp.where(fruit_on, table(c.fruit_row, fruit_at) * k.ROW_LINES
                       + k.MOTHER_Y_OFFSET, 0), k.SPRITE_WIDTH, k.ITEM_LINES, fruit_on,
             kind=state.fruit & k.FRUIT_KIND),
         "bell": ObjectGroup.make(
-            jnp.where(bell_on, jnp.asarray(c.bell_x, jnp.int32)[level] + k.MOTHER_X_OFFSET, 0),
+            jnp.where(bell_on, table(c.bell_x, level) + k.MOTHER_X_OFFSET, 0),
             jnp.where(bell_on, c.bell_row * k.ROW_LINES + k.MOTHER_Y_OFFSET, 0),
             k.SPRITE_WIDTH, k.ITEM_LINES, bell_on),
     }

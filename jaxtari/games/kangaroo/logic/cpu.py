@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxtari.games.kangaroo import constants as k
 
@@ -41,9 +42,28 @@ def down_slots(n, body, s, fields, extra=None):
     return s if extra is None else (s, more)
 
 
+# a constant table longer than this is still read by a gather: its one-hot mask (a compare and a
+# select an entry) costs a CPU more than the gather at thousands of envs (measured: issue 45)
+MASKED_AT_MOST = 32
+
+
 def table(values, index):
-    """``values[index]`` for a constant table and a traced index."""
-    return jnp.asarray(values, jnp.int32)[index]
+    """``values[index]`` for a constant table and a traced index, as ``jnp`` indexing reads it (a
+    negative index counts from the end, one still outside is clamped to the nearest entry). A
+    short table is read with no gather: an accelerator runs a gather under ``vmap`` as a sequence
+    of single reads, a one-hot mask over the entries and its sum as one fused vector op (issue
+    45)."""
+    try:
+        values = np.asarray(values, np.int32)
+    except jax.errors.TracerArrayConversionError:  # a traced table: no fixed entries to mask
+        return jnp.asarray(values, jnp.int32)[index]
+    n = len(values)
+    if n > MASKED_AT_MOST:
+        return jnp.asarray(values)[index]
+    index = jnp.asarray(index, jnp.int32)
+    index = jnp.clip(jnp.where(index < 0, index + n, index), 0, n - 1)
+    hits = index[..., None] == jnp.arange(n, dtype=jnp.int32)
+    return jnp.sum(jnp.where(hits, jnp.asarray(values), 0), axis=-1, dtype=jnp.int32)
 
 
 def minus(a, b):
@@ -67,6 +87,20 @@ def bcd_decrement(a):
     return jnp.where(a == 0, 0x99, jnp.where((a & 0xF) == 0, a - 7, a - 1))
 
 
+def at(values, i):
+    """``values[i]`` for a traced ``i`` (a slot loop's counter), as ``jnp`` indexing reads it (a
+    negative ``i`` counts from the end, one still outside is clamped), by a one-hot mask rather
+    than the gather it is under ``vmap``."""
+    n = values.shape[0]
+    hits = jnp.arange(n) == jnp.clip(jnp.where(i < 0, i + n, i), 0, n - 1)
+    if values.dtype == jnp.bool_:
+        return jnp.any(hits & values)
+    return jnp.sum(jnp.where(hits, values, 0), dtype=values.dtype)
+
+
 def put(values, i, value, cond):
-    """``values`` with ``values[i] = value`` where ``cond``."""
-    return values.at[i].set(jnp.where(cond, value, values[i]))
+    """``values`` with ``values[i] = value`` where ``cond`` (as ``.at[i].set``: a negative ``i``
+    counts from the end, one outside writes nothing), by a mask rather than a scatter."""
+    n = values.shape[0]
+    i = jnp.where(i < 0, i + n, i)
+    return jnp.where((jnp.arange(n) == i) & cond, jnp.asarray(value, values.dtype), values)

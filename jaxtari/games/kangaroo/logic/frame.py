@@ -10,7 +10,7 @@ import jax.numpy as jnp
 
 from jaxtari.games.kangaroo import constants as k
 from jaxtari.games.kangaroo.logic.ape import punched_coconut
-from jaxtari.games.kangaroo.logic.cpu import BYTE, bcd_decrement, down_slots, minus, table, where
+from jaxtari.games.kangaroo.logic.cpu import BYTE, at, bcd_decrement, down_slots, minus, put, table, where
 from jaxtari.games.kangaroo.logic.events import add_points, die, start_tune, touches
 from jaxtari.games.kangaroo.logic.monkeys import fly_apples, punched_apple, think_all
 from jaxtari.games.kangaroo.logic.mother import dying, glove_over_apple, glove_over_coconut, mother
@@ -32,7 +32,7 @@ def new_life(c, s):
                       monkey_x=jnp.full(k.MONKEY_SLOTS, k.MONKEY_IDLE_X, jnp.int32),
                       apple_flags=jnp.full(k.MONKEY_SLOTS, k.APPLE_FLAGS_START, jnp.int32),
                       apple_row=jnp.full(k.APPLE_SLOTS, k.MONKEY_EMPTY, jnp.int32),
-                      apple_x=s.apple_x.at[0].set(k.MONKEY_EMPTY))
+                      apple_x=put(s.apple_x, 0, k.MONKEY_EMPTY, True))
     # the game over: the attract mode's frame counts on from 0 within the same frame
     ended = s.replace(lives=lives, frame_count=jnp.int32(1), attract=s.attract | k.SIGN)
     return where(over, ended, fresh)
@@ -41,8 +41,8 @@ def new_life(c, s):
 def attract_frame(s):
     """The frame of the game over runs bank 0's attract mode instead of the rest of the game: its
     select-switch timer (ram[21]) set and its copyright loop's line count (ram[25]) run down."""
-    return s.replace(apple_flags=s.apple_flags.at[0].set(k.ATTRACT_TIMER),
-                     apple_row=s.apple_row.at[0].set(0))
+    return s.replace(apple_flags=put(s.apple_flags, 0, k.ATTRACT_TIMER, True),
+                     apple_row=put(s.apple_row, 0, 0, True))
 
 
 # rule: progression.reach-baby-next-layout, scoring.time-bonus, progression.layouts-cycle
@@ -154,10 +154,10 @@ def pickups(c, s):
     odd = (s.frame_count & 1) != 0
 
     def one(s, i):  # fruit 2, 1, 0 in turn
-        at = s.level + k.FRUIT_STRIDE * i
-        fruit = s.fruit[i]
-        eat = alive & odd & ((fruit & k.SIGN) == 0) & touches(c, s, table(c.fruit_row, at), table(c.fruit_x, at))
-        s = s.replace(fruit=s.fruit.at[i].set(jnp.where(eat, fruit | k.FRUIT_GONE, fruit)))
+        place = s.level + k.FRUIT_STRIDE * i
+        fruit = at(s.fruit, i)
+        eat = alive & odd & ((fruit & k.SIGN) == 0) & touches(c, s, table(c.fruit_row, place), table(c.fruit_x, place))
+        s = s.replace(fruit=put(s.fruit, i, fruit | k.FRUIT_GONE, eat))
         s = add_points(s, table(c.fruit_points, fruit & k.FRUIT_KIND), eat)
         return start_tune(s, eat)
 

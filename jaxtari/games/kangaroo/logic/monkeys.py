@@ -16,7 +16,7 @@ import functools
 import jax.numpy as jnp
 
 from jaxtari.games.kangaroo import constants as k
-from jaxtari.games.kangaroo.logic.cpu import BYTE, down_slots, minus, put, table
+from jaxtari.games.kangaroo.logic.cpu import BYTE, at, down_slots, minus, put, table
 from jaxtari.games.kangaroo.logic.events import add_points, die, start_tune
 
 
@@ -28,11 +28,11 @@ def spawn(c, s):
     supply = table(c.apples_per_monkey, s.monkey_pace)
 
     def slot(s, i, taken):
-        here = due & free[i] & ~taken
+        here = due & at(free, i) & ~taken
         s = s.replace(monkey_state=put(s.monkey_state, i, k.MONKEY_SPAWN_STATE, here),
                       monkey_row=put(s.monkey_row, i, k.MONKEY_START_ROW, here),
                       monkey_x=put(s.monkey_x, i, c.monkey_start_x, here),
-                      apple_flags=put(s.apple_flags, i, (s.apple_flags[i] & k.APPLE_FREE) | supply, here))
+                      apple_flags=put(s.apple_flags, i, (at(s.apple_flags, i) & k.APPLE_FREE) | supply, here))
         return s, taken | here
 
     s, taken = down_slots(k.MONKEY_SLOTS, slot, s, ("monkey_state", "monkey_row", "monkey_x", "apple_flags"),
@@ -188,6 +188,13 @@ def _own_apples(s):
     return (s.apple_flags[None, :k.APPLE_SLOTS] & k.APPLE_FREE) == owner[:, None]
 
 
+def _apple_slots_set(flags, cond, value):
+    """``flags`` (a byte per monkey slot) with its first APPLE_SLOTS bytes ``value`` where
+    ``cond``: a concatenation, not the scatter a sliced ``.at[].set`` is."""
+    head = flags[:k.APPLE_SLOTS]
+    return jnp.concatenate([jnp.where(cond, value, head), flags[k.APPLE_SLOTS:]])
+
+
 # rule: spawning.monkeys-throw-apples
 def _throws(c, s, slot, throw, release, counted):
     """The bytes the slots share, slot by slot from 3 down to 0 as the cartridge takes them: a
@@ -200,17 +207,16 @@ def _throws(c, s, slot, throw, release, counted):
     later = [functools.reduce(jnp.logical_or, [mine[:, m] for m in range(j + 1, k.APPLE_SLOTS)], jnp.bool_(False))
              for j in range(k.APPLE_SLOTS)]
     let_go = jnp.stack([(release & mine[:, j] & ~later[j]).any() for j in range(k.APPLE_SLOTS)])
-    flags = s.apple_flags.at[:k.APPLE_SLOTS].set(
-        jnp.where(let_go, s.apple_flags[:k.APPLE_SLOTS] & ~k.APPLE_IDLE, s.apple_flags[:k.APPLE_SLOTS]))
+    flags = _apple_slots_set(s.apple_flags, let_go, s.apple_flags[:k.APPLE_SLOTS] & ~k.APPLE_IDLE)
     row = slot["monkey_row"]
 
     def one(s, i):
-        monkeys = jnp.where(counted[i] < 0, (s.monkeys - 1) & BYTE,
-                            jnp.where(counted[i] > 0, s.monkeys & ~k.SIGN, s.monkeys))
-        turn = throw[i]
+        monkeys = jnp.where(at(counted, i) < 0, (s.monkeys - 1) & BYTE,
+                            jnp.where(at(counted, i) > 0, s.monkeys & ~k.SIGN, s.monkeys))
+        turn = at(throw, i)
         flags = s.apple_flags
         full = s.apples == c.max_apples
-        empty = (flags[i] & k.APPLE_SUPPLY) == 0
+        empty = (at(flags, i) & k.APPLE_SUPPLY) == 0
         free = [(flags[j] & k.APPLE_FREE) == k.APPLE_FREE for j in range(k.APPLE_SLOTS)]
         found = functools.reduce(jnp.logical_or, free)
         walk_back = turn & (full | (~empty & ~found))
@@ -218,20 +224,20 @@ def _throws(c, s, slot, throw, release, counted):
         throws = turn & ~full & ~empty & found
         index = jnp.where(s.throw_index + 1 == c.throw_pattern, 0, s.throw_index + 1)
         height = jnp.where(s.monkey_pace != 0, table(c.throw_height_paced, index), table(c.throw_height, index))
-        top = height + row[i]
-        x = s.monkey_x[i]
+        top = height + at(row, i)
+        x = at(s.monkey_x, i)
         # the apple's x: the 6502's sbc after the row's adc borrows where that add did not carry
         ax = (x - c.apple_throw_dx - jnp.where(top > BYTE, 0, 1)) & BYTE
         # the first free apple slot, one flag per slot
         claim = jnp.stack([throws & free[j] & ~functools.reduce(jnp.logical_or, free[:j], jnp.bool_(False))
                            for j in range(k.APPLE_SLOTS)])
         owner = (i << k.APPLE_OWNER_SHIFT) | k.APPLE_IDLE | k.APPLE_SUPPLY
-        flags = flags.at[:k.APPLE_SLOTS].set(jnp.where(claim, flags[:k.APPLE_SLOTS] & owner, flags[:k.APPLE_SLOTS]))
-        flags = put(flags, i, flags[i] - 1, throws)
+        flags = _apple_slots_set(flags, claim, flags[:k.APPLE_SLOTS] & owner)
+        flags = put(flags, i, at(flags, i) - 1, throws)
         sprite = jnp.where(height - 1 > 0, k.SPRITE_THROW_HIGH, k.SPRITE_THROW_LOW)
         return s.replace(
             monkeys=monkeys, apple_flags=flags,
-            apples=jnp.where(release[i], (s.apples + 1) & BYTE, s.apples),
+            apples=jnp.where(at(release, i), (s.apples + 1) & BYTE, s.apples),
             throw_index=jnp.where(throws, index, s.throw_index),
             apple_row=jnp.where(claim, top & BYTE, s.apple_row),
             apple_x=jnp.where(claim, ax, s.apple_x),
@@ -248,7 +254,7 @@ def _throws(c, s, slot, throw, release, counted):
 
 def _remove_apple(s, j, cond):
     return s.replace(apple_row=put(s.apple_row, j, k.MONKEY_EMPTY, cond),
-                     apple_flags=put(s.apple_flags, j, s.apple_flags[j] | k.APPLE_FREE, cond),
+                     apple_flags=put(s.apple_flags, j, at(s.apple_flags, j) | k.APPLE_FREE, cond),
                      apples=jnp.where(cond, (s.apples - 1) & BYTE, s.apples))
 
 
@@ -260,12 +266,12 @@ def fly_apples(c, s):
     height = table(c.pose_height, s.pose & k.POSE_FRAME)
 
     def slot(s, j):
-        flying = odd & ((s.apple_flags[j] & k.SIGN) == 0)
-        ax = s.apple_x[j] - c.apple_step
+        flying = odd & ((at(s.apple_flags, j) & k.SIGN) == 0)
+        ax = at(s.apple_x, j) - c.apple_step
         off = flying & (ax < 0)
         ax = ax & BYTE
         s = s.replace(apple_x=put(s.apple_x, j, ax, flying & ~off))
-        mx, mr, ar = s.mother_x, s.mother_row, s.apple_row[j]
+        mx, mr, ar = s.mother_x, s.mother_row, at(s.apple_row, j)
         c1 = (ax >= mx).astype(jnp.int32)
         c2 = (mr >= ar).astype(jnp.int32)
         hit = (flying & ~off & ~minus(ax, mx) & ~minus((mx + 4 + c1) & BYTE, ax)
@@ -285,7 +291,7 @@ def punched_apple(c, s, glove_over_apple):
     row = (s.mother_row + c.glove_apple_row) & BYTE
 
     def slot(s, j, found):
-        here = on & ~found & (s.apple_row[j] == row)
+        here = on & ~found & (at(s.apple_row, j) == row)
         return _remove_apple(s, j, here), found | here
 
     s, found = down_slots(k.APPLE_SLOTS, slot, s, ("apple_row", "apple_flags", "apples"), jnp.bool_(False))
