@@ -12,8 +12,8 @@ stress stage's JAX side takes) at N envs and counts, in
   same for every backend) and
 - the program the CPU backend compiled (``compile().as_text()``, fusions included),
 
-the instructions by opcode: ``while`` (and how many of them XLA could not give a known trip
-count), ``gather``, ``scatter``, ``dynamic-slice``, ``dynamic-update-slice``, ``sort`` and all
+the instructions by opcode: ``while`` (and, compiled, how many of them XLA could not give a
+known trip count), ``gather``, ``scatter``, ``dynamic-slice``, ``dynamic-update-slice``, ``sort`` and all
 instructions. Then the CPU wall time of one step (median of ``--repeats`` calls, the first call's
 compile excluded) at each ``--n``. The counts are of the program's text, not of what runs: a
 while's body is counted once, whatever its trip count.
@@ -72,7 +72,10 @@ def _opcode(line: str) -> str | None:
     return op.group(1) if op else None
 
 
-def op_counts(hlo_text: str) -> dict:
+def op_counts(hlo_text: str, trips: bool = False) -> dict:
+    """Instructions by opcode; with ``trips``, also the while loops without a known trip count
+    (a compiled program's loops carry XLA's ``known_trip_count`` where it found one; a lowered
+    program's carry none yet)."""
     ops = Counter()
     unknown_trips = 0
     for line in hlo_text.splitlines():
@@ -83,7 +86,8 @@ def op_counts(hlo_text: str) -> dict:
         if op == "while" and "known_trip_count" not in line:
             unknown_trips += 1
     out = {name: ops.get(name, 0) for name in COUNTED}
-    out["while_unknown_trips"] = unknown_trips
+    if trips:
+        out["while_unknown_trips"] = unknown_trips
     out["instructions"] = sum(ops.values())
     return out
 
@@ -103,7 +107,7 @@ def measure(game: str, obs: str, ns: list[int], repeats: int) -> dict:
         compile_s = time.perf_counter() - t0
         cell = {"compile_s": round(compile_s, 2),
                 "lowered": op_counts(lowered.as_text(dialect="hlo")),
-                "compiled": op_counts(compiled.as_text())}
+                "compiled": op_counts(compiled.as_text(), trips=True)}
         out = compiled(state, actions)
         jax.block_until_ready(out)
         state = out[1]
@@ -134,6 +138,10 @@ def main(argv=None):
     unknown = sorted(set(a.games) - set(jaxtari.list_games()))
     if unknown:
         p.error(f"unknown games {unknown}; the registered ones are {jaxtari.list_games()}")
+    if min(a.n) < 1:
+        p.error(f"--n takes numbers of envs of 1 or more, got {a.n}; e.g. --n 24 4096")
+    if a.repeats < 1:
+        p.error(f"--repeats takes 1 or more timed calls, got {a.repeats}")
     doc = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "backend": jax.default_backend(), "jax": jax.__version__,
            "machine": platform.processor() or platform.machine(), "cpus": os.cpu_count(),

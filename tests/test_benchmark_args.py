@@ -172,3 +172,31 @@ def test_a_row_in_its_own_interpreter_comes_back_with_its_device(throughput):
                                      "steps": 4, "repeats": 1, "reference_stack": False}, 300)
     assert len(rows) == 1 and rows[0]["game"] == "pong" and rows[0]["n"] == 4
     assert rows[0]["steps_per_s"] > 0 and rows[0]["device"].lower().startswith("cpu")
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["--games", "pacman"], "unknown games ['pacman']"),
+    (["--n", "24", "0"], "--n takes numbers of envs of 1 or more"),
+    (["--repeats", "0"], "--repeats takes 1 or more"),
+])
+def test_hlo_cost_refuses_bad_options_before_measuring(argv, named, capsys):
+    out = _refused(_load("hlo_cost").main, argv, capsys)
+    assert named in out
+
+
+def test_hlo_cost_counts_the_ops_a_program_has():
+    import jax
+    import jax.numpy as jnp
+
+    def f(x, i):  # one gather at a traced index, one scatter, one loop of a data-dependent count
+        y = x.at[i].set(x[i] + 1)
+        return jax.lax.while_loop(lambda c: c[0] < i, lambda c: (c[0] + 1, c[1] * 2), (0, y))
+
+    hlo_cost = _load("hlo_cost")
+    lowered = jax.jit(f).lower(jnp.arange(8), jnp.int32(3))
+    counts = hlo_cost.op_counts(lowered.as_text(dialect="hlo"))
+    assert (counts["while"], counts["scatter"], counts["sort"]) == (1, 1, 0)
+    assert counts["gather"] + counts["dynamic-slice"] == 1
+    assert counts["instructions"] > 5
+    compiled = hlo_cost.op_counts(lowered.compile().as_text(), trips=True)
+    assert compiled["while"] == compiled["while_unknown_trips"] == 1
