@@ -15,7 +15,7 @@ from alignment.backends import make_backend
 from tests.docs.paths import SPECS
 
 DEEP = SPECS.parent / "tests" / "data" / "deep"
-GAMES = ("breakout", "freeway", "frostbite", "pong", "seaquest")
+GAMES = ("asteroids", "breakout", "freeway", "frostbite", "pong", "seaquest")
 
 
 def _recorded(stem: str):
