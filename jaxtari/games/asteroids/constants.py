@@ -208,10 +208,12 @@ class AsteroidsConstants:
 
     # ---- the mods' switches (all off: the cartridge as ALE plays it)
     # asteroid frames per move of the field (1: every asteroid frame, as the cartridge; 2: half speed)
-    asteroid_move_period: int = 1
-    lives_held: bool = False          # the lives nibble held at start_lives after every frame
-    hyperspace: bool = True           # False: the armed flag cleared after every frame (no warp)
-    one_colour_asteroids: bool = False  # the asteroids' colour bits cleared after every frame
+    asteroid_move_period: int = 1  # rule: physics.asteroids-drift
+    lives_held: bool = False          # the lives nibble held at start_lives after every frame  rule: lives.asteroid-kills-ship
+    hyperspace: bool = True           # False: the armed flag cleared after every frame (no warp)  rule: action.hyperspace
+    # the asteroids' colour bits cleared after every frame  measured: off as ALE plays; on, equal
+    # to ALE with those bits written (tests/games/test_asteroids_mods.py)
+    one_colour_asteroids: bool = False
 
     # ---- ALE's start (measured: the RAM after reset_game(), the same on every seed)
     start_lives: int = START_LIVES
@@ -227,58 +229,60 @@ class AsteroidsConstants:
     start_object_collision: int = START_OBJECT_COLLISION
 
     # ---- points and lives (disassembly POINTS_*, bonus ships; measured in play)
-    points_bcd: tuple = POINTS_BCD            # by size bits: large, large, medium, small (BCD tens)
-    max_lives: int = MAX_LIVES
-    bonus_thousands_digits: tuple = BONUS_THOUSANDS_DIGITS
+    # by size bits: large, large, medium, small (BCD tens)
+    # rule: scoring.score-points-destroying-asteroids, scoring.smaller-asteroid-more-points
+    points_bcd: tuple = POINTS_BCD
+    max_lives: int = MAX_LIVES  # rule: lives.bonus-every-5000
+    bonus_thousands_digits: tuple = BONUS_THOUSANDS_DIGITS  # rule: lives.bonus-every-5000
 
     # ---- the ship (disassembly tables; lockstep tests/games/test_asteroids_ship.py)
-    rotation_period: int = ROTATION_PERIOD
-    rotation_phase: int = ROTATION_PHASE
-    left_turn: int = LEFT_TURN
-    right_turn: int = RIGHT_TURN
-    thrust: tuple = THRUST
+    rotation_period: int = ROTATION_PERIOD  # rule: action.control-spaceship-asteroid-field
+    rotation_phase: int = ROTATION_PHASE  # rule: action.control-spaceship-asteroid-field
+    left_turn: int = LEFT_TURN  # rule: action.control-spaceship-asteroid-field
+    right_turn: int = RIGHT_TURN  # rule: action.control-spaceship-asteroid-field
+    thrust: tuple = THRUST  # rule: physics.thrust
 
     # ---- shots (disassembly MissileRangeTable, Missile*OffsetTable; measured)
-    shot_launch_dy: int = SHOT_LAUNCH_DY
-    shot_step_dy: tuple = SHOT_STEP_DY
-    shot_step_dx: tuple = SHOT_STEP_DX
-    shot_range: tuple = SHOT_RANGE
-    shot_range_period: int = SHOT_RANGE_PERIOD
-    shot_range_phase: int = SHOT_RANGE_PHASE
-    parked_shot_dx: int = PARKED_SHOT_DX
+    shot_launch_dy: int = SHOT_LAUNCH_DY  # rule: timing.shot-range
+    shot_step_dy: tuple = SHOT_STEP_DY  # rule: timing.shot-range
+    shot_step_dx: tuple = SHOT_STEP_DX  # rule: timing.shot-range
+    shot_range: tuple = SHOT_RANGE  # rule: timing.shot-range
+    shot_range_period: int = SHOT_RANGE_PERIOD  # rule: timing.shot-range
+    shot_range_phase: int = SHOT_RANGE_PHASE  # rule: timing.shot-range
+    parked_shot_dx: int = PARKED_SHOT_DX  # rule: action.two-shots
 
     # ---- the asteroids' sideways speed (disassembly SPEED_SLOW/SPEED_MEDIUM, AsteroidHorizDelayValues)
-    speed_slow_reload: int = SPEED_SLOW_RELOAD
-    speed_medium_reload: int = SPEED_MEDIUM_RELOAD
-    horizontal_delay: tuple = HORIZONTAL_DELAY
-    asteroid_heights: tuple = ASTEROID_HEIGHTS  # the upper and lower bounds follow from them
+    speed_slow_reload: int = SPEED_SLOW_RELOAD  # rule: physics.asteroids-drift
+    speed_medium_reload: int = SPEED_MEDIUM_RELOAD  # rule: physics.asteroids-drift
+    horizontal_delay: tuple = HORIZONTAL_DELAY  # rule: physics.asteroids-drift
+    asteroid_heights: tuple = ASTEROID_HEIGHTS  # the upper and lower bounds follow from them  rule: physics.asteroids-drift
 
     # ---- collisions (disassembly CheckAsteroidCollisions, ObjectRectangleHeightValues, ...)
-    collision_top: int = COLLISION_TOP
-    asteroid_top_drop: int = ASTEROID_TOP_DROP
-    asteroid_box_reach: int = ASTEROID_BOX_REACH
-    box_height: tuple = BOX_HEIGHT
-    box_width: tuple = BOX_WIDTH
+    collision_top: int = COLLISION_TOP  # rule: lives.asteroid-kills-ship
+    asteroid_top_drop: int = ASTEROID_TOP_DROP  # rule: lives.asteroid-kills-ship
+    asteroid_box_reach: int = ASTEROID_BOX_REACH  # rule: lives.asteroid-kills-ship
+    box_height: tuple = BOX_HEIGHT  # rule: lives.asteroid-kills-ship
+    box_width: tuple = BOX_WIDTH  # rule: lives.asteroid-kills-ship
 
     # ---- splitting and waves (disassembly CheckToSpawnNewAsteroids, InitAsteroidObjects)
-    second_piece_drop: int = SECOND_PIECE_DROP
-    room_up: int = ROOM_UP
-    room_down: int = ROOM_DOWN
-    wave_more_from: int = WAVE_MORE_FROM
-    wave_most_from: int = WAVE_MOST_FROM
+    second_piece_drop: int = SECOND_PIECE_DROP  # rule: spawning.large-splits-in-two
+    room_up: int = ROOM_UP  # rule: spawning.large-splits-in-two
+    room_down: int = ROOM_DOWN  # rule: spawning.large-splits-in-two
+    wave_more_from: int = WAVE_MORE_FROM  # rule: spawning.wave-size-by-score
+    wave_most_from: int = WAVE_MOST_FROM  # rule: spawning.wave-size-at-15000
     # a wave's ys: the first and last asteroid of each list, the middle ones with 3 or 4 a list
-    wave_ys: tuple = (WAVE_FIRST_Y, WAVE_STEP_Y, 2 * WAVE_STEP_Y, WAVE_LAST_Y)
-    random_coarse: tuple = RANDOM_COARSE
+    wave_ys: tuple = (WAVE_FIRST_Y, WAVE_STEP_Y, 2 * WAVE_STEP_Y, WAVE_LAST_Y)  # rule: spawning.asteroids-destroyed-enter-new
+    random_coarse: tuple = RANDOM_COARSE  # rule: timing.hyperspace-return
 
     # ---- hyperspace, death, respawn (disassembly MAX_HYPERSPACE_TIME, CheckForFreeCenterSpace)
-    hyperspace_time: int = HYPERSPACE_TIME
-    respawn_wait: int = RESPAWN_WAIT
-    explosion_end_step: int = EXPLOSION_END_STEP
-    game_over_count: int = GAME_OVER_COUNT
-    centre_coarse: int = CENTRE_COARSE
-    beside_coarse: tuple = BESIDE_COARSE
-    centre_rows: tuple = CENTRE_ROWS
-    beside_rows: tuple = BESIDE_ROWS
+    hyperspace_time: int = HYPERSPACE_TIME  # rule: timing.hyperspace-return
+    respawn_wait: int = RESPAWN_WAIT  # rule: spawning.ship-respawns-at-centre
+    explosion_end_step: int = EXPLOSION_END_STEP  # rule: lives.asteroid-kills-ship
+    game_over_count: int = GAME_OVER_COUNT  # rule: termination.last-life
+    centre_coarse: int = CENTRE_COARSE  # rule: spawning.ship-respawns-at-centre
+    beside_coarse: tuple = BESIDE_COARSE  # rule: spawning.ship-respawns-at-centre
+    centre_rows: tuple = CENTRE_ROWS  # rule: spawning.ship-respawns-at-centre
+    beside_rows: tuple = BESIDE_ROWS  # rule: spawning.ship-respawns-at-centre
 
 
 DEFAULTS = AsteroidsConstants()

@@ -1,6 +1,6 @@
-"""Mods of Asteroids (see :mod:`jaxtari.mods`), each declaring the spec rules it changes (none yet:
-the game has no reviewed spec; each mod says below what it changes, and its tests check that and
-nothing else, tests/games/test_asteroids_mods.py).
+"""Mods of Asteroids (see :mod:`jaxtari.mods`), each declaring the rules of specs/asteroids.yaml it
+changes; each mod says below what it changes, and its tests check that and nothing else
+(tests/games/test_asteroids_mods.py).
 
 - ``slow_asteroids`` (the JAXtari paper's modification, issue 52): the asteroid field moves on
   one asteroid frame in two, so every asteroid drifts at half its speed, up or down and sideways
@@ -27,11 +27,15 @@ from jaxtari.mods import InternalMod
 
 MODS = [
     InternalMod("slow_asteroids", "the asteroids drift at half speed (the field moves on one "
-                "asteroid frame in two)", constants={"asteroid_move_period": 2}, rules=()),
+                "asteroid frame in two)", constants={"asteroid_move_period": 2},
+                rules=("physics.asteroids-drift",)),
     InternalMod("endless_lives", "the lives stay at 4: a death costs no life and the game never "
-                "ends", constants={"lives_held": True}, rules=()),
+                "ends", constants={"lives_held": True},
+                rules=("lives.asteroid-kills-ship", "spawning.ship-respawns-at-centre",
+                       "termination.last-life", "lives.bonus-every-5000")),
     InternalMod("no_hyperspace", "DOWN never warps the ship into hyperspace",
-                constants={"hyperspace": False}, rules=()),
+                constants={"hyperspace": False},
+                rules=("action.hyperspace", "timing.hyperspace-return")),
     InternalMod("one_colour_asteroids", "every asteroid drawn in one colour (nothing but colours "
                 "changes)", constants={"one_colour_asteroids": True}, rules=()),
 ]
