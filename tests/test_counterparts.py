@@ -157,11 +157,20 @@ EXACT = [(g, m) for g in jaxtari.list_games() for m, cp in catalog.entry(g).ale_
 # frame before the RAM write after it lands): measured by the modified-game audits
 SIGNAL_EXACT = [("freeway", "stop_cars"), ("frostbite", "keep_warm"), ("breakout", "no_shrink")]
 SLOW = {("freeway", "stop_cars")}  # two whole Freeway games: 16,384 frames a side
+# Marked exact by the port, but measured here: lives ALE 3, JAX 4 at frame 256 of a random game
+# (issue 52's open note); strict, so the mend shows as a pass to remove this mark
+KNOWN_DIFFERENT = {("asteroids", "endless_lives"): "lives differ at frame 256 (ALE 3, JAX 4)"}
 
 
-@pytest.mark.parametrize("game, mod", [
-    pytest.param(g, m, marks=pytest.mark.slow) if (g, m) in SLOW else (g, m)
-    for g, m in EXACT + SIGNAL_EXACT])
+def _marks(g, m):
+    marks = [pytest.mark.slow] if (g, m) in SLOW else []
+    if (g, m) in KNOWN_DIFFERENT:
+        marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENT[(g, m)]))
+    return marks
+
+
+@pytest.mark.parametrize("game, mod", [pytest.param(g, m, marks=_marks(g, m))
+                                       for g, m in EXACT + SIGNAL_EXACT])
 def test_a_counterpart_marked_exact_equals_its_jax_mod_frame_by_frame(game, mod):
     m = measure(game, mod, games=2)
     assert m.exact, m.summary()
