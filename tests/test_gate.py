@@ -332,6 +332,10 @@ def test_command_table_markdown_exit_status_and_step_summary(repo, monkeypatch):
                               "--markdown", "gate.md"])
     assert out.exit_code == 1, out.output
     assert "recall dropped against main: 1.00 -> 0.96" in out.output
+    # progress goes to stderr, before the table: a log shows where a minute's work stands
+    assert out.stderr.splitlines() == [
+        "gate: tracing each game's step in a fresh interpreter (1 game(s), 1 at a time)",
+        "gate: pong: step traced", "gate: pong: judging its artefacts"]
     written = (repo / "gate.md").read_text()
     assert written.startswith(gate.report.STICKY_MARKER)
     assert "| pong | 0.96 (≥ 0.90) | 0.96 (≥ 0.90) |" in written and "FAIL" in written

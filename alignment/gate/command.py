@@ -103,7 +103,7 @@ def _verify(console: Console, regenerated: Path, root: Path) -> list[str]:
     return problems + stress_problems
 
 
-def _trace_all(games: list[str], root: Path) -> dict[str, list[str]]:
+def _trace_all(games: list[str], root: Path, say) -> dict[str, list[str]]:
     """Each game's trace problems (:func:`alignment.gate.closure.problems`): every game is traced
     in a fresh interpreter of its own, so they run side by side, a few at a time."""
     import os
@@ -111,8 +111,16 @@ def _trace_all(games: list[str], root: Path) -> dict[str, list[str]]:
 
     from alignment.gate import closure
 
-    with ThreadPoolExecutor(max_workers=max(1, min(len(games), os.cpu_count() or 1))) as pool:
-        return dict(zip(games, pool.map(lambda g: closure.problems(g, root), games)))
+    def one(game: str) -> list[str]:
+        found = closure.problems(game, root)
+        say(f"gate: {game}: step traced")
+        return found
+
+    workers = max(1, min(len(games), os.cpu_count() or 1))
+    say(f"gate: tracing each game's step in a fresh interpreter ({len(games)} game(s), "
+        f"{workers} at a time)")
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return dict(zip(games, pool.map(one, games)))
 
 
 def register(app: typer.Typer) -> None:
@@ -171,16 +179,24 @@ def register(app: typer.Typer) -> None:
         unknown = sorted(set(chosen) - set(known))
         if unknown:
             _fail(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(known)}")
-        traced = _trace_all(chosen, root) if trace else None
-        verdicts = [gate.evaluate(g, cfg.for_game(g), root=root, base=base,
-                                  replay=gate.replay_sessions if replay else None,
-                                  fingerprint=gate.core.current_fingerprint if replay else None,
-                                  transfer=gate.core.current_transfer_replays if replay else None,
-                                  config=cfg, base_config=base_cfg,
-                                  declarations=_declarations(root) if base else None,
-                                  closure=traced.get if traced is not None else None,
-                                  rekill=_rekill(root) if replay else None)
-                    for g in chosen]
+        # progress on stderr, a log file included: a minute's work before the table
+        progress = Console(stderr=True)
+        say = lambda line: progress.print(escape(line), highlight=False, soft_wrap=True)
+        traced = _trace_all(chosen, root, say) if trace else None
+
+        def judged(g: str):
+            say(f"gate: {g}: judging its artefacts")
+            return gate.evaluate(
+                g, cfg.for_game(g), root=root, base=base,
+                replay=gate.replay_sessions if replay else None,
+                fingerprint=gate.core.current_fingerprint if replay else None,
+                transfer=gate.core.current_transfer_replays if replay else None,
+                config=cfg, base_config=base_cfg,
+                declarations=_declarations(root) if base else None,
+                closure=traced.get if traced is not None else None,
+                rekill=_rekill(root) if replay else None)
+
+        verdicts = [judged(g) for g in chosen]
         for v in verdicts:
             if not trace:
                 v.notes.append("its step was not traced against its code hash (--no-trace)")
