@@ -157,7 +157,7 @@ def _tiny_result():
     from alignment.stress.core import BackendRuns, StressResult, compare
 
     runs = {k: BackendRuns([1024, 2048], np.array([[1.0, 2.0], [1.5, v]]), np.ones((2, 2), int),
-                           np.array([2.0, v]), 1.0, 4096, 1.0) for k, v in (("ale", 2.5), ("jax", 3.0))}
+                           np.array([2.0, v]), 1.0, 4096) for k, v in (("ale", 2.5), ("jax", 3.0))}
     stats, verdict, notes = compare(runs)
     return StressResult("freeway", "objects", "2048", budget_config(2048), [0, 1], runs, stats,
                         verdict, notes, "0" * 64, {"python": "3"})

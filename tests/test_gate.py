@@ -506,7 +506,7 @@ def _full_stress_report(root: Path) -> Path:
     rng = np.random.default_rng(0)
     runs = {k: BackendRuns(steps=[1024, 2048], curves=rng.normal(10, 1, (5, 2)),
                            episodes=np.ones((5, 2), np.int64), final=None, wall_seconds=1.0,
-                           trained_steps=10, trained_seconds=1.0) for k in ("ale", "jax")}
+                           trained_steps=10) for k in ("ale", "jax")}
     for r in runs.values():
         r.final = r.curves[:, -1].copy()
     random_policy = {"backend": "ale", "episodes": 3, "seed": 0, "sticky": 0.25,
@@ -528,7 +528,7 @@ def test_a_one_sided_report_is_re_made_with_the_verdict_its_run_wrote(tmp_path):
 
     runs = {"jax": BackendRuns(steps=[1024, 2048], curves=np.array([[1.0, 2.0], [3.0, 4.0]]),
                                episodes=np.ones((2, 2), np.int64), final=np.array([2.0, 4.0]),
-                               wall_seconds=1.0, trained_steps=10, trained_seconds=1.0)}
+                               wall_seconds=1.0, trained_steps=10)}
     random_policy = {"returns": [0.0, 1.0], "mean": 0.5}
     stats, verdict, _ = compare(runs, random_policy)
     assert stats["random_policy"] == random_policy

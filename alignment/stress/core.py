@@ -43,7 +43,6 @@ class BackendRuns:
     final: np.ndarray  # (seeds,)
     wall_seconds: float
     trained_steps: int  # agent steps trained in this invocation (all seeds)
-    trained_seconds: float
 
     @property
     def steps_per_second(self) -> float | None:
@@ -178,7 +177,7 @@ def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
         groups.setdefault(loaded[s].interval if loaded[s] else 0, []).append(s)
     history = {s: list(loaded[s].history) if loaded[s] else [] for s in seeds}
     walls = {s: loaded[s].wall_seconds if loaded[s] else 0.0 for s in seeds}
-    trained_steps, trained_seconds = 0, 0.0
+    trained_steps = 0
     progress = (lambda n: on_progress(side.name, n)) if on_progress else None
     if on_progress:
         resumed = sum(min(len(history[s]) * config.updates_per_eval, config.num_updates)
@@ -200,7 +199,6 @@ def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
             runner, stats = side.chunk(runner, ctx, n, progress)
             dt = time.perf_counter() - t0
             trained_steps += n * config.batch_size * len(group)
-            trained_seconds += dt
             for i, s in enumerate(group):
                 eps = float(stats["episodes"][i].sum())
                 ret = float(stats["return_sum"][i].sum()) / eps if eps else None
@@ -229,8 +227,7 @@ def _train_backend(side, config: PPOConfig, seeds: list[int], root: Path,
                        for s in seeds], np.float64)
     episodes = np.array([[r["episodes"] for r in history[s]] for s in seeds], np.int64)
     final = np.array([_final(c) for c in curves])
-    return BackendRuns(steps, curves, episodes, final, max(walls.values()), trained_steps,
-                       trained_seconds)
+    return BackendRuns(steps, curves, episodes, final, max(walls.values()), trained_steps)
 
 
 def _final(curve: np.ndarray) -> float:

@@ -67,7 +67,7 @@ def from_json(doc: dict) -> StressResult:
             steps=list(b["steps"]), curves=_array(b["curves"]),
             episodes=np.asarray(b["episodes"], np.int64), final=_finals(b["final"]),
             wall_seconds=float(b["wall_seconds"]),
-            trained_steps=0, trained_seconds=0.0)
+            trained_steps=0)
     cfg = dict(doc["config"])
     cfg["mlp_sizes"] = tuple(cfg.get("mlp_sizes", ()))
     return StressResult(doc["game"], doc["obs"], str(doc["budget"]), PPOConfig(**cfg),

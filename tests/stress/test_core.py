@@ -148,7 +148,7 @@ def test_the_command_names_bad_input_before_any_work(tmp_path):
 def test_one_seed_trains_but_the_verdict_is_inconclusive():
     def runs(final):
         curves = np.array([[final]])
-        return BackendRuns([1024], curves, np.ones((1, 1), int), np.array([final]), 1.0, 1024, 1.0)
+        return BackendRuns([1024], curves, np.ones((1, 1), int), np.array([final]), 1.0, 1024)
 
     _, verdict, _ = compare({"ale": runs(10.0), "jax": runs(10.0)})
     assert verdict["label"] == "inconclusive"
