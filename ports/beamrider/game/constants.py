@@ -1,0 +1,88 @@
+"""BeamRider's numbers, each with its source. "measured" is ale-py 0.12.1, sticky actions off, one
+frame per act, mode 0, difficulty 0 (how: ports/beamrider/NOTES.md), re-checked by
+tests/ports/test_beamrider_*.py; "ALE driver" is Farama-Foundation/Arcade-Learning-Environment,
+src/ale/games/supported/BeamRider.cpp. Frames count ``act`` calls from reset (frame 0 first);
+"logic frames" are the even ones, on which the cartridge reads the joystick and moves the ship and
+its shot (the frame counter ram[1] steps on the odd ones)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+# ---- the frame schedule ----------------------------------------------------------------------------
+LOGIC_PERIOD = 2           # measured: the ship and its shot change only on even frames
+COUNTER_PARITY = 1         # measured: ram[1] steps on odd frames (1 at reset, 2 after frame 1)
+START_COUNT = 1            # measured: ram[1] at reset
+
+# ---- the sector's start (sector 1 from reset) ----------------------------------------------------
+# measured: RIGHT, FIRE or UP held through the intro change nothing until these frames; ram[12]
+# turns from 2 (intro) to 3 (play) after frame 235, the ship answers the joystick from frame 238
+# and fires from frame 242 on (whatever is held earlier).
+INTRO_PHASE, PLAY_PHASE = 2, 3
+PLAY_PHASE_FRAME = 235
+FIRST_MOVE_FRAME = 238
+FIRST_SHOT_FRAME = 242
+
+# ---- the ship ---------------------------------------------------------------------------------------
+# measured: ram[41] on each of the five beams (held LEFT/RIGHT from the centre stops at the ends)
+BEAM_X = (94, 111, 128, 145, 162)
+START_BEAM = 2             # measured: x 128 at reset
+SHIP_STEP = 3              # measured: x moves 3 a logic frame, the last step cut at the next beam
+# measured ram[13]: 0x83 on a beam, bit 3 added while moving right, bit 2 while moving left; the
+# other direction pressed on a logic frame mid-move turns the ship back to the beam it left
+ON_BEAM_FLAGS = 0x83
+MOVING_RIGHT, MOVING_LEFT = 0x08, 0x04
+
+# ---- the ship's shot (one at a time: a laser lariat on FIRE, a torpedo on UP) -----------------------
+NO_SHOT = 255              # measured: ram[32] with no shot in flight
+SHOT_START_Y = 206         # measured: ram[32] after the launch frame
+SHOT_STEP = 8              # measured: ram[32] falls 8 a logic frame
+LARIAT_LAST_Y = 102        # measured: a lariat's last y (14 logic frames in flight)
+TORPEDO_LAST_Y = 54        # measured: a torpedo's last y (20 logic frames in flight)
+START_TORPEDOES = 3        # measured: ram[83] at reset, the three purple bars top right
+# measured: UP read with no torpedo left launches nothing, ram[21] runs 86..89 and no shot (FIRE
+# or another UP) launches on the next 3 logic frames; with UP held a new one starts on the 4th
+DUD_BUSY = 3
+START_SHOT_X = 0           # measured: ram[40] at reset (no shot fired yet)
+
+# ---- the player ---------------------------------------------------------------------------------------
+START_SECTOR = 1           # measured ram[0]
+START_ENEMIES = 15         # measured ram[84]: the "15" top left
+START_RESERVE = 2          # measured ram[5]; ALE driver: lives() = ram[5] + 1 = 3
+GAME_OVER_RESERVE = 255    # ALE driver: terminal when ram[5] == 255
+SAUCER_POINTS_SECTOR_1 = 44  # measured: each of the 6 kills of a random game in sector 1 paid 44
+
+
+@dataclasses.dataclass(frozen=True)
+class BeamRiderConstants:
+    """Every tunable number of the port so far (module-level names above give each its source)."""
+
+    logic_period: int = LOGIC_PERIOD
+    counter_parity: int = COUNTER_PARITY
+    start_count: int = START_COUNT
+    intro_phase: int = INTRO_PHASE
+    play_phase: int = PLAY_PHASE
+    play_phase_frame: int = PLAY_PHASE_FRAME
+    first_move_frame: int = FIRST_MOVE_FRAME
+    first_shot_frame: int = FIRST_SHOT_FRAME
+    beam_x: tuple = BEAM_X
+    start_beam: int = START_BEAM
+    ship_step: int = SHIP_STEP
+    on_beam_flags: int = ON_BEAM_FLAGS
+    moving_right: int = MOVING_RIGHT
+    moving_left: int = MOVING_LEFT
+    no_shot: int = NO_SHOT
+    shot_start_y: int = SHOT_START_Y
+    shot_step: int = SHOT_STEP
+    lariat_last_y: int = LARIAT_LAST_Y
+    torpedo_last_y: int = TORPEDO_LAST_Y
+    start_torpedoes: int = START_TORPEDOES
+    start_shot_x: int = START_SHOT_X
+    dud_busy: int = DUD_BUSY
+    start_sector: int = START_SECTOR
+    start_enemies: int = START_ENEMIES
+    start_reserve: int = START_RESERVE
+    game_over_reserve: int = GAME_OVER_RESERVE
+
+
+DEFAULTS = BeamRiderConstants()

@@ -1,0 +1,160 @@
+"""BeamRider's ground truth: the RAM map of ALE's cartridge and the quantities decoded from it.
+
+Sources. There is no public disassembly of BeamRider in this project's documents. Three addresses
+come from ALE's own game driver (Farama-Foundation/Arcade-Learning-Environment,
+src/ale/games/supported/BeamRider.cpp: the score as the decimal digits of ram[9..11], the lives
+as ram[5] + 1 with the decrement taken only once ram[12] reads 1, the game over at ram[5] == 255,
+RIGHT as ALE's starting action). Every other address is measured on ale-py 0.12.1 (sticky actions
+off, one frame per act, mode 0, difficulty 0) with alignment.porting (RAM traces while pressing
+each action, two runs that differ in one action compared byte for byte, pokes read back off the
+screen); how each was found is in ports/beamrider/NOTES.md and each is re-checked on the emulator
+by tests/ports/test_beamrider_ram.py.
+
+Frames. The cartridge runs its logic in two halves: the ship, its shot and the joystick on the
+frames with an even index from reset (frame 0 is the first ``act`` after reset), the frame counter
+ram[1] on the odd ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ALE_DRIVER = ("Farama-Foundation/Arcade-Learning-Environment, "
+              "src/ale/games/supported/BeamRider.cpp")
+MEASURED = "measured on ale-py 0.12.1 (ports/beamrider/NOTES.md)"
+
+# ---- addresses (index into ALE's getRAM(); the 6502 address is 0x80 + index) ------------------------
+SECTOR = 0               # $80 the sector number (1 at reset; poked 5 shows "SECTOR 05")      measured
+FRAME_COUNT = 1          # $81 +1 after every odd frame (1 at reset)                           measured
+RANDOM = 2               # $82 changes with ram[1] (1, 2, 4, 8, 16, 33, 66, ...): a shift register  measured
+INTRO_TIMER = 4          # $84 counts down by 2 every other frame from reset to the sector's start  measured
+LIVES = 5                # $85 reserve ships: ALE's lives() - 1; 255 is the game over        ALE driver
+SCORE = (9, 10, 11)      # $89-$8B BCD, two digits each, lowest first                          ALE driver
+PHASE = 12               # $8C 2 in the sector's intro, 3 in play; ALE counts a death once it is 1
+SHIP_FLAGS = 13          # $8D 0x83 on a beam; bit 3 set while moving right, bit 2 while moving left  measured
+SHOT_GRAPHIC = 21        # $95 the shot's picture step: 3..13 a lariat, 72..83 a torpedo       measured
+SHOT_Y = 32              # $A0 the ship's shot, 255 when none: 206 at launch, 8 higher each logic frame  measured
+SHOT_X = 40              # $A8 the beam the last shot was fired on (the ship's x then; 0 at reset)  measured
+SHIP_X = 41              # $A9 the ship's x: 94, 111, 128, 145, 162 on the five beams         measured
+TORPEDOES = 83           # $D3 torpedoes left in the sector (3 at reset)                       measured
+ENEMIES_LEFT = 84        # $D4 the enemy saucers left in the sector, the number drawn top left (15)  measured
+# Three enemy slots (measured, partly): ram[33..35] move by 3 every other frame as a saucer
+# drops or crosses, ram[50..52] fall from 59 as saucers come down the beams, ram[42..44] take a new
+# value on the frame a saucer is hit (5 -> 6 on each of the 6 kills of tests' random game). Their
+# meaning (beam, depth, kind) is not settled yet: NOTES.md lists what was seen.
+ENEMY_A = (33, 34, 35)
+ENEMY_B = (50, 51, 52)
+ENEMY_KIND = (42, 43, 44)
+
+# ---- values ----------------------------------------------------------------------------------------
+NO_SHOT = 255
+GAME_OVER_LIVES = 255    # ALE driver: terminal when ram[5] == 255
+PHASE_INTRO, PHASE_PLAY, PHASE_LIFE_LOST = 2, 3, 1  # measured (2, 3); ALE driver (1)
+ON_BEAM_FLAGS = 0x83
+MOVING_RIGHT, MOVING_LEFT = 0x08, 0x04
+BEAM_X = (94, 111, 128, 145, 162)
+LARIAT_GRAPHICS = range(3, 14)
+TORPEDO_GRAPHICS = range(72, 84)
+
+
+def _ram(ram) -> np.ndarray:
+    r = np.asarray(ram)
+    if r.shape != (128,):
+        raise ValueError(f"an Atari 2600 RAM snapshot has 128 bytes, got shape {r.shape}")
+    return r.astype(np.int64)
+
+
+def _bcd(byte: int) -> int:
+    return (int(byte) >> 4) * 10 + (int(byte) & 0x0F)
+
+
+def score(ram) -> int:
+    """The score as ALE reads it: ram[9] the ones and tens, ram[10] hundreds and thousands, ram[11]
+    the ten and hundred thousands."""
+    r = _ram(ram)
+    return sum(_bcd(r[a]) * 100 ** i for i, a in enumerate(SCORE))
+
+
+def reserve_ships(ram) -> int:
+    """ram[5]: the ships in reserve (255 once the game is over)."""
+    return int(_ram(ram)[LIVES])
+
+
+def lives_now(ram) -> int:
+    """ram[5] + 1: ALE's ``lives()`` outside a death animation (ALE keeps the old count until
+    ram[12] reads 1, so it lags this by the animation's frames)."""
+    return (reserve_ships(ram) + 1) % 256
+
+
+def game_over(ram) -> bool:
+    return reserve_ships(ram) == GAME_OVER_LIVES
+
+
+def sector(ram) -> int:
+    return int(_ram(ram)[SECTOR])
+
+
+def enemies_left(ram) -> int:
+    return int(_ram(ram)[ENEMIES_LEFT])
+
+
+def torpedoes(ram) -> int:
+    return int(_ram(ram)[TORPEDOES])
+
+
+def ship_x(ram) -> int:
+    return int(_ram(ram)[SHIP_X])
+
+
+def ship_beam(ram) -> int:
+    """The beam (0..4, left to right) the ship is on or last left; -1 for an x on no beam's grid."""
+    x = ship_x(ram)
+    step = BEAM_X[1] - BEAM_X[0]
+    return (x - BEAM_X[0]) // step if x in BEAM_X else -1
+
+
+def ship_moving(ram) -> int:
+    """+1 moving right, -1 moving left, 0 on a beam."""
+    f = int(_ram(ram)[SHIP_FLAGS])
+    return 1 if f & MOVING_RIGHT else -1 if f & MOVING_LEFT else 0
+
+
+def shot_y(ram) -> int:
+    return int(_ram(ram)[SHOT_Y])
+
+
+def shot_active(ram) -> bool:
+    return shot_y(ram) != NO_SHOT
+
+
+def shot_x(ram) -> int:
+    return int(_ram(ram)[SHOT_X])
+
+
+def frame_count(ram) -> int:
+    return int(_ram(ram)[FRAME_COUNT])
+
+
+def phase(ram) -> int:
+    return int(_ram(ram)[PHASE])
+
+
+def ship_bytes(ram) -> dict[str, int]:
+    """Every byte the JAX port mirrors so far, under the names its ``signals`` gives them."""
+    r = _ram(ram)
+    return {"count": int(r[FRAME_COUNT]), "phase": int(r[PHASE]), "ship_x": int(r[SHIP_X]),
+            "ship_flags": int(r[SHIP_FLAGS]), "shot_y": int(r[SHOT_Y]), "shot_x": int(r[SHOT_X]),
+            "torpedoes": int(r[TORPEDOES]), "enemies_left": int(r[ENEMIES_LEFT]),
+            "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r)}
+
+
+# ---- pokes a probe may write (measured: each read back off ALE's screen, NOTES.md) ------------------
+def _bcd_byte(v: int) -> int:
+    return ((v // 10) << 4) | (v % 10)
+
+
+def score_bytes(value: int) -> dict[int, int]:
+    v = int(value)
+    if not 0 <= v <= 999_999:
+        raise ValueError(f"the score has six digits, got {value!r}")
+    return {a: _bcd_byte((v // 100 ** i) % 100) for i, a in enumerate(SCORE)}

@@ -1,0 +1,102 @@
+"""BeamRider's RAM map (ports/beamrider/reference/ram.py) re-checked on the emulator (ale-py,
+sticky actions off, one frame per act): each address against what ALE itself reports (rewards,
+lives(), game over), against what pressing an action does, or against ALE's screen after a poke."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from alignment.porting import ramtrace
+from ports.beamrider.game import constants as c
+from ports.beamrider.reference import ram
+
+ROM = "beam_rider"
+TOP_LINES = slice(0, 40)      # the score, "SECTOR nn", enemies left and torpedoes (measured)
+BOTTOM_LINES = slice(180, 195)  # the reserve ships (measured)
+
+
+@pytest.fixture(scope="module")
+def random_game():
+    """A whole game of random held actions (seed 5: 4,494 frames, six saucers, three deaths)."""
+    return ramtrace.record(ROM, frames=30_000, seed=5, hold=(2, 8))
+
+
+def test_the_score_bytes_are_the_summed_reward(random_game):
+    tr = random_game
+    assert tr.game_over[-1]
+    summed = np.concatenate([[0], np.cumsum(tr.rewards)])
+    assert [ram.score(r) for r in tr.rams] == summed.tolist()
+    assert set(tr.rewards.tolist()) == {0, c.SAUCER_POINTS_SECTOR_1}
+
+
+def test_each_kill_takes_one_enemy_from_the_count(random_game):
+    tr = random_game
+    left = tr.rams[:, ram.ENEMIES_LEFT].astype(int)
+    assert left[0] == c.START_ENEMIES
+    assert np.flatnonzero(np.diff(left)).tolist() == np.flatnonzero(tr.rewards).tolist()
+    assert set(np.diff(left).tolist()) == {0, -1}
+
+
+def test_lives_are_the_reserve_plus_one_after_the_death_animation(random_game):
+    tr = random_game
+    now = np.asarray([ram.lives_now(r) for r in tr.rams])
+    lag = now != tr.lives
+    # ALE keeps the old count while the death plays (until ram[12] reads 1): one more, never less
+    assert (tr.lives[lag] == now[lag] + 1).all()
+    assert lag.sum() < 0.1 * len(now)
+    assert now[0] == 3 and ram.game_over(tr.rams[-1]) and tr.lives[-1] == 0
+    assert not any(ram.game_over(r) for r in tr.rams[:-1])
+
+
+def test_the_frame_count_steps_on_odd_frames_until_a_death(random_game):
+    tr = random_game
+    t = np.arange(len(tr.rams))
+    first_death = int(np.flatnonzero(tr.rams[:, ram.PHASE] != ram.PHASE_PLAY)[
+        np.flatnonzero(tr.rams[:, ram.PHASE] != ram.PHASE_PLAY) > c.PLAY_PHASE_FRAME][0])
+    expected = (c.START_COUNT + t // c.LOGIC_PERIOD) % 256
+    assert (tr.rams[:first_death, ram.FRAME_COUNT] == expected[:first_death]).all()
+    assert tr.rams[first_death + 2, ram.FRAME_COUNT] < expected[first_death + 2]  # restarts
+
+
+def test_the_ship_x_stops_on_five_beams():
+    tr = ramtrace.record(ROM, ramtrace.parse_script("NOOP:240,LEFT:60,RIGHT:100,LEFT:30"))
+    xs = tr.rams[:, ram.SHIP_X].astype(int)
+    still = [int(x) for t, x in enumerate(xs) if t and ram.ship_moving(tr.rams[t]) == 0]
+    assert set(still) == set(ram.BEAM_X)
+    assert xs.min() == ram.BEAM_X[0] and xs.max() == ram.BEAM_X[-1]
+    assert {ram.ship_moving(r) for r in tr.rams} == {-1, 0, 1}
+
+
+def test_torpedoes_count_down_on_up_and_fire_does_not_take_one():
+    tr = ramtrace.record(ROM, ramtrace.parse_script("FIRE:400,UP:400"))
+    torps = tr.rams[:, ram.TORPEDOES].astype(int)
+    assert torps[0] == c.START_TORPEDOES and torps[400] == c.START_TORPEDOES
+    assert torps[-1] == 0 and set(np.diff(torps).tolist()) == {0, -1}
+    lariats = [t for t in range(1, 401) if tr.rams[t, ram.SHOT_Y] == c.SHOT_START_Y
+               and tr.rams[t - 1, ram.SHOT_Y] == ram.NO_SHOT]
+    assert len(lariats) >= 5
+
+
+def _screen_after(writes, frames=10):
+    ale = ramtrace.open_rom(ROM)
+    for a, v in writes.items():
+        ale.setRAM(a, v)
+    for _ in range(frames):
+        ale.act(0)
+    return ale.getScreenRGB()
+
+
+@pytest.mark.parametrize("name,writes,lines", [
+    ("sector", {ram.SECTOR: 5}, TOP_LINES),
+    ("enemies left", {ram.ENEMIES_LEFT: 7}, TOP_LINES),
+    ("torpedoes", {ram.TORPEDOES: 1}, TOP_LINES),
+    ("score", ram.score_bytes(1234), TOP_LINES),
+    ("reserve ships", {ram.LIVES: 4}, BOTTOM_LINES),
+])
+def test_a_poked_byte_changes_what_is_drawn_there_only(name, writes, lines):
+    plain, poked = _screen_after({}), _screen_after(writes)
+    differs = (plain != poked).any(-1)
+    rows = np.flatnonzero(differs.any(1))
+    assert rows.size, f"poking the {name} changed nothing on the screen"
+    assert rows.min() >= (lines.start or 0) and rows.max() < lines.stop, (name, rows)
