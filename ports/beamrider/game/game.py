@@ -1,0 +1,115 @@
+"""BeamRider, one emulator frame a step: the clock (ram[1] on odd frames, the intro's end), then on
+the even (logic) frames the ship's move and its shot (logic/ship.py).
+
+``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
+ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
+mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
+with ALE. Enemies, kills, deaths and the sector's end are not modelled yet."""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxtari.env import Game, joystick
+
+from . import constants as c
+from .constants import BeamRiderConstants
+from .logic import ship
+from .state import BeamRiderState, PlayerState, ShipState
+
+BYTE = 0xFF
+
+
+def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
+    key = jax.random.key(0) if key is None else key
+    i32 = jnp.int32
+    return BeamRiderState(
+        ship=ShipState(x=i32(k.beam_x[k.start_beam]), flags=i32(k.on_beam_flags),
+                       shot_y=i32(k.no_shot), shot_x=i32(k.start_shot_x),
+                       torpedo=jnp.bool_(False), torpedoes=i32(k.start_torpedoes),
+                       dud=i32(0)),
+        player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
+                           reserve=i32(k.start_reserve), score=i32(0)),
+        count=i32(k.start_count), phase=i32(k.intro_phase), frame=i32(0), key=key)
+
+
+def clock(k, state: BeamRiderState) -> BeamRiderState:
+    """The odd frames' counter and the intro's end."""
+    odd = state.frame % k.logic_period == k.counter_parity
+    count = jnp.where(odd, (state.count + 1) & BYTE, state.count)
+    phase = jnp.where(state.frame == k.play_phase_frame, k.play_phase, state.phase)
+    return state.replace(count=count, phase=phase)
+
+
+def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
+    """The ship's logic frame: move, then shoot."""
+    stick = joystick(ale_action)
+    s = ship.move(k, state.ship, stick, state.frame >= k.first_move_frame)
+    s = ship.shoot(k, s, stick, state.frame >= k.first_shot_frame)
+    logic = state.frame % k.logic_period == 0
+    return state.replace(ship=jax.tree.map(lambda a, b: jnp.where(logic, a, b), s, state.ship))
+
+
+def frame(k: BeamRiderConstants, state: BeamRiderState, ale_action) -> BeamRiderState:
+    state = fly(k, clock(k, state), ale_action)
+    return state.replace(frame=state.frame + 1)
+
+
+@functools.partial(jax.jit, static_argnames="k")
+def step(state: BeamRiderState, ale_action, k: BeamRiderConstants = c.DEFAULTS) -> BeamRiderState:
+    """One emulator frame under ALE action ``ale_action`` (0..17, ALE's full action set)."""
+    return frame(k, state, ale_action)
+
+
+@functools.partial(jax.jit, static_argnames="k")
+def rollout(state: BeamRiderState, ale_actions, k: BeamRiderConstants = c.DEFAULTS):
+    """The states after each of ``ale_actions`` (int32 (T,)), stacked on a leading axis."""
+    def one(s, a):
+        s = frame(k, s, a)
+        return s, s
+
+    return jax.lax.scan(one, state, jnp.asarray(ale_actions, jnp.int32))[1]
+
+
+def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
+    """The mirrored bytes by the reference's names (ram.ship_bytes), for one state or a stack."""
+    s = jax.device_get(state)
+    return {"count": np.asarray(s.count), "phase": np.asarray(s.phase),
+            "ship_x": np.asarray(s.ship.x), "ship_flags": np.asarray(s.ship.flags),
+            "shot_y": np.asarray(s.ship.shot_y), "shot_x": np.asarray(s.ship.shot_x),
+            "torpedoes": np.asarray(s.ship.torpedoes),
+            "enemies_left": np.asarray(s.player.enemies_left),
+            "sector": np.asarray(s.player.sector), "reserve": np.asarray(s.player.reserve),
+            "score": np.asarray(s.player.score)}
+
+
+class BeamRider(Game):
+    name = "beamrider"
+    # ALE driver isMinimal / the Farama page's Discrete(9) table, as ALE action ids:
+    # NOOP, FIRE, UP, RIGHT, LEFT, UPRIGHT, UPLEFT, RIGHTFIRE, LEFTFIRE
+    minimal_actions = (0, 1, 2, 3, 4, 6, 7, 11, 12)
+    Constants = BeamRiderConstants
+    mechanics = ()
+
+    def _reset(self, key):
+        return reset(self.consts, key)
+
+    def _step(self, state, ale_action):
+        new = frame(self.consts, state, ale_action)
+        return new, new.player.score - state.player.score
+
+    def is_terminal(self, state):
+        return state.player.reserve == self.consts.game_over_reserve
+
+    def score(self, state):
+        return state.player.score
+
+    def lives(self, state):
+        return (state.player.reserve + 1) & BYTE
+
+    def signals(self, state):
+        return {name: jnp.asarray(v) for name, v in signals(state).items()}

@@ -1,0 +1,38 @@
+"""BeamRider's state; each field names the RAM byte it mirrors (ports/beamrider/reference/ram.py),
+kept as the cartridge keeps it so the lockstep test compares byte for byte."""
+
+from __future__ import annotations
+
+import jax
+
+from jaxtari.env import pytree_dataclass
+
+
+@pytree_dataclass
+class ShipState:
+    x: jax.Array           # int32, ram[41]: 94..162, the five beams 17 apart
+    flags: jax.Array       # int32, ram[13]: 0x83 on a beam, | 0x08 moving right, | 0x04 moving left
+    shot_y: jax.Array      # int32, ram[32]: 255 with no shot in flight
+    shot_x: jax.Array      # int32, ram[40]: the x the last shot was fired from
+    torpedo: jax.Array     # bool, the shot in flight is a torpedo (ram[21] 72..83; else a lariat)
+    torpedoes: jax.Array   # int32, ram[83]: torpedoes left in the sector
+    dud: jax.Array         # int32, logic frames the slot stays busy after UP with no torpedo left
+    #                        (the cartridge times it by the picture steps in ram[21]: 86..89)
+
+
+@pytree_dataclass
+class PlayerState:
+    sector: jax.Array      # int32, ram[0]
+    enemies_left: jax.Array  # int32, ram[84]
+    reserve: jax.Array     # int32, ram[5]: reserve ships (ALE's lives() - 1)
+    score: jax.Array       # int32, ram[9..11] read as a decimal number
+
+
+@pytree_dataclass
+class BeamRiderState:
+    ship: ShipState
+    player: PlayerState
+    count: jax.Array       # int32, ram[1]: steps after every odd frame
+    phase: jax.Array       # int32, ram[12]: 2 intro, 3 play
+    frame: jax.Array       # int32, frames since reset (not in RAM)
+    key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

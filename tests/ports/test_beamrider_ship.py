@@ -1,0 +1,93 @@
+"""BeamRider's ship in JAX (ports/beamrider/game/) in lockstep with ALE: the same actions from
+reset (sticky actions off, one frame per act), every mirrored byte (ram.ship_bytes) equal on every
+frame up to the first event the port does not model yet (a kill, a reward, a death, a shot ended
+by a hit: ``covered_frames``)."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+from alignment.porting import ramtrace
+from ports.beamrider.game import BeamRider
+from ports.beamrider.game import constants as c
+from ports.beamrider.game import game as g
+from ports.beamrider.reference import ram
+
+ROM = "beam_rider"
+
+
+def plan(script: str) -> list[tuple[str, int]]:
+    """"NOOP:300,RIGHT:3" -> [("NOOP", 300), ("RIGHT", 3)]."""
+    return [(name, int(n)) for name, n in (part.split(":") for part in script.split(","))]
+
+
+def covered_frames(trace) -> int:
+    """Snapshots 0..n-1 of ``trace`` hold nothing the port leaves out: n is the first snapshot
+    after a reward, a change of the enemies left or the reserve, a phase other than the intro's
+    switch to play, or a shot that vanished before its last y."""
+    r = trace.rams.astype(np.int64)
+    for t in range(1, len(r)):
+        before, after = r[t - 1], r[t]
+        if trace.rewards[t - 1] != 0:
+            return t
+        if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT] or after[ram.LIVES] != before[ram.LIVES]:
+            return t
+        if after[ram.PHASE] != before[ram.PHASE] and after[ram.PHASE] != ram.PHASE_PLAY:
+            return t
+        if (after[ram.SHOT_Y] == ram.NO_SHOT and before[ram.SHOT_Y] != ram.NO_SHOT
+                and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)):
+            return t
+    return len(r)
+
+
+def jax_bytes(actions) -> dict[str, np.ndarray]:
+    states = g.rollout(g.reset(), np.asarray(actions, np.int32))
+    first = g.signals(g.reset())
+    return {k: np.concatenate([[first[k]], v]) for k, v in g.signals(states).items()}
+
+
+def assert_lockstep(trace, least: int):
+    n = covered_frames(trace)
+    assert n >= least, f"only {n} frames before an event the port leaves out"
+    mine = jax_bytes(trace.actions)
+    for name in mine:
+        ale = np.asarray([ram.ship_bytes(r)[name] for r in trace.rams[:n]])
+        bad = np.flatnonzero(ale != mine[name][:n])
+        assert bad.size == 0, (f"{name} differs first after frame {bad[0] - 1}: ALE "
+                               f"{ale[bad[0] - 2:bad[0] + 3]}, JAX {mine[name][bad[0] - 2:bad[0] + 3]}")
+    return n
+
+
+def test_reset_is_ales():
+    tr = ramtrace.record(ROM, [("NOOP", 1)])
+    assert ram.ship_bytes(tr.rams[0]) == {k: int(v) for k, v in g.signals(g.reset()).items()}
+
+
+@pytest.mark.parametrize("script,least", [
+    ("NOOP:400", 400),                                   # the intro and the first saucers
+    ("RIGHT:300,LEFT:200,RIGHT:100", 600),               # every beam, both ends, held into them
+    ("NOOP:300,RIGHT:3,LEFT:1,NOOP:20,LEFT:7,RIGHT:30", 360),  # reversals mid-move, odd-frame presses
+    ("FIRE:300,RIGHTFIRE:60,LEFTFIRE:90", 450),          # lariats, launched on landing frames
+    ("UP:500,FIRE:100", 560),                            # three torpedoes, then duds
+    ("NOOP:301,FIRE:1,NOOP:40,UPLEFT:80,UPRIGHT:80", 420),  # odd-frame presses are not read
+])
+def test_scripted_play_is_ales(script, least):
+    assert_lockstep(ramtrace.record(ROM, plan(script)), least)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_play_is_ales_until_the_first_kill_or_death(seed):
+    tr = ramtrace.record(ROM, frames=1500, seed=seed, hold=(1, 8))
+    assert_lockstep(tr, 300)
+
+
+def test_the_game_class_steps_alike():
+    game = BeamRider()
+    s = game._reset(jax.random.key(0))
+    for a in game.minimal_actions * 30:
+        s, reward = game._step(s, a)
+    assert int(game.lives(s)) == 3 and not bool(game.is_terminal(s)) and float(reward) == 0.0
+    assert {k: int(v) for k, v in game.signals(s).items()} == {
+        k: int(v) for k, v in g.signals(s).items()}
