@@ -100,3 +100,11 @@ def test_a_poked_byte_changes_what_is_drawn_there_only(name, writes, lines):
     rows = np.flatnonzero(differs.any(1))
     assert rows.size, f"poking the {name} changed nothing on the screen"
     assert rows.min() >= (lines.start or 0) and rows.max() < lines.stop, (name, rows)
+
+
+def test_the_random_number_shifts_on_every_odd_frame_of_a_whole_game(random_game):
+    r = random_game.rams[:, ram.RANDOM].astype(int)
+    for t in range(len(r) - 1):
+        bit = bin(r[t] & c.RANDOM_TAPS).count("1") & 1
+        assert r[t + 1] == ((((r[t] << 1) & 0xFF) | bit) if t % 2 else r[t]), t
+    assert r[0] == c.START_RANDOM

@@ -13,6 +13,11 @@ import dataclasses
 LOGIC_PERIOD = 2           # measured: the ship and its shot change only on even frames
 COUNTER_PARITY = 1         # measured: ram[1] steps on odd frames (1 at reset, 2 after frame 1)
 START_COUNT = 1            # measured: ram[1] at reset
+# measured ram[2]: after every odd frame it shifts left one bit and takes in bit 7 xor bit 4 of
+# its old value (the taps fitted on 600 steps of a NOOP game, then held on every frame of a
+# whole random game: kills and deaths never step it otherwise); 2 at reset
+START_RANDOM = 2
+RANDOM_TAPS = 0x90
 
 # ---- the sector's start (sector 1 from reset) ----------------------------------------------------
 # measured: RIGHT, FIRE or UP held through the intro change nothing until these frames; ram[12]
@@ -60,6 +65,8 @@ class BeamRiderConstants:
     logic_period: int = LOGIC_PERIOD
     counter_parity: int = COUNTER_PARITY
     start_count: int = START_COUNT
+    start_random: int = START_RANDOM
+    random_taps: int = RANDOM_TAPS
     intro_phase: int = INTRO_PHASE
     play_phase: int = PLAY_PHASE
     play_phase_frame: int = PLAY_PHASE_FRAME

@@ -34,15 +34,23 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
                        dud=i32(0)),
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
-        count=i32(k.start_count), phase=i32(k.intro_phase), frame=i32(0), key=key)
+        count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase), frame=i32(0), key=key)
+
+
+def parity(v):
+    """1 when ``v`` (a byte) has an odd number of bits set."""
+    v = v ^ (v >> 4)
+    v = v ^ (v >> 2)
+    return (v ^ (v >> 1)) & 1
 
 
 def clock(k, state: BeamRiderState) -> BeamRiderState:
-    """The odd frames' counter and the intro's end."""
+    """The odd frames' counter and random number, and the intro's end."""
     odd = state.frame % k.logic_period == k.counter_parity
     count = jnp.where(odd, (state.count + 1) & BYTE, state.count)
+    shifted = ((state.random << 1) & BYTE) | parity(state.random & k.random_taps)
     phase = jnp.where(state.frame == k.play_phase_frame, k.play_phase, state.phase)
-    return state.replace(count=count, phase=phase)
+    return state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase)
 
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
@@ -78,7 +86,7 @@ def rollout(state: BeamRiderState, ale_actions, k: BeamRiderConstants = c.DEFAUL
 def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
     """The mirrored bytes by the reference's names (ram.ship_bytes), for one state or a stack."""
     s = jax.device_get(state)
-    return {"count": np.asarray(s.count), "phase": np.asarray(s.phase),
+    return {"count": np.asarray(s.count), "random": np.asarray(s.random), "phase": np.asarray(s.phase),
             "ship_x": np.asarray(s.ship.x), "ship_flags": np.asarray(s.ship.flags),
             "shot_y": np.asarray(s.ship.shot_y), "shot_x": np.asarray(s.ship.shot_x),
             "torpedoes": np.asarray(s.ship.torpedoes),

@@ -33,6 +33,7 @@ class BeamRiderState:
     ship: ShipState
     player: PlayerState
     count: jax.Array       # int32, ram[1]: steps after every odd frame
+    random: jax.Array      # int32, ram[2]: the shift-register random number, stepped on odd frames
     phase: jax.Array       # int32, ram[12]: 2 intro, 3 play
     frame: jax.Array       # int32, frames since reset (not in RAM)
     key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

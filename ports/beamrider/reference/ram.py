@@ -26,7 +26,7 @@ MEASURED = "measured on ale-py 0.12.1 (ports/beamrider/NOTES.md)"
 # ---- addresses (index into ALE's getRAM(); the 6502 address is 0x80 + index) ------------------------
 SECTOR = 0               # $80 the sector number (1 at reset; poked 5 shows "SECTOR 05")      measured
 FRAME_COUNT = 1          # $81 +1 after every odd frame (1 at reset)                           measured
-RANDOM = 2               # $82 changes with ram[1] (1, 2, 4, 8, 16, 33, 66, ...): a shift register  measured
+RANDOM = 2               # $82 after each odd frame: << 1 | (bit 7 xor bit 4), 2 at reset      measured
 INTRO_TIMER = 4          # $84 counts down by 2 every other frame from reset to the sector's start  measured
 LIVES = 5                # $85 reserve ships: ALE's lives() - 1; 255 is the game over        ALE driver
 SCORE = (9, 10, 11)      # $89-$8B BCD, two digits each, lowest first                          ALE driver
@@ -142,7 +142,7 @@ def phase(ram) -> int:
 def ship_bytes(ram) -> dict[str, int]:
     """Every byte the JAX port mirrors so far, under the names its ``signals`` gives them."""
     r = _ram(ram)
-    return {"count": int(r[FRAME_COUNT]), "phase": int(r[PHASE]), "ship_x": int(r[SHIP_X]),
+    return {"count": int(r[FRAME_COUNT]), "random": int(r[RANDOM]), "phase": int(r[PHASE]), "ship_x": int(r[SHIP_X]),
             "ship_flags": int(r[SHIP_FLAGS]), "shot_y": int(r[SHOT_Y]), "shot_x": int(r[SHOT_X]),
             "torpedoes": int(r[TORPEDOES]), "enemies_left": int(r[ENEMIES_LEFT]),
             "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r)}
