@@ -108,3 +108,50 @@ def test_the_random_number_shifts_on_every_odd_frame_of_a_whole_game(random_game
         bit = bin(r[t] & c.RANDOM_TAPS).count("1") & 1
         assert r[t + 1] == ((((r[t] << 1) & 0xFF) | bit) if t % 2 else r[t]), t
     assert r[0] == c.START_RANDOM
+
+
+@pytest.mark.parametrize("seed", [5, 12])
+def test_each_kill_turns_one_saucer_slot_into_an_explosion_at_the_shot(seed):
+    tr = ramtrace.record(ROM, frames=30_000, seed=seed, hold=(2, 8))
+    r = tr.rams.astype(int)
+    kills = np.flatnonzero(tr.rewards)
+    assert len(kills) >= 5
+    for t in kills:
+        hit = [i for i, (a, b) in enumerate(zip(ram.enemies(r[t]), ram.enemies(r[t + 1])))
+               if a["kind"] in ram.SAUCER_KINDS and b["kind"] == ram.EXPLOSION_KINDS[0]]
+        assert len(hit) == 1, t
+        e = ram.enemies(r[t])[hit[0]]
+        # the shot (launched from ram[40]'s beam) is gone on the kill frame, its y a little
+        # below the saucer's depth and the saucer within 6 of its beam
+        assert r[t + 1, ram.SHOT_Y] == ram.NO_SHOT
+        assert abs(e["x"] - r[t, ram.SHOT_X]) <= 6, t
+        assert 7 <= r[t, ram.SHOT_Y] - e["depth"] <= 16, t  # the range seen, not yet the rule
+    starts = [(t, i) for t in range(1, len(r)) for i in range(3)
+              if r[t, ram.ENEMY_KIND[i]] == ram.EXPLOSION_KINDS[0]
+              and r[t - 1, ram.ENEMY_KIND[i]] != ram.EXPLOSION_KINDS[0]]
+    assert len(starts) == len(kills)
+
+
+def test_the_explosion_steps_every_four_frames(random_game):
+    r = random_game.rams.astype(int)
+    for i, slot in enumerate(ram.ENEMY_KIND):
+        steps = [t for t in range(1, len(r)) if r[t, slot] != r[t - 1, slot]
+                 and r[t, slot] in ram.EXPLOSION_KINDS[1:]]
+        gaps = np.diff(steps)
+        assert set(gaps[gaps < 20].tolist()) <= {ram.EXPLOSION_STEP_FRAMES}, i
+
+
+def test_saucers_riding_back_up_stay_on_a_beam(random_game):
+    r = random_game.rams
+    riding = [e for row in r for e in ram.enemies(row) if e["kind"] == 1]
+    assert riding and all(e["x"] in ram.BEAM_X for e in riding)
+
+
+def test_a_saucer_waits_on_the_horizon_then_comes_down_a_beam():
+    tr = ramtrace.record(ROM, ramtrace.parse_script("NOOP:560"))
+    first = [ram.enemies(row)[0] for row in tr.rams]
+    assert first[238]["kind"] == ram.KIND_WAITING and first[238]["depth"] == 0
+    down = [e for e in first[400:520] if e["step"] == 1]
+    assert down and all(e["x"] in ram.BEAM_X for e in down)
+    depths = [e["depth"] for e in down]
+    assert depths == sorted(depths) and depths[-1] > depths[0]

@@ -38,13 +38,13 @@ SHOT_X = 40              # $A8 the beam the last shot was fired on (the ship's x
 SHIP_X = 41              # $A9 the ship's x: 94, 111, 128, 145, 162 on the five beams         measured
 TORPEDOES = 83           # $D3 torpedoes left in the sector (3 at reset)                       measured
 ENEMIES_LEFT = 84        # $D4 the enemy saucers left in the sector, the number drawn top left (15)  measured
-# Three enemy slots (measured, partly): ram[33..35] move by 3 every other frame as a saucer
-# drops or crosses, ram[50..52] fall from 59 as saucers come down the beams, ram[42..44] take a new
-# value on the frame a saucer is hit (5 -> 6 on each of the 6 kills of tests' random game). Their
-# meaning (beam, depth, kind) is not settled yet: NOTES.md lists what was seen.
-ENEMY_A = (33, 34, 35)
-ENEMY_B = (50, 51, 52)
-ENEMY_KIND = (42, 43, 44)
+# Three enemy slots, one byte per slot in each array (measured, NOTES.md "Enemy slots"):
+ENEMY_STEP = (17, 18, 19)    # $91.. the slot's step along its path (0..17)
+ENEMY_DEPTH = (25, 26, 27)   # $99.. 0 on the horizon, growing as the saucer comes down (~190 near the ship)
+ENEMY_X = (33, 34, 35)       # $A1.. x in the ship's beam coordinates (a beam's x while riding it)
+ENEMY_KIND = (42, 43, 44)    # $AA.. what the slot holds (values below)
+ENEMY_PARAM = (50, 51, 52)   # $B2.. the step's parameter: a countdown on the horizon, the x aimed at
+                             # while crossing between beams
 
 # ---- values ----------------------------------------------------------------------------------------
 NO_SHOT = 255
@@ -53,6 +53,13 @@ PHASE_INTRO, PHASE_PLAY, PHASE_LIFE_LOST = 2, 3, 1  # measured (2, 3); ALE drive
 ON_BEAM_FLAGS = 0x83
 MOVING_RIGHT, MOVING_LEFT = 0x08, 0x04
 BEAM_X = (94, 111, 128, 145, 162)
+# ram[42..44] values (measured): 0 empty, 2 waiting on the horizon, 1, 4 and 5 white saucers (each
+# paid 44 in sector 1 when hit; 1 rides a beam back up), 3 not settled, 6..11 the explosion
+# after a hit (a step every 4 frames)
+KIND_EMPTY, KIND_WAITING = 0, 2
+SAUCER_KINDS = (1, 4, 5)
+EXPLOSION_KINDS = range(6, 12)
+EXPLOSION_STEP_FRAMES = 4
 LARIAT_GRAPHICS = range(3, 14)
 TORPEDO_GRAPHICS = range(72, 84)
 
@@ -129,6 +136,14 @@ def shot_active(ram) -> bool:
 
 def shot_x(ram) -> int:
     return int(_ram(ram)[SHOT_X])
+
+
+def enemies(ram) -> list[dict]:
+    """The three enemy slots: kind, path step, x (beam coordinates), depth, step parameter."""
+    r = _ram(ram)
+    return [{"kind": int(r[ENEMY_KIND[i]]), "step": int(r[ENEMY_STEP[i]]),
+             "x": int(r[ENEMY_X[i]]), "depth": int(r[ENEMY_DEPTH[i]]),
+             "param": int(r[ENEMY_PARAM[i]])} for i in range(len(ENEMY_KIND))]
 
 
 def frame_count(ram) -> int:
