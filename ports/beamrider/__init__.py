@@ -1,1 +1,1 @@
-"""BeamRider, being ported: the RAM map (``reference/``) and a JAX ship (``game/``) exact on ALE through the intro and the ship's moves, lariats and torpedoes up to the first kill or death; no enemies yet. See ports/beamrider/NOTES.md."""
+"""BeamRider, being ported: the RAM map (``reference/``, the enemy slots partly decoded) and a JAX ship (``game/``) exact on ALE through the intro and the ship's moves, lariats and torpedoes up to the first kill or death; no enemies yet. See ports/beamrider/NOTES.md."""
