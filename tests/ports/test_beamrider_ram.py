@@ -155,3 +155,19 @@ def test_a_saucer_waits_on_the_horizon_then_comes_down_a_beam():
     assert down and all(e["x"] in ram.BEAM_X for e in down)
     depths = [e["depth"] for e in down]
     assert depths == sorted(depths) and depths[-1] > depths[0]
+
+
+def test_the_saucers_ignore_the_player_until_the_first_kill_or_death():
+    """The enemy slots of random games equal those of a NOOP game frame for frame until the
+    first kill or lost ship: the saucers' paths are the cartridge's own (its random number and
+    counters), not aimed at the ship."""
+    from tests.ports.test_beamrider_ship import covered_frames
+
+    slots = [a for group in (ram.ENEMY_STEP, ram.ENEMY_DEPTH, ram.ENEMY_X, ram.ENEMY_KIND,
+                             ram.ENEMY_PARAM) for a in group]
+    noop = ramtrace.record(ROM, ramtrace.parse_script("NOOP:1200")).rams
+    for seed in range(4):
+        tr = ramtrace.record(ROM, frames=1_200, seed=seed, hold=(1, 8))
+        n = covered_frames(tr)
+        assert n > 400
+        assert (tr.rams[:n][:, slots] == noop[:n][:, slots]).all(), seed
