@@ -54,8 +54,8 @@ def robustness(
 
     from alignment.atomic import OutputLocationError, check_writable_dir
     from alignment.robustness import report
-    from alignment.robustness.core import (RobustnessInputError, ale_status, check_not_busy,
-                                           run_measures, run_robustness, validate)
+    from alignment.robustness.core import (RobustnessInputError, agents_obs, ale_status,
+                                           check_not_busy, run_measures, run_robustness, validate)
     from alignment.learning.config import LearnerInputError, budget_config
 
     console = Console(stderr=True)
@@ -63,7 +63,8 @@ def robustness(
     try:
         mod_names = None if mods is None else cli_checks.mod_list(
             mods, without="leave it out for all of the game's mods")
-        canon, names, kinds = validate(game, mod_names, kinds, seeds, episodes, max_steps)
+        canon, names, kinds = validate(game, mod_names, kinds, seeds, episodes, max_steps,
+                                       agents_obs(agents))
         if agents is None:
             budget_config(budget, "objects")
             check_not_busy(canon, budget, train_dir)

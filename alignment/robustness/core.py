@@ -81,7 +81,10 @@ def ale_status(game: str, mod: str) -> dict:
 
 
 def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int,
-             max_steps: int) -> tuple[str, list[str], tuple[str, ...]]:
+             max_steps: int, obs: str | None = "objects") -> tuple[str, list[str], tuple[str, ...]]:
+    """The canonical game, its mods and the backends, or a :class:`RobustnessInputError` naming
+    what is wrong. ``obs``: what the agents see; pixel agents play ALE from its screen, object
+    agents need the game's RAM decoding of their features."""
     from alignment import catalog
 
     try:
@@ -104,15 +107,16 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
                 f"{canon}: {', '.join(jax_only)} ha{'s' if len(jax_only) == 1 else 've'} no ALE "
                 f"counterpart and runs JAX-only; add jax to --backends or leave "
                 f"{'it' if len(jax_only) == 1 else 'them'} out")
-    if "ale" in backends:
+    if "ale" in backends and obs == "objects":
         from alignment.reference.features import supported_games
 
         if canon not in supported_games():
             # the agents see object features; on ALE those are decoded from RAM
             raise RobustnessInputError(
                 f"{canon}: no RAM decoding of its object features for the ALE side yet, so its "
-                f"agents cannot play the real game (games with one: "
-                f"{', '.join(supported_games())}); use --backends jax")
+                f"object agents cannot play the real game (games with one: "
+                f"{', '.join(supported_games())}); use --backends jax, or pixel agents "
+                f"(--agents stress/policies/{canon}-pixels.npz)")
     for what, v, low, high in (("--seeds", seeds, 1, MAX_SEEDS),
                                ("--episodes", episodes, 1, MAX_EPISODES),
                                ("--max-steps", max_steps, 1, V5.max_agent_steps)):
@@ -168,6 +172,23 @@ def run_measures(game: str, names: Sequence[str], backends: Sequence[str], seeds
             "backends": sorted(backends), "mods": sorted(names)}
 
 
+def agents_obs(agents_dir) -> str | None:
+    """What the agents ``--agents`` names see, read before any work (a policy file's metadata, a
+    checkpoint folder's name; no agents: the objects agents a budget trains); None when that
+    cannot be read (loading them says why)."""
+    if agents_dir is None:
+        return "objects"
+    if Path(agents_dir).is_file():
+        from alignment.learning import policy as pol
+
+        try:
+            return pol.read_meta(Path(agents_dir)).get("obs")
+        except (OSError, ValueError):
+            return None
+    m = ag.FOLDER.match(Path(agents_dir).name)
+    return m["obs"] if m else None
+
+
 def check_not_busy(game: str, budget, train_dir: Path) -> None:
     """Refuse, before any work, to train into checkpoints another run is training into now (its
     message names this command's option, --train-dir)."""
@@ -200,7 +221,8 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     from alignment import catalog
     from alignment.provenance import LEARNING_STACK, versions
 
-    canon, names, backends = validate(game, mods, backends, seeds, episodes, max_steps)
+    canon, names, backends = validate(game, mods, backends, seeds, episodes, max_steps,
+                                      agents_obs(agents_dir))
     t_all = time.perf_counter()
     notes: list[str] = []
     try:
@@ -217,6 +239,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
                                                on_progress=on_progress)
     except ag.AgentsError as exc:
         raise RobustnessInputError(str(exc)) from None
+    validate(canon, names, backends, seeds, episodes, max_steps, agents.obs)
     k = len(agents.seeds)
     random_episodes = random_episodes or max(episodes * k, 10)
     entry = catalog.entry(canon)

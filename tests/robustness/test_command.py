@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from alignment.robustness import agents as ag
-from alignment.robustness.core import RobustnessInputError, validate
+from alignment.robustness.core import RobustnessInputError, agents_obs, validate
 from alignment.robustness.schema import SchemaError, check
 
 
@@ -39,6 +39,15 @@ def test_a_game_whose_features_ale_cannot_decode_is_refused_on_ale_before_any_wo
     with pytest.raises(RobustnessInputError, match="frostbite: no RAM decoding.*--backends jax"):
         validate("frostbite", None, ("jax", "ale"), 2, 2, 100)
     assert validate("frostbite", ["keep_warm"], ("jax",), 2, 2, 100)[2] == ("jax",)
+
+
+def test_pixel_agents_play_ale_from_its_screen_without_a_ram_decoding():
+    # Frostbite's objects have no ALE-side decoding; its pixel agents see ALE's screen
+    assert validate("frostbite", None, ("jax", "ale"), 2, 2, 100, "pixels")[2] == ("jax", "ale")
+    assert agents_obs(Path("stress/policies/frostbite-pixels.npz")) == "pixels"
+    assert agents_obs(Path("stress/policies/seaquest-objects.npz")) == "objects"
+    assert agents_obs(None) == "objects"
+    assert agents_obs(Path("stress/.checkpoints/frostbite-pixels-245760")) == "pixels"
 
 
 def test_bad_numbers_and_backends_are_refused():
