@@ -41,10 +41,12 @@ def _rollout(consts, actions):
 
 
 def first_difference(trace, consts):
-    """(frame, {name: (jax, ale)}) of the first frame whose mirrored bytes differ, or None."""
-    ours = g.signals(_rollout(consts, trace.actions))
+    """(frame, {name: (jax, ale)}) of the first frame whose mirrored bytes (after the writes) or
+    ALE's ``lives()`` (read inside the frame, before them) differ, or None."""
+    states = _rollout(consts, trace.actions)
+    ours = {**g.signals(states), "ale_lives": np.asarray(g.lives(states))}
     for t in range(trace.frames):
-        theirs = k.all_bytes(trace.rams[t + 1])
+        theirs = {**k.all_bytes(trace.rams[t + 1]), "ale_lives": int(trace.lives[t + 1])}
         diff = {n: (int(ours[n][t]), theirs[n]) for n in ours if int(ours[n][t]) != theirs[n]}
         if diff:
             return t, diff

@@ -116,7 +116,7 @@ def reset(k: AsteroidsConstants = c.DEFAULTS, key=None) -> AsteroidsState:
         screen=ScreenState(score=jnp.zeros((2,), jnp.int32), lives=jnp.int32(k.start_lives),
                            ship_y=jnp.int32(k.start_y), field=memory,
                            top_code=jnp.int32(k.start_field_x[c.UP_FIRST])),
-        frame=jnp.int32(0), key=key)
+        frame=jnp.int32(0), key=key, ale_lives=jnp.int32(k.start_lives))
     return hold(k, state)
 
 
@@ -213,7 +213,7 @@ def frame(k: AsteroidsConstants, state: AsteroidsState, ale_action) -> Asteroids
                          top_code=jnp.where(moving, top_code, f.memory[field.X0]))
     s, f, p = _overscan(k, s, f, p)
     return hold(k, AsteroidsState(ship=s, field=f, player=p, screen=screen, frame=state.frame + 1,
-                             key=state.key))
+                                  key=state.key, ale_lives=p.lives))
 
 
 @functools.partial(jax.jit, static_argnames="k")
@@ -270,13 +270,15 @@ def score(state: AsteroidsState):
 
 
 def lives(state: AsteroidsState):
-    """ALE's ``lives()``: the lives nibble."""
-    return state.player.lives
+    """ALE's ``lives()``: the lives nibble as the frame left it. ALE reads it inside ``act()``, so
+    a mod's RAM write after the frame (``endless_lives``) shows from the next frame on: a death
+    reads 3 and a bonus life 5 for one frame (measured, reference/ram.py ALE_MODS)."""
+    return state.ale_lives
 
 
 def is_terminal(state: AsteroidsState):
-    """ALE's game over: on the frame the lives nibble reaches 0."""
-    return state.player.lives == 0
+    """ALE's game over: on the frame the lives nibble reaches 0 (read as ``lives`` is)."""
+    return state.ale_lives == 0
 
 
 # ---- the Game ------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ changes; each mod says below what it changes, and its tests check that and nothi
 - ``endless_lives``: the lives nibble held at the start's 4 after every frame: a death still
   explodes the ship and waits for the respawn, but no life is lost for good and the game never
   ends; bonus lives are taken back the same way. ALE counterpart: the same nibble of ram[60]
-  written after every frame (exact).
+  written after every frame (exact). ALE's ``lives()`` reads the nibble inside the frame, before
+  the write, so it shows 3 on a death's frame and 5 on a bonus life's; the JAX game's ``lives``
+  reports it the same way (``AsteroidsState.ale_lives``).
 - ``no_hyperspace``: DOWN never takes the ship into hyperspace (the armed flag, ram[72] bit 2,
   cleared after every frame, so the second logic frame of DOWN never finds it set); everything
   else plays as the original. ALE counterpart: that bit written after every frame (exact).

@@ -64,4 +64,6 @@ class AsteroidsState:
     player: PlayerState
     screen: ScreenState
     frame: jax.Array       # int32, frames since reset (not in RAM)
+    ale_lives: jax.Array   # int32, ALE's lives(): ram[60] >> 4 as the frame left it, before the
+    #                        mods' held bytes (ALE reads it inside act(), before a RAM write lands)
     key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

@@ -400,10 +400,18 @@ def _counterparts():
                 "equal on every frame{more}")
     lives_nibble = 0xF0
     return {
-        # the lives nibble of ram[60] held at the start's 4 (its low nibble, the heading, kept)
+        # the lives nibble of ram[60] held at the start's 4 (its low nibble, the heading, kept).
+        # ALE's lives() is the nibble as the frame left it (ALE reads it inside act(), before this
+        # write), so it reads 3 on a death's frame and 5 on a bonus life's, 4 again on the next
+        # (measured, 2026-12-06: frames 256, 478, ... of a random game; 7448 of the gunner's
+        # route); the RAM holds no byte that skips the cartridge's decrement or its bonus, so the
+        # JAX game reports its lives the same way (game.lives: the nibble before the hold)
         "endless_lives": AleCounterpart(
             (RamWrite(PLAYER_ATTRIBUTES, 4 << LIVES_SHIFT, mask=lives_nibble),), exact=True,
-            measured=measured.format(more="; deaths and bonus lives taken back, no game over")),
+            measured=measured.format(more="; deaths and bonus lives taken back, no game over; "
+                                     "lives() equal too, 3 on a death's frame and 5 on a bonus "
+                                     "life's as ALE reads them; tests/test_counterparts.py: two "
+                                     "20,000-frame random games, every signal and the reward")),
         # the armed hyperspace flag cleared: the warp needs it set on the next logic frame
         "no_hyperspace": AleCounterpart(
             (RamWrite(PLAYER_STATE, 0, mask=PLAYER_HYPERSPACE),), exact=True,
