@@ -110,7 +110,8 @@ UPPER_BOUND = tuple((-h) & 0xFF for h in ASTEROID_HEIGHTS)
 LOWER_BOUND = tuple(PLAY_HEIGHT + 1 - h for h in ASTEROID_HEIGHTS)
 # disassembly asteroidHorizSpeed and ProcessAsteroidCalculations: two down-counters in one byte
 # (high nibble from 7, low from 3), both lowered by one on each asteroid frame; a nibble run out
-# is reloaded and raises its bit in the delay bits that frame.
+# is reloaded and raises its bit in the delay bits that frame. measured: ram[59] over 300 NOOP
+# frames from reset, the low nibble runs out every 6 frames and the high every 14, independently.
 SPEED_TICK = 0x11
 SPEED_SLOW_RELOAD = 0x70
 SPEED_MEDIUM_RELOAD = 0x03
@@ -252,9 +253,11 @@ class AsteroidsConstants:
     parked_shot_dx: int = PARKED_SHOT_DX  # rule: action.two-shots
 
     # ---- the asteroids' sideways speed (disassembly SPEED_SLOW/SPEED_MEDIUM, AsteroidHorizDelayValues)
-    speed_slow_reload: int = SPEED_SLOW_RELOAD  # rule: physics.asteroids-drift
-    speed_medium_reload: int = SPEED_MEDIUM_RELOAD  # rule: physics.asteroids-drift
-    horizontal_delay: tuple = HORIZONTAL_DELAY  # rule: physics.asteroids-drift
+    # the slow reload leaves the medium nibble alone (measured: the debris' beat stays 3 asteroid
+    # frames across it, specs/asteroids.yaml physics.debris-drift)
+    speed_slow_reload: int = SPEED_SLOW_RELOAD  # rule: physics.asteroids-drift, physics.debris-drift
+    speed_medium_reload: int = SPEED_MEDIUM_RELOAD  # rule: physics.debris-drift
+    horizontal_delay: tuple = HORIZONTAL_DELAY  # rule: physics.asteroids-drift, physics.debris-drift
     asteroid_heights: tuple = ASTEROID_HEIGHTS  # the upper and lower bounds follow from them  rule: physics.asteroids-drift
 
     # ---- collisions (disassembly CheckAsteroidCollisions, ObjectRectangleHeightValues, ...)

@@ -30,7 +30,7 @@ from jaxtari.mods import InternalMod
 MODS = [
     InternalMod("slow_asteroids", "the asteroids drift at half speed (the field moves on one "
                 "asteroid frame in two)", constants={"asteroid_move_period": 2},
-                rules=("physics.asteroids-drift",)),
+                rules=("physics.asteroids-drift", "physics.debris-drift")),
     InternalMod("endless_lives", "the lives stay at 4: a death costs no life and the game never "
                 "ends", constants={"lives_held": True},
                 rules=("lives.asteroid-kills-ship", "spawning.ship-respawns-at-centre",
