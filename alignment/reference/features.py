@@ -4,7 +4,9 @@ the ALE side sees, :mod:`alignment.stress`).
 The feature layout has one home, the JAX game's ``observation(state)``. A game's entry (its
 ground-truth package ``alignment/reference/games/<game>/``) gives ``observation_fields(rams)``: the
 state fields that observation reads (positions, the frame counter, ...) decoded from a batch of RAM
-snapshots; here the game's own observation is evaluated on a reset state carrying those fields. So
+snapshots, each named by its attribute path from the state (``"ball_x"`` on a flat state,
+``"ship.x_code"`` on a nested one); here the game's own observation is evaluated on a reset state
+carrying those fields. So
 the two sides cannot disagree on order, sizes or geometry, only where the RAM decoding does, which
 tests/reference/test_features.py measures frame by frame on matched runs.
 """
@@ -33,6 +35,22 @@ def supported_games() -> list[str]:
     return [g for g in games() if _fields_of(g) is not None]
 
 
+def _with_fields(state, values):
+    """``state`` with the fields named in ``values`` replaced (each cast to the field's dtype): a
+    name is an attribute of the state, or a dotted path into a nested one (``"ship.x_code"``)."""
+    inner: dict = {}
+    for name, v in values.items():
+        head, dot, rest = name.partition(".")
+        if dot:
+            inner.setdefault(head, {})[rest] = v
+    clash = sorted(set(inner) & set(values))
+    if clash:
+        raise ValueError(f"observation field {clash[0]!r} is given whole and by its parts")
+    here = {k: jnp.asarray(v, getattr(state, k).dtype) for k, v in values.items() if "." not in k}
+    here.update({head: _with_fields(getattr(state, head), sub) for head, sub in inner.items()})
+    return state.replace(**here)
+
+
 class FeatureDecoder:
     """``decoder(rams (N, 128) uint8) -> (N, F) float32``: the JAX game's ``observation`` for each
     RAM snapshot (one compiled call per batch)."""
@@ -51,9 +69,7 @@ class FeatureDecoder:
         _, template = self.game.reset(jax.random.key(0))
 
         def one(values):
-            state = template.replace(**{k: jnp.asarray(v, getattr(template, k).dtype)
-                                        for k, v in values.items()})
-            return self.game.observation(state)
+            return self.game.observation(_with_fields(template, values))
 
         self._observe = jax.jit(jax.vmap(one))
 

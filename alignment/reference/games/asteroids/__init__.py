@@ -10,8 +10,6 @@ goals.py: what a strong player reaches (each size shot, a wave cleared, bonus li
   the 1,000 and 5,000 marks), the objective pulling the audit's planner there, and the poked deep
   starts (bigger waves, a bonus life one hit away, the last life);
 NOTES.md: the port's measurement notes (what was measured on ALE, how, and what is open).
-No ``observation_fields`` yet: alignment.reference.features writes the decoded fields into a flat
-state, and this game's state is nested (ship, field, player).
 """
 
 from alignment.actions import names_of
@@ -30,6 +28,7 @@ ENTRY = make_entry(
           "(ram[57]) the asteroids only, after an even one the ship and its shots only.",
     script=(("LEFTFIRE", 2), ("LEFT", 2)),
     pokes=ram.pokes(), ale_mods=ram.ALE_MODS, jax_only_mods=ram.JAX_ONLY_MODS,
+    observation_fields=ram.observation_fields,
     scripted_player=players.SCRIPTED,
     deep_player=players.deep_player,
     planner_goals=goals.GOALS, planner_objective=goals.objective, deep_starts=goals.DEEP_STARTS,

@@ -237,6 +237,33 @@ def all_bytes(ram) -> dict[str, int]:
     return {**ship_bytes(ram), **field_bytes(ram), **player_bytes(ram)}
 
 
+# ---- the object features' inputs (alignment.reference.features) ------------------------------------
+# The state fields ``Asteroids.observation`` (objects.py) reads, by their paths in the nested state,
+# each the RAM byte(s) it mirrors (state.py); the field's flat memory is ram[3..56] then its padding
+# (slots past the arrays' end, which the objects never read).
+OBSERVED_BYTES = {
+    "ship.x_code": SHIP_X, "ship.y": SHIP_Y, "ship.subpixel": SHIP_SUBPIXEL,
+    "ship.rotation": PLAYER_ATTRIBUTES, "ship.shot_x": SHOT_X, "ship.shot_y": SHOT_Y,
+    "player.feature_timer": FEATURE_TIMER,
+}
+FIELD_BYTES = 3 * 2 * LIST_LENGTH  # ram[3..56]: ys, position codes, attributes
+
+
+def observation_fields(rams: np.ndarray) -> dict[str, np.ndarray]:
+    """The JAX state fields ``Asteroids.observation`` reads, for a batch of RAM snapshots (N, 128),
+    keyed by their dotted paths (see alignment.reference.features)."""
+    from jaxtari.games.asteroids.logic import field
+
+    r = np.asarray(rams).astype(np.int32).reshape(-1, 128)
+    out = {name: r[:, list(a)] if isinstance(a, tuple) else r[:, a]
+           for name, a in OBSERVED_BYTES.items()}
+    out["ship.rotation"] = out["ship.rotation"] & ROTATION_MASK
+    memory = np.zeros((len(r), field.MEMORY), np.int32)
+    memory[:, :FIELD_BYTES] = r[:, ASTEROID_Y:ASTEROID_Y + FIELD_BYTES]
+    out["field.memory"] = memory
+    return out
+
+
 # ---- the signals both sides report (the catalog's, beside its core score, lives, terminated) -------
 # Each is an extractor from ALE's RAM (below) and the JAX game's ``signals(state)[name]``
 # (jaxtari/games/asteroids/objects.py), checked equal on every frame of whole random games by
