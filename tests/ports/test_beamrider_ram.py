@@ -171,3 +171,30 @@ def test_the_saucers_ignore_the_player_until_the_first_kill_or_death():
         n = covered_frames(tr)
         assert n > 400
         assert (tr.rams[:n][:, slots] == noop[:n][:, slots]).all(), seed
+
+
+def _first_lost_ship(r) -> int:
+    out = np.flatnonzero((r[:, ram.PHASE] != ram.PHASE_PLAY) & (np.arange(len(r)) > c.PLAY_PHASE_FRAME))
+    return int(out[0]) if out.size else len(r)
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2, 3])
+def test_the_grid_clock_moves_by_its_dithered_speed_until_the_first_lost_ship(seed):
+    """ram[24] moves on each odd frame by ram[4] (signed, sixteenths): the whole part, plus one
+    when the new count's low nibble read backwards is below the fraction; ram[4] falls 2 an odd
+    frame through the intro and is 19 from the frame play starts (kills do not change either)."""
+    tr = (ramtrace.record(ROM, ramtrace.parse_script("NOOP:2400")) if seed is None
+          else ramtrace.record(ROM, frames=2_000, seed=seed, hold=(1, 8)))
+    r = tr.rams.astype(int)
+    end = _first_lost_ship(r)
+    assert end > 1_000
+    for t in range(1, end):
+        speed, count = r[t - 1, ram.GRID_SPEED], r[t, ram.FRAME_COUNT]
+        if count == r[t - 1, ram.FRAME_COUNT]:
+            assert r[t, ram.GRID] == r[t - 1, ram.GRID], t
+            continue
+        whole = (speed - 256 if speed > 127 else speed) >> 4
+        dither = int(f"{count & 15:04b}"[::-1], 2)
+        assert r[t, ram.GRID] == (r[t - 1, ram.GRID] + whole + (dither < speed % 16)) % c.GRID_WRAP, t
+        expected = c.PLAY_GRID_SPEED if t - 1 >= c.PLAY_PHASE_FRAME else (256 - c.INTRO_SPEED_STEP * (t // 2)) % 256
+        assert r[t, ram.GRID_SPEED] == expected, t

@@ -19,6 +19,22 @@ START_COUNT = 1            # measured: ram[1] at reset
 START_RANDOM = 2
 RANDOM_TAPS = 0x90
 
+# ---- the grid's clock (ram[4] its speed, ram[24] its position) -------------------------------------
+# measured (NOOP game and 4 random games, every frame up to the first lost ship): on each odd frame,
+# after the counter steps, ram[24] moves by the speed ram[4] read as a signed byte in sixteenths:
+# its high nibble (arithmetic shift) every time, and one more when the new count's low 4 bits,
+# read backwards, fall below the speed's low nibble (a dither spreading the fraction over 16
+# logic frames: speed 19 moves 1 + 3/16, the extra on counts 0, 8, 4 of each 16). ram[24] wraps at
+# 32. The speed starts at 0, falls by 2 on every odd frame of the intro (the grid backs away,
+# then comes on, slowing) and is set to 19 on the frame play starts (PLAY_PHASE_FRAME), where it
+# stays up to the first lost ship.
+START_GRID = 0
+GRID_WRAP = 32
+START_GRID_SPEED = 0
+INTRO_SPEED_STEP = 2
+PLAY_GRID_SPEED = 19
+SPEED_FRACTION_BITS = 4
+
 # ---- the sector's start (sector 1 from reset) ----------------------------------------------------
 # measured: RIGHT, FIRE or UP held through the intro change nothing until these frames; ram[12]
 # turns from 2 (intro) to 3 (play) after frame 235, the ship answers the joystick from frame 238
@@ -67,6 +83,12 @@ class BeamRiderConstants:
     start_count: int = START_COUNT
     start_random: int = START_RANDOM
     random_taps: int = RANDOM_TAPS
+    start_grid: int = START_GRID
+    grid_wrap: int = GRID_WRAP
+    start_grid_speed: int = START_GRID_SPEED
+    intro_speed_step: int = INTRO_SPEED_STEP
+    play_grid_speed: int = PLAY_GRID_SPEED
+    speed_fraction_bits: int = SPEED_FRACTION_BITS
     intro_phase: int = INTRO_PHASE
     play_phase: int = PLAY_PHASE
     play_phase_frame: int = PLAY_PHASE_FRAME

@@ -34,7 +34,8 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
                        dud=i32(0)),
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
-        count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase), frame=i32(0), key=key)
+        count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
+        grid=i32(k.start_grid), grid_speed=i32(k.start_grid_speed), frame=i32(0), key=key)
 
 
 def parity(v):
@@ -44,13 +45,33 @@ def parity(v):
     return (v ^ (v >> 1)) & 1
 
 
+def reversed_nibble(v):
+    """The low 4 bits of ``v`` read backwards (bit 0 becomes bit 3)."""
+    return ((v & 1) << 3) | ((v & 2) << 1) | ((v & 4) >> 1) | ((v & 8) >> 3)
+
+
+def grid_step(k, grid, speed, count):
+    """The grid's move on an odd frame: the speed's whole part, plus one when the new count's
+    dither position falls below its fraction (constants.py, "the grid's clock")."""
+    fraction = (1 << k.speed_fraction_bits) - 1
+    signed = jnp.where(speed > BYTE >> 1, speed - (BYTE + 1), speed)
+    extra = (reversed_nibble(count & fraction) < (speed & fraction)).astype(jnp.int32)
+    return (grid + (signed >> k.speed_fraction_bits) + extra) % k.grid_wrap
+
+
 def clock(k, state: BeamRiderState) -> BeamRiderState:
-    """The odd frames' counter and random number, and the intro's end."""
+    """The odd frames' counter, random number and grid clock, and the intro's end."""
     odd = state.frame % k.logic_period == k.counter_parity
     count = jnp.where(odd, (state.count + 1) & BYTE, state.count)
     shifted = ((state.random << 1) & BYTE) | parity(state.random & k.random_taps)
-    phase = jnp.where(state.frame == k.play_phase_frame, k.play_phase, state.phase)
-    return state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase)
+    starts = state.frame == k.play_phase_frame
+    phase = jnp.where(starts, k.play_phase, state.phase)
+    grid = jnp.where(odd, grid_step(k, state.grid, state.grid_speed, count), state.grid)
+    intro_speed = jnp.where(state.phase == k.intro_phase,
+                            (state.grid_speed - k.intro_speed_step) & BYTE, state.grid_speed)
+    speed = jnp.where(starts, k.play_grid_speed, jnp.where(odd, intro_speed, state.grid_speed))
+    return state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase,
+                         grid=grid, grid_speed=speed)
 
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
@@ -87,6 +108,7 @@ def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
     """The mirrored bytes by the reference's names (ram.ship_bytes), for one state or a stack."""
     s = jax.device_get(state)
     return {"count": np.asarray(s.count), "random": np.asarray(s.random), "phase": np.asarray(s.phase),
+            "grid": np.asarray(s.grid), "grid_speed": np.asarray(s.grid_speed),
             "ship_x": np.asarray(s.ship.x), "ship_flags": np.asarray(s.ship.flags),
             "shot_y": np.asarray(s.ship.shot_y), "shot_x": np.asarray(s.ship.shot_x),
             "torpedoes": np.asarray(s.ship.torpedoes),

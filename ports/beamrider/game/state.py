@@ -35,5 +35,7 @@ class BeamRiderState:
     count: jax.Array       # int32, ram[1]: steps after every odd frame
     random: jax.Array      # int32, ram[2]: the shift-register random number, stepped on odd frames
     phase: jax.Array       # int32, ram[12]: 2 intro, 3 play
+    grid: jax.Array        # int32, ram[24]: the grid's position 0..31, moved on odd frames
+    grid_speed: jax.Array  # int32, ram[4]: the grid's speed in sixteenths, a signed byte
     frame: jax.Array       # int32, frames since reset (not in RAM)
     key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

@@ -27,11 +27,12 @@ MEASURED = "measured on ale-py 0.12.1 (ports/beamrider/NOTES.md)"
 SECTOR = 0               # $80 the sector number (1 at reset; poked 5 shows "SECTOR 05")      measured
 FRAME_COUNT = 1          # $81 +1 after every odd frame (1 at reset)                           measured
 RANDOM = 2               # $82 after each odd frame: << 1 | (bit 7 xor bit 4), 2 at reset      measured
-INTRO_TIMER = 4          # $84 counts down by 2 every other frame from reset to the sector's start  measured
+GRID_SPEED = 4           # $84 the grid's speed, sixteenths, signed: 0 at reset, -2 each odd frame of the intro, 19 in play  measured
 LIVES = 5                # $85 reserve ships: ALE's lives() - 1; 255 is the game over        ALE driver
 SCORE = (9, 10, 11)      # $89-$8B BCD, two digits each, lowest first                          ALE driver
 PHASE = 12               # $8C 2 in the sector's intro, 3 in play; ALE counts a death once it is 1
 SHIP_FLAGS = 13          # $8D 0x83 on a beam; bit 3 set while moving right, bit 2 while moving left  measured
+GRID = 24                # $98 the grid's position 0..31: + the speed (whole part + a dithered fraction) each odd frame  measured
 SHOT_GRAPHIC = 21        # $95 the shot's picture step: 3..13 a lariat, 72..83 a torpedo       measured
 SHOT_Y = 32              # $A0 the ship's shot, 255 when none: 206 at launch, 8 higher each logic frame  measured
 SHOT_X = 40              # $A8 the beam the last shot was fired on (the ship's x then; 0 at reset)  measured
@@ -157,7 +158,8 @@ def phase(ram) -> int:
 def ship_bytes(ram) -> dict[str, int]:
     """Every byte the JAX port mirrors so far, under the names its ``signals`` gives them."""
     r = _ram(ram)
-    return {"count": int(r[FRAME_COUNT]), "random": int(r[RANDOM]), "phase": int(r[PHASE]), "ship_x": int(r[SHIP_X]),
+    return {"count": int(r[FRAME_COUNT]), "random": int(r[RANDOM]), "phase": int(r[PHASE]),
+            "grid": int(r[GRID]), "grid_speed": int(r[GRID_SPEED]), "ship_x": int(r[SHIP_X]),
             "ship_flags": int(r[SHIP_FLAGS]), "shot_y": int(r[SHOT_Y]), "shot_x": int(r[SHOT_X]),
             "torpedoes": int(r[TORPEDOES]), "enemies_left": int(r[ENEMIES_LEFT]),
             "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r)}
