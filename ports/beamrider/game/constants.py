@@ -44,6 +44,43 @@ PLAY_PHASE_FRAME = 235
 FIRST_MOVE_FRAME = 238
 FIRST_SHOT_FRAME = 242
 
+# ---- the saucers (sector 1; how each was measured: NOTES.md, "The saucers' paths") ----------------
+# measured: the three slots appear on frame 237 (RAM after it), all alike at x 128 on the horizon,
+# drifting left or right by the random number's top bit and counting down from 54 + its low nibble
+# (ram[2] poked before that frame: every value's direction and count read back); before that the
+# slots read kind 0, step 0, x 0, depth 255, parameter 0
+SAUCER_SPAWN_FRAME = 237
+SPAWN_X = 128
+START_SAUCER_DEPTH = 255
+HORIZON_RIGHT_BIT = 0x80
+HORIZON_COUNT_BASE = 54
+HORIZON_COUNT_MASK = 0x0F
+# measured (51 poked worlds): each slot keeps to its own stretch of the horizon: drifting left below
+# the left end it turns right, drifting right past the right end it turns left
+HORIZON_LEFT_END = (28, 92, 170)
+HORIZON_RIGHT_END = (85, 163, 227)
+HORIZON_COUNT_RESTART = 5      # measured: a count that ends without a dive restarts at 5
+DIVE_CLEARANCE_DEPTH = 64      # measured: no dive while another kind 4/5 slot is above this depth
+# measured: the x a dive heads for - the next one towards the centre (strictly), from these
+SAUCER_TARGETS = (60, 94, 111, 128, 145, 162, 196)
+CENTRE_X = 128
+# measured speeds, sixteenths of a unit a logic frame (signed), with the grid clock's dither
+ENTRY_X_SPEED = 15
+RIDE_DEPTH_SPEED = 28
+CROSS_X_SPEED = 22
+CLIMB_DEPTH_SPEED = -29
+TURN_DEPTH_SPEED = -13         # the depth's move on the frame a climb turns into the re-cross
+RECROSS_X_SPEED = 17
+RETURN_DEPTH_SPEED = -77
+RIDE_LEAD = 32                 # measured: the ride's mark starts 32 below the depth
+CLIMB_LEAD = 128               # measured: the climb's mark starts 128 above the depth
+CLIMB_MEET = 2                 # measured: the climb ends once its mark is within 2 of the depth
+BEAM_STEP = 17                 # measured: the re-cross goes one beam (17) back
+HORIZON_DEPTH = 32             # measured: a climber above this depth is back on the horizon
+KIND_EMPTY, KIND_CLIMBER, KIND_HORIZON_LEFT, KIND_HORIZON_RIGHT = 0, 1, 2, 3
+KIND_DIVE_LEFT, KIND_DIVE_RIGHT = 4, 5
+STEP_ENTRY, STEP_RIDE, STEP_CROSS, STEP_CLIMB, STEP_RECROSS, STEP_RETURN = 0, 1, 2, 3, 4, 5
+
 # ---- the ship ---------------------------------------------------------------------------------------
 # measured: ram[41] on each of the five beams (held LEFT/RIGHT from the centre stops at the ends)
 BEAM_X = (94, 111, 128, 145, 162)
@@ -89,6 +126,42 @@ class BeamRiderConstants:
     intro_speed_step: int = INTRO_SPEED_STEP
     play_grid_speed: int = PLAY_GRID_SPEED
     speed_fraction_bits: int = SPEED_FRACTION_BITS
+    saucer_spawn_frame: int = SAUCER_SPAWN_FRAME
+    spawn_x: int = SPAWN_X
+    start_saucer_depth: int = START_SAUCER_DEPTH
+    horizon_right_bit: int = HORIZON_RIGHT_BIT
+    horizon_count_base: int = HORIZON_COUNT_BASE
+    horizon_count_mask: int = HORIZON_COUNT_MASK
+    horizon_left_end: tuple = HORIZON_LEFT_END
+    horizon_right_end: tuple = HORIZON_RIGHT_END
+    horizon_count_restart: int = HORIZON_COUNT_RESTART
+    dive_clearance_depth: int = DIVE_CLEARANCE_DEPTH
+    saucer_targets: tuple = SAUCER_TARGETS
+    centre_x: int = CENTRE_X
+    entry_x_speed: int = ENTRY_X_SPEED
+    ride_depth_speed: int = RIDE_DEPTH_SPEED
+    cross_x_speed: int = CROSS_X_SPEED
+    climb_depth_speed: int = CLIMB_DEPTH_SPEED
+    turn_depth_speed: int = TURN_DEPTH_SPEED
+    recross_x_speed: int = RECROSS_X_SPEED
+    return_depth_speed: int = RETURN_DEPTH_SPEED
+    ride_lead: int = RIDE_LEAD
+    climb_lead: int = CLIMB_LEAD
+    climb_meet: int = CLIMB_MEET
+    beam_step: int = BEAM_STEP
+    horizon_depth: int = HORIZON_DEPTH
+    kind_empty: int = KIND_EMPTY
+    kind_climber: int = KIND_CLIMBER
+    kind_horizon_left: int = KIND_HORIZON_LEFT
+    kind_horizon_right: int = KIND_HORIZON_RIGHT
+    kind_dive_left: int = KIND_DIVE_LEFT
+    kind_dive_right: int = KIND_DIVE_RIGHT
+    step_entry: int = STEP_ENTRY
+    step_ride: int = STEP_RIDE
+    step_cross: int = STEP_CROSS
+    step_climb: int = STEP_CLIMB
+    step_recross: int = STEP_RECROSS
+    step_return: int = STEP_RETURN
     intro_phase: int = INTRO_PHASE
     play_phase: int = PLAY_PHASE
     play_phase_frame: int = PLAY_PHASE_FRAME

@@ -1,10 +1,11 @@
-"""BeamRider, one emulator frame a step: the clock (ram[1] on odd frames, the intro's end), then on
-the even (logic) frames the ship's move and its shot (logic/ship.py).
+"""BeamRider, one emulator frame a step: the clock (ram[1], ram[2] and the grid on odd frames, the
+intro's end), the saucers on the odd frames (logic/saucers.py), then on the even (logic) frames
+the ship's move and its shot (logic/ship.py).
 
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
-with ALE. Enemies, kills, deaths and the sector's end are not modelled yet."""
+with ALE. Kills, deaths and the sector's end are not modelled yet."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from jaxtari.env import Game, joystick
 
 from . import constants as c
 from .constants import BeamRiderConstants
-from .logic import ship
-from .state import BeamRiderState, PlayerState, ShipState
+from .logic import saucers, ship
+from .logic.dither import dithered
+from .state import BeamRiderState, PlayerState, SaucerState, ShipState
 
 BYTE = 0xFF
 
@@ -32,6 +34,9 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
                        shot_y=i32(k.no_shot), shot_x=i32(k.start_shot_x),
                        torpedo=jnp.bool_(False), torpedoes=i32(k.start_torpedoes),
                        dud=i32(0)),
+        saucers=SaucerState(kind=jnp.full(3, k.kind_empty, jnp.int32), step=jnp.zeros(3, jnp.int32),
+                            x=jnp.zeros(3, jnp.int32), depth=jnp.full(3, k.start_saucer_depth, jnp.int32),
+                            param=jnp.zeros(3, jnp.int32)),
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
         count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
@@ -45,18 +50,10 @@ def parity(v):
     return (v ^ (v >> 1)) & 1
 
 
-def reversed_nibble(v):
-    """The low 4 bits of ``v`` read backwards (bit 0 becomes bit 3)."""
-    return ((v & 1) << 3) | ((v & 2) << 1) | ((v & 4) >> 1) | ((v & 8) >> 3)
-
-
 def grid_step(k, grid, speed, count):
-    """The grid's move on an odd frame: the speed's whole part, plus one when the new count's
-    dither position falls below its fraction (constants.py, "the grid's clock")."""
-    fraction = (1 << k.speed_fraction_bits) - 1
-    signed = jnp.where(speed > BYTE >> 1, speed - (BYTE + 1), speed)
-    extra = (reversed_nibble(count & fraction) < (speed & fraction)).astype(jnp.int32)
-    return (grid + (signed >> k.speed_fraction_bits) + extra) % k.grid_wrap
+    """The grid's move on an odd frame, by its speed with the dither (constants.py, "the grid's
+    clock")."""
+    return (grid + dithered(k, speed, count)) % k.grid_wrap
 
 
 def clock(k, state: BeamRiderState) -> BeamRiderState:
@@ -83,8 +80,17 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     return state.replace(ship=jax.tree.map(lambda a, b: jnp.where(logic, a, b), s, state.ship))
 
 
+def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
+    """The saucers' odd frame, after the clock (they read the new count, grid and random)."""
+    grid_move = (state.grid - before.grid) % k.grid_wrap
+    return state.replace(saucers=saucers.fly(k, state.saucers, state.frame, state.count, grid_move,
+                                             state.grid, state.random))
+
+
 def frame(k: BeamRiderConstants, state: BeamRiderState, ale_action) -> BeamRiderState:
-    state = fly(k, clock(k, state), ale_action)
+    """One frame's phases: the clock, the saucers (odd frames), the ship (even frames)."""
+    ticked = clock(k, state)
+    state = fly(k, enemies(k, state, ticked), ale_action)
     return state.replace(frame=state.frame + 1)
 
 
@@ -114,7 +120,9 @@ def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
             "torpedoes": np.asarray(s.ship.torpedoes),
             "enemies_left": np.asarray(s.player.enemies_left),
             "sector": np.asarray(s.player.sector), "reserve": np.asarray(s.player.reserve),
-            "score": np.asarray(s.player.score)}
+            "score": np.asarray(s.player.score),
+            **{f"saucer_{name}_{i}": np.asarray(getattr(s.saucers, name))[..., i]
+               for name in ("kind", "step", "x", "depth", "param") for i in range(3)}}
 
 
 class BeamRider(Game):

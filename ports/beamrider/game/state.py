@@ -29,8 +29,21 @@ class PlayerState:
 
 
 @pytree_dataclass
+class SaucerState:
+    """The three enemy slots, one entry per slot (int32 (3,)), each the byte ALE keeps."""
+
+    kind: jax.Array        # ram[42..44]: 0 empty, 2/3 drifting left/right on the horizon, 4/5 coming
+    #                        down after a dive to the left/right, 1 climbing back to the horizon
+    step: jax.Array        # ram[17..19]: the path's step (0 entry, 1 ride, 2 cross, 3 climb, 4 re-cross, 5 return)
+    x: jax.Array           # ram[33..35]: x in the ship's beam coordinates
+    depth: jax.Array       # ram[25..27]: 0 on the horizon, growing downwards (255 before the first spawn)
+    param: jax.Array       # ram[50..52]: the horizon count, the target x, or the ride/climb mark
+
+
+@pytree_dataclass
 class BeamRiderState:
     ship: ShipState
+    saucers: SaucerState
     player: PlayerState
     count: jax.Array       # int32, ram[1]: steps after every odd frame
     random: jax.Array      # int32, ram[2]: the shift-register random number, stepped on odd frames

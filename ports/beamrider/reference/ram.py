@@ -162,7 +162,17 @@ def ship_bytes(ram) -> dict[str, int]:
             "grid": int(r[GRID]), "grid_speed": int(r[GRID_SPEED]), "ship_x": int(r[SHIP_X]),
             "ship_flags": int(r[SHIP_FLAGS]), "shot_y": int(r[SHOT_Y]), "shot_x": int(r[SHOT_X]),
             "torpedoes": int(r[TORPEDOES]), "enemies_left": int(r[ENEMIES_LEFT]),
-            "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r)}
+            "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r),
+            **saucer_bytes(r)}
+
+
+def saucer_bytes(ram) -> dict[str, int]:
+    """The enemy slots' five arrays, one name per slot byte (``saucer_kind_0`` ...)."""
+    r = _ram(ram)
+    arrays = {"kind": ENEMY_KIND, "step": ENEMY_STEP, "x": ENEMY_X, "depth": ENEMY_DEPTH,
+              "param": ENEMY_PARAM}
+    return {f"saucer_{name}_{i}": int(r[a]) for name, group in arrays.items()
+            for i, a in enumerate(group)}
 
 
 # ---- pokes a probe may write (measured: each read back off ALE's screen, NOTES.md) ------------------

@@ -1,0 +1,141 @@
+"""The three enemy-saucer slots on the odd frames (after the clock), sector 1's paths.
+
+Measured on ALE (ports/beamrider/NOTES.md, "The saucers' paths"): every slot runs a small
+program whose step is ram[17..19]; each move is a signed speed in sixteenths with the grid clock's
+dither (``dithered``). The slots are run last to first (slot 2, 1, 0), so a slot sees the slots
+after it already moved this frame - it matters for the dive's clearance test.
+
+- horizon (kinds drifting left / right): x 1 a logic frame; a slot drifting left past the left end
+  of its own stretch of the horizon turns right and skips its count that frame; one drifting right
+  past its right end turns left and counts as usual. The count runs down to 1; then the slot dives
+  if no other slot is coming down (kinds 4/5) above the clearance depth, else it restarts at 5.
+- dive: the depth takes the grid's position, the parameter the beam aimed at (the next target
+  towards the centre, strictly), the kind says which way that is (4 left, 5 right).
+- entry (step 0): x towards the target at 15/16, depth with the grid; on the target, step 1 and the
+  parameter becomes a mark 32 below the depth.
+- ride (step 1): depth at 28/16, the mark with the grid; once the depth reaches the mark, step 2
+  and the parameter the target two places on the way the dive went.
+- cross (step 2): x at 22/16 (stopped on the target), depth with the grid; on the target, step 3
+  and the parameter a mark 128 above the depth.
+- climb (step 3): depth at -29/16, the mark with the grid; once the mark is within 2 of the
+  depth, step 4 (the depth moves -13/16 that frame) and the parameter the beam one back.
+- re-cross (step 4): x at 17/16 towards it, depth with the grid; on it, kind 1, step 5.
+- return (kind 1): depth at -77/16; above the horizon depth the slot is back on the horizon,
+  drawing its direction and count from the random number as at the sector's start.
+Not modelled yet (never before the NOOP game's frame 1,655, nor before the first kill of any random
+game seen): a rider whose crossing is blocked by another saucer (it rides on, the mark 32 further),
+a saucer reaching the bottom, the later paths (steps 6..), hits and explosions."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from ..state import SaucerState
+from .dither import dithered
+
+BYTE = 0xFF
+
+
+def spawn(k, random):
+    """A slot's start on the horizon, from the random number just stepped: its direction from the
+    top bit, its count from the low nibble."""
+    kind = jnp.where((random & k.horizon_right_bit) != 0, k.kind_horizon_right, k.kind_horizon_left)
+    return kind, k.horizon_count_base + (random & k.horizon_count_mask)
+
+
+def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerState:
+    """Slot ``i``'s odd-frame update, the other slots as they stand."""
+    kind, step, x, depth, param = s.kind[i], s.step[i], s.x[i], s.depth[i], s.param[i]
+    targets = jnp.asarray(k.saucer_targets, jnp.int32)
+    right = kind == k.kind_dive_right
+    toward = jnp.where(right, 1, -1)
+
+    # ---- the horizon
+    on_horizon = (kind == k.kind_horizon_left) | (kind == k.kind_horizon_right)
+    hx = x + jnp.where(kind == k.kind_horizon_right, 1, -1)
+    hkind = jnp.where((kind == k.kind_horizon_right) & (hx > k.horizon_right_end[i]),
+                      k.kind_horizon_left, kind)
+    bounce = (hkind == k.kind_horizon_left) & (hx < k.horizon_left_end[i])
+    others = jnp.arange(3) != i
+    coming = (s.kind == k.kind_dive_left) | (s.kind == k.kind_dive_right)
+    clear = ~jnp.any(others & coming & (s.depth < k.dive_clearance_depth))
+    due = ~bounce & (param == 1)
+    dive = due & clear
+    aim = jnp.where(hx < k.centre_x,
+                    jnp.min(jnp.where(targets > hx, targets, BYTE)),
+                    jnp.max(jnp.where(targets < hx, targets, 0)))
+    h = dict(kind=jnp.where(bounce, k.kind_horizon_right,
+                            jnp.where(dive, jnp.where(aim > hx, k.kind_dive_right, k.kind_dive_left),
+                                      hkind)),
+             step=jnp.where(dive, k.step_entry, step), x=hx,
+             depth=jnp.where(dive, grid, depth),
+             param=jnp.where(bounce, param, jnp.where(dive, aim, jnp.where(
+                 due, k.horizon_count_restart, param - 1))))
+
+    # ---- coming down and back up (kinds 4/5)
+    ex = x + dithered(k, toward * k.entry_x_speed, count)
+    entered = ex == param
+    entry = dict(kind=kind, step=jnp.where(entered, k.step_ride, step), x=ex, depth=depth + grid_move,
+                 param=jnp.where(entered, depth + grid_move + k.ride_lead, param))
+
+    rd = depth + dithered(k, k.ride_depth_speed, count)
+    mark = param + grid_move
+    crosses = rd >= mark
+    here = jnp.argmax(targets == x)
+    ride = dict(kind=kind, step=jnp.where(crosses, k.step_cross, step), x=x, depth=rd,
+                param=jnp.where(crosses, targets[jnp.clip(here + 2 * toward, 0, len(k.saucer_targets) - 1)],
+                                mark))
+
+    cdir = jnp.where(param > x, 1, -1)
+    cx = x + dithered(k, cdir * k.cross_x_speed, count)
+    cx = jnp.where(cdir > 0, jnp.minimum(cx, param), jnp.maximum(cx, param))
+    crossed = cx == param
+    cross = dict(kind=kind, step=jnp.where(crossed, k.step_climb, step), x=cx, depth=depth + grid_move,
+                 param=jnp.where(crossed, (depth + grid_move - k.climb_lead) & BYTE, param))
+
+    met = param >= depth - k.climb_meet
+    climb = dict(kind=kind, step=jnp.where(met, k.step_recross, step), x=x,
+                 depth=depth + dithered(k, jnp.where(met, k.turn_depth_speed, k.climb_depth_speed), count),
+                 param=jnp.where(met, x - toward * k.beam_step, param + grid_move))
+
+    rdir = jnp.where(param > x, 1, -1)
+    rx = x + dithered(k, rdir * k.recross_x_speed, count)
+    back = rx == param
+    recross = dict(kind=jnp.where(back, k.kind_climber, kind), step=jnp.where(back, k.step_return, step),
+                   x=rx, depth=depth + grid_move, param=param)
+
+    # ---- climbing back to the horizon (kind 1)
+    ud = depth + dithered(k, k.return_depth_speed, count)
+    home = ud < k.horizon_depth
+    hkind2, hcount = spawn(k, random)
+    up = dict(kind=jnp.where(home, hkind2, kind), step=step, x=x, depth=jnp.where(home, 0, ud),
+              param=jnp.where(home, hcount, param))
+
+    diving = (kind == k.kind_dive_left) | (kind == k.kind_dive_right)
+    climber = kind == k.kind_climber
+
+    def pick(name):
+        moving = jnp.select([step == k.step_entry, step == k.step_ride, step == k.step_cross,
+                             step == k.step_climb],
+                            [entry[name], ride[name], cross[name], climb[name]], recross[name])
+        old = getattr(s, name)[i]
+        return jnp.where(on_horizon, h[name], jnp.where(diving, moving, jnp.where(climber, up[name], old)))
+
+    return s.replace(**{name: getattr(s, name).at[i].set(pick(name) & BYTE)
+                        for name in ("kind", "step", "x", "depth", "param")})
+
+
+def fly(k, s: SaucerState, frame, count, grid_move, grid, random) -> SaucerState:
+    """The slots' odd frame: the sector's three saucers appear on the horizon on the spawn frame,
+    afterwards each slot runs its program (last slot first)."""
+    kind, param = spawn(k, random)
+    appear = s.replace(kind=jnp.full(3, kind), step=jnp.zeros(3, jnp.int32),
+                       x=jnp.full(3, k.spawn_x), depth=jnp.zeros(3, jnp.int32), param=jnp.full(3, param))
+    moved = s
+    for i in reversed(range(3)):
+        moved = _slot(k, moved, i, count, grid_move, grid, random)
+    started = frame > k.saucer_spawn_frame
+    odd = frame % k.logic_period == k.counter_parity
+    return jax.tree.map(lambda a, b, c: jnp.where(frame == k.saucer_spawn_frame, a,
+                                                  jnp.where(started & odd, b, c)), appear, moved, s)
