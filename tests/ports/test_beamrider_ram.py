@@ -198,3 +198,80 @@ def test_the_grid_clock_moves_by_its_dithered_speed_until_the_first_lost_ship(se
         assert r[t, ram.GRID] == (r[t - 1, ram.GRID] + whole + (dither < speed % 16)) % c.GRID_WRAP, t
         expected = c.PLAY_GRID_SPEED if t - 1 >= c.PLAY_PHASE_FRAME else (256 - c.INTRO_SPEED_STEP * (t // 2)) % 256
         assert r[t, ram.GRID_SPEED] == expected, t
+
+
+SLOT_BYTES = [a for group in (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X, ram.ENEMY_DEPTH,
+                              ram.ENEMY_PARAM) for a in group]
+
+
+def _noop_rams(frames, poke_frame=None, value=None):
+    """RAM after reset and after each of ``frames`` NOOPs, ram[2] poked before ``poke_frame``."""
+    ale = ramtrace.open_rom(ROM)
+    rams = [ale.getRAM().copy()]
+    for t in range(frames):
+        if t == poke_frame:
+            ale.setRAM(ram.RANDOM, value)
+        ale.act(0)
+        rams.append(ale.getRAM().copy())
+    return np.asarray(rams).astype(int)
+
+
+@pytest.mark.parametrize("value", [0, 0x11, 0x44, 0x88, 0xCC, 0xFF])
+def test_the_spawn_draws_direction_and_count_from_the_random_number(value):
+    r = _noop_rams(c.SAUCER_SPAWN_FRAME + 1, poke_frame=c.SAUCER_SPAWN_FRAME - 1, value=value)
+    drawn = r[-1, ram.RANDOM]          # ram[2] after it stepped on the spawn frame
+    kind = c.KIND_HORIZON_RIGHT if drawn & c.HORIZON_RIGHT_BIT else c.KIND_HORIZON_LEFT
+    for i in range(3):
+        assert ram.enemies(r[-1])[i] == {"kind": kind, "step": 0, "x": c.SPAWN_X, "depth": 0,
+                                         "param": c.HORIZON_COUNT_BASE + (drawn & c.HORIZON_COUNT_MASK)}
+    assert (r[:-1][:, SLOT_BYTES] == r[0][SLOT_BYTES]).all()
+
+
+def test_the_random_number_is_read_only_when_a_slot_reaches_the_horizon():
+    """ram[2] poked at frame 330 changes no slot byte until the first climber is back on the
+    horizon (frame 733 of the NOOP game), and that slot's count then."""
+    plain, poked = _noop_rams(800), _noop_rams(800, poke_frame=330, value=0x37)
+    differ = np.flatnonzero((plain[:, SLOT_BYTES] != poked[:, SLOT_BYTES]).any(1))
+    assert differ[0] == 734
+    back = [i for i in range(3) if plain[733, ram.ENEMY_KIND[i]] == c.KIND_CLIMBER
+            and plain[734, ram.ENEMY_DEPTH[i]] == 0]
+    assert back == [0]
+
+
+def test_every_dive_takes_the_grid_depth_and_the_next_target_towards_the_centre():
+    for value in (None, 0x00, 0x5A, 0xA5):
+        r = _noop_rams(1_600, poke_frame=None if value is None else c.SAUCER_SPAWN_FRAME - 1,
+                       value=value)
+        dives = 0
+        for t in range(c.SAUCER_SPAWN_FRAME + 2, len(r)):
+            for i in range(3):
+                if (r[t - 1, ram.ENEMY_KIND[i]] in (c.KIND_HORIZON_LEFT, c.KIND_HORIZON_RIGHT)
+                        and r[t, ram.ENEMY_KIND[i]] in (c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT)):
+                    x, target = r[t, ram.ENEMY_X[i]], r[t, ram.ENEMY_PARAM[i]]
+                    aim = (min(v for v in c.SAUCER_TARGETS if v > x) if x < c.CENTRE_X
+                           else max(v for v in c.SAUCER_TARGETS if v < x))
+                    assert r[t, ram.ENEMY_DEPTH[i]] == r[t, ram.GRID], (value, t)
+                    assert target == aim, (value, t, x)
+                    assert r[t, ram.ENEMY_KIND[i]] == (c.KIND_DIVE_RIGHT if target > x else c.KIND_DIVE_LEFT)
+                    dives += 1
+        assert dives >= 8, value
+
+
+@pytest.mark.parametrize("value", [0, 50, 100, 150, 200, 250])
+def test_the_jax_saucers_follow_worlds_with_other_spawns(value):
+    """The JAX port against ALE with ram[2] poked before the spawn (another world each time): the
+    five slot arrays equal on every frame to frame 1,200."""
+    import jax.numpy as jnp
+    from ports.beamrider.game import game as g
+
+    frames = 1_200
+    r = _noop_rams(frames, poke_frame=c.SAUCER_SPAWN_FRAME - 1, value=value)
+    noops = np.zeros(frames, np.int32)
+    before = g.rollout(g.reset(), noops[:c.SAUCER_SPAWN_FRAME - 1])
+    start = g.jax.tree.map(lambda a: a[-1], before).replace(random=jnp.int32(value))
+    after = g.signals(g.rollout(start, noops[c.SAUCER_SPAWN_FRAME - 1:]))
+    for name, got in after.items():
+        if name.startswith("saucer_"):
+            ale = np.asarray([ram.saucer_bytes(row)[name] for row in r[c.SAUCER_SPAWN_FRAME:]])
+            bad = np.flatnonzero(ale != got)
+            assert bad.size == 0, (value, name, int(bad[0]) + c.SAUCER_SPAWN_FRAME)
