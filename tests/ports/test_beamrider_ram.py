@@ -223,7 +223,7 @@ def test_the_spawn_draws_direction_and_count_from_the_random_number(value):
     kind = c.KIND_HORIZON_RIGHT if drawn & c.HORIZON_RIGHT_BIT else c.KIND_HORIZON_LEFT
     for i in range(3):
         assert ram.enemies(r[-1])[i] == {"kind": kind, "step": 0, "x": c.SPAWN_X, "depth": 0,
-                                         "param": c.HORIZON_COUNT_BASE + (drawn & c.HORIZON_COUNT_MASK)}
+                                         "param": c.START_COUNT_BASE - c.COUNT_BASE_STEP + (drawn & c.HORIZON_COUNT_MASK)}
     assert (r[:-1][:, SLOT_BYTES] == r[0][SLOT_BYTES]).all()
 
 

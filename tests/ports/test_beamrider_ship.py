@@ -23,13 +23,19 @@ def plan(script: str) -> list[tuple[str, int]]:
     return [(name, int(n)) for name, n in (part.split(":") for part in script.split(","))]
 
 
-def covered_frames(trace) -> int:
+def covered_frames(trace, kills: bool = False) -> int:
     """Snapshots 0..n-1 of ``trace`` hold nothing the port leaves out: n is the first snapshot
     after a reward, a change of the enemies left or the reserve, a phase other than the intro's
-    switch to play, or a shot that vanished before its last y."""
+    switch to play, or a shot that vanished before its last y. With ``kills`` a saucer's kill (the
+    reward, the enemy taken from the count and the shot gone on one frame) is covered too."""
     r = trace.rams.astype(np.int64)
     for t in range(1, len(r)):
         before, after = r[t - 1], r[t]
+        killed = (kills and trace.rewards[t - 1] == c.SAUCER_POINTS_SECTOR_1
+                  and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT] - 1
+                  and after[ram.SHOT_Y] == ram.NO_SHOT)
+        if killed:
+            continue
         if trace.rewards[t - 1] != 0:
             return t
         if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT] or after[ram.LIVES] != before[ram.LIVES]:
@@ -48,8 +54,8 @@ def jax_bytes(actions) -> dict[str, np.ndarray]:
     return {k: np.concatenate([[first[k]], v]) for k, v in g.signals(states).items()}
 
 
-def assert_lockstep(trace, least: int):
-    n = covered_frames(trace)
+def assert_lockstep(trace, least: int, kills: bool = False):
+    n = covered_frames(trace, kills)
     assert n >= least, f"only {n} frames before an event the port leaves out"
     mine = jax_bytes(trace.actions)
     for name in mine:
@@ -82,6 +88,13 @@ def test_scripted_play_is_ales(script, least):
 def test_random_play_is_ales_until_the_first_kill_or_death(seed):
     tr = ramtrace.record(ROM, frames=1500, seed=seed, hold=(1, 8))
     assert_lockstep(tr, 300)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_play_with_kills_is_ales_until_the_first_lost_ship(seed):
+    tr = ramtrace.record(ROM, frames=3000, seed=seed, hold=(1, 8))
+    n = assert_lockstep(tr, 400, kills=True)
+    assert np.count_nonzero(tr.rewards[:n - 1]) >= 1 or n == len(tr.rams)
 
 
 def test_the_game_class_steps_alike():

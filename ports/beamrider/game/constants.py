@@ -53,8 +53,24 @@ SAUCER_SPAWN_FRAME = 237
 SPAWN_X = 128
 START_SAUCER_DEPTH = 255
 HORIZON_RIGHT_BIT = 0x80
-HORIZON_COUNT_BASE = 54
+# measured: ram[6] is the count's base - 56 at reset, 2 less at each new wave (the spawn is the
+# first: 54; the next 52)
+START_COUNT_BASE = 56
+COUNT_BASE_STEP = 2
 HORIZON_COUNT_MASK = 0x0F
+# measured (NOOP game and 12 random games): the waves' pacing. ram[8] is 0 and ram[16] 1 until the
+# spawn, which starts wave 2 with the timer at 90; on each odd frame whose new count is a multiple
+# of 8 (every 16 frames) the timer falls by one, or, when it reads 0 or below (as a signed byte),
+# the next wave starts (timer 90 again, ram[16] + 1, ram[6] - 2); each kill takes 22 off the timer
+# (so kills bring the next wave sooner). From wave 3 a dive starts at step 6 and aims two targets
+# further, rides at step 7 and then climbs straight back (kind 1, step 8).
+START_WAVE = 1
+WAVE_TIMER = 90
+TIMER_TICK_COUNTS = 8
+KILL_TIMER_COST = 22
+LONG_DIVE_WAVE = 3
+STEP_LONG_ENTRY, STEP_LONG_RIDE, STEP_LONG_RETURN = 6, 7, 8
+LONG_DIVE_REACH = 2
 # measured (51 poked worlds): each slot keeps to its own stretch of the horizon: drifting left below
 # the left end it turns right, drifting right past the right end it turns left
 HORIZON_LEFT_END = (28, 92, 170)
@@ -67,6 +83,7 @@ CENTRE_X = 128
 # measured speeds, sixteenths of a unit a logic frame (signed), with the grid clock's dither
 ENTRY_X_SPEED = 15
 RIDE_DEPTH_SPEED = 28
+LONG_RIDE_DEPTH_SPEED = 34     # the wave-3 ride (step 7)
 CROSS_X_SPEED = 22
 CLIMB_DEPTH_SPEED = -29
 TURN_DEPTH_SPEED = -13         # the depth's move on the frame a climb turns into the re-cross
@@ -77,6 +94,18 @@ CLIMB_LEAD = 128               # measured: the climb's mark starts 128 above the
 CLIMB_MEET = 2                 # measured: the climb ends once its mark is within 2 of the depth
 BEAM_STEP = 17                 # measured: the re-cross goes one beam (17) back
 HORIZON_DEPTH = 32             # measured: a climber above this depth is back on the horizon
+# measured (40 random games, 283 kills): a shot in flight after its move hits a saucer within 6 of
+# its beam in x and within 8 of its new y in depth (misses seen at 7 and 9; the lower end of the
+# depth window is only bounded: hits seen to -8, none expected below -13); the slot then shows the
+# explosion: kinds 6..11, a step each time the count turns odd (every 4 frames), its parameter
+# counting 8 down to 0 and its depth rising 2 a logic frame; after 11 the slot is empty one logic
+# frame, then back on the horizon at x 128 as at the sector's start (its step kept)
+HIT_HALF_WIDTH = 6
+HIT_BUSY = 3               # measured: no launch on the 3 logic frames after a hit (as after a dud)
+HIT_HALF_DEPTH = 8
+KIND_EXPLOSION_FIRST, KIND_EXPLOSION_LAST = 6, 11
+EXPLOSION_COUNT = 8
+EXPLOSION_RISE = 2
 KIND_EMPTY, KIND_CLIMBER, KIND_HORIZON_LEFT, KIND_HORIZON_RIGHT = 0, 1, 2, 3
 KIND_DIVE_LEFT, KIND_DIVE_RIGHT = 4, 5
 STEP_ENTRY, STEP_RIDE, STEP_CROSS, STEP_CLIMB, STEP_RECROSS, STEP_RETURN = 0, 1, 2, 3, 4, 5
@@ -130,7 +159,17 @@ class BeamRiderConstants:
     spawn_x: int = SPAWN_X
     start_saucer_depth: int = START_SAUCER_DEPTH
     horizon_right_bit: int = HORIZON_RIGHT_BIT
-    horizon_count_base: int = HORIZON_COUNT_BASE
+    start_count_base: int = START_COUNT_BASE
+    count_base_step: int = COUNT_BASE_STEP
+    start_wave: int = START_WAVE
+    wave_timer: int = WAVE_TIMER
+    timer_tick_counts: int = TIMER_TICK_COUNTS
+    kill_timer_cost: int = KILL_TIMER_COST
+    long_dive_wave: int = LONG_DIVE_WAVE
+    step_long_entry: int = STEP_LONG_ENTRY
+    step_long_ride: int = STEP_LONG_RIDE
+    step_long_return: int = STEP_LONG_RETURN
+    long_dive_reach: int = LONG_DIVE_REACH
     horizon_count_mask: int = HORIZON_COUNT_MASK
     horizon_left_end: tuple = HORIZON_LEFT_END
     horizon_right_end: tuple = HORIZON_RIGHT_END
@@ -140,6 +179,7 @@ class BeamRiderConstants:
     centre_x: int = CENTRE_X
     entry_x_speed: int = ENTRY_X_SPEED
     ride_depth_speed: int = RIDE_DEPTH_SPEED
+    long_ride_depth_speed: int = LONG_RIDE_DEPTH_SPEED
     cross_x_speed: int = CROSS_X_SPEED
     climb_depth_speed: int = CLIMB_DEPTH_SPEED
     turn_depth_speed: int = TURN_DEPTH_SPEED
@@ -151,6 +191,14 @@ class BeamRiderConstants:
     beam_step: int = BEAM_STEP
     horizon_depth: int = HORIZON_DEPTH
     kind_empty: int = KIND_EMPTY
+    hit_half_width: int = HIT_HALF_WIDTH
+    hit_busy: int = HIT_BUSY
+    hit_half_depth: int = HIT_HALF_DEPTH
+    kind_explosion_first: int = KIND_EXPLOSION_FIRST
+    kind_explosion_last: int = KIND_EXPLOSION_LAST
+    explosion_count: int = EXPLOSION_COUNT
+    explosion_rise: int = EXPLOSION_RISE
+    saucer_points: int = SAUCER_POINTS_SECTOR_1
     kind_climber: int = KIND_CLIMBER
     kind_horizon_left: int = KIND_HORIZON_LEFT
     kind_horizon_right: int = KIND_HORIZON_RIGHT

@@ -19,7 +19,7 @@ from jaxtari.env import Game, joystick
 
 from . import constants as c
 from .constants import BeamRiderConstants
-from .logic import saucers, ship
+from .logic import hits, saucers, ship
 from .logic.dither import dithered
 from .state import BeamRiderState, PlayerState, SaucerState, ShipState
 
@@ -36,7 +36,8 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
                        dud=i32(0)),
         saucers=SaucerState(kind=jnp.full(3, k.kind_empty, jnp.int32), step=jnp.zeros(3, jnp.int32),
                             x=jnp.zeros(3, jnp.int32), depth=jnp.full(3, k.start_saucer_depth, jnp.int32),
-                            param=jnp.zeros(3, jnp.int32)),
+                            param=jnp.zeros(3, jnp.int32), timer=i32(0), wave=i32(k.start_wave),
+                            count_base=i32(k.start_count_base)),
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
         count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
@@ -72,12 +73,15 @@ def clock(k, state: BeamRiderState) -> BeamRiderState:
 
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
-    """The ship's logic frame: move, then shoot."""
+    """The ship's logic frame: move, shoot, then the shot's hit on a saucer (logic/hits.py)."""
     stick = joystick(ale_action)
     s = ship.move(k, state.ship, stick, state.frame >= k.first_move_frame)
     s = ship.shoot(k, s, stick, state.frame >= k.first_shot_frame)
     logic = state.frame % k.logic_period == 0
-    return state.replace(ship=jax.tree.map(lambda a, b: jnp.where(logic, a, b), s, state.ship))
+    moved = hits.hit(k, state.replace(ship=s))
+    keep = lambda new, old: jax.tree.map(lambda a, b: jnp.where(logic, a, b), new, old)
+    return state.replace(ship=keep(moved.ship, state.ship), saucers=keep(moved.saucers, state.saucers),
+                         player=keep(moved.player, state.player))
 
 
 def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
@@ -121,6 +125,8 @@ def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
             "enemies_left": np.asarray(s.player.enemies_left),
             "sector": np.asarray(s.player.sector), "reserve": np.asarray(s.player.reserve),
             "score": np.asarray(s.player.score),
+            "wave_timer": np.asarray(s.saucers.timer), "wave": np.asarray(s.saucers.wave),
+            "count_base": np.asarray(s.saucers.count_base),
             **{f"saucer_{name}_{i}": np.asarray(getattr(s.saucers, name))[..., i]
                for name in ("kind", "step", "x", "depth", "param") for i in range(3)}}
 

@@ -38,6 +38,9 @@ class SaucerState:
     x: jax.Array           # ram[33..35]: x in the ship's beam coordinates
     depth: jax.Array       # ram[25..27]: 0 on the horizon, growing downwards (255 before the first spawn)
     param: jax.Array       # ram[50..52]: the horizon count, the target x, or the ride/climb mark
+    timer: jax.Array       # int32, ram[8]: the wave's pacing timer (90, -1 every 16 frames, -22 a kill)
+    wave: jax.Array        # int32, ram[16]: the saucers' wave (1 before the spawn; 3 on brings the long dives)
+    count_base: jax.Array  # int32, ram[6]: the horizon count's base (56, 2 less each wave)
 
 
 @pytree_dataclass

@@ -32,6 +32,9 @@ LIVES = 5                # $85 reserve ships: ALE's lives() - 1; 255 is the game
 SCORE = (9, 10, 11)      # $89-$8B BCD, two digits each, lowest first                          ALE driver
 PHASE = 12               # $8C 2 in the sector's intro, 3 in play; ALE counts a death once it is 1
 SHIP_FLAGS = 13          # $8D 0x83 on a beam; bit 3 set while moving right, bit 2 while moving left  measured
+COUNT_BASE = 6           # $86 the saucers' horizon count base: 56, 2 less each wave  measured
+WAVE_TIMER = 8           # $88 the wave's pacing timer: 90 at a wave's start, -1 every 16 frames, -22 a kill  measured
+WAVE = 16                # $90 the saucers' wave: 1 until the spawn, then 2, 3, ...  measured
 GRID = 24                # $98 the grid's position 0..31: + the speed (whole part + a dithered fraction) each odd frame  measured
 SHOT_GRAPHIC = 21        # $95 the shot's picture step: 3..13 a lariat, 72..83 a torpedo       measured
 SHOT_Y = 32              # $A0 the ship's shot, 255 when none: 206 at launch, 8 higher each logic frame  measured
@@ -163,6 +166,7 @@ def ship_bytes(ram) -> dict[str, int]:
             "ship_flags": int(r[SHIP_FLAGS]), "shot_y": int(r[SHOT_Y]), "shot_x": int(r[SHOT_X]),
             "torpedoes": int(r[TORPEDOES]), "enemies_left": int(r[ENEMIES_LEFT]),
             "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r),
+            "wave_timer": int(r[WAVE_TIMER]), "wave": int(r[WAVE]), "count_base": int(r[COUNT_BASE]),
             **saucer_bytes(r)}
 
 

@@ -22,9 +22,12 @@ after it already moved this frame - it matters for the dive's clearance test.
 - re-cross (step 4): x at 17/16 towards it, depth with the grid; on it, kind 1, step 5.
 - return (kind 1): depth at -77/16; above the horizon depth the slot is back on the horizon,
   drawing its direction and count from the random number as at the sector's start.
-Not modelled yet (never before the NOOP game's frame 1,655, nor before the first kill of any random
-game seen): a rider whose crossing is blocked by another saucer (it rides on, the mark 32 further),
-a saucer reaching the bottom, the later paths (steps 6..), hits and explosions."""
+- explosion (kinds 6..11, after a hit: logic/hits.py): a step each time the count turns odd, the
+  parameter counting down to 0, the depth rising 2; after 11 the slot is empty for a logic frame,
+  then back on the horizon at x 128 as at the spawn (its step kept).
+Not modelled yet (never before the NOOP game's frame 1,655, nor before the first lost ship of any
+random game seen): a rider whose crossing is blocked by another saucer (it rides on, the mark 32
+further), a saucer reaching the bottom, the later paths (steps 6..)."""
 
 from __future__ import annotations
 
@@ -37,11 +40,20 @@ from .dither import dithered
 BYTE = 0xFF
 
 
-def spawn(k, random):
+def spawn(k, random, count_base):
     """A slot's start on the horizon, from the random number just stepped: its direction from the
-    top bit, its count from the low nibble."""
+    top bit, its count from the low nibble over the wave's base (ram[6])."""
     kind = jnp.where((random & k.horizon_right_bit) != 0, k.kind_horizon_right, k.kind_horizon_left)
-    return kind, k.horizon_count_base + (random & k.horizon_count_mask)
+    return kind, count_base + (random & k.horizon_count_mask)
+
+
+def pace(k, s: SaucerState, count) -> SaucerState:
+    """The wave timer's tick (every 16 frames): down by one, or the next wave once it is spent."""
+    tick = (count % k.timer_tick_counts) == 0
+    spent = (s.timer == 0) | (s.timer > BYTE >> 1)
+    return s.replace(timer=jnp.where(tick, jnp.where(spent, k.wave_timer, s.timer - 1), s.timer),
+                     wave=jnp.where(tick & spent, s.wave + 1, s.wave),
+                     count_base=jnp.where(tick & spent, s.count_base - k.count_base_step, s.count_base))
 
 
 def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerState:
@@ -65,10 +77,14 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     aim = jnp.where(hx < k.centre_x,
                     jnp.min(jnp.where(targets > hx, targets, BYTE)),
                     jnp.max(jnp.where(targets < hx, targets, 0)))
+    long_dive = s.wave >= k.long_dive_wave
+    reach = jnp.where(hx < k.centre_x, k.long_dive_reach, -k.long_dive_reach)
+    far = targets[jnp.clip(jnp.argmax(targets == aim) + reach, 0, len(k.saucer_targets) - 1)]
+    aim = jnp.where(long_dive, far, aim)
     h = dict(kind=jnp.where(bounce, k.kind_horizon_right,
                             jnp.where(dive, jnp.where(aim > hx, k.kind_dive_right, k.kind_dive_left),
                                       hkind)),
-             step=jnp.where(dive, k.step_entry, step), x=hx,
+             step=jnp.where(dive, jnp.where(long_dive, k.step_long_entry, k.step_entry), step), x=hx,
              depth=jnp.where(dive, grid, depth),
              param=jnp.where(bounce, param, jnp.where(dive, aim, jnp.where(
                  due, k.horizon_count_restart, param - 1))))
@@ -76,16 +92,20 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     # ---- coming down and back up (kinds 4/5)
     ex = x + dithered(k, toward * k.entry_x_speed, count)
     entered = ex == param
-    entry = dict(kind=kind, step=jnp.where(entered, k.step_ride, step), x=ex, depth=depth + grid_move,
+    entry = dict(kind=kind, step=jnp.where(entered, step + 1, step), x=ex, depth=depth + grid_move,
                  param=jnp.where(entered, depth + grid_move + k.ride_lead, param))
 
-    rd = depth + dithered(k, k.ride_depth_speed, count)
+    rd = depth + dithered(k, jnp.where(step == k.step_long_ride, k.long_ride_depth_speed,
+                                       k.ride_depth_speed), count)
     mark = param + grid_move
     crosses = rd >= mark
     here = jnp.argmax(targets == x)
-    ride = dict(kind=kind, step=jnp.where(crosses, k.step_cross, step), x=x, depth=rd,
-                param=jnp.where(crosses, targets[jnp.clip(here + 2 * toward, 0, len(k.saucer_targets) - 1)],
-                                mark))
+    long_ride = step == k.step_long_ride
+    ride = dict(kind=jnp.where(crosses & long_ride, k.kind_climber, kind),
+                step=jnp.where(crosses, jnp.where(long_ride, k.step_long_return, k.step_cross), step),
+                x=x, depth=rd,
+                param=jnp.where(crosses & ~long_ride,
+                                targets[jnp.clip(here + 2 * toward, 0, len(k.saucer_targets) - 1)], mark))
 
     cdir = jnp.where(param > x, 1, -1)
     cx = x + dithered(k, cdir * k.cross_x_speed, count)
@@ -108,19 +128,30 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     # ---- climbing back to the horizon (kind 1)
     ud = depth + dithered(k, k.return_depth_speed, count)
     home = ud < k.horizon_depth
-    hkind2, hcount = spawn(k, random)
+    hkind2, hcount = spawn(k, random, s.count_base)
     up = dict(kind=jnp.where(home, hkind2, kind), step=step, x=x, depth=jnp.where(home, 0, ud),
               param=jnp.where(home, hcount, param))
+
+    # ---- an explosion (after a hit), then the empty slot back on the horizon
+    exploding = (kind >= k.kind_explosion_first) & (kind <= k.kind_explosion_last)
+    stepped = jnp.where((count & 1) == 1, kind + 1, kind)
+    blast = dict(kind=jnp.where(stepped > k.kind_explosion_last, k.kind_empty, stepped), step=step, x=x,
+                 depth=depth - k.explosion_rise, param=jnp.maximum(param - 1, 0))
+    empty = kind == k.kind_empty
+    respawn = dict(kind=hkind2, step=step, x=jnp.full_like(x, k.spawn_x), depth=jnp.zeros_like(depth),
+                   param=hcount)
 
     diving = (kind == k.kind_dive_left) | (kind == k.kind_dive_right)
     climber = kind == k.kind_climber
 
     def pick(name):
-        moving = jnp.select([step == k.step_entry, step == k.step_ride, step == k.step_cross,
+        moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry),
+                             (step == k.step_ride) | (step == k.step_long_ride), step == k.step_cross,
                              step == k.step_climb],
                             [entry[name], ride[name], cross[name], climb[name]], recross[name])
         old = getattr(s, name)[i]
-        return jnp.where(on_horizon, h[name], jnp.where(diving, moving, jnp.where(climber, up[name], old)))
+        return jnp.select([on_horizon, diving, climber, exploding, empty],
+                          [h[name], moving, up[name], blast[name], respawn[name]], old)
 
     return s.replace(**{name: getattr(s, name).at[i].set(pick(name) & BYTE)
                         for name in ("kind", "step", "x", "depth", "param")})
@@ -129,10 +160,12 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
 def fly(k, s: SaucerState, frame, count, grid_move, grid, random) -> SaucerState:
     """The slots' odd frame: the sector's three saucers appear on the horizon on the spawn frame,
     afterwards each slot runs its program (last slot first)."""
-    kind, param = spawn(k, random)
-    appear = s.replace(kind=jnp.full(3, kind), step=jnp.zeros(3, jnp.int32),
-                       x=jnp.full(3, k.spawn_x), depth=jnp.zeros(3, jnp.int32), param=jnp.full(3, param))
-    moved = s
+    # the spawn starts the first wave of the sector (as a spent timer would)
+    first = s.replace(timer=jnp.int32(k.wave_timer), wave=s.wave + 1, count_base=s.count_base - k.count_base_step)
+    kind, param = spawn(k, random, first.count_base)
+    appear = first.replace(kind=jnp.full(3, kind), step=jnp.zeros(3, jnp.int32),
+                           x=jnp.full(3, k.spawn_x), depth=jnp.zeros(3, jnp.int32), param=jnp.full(3, param))
+    moved = pace(k, s, count)
     for i in reversed(range(3)):
         moved = _slot(k, moved, i, count, grid_move, grid, random)
     started = frame > k.saucer_spawn_frame
