@@ -275,3 +275,63 @@ def test_the_jax_saucers_follow_worlds_with_other_spawns(value):
             ale = np.asarray([ram.saucer_bytes(row)[name] for row in r[c.SAUCER_SPAWN_FRAME:]])
             bad = np.flatnonzero(ale != got)
             assert bad.size == 0, (value, name, int(bad[0]) + c.SAUCER_SPAWN_FRAME)
+
+
+@pytest.fixture(scope="module")
+def random_games():
+    """8 random games of held actions (3,000 frames each, kills in all of them)."""
+    return [ramtrace.record(ROM, frames=3_000, seed=s, hold=(1, 8)) for s in range(8)]
+
+
+def test_the_hit_rule_predicts_every_kill(random_games):
+    """On each even frame a shot still flying after its move hits the first saucer slot (kinds
+    1, 4, 5; paths of waves 2 and 3) within HIT_HALF_WIDTH of its beam in x and HIT_HALF_DEPTH of
+    its new y in depth; nothing else starts an explosion."""
+    kills = 0
+    for tr in random_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r) - 1):
+            pre, post = r[t], r[t + 1]
+            started = [i for i in range(3) if post[ram.ENEMY_KIND[i]] == c.KIND_EXPLOSION_FIRST
+                       and pre[ram.ENEMY_KIND[i]] != c.KIND_EXPLOSION_FIRST]
+            struck = []
+            if t % 2 == 0 and pre[ram.PHASE] == ram.PHASE_PLAY:
+                y = pre[ram.SHOT_Y] - c.SHOT_STEP
+                flying = pre[ram.SHOT_Y] != ram.NO_SHOT and y >= (
+                    c.TORPEDO_LAST_Y if pre[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS else c.LARIAT_LAST_Y)
+                struck = [i for i in range(3) if flying
+                          and pre[ram.ENEMY_KIND[i]] in (c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT)
+                          and pre[ram.ENEMY_STEP[i]] <= c.STEP_LONG_RETURN
+                          and abs(pre[ram.ENEMY_X[i]] - pre[ram.SHOT_X]) <= c.HIT_HALF_WIDTH
+                          and abs(y - pre[ram.ENEMY_DEPTH[i]]) <= c.HIT_HALF_DEPTH][:1]
+            if any(pre[ram.ENEMY_STEP[i]] > c.STEP_LONG_RETURN for i in started):
+                continue
+            assert started == struck, (t, started, struck)
+            kills += len(started)
+    assert kills >= 20
+
+
+def test_the_wave_timer_paces_the_waves_until_the_first_lost_ship(random_games):
+    """ram[8] falls by one on each odd frame whose new count is a multiple of 8, loses 22 on a kill
+    frame, and when it reads 0 or below on such a frame the next wave starts (timer 90, ram[16]
+    + 1, ram[6] - 2); the spawn frame starts wave 2."""
+    waves = 0
+    for tr in random_games:
+        r = tr.rams.astype(int)
+        end = _first_lost_ship(r)
+        assert (r[c.SAUCER_SPAWN_FRAME, [ram.WAVE_TIMER, ram.WAVE, ram.COUNT_BASE]]
+                == [0, c.START_WAVE, c.START_COUNT_BASE]).all()
+        assert (r[c.SAUCER_SPAWN_FRAME + 1, [ram.WAVE_TIMER, ram.WAVE, ram.COUNT_BASE]]
+                == [c.WAVE_TIMER, c.START_WAVE + 1, c.START_COUNT_BASE - c.COUNT_BASE_STEP]).all()
+        for t in range(c.SAUCER_SPAWN_FRAME + 2, end):
+            timer, wave, base = r[t - 1, [ram.WAVE_TIMER, ram.WAVE, ram.COUNT_BASE]]
+            if tr.rewards[t - 1]:
+                timer = (timer - c.KILL_TIMER_COST) % 256
+            if t % 2 == 0 and r[t, ram.FRAME_COUNT] % c.TIMER_TICK_COUNTS == 0:
+                if timer == 0 or timer > 127:
+                    timer, wave, base = c.WAVE_TIMER, wave + 1, base - c.COUNT_BASE_STEP
+                    waves += 1
+                else:
+                    timer -= 1
+            assert list(r[t, [ram.WAVE_TIMER, ram.WAVE, ram.COUNT_BASE]]) == [timer, wave, base], t
+    assert waves >= 4

@@ -1,12 +1,15 @@
-"""BeamRider's JAX side, being ported: exact for the sector's intro, the grid's clock, the three saucers' paths and the ship's moves and shots up to the first kill or death of random play (NOOP: to frame 1,650); no kills yet.
+"""BeamRider's JAX side, being ported: exact for the intro, the grid's clock, sector 1's saucers (waves 2-3) and the ship's moves, shots and kills up to the first lost ship of random play (or an unmodelled saucer move: a blocked crossing, wave 4).
 
 The ship's moves between the five beams, its laser lariats and torpedoes, the frame counter,
-the random number, the grid's clock (its speed ram[4] and position ram[24]) and the three enemy
+the random number, the grid's clock (its speed ram[4] and position ram[24]), the three enemy
 slots (kind, step, x, depth, parameter: the horizon, dive, ride, cross, climb and return of sector
-1's saucers) match ALE's RAM on every frame until the first enemy is hit or the ship is lost
-(tests/ports/test_beamrider_ship.py: 7 scripted games, the NOOP one to frame 1,650, and 12 random
-games, 403-755 frames each). Kills, scoring, deaths, the enemies' shots, a blocked crossing, the
-later sector-1 dives (after ~frame 1,694), the sector's end and the picture are not modelled. Relative imports only: this package moves to ``jaxtari/games/beamrider/``.
+1's saucers in waves 2 and 3), the wave timer (ram[6], ram[8], ram[16]), a shot's hit on a saucer
+(its explosion, 44 points, the enemies left) match ALE's RAM on every frame
+(tests/ports/test_beamrider_ship.py: 7 scripted games, the NOOP one to frame 1,650; 12 random games
+to the first kill, 403-755 frames, and 12 to the first lost ship or unmodelled saucer move,
+1,057-1,822 frames with 2-6 kills each). Not modelled: deaths and the enemies' shots, a blocked
+crossing, wave 4's paths, a saucer reaching the bottom, the sector's end, the other enemy kinds and
+the picture. Relative imports only: this package moves to ``jaxtari/games/beamrider/``.
 """
 
 from .constants import BeamRiderConstants

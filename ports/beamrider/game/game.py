@@ -1,11 +1,11 @@
 """BeamRider, one emulator frame a step: the clock (ram[1], ram[2] and the grid on odd frames, the
 intro's end), the saucers on the odd frames (logic/saucers.py), then on the even (logic) frames
-the ship's move and its shot (logic/ship.py).
+the ship's move, its shot and the shot's hit on a saucer (logic/ship.py, logic/hits.py).
 
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
-with ALE. Kills, deaths and the sector's end are not modelled yet."""
+with ALE. Deaths and the sector's end are not modelled yet."""
 
 from __future__ import annotations
 
