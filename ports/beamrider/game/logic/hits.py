@@ -4,7 +4,10 @@ Measured on ALE over 40 random games (283 kills, ports/beamrider/NOTES.md "Kills
 flight after its move hits the first slot (lowest index) holding a saucer (kinds 1, 4, 5) whose x
 is within 6 of the beam the shot left from and whose depth is within 8 of the shot's new y. The
 shot is gone, the slot turns into the explosion's first step with its count at 8, the score takes
-the saucer's points and the enemies left drop by one."""
+the saucer's points, the enemies left drop by one, no shot launches on the next 3 logic frames
+(measured: a FIRE held on them launched nothing, as after the no-torpedo dud) and the wave timer
+loses 22 (logic/saucers.py ``pace``). On the next logic frame after an explosion's slot empties,
+its depth reads 255."""
 
 from __future__ import annotations
 

@@ -27,7 +27,11 @@ after it already moved this frame - it matters for the dive's clearance test.
   then back on the horizon at x 128 as at the spawn (its step kept).
 Not modelled yet (never before the NOOP game's frame 1,655, nor before the first lost ship of any
 random game seen): a rider whose crossing is blocked by another saucer (it rides on, the mark 32
-further), a saucer reaching the bottom, the later paths (steps 6..)."""
+further), a saucer reaching the bottom, wave 4's paths (steps 9..).
+Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
+starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
+at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
+step 8)."""
 
 from __future__ import annotations
 
