@@ -15,6 +15,8 @@ import jax.numpy as jnp
 
 from ..state import BeamRiderState
 
+BYTE = 0xFF
+
 
 def hit(k, state: BeamRiderState) -> BeamRiderState:
     s, shot, player = state.saucers, state.ship, state.player
@@ -29,7 +31,7 @@ def hit(k, state: BeamRiderState) -> BeamRiderState:
     depth = jnp.where(s.kind == k.kind_empty, k.start_saucer_depth, s.depth)
     return state.replace(
         saucers=s.replace(depth=depth, kind=jnp.where(first, k.kind_explosion_first, s.kind),
-                          timer=jnp.where(any_hit, (s.timer - k.kill_timer_cost) & 0xFF, s.timer),
+                          timer=jnp.where(any_hit, (s.timer - k.kill_timer_cost) & BYTE, s.timer),
                           param=jnp.where(first, k.explosion_count, s.param)),
         ship=shot.replace(shot_y=jnp.where(any_hit, k.no_shot, shot.shot_y),
                           dud=jnp.where(any_hit, k.hit_busy, shot.dud)),
