@@ -135,9 +135,23 @@ def _stress_cell(report: Optional[Mapping[str, Any]]) -> str:
 # the tables
 
 
+def _stage4_cell(game: str, stress: Mapping[str, Any], transfer: Mapping[str, Any]) -> str:
+    """A game's stage-4 verdicts: its agents on ALE vs on the JAX game (each transfer report, by
+    observation); without one, the older protocol's PPO trained on both (its objects report)."""
+    verdicts = [f"{obs}: {(transfer[name].get('verdict') or {}).get('label', '?')}"
+                for obs in ("pixels", "objects")
+                if (name := f"{game}-{obs}{TRANSFER_SUFFIX}") in transfer]
+    if verdicts:
+        return ", ".join(verdicts)
+    both = stress.get(f"{game}-objects")
+    if both is not None and len((both.get("statistics") or {}).get("final") or {}) >= 2:
+        return f"PPO on both: {_stress_cell(both)}"
+    return "none"
+
+
 def games_table(root: Path) -> str:
     """README: one row a game, its audit's figures, its other artefacts."""
-    audits, stress = _audits(root), _stress(root)
+    audits, stress, transfer = _audits(root), _stress(root), _transfer(root)
     rows = []
     for game in _games(root):
         s = audits[game].get("summary") or {}
@@ -145,10 +159,10 @@ def games_table(root: Path) -> str:
         rows.append([
             _title(game), f"{s.get('probed_rules')}/{s.get('reviewed_rules')}", _pct(s.get("recall")),
             f"{s.get('seeded_faults_detected')}/{s.get('seeded_faults')}", _mutation(s),
-            _explored(s), str(mods), _stress_cell(stress.get(f"{game}-objects")),
+            _explored(s), str(mods), _stage4_cell(game, stress, transfer),
             str(_sessions(root, game))])
     return _table(["game", "rules probed", "recall", "faults caught", "mutation score",
-                   "exploration, ALE vs JAX", "mods audited", "PPO on both (objects)",
+                   "exploration, ALE vs JAX", "mods audited", "stage 4: agents on ALE vs JAX",
                    "playtests"], rows)
 
 

@@ -107,3 +107,16 @@ def test_bad_markers_and_artefacts_are_named(tmp_path):
     (root / "audits" / "pong.json").write_text("{not json")
     [problem, _] = doc_tables.readme_tables_stale(root)
     assert problem.startswith(f"cannot read {root / 'audits' / 'pong.json'}")
+
+
+def test_the_games_table_gives_each_games_stage_4_verdict_by_observation():
+    stress, transfer = doc_tables._stress(ROOT), doc_tables._transfer(ROOT)
+    freeway = doc_tables._stage4_cell("freeway", stress, transfer)
+    assert freeway == (f"pixels: {transfer['freeway-pixels-transfer']['verdict']['label']}, "
+                       f"objects: {transfer['freeway-objects-transfer']['verdict']['label']}")
+    # no transfer report: a JAX-only training is no verdict; PPO trained on both is the older one
+    jax_only = {"kangaroo-objects": stress["kangaroo-objects"]}
+    assert doc_tables._stage4_cell("kangaroo", jax_only, {}) == "none"
+    both = json.loads((ROOT / "stress" / "superseded" / "kangaroo-objects.json").read_text())
+    cell = doc_tables._stage4_cell("kangaroo", {"kangaroo-objects": both}, {})
+    assert cell == "PPO on both: inconclusive (245,760 steps x 5 seeds)"
