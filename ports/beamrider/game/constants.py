@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
+BYTE = 0xFF                # the cartridge's 8-bit arithmetic: every RAM value wraps at 256
+
 # ---- the frame schedule ----------------------------------------------------------------------------
 LOGIC_PERIOD = 2           # measured: the ship and its shot change only on even frames
 COUNTER_PARITY = 1         # measured: ram[1] steps on odd frames (1 at reset, 2 after frame 1)

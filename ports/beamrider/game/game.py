@@ -18,12 +18,11 @@ import numpy as np
 from jaxtari.env import Game, joystick
 
 from . import constants as c
-from .constants import BeamRiderConstants
+from .constants import BYTE, BeamRiderConstants
 from .logic import hits, saucers, ship
 from .logic.dither import dithered
 from .state import BeamRiderState, PlayerState, SaucerState, ShipState
 
-BYTE = 0xFF
 
 
 def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:

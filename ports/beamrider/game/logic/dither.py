@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-BYTE = 0xFF
+from ..constants import BYTE
+
 
 
 def reversed_nibble(v):

@@ -14,8 +14,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ..state import BeamRiderState
+from ..constants import BYTE
 
-BYTE = 0xFF
 
 
 def hit(k, state: BeamRiderState) -> BeamRiderState:

@@ -40,8 +40,8 @@ import jax.numpy as jnp
 
 from ..state import SaucerState
 from .dither import dithered
+from ..constants import BYTE
 
-BYTE = 0xFF
 
 
 def spawn(k, random, count_base):
