@@ -24,7 +24,6 @@ from .logic.dither import dithered
 from .state import BeamRiderState, PlayerState, SaucerState, ShipState
 
 
-
 def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
     key = jax.random.key(0) if key is None else key
     i32 = jnp.int32

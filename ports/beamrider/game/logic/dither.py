@@ -9,7 +9,6 @@ import jax.numpy as jnp
 from ..constants import BYTE
 
 
-
 def reversed_nibble(v):
     """The low 4 bits of ``v`` read backwards (bit 0 becomes bit 3): the dither's order."""
     return ((v & 1) << 3) | ((v & 2) << 1) | ((v & 4) >> 1) | ((v & 8) >> 3)

@@ -17,7 +17,6 @@ from ..state import BeamRiderState
 from ..constants import BYTE
 
 
-
 def hit(k, state: BeamRiderState) -> BeamRiderState:
     s, shot, player = state.saucers, state.ship, state.player
     flying = shot.shot_y != k.no_shot

@@ -43,7 +43,6 @@ from .dither import dithered
 from ..constants import BYTE
 
 
-
 def spawn(k, random, count_base):
     """A slot's start on the horizon, from the random number just stepped: its direction from the
     top bit, its count from the low nibble over the wave's base (ram[6])."""
