@@ -32,16 +32,22 @@ def test_ale_pixel_env_steps_stacks_and_logs_whole_games():
 
 
 def test_pixel_smoke_on_both_backends(tmp_path):
-    # ~80 s on 2 cores; before the CNN's hand-written gradients it did not finish in 25 minutes
-    report.write(run_stress("pong", obs="pixels", budget="smoke", seeds=2, out_dir=tmp_path), tmp_path)
+    # Before the CNN's hand-written gradients it did not finish in 25 minutes. One seed a side
+    # (half the CNN training): the pixel path end to end on both backends is what this test is
+    # for; seeds trained together on both sides are the objects smoke test's
+    # (tests/stress/test_core.py::test_smoke_budget_end_to_end_on_both_backends, 2 seeds), whose
+    # two random games this plays too (not the floor's 30)
+    result = run_stress("pong", obs="pixels", budget="smoke", seeds=1, out_dir=tmp_path,
+                        random_episodes=2)
+    report.write(result, tmp_path)
     data = json.loads((tmp_path / "pong-pixels.json").read_text())
     assert set(data["backends"]) == {"ale", "jax"}
     for side in data["backends"].values():
         assert side["steps"][-1] == 2048  # two whole updates of 8 envs x 128 steps
         # No Pong game ends within 2 x 128 agent steps (1,024 frames; a game lost 0-21 lasts
         # several thousand), so every interval has no finished game and no mean return.
-        assert side["episodes"] == [[0, 0], [0, 0]]
-        assert side["curves"] == [[None, None], [None, None]]
+        assert side["episodes"] == [[0, 0]]
+        assert side["curves"] == [[None, None]]
         assert side["wall_seconds"] > 0
     assert data["statistics"]["pixel_gap"]["mean_abs_diff"] < 5.0
     assert "grey levels" in (tmp_path / "pong-pixels.md").read_text()
