@@ -3,6 +3,7 @@ and the gate's replay, with the real emulator throughout (CPU, tiny budgets)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from pathlib import Path
@@ -181,10 +182,22 @@ def test_gate_replay_holds_on_the_game_and_fails_when_it_changes(tmp_path):
     assert any("sha256 differs" in m for m in transfer_check.check(tmp_path, rel))
 
 
-def test_report_files_are_written_whole(tmp_path):
-    # 400 frames a game, as the gate test below: the files, not the returns, are what is checked
+@pytest.fixture(scope="module")
+def up_400():
+    """The always-UP Freeway agent and its evaluation at 400 frames a game (one replay, no matched
+    run), which three tests below start from: evaluated once; each test takes a deep copy."""
     p = _constant_policy("freeway", "objects", 1, seeds=(0,))
-    r = transfer.evaluate(p, episodes=2, random_episodes=2, max_frames=400, replays=1, matched=0)
+    return p, transfer.evaluate(p, episodes=2, random_episodes=2, max_frames=400, replays=1,
+                                matched=0)
+
+
+def _up_400(made):
+    return made[0], copy.deepcopy(made[1])
+
+
+def test_report_files_are_written_whole(tmp_path, up_400):
+    # 400 frames a game, as the gate test below: the files, not the returns, are what is checked
+    p, r = _up_400(up_400)
     written = transfer_report.write(r, tmp_path)
     names = sorted(p.name for p in written.values())
     assert names == ["freeway-objects-transfer.json", "freeway-objects-transfer.md",
@@ -215,13 +228,12 @@ def test_robustness_evaluates_a_pixel_policy_file_on_both_sides(tmp_path):
     assert check(robustness_report.to_json(r)).obs == "pixels"  # the report's schema takes it
 
 
-def test_the_gate_judges_transfer_reports_and_fails_a_changed_one(tmp_path):
+def test_the_gate_judges_transfer_reports_and_fails_a_changed_one(tmp_path, up_400):
     from alignment.gate.config import Thresholds
     from alignment.gate.core import Artefacts, _transfer_part, current_transfer_replays
 
-    p = _constant_policy("freeway", "objects", 1, seeds=(0,))
+    p, r = _up_400(up_400)
     ppath = pol.save(tmp_path / "stress" / "policies" / "freeway-objects.npz", p)
-    r = transfer.evaluate(p, episodes=2, random_episodes=2, max_frames=400, replays=1, matched=0)
     r.policy_file, r.policy_sha256 = "stress/policies/freeway-objects.npz", pol.describe_file(ppath)[1]
     transfer_report.write(r, tmp_path / "stress")
     art = Artefacts(tmp_path)
@@ -247,14 +259,13 @@ def test_anchor_summary_against_the_published_mean_less_two_sd():
     assert transfer.anchor_summary([[33.0], [32.0]], anchor)["meets"] is True  # 32.5 >= 32.48
 
 
-def test_anchor_section_played_on_ale_written_and_rederived_by_the_gate(tmp_path):
+def test_anchor_section_played_on_ale_written_and_rederived_by_the_gate(tmp_path, up_400):
     from typer.testing import CliRunner
 
     from alignment.cli import app
 
-    p = _constant_policy("freeway", "objects", 1, seeds=(0,))
+    p, r = _up_400(up_400)
     ppath = pol.save(tmp_path / "freeway-objects.npz", p)
-    r = transfer.evaluate(p, episodes=2, random_episodes=2, max_frames=400, replays=1, matched=0)
     assert r.anchor_eval is None  # only when asked
     r.policy_file, r.policy_sha256 = pol.describe_file(ppath)
     out = tmp_path / "stress"
