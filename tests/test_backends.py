@@ -3,6 +3,10 @@ run, clone/restore continue exactly, run() is repeated act(), and bad input is a
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -148,6 +152,16 @@ def _memory_mappings() -> int:
 
 
 def test_release_compiled_frees_the_programs_and_the_games_run_on():
+    # In an interpreter of its own: release_compiled() forgets every compiled program of the
+    # process, which in the whole default run cost ~1 min here (freeing thousands of programs)
+    # and every later test its compiles again
+    proc = subprocess.run([sys.executable, "-c", "from tests.test_backends import "
+                           "_release_compiled_frees_the_programs; _release_compiled_frees_the_programs()"],
+                          cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+
+
+def _release_compiled_frees_the_programs():
     # each compiled program holds memory mappings until released (Linux caps them per process:
     # the audit releases each faulty game's programs)
     actions = scripted("pong", 600)
