@@ -80,6 +80,20 @@ def ale_status(game: str, mod: str) -> dict:
     return {"counterpart": None, "jax_only": why}
 
 
+def _check_ale_sees(canon: str, backends: Sequence[str], obs: str | None) -> None:
+    """Refuse object agents on ALE for a game whose object features ALE's RAM does not decode yet
+    (pixel agents see ALE's screen)."""
+    if "ale" in backends and obs == "objects":
+        from alignment.reference.features import supported_games
+
+        if canon not in supported_games():
+            raise RobustnessInputError(
+                f"{canon}: no RAM decoding of its object features for the ALE side yet, so its "
+                f"object agents cannot play the real game (games with one: "
+                f"{', '.join(supported_games())}); use --backends jax, or pixel agents "
+                f"(--agents stress/policies/{canon}-pixels.npz)")
+
+
 def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int,
              max_steps: int, obs: str | None = "objects") -> tuple[str, list[str], tuple[str, ...]]:
     """The canonical game, its mods and the backends, or a :class:`RobustnessInputError` naming
@@ -107,16 +121,7 @@ def validate(game: str, mods, backends: Sequence[str], seeds: int, episodes: int
                 f"{canon}: {', '.join(jax_only)} ha{'s' if len(jax_only) == 1 else 've'} no ALE "
                 f"counterpart and runs JAX-only; add jax to --backends or leave "
                 f"{'it' if len(jax_only) == 1 else 'them'} out")
-    if "ale" in backends and obs == "objects":
-        from alignment.reference.features import supported_games
-
-        if canon not in supported_games():
-            # the agents see object features; on ALE those are decoded from RAM
-            raise RobustnessInputError(
-                f"{canon}: no RAM decoding of its object features for the ALE side yet, so its "
-                f"object agents cannot play the real game (games with one: "
-                f"{', '.join(supported_games())}); use --backends jax, or pixel agents "
-                f"(--agents stress/policies/{canon}-pixels.npz)")
+    _check_ale_sees(canon, backends, obs)
     for what, v, low, high in (("--seeds", seeds, 1, MAX_SEEDS),
                                ("--episodes", episodes, 1, MAX_EPISODES),
                                ("--max-steps", max_steps, 1, V5.max_agent_steps)):
@@ -239,7 +244,7 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
                                                on_progress=on_progress)
     except ag.AgentsError as exc:
         raise RobustnessInputError(str(exc)) from None
-    validate(canon, names, backends, seeds, episodes, max_steps, agents.obs)
+    _check_ale_sees(canon, backends, agents.obs)  # what --agents said before loading, confirmed
     k = len(agents.seeds)
     random_episodes = random_episodes or max(episodes * k, 10)
     entry = catalog.entry(canon)
