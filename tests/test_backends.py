@@ -14,6 +14,7 @@ from alignment import backends, catalog
 from alignment.backends import (
     ACT_CHUNK, BACKENDS, REWARD, BackendError, JaxBackend, make_backend, release_compiled,
 )
+from tests.conftest import mappings
 
 
 def scripted(game: str, frames: int) -> np.ndarray:
@@ -146,11 +147,6 @@ def test_jax_functions_are_compiled_once_per_game_mods_and_mode():
     assert modded._fns is not make_backend("jax", "frostbite")._fns
 
 
-def _memory_mappings() -> int:
-    with open("/proc/self/maps") as f:
-        return sum(1 for _ in f)
-
-
 def test_release_compiled_frees_the_programs_and_the_games_run_on():
     # In an interpreter of its own: release_compiled() forgets every compiled program of the
     # process, which in the whole default run cost ~1 min here (freeing thousands of programs)
@@ -168,10 +164,10 @@ def _release_compiled_frees_the_programs():
     b = make_backend("jax", "pong", mods=["no_enemy_points"])
     first = b.run(actions)
     b.rgb()
-    loaded = _memory_mappings()
+    loaded = mappings()
     release_compiled()
     assert not backends._COMPILED
-    assert loaded - _memory_mappings() >= 50  # pong's frame and picture: ~60 mappings each
+    assert loaded - mappings() >= 50  # pong's frame and picture: ~60 mappings each
     b.reset(0)
     again = b.run(actions)  # compiled afresh
     assert_traces_agree(b.entry, first, again)
