@@ -153,10 +153,17 @@ def _own_files(folder: Path, game: str, others: set[str]) -> list[Path]:
 # nothing about what an audit found and leaves its verdicts current.
 DROP_IN_MODULES = ("dropin.py", "envpool.py", "gym.py", "vector.py")
 
+# Builds a game with some Constants fields as data (jaxtari/variants.py). What the game does with
+# them is in the game's own files; the pipeline uses it only in the audit's mutant runner, to pass
+# a Constants mutant without a compile each, as part of the audit's machinery (alignment/audit),
+# which no code hash covers either.
+BUILDER_MODULES = ("variants.py",)
+
 
 def behaviour_files(game: str) -> list[Path]:
     """Every file a game's behaviour, and the verdicts on it, depend on, sorted: all of
-    ``jaxtari/`` but the other games and the drop-in adapters (:data:`DROP_IN_MODULES`): the game's
+    ``jaxtari/`` but the other games, the drop-in adapters (:data:`DROP_IN_MODULES`) and the
+    variant builder (:data:`BUILDER_MODULES`): the game's
     package or modules, the wrappers with the v5 protocol, the renderer, the shared Atari and XLA
     helpers, the engine; its reviewed spec
     ``specs/<game>.yaml``; its ground truth under ``alignment/reference/games/``; its seeded-fault
@@ -170,7 +177,7 @@ def behaviour_files(game: str) -> list[Path]:
 
     other_jax = {g for g in jaxtari.list_games() if g != jax_game}
     others = set(CATALOG) - {canon}
-    drop_in = {jaxtari_dir / name for name in DROP_IN_MODULES}
+    drop_in = {jaxtari_dir / name for name in DROP_IN_MODULES + BUILDER_MODULES}
     files = [f for f in _files_under(jaxtari_dir)
              if f not in drop_in and not (f.is_relative_to(_games_dir()) and any(
                  _belongs(f.relative_to(_games_dir()).parts, o) for o in other_jax))]

@@ -114,6 +114,9 @@ def test_the_code_hash_covers_everything_the_game_depends_on_and_no_other_game()
     # the drop-in adapters are left out: nothing the verdicts come from runs a game through them
     assert not {f"jaxtari/{name}" for name in catalog.DROP_IN_MODULES} & files
     assert all((ROOT / "jaxtari" / name).is_file() for name in catalog.DROP_IN_MODULES)
+    # ... and the variant builder, which only the audit's machinery uses besides users
+    assert not {f"jaxtari/{name}" for name in catalog.BUILDER_MODULES} & files
+    assert all((ROOT / "jaxtari" / name).is_file() for name in catalog.BUILDER_MODULES)
 
 
 def test_no_pipeline_module_runs_a_game_through_the_drop_in_adapters():

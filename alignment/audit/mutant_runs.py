@@ -17,6 +17,7 @@ from typing import Mapping, Optional, Sequence
 import numpy as np
 
 from alignment import catalog
+from jaxtari.variants import candidate_fields, keyed_by_static_fields, select_fields
 
 CHUNK = 512
 SCREEN_EVERY = 7  # odd, as the exploration's (explore.SCREEN_EVERY says why); and the last
@@ -110,14 +111,6 @@ def _segments(steps) -> list:
     return out
 
 
-def _traceable_value(value) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return True
-    return isinstance(value, tuple) and len(value) > 0 and all(_traceable_value(v) for v in value)
-
-
 class JaxRunner:
     """Compiled runs of one JAX game class (one game mode); ``traced`` names the Constants fields
     passed as traced inputs (any value of theirs runs without a new compile)."""
@@ -142,7 +135,7 @@ class JaxRunner:
             base = dataclasses.replace(base, **constants)
         self.traced = tuple(traced)
         if self.traced:
-            base = _keyed_by_static_fields(base, self.traced)
+            base = keyed_by_static_fields(base, self.traced)
         self.base = base
         catalog_signals = self.signals
         weights = jnp.asarray(_WEIGHTS)
@@ -243,32 +236,10 @@ class JaxRunner:
         return out
 
 
-def _keyed_by_static_fields(consts, traced: Sequence[str]):
-    """``consts`` as an instance of a subclass hashed and compared by its untraced fields only: a
-    game may cache tables built from its constants (functools.lru_cache keyed on them), and a
-    traced field's value cannot be a key. Those tables never read a traced field (tracing would
-    have failed and left the field static)."""
-    cls = type(consts)
-    static = [f.name for f in dataclasses.fields(consts) if f.name not in traced]
-
-    def key(self):
-        return tuple(getattr(self, n) for n in static)
-
-    keyed = type(f"Traced{cls.__name__}", (cls,), {
-        "__hash__": lambda self: hash(key(self)),
-        "__eq__": lambda self, other: type(other) is type(self) and key(self) == key(other),
-    })
-    return keyed(**{f.name: getattr(consts, f.name) for f in dataclasses.fields(consts) if f.init})
-
-
 def traceable_fields(game: str, game_cls, mode: Optional[int] = None, **runner) -> list[str]:
-    """The Constants fields that can be traced inputs: integer (and integer-tuple) fields, tested by
-    tracing the game with them traced; a group that fails is split in halves until each field
-    that fails alone is left out (static, compiled per mutant)."""
-    consts = game_cls.Constants()
-    candidates = [f.name for f in dataclasses.fields(consts)
-                  if _traceable_value(getattr(consts, f.name)) and f.name != "mode"]
-
+    """The Constants fields that can be traced inputs of this runner (the game's reset, its step
+    with every catalog signal, its screen), found as :func:`jaxtari.variants.select_fields` finds
+    them; the rest stay static, a compile per mutant."""
     def ok(fields) -> bool:
         try:
             JaxRunner(game, game_cls, mode, fields, **runner).check()
@@ -276,19 +247,7 @@ def traceable_fields(game: str, game_cls, mode: Optional[int] = None, **runner) 
         except Exception:
             return False
 
-    def split(fields) -> list[str]:
-        if not fields or ok(fields):
-            return list(fields)
-        if len(fields) == 1:
-            return []
-        half = len(fields) // 2
-        return split(fields[:half]) + split(fields[half:])
-
-    good = split(candidates)
-    # fields fine alone may still fail together (rare): drop from the end until the set traces
-    while good and not ok(good):
-        good.pop()
-    return good
+    return select_fields(candidate_fields(game_cls.Constants()), ok)
 
 
 # ---- comparing ---------------------------------------------------------------------------------
