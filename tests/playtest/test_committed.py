@@ -19,6 +19,7 @@ THREE_MINUTES = 3 * 60 * 60  # frames at 60 Hz
     "freeway",
     pytest.param("frostbite", marks=pytest.mark.slow),
     pytest.param("kangaroo", marks=pytest.mark.slow),
+    pytest.param("asteroids", marks=pytest.mark.slow),
 ])
 def test_committed_sessions_replay_clean(game):
     paths = core.sessions_for(game, ROOT)
@@ -32,3 +33,17 @@ def test_committed_sessions_replay_clean(game):
     for r in core.replay(paths):
         assert r.passed, f"{r.path}: {r.failure or r.error or r.read_problem}"
         assert r.frames == r.recorded_frames >= THREE_MINUTES
+
+
+def test_the_committed_asteroids_session_clears_a_wave():
+    # issue 52's bar: a recorded session that clears a wave, both sides seeing every asteroid gone
+    # on the same frame (it replays clean: the slow replay test above, and `jaxtari-align gate`)
+    paths = core.sessions_for("asteroids", ROOT)
+    assert paths
+    cleared = []
+    for path in paths:
+        s = read_session(path)
+        assert s.problem is None and s.header["player"]["kind"] == "scripted"
+        cleared += [(path.name, f["tick"]) for f in s.frames
+                    if not any(f["ale"]["asteroid_active"]) and not any(f["jax"]["asteroid_active"])]
+    assert cleared, "no committed Asteroids session clears a wave"
