@@ -120,3 +120,11 @@ def test_the_games_table_gives_each_games_stage_4_verdict_by_observation():
     both = json.loads((ROOT / "stress" / "superseded" / "kangaroo-objects.json").read_text())
     cell = doc_tables._stage4_cell("kangaroo", {"kangaroo-objects": both}, {})
     assert cell == "PPO on both: inconclusive (245,760 steps x 5 seeds)"
+
+
+def test_the_readme_stays_a_users_page():
+    # issue 46: the README is for users (what it is, the two commands, the games, one example
+    # each); measurements live in benchmarks/README.md and the figures in docs/results.md
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines: move details to docs/"
+    assert lines[0] == "# jaxtari-align"
