@@ -79,6 +79,7 @@ HORIZON_LEFT_END = (28, 92, 170)
 HORIZON_RIGHT_END = (85, 163, 227)
 HORIZON_COUNT_RESTART = 5      # measured: a count that ends without a dive restarts at 5
 DIVE_CLEARANCE_DEPTH = 64      # measured: no dive while another kind 4/5 slot is above this depth
+#                                (as the slot sees it: a grid-carried one with this frame's carry; NOTES.md)
 # measured: the x a dive heads for - the next one towards the centre (strictly), from these
 SAUCER_TARGETS = (60, 94, 111, 128, 145, 162, 196)
 CENTRE_X = 128
@@ -95,6 +96,11 @@ RIDE_LEAD = 32                 # measured: the ride's mark starts 32 below the d
 CLIMB_LEAD = 128               # measured: the climb's mark starts 128 above the depth
 CLIMB_MEET = 2                 # measured: the climb ends once its mark is within 2 of the depth
 BEAM_STEP = 17                 # measured: the re-cross goes one beam (17) back
+# measured (NOOP game, 51 poked worlds, 120 random games: 2,850 rides and climbs reaching their
+# mark, 33 held; clone/restore pokes of the other slot's depth): the turn into a lateral move
+# waits while another slot stands at the very depth this one arrives at (NOTES.md, "The blocked
+# lateral move"); the ride or climb then goes on with its mark moved 32 on from that depth
+BLOCK_LEAD = 32
 HORIZON_DEPTH = 32             # measured: a climber above this depth is back on the horizon
 # measured (40 random games, 283 kills): a shot in flight after its move hits a saucer within 6 of
 # its beam in x and within 8 of its new y in depth (misses seen at 7 and 9; the lower end of the
@@ -191,6 +197,7 @@ class BeamRiderConstants:
     climb_lead: int = CLIMB_LEAD
     climb_meet: int = CLIMB_MEET
     beam_step: int = BEAM_STEP
+    block_lead: int = BLOCK_LEAD
     horizon_depth: int = HORIZON_DEPTH
     kind_empty: int = KIND_EMPTY
     hit_half_width: int = HIT_HALF_WIDTH

@@ -3,7 +3,8 @@
 Measured on ALE (ports/beamrider/NOTES.md, "The saucers' paths"): every slot runs a small
 program whose step is ram[17..19]; each move is a signed speed in sixteenths with the grid clock's
 dither (``dithered``). The slots are run last to first (slot 2, 1, 0), so a slot sees the slots
-after it already moved this frame - it matters for the dive's clearance test.
+after it already moved this frame (and the grid-carried ones with this frame's carry) - it
+matters for the dive's clearance test and the held turn.
 
 - horizon (kinds drifting left / right): x 1 a logic frame; a slot drifting left past the left end
   of its own stretch of the horizon turns right and skips its count that frame; one drifting right
@@ -25,9 +26,12 @@ after it already moved this frame - it matters for the dive's clearance test.
 - explosion (kinds 6..11, after a hit: logic/hits.py): a step each time the count turns odd, the
   parameter counting down to 0, the depth rising 2; after 11 the slot is empty for a logic frame,
   then back on the horizon at x 128 as at the spawn (its step kept).
-Not modelled yet (never before the NOOP game's frame 1,655, nor before the first lost ship of any
-random game seen): a rider whose crossing is blocked by another saucer (it rides on, the mark 32
-further), a saucer reaching the bottom, wave 4's paths (steps 9..).
+- a held turn: a ride or climb reaching its mark keeps its step while another slot stands at the
+  depth it arrives at, its mark moved 32 on from there. "Stands", here and in the dive clearance:
+  a slot run earlier this frame as it moved, a later one as it stands, but one the grid carries
+  (entry, cross, re-cross) with this frame's carry taken.
+Not modelled yet: a saucer reaching the bottom (the NOOP game's frame 1,706), wave 4's paths
+(steps 9..).
 Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
 starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
 at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
@@ -72,9 +76,17 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     hkind = jnp.where((kind == k.kind_horizon_right) & (hx > k.horizon_right_end[i]),
                       k.kind_horizon_left, kind)
     bounce = (hkind == k.kind_horizon_left) & (hx < k.horizon_left_end[i])
-    others = jnp.arange(3) != i
+    # the other slots' depths as this one sees them: the slots not yet run this frame count as
+    # they stand, except those carried by the grid (entry, cross, re-cross), which count with this
+    # frame's carry already taken (measured: the dive clearance and the blocked lateral move,
+    # NOTES.md "The slots' order within a frame")
+    index = jnp.arange(3)
+    others = index != i
     coming = (s.kind == k.kind_dive_left) | (s.kind == k.kind_dive_right)
-    clear = ~jnp.any(others & coming & (s.depth < k.dive_clearance_depth))
+    carried = coming & ((s.step == k.step_entry) | (s.step == k.step_long_entry)
+                        | (s.step == k.step_cross) | (s.step == k.step_recross))
+    standing = jnp.where((index < i) & carried, (s.depth + grid_move) & BYTE, s.depth)
+    clear = ~jnp.any(others & coming & (standing < k.dive_clearance_depth))
     due = ~bounce & (param == 1)
     dive = due & clear
     aim = jnp.where(hx < k.centre_x,
@@ -98,17 +110,24 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     entry = dict(kind=kind, step=jnp.where(entered, step + 1, step), x=ex, depth=depth + grid_move,
                  param=jnp.where(entered, depth + grid_move + k.ride_lead, param))
 
+    # a lateral move (the ride's turn into the cross, the climb's into the re-cross) waits while
+    # another slot (any kind) stands at the very depth this one arrives at (NOTES.md, "The
+    # blocked lateral move")
+    occupied = lambda d: jnp.any(others & (standing == (d & BYTE)))
+
     rd = depth + dithered(k, jnp.where(step == k.step_long_ride, k.long_ride_depth_speed,
                                        k.ride_depth_speed), count)
     mark = param + grid_move
-    crosses = rd >= mark
-    here = jnp.argmax(targets == x)
     long_ride = step == k.step_long_ride
+    held = ~long_ride & occupied(rd)
+    crosses = (rd >= mark) & ~held
+    here = jnp.argmax(targets == x)
     ride = dict(kind=jnp.where(crosses & long_ride, k.kind_climber, kind),
                 step=jnp.where(crosses, jnp.where(long_ride, k.step_long_return, k.step_cross), step),
                 x=x, depth=rd,
                 param=jnp.where(crosses & ~long_ride,
-                                targets[jnp.clip(here + 2 * toward, 0, len(k.saucer_targets) - 1)], mark))
+                                targets[jnp.clip(here + 2 * toward, 0, len(k.saucer_targets) - 1)],
+                                jnp.where((rd >= mark) & held, rd + k.block_lead, mark)))
 
     cdir = jnp.where(param > x, 1, -1)
     cx = x + dithered(k, cdir * k.cross_x_speed, count)
@@ -118,9 +137,11 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
                  param=jnp.where(crossed, (depth + grid_move - k.climb_lead) & BYTE, param))
 
     met = param >= depth - k.climb_meet
-    climb = dict(kind=kind, step=jnp.where(met, k.step_recross, step), x=x,
-                 depth=depth + dithered(k, jnp.where(met, k.turn_depth_speed, k.climb_depth_speed), count),
-                 param=jnp.where(met, x - toward * k.beam_step, param + grid_move))
+    cd = depth + dithered(k, jnp.where(met, k.turn_depth_speed, k.climb_depth_speed), count)
+    turns = met & ~occupied(cd)
+    climb = dict(kind=kind, step=jnp.where(turns, k.step_recross, step), x=x, depth=cd,
+                 param=jnp.where(turns, x - toward * k.beam_step,
+                                 jnp.where(met, cd - k.block_lead, param + grid_move)))
 
     rdir = jnp.where(param > x, 1, -1)
     rx = x + dithered(k, rdir * k.recross_x_speed, count)
