@@ -4,6 +4,7 @@ lives(), game over), against what pressing an action does, or against ALE's scre
 
 from __future__ import annotations
 
+import collections
 import numpy as np
 import pytest
 
@@ -337,7 +338,8 @@ def test_the_wave_timer_paces_the_waves_until_the_first_lost_ship(random_games):
     assert waves >= 4
 
 
-CARRIED_STEPS = (c.STEP_ENTRY, c.STEP_CROSS, c.STEP_RECROSS, c.STEP_LONG_ENTRY)
+CARRIED_STEPS = (c.STEP_ENTRY, c.STEP_CROSS, c.STEP_RECROSS, c.STEP_LONG_ENTRY, c.STEP_SWEEP_ENTRY,
+                 c.STEP_SWEEP_CROSS)
 
 
 def _seen_depths(before, after, i):
@@ -415,3 +417,60 @@ def test_a_poked_slot_holds_the_turn_only_at_the_depth_it_is_seen_at():
     assert [d for d, held in climber.items() if held] == [131] and len(climber) >= 9
     recrosser = {stood: held for stood, held in (held_by(0, d, 1) for d in range(124, 136))}
     assert [d for d, held in recrosser.items() if held] == [130] and len(recrosser) >= 9
+
+
+def _dithered(speed, count):
+    """The cartridge's fractional move (logic/dither.py), in plain Python for the RAM checks."""
+    nibble = count & 0x0F
+    order = ((nibble & 1) << 3) | ((nibble & 2) << 1) | ((nibble & 4) >> 1) | ((nibble & 8) >> 3)
+    byte = speed & 0xFF
+    return ((byte - 256 if byte > 127 else byte) >> 4) + (order < (byte & 0x0F))
+
+
+@pytest.mark.parametrize("seed", [6, 9, 10, 11, 13, 16])
+def test_wave_four_dives_enter_ride_and_sweep_three_targets(seed):
+    """Steps 9..11 (wave 4) on every odd frame of a random game: the entry at 17/16 (stopping on
+    the target; depth with the grid), the ride at 28/16 plus one while short of its mark (the mark
+    with the grid), the sweep across three targets at 13/16 (depth with the grid), and each
+    step's turn: ride with the mark 32 below, sweep to the target three on, kind 1 at step 12."""
+    r = ramtrace.record(ROM, frames=6_000, seed=seed, hold=(1, 8)).rams.astype(int)
+    targets = list(c.SAUCER_TARGETS)
+    seen = collections.Counter()
+    for t in range(c.SAUCER_SPAWN_FRAME + 2, len(r)):
+        before, after = r[t - 1], r[t]
+        if after[ram.FRAME_COUNT] == before[ram.FRAME_COUNT] or not (
+                before[ram.PHASE] == after[ram.PHASE] == ram.PHASE_PLAY):
+            continue
+        count, grid_move = after[ram.FRAME_COUNT], (after[ram.GRID] - before[ram.GRID]) % c.GRID_WRAP
+        for i in range(3):
+            kind, step, x, depth, param = (before[a[i]] for a in (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X,
+                                                                  ram.ENEMY_DEPTH, ram.ENEMY_PARAM))
+            got = tuple(after[a[i]] for a in (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X, ram.ENEMY_DEPTH,
+                                              ram.ENEMY_PARAM))
+            if kind not in (c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT) or got[0] not in (
+                    c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT):
+                continue
+            toward = 1 if kind == c.KIND_DIVE_RIGHT else -1
+            if step == c.STEP_SWEEP_ENTRY:
+                nx = x + _dithered(toward * c.SWEEP_ENTRY_X_SPEED, count)
+                nx = min(nx, param) if toward > 0 else max(nx, param)
+                nd = depth + grid_move
+                want = ((kind, step + 1, nx, nd, nd + c.RIDE_LEAD) if nx == param
+                        else (kind, step, nx, nd, param))
+            elif step == c.STEP_SWEEP_RIDE:
+                mark = param + grid_move
+                nd = depth + _dithered(c.RIDE_DEPTH_SPEED, count)
+                nd += c.SWEEP_RIDE_EXTRA if nd < mark else 0
+                if nd >= mark and nd in _seen_depths(before, after, i).values():
+                    continue                                     # a held turn (the test above)
+                want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.SWEEP_REACH * toward])
+                        if nd >= mark else (kind, step, x, nd, mark))
+            elif step == c.STEP_SWEEP_CROSS:
+                nx = x + _dithered((1 if param > x else -1) * c.SWEEP_CROSS_X_SPEED, count)
+                want = ((c.KIND_CLIMBER, c.STEP_SWEEP_RETURN, nx, depth + grid_move, param) if nx == param
+                        else (kind, step, nx, depth + grid_move, param))
+            else:
+                continue
+            assert got == want, (seed, t, i, got, want)
+            seen[step] += 1
+    assert min(seen[s] for s in (c.STEP_SWEEP_ENTRY, c.STEP_SWEEP_RIDE, c.STEP_SWEEP_CROSS)) >= 20, seen

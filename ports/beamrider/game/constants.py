@@ -73,6 +73,19 @@ KILL_TIMER_COST = 22
 LONG_DIVE_WAVE = 3
 STEP_LONG_ENTRY, STEP_LONG_RIDE, STEP_LONG_RETURN = 6, 7, 8
 LONG_DIVE_REACH = 2
+# measured (120 random games and 51 poked worlds, every frame of steps 9..12 fitted; the lockstep):
+# from wave 4 a dive starts at step 9 aiming at the wave-2 target, enters at 17/16 (x; depth with
+# the grid; x stops on the target), rides at step 10 to its mark (32 below the depth it arrived
+# at, moving with the grid) at 28/16 as the wave-2 ride and one more when that leaves it short of
+# the mark (44/16 in all on the way; 820 turns: 363 at 28/16, 457 at 44/16), then sweeps across three targets on the dive's side at step 11 (x 13/16, depth with
+# the grid) and, on the target, climbs back as kind 1, step 12. Later waves' programs (steps
+# 13..) are not decoded: the port runs wave 4's for them.
+SWEEP_WAVE = 4
+STEP_SWEEP_ENTRY, STEP_SWEEP_RIDE, STEP_SWEEP_CROSS, STEP_SWEEP_RETURN = 9, 10, 11, 12
+SWEEP_ENTRY_X_SPEED = 17
+SWEEP_RIDE_EXTRA = 1
+SWEEP_CROSS_X_SPEED = 13
+SWEEP_REACH = 3
 # measured (51 poked worlds): each slot keeps to its own stretch of the horizon: drifting left below
 # the left end it turns right, drifting right past the right end it turns left
 HORIZON_LEFT_END = (28, 92, 170)
@@ -96,6 +109,7 @@ RIDE_LEAD = 32                 # measured: the ride's mark starts 32 below the d
 CLIMB_LEAD = 128               # measured: the climb's mark starts 128 above the depth
 CLIMB_MEET = 2                 # measured: the climb ends once its mark is within 2 of the depth
 BEAM_STEP = 17                 # measured: the re-cross goes one beam (17) back
+CROSS_REACH = 2                # measured: the cross heads two targets on from the ridden beam
 # measured (NOOP game, 51 poked worlds, 120 random games: 2,850 rides and climbs reaching their
 # mark, 33 held; clone/restore pokes of the other slot's depth): the turn into a lateral move
 # waits while another slot stands at the very depth this one arrives at (NOTES.md, "The blocked
@@ -178,6 +192,15 @@ class BeamRiderConstants:
     step_long_ride: int = STEP_LONG_RIDE
     step_long_return: int = STEP_LONG_RETURN
     long_dive_reach: int = LONG_DIVE_REACH
+    sweep_wave: int = SWEEP_WAVE
+    step_sweep_entry: int = STEP_SWEEP_ENTRY
+    step_sweep_ride: int = STEP_SWEEP_RIDE
+    step_sweep_cross: int = STEP_SWEEP_CROSS
+    step_sweep_return: int = STEP_SWEEP_RETURN
+    sweep_entry_x_speed: int = SWEEP_ENTRY_X_SPEED
+    sweep_ride_extra: int = SWEEP_RIDE_EXTRA
+    sweep_cross_x_speed: int = SWEEP_CROSS_X_SPEED
+    sweep_reach: int = SWEEP_REACH
     horizon_count_mask: int = HORIZON_COUNT_MASK
     horizon_left_end: tuple = HORIZON_LEFT_END
     horizon_right_end: tuple = HORIZON_RIGHT_END
@@ -197,6 +220,7 @@ class BeamRiderConstants:
     climb_lead: int = CLIMB_LEAD
     climb_meet: int = CLIMB_MEET
     beam_step: int = BEAM_STEP
+    cross_reach: int = CROSS_REACH
     block_lead: int = BLOCK_LEAD
     horizon_depth: int = HORIZON_DEPTH
     kind_empty: int = KIND_EMPTY

@@ -30,12 +30,15 @@ matters for the dive's clearance test and the held turn.
   depth it arrives at, its mark moved 32 on from there. "Stands", here and in the dive clearance:
   a slot run earlier this frame as it moved, a later one as it stands, but one the grid carries
   (entry, cross, re-cross) with this frame's carry taken.
-Not modelled yet: a saucer reaching the bottom (the NOOP game's frame 1,706), wave 4's paths
-(steps 9..).
+- wave 4 (the sweep, steps 9..12): the dive aims at the wave-2 target, enters at 17/16 (x stops on
+  the target), rides at 28/16 plus one while short of the mark, then sweeps three targets on at
+  13/16 (depth with the grid) and climbs back (kind 1, step 12).
+Not modelled yet: a saucer reaching the bottom (the NOOP game's frame 1,706), the programs of
+waves 5 and later (steps 13..; the port runs wave 4's).
 Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
 starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
 at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
-step 8)."""
+step 8); from wave 4 it runs the sweep (steps 9..12)."""
 
 from __future__ import annotations
 
@@ -84,7 +87,8 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     others = index != i
     coming = (s.kind == k.kind_dive_left) | (s.kind == k.kind_dive_right)
     carried = coming & ((s.step == k.step_entry) | (s.step == k.step_long_entry)
-                        | (s.step == k.step_cross) | (s.step == k.step_recross))
+                        | (s.step == k.step_cross) | (s.step == k.step_recross)
+                        | (s.step == k.step_sweep_entry) | (s.step == k.step_sweep_cross))
     standing = jnp.where((index < i) & carried, (s.depth + grid_move) & BYTE, s.depth)
     clear = ~jnp.any(others & coming & (standing < k.dive_clearance_depth))
     due = ~bounce & (param == 1)
@@ -92,20 +96,24 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     aim = jnp.where(hx < k.centre_x,
                     jnp.min(jnp.where(targets > hx, targets, BYTE)),
                     jnp.max(jnp.where(targets < hx, targets, 0)))
-    long_dive = s.wave >= k.long_dive_wave
+    sweep = s.wave >= k.sweep_wave
+    long_dive = (s.wave >= k.long_dive_wave) & ~sweep
     reach = jnp.where(hx < k.centre_x, k.long_dive_reach, -k.long_dive_reach)
     far = targets[jnp.clip(jnp.argmax(targets == aim) + reach, 0, len(k.saucer_targets) - 1)]
     aim = jnp.where(long_dive, far, aim)
     h = dict(kind=jnp.where(bounce, k.kind_horizon_right,
                             jnp.where(dive, jnp.where(aim > hx, k.kind_dive_right, k.kind_dive_left),
                                       hkind)),
-             step=jnp.where(dive, jnp.where(long_dive, k.step_long_entry, k.step_entry), step), x=hx,
+             step=jnp.where(dive, jnp.select([sweep, long_dive], [k.step_sweep_entry, k.step_long_entry],
+                                             k.step_entry), step), x=hx,
              depth=jnp.where(dive, grid, depth),
              param=jnp.where(bounce, param, jnp.where(dive, aim, jnp.where(
                  due, k.horizon_count_restart, param - 1))))
 
     # ---- coming down and back up (kinds 4/5)
-    ex = x + dithered(k, toward * k.entry_x_speed, count)
+    ex = x + dithered(k, toward * jnp.where(step == k.step_sweep_entry, k.sweep_entry_x_speed,
+                                            k.entry_x_speed), count)
+    ex = jnp.where(right, jnp.minimum(ex, param), jnp.maximum(ex, param))   # x stops on the target
     entered = ex == param
     entry = dict(kind=kind, step=jnp.where(entered, step + 1, step), x=ex, depth=depth + grid_move,
                  param=jnp.where(entered, depth + grid_move + k.ride_lead, param))
@@ -118,15 +126,20 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     rd = depth + dithered(k, jnp.where(step == k.step_long_ride, k.long_ride_depth_speed,
                                        k.ride_depth_speed), count)
     mark = param + grid_move
+    # wave 4's ride goes one further when its wave-2 move leaves it short of the mark
+    rd = jnp.where((step == k.step_sweep_ride) & (rd < mark), rd + k.sweep_ride_extra, rd)
     long_ride = step == k.step_long_ride
     held = ~long_ride & occupied(rd)
     crosses = (rd >= mark) & ~held
     here = jnp.argmax(targets == x)
+    sweep_ride = step == k.step_sweep_ride
+    span = jnp.where(sweep_ride, k.sweep_reach, k.cross_reach)
     ride = dict(kind=jnp.where(crosses & long_ride, k.kind_climber, kind),
-                step=jnp.where(crosses, jnp.where(long_ride, k.step_long_return, k.step_cross), step),
+                step=jnp.where(crosses, jnp.select([long_ride, sweep_ride], [k.step_long_return, k.step_sweep_cross],
+                                                   k.step_cross), step),
                 x=x, depth=rd,
                 param=jnp.where(crosses & ~long_ride,
-                                targets[jnp.clip(here + 2 * toward, 0, len(k.saucer_targets) - 1)],
+                                targets[jnp.clip(here + span * toward, 0, len(k.saucer_targets) - 1)],
                                 jnp.where((rd >= mark) & held, rd + k.block_lead, mark)))
 
     cdir = jnp.where(param > x, 1, -1)
@@ -144,9 +157,12 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
                                  jnp.where(met, cd - k.block_lead, param + grid_move)))
 
     rdir = jnp.where(param > x, 1, -1)
-    rx = x + dithered(k, rdir * k.recross_x_speed, count)
+    rx = x + dithered(k, rdir * jnp.where(step == k.step_sweep_cross, k.sweep_cross_x_speed,
+                                          k.recross_x_speed), count)
     back = rx == param
-    recross = dict(kind=jnp.where(back, k.kind_climber, kind), step=jnp.where(back, k.step_return, step),
+    recross = dict(kind=jnp.where(back, k.kind_climber, kind),
+                   step=jnp.where(back, jnp.where(step == k.step_sweep_cross, k.step_sweep_return, k.step_return),
+                                  step),
                    x=rx, depth=depth + grid_move, param=param)
 
     # ---- climbing back to the horizon (kind 1)
@@ -169,8 +185,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     climber = kind == k.kind_climber
 
     def pick(name):
-        moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry),
-                             (step == k.step_ride) | (step == k.step_long_ride), step == k.step_cross,
+        moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry) | (step == k.step_sweep_entry),
+                             (step == k.step_ride) | (step == k.step_long_ride) | sweep_ride,
+                             step == k.step_cross,
                              step == k.step_climb],
                             [entry[name], ride[name], cross[name], climb[name]], recross[name])
         old = getattr(s, name)[i]
