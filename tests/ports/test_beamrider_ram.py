@@ -474,3 +474,46 @@ def test_wave_four_dives_enter_ride_and_sweep_three_targets(seed):
             assert got == want, (seed, t, i, got, want)
             seen[step] += 1
     assert min(seen[s] for s in (c.STEP_SWEEP_ENTRY, c.STEP_SWEEP_RIDE, c.STEP_SWEEP_CROSS)) >= 20, seen
+
+
+@pytest.mark.parametrize("seed", [None, 0, 5, 12])
+def test_a_lost_ship_restarts_the_count_and_the_grid_and_empties_the_slots(seed):
+    """On the (even) frame a ship is lost ram[12] turns 3 -> 5, the count restarts at 0, the grid
+    takes speed 30 at position 15, the three slots are emptied (kind 0, depth 255) and the shot
+    is gone; then the ship stays put and the speed falls by one every 4 counts; its last step ends
+    the loss (NOTES.md, "A lost ship")."""
+    r = (_noop_rams(2_600) if seed is None
+         else ramtrace.record(ROM, frames=6_000, seed=seed, hold=(1, 8)).rams.astype(int))
+    losses = [t for t in range(1, len(r)) if r[t - 1, ram.PHASE] == ram.PHASE_PLAY and r[t, ram.PHASE] == LOSS_PHASE]
+    assert losses
+    for t in losses:
+        after = r[t]
+        assert (t - 1) % c.LOGIC_PERIOD == 0
+        assert [after[ram.FRAME_COUNT], after[ram.GRID_SPEED], after[ram.GRID]] == [0, LOSS_SPEED, LOSS_GRID]
+        assert all(after[ram.ENEMY_KIND[i]] == c.KIND_EMPTY and after[ram.ENEMY_DEPTH[i]] == c.START_SAUCER_DEPTH
+                   for i in range(3))
+        assert after[ram.SHOT_Y] in (ram.NO_SHOT, c.SHOT_START_Y)
+        u = t + 1
+        while r[u, ram.PHASE] == LOSS_PHASE:
+            before, now = r[u - 1], r[u]
+            if now[ram.FRAME_COUNT] != before[ram.FRAME_COUNT] and now[ram.FRAME_COUNT] % LOSS_SLOWDOWN_COUNTS == 0:
+                assert now[ram.GRID_SPEED] == before[ram.GRID_SPEED] - 1, (seed, u)
+            else:
+                assert now[ram.GRID_SPEED] == before[ram.GRID_SPEED], (seed, u)
+            assert now[ram.SHIP_X] == before[ram.SHIP_X]
+            u += 1
+            if u == len(r):
+                return
+        # the speed's last step (1 -> 0) ends it: ram[12] 1 with one ship less in reserve, or after
+        # the last ship 6 with ram[5] at 255, the game over
+        assert r[u - 1, ram.GRID_SPEED] == 1, (seed, u)
+        reserve = after[ram.LIVES]
+        assert ((r[u, ram.PHASE], r[u, ram.LIVES]) == (ram.PHASE_LIFE_LOST, reserve - 1) if reserve
+                else (r[u, ram.PHASE], r[u, ram.LIVES]) == (GAME_OVER_PHASE, c.GAME_OVER_RESERVE)), (seed, u)
+
+
+# measured (387 lost ships over 171 games; NOTES.md "A lost ship")
+LOSS_PHASE = 5
+LOSS_SPEED, LOSS_GRID = 30, 15
+LOSS_SLOWDOWN_COUNTS = 4
+GAME_OVER_PHASE = 6
