@@ -63,9 +63,9 @@ BOTTOM_DEPTH = 64
 
 def _unmodelled_saucer_move(before, after) -> bool:
     """A saucer move the port leaves out: a slot emptied without an explosion (a saucer reaching
-    the bottom) or a path of wave 5 or later (steps 13..)."""
+    the bottom) or a path of wave 6 or later (steps 18..)."""
     for i in range(3):
-        if after[ram.ENEMY_STEP[i]] > c.STEP_SWEEP_RETURN:
+        if after[ram.ENEMY_STEP[i]] > c.STEP_ZIG_RETURN:
             return True
         kind = before[ram.ENEMY_KIND[i]]
         if (kind in (c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT)
@@ -135,3 +135,39 @@ def test_the_game_class_steps_alike():
     assert int(game.lives(s)) == 3 and not bool(game.is_terminal(s)) and float(reward) == 0.0
     assert {k: int(v) for k, v in game.signals(s).items()} == {
         k: int(v) for k, v in g.signals(s).items()}
+
+
+@pytest.mark.parametrize("wave,random", [(3, None), (4, None), (4, 0xA5)])
+def test_later_waves_from_a_poked_wave_are_ales(wave, random):
+    """ram[16] (and ram[2]) poked before the spawn, which then starts wave 4 or 5 at once: the NOOP
+    game's saucers run wave 4's sweep (steps 9..12) or wave 5's zigzag (steps 13..17), every
+    mirrored byte equal to ALE's up to the first event the port leaves out."""
+    import jax.numpy as jnp
+
+    frames = 1_200
+    ale = ramtrace.open_rom(ROM)
+    rams = [ale.getRAM().copy()]
+    for t in range(frames):
+        if t == c.SAUCER_SPAWN_FRAME - 1:
+            ale.setRAM(ram.WAVE, wave)
+            if random is not None:
+                ale.setRAM(ram.RANDOM, random)
+        ale.act(0)
+        rams.append(ale.getRAM().copy())
+    rams = np.asarray(rams)
+    n = covered_frames(ramtrace.Trace(ROM, rams, np.zeros(frames, np.int32), np.zeros(frames, np.int64),
+                                      np.zeros(frames + 1, np.int64), np.zeros(frames + 1, bool), ()), kills=True)
+    assert n >= 600
+    steps = set(rams[:n, list(ram.ENEMY_STEP)].ravel().tolist())
+    assert steps >= ({9, 10, 11, 12} if wave == 3 else {13, 14, 15, 16, 17})
+    noops = np.zeros(frames, np.int32)
+    before = g.rollout(g.reset(), noops[:c.SAUCER_SPAWN_FRAME - 1])
+    start = jax.tree.map(lambda a: a[-1], before)
+    start = start.replace(saucers=start.saucers.replace(wave=jnp.int32(wave)))
+    if random is not None:
+        start = start.replace(random=jnp.int32(random))
+    mine = g.signals(g.rollout(start, noops[c.SAUCER_SPAWN_FRAME - 1:]))
+    for name, got in mine.items():
+        ale_bytes = np.asarray([ram.ship_bytes(r)[name] for r in rams[c.SAUCER_SPAWN_FRAME:n]])
+        bad = np.flatnonzero(ale_bytes != got[:len(ale_bytes)])
+        assert bad.size == 0, (name, int(bad[0]) + c.SAUCER_SPAWN_FRAME)

@@ -79,13 +79,23 @@ LONG_DIVE_REACH = 2
 # at, moving with the grid) at 28/16 as the wave-2 ride and one more when that leaves it short of
 # the mark (44/16 in all on the way; 820 turns: 363 at 28/16, 457 at 44/16), then sweeps across three targets on the dive's side at step 11 (x 13/16, depth with
 # the grid) and, on the target, climbs back as kind 1, step 12. Later waves' programs (steps
-# 13..) are not decoded: the port runs wave 4's for them.
+# 13..) follow.
 SWEEP_WAVE = 4
 STEP_SWEEP_ENTRY, STEP_SWEEP_RIDE, STEP_SWEEP_CROSS, STEP_SWEEP_RETURN = 9, 10, 11, 12
 SWEEP_ENTRY_X_SPEED = 17
 SWEEP_RIDE_EXTRA = 1
 SWEEP_CROSS_X_SPEED = 13
 SWEEP_REACH = 3
+# measured (120 random games and 51 poked worlds, every frame of steps 13..16 fitted exactly): from
+# wave 5 a dive starts at step 13 aiming one target beyond the wave-2 one, enters at 13/16 (depth
+# with the grid), then (step 14) crosses one target back at 19/16 (depth with the grid), rides
+# (step 15, mark 32 below, at 34/16 like wave 3's ride), crosses one target on again (step 16,
+# 19/16) and climbs back (kind 1, step 17)
+ZIGZAG_WAVE = 5
+STEP_ZIG_ENTRY, STEP_ZIG_CROSS, STEP_ZIG_RIDE, STEP_ZAG_CROSS, STEP_ZIG_RETURN = 13, 14, 15, 16, 17
+ZIGZAG_DIVE_REACH = 1
+ZIG_ENTRY_X_SPEED = 13
+ZIG_CROSS_X_SPEED = 19
 # measured (51 poked worlds): each slot keeps to its own stretch of the horizon: drifting left below
 # the left end it turns right, drifting right past the right end it turns left
 HORIZON_LEFT_END = (28, 92, 170)
@@ -201,6 +211,15 @@ class BeamRiderConstants:
     sweep_ride_extra: int = SWEEP_RIDE_EXTRA
     sweep_cross_x_speed: int = SWEEP_CROSS_X_SPEED
     sweep_reach: int = SWEEP_REACH
+    zigzag_wave: int = ZIGZAG_WAVE
+    step_zig_entry: int = STEP_ZIG_ENTRY
+    step_zig_cross: int = STEP_ZIG_CROSS
+    step_zig_ride: int = STEP_ZIG_RIDE
+    step_zag_cross: int = STEP_ZAG_CROSS
+    step_zig_return: int = STEP_ZIG_RETURN
+    zigzag_dive_reach: int = ZIGZAG_DIVE_REACH
+    zig_entry_x_speed: int = ZIG_ENTRY_X_SPEED
+    zig_cross_x_speed: int = ZIG_CROSS_X_SPEED
     horizon_count_mask: int = HORIZON_COUNT_MASK
     horizon_left_end: tuple = HORIZON_LEFT_END
     horizon_right_end: tuple = HORIZON_RIGHT_END

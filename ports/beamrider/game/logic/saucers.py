@@ -33,12 +33,15 @@ matters for the dive's clearance test and the held turn.
 - wave 4 (the sweep, steps 9..12): the dive aims at the wave-2 target, enters at 17/16 (x stops on
   the target), rides at 28/16 plus one while short of the mark, then sweeps three targets on at
   13/16 (depth with the grid) and climbs back (kind 1, step 12).
+- wave 5 (the zigzag, steps 13..17): the dive aims one target beyond the wave-2 one, enters at
+  13/16, crosses one target back at 19/16, rides at 34/16 to its mark, crosses one target on at
+  19/16 and climbs back (kind 1, step 17).
 Not modelled yet: a saucer reaching the bottom (the NOOP game's frame 1,706), the programs of
-waves 5 and later (steps 13..; the port runs wave 4's).
+waves 6 and later (steps 18..; the port runs wave 5's).
 Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
 starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
 at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
-step 8); from wave 4 it runs the sweep (steps 9..12)."""
+step 8); wave 4 runs the sweep (steps 9..12), wave 5 on the zigzag (steps 13..17)."""
 
 from __future__ import annotations
 
@@ -88,7 +91,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     coming = (s.kind == k.kind_dive_left) | (s.kind == k.kind_dive_right)
     carried = coming & ((s.step == k.step_entry) | (s.step == k.step_long_entry)
                         | (s.step == k.step_cross) | (s.step == k.step_recross)
-                        | (s.step == k.step_sweep_entry) | (s.step == k.step_sweep_cross))
+                        | (s.step == k.step_sweep_entry) | (s.step == k.step_sweep_cross)
+                        | (s.step == k.step_zig_entry) | (s.step == k.step_zig_cross)
+                        | (s.step == k.step_zag_cross))
     standing = jnp.where((index < i) & carried, (s.depth + grid_move) & BYTE, s.depth)
     clear = ~jnp.any(others & coming & (standing < k.dive_clearance_depth))
     due = ~bounce & (param == 1)
@@ -96,50 +101,60 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     aim = jnp.where(hx < k.centre_x,
                     jnp.min(jnp.where(targets > hx, targets, BYTE)),
                     jnp.max(jnp.where(targets < hx, targets, 0)))
-    sweep = s.wave >= k.sweep_wave
-    long_dive = (s.wave >= k.long_dive_wave) & ~sweep
-    reach = jnp.where(hx < k.centre_x, k.long_dive_reach, -k.long_dive_reach)
-    far = targets[jnp.clip(jnp.argmax(targets == aim) + reach, 0, len(k.saucer_targets) - 1)]
-    aim = jnp.where(long_dive, far, aim)
+    zigzag = s.wave >= k.zigzag_wave
+    sweep = (s.wave >= k.sweep_wave) & ~zigzag
+    long_dive = (s.wave >= k.long_dive_wave) & ~sweep & ~zigzag
+    beyond = jnp.select([long_dive, zigzag], [k.long_dive_reach, k.zigzag_dive_reach], 0)
+    reach = jnp.where(hx < k.centre_x, beyond, -beyond)
+    aim = targets[jnp.clip(jnp.argmax(targets == aim) + reach, 0, len(k.saucer_targets) - 1)]
     h = dict(kind=jnp.where(bounce, k.kind_horizon_right,
                             jnp.where(dive, jnp.where(aim > hx, k.kind_dive_right, k.kind_dive_left),
                                       hkind)),
-             step=jnp.where(dive, jnp.select([sweep, long_dive], [k.step_sweep_entry, k.step_long_entry],
+             step=jnp.where(dive, jnp.select([zigzag, sweep, long_dive],
+                                             [k.step_zig_entry, k.step_sweep_entry, k.step_long_entry],
                                              k.step_entry), step), x=hx,
              depth=jnp.where(dive, grid, depth),
              param=jnp.where(bounce, param, jnp.where(dive, aim, jnp.where(
                  due, k.horizon_count_restart, param - 1))))
 
     # ---- coming down and back up (kinds 4/5)
-    ex = x + dithered(k, toward * jnp.where(step == k.step_sweep_entry, k.sweep_entry_x_speed,
-                                            k.entry_x_speed), count)
+    here = jnp.argmax(targets == x)
+    last = len(k.saucer_targets) - 1
+    zig_entry = step == k.step_zig_entry
+    ex = x + dithered(k, toward * jnp.select([step == k.step_sweep_entry, zig_entry],
+                                             [k.sweep_entry_x_speed, k.zig_entry_x_speed],
+                                             k.entry_x_speed), count)
     ex = jnp.where(right, jnp.minimum(ex, param), jnp.maximum(ex, param))   # x stops on the target
     entered = ex == param
+    # wave 5's entry turns into a cross one target back; the others into a ride
     entry = dict(kind=kind, step=jnp.where(entered, step + 1, step), x=ex, depth=depth + grid_move,
-                 param=jnp.where(entered, depth + grid_move + k.ride_lead, param))
+                 param=jnp.where(entered, jnp.where(zig_entry, targets[jnp.clip(jnp.argmax(targets == param) - toward,
+                                                                                 0, last)],
+                                                    depth + grid_move + k.ride_lead), param))
 
     # a lateral move (the ride's turn into the cross, the climb's into the re-cross) waits while
     # another slot (any kind) stands at the very depth this one arrives at (NOTES.md, "The
     # blocked lateral move")
     occupied = lambda d: jnp.any(others & (standing == (d & BYTE)))
 
-    rd = depth + dithered(k, jnp.where(step == k.step_long_ride, k.long_ride_depth_speed,
-                                       k.ride_depth_speed), count)
+    rd = depth + dithered(k, jnp.where((step == k.step_long_ride) | (step == k.step_zig_ride),
+                                       k.long_ride_depth_speed, k.ride_depth_speed), count)
     mark = param + grid_move
     # wave 4's ride goes one further when its wave-2 move leaves it short of the mark
     rd = jnp.where((step == k.step_sweep_ride) & (rd < mark), rd + k.sweep_ride_extra, rd)
     long_ride = step == k.step_long_ride
     held = ~long_ride & occupied(rd)
     crosses = (rd >= mark) & ~held
-    here = jnp.argmax(targets == x)
     sweep_ride = step == k.step_sweep_ride
-    span = jnp.where(sweep_ride, k.sweep_reach, k.cross_reach)
+    zig_ride = step == k.step_zig_ride
+    span = jnp.select([sweep_ride, zig_ride], [k.sweep_reach, k.zigzag_dive_reach], k.cross_reach)
     ride = dict(kind=jnp.where(crosses & long_ride, k.kind_climber, kind),
-                step=jnp.where(crosses, jnp.select([long_ride, sweep_ride], [k.step_long_return, k.step_sweep_cross],
+                step=jnp.where(crosses, jnp.select([long_ride, sweep_ride, zig_ride],
+                                                   [k.step_long_return, k.step_sweep_cross, k.step_zag_cross],
                                                    k.step_cross), step),
                 x=x, depth=rd,
                 param=jnp.where(crosses & ~long_ride,
-                                targets[jnp.clip(here + span * toward, 0, len(k.saucer_targets) - 1)],
+                                targets[jnp.clip(here + span * toward, 0, last)],
                                 jnp.where((rd >= mark) & held, rd + k.block_lead, mark)))
 
     cdir = jnp.where(param > x, 1, -1)
@@ -156,14 +171,21 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
                  param=jnp.where(turns, x - toward * k.beam_step,
                                  jnp.where(met, cd - k.block_lead, param + grid_move)))
 
+    # the other crossings: wave 2's re-cross, wave 4's sweep, wave 5's two (the first ends in its
+    # ride, the others in the climb back)
     rdir = jnp.where(param > x, 1, -1)
-    rx = x + dithered(k, rdir * jnp.where(step == k.step_sweep_cross, k.sweep_cross_x_speed,
-                                          k.recross_x_speed), count)
+    zig_cross = step == k.step_zig_cross
+    rx = x + dithered(k, rdir * jnp.select([step == k.step_sweep_cross, zig_cross | (step == k.step_zag_cross)],
+                                           [k.sweep_cross_x_speed, k.zig_cross_x_speed], k.recross_x_speed),
+                      count)
+    rx = jnp.where(rdir > 0, jnp.minimum(rx, param), jnp.maximum(rx, param))
     back = rx == param
-    recross = dict(kind=jnp.where(back, k.kind_climber, kind),
-                   step=jnp.where(back, jnp.where(step == k.step_sweep_cross, k.step_sweep_return, k.step_return),
-                                  step),
-                   x=rx, depth=depth + grid_move, param=param)
+    recross = dict(kind=jnp.where(back & ~zig_cross, k.kind_climber, kind),
+                   step=jnp.where(back, jnp.select([step == k.step_sweep_cross, zig_cross, step == k.step_zag_cross],
+                                                   [k.step_sweep_return, k.step_zig_ride, k.step_zig_return],
+                                                   k.step_return), step),
+                   x=rx, depth=depth + grid_move,
+                   param=jnp.where(back & zig_cross, depth + grid_move + k.ride_lead, param))
 
     # ---- climbing back to the horizon (kind 1)
     ud = depth + dithered(k, k.return_depth_speed, count)
@@ -185,8 +207,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     climber = kind == k.kind_climber
 
     def pick(name):
-        moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry) | (step == k.step_sweep_entry),
-                             (step == k.step_ride) | (step == k.step_long_ride) | sweep_ride,
+        moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry) | (step == k.step_sweep_entry)
+                             | zig_entry,
+                             (step == k.step_ride) | (step == k.step_long_ride) | sweep_ride | zig_ride,
                              step == k.step_cross,
                              step == k.step_climb],
                             [entry[name], ride[name], cross[name], climb[name]], recross[name])
