@@ -96,6 +96,13 @@ STEP_ZIG_ENTRY, STEP_ZIG_CROSS, STEP_ZIG_RIDE, STEP_ZAG_CROSS, STEP_ZIG_RETURN =
 ZIGZAG_DIVE_REACH = 1
 ZIG_ENTRY_X_SPEED = 13
 ZIG_CROSS_X_SPEED = 19
+# measured (the same games, every frame of steps 18..21 fitted exactly): from wave 6 a dive starts
+# at step 18 aiming one target beyond the wave-2 one, enters at 13/16 like wave 5, then weaves
+# without riding: one target back (step 19), one on (20), one back (21), each at 8/16 with the
+# depth carried by the grid, and climbs back (kind 1, step 22)
+WEAVE_WAVE = 6
+STEP_WEAVE_ENTRY, STEP_WEAVE_BACK, STEP_WEAVE_ON, STEP_WEAVE_BACK_AGAIN, STEP_WEAVE_RETURN = 18, 19, 20, 21, 22
+WEAVE_X_SPEED = 8
 # measured (51 poked worlds): each slot keeps to its own stretch of the horizon: drifting left below
 # the left end it turns right, drifting right past the right end it turns left
 HORIZON_LEFT_END = (28, 92, 170)
@@ -220,6 +227,13 @@ class BeamRiderConstants:
     zigzag_dive_reach: int = ZIGZAG_DIVE_REACH
     zig_entry_x_speed: int = ZIG_ENTRY_X_SPEED
     zig_cross_x_speed: int = ZIG_CROSS_X_SPEED
+    weave_wave: int = WEAVE_WAVE
+    step_weave_entry: int = STEP_WEAVE_ENTRY
+    step_weave_back: int = STEP_WEAVE_BACK
+    step_weave_on: int = STEP_WEAVE_ON
+    step_weave_back_again: int = STEP_WEAVE_BACK_AGAIN
+    step_weave_return: int = STEP_WEAVE_RETURN
+    weave_x_speed: int = WEAVE_X_SPEED
     horizon_count_mask: int = HORIZON_COUNT_MASK
     horizon_left_end: tuple = HORIZON_LEFT_END
     horizon_right_end: tuple = HORIZON_RIGHT_END

@@ -36,12 +36,15 @@ matters for the dive's clearance test and the held turn.
 - wave 5 (the zigzag, steps 13..17): the dive aims one target beyond the wave-2 one, enters at
   13/16, crosses one target back at 19/16, rides at 34/16 to its mark, crosses one target on at
   19/16 and climbs back (kind 1, step 17).
+- wave 6 (the weave, steps 18..22): the dive aims as wave 5's and enters alike, then crosses one
+  target back, one on and one back at 8/16 and climbs back (kind 1, step 22).
 Not modelled yet: a saucer reaching the bottom (the NOOP game's frame 1,706), the programs of
-waves 6 and later (steps 18..; the port runs wave 5's).
+waves 7 and later (steps 23..; the port runs wave 6's).
 Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
 starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
 at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
-step 8); wave 4 runs the sweep (steps 9..12), wave 5 on the zigzag (steps 13..17)."""
+step 8); wave 4 runs the sweep (steps 9..12), wave 5 the zigzag (steps 13..17), wave 6 on the
+weave (steps 18..22)."""
 
 from __future__ import annotations
 
@@ -93,7 +96,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
                         | (s.step == k.step_cross) | (s.step == k.step_recross)
                         | (s.step == k.step_sweep_entry) | (s.step == k.step_sweep_cross)
                         | (s.step == k.step_zig_entry) | (s.step == k.step_zig_cross)
-                        | (s.step == k.step_zag_cross))
+                        | (s.step == k.step_zag_cross) | (s.step == k.step_weave_entry)
+                        | (s.step == k.step_weave_back) | (s.step == k.step_weave_on)
+                        | (s.step == k.step_weave_back_again))
     standing = jnp.where((index < i) & carried, (s.depth + grid_move) & BYTE, s.depth)
     clear = ~jnp.any(others & coming & (standing < k.dive_clearance_depth))
     due = ~bounce & (param == 1)
@@ -101,17 +106,19 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     aim = jnp.where(hx < k.centre_x,
                     jnp.min(jnp.where(targets > hx, targets, BYTE)),
                     jnp.max(jnp.where(targets < hx, targets, 0)))
-    zigzag = s.wave >= k.zigzag_wave
+    weave = s.wave >= k.weave_wave
+    zigzag = (s.wave >= k.zigzag_wave) & ~weave
     sweep = (s.wave >= k.sweep_wave) & ~zigzag
     long_dive = (s.wave >= k.long_dive_wave) & ~sweep & ~zigzag
-    beyond = jnp.select([long_dive, zigzag], [k.long_dive_reach, k.zigzag_dive_reach], 0)
+    beyond = jnp.select([long_dive, zigzag | weave], [k.long_dive_reach, k.zigzag_dive_reach], 0)
     reach = jnp.where(hx < k.centre_x, beyond, -beyond)
     aim = targets[jnp.clip(jnp.argmax(targets == aim) + reach, 0, len(k.saucer_targets) - 1)]
     h = dict(kind=jnp.where(bounce, k.kind_horizon_right,
                             jnp.where(dive, jnp.where(aim > hx, k.kind_dive_right, k.kind_dive_left),
                                       hkind)),
-             step=jnp.where(dive, jnp.select([zigzag, sweep, long_dive],
-                                             [k.step_zig_entry, k.step_sweep_entry, k.step_long_entry],
+             step=jnp.where(dive, jnp.select([weave, zigzag, sweep, long_dive],
+                                             [k.step_weave_entry, k.step_zig_entry, k.step_sweep_entry,
+                                              k.step_long_entry],
                                              k.step_entry), step), x=hx,
              depth=jnp.where(dive, grid, depth),
              param=jnp.where(bounce, param, jnp.where(dive, aim, jnp.where(
@@ -120,13 +127,13 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     # ---- coming down and back up (kinds 4/5)
     here = jnp.argmax(targets == x)
     last = len(k.saucer_targets) - 1
-    zig_entry = step == k.step_zig_entry
+    zig_entry = (step == k.step_zig_entry) | (step == k.step_weave_entry)
     ex = x + dithered(k, toward * jnp.select([step == k.step_sweep_entry, zig_entry],
                                              [k.sweep_entry_x_speed, k.zig_entry_x_speed],
                                              k.entry_x_speed), count)
     ex = jnp.where(right, jnp.minimum(ex, param), jnp.maximum(ex, param))   # x stops on the target
     entered = ex == param
-    # wave 5's entry turns into a cross one target back; the others into a ride
+    # wave 5's and 6's entries turn into a cross one target back; the others into a ride
     entry = dict(kind=kind, step=jnp.where(entered, step + 1, step), x=ex, depth=depth + grid_move,
                  param=jnp.where(entered, jnp.where(zig_entry, targets[jnp.clip(jnp.argmax(targets == param) - toward,
                                                                                  0, last)],
@@ -175,17 +182,24 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     # ride, the others in the climb back)
     rdir = jnp.where(param > x, 1, -1)
     zig_cross = step == k.step_zig_cross
-    rx = x + dithered(k, rdir * jnp.select([step == k.step_sweep_cross, zig_cross | (step == k.step_zag_cross)],
-                                           [k.sweep_cross_x_speed, k.zig_cross_x_speed], k.recross_x_speed),
-                      count)
+    weave_on = (step == k.step_weave_back) | (step == k.step_weave_on)     # more weaving to come
+    weaving = weave_on | (step == k.step_weave_back_again)
+    rx = x + dithered(k, rdir * jnp.select([step == k.step_sweep_cross, zig_cross | (step == k.step_zag_cross),
+                                            weaving],
+                                           [k.sweep_cross_x_speed, k.zig_cross_x_speed, k.weave_x_speed],
+                                           k.recross_x_speed), count)
     rx = jnp.where(rdir > 0, jnp.minimum(rx, param), jnp.maximum(rx, param))
     back = rx == param
-    recross = dict(kind=jnp.where(back & ~zig_cross, k.kind_climber, kind),
-                   step=jnp.where(back, jnp.select([step == k.step_sweep_cross, zig_cross, step == k.step_zag_cross],
-                                                   [k.step_sweep_return, k.step_zig_ride, k.step_zig_return],
+    recross = dict(kind=jnp.where(back & ~zig_cross & ~weave_on, k.kind_climber, kind),
+                   step=jnp.where(back, jnp.select([step == k.step_sweep_cross, zig_cross, step == k.step_zag_cross,
+                                                    weave_on, step == k.step_weave_back_again],
+                                                   [k.step_sweep_return, k.step_zig_ride, k.step_zig_return,
+                                                    step + 1, k.step_weave_return],
                                                    k.step_return), step),
                    x=rx, depth=depth + grid_move,
-                   param=jnp.where(back & zig_cross, depth + grid_move + k.ride_lead, param))
+                   param=jnp.where(back & zig_cross, depth + grid_move + k.ride_lead,
+                                   jnp.where(back & weave_on, targets[jnp.clip(
+                                       jnp.argmax(targets == param) - rdir, 0, last)], param)))
 
     # ---- climbing back to the horizon (kind 1)
     ud = depth + dithered(k, k.return_depth_speed, count)
