@@ -374,7 +374,8 @@ def test_a_lateral_move_waits_while_another_slot_stands_at_its_depth(seed):
             kind, step = before[ram.ENEMY_KIND[i]], before[ram.ENEMY_STEP[i]]
             mark, depth = before[ram.ENEMY_PARAM[i]], before[ram.ENEMY_DEPTH[i]]
             new = after[ram.ENEMY_DEPTH[i]]
-            if kind not in (c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT) or after[ram.ENEMY_KIND[i]] >= c.KIND_EXPLOSION_FIRST:
+            if (kind not in (c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT)
+                    or after[ram.ENEMY_KIND[i]] >= c.KIND_EXPLOSION_FIRST):
                 continue
             if step == c.STEP_RIDE and new >= mark + grid_move:
                 lead = c.BLOCK_LEAD

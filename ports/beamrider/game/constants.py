@@ -77,9 +77,9 @@ LONG_DIVE_REACH = 2
 # from wave 4 a dive starts at step 9 aiming at the wave-2 target, enters at 17/16 (x; depth with
 # the grid; x stops on the target), rides at step 10 to its mark (32 below the depth it arrived
 # at, moving with the grid) at 28/16 as the wave-2 ride and one more when that leaves it short of
-# the mark (44/16 in all on the way; 820 turns: 363 at 28/16, 457 at 44/16), then sweeps across three targets on the dive's side at step 11 (x 13/16, depth with
-# the grid) and, on the target, climbs back as kind 1, step 12. Later waves' programs (steps
-# 13..) follow.
+# the mark (44/16 in all on the way; 820 turns: 363 at 28/16, 457 at 44/16), then sweeps across
+# three targets on the dive's side at step 11 (x 13/16, depth with the grid) and, on the target,
+# climbs back as kind 1, step 12. Later waves' programs (steps 13..) follow.
 SWEEP_WAVE = 4
 STEP_SWEEP_ENTRY, STEP_SWEEP_RIDE, STEP_SWEEP_CROSS, STEP_SWEEP_RETURN = 9, 10, 11, 12
 SWEEP_ENTRY_X_SPEED = 17
