@@ -10,33 +10,36 @@ from pathlib import Path
 
 import pytest
 
-# The default run is mostly XLA compiling (profiled: ~60% of the audit tests' time in the backend
-# compile), and much of it the same programs again: each test builds its own game and jits it, the
-# CLI tests compile in interpreters of their own, and every jax.clear_caches() (the audit after each
-# seeded fault, the guard below) makes the next test compile everything afresh. JAX's persistent
-# cache keys a program by its HLO (and JAX's version and flags), so the same program compiled again
-# is read back from disk instead (measured: Frostbite's backend 44 s -> 9 s after a release); what
-# runs is the same executable. One fresh folder a session, named through the environment so that
-# child interpreters share it, removed at the end; a folder the caller set is used as it is.
+# The default run is mostly XLA compiling (profiled: half the wall time of its first 339 tests, the
+# audit folder's, in the backend compile), some of it the same programs again: tests jit the same
+# games' functions anew, the CLI tests compile in interpreters of their own, and every
+# jax.clear_caches() (the audit after each seeded fault, the guard further down) makes the next
+# tests compile everything afresh. JAX's persistent cache keys a program by its HLO (and JAX's
+# version and flags), so the same program compiled again is read back from disk instead (measured:
+# Frostbite's backend 44 s -> 9 s after a release); what runs is the same executable. One fresh
+# folder a session, named through the environment so that child interpreters share it, removed at
+# the end; a folder the caller set is used as it is.
 _CACHE_ENV = "JAX_COMPILATION_CACHE_DIR"
+_MIN_TIME_ENV = "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"
 _OWN_CACHE = None
 if not os.environ.get(_CACHE_ENV):
     _OWN_CACHE = tempfile.mkdtemp(prefix="jaxtari-tests-xla-")
     os.environ[_CACHE_ENV] = _OWN_CACHE
-    # compiles shorter than this cost less than the write; JAX's default (1 s) left out the toy
-    # games' steps the audit tests compile again for every fault
-    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0.1")
-    if "jax" in sys.modules:  # imported before this file: the environment was read already
-        import jax
+# compiles shorter than this cost less than the write; JAX's default (1 s) left out the toy games'
+# steps that the audit tests compile again for every fault
+os.environ.setdefault(_MIN_TIME_ENV, "0.1")
+if "jax" in sys.modules:  # imported before this file: the environment was read already
+    import jax
 
-        jax.config.update("jax_compilation_cache_dir", _OWN_CACHE)
-        jax.config.update("jax_persistent_cache_min_compile_time_secs",
-                          float(os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"]))
+    jax.config.update("jax_compilation_cache_dir", os.environ[_CACHE_ENV])
+    jax.config.update("jax_persistent_cache_min_compile_time_secs",
+                      float(os.environ[_MIN_TIME_ENV]))
 
 
 def pytest_unconfigure(config):
     if _OWN_CACHE:
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
+
 
 # XLA's CPU backend keeps each compiled program's code in memory mappings of its own, and Linux
 # caps a process's mappings (vm.max_map_count, 65,530 by default): the default run compiles

@@ -1,7 +1,12 @@
 """The suite's guard on memory maps (tests/conftest.py): past its share of the kernel's cap, the
-compiled programs are forgotten and their mappings given back."""
+compiled programs are forgotten and their mappings given back; and its persistent cache of
+compiled programs."""
 
 import gc
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -27,3 +32,12 @@ def test_past_the_share_of_the_cap_compiled_programs_are_released(monkeypatch):
     conftest.pytest_runtest_teardown(None, None)
     gc.collect()
     assert conftest.mappings() < held - 100
+
+
+def test_the_suite_compiles_through_one_persistent_cache_its_child_interpreters_share():
+    folder = os.environ[conftest._CACHE_ENV]
+    assert Path(folder).is_dir() and jax.config.jax_compilation_cache_dir == folder
+    said = "import jax; c = jax.config; print(c.jax_compilation_cache_dir, " \
+           "c.jax_persistent_cache_min_compile_time_secs)"
+    child = subprocess.run([sys.executable, "-c", said], capture_output=True, text=True, check=True)
+    assert child.stdout.split() == [folder, str(float(os.environ[conftest._MIN_TIME_ENV]))]
