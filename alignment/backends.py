@@ -20,6 +20,7 @@ per (game, mods, mode, action set), so probes, compare and the playtest recorder
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -321,7 +322,9 @@ def release_compiled() -> None:
     a process's mappings (``vm.max_map_count``, 65,530 by default). A run that compiles every
     function of a dozen modified games and keeps them all crosses the cap: Seaquest's quick audit
     died with SIGTRAP in the dynamic loader 43 minutes in. The audit calls this after each seeded
-    fault, whose programs it never runs again."""
+    fault, whose programs it never runs again. The active fault switch's programs
+    (:mod:`alignment.fault_switch`: one set for every fault of the game, compiled ahead of time)
+    are not in JAX's caches and stay; they go when the fault stage ends and lets the switch go."""
     import jax
 
     _COMPILED.clear()
@@ -334,14 +337,14 @@ def _mods_key(mods: Sequence) -> tuple:
     return tuple(m.strip().lower().replace("-", "_") if isinstance(m, str) else m.name for m in mods)
 
 
-def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
-           full_action_space: bool) -> _Compiled:
+def _game(entry: catalog.GameEntry, mods: Sequence, mode: int | None, full_action_space: bool):
+    """The JAX game built with ``mods`` and ALE game ``mode``, checked against the catalog (its
+    actions and the shapes of its signals): BackendError naming what to change otherwise."""
     import jax
     import jax.numpy as jnp
 
     import jaxtari
     from jaxtari.mods import InternalMod, ModError
-    from jaxtari.xla import select_tree
 
     all_mods = list(mods)
     if mode is not None:
@@ -360,11 +363,9 @@ def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
             f"{entry.name}: the JAX game's actions ({', '.join(game.action_names)}) differ from the "
             f"catalog's minimal action set ({', '.join(entry.minimal_actions)})")
 
-    def signals(state):
-        return {k: jnp.asarray(s.jax(game, state)) for k, s in entry.signals.items()}
-
     try:
-        shapes = jax.eval_shape(signals, state0)
+        shapes = jax.eval_shape(
+            lambda s: {k: jnp.asarray(sig.jax(game, s)) for k, sig in entry.signals.items()}, state0)
     except KeyError as exc:
         raise BackendError(f"{entry.name}: the JAX game's signals(state) lacks the catalog signal "
                            f"{exc}; catalog signals: {', '.join(entry.signals)}") from None
@@ -372,8 +373,25 @@ def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
         if tuple(shapes[k].shape) != tuple(sig.shape):
             raise BackendError(f"{entry.name}: JAX signal {k!r} has shape {tuple(shapes[k].shape)}, "
                                f"the catalog says {tuple(sig.shape)}")
+    return game
 
-    def frame(state, t_and_action, n):
+
+def _programs(entry: catalog.GameEntry, game_of, jit=None) -> dict:
+    """The backend's jitted functions, each taking first ``x``, from which ``game_of(x)`` builds
+    the game: () for a game of its own, a seeded fault's index and values under a fault switch
+    (:mod:`alignment.fault_switch`), where one compile serves every fault. ``jit``: how each is
+    compiled (default ``jax.jit``)."""
+    import jax
+    import jax.numpy as jnp
+
+    from jaxtari.xla import select_tree
+
+    jit = jit or jax.jit
+
+    def signals_of(game, state):
+        return {k: jnp.asarray(s.jax(game, state)) for k, s in entry.signals.items()}
+
+    def frame(game, state, t_and_action, n):
         # one emulator frame where t < n and the game is not over; otherwise the state stands still
         t, a = t_and_action
         _, new, reward, _, _ = game.step(state, a)
@@ -381,39 +399,84 @@ def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
         new = select_tree(live, new, state)
         return new, jnp.where(live, reward, 0.0)
 
-    def advance(state, actions, n):
+    def reset(x, key):
+        return game_of(x).reset(key)[1]
+
+    def signals(x, state):
+        return signals_of(game_of(x), state)
+
+    def render(x, state):
+        return game_of(x).render(state)
+
+    def advance(x, state, actions, n):
+        game = game_of(x)
+
         def body(carry, ta):
             s, total = carry
-            s, r = frame(s, ta, n)
+            s, r = frame(game, s, ta, n)
             return (s, total + r), None
 
         (state, total), _ = jax.lax.scan(body, (state, jnp.float32(0)),
                                          (jnp.arange(actions.shape[0]), actions))
         return state, total
 
-    def trace(state, actions, n):
+    def trace(x, state, actions, n):
+        game = game_of(x)
+
         def body(s, ta):
-            s, r = frame(s, ta, n)
-            return s, (signals(s), r)
+            s, r = frame(game, s, ta, n)
+            return s, (signals_of(game, s), r)
 
         return jax.lax.scan(body, state, (jnp.arange(actions.shape[0]), actions))
 
-    def step(state, action):
-        return frame(state, (jnp.int32(0), action), jnp.int32(1))
+    def step(x, state, action):
+        return frame(game_of(x), state, (jnp.int32(0), action), jnp.int32(1))
 
-    def trace_states(state, actions, n):
+    def terminal(x, state):
+        return game_of(x).is_terminal(state)
+
+    def trace_states(x, state, actions, n):
+        game = game_of(x)
+
         def body(s, ta):
-            s, r = frame(s, ta, n)
-            return s, (signals(s), r, s)
+            s, r = frame(game, s, ta, n)
+            return s, (signals_of(game, s), r, s)
 
         return jax.lax.scan(body, state, (jnp.arange(actions.shape[0]), actions))
 
-    def render_many(states, idx):
-        return jax.vmap(game.render)(jax.tree_util.tree_map(lambda x: x[idx], states))
+    def render_many(x, states, idx):
+        return jax.vmap(game_of(x).render)(jax.tree_util.tree_map(lambda s: s[idx], states))
 
-    return _Compiled(game, jax.jit(lambda k: game.reset(k)[1]), jax.jit(signals),
-                     jax.jit(game.render), jax.jit(advance), jax.jit(trace), jax.jit(step),
-                     jax.jit(game.is_terminal), jax.jit(trace_states), jax.jit(render_many))
+    fns = dict(reset=reset, signals=signals, render=render, advance=advance, trace=trace,
+               step=step, terminal=terminal, trace_states=trace_states, render_many=render_many)
+    return {name: jit(fn) for name, fn in fns.items()}
+
+
+def _bound(game, programs: dict, x) -> _Compiled:
+    """The backend's functions of one game: ``programs`` (:func:`_programs`) given its ``x``."""
+    return _Compiled(game, **{name: functools.partial(fn, x) for name, fn in programs.items()})
+
+
+def _build(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
+           full_action_space: bool) -> _Compiled:
+    game = _game(entry, mods, mode, full_action_space)
+    return _bound(game, _programs(entry, lambda x: game), ())
+
+
+def _switched(entry: catalog.GameEntry, mods: Sequence, mode: int | None,
+              full_action_space: bool):
+    """The functions of a seeded fault's game from the active fault switch's one compile, or None
+    when no switch holds this fault (it then compiles a game of its own)."""
+    from alignment import fault_switch
+
+    served = fault_switch.serving(entry.name, mods, mode, full_action_space)
+    if served is None:
+        return None
+    variant, x = served
+    game = _game(entry, mods, mode, full_action_space)  # the fault's own game, for its checks
+    programs = variant.kept(("backend", entry.name),
+                            lambda: _programs(entry, variant.make, jit=fault_switch.Kept))
+    return _bound(game, programs, x)
 
 
 class JaxBackend(Backend):
@@ -433,7 +496,9 @@ class JaxBackend(Backend):
         self.full_action_space = bool(full_action_space)
         self.cache_key = (self.game, self.entry.jax_game, _mods_key(mods), mode, self.full_action_space)
         if self.cache_key not in _COMPILED:
-            _COMPILED[self.cache_key] = _build(self.entry, mods, mode, self.full_action_space)
+            _COMPILED[self.cache_key] = (
+                _switched(self.entry, mods, mode, self.full_action_space)
+                or _build(self.entry, mods, mode, self.full_action_space))
         self._fns = _COMPILED[self.cache_key]
         self.jax_game = self._fns.game
         self.action_names = tuple(self.jax_game.action_names)

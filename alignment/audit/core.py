@@ -372,13 +372,41 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
     game. With ``workers`` > 1 and a subject that can be rebuilt in another process, the faults
     run in a pool of that many processes (:mod:`alignment.audit.fault_pool`); the results are the
     same, in the same order."""
+    from alignment import fault_switch
     from alignment.audit import fault_pool
+    from alignment.backends import release_compiled
 
     holding = [r.id for r in rules if r.outcome == "pass"]
-    n = fault_pool.worker_count(workers, len(subject.faults))
-    if n > 1 and subject.rebuild is not None:
-        return fault_pool.run_pooled(run_fault, subject, holding, structure, say, n)
-    return [run_fault(subject, i, holding, structure, say) for i in range(len(subject.faults))]
+    switch = _fault_switch(subject)
+    if switch is not None:
+        variant = switch.variant(None, True)
+        left = [f"{subject.faults[i].name} ({why})" for i, why in sorted(variant.left_out.items())]
+        say(f"seeded faults: one compile serves {len(variant.slots)} of {len(subject.faults)}"
+            + (f"; compiled one by one: {', '.join(left)}" if left else ""))
+    try:
+        n = fault_pool.worker_count(workers, len(subject.faults))
+        if n > 1 and subject.rebuild is not None:
+            return fault_pool.run_pooled(run_fault, subject, holding, structure, say, n)
+        return [run_fault(subject, i, holding, structure, say) for i in range(len(subject.faults))]
+    finally:
+        fault_switch.deactivate()
+        release_compiled()
+
+
+def _fault_switch(subject: Subject):
+    """The fault switch (:mod:`alignment.fault_switch`) of a catalog game's seeded faults, made
+    active: one compile serves them; None for a game outside the catalog."""
+    from alignment import catalog, fault_switch
+
+    if not subject.faults or subject.game not in catalog.games():
+        return None
+    try:
+        switch = fault_switch.activate(subject.game, [f.mod for f in subject.faults])
+        switch.variant(None, True)
+        return switch
+    except Exception:  # no switch: each fault compiles its own game, as it would without one
+        fault_switch.deactivate()
+        return None
 
 
 def run_fault(subject: Subject, index: int, holding: Sequence[str], structure,
@@ -388,6 +416,7 @@ def run_fault(subject: Subject, index: int, holding: Sequence[str], structure,
     programs are released afterwards."""
     from alignment.backends import release_compiled
 
+    _fault_switch(subject)  # in a pool's process, its first fault makes it
     fault = subject.faults[index]
     total = len(subject.faults)
     probes = {r.id: r.probe for r in subject.spec.rules if r.status == "reviewed"}
@@ -430,7 +459,8 @@ def run_fault(subject: Subject, index: int, holding: Sequence[str], structure,
         res.explore_divergences = len(explored.divergences)
         res.save_points = {s["name"].removeprefix("save point "): s["divergence"]
                            for s in explored.starts if s["kind"] == "save-point"}
-    release_compiled()  # the faulty game's programs: never run again (see its docstring)
+    release_compiled()  # the faulty game's own programs: never run again (see its docstring); the
+    # fault switch's are kept for the next fault
     return res
 
 

@@ -1,8 +1,9 @@
 """The seeded faults side by side, one process per core.
 
-Each seeded fault builds and compiles its own faulty game (most of a quick audit's time), and the
-faults are independent of each other, so a pool of processes runs them at once
-(:class:`concurrent.futures.ProcessPoolExecutor`). Its processes are spawned, not forked: a forked
+The seeded faults are independent of each other, so a pool of processes runs them at once
+(:class:`concurrent.futures.ProcessPoolExecutor`); each process compiles the game once for the
+faults it runs (the fault switch, :mod:`alignment.fault_switch`; a fault the switch cannot hold
+compiles a faulty game of its own). Its processes are spawned, not forked: a forked
 copy of a process that has started XLA's threads can hang. A worker builds the audit's subject
 afresh (:attr:`alignment.audit.core.Subject.rebuild`) and is handed what the audit already
 decided: the rules whose probes hold, the traced structure, and the planner's walks (planning

@@ -454,28 +454,22 @@ def _jax_game(name: str, mods: Sequence = ()):
 _V5_COMPILED: dict = {}
 
 
-def _jax_v5_runner(canon: str, game: str, mods: Sequence = ()):
-    """AtariWrapper (v5 settings, no auto-reset) over the full-action game; a jitted function that
-    runs every seed's episode (vmapped) over the same agent actions and reads the signals of the
-    start and end states. Seeds and actions are padded (to V5_SEEDS, and to a multiple of CHUNK
-    with the padding masked off), so one compile serves every v5 probe of a game."""
+def _v5_episodes(canon: str, game_of):
+    """The v5 runner's function of ``(x, seeds, actions, active)``, its game ``game_of(x)``."""
     import jax
     import jax.numpy as jnp
 
     from jaxtari.wrappers import AtariWrapper
 
-    key = (canon, game, tuple(m if isinstance(m, str) else id(m) for m in mods))
-    if key in _V5_COMPILED:
-        return _V5_COMPILED[key]
-    g = _jax_game(game, mods)
-    env = AtariWrapper(g, autoreset=False)
     signals = catalog.entry(canon).signals
 
-    def read(state):
-        return {k: sig.jax(g, state) for k, sig in signals.items()}
+    def episodes(x, seeds, actions, active):
+        g = game_of(x)
+        env = AtariWrapper(g, autoreset=False)
 
-    @jax.jit
-    def episodes(seeds, actions, active):
+        def read(state):
+            return {k: sig.jax(g, state) for k, sig in signals.items()}
+
         def one(seed):
             _, state = env.reset(jax.random.key(seed))
 
@@ -489,8 +483,50 @@ def _jax_v5_runner(canon: str, game: str, mods: Sequence = ()):
 
         return jax.vmap(one)(seeds)
 
-    _V5_COMPILED[key] = episodes
     return episodes
+
+
+def _jax_v5_runner(canon: str, game: str, mods: Sequence = ()):
+    """AtariWrapper (v5 settings, no auto-reset) over the full-action game; a jitted function that
+    runs every seed's episode (vmapped) over the same agent actions and reads the signals of the
+    start and end states. Seeds and actions are padded (to V5_SEEDS, and to a multiple of CHUNK
+    with the padding masked off), so one compile serves every v5 probe of a game, and under a
+    fault switch (:mod:`alignment.fault_switch`) every seeded fault's."""
+    import functools
+
+    import jax
+
+    from alignment import fault_switch
+
+    served = fault_switch.serving(canon, mods, None, True)
+    if served is not None:
+        variant, x = served
+        _jax_game(game, mods)  # the fault's own build: its errors, as without the switch
+        run = variant.kept(("v5", canon), lambda: _switched_v5(canon, variant, x))
+        if run is not None:
+            return functools.partial(run, x)
+    key = (canon, game, tuple(m if isinstance(m, str) else id(m) for m in mods))
+    if key in _V5_COMPILED:
+        return _V5_COMPILED[key]
+    g = _jax_game(game, mods)
+    _V5_COMPILED[key] = functools.partial(jax.jit(_v5_episodes(canon, lambda x: g)), ())
+    return _V5_COMPILED[key]
+
+
+def _switched_v5(canon: str, variant, x):
+    """The v5 runner of a fault switch's variant, or None when it does not trace (each fault then
+    compiles its own)."""
+    import jax
+
+    from alignment import fault_switch
+
+    fn = _v5_episodes(canon, variant.make)
+    try:
+        jax.eval_shape(fn, x, np.zeros(V5_SEEDS, np.uint32), np.zeros(CHUNK, np.int32),
+                       np.zeros(CHUNK, bool))
+    except Exception:
+        return None
+    return fault_switch.Kept(fn)
 
 
 def _jax_v5(canon: str, jax_name: str, probe: Probe, mods: Sequence = ()) -> list[tuple[dict, dict]]:
