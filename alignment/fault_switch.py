@@ -31,6 +31,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from jaxtari.variants import keyed_by_static_fields, select_fields
+
 _ACTIVE: Optional["FaultSwitch"] = None
 
 
@@ -206,18 +208,10 @@ class Variant:
                 self._why = f"{type(exc).__name__}: {exc}"
                 return False
 
-        def split(slots) -> list[int]:
-            if not slots or ok(slots):
-                return list(slots)
-            if len(slots) == 1:
-                self.left_out[slots[0]] = f"does not trace under the switch ({self._why[:200]})"
-                return []
-            half = len(slots) // 2
-            return split(slots[:half]) + split(slots[half:])
-
-        good = split(sorted(faults))
-        while good and not ok(good):  # fine in halves, not together (rare): drop from the end
-            self.left_out[good.pop()] = f"does not trace with the others ({self._why[:200]})"
+        good = select_fields(sorted(faults), ok)
+        for i in sorted(set(faults) - set(good)):
+            self.left_out[i] = (f"does not trace under the switch ({self._why[:200]})" if not ok([i])
+                                else "does not trace with the others")
         return good
 
     def _check(self) -> None:
@@ -237,14 +231,13 @@ class Variant:
             jax.eval_shape(frame, x, jax.random.key(0))
 
     def _setup(self, faults: dict) -> None:
-        from alignment.audit.mutant_runs import _keyed_by_static_fields
 
         self._order = sorted(faults)
         self._slot_of = {i: n for n, i in enumerate(self._order)}
         self._traced = sorted({k for f in faults.values() for k in f.constants})
         self._values = {i: {k: faults[i].constants.get(k, getattr(self._base, k))
                             for k in self._traced} for i in self._order}
-        self._keyed = (_keyed_by_static_fields(self._base, self._traced) if self._traced
+        self._keyed = (keyed_by_static_fields(self._base, self._traced) if self._traced
                        else self._base)
         # per mechanic: the functions (0: the game's own) and each slot's branch
         self._mechanics: dict[str, tuple[list, np.ndarray]] = {}
