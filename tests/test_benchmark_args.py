@@ -1,5 +1,5 @@
 """The benchmarks refuse bad options with a message naming the option and the fix, before any
-measurement starts (benchmarks/throughput.py, benchmarks/consumers.py, benchmarks/ale_mod_cost.py,
+measurement starts (benchmarks/throughput.py, benchmarks/consumers.py, benchmarks/ale_mod_cost.py, benchmarks/ablate.py,
 benchmarks/draw_time.py)."""
 
 import importlib.util
@@ -200,3 +200,39 @@ def test_hlo_cost_counts_the_ops_a_program_has():
     assert counts["instructions"] > 5
     compiled = hlo_cost.op_counts(lowered.compile().as_text(), trips=True)
     assert compiled["while"] == compiled["while_unknown_trips"] == 1
+
+
+@pytest.fixture(scope="module")
+def ablate():
+    return _load("ablate")
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["no_such_game"], "no_such_game"),
+    (["freeway", "--n", "0"], "--n"),
+    (["freeway", "--steps", "0"], "--steps"),
+    (["freeway", "--parts", "no_such_part", "--n", "1", "--steps", "1", "--repeats", "1"],
+     "no_such_part"),
+])
+def test_ablate_refuses_bad_options(ablate, capsys, argv, named):
+    assert named in _refused(ablate.main, argv, capsys)
+
+
+def test_ablate_stub_keeps_shapes_and_drops_the_part(ablate):
+    """A stubbed part answers zeros of its own output's shapes: Freeway with `collide` stubbed
+    never hits the chicken where the plain game does, and every output keeps its shape."""
+    import jax
+
+    stubbed, plain = ablate._env("freeway", "objects", ("collide",)), ablate._env("freeway", "objects", ())
+    up = stubbed.game.action_ids.index(2)  # ALE's UP
+    _, s = stubbed.reset(jax.random.key(0))
+    _, p = plain.reset(jax.random.key(0))
+    step_s, step_p = jax.jit(stubbed.step), jax.jit(plain.step)
+    hits = []
+    for _ in range(300):
+        o, s, *_ = step_s(s, up)
+        po, p, *_ = step_p(p, up)
+        assert o.shape == po.shape and o.dtype == po.dtype
+        hits.append((int(stubbed.game_state(s).hit_count), int(plain.game_state(p).hit_count)))
+    assert all(h == 0 for h, _ in hits)
+    assert any(h > 0 for _, h in hits)  # the plain chicken, walking up through traffic, is hit

@@ -1,0 +1,127 @@
+"""Where a game's step spends its time on the machine at hand: the v5 step timed whole and with
+parts of the game stubbed out, one part at a time.
+
+Made for the accelerator (issue 45), where a profile of one fused program says little: a part's
+cost is what the step saves without it. Each part is a method of the game (its named mechanics,
+``observation``/``objects``/``render_gray84``, or ``_step`` itself); stubbed, it returns zeros of
+its own output's shapes (``_step``: the state unchanged and no reward), so XLA drops the work the
+part did. The stubbed games play differently (cars at x 0, nothing hit), which changes no shape
+and so no program size: the rows compare costs, not play.
+
+    python benchmarks/ablate.py freeway --obs objects --n 4096
+    python benchmarks/ablate.py freeway --parts collide move_cars --n 24 4096 --json out.json
+
+Each row: agent steps/s of a scan of ``--steps`` v5 steps (frameskip 4, sticky 0.25) over N
+envs with random actions, the observation carried as the throughput benchmark does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import types
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import jaxtari  # noqa: E402
+from jaxtari.wrappers import AtariWrapper, ObjectObservation, PixelObservation  # noqa: E402
+
+_OBS_PARTS = {"objects": ("observation",), "pixels": ("render_gray84",)}
+
+
+def _stub(game, name: str):
+    """``game`` with method ``name`` answering zeros of its output's shapes (``_step``: the state
+    as it was, no reward)."""
+    original = getattr(game, name)
+    if name == "_step":
+        def stub(self, state, action):
+            _, reward = original(state, action)
+            return state, jnp.zeros_like(reward)
+    else:
+        def stub(self, *args, **kwargs):
+            shapes = jax.eval_shape(original, *args, **kwargs)
+            return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
+    setattr(game, name, types.MethodType(stub, game))
+
+
+def _env(game_name: str, obs: str, stubs: tuple[str, ...]):
+    game = jaxtari.make(game_name)
+    for name in stubs:
+        if not callable(getattr(game, name, None)):
+            raise SystemExit(f"{game_name} has no method {name!r} to stub; its mechanics: "
+                             f"{', '.join(game.mechanics) or '(none)'}")
+        _stub(game, name)
+    env = AtariWrapper(game)
+    return ObjectObservation(env) if obs == "objects" else PixelObservation(env)
+
+
+def time_env(env, n: int, steps: int, repeats: int) -> dict:
+    num_actions = env.num_actions
+
+    def rollout(carry, key):
+        def body(carry, k):
+            s, _ = carry
+            actions = (jax.random.bits(k, (n,), jnp.uint32) % num_actions).astype(jnp.int32)
+            obs, s, r, d, _ = jax.vmap(env.step)(s, actions)
+            return (s, obs), (r.sum(), d.sum())
+
+        return jax.lax.scan(body, carry, jax.random.split(key, steps))
+
+    obs0, state = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.key(0), n))
+    carry = (state, obs0)
+    t0 = time.perf_counter()
+    compiled = jax.jit(rollout, donate_argnums=0).lower(carry, jax.random.key(1)).compile()
+    compile_s = time.perf_counter() - t0
+    carry, out = compiled(carry, jax.random.key(2))
+    jax.block_until_ready(out)
+    best = float("inf")
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        carry, out = compiled(carry, jax.random.key(3 + i))
+        jax.block_until_ready(out)
+        best = min(best, time.perf_counter() - t0)
+    return {"steps_per_s": n * steps / best, "compile_s": compile_s}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("game")
+    ap.add_argument("--obs", choices=["objects", "pixels"], default="objects")
+    ap.add_argument("--parts", nargs="+", help="methods to stub one at a time (default: the "
+                    "game's mechanics, its observation and _step)")
+    ap.add_argument("--n", nargs="+", type=int, default=[24, 4096])
+    ap.add_argument("--steps", type=int, default=32)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+    try:
+        game_name = jaxtari.canonical_name(args.game)
+    except jaxtari.UnknownGameError as e:
+        ap.error(str(e))
+    if any(n < 1 for n in args.n) or args.steps < 1 or args.repeats < 1:
+        ap.error("--n, --steps and --repeats take whole numbers of at least 1")
+    parts = args.parts or (list(jaxtari.game_class(game_name).mechanics)
+                           + list(_OBS_PARTS[args.obs]) + ["_step"])
+    rows = []
+    for n in args.n:
+        for stubs in [()] + [(p,) for p in parts]:
+            r = {"game": game_name, "obs": args.obs, "n": n, "stubbed": list(stubs),
+                 **time_env(_env(game_name, args.obs, stubs), n, args.steps, args.repeats),
+                 "device": str(jax.devices()[0])}
+            rows.append(r)
+            print(f"{game_name} {args.obs} N={n} stubbed {','.join(stubs) or '(none)':14s} "
+                  f"{r['steps_per_s']:14,.0f}/s  compile {r['compile_s']:.1f}s", flush=True)
+            if args.json:
+                args.json.write_text(json.dumps({"steps": args.steps, "repeats": args.repeats,
+                                                 "rows": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
