@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from jaxtari.variants import keyed_by_static_fields, select_fields
+from jaxtari.variants import fits_int32, keyed_by_static_fields, select_fields
 
 _ACTIVE: Optional["FaultSwitch"] = None
 
@@ -131,14 +131,9 @@ def _traced_kind(value) -> Optional[str]:
     static and its faults compile their own games."""
     if isinstance(value, bool):
         return "flag"
-    if isinstance(value, int) and _fits(value):
+    if isinstance(value, int) and fits_int32(value):  # a whole number goes in as a 32-bit one
         return "int"
     return None
-
-
-def _fits(value: int) -> bool:
-    # a whole number goes in as a 32-bit one
-    return -2**31 <= value < 2**31
 
 
 def _differs(a, b) -> bool:

@@ -60,7 +60,9 @@ def keyed_by_static_fields(consts, traced: Sequence[str]):
     return keyed(**{f.name: getattr(consts, f.name) for f in dataclasses.fields(consts) if f.init})
 
 
-_INT32 = (-(2**31), 2**31 - 1)
+def fits_int32(value: int) -> bool:
+    """Whether the whole number ``value`` fits the 32-bit integers a game's traced Constants are."""
+    return -(2**31) <= value <= 2**31 - 1
 
 
 def _as_data(default, value, field: str):
@@ -79,7 +81,7 @@ def _as_data(default, value, field: str):
         dtype is not None and jnp.issubdtype(dtype, jnp.integer))
     if not whole:
         raise VariantError(f"{field}: expected a whole number (default {default!r}), got {value!r}")
-    if isinstance(value, int) and not _INT32[0] <= value <= _INT32[1]:
+    if isinstance(value, int) and not fits_int32(value):
         raise VariantError(f"{field}: {value} does not fit the game's 32-bit integers")
     return jnp.asarray(value, jnp.int32)
 
@@ -238,5 +240,5 @@ def traceable_fields(name: str, mods: Sequence = ()) -> tuple[str, ...]:
     return tuple(select_fields(candidate_fields(consts, switches=True), ok))
 
 
-__all__ = ["Variants", "VariantError", "candidate_fields", "keyed_by_static_fields", "select_fields",
-           "traceable_fields"]
+__all__ = ["Variants", "VariantError", "candidate_fields", "fits_int32", "keyed_by_static_fields",
+           "select_fields", "traceable_fields"]
