@@ -13,8 +13,9 @@ signal traces and rewards; on the JAX side a compiled ``lax.scan`` over fixed-si
 compile per game serves every length; a shorter chunk is masked, not recompiled).
 
 Actions are indices into :attr:`Backend.action_names` (the game's minimal set in ALE's order, or all
-18 with ``full_action_space=True``) or ALE action names. The JAX side's compiled functions are cached
-per (game, mods, mode, action set), so probes, compare and the playtest recorder share one compile.
+18 with ``full_action_space=True``) or ALE action names. The JAX side's compiled functions are kept
+per (game, mods, mode, action set) in the current :class:`~alignment.audit.session.AuditSession`
+(an audit's, else the process's), so probes, compare and the playtest recorder share one compile.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 from jaxtari.env import action_position as position
 
 from alignment import catalog
+from alignment.audit import session
 from alignment.reference.ale import AleError, AleGame, AleSnapshot
 from alignment import plain
 from alignment.plain import to_python
@@ -163,7 +165,7 @@ class AleBackend(Backend):
                  full_action_space: bool = False):
         self.entry = catalog.entry(game)
         self.game = self.entry.name
-        keys = _mods_key(mods)
+        keys = mods_key(mods)
         missing = [k for k in keys if k not in self.entry.ale_mods]
         if missing:
             have = ", ".join(sorted(self.entry.ale_mods)) or "none"
@@ -310,30 +312,10 @@ class _Compiled:
     render_many: Any = None  # (states per frame, indices[RENDER_BATCH]) -> screens
 
 
-_COMPILED: dict[tuple, _Compiled] = {}
-
-
-def release_compiled() -> None:
-    """Forget every compiled JAX program of this process (these backends' and any other jitted
-    function's); the next use compiles again.
-
-    XLA's CPU backend keeps each compiled program's machine code in memory mappings of its own
-    (measured, jax 0.10: ~270 for a Seaquest frame, ~500 for its 210x160 picture), and Linux caps
-    a process's mappings (``vm.max_map_count``, 65,530 by default). A run that compiles every
-    function of a dozen modified games and keeps them all crosses the cap: Seaquest's quick audit
-    died with SIGTRAP in the dynamic loader 43 minutes in. The audit calls this after each seeded
-    fault, whose programs it never runs again. The active fault switch's programs
-    (:mod:`alignment.fault_switch`: one set for every fault of the game, compiled ahead of time)
-    are not in JAX's caches and stay; they go when the fault stage ends and lets the switch go."""
-    import jax
-
-    _COMPILED.clear()
-    jax.clear_caches()
-
-
-def _mods_key(mods: Sequence) -> tuple:
-    # by name: registered and fault mod names are unique, and a fault audit builds its mod objects
-    # afresh for each run, which must not cost a compile each
+def mods_key(mods: Sequence) -> tuple:
+    """``mods`` (registered names or mod objects) by name, as the caches key a build: registered
+    and fault mod names are unique, and a fault audit builds its mod objects afresh for each run,
+    which must not cost a compile each."""
     return tuple(m.strip().lower().replace("-", "_") if isinstance(m, str) else m.name for m in mods)
 
 
@@ -494,12 +476,13 @@ class JaxBackend(Backend):
         self.mods = tuple(mods)
         self.mode = mode
         self.full_action_space = bool(full_action_space)
-        self.cache_key = (self.game, self.entry.jax_game, _mods_key(mods), mode, self.full_action_space)
-        if self.cache_key not in _COMPILED:
-            _COMPILED[self.cache_key] = (
+        self.cache_key = (self.game, self.entry.jax_game, mods_key(mods), mode, self.full_action_space)
+        compiled = session.current().compiled
+        if self.cache_key not in compiled:
+            compiled[self.cache_key] = (
                 _switched(self.entry, mods, mode, self.full_action_space)
                 or _build(self.entry, mods, mode, self.full_action_space))
-        self._fns = _COMPILED[self.cache_key]
+        self._fns = compiled[self.cache_key]
         self.jax_game = self._fns.game
         self.action_names = tuple(self.jax_game.action_names)
         self.reset(0)
@@ -599,4 +582,5 @@ class JaxBackend(Backend):
 
 
 __all__ = ["ACT_CHUNK", "AleBackend", "Backend", "BackendError", "BACKENDS", "JaxBackend",
-           "JaxSnapshot", "RENDER_BATCH", "REWARD", "RUN_CHUNK", "make_backend"]
+           "JaxSnapshot", "RENDER_BATCH", "REWARD", "RUN_CHUNK", "make_backend",
+           "mods_key"]

@@ -19,9 +19,11 @@ one whose build fails, or one whose field or mechanic does not trace with the re
 tracing, halving the set).
 
 Its programs are compiled ahead of time (:class:`Kept`), so
-:func:`alignment.backends.release_compiled`, called after every fault to keep the process under the
-kernel's cap on memory mappings, leaves them: one set of programs per game mode, for the whole
-stage. They go with the switch (:func:`deactivate`) when the stage ends.
+:meth:`alignment.audit.session.AuditSession.release_compiled`, called after every fault to keep the
+process under the kernel's cap on memory mappings, leaves them: one set of programs per game mode,
+for the whole stage. The active switch is the current audit session's
+(:attr:`~alignment.audit.session.AuditSession.fault_switch`); it goes, and its programs with it,
+when the stage ends (:func:`deactivate`) or the session does.
 """
 
 from __future__ import annotations
@@ -33,38 +35,39 @@ import numpy as np
 
 from jaxtari.variants import fits_int32, keyed_by_static_fields, select_fields
 
-_ACTIVE: Optional["FaultSwitch"] = None
+from alignment.audit import session
 
 
 def activate(game: str, mods: Sequence) -> "FaultSwitch":
     """Serve the games of ``mods`` (one seeded fault each) from one switch of catalog ``game``; the
     switch already active when it holds these very mods."""
-    global _ACTIVE
     from alignment import catalog
 
+    here = session.current()
     name = catalog.entry(game).name
-    if _ACTIVE is None or _ACTIVE.game != name or len(_ACTIVE.mods) != len(mods) or any(
-            a is not b for a, b in zip(_ACTIVE.mods, mods)):
-        _ACTIVE = FaultSwitch(name, mods)
-    return _ACTIVE
+    now = here.fault_switch
+    if now is None or now.game != name or len(now.mods) != len(mods) or any(
+            a is not b for a, b in zip(now.mods, mods)):
+        here.fault_switch = FaultSwitch(name, mods)
+    return here.fault_switch
 
 
 def deactivate() -> None:
     """No switch: every fault builds its own game; the switch's programs are let go."""
-    global _ACTIVE
-    _ACTIVE = None
+    session.current().fault_switch = None
 
 
 def active() -> Optional["FaultSwitch"]:
-    return _ACTIVE
+    return session.current().fault_switch
 
 
 def serving(game: str, mods: Sequence, mode: Optional[int], full_action_space: bool):
     """(the :class:`Variant`, its ``x`` for this fault) when the active switch holds the game of
     ``game`` built with ``mods`` in ``mode``; else None."""
-    if _ACTIVE is None or _ACTIVE.game != game:
+    switch = active()
+    if switch is None or switch.game != game:
         return None
-    return _ACTIVE.serve(mods, mode, full_action_space)
+    return switch.serve(mods, mode, full_action_space)
 
 
 class Kept:

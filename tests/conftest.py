@@ -46,8 +46,8 @@ def pytest_unconfigure(config):
 # thousands of programs in one process and, once nothing else cleared JAX's caches on the way
 # (a test of release_compiled did, until it moved to a child process), died in a compile with
 # SIGABRT 79% of the way through. So after a test, when the process holds more than a share of
-# the cap, every compiled program is forgotten (alignment.backends.release_compiled: the next use
-# compiles again). Reading /proc/self/maps costs a few milliseconds, so at most once a second.
+# the cap, every compiled program is forgotten (AuditSession.release_compiled of the process's
+# session, alignment.audit.session: the next use compiles again). Reading /proc/self/maps costs a few milliseconds, so at most once a second.
 _MAPS_SHARE = 0.5
 _CHECK_EVERY_S = 1.0
 _last_check = 0.0
@@ -78,9 +78,9 @@ def pytest_runtest_teardown(item, nextitem):
         return
     _last_check = time.monotonic()
     if mappings() > _MAPS_SHARE * _CAP:
-        from alignment.backends import release_compiled
+        from alignment.audit import session
 
-        release_compiled()
+        session.current().release_compiled()
 
 
 @pytest.fixture

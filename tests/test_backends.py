@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from alignment import backends, catalog
+from alignment import catalog
+from alignment.audit import session
 from alignment.backends import (
-    ACT_CHUNK, BACKENDS, REWARD, BackendError, JaxBackend, make_backend, release_compiled,
+    ACT_CHUNK, BACKENDS, REWARD, BackendError, JaxBackend, make_backend,
 )
 from tests.conftest import mappings
 
@@ -165,8 +166,8 @@ def _release_compiled_frees_the_programs():
     first = b.run(actions)
     b.rgb()
     loaded = mappings()
-    release_compiled()
-    assert not backends._COMPILED
+    session.current().release_compiled()
+    assert not session.current().compiled
     assert loaded - mappings() >= 50  # pong's frame and picture: ~60 mappings each
     b.reset(0)
     again = b.run(actions)  # compiled afresh

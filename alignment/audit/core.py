@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from alignment import artefacts
+from alignment.audit import session
 from alignment.audit import trace as tracing
 from alignment.audit.faults import DEFAULT_FAULTS_DIR, Fault, FaultResult, load_faults
 from alignment.spec.schema import GameSpec, Probe
@@ -238,7 +239,17 @@ def audit(subject: Subject, *, llm: str = "offline", model: Optional[str] = None
           progress: Optional[Callable[[str], None]] = None,
           workers: Optional[int] = None) -> AuditResult:
     """Audit ``subject``: probes on both backends, traceability, precision, seeded faults, and
-    mutation testing when ``mutants`` (an :class:`alignment.audit.mutants.Sample`) is given."""
+    mutation testing when ``mutants`` (an :class:`alignment.audit.mutants.Sample`) is given.
+
+    It runs in an audit session of its own (:mod:`alignment.audit.session`: everything it keeps,
+    let go when it returns), or in the one already open."""
+    with session.opened():
+        return _audit(subject, llm=llm, model=model, llm_cache=llm_cache, faults=faults,
+                      mutants=mutants, progress=progress, workers=workers)
+
+
+def _audit(subject: Subject, *, llm: str, model: Optional[str], llm_cache, faults: bool, mutants,
+           progress: Optional[Callable[[str], None]], workers: Optional[int]) -> AuditResult:
     say = progress or (lambda label: None)
     spec = subject.spec
     tags = tracing.read_tags(subject.source_files)
@@ -374,7 +385,6 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
     same, in the same order."""
     from alignment import fault_switch
     from alignment.audit import fault_pool
-    from alignment.backends import release_compiled
 
     holding = [r.id for r in rules if r.outcome == "pass"]
     switch = _fault_switch(subject)
@@ -390,7 +400,7 @@ def _run_faults(subject: Subject, reviewed, rules: list[RuleResult], structure,
         return [run_fault(subject, i, holding, structure, say) for i in range(len(subject.faults))]
     finally:
         fault_switch.deactivate()
-        release_compiled()
+        session.current().release_compiled()
 
 
 def _fault_switch(subject: Subject):
@@ -414,8 +424,6 @@ def run_fault(subject: Subject, index: int, holding: Sequence[str], structure,
     """Seeded fault ``index`` of ``subject``: the probes of the ``holding`` rules (the fault's own
     rule first), the exploration and the matched rollouts on the game built with it. Its compiled
     programs are released afterwards."""
-    from alignment.backends import release_compiled
-
     _fault_switch(subject)  # in a pool's process, its first fault makes it
     fault = subject.faults[index]
     total = len(subject.faults)
@@ -459,8 +467,9 @@ def run_fault(subject: Subject, index: int, holding: Sequence[str], structure,
         res.explore_divergences = len(explored.divergences)
         res.save_points = {s["name"].removeprefix("save point "): s["divergence"]
                            for s in explored.starts if s["kind"] == "save-point"}
-    release_compiled()  # the faulty game's own programs: never run again (see its docstring); the
-    # fault switch's are kept for the next fault
+    # the faulty game's own programs: never run again (AuditSession.release_compiled says why);
+    # the fault switch's are kept for the next fault
+    session.current().release_compiled()
     return res
 
 

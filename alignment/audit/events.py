@@ -24,6 +24,8 @@ import numpy as np
 
 from jaxtari.protocol import V5
 
+from alignment.audit import session
+
 # (policy, episodes) per audit: a random player and the catalog's scripted one, long enough to lose
 # lives and (in Frostbite) finish a level now and then.
 ROLLOUTS = (("random", 2), ("scripted", 1))
@@ -115,21 +117,19 @@ def until_over(backend, seed: int, frames: np.ndarray,
     return {k: np.asarray(v)[:n] for k, v in traces.items()}
 
 
-_ALE_ROLLOUTS: dict[tuple, list] = {}  # the emulator's rollouts, kept across faults
-
-
 def ale_rollouts(game: str, plan: list[tuple], *, mods=(), max_frames: int = MAX_FRAMES,
                  seed: int = 0) -> list[dict]:
     """The emulator's traces of ``plan`` (``rollout_actions``' rows), played once per game, mods,
     length and seed, and kept (every fault compares with the same recording)."""
     from alignment.backends import make_backend
 
+    kept = session.current().ale_rollouts
     key = (game, tuple(mods), max_frames, seed)
-    if key not in _ALE_ROLLOUTS:
-        _ALE_ROLLOUTS.clear()
+    if key not in kept:
+        kept.clear()
         side = make_backend("ale", game, mods=tuple(mods))
-        _ALE_ROLLOUTS[key] = [until_over(side, ROLLOUT_SEED, frames) for _, _, frames in plan]
-    return _ALE_ROLLOUTS[key]
+        kept[key] = [until_over(side, ROLLOUT_SEED, frames) for _, _, frames in plan]
+    return kept[key]
 
 
 def rollout_divergence(signals: Mapping, ale: dict, jax: dict, where: str, known_ends=()):

@@ -39,6 +39,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from alignment import artefacts, catalog
+from alignment.audit import session
 from alignment.audit.lockstep import (
     SCREEN, Divergence, Recording, Screens, first_divergence, known_end, play,
 )
@@ -360,21 +361,18 @@ class _AleSide:
         return self._backends[mode]
 
 
-_ALE_CACHE: dict[tuple, _AleSide] = {}
-# The planner's walks another process found (alignment.audit.fault_pool hands a worker the
-# parent's): an exploration here takes them instead of planning again, which would compile the
-# unmodified game in this process.
-_ADOPTED_PLANS: dict[tuple, dict] = {}
-
-
 def planned_walks() -> dict[tuple, dict]:
-    """The planner's walks of the explorations this process made, keyed as they are cached: plain
+    """The planner's walks of the explorations this session made, keyed as they are kept: plain
     data another process takes with :func:`adopt_planned_walks`."""
-    return {key: dict(side.plans) for key, side in _ALE_CACHE.items() if side.plans}
+    return {key: dict(side.plans) for key, side in session.current().explore_ale.items()
+            if side.plans}
 
 
 def adopt_planned_walks(walks: dict[tuple, dict]) -> None:
-    _ADOPTED_PLANS.update(walks)
+    """Take the planner's walks another process found (alignment.audit.fault_pool hands a worker
+    the parent's): an exploration here takes them instead of planning again, which would compile
+    the unmodified game in this process."""
+    session.current().adopted_walks.update(walks)
 
 
 def _screens() -> Screens:
@@ -400,11 +398,12 @@ def explore(spec, *, mods: Sequence = (), budget: Budget = FULL, deep_dir: Path 
     plan = starts(spec, deep=deep, deep_names=deep_names, budget=budget)
     key = (game, budget, tuple(ale_mods),
            tuple((s.name, tuple(h.describe() for h in s.steps)) for s in plan))
-    if key not in _ALE_CACHE:
-        _ALE_CACHE.clear()
-        _ALE_CACHE[key] = _AleSide(game, plan, budget, ale_mods)
-        _ALE_CACHE[key].plans.update(_ADOPTED_PLANS.get(key, {}))
-    ale = _ALE_CACHE[key]
+    here = session.current()
+    if key not in here.explore_ale:
+        here.explore_ale.clear()
+        here.explore_ale[key] = _AleSide(game, plan, budget, ale_mods)
+        here.explore_ale[key].plans.update(here.adopted_walks.get(key, {}))
+    ale = here.explore_ale[key]
     if touched is None:
         touched = touched_rules(mods, structure)
     jax_backends: dict = {}
@@ -499,9 +498,9 @@ def _ended(entry, ale_rec, jax_rec) -> Optional[str]:
 
 
 def _same(mods: Sequence, ale_mods: Sequence[str]) -> bool:
-    from alignment.backends import _mods_key
+    from alignment.backends import mods_key
 
-    return _mods_key(mods) == _mods_key(ale_mods)
+    return mods_key(mods) == mods_key(ale_mods)
 
 
 def planned_walk(game: str, plan: list[Start], st: Start, frames: int, *, seed: int,

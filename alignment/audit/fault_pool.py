@@ -20,6 +20,8 @@ import multiprocessing
 import os
 from typing import Callable, Optional, Sequence
 
+# A pool process's job (its subject and what the audit decided), set when it starts; its caches
+# are its own default audit session's (alignment.audit.session), gone with the process.
 _WORKER: dict = {}
 
 

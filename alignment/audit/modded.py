@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from alignment import catalog
+from alignment.audit import session
 from alignment.audit.core import AuditError, AuditResult, Subject, audit
 
 
@@ -130,7 +131,17 @@ def run_mod_audit(game: str, mods: Sequence[str], *, llm: str = "offline",
                   explore: str = "full", llm_cache=None,
                   progress: Optional[Callable[[str], None]] = None) -> AuditResult:
     """Audit the catalog game ``game`` modified by ``mods`` (see the module docstring); writes
-    nothing (:func:`alignment.audit.report.write` does)."""
+    nothing (:func:`alignment.audit.report.write` does). One audit session
+    (:mod:`alignment.audit.session`) serves the save points' check and the audit."""
+    with session.opened():
+        return _run_mod_audit(game, mods, llm=llm, model=model, out_dir=out_dir,
+                              specs_dir=specs_dir, docs=docs, events=events, explore=explore,
+                              llm_cache=llm_cache, progress=progress)
+
+
+def _run_mod_audit(game: str, mods: Sequence[str], *, llm: str, model: Optional[str],
+                   out_dir: Path, specs_dir: Path, docs, events: bool, explore: str, llm_cache,
+                   progress: Optional[Callable[[str], None]]) -> AuditResult:
     from alignment.audit import core, probes
     from alignment.audit.compare import versions
     from alignment.audit.explore import explore as explore_game

@@ -27,6 +27,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from alignment.audit import session
+
 # signals that say nothing about how far play got (or are ranked on their own)
 _NOT_NOVEL = ("frame", "score", "terminated", "lives", "level")
 LEVEL = "level"
@@ -72,9 +74,6 @@ class Plan:
                 "seconds": round(self.seconds, 2)}
 
 
-_ROLLOUTS: dict[tuple, Any] = {}
-
-
 def _rollouts(backend, search: Search):
     """(state, actions[candidates, horizon]) -> (summed rewards, end signals): one compile per
     game build and search shape."""
@@ -83,9 +82,10 @@ def _rollouts(backend, search: Search):
 
     from jaxtari.xla import select_tree
 
+    kept = session.current().planner_programs
     key = (backend.cache_key, search.candidates, search.horizon)
-    if key in _ROLLOUTS:
-        return _ROLLOUTS[key]
+    if key in kept:
+        return kept[key]
     game, entry = backend.jax_game, backend.entry
 
     def signals(state):
@@ -101,7 +101,7 @@ def _rollouts(backend, search: Search):
         return rewards.sum(), signals(end)
 
     fn = jax.jit(jax.vmap(one, in_axes=(None, 0)))
-    _ROLLOUTS[key] = fn
+    kept[key] = fn
     return fn
 
 

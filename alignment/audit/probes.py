@@ -38,7 +38,8 @@ from alignment import catalog
 from alignment.audit.lockstep import (
     SCREEN, Divergence, Recording, Screens, first_divergence, play, screen_difference,
 )
-from alignment.backends import BACKENDS, BackendError, make_backend
+from alignment.audit import session
+from alignment.backends import BACKENDS, BackendError, make_backend, mods_key
 from alignment.plain import to_python
 from alignment.signals import apply_ram_writes
 from alignment.spec.schema import (
@@ -238,31 +239,18 @@ def _backend(kind: str, canon: str, mode: Optional[int], mods: Sequence = ()):
         raise ProbeError(str(exc)) from None
 
 
-@functools.lru_cache(maxsize=8)
 def _ale_backend(canon: str, mode: Optional[int], mods: tuple = ()):
-    # one emulator per game, mode and mods (ALE counterparts: RAM writes), reset per probe:
-    # loading the ROM is most of a short probe
-    return make_backend("ale", canon, mods=mods, mode=mode, full_action_space=True)
+    # one emulator per game, mode and mods (ALE counterparts: RAM writes), reset per probe
+    # (AuditSession.ale_emulators)
+    return session.kept(session.current().ale_emulators, (canon, mode, tuple(mods)),
+                        lambda: make_backend("ale", canon, mods=mods, mode=mode,
+                                             full_action_space=True),
+                        session.EMULATORS_KEPT)
 
 
 def _lockstep_key(canon: str, mode, seed: int, start: str, steps: Sequence[ProbeStep],
                   ale_mods: Sequence[str] = ()) -> tuple:
     return (canon, mode, int(seed), start, tuple(s.describe() for s in steps), tuple(ale_mods))
-
-
-# The emulator's side of every run, kept: the same probes run again on each fault and mutant, and
-# only the JAX side changes. A save point's prefix is played once per seed and mode (a snapshot).
-_ALE_PREFIX: dict[tuple, tuple] = {}  # key -> (AleSnapshot, Recording)
-_ALE_PROBE: dict[tuple, Recording] = {}
-# The JAX side of a prefix under the mods last asked for: (JaxSnapshot, Divergence or None).
-_JAX_PREFIX: dict[tuple, tuple] = {}
-
-
-def clear_lockstep_cache() -> None:
-    """Forget every kept recording (the tests use it to time or re-check a fresh run)."""
-    _ALE_PREFIX.clear()
-    _ALE_PROBE.clear()
-    _JAX_PREFIX.clear()
 
 
 def _probe_screens(probe: Probe) -> Screens:
@@ -271,13 +259,15 @@ def _probe_screens(probe: Probe) -> Screens:
 
 def _ale_prefix(canon: str, mode, seed: int, start: str, prefix: Sequence[ProbeStep],
                 ale_mods: Sequence[str] = ()):
+    # played once per seed and mode (a snapshot): the emulator is the same under every fault
+    kept = session.current().ale_prefixes
     key = _lockstep_key(canon, mode, seed, start, prefix, ale_mods)
-    if key not in _ALE_PREFIX:
+    if key not in kept:
         b = _backend("ale", canon, mode, ale_mods)
         b.reset(seed)
         rec = _play(b, prefix, f"save point {start}")
-        _ALE_PREFIX[key] = (b.clone(), rec)
-    return _ALE_PREFIX[key]
+        kept[key] = (b.clone(), rec)
+    return kept[key]
 
 
 def ale_recordings(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int,
@@ -288,11 +278,12 @@ def ale_recordings(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int
     snap, pre = _ale_prefix(canon, mode, seed, probe.start, prefix, ale_mods)
     key = (_lockstep_key(canon, mode, seed, probe.start, prefix, ale_mods),
            tuple(s.describe() for s in steps), _wants_screen(probe))
-    if key not in _ALE_PROBE:
+    kept = session.current().ale_probe_runs
+    if key not in kept:
         b = _backend("ale", canon, mode, ale_mods)
         b.restore(snap)
-        _ALE_PROBE[key] = _play(b, steps, "probe", _probe_screens(probe))
-    return pre, _ALE_PROBE[key]
+        kept[key] = _play(b, steps, "probe", _probe_screens(probe))
+    return pre, kept[key]
 
 
 def _jax_lockstep(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int, mods: Sequence,
@@ -303,15 +294,16 @@ def _jax_lockstep(canon: str, probe: Probe, spec: Optional[GameSpec], seed: int,
     entry = catalog.entry(canon)
     signals, ends = entry.signals, entry.known_ends
     b = _backend("jax", canon, mode, mods)
+    kept = session.current().jax_prefixes
     key = (b.cache_key, _lockstep_key(canon, mode, seed, probe.start, prefix, ale_mods))
-    if key not in _JAX_PREFIX:
-        for k in [k for k in _JAX_PREFIX if k[0] != b.cache_key]:
-            del _JAX_PREFIX[k]  # another fault's prefixes: never asked for again
+    if key not in kept:
+        for k in [k for k in kept if k[0] != b.cache_key]:
+            del kept[k]  # another fault's prefixes: never asked for again
         b.reset(seed)
         rec = _play(b, prefix, f"save point {probe.start}")
         where = f"in the prefix, save point {probe.start}"
-        _JAX_PREFIX[key] = (b.clone(), first_divergence(signals, ale_pre, rec, where, ends))
-    snap, div = _JAX_PREFIX[key]
+        kept[key] = (b.clone(), first_divergence(signals, ale_pre, rec, where, ends))
+    snap, div = kept[key]
     b.restore(snap)
     rec = _play(b, steps, "probe", _probe_screens(probe))
     if div is None:
@@ -346,15 +338,18 @@ def _play(b, steps: Sequence[ProbeStep], where: str,
         raise ProbeError(f"{where} {exc}") from None
 
 
-@functools.lru_cache(maxsize=4)
 def _gym_env(canon: str):
     """gymnasium's ALE v5 environment of the game (v5 defaults: frameskip 4, sticky 0.25, the
-    108,000-frame cap), RAM observations, the full action set (index = ALE id)."""
-    import ale_py
-    import gymnasium
+    108,000-frame cap), RAM observations, the full action set (index = ALE id); kept
+    (AuditSession.gym_envs)."""
+    def make():
+        import ale_py
+        import gymnasium
 
-    gymnasium.register_envs(ale_py)
-    return gymnasium.make(catalog.entry(canon).ale_id, obs_type="ram", full_action_space=True)
+        gymnasium.register_envs(ale_py)
+        return gymnasium.make(catalog.entry(canon).ale_id, obs_type="ram", full_action_space=True)
+
+    return session.kept(session.current().gym_envs, canon, make, session.GYM_ENVS_KEPT)
 
 
 def _ale_v5(canon: str, probe: Probe, ale_mods: Sequence[str] = ()) -> list[tuple[dict, dict]]:
@@ -451,9 +446,6 @@ def _jax_game(name: str, mods: Sequence = ()):
         raise ProbeError(f"{name}: cannot build the JAX game with mods {list(mods)}: {exc}") from None
 
 
-_V5_COMPILED: dict = {}
-
-
 def _v5_episodes(canon: str, game_of):
     """The v5 runner's function of ``(x, seeds, actions, active)``, its game ``game_of(x)``."""
     import jax
@@ -505,12 +497,12 @@ def _jax_v5_runner(canon: str, game: str, mods: Sequence = ()):
         run = variant.kept(("v5", canon), lambda: _switched_v5(canon, variant, x))
         if run is not None:
             return functools.partial(run, x)
-    key = (canon, game, tuple(m if isinstance(m, str) else id(m) for m in mods))
-    if key in _V5_COMPILED:
-        return _V5_COMPILED[key]
-    g = _jax_game(game, mods)
-    _V5_COMPILED[key] = functools.partial(jax.jit(_v5_episodes(canon, lambda x: g)), ())
-    return _V5_COMPILED[key]
+    runners = session.current().v5_runners
+    key = (canon, game, mods_key(mods))
+    if key not in runners:
+        g = _jax_game(game, mods)
+        runners[key] = functools.partial(jax.jit(_v5_episodes(canon, lambda x: g)), ())
+    return runners[key]
 
 
 def _switched_v5(canon: str, variant, x):

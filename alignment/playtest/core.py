@@ -40,10 +40,10 @@ def code_hash(game: str) -> str:
 
 def ale_counterparts(game: str, mods: Sequence[str]) -> tuple[str, ...]:
     """The mods that also run on ALE (the game's ground truth gives them as RAM writes)."""
-    from alignment.backends import _mods_key
+    from alignment.backends import mods_key
 
     have = catalog.entry(game).ale_mods
-    return tuple(m for m, k in zip(mods, _mods_key(mods)) if k in have)
+    return tuple(m for m, k in zip(mods, mods_key(mods)) if k in have)
 
 
 def make_sides(game: str, mods: Sequence[str] = (), mode: int | None = None, *,

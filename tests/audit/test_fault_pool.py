@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from alignment.audit import core, fault_pool
+from alignment.audit import core, fault_pool, session
 from tests.audit import toy
 
 
@@ -70,14 +70,16 @@ def test_pongs_faults_in_a_pool_equal_those_run_here(tmp_path):
         from alignment.audit.faults import load_faults
         FAULTS = load_faults("pong", {str(repo / "faults")!r})[:2]
     """))
-    serial = core.run_audit("pong", explore="quick", faults_dir=tmp_path,
-                            out_dir=tmp_path / "out", workers=1)
-    subject = core.catalog_subject("pong", specs_dir=repo / "specs", faults=True,
-                                   faults_dir=tmp_path, docs=None, events=True, explore="quick")
-    holding = [r.id for r in serial.rules if r.outcome == "pass"]
-    said = []
-    pooled = fault_pool.run_pooled(core.run_fault, subject, holding, serial.structure, said.append,
-                                   2)
+    with session.opened():  # the audit's planner walks, still there for the pool's workers
+        serial = core.run_audit("pong", explore="quick", faults_dir=tmp_path,
+                                out_dir=tmp_path / "out", workers=1)
+        subject = core.catalog_subject("pong", specs_dir=repo / "specs", faults=True,
+                                       faults_dir=tmp_path, docs=None, events=True,
+                                       explore="quick")
+        holding = [r.id for r in serial.rules if r.outcome == "pass"]
+        said = []
+        pooled = fault_pool.run_pooled(core.run_fault, subject, holding, serial.structure,
+                                       said.append, 2)
     assert [f.to_json() for f in pooled] == [f.to_json() for f in serial.faults]
     assert len(pooled) == 2 and all(f.explore_rules is not None for f in pooled)
     assert not any("the pool broke" in s for s in said)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from alignment import fault_switch
-from alignment.backends import release_compiled
+from alignment.audit.session import current as current_session
 from jaxtari.mods import InternalMod, PostStepMod
 from tests.audit import toy
 from tests.toy_game import ToyGame
@@ -113,7 +113,7 @@ def test_kept_programs_outlive_release_compiled():
 
     kept = fault_switch.Kept(f)
     assert int(kept(np.int32(2), 3)) == 7
-    release_compiled()
+    current_session().release_compiled()
     assert int(kept(np.int32(5), 3)) == 16 and len(traced) == 1
     kept(np.float32(2.0), 3)  # another signature: another program
     assert len(traced) == 2
@@ -141,10 +141,10 @@ def test_pong_faults_on_the_backend_play_as_their_own_builds():
         assert fault_switch.active().variant(None, True).left_out == {}
     finally:
         fault_switch.deactivate()
-        release_compiled()
+        current_session().release_compiled()
     for f, (traces, screens) in zip(faults, switched):
         own_traces, own_screens = run(f.mod)
-        release_compiled()
+        current_session().release_compiled()
         for k in traces:
             assert np.array_equal(traces[k], own_traces[k]), (f.name, k)
         assert all(np.array_equal(a, b) for a, b in zip(screens, own_screens)), f.name
