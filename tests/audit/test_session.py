@@ -112,23 +112,29 @@ def _run(out: Path, faults_dir: Path, names: list, shared: bool = False) -> dict
     return {n: _strip(json.loads((out / f"{n}.json").read_text())) for n in names}
 
 
+@pytest.fixture(scope="module")
+def freeway_alone(tmp_path_factory):
+    """Freeway's quick audit (two seeded faults) alone in a process, and its faults folder."""
+    root = tmp_path_factory.mktemp("session")
+    faults = _two_faults_each(root / "faults", ["pong", "freeway"])
+    return faults, _run(root / "alone", faults, ["freeway"])["freeway"]
+
+
 @pytest.mark.slow
-def test_a_second_audit_of_another_game_gives_what_it_gives_alone(tmp_path):
-    faults = _two_faults_each(tmp_path / "faults", ["pong", "freeway"])
+def test_a_second_audit_of_another_game_gives_what_it_gives_alone(freeway_alone, tmp_path):
+    faults, alone = freeway_alone
     together = _run(tmp_path / "together", faults, ["pong", "freeway"])
-    alone = _run(tmp_path / "alone", faults, ["freeway"])
     assert together["freeway"]["summary"]["seeded_faults"] == 2
-    assert together["freeway"] == alone["freeway"]
+    assert together["freeway"] == alone
 
 
 @pytest.mark.slow
-def test_a_modified_games_audit_after_the_games_own_in_one_session_gives_what_it_gives_alone(
-        tmp_path):
-    # One session for both: every recording and build of the original game is still there when
-    # the modified game's audit runs, so a cache keyed without the mods would hand it the
-    # original's (stop_cars parks Freeway's cars on ALE too, so the two games' runs differ).
-    faults = _two_faults_each(tmp_path / "faults", ["freeway"])
-    together = _run(tmp_path / "together", faults, ["freeway", "freeway+stop_cars"], shared=True)
-    alone = _run(tmp_path / "alone", faults, ["freeway+stop_cars"])
-    assert together["freeway"]["behaviour"] != together["freeway+stop_cars"]["behaviour"]
-    assert together["freeway+stop_cars"] == alone["freeway+stop_cars"]
+def test_a_games_audit_after_a_modified_ones_in_one_session_gives_what_it_gives_alone(
+        freeway_alone, tmp_path):
+    # One session for both: every recording and build of the modified game is still there when
+    # the game's own audit runs, so a cache keyed without the mods would hand it the modified
+    # game's, which its lockstep runs leave (stop_cars parks Freeway's cars on ALE too).
+    faults, alone = freeway_alone
+    together = _run(tmp_path / "together", faults, ["freeway+stop_cars", "freeway"], shared=True)
+    assert together["freeway+stop_cars"]["behaviour"] != alone["behaviour"]
+    assert together["freeway"] == alone
