@@ -47,7 +47,8 @@ def pytest_unconfigure(config):
 # (a test of release_compiled did, until it moved to a child process), died in a compile with
 # SIGABRT 79% of the way through. So after a test, when the process holds more than a share of
 # the cap, every compiled program is forgotten (AuditSession.release_compiled of the process's
-# session, alignment.audit.session: the next use compiles again). Reading /proc/self/maps costs a few milliseconds, so at most once a second.
+# session, alignment.audit.session: the next use compiles again). Reading /proc/self/maps costs a
+# few milliseconds, so at most once a second.
 _MAPS_SHARE = 0.5
 _CHECK_EVERY_S = 1.0
 _last_check = 0.0

@@ -8,6 +8,8 @@
 - :mod:`alignment.audit.trace` (rule tags in the game's comments), :mod:`alignment.audit.events`
   (behavioural precision), :mod:`alignment.audit.faults` (seeded faults),
   :mod:`alignment.audit.llm_audit` (the LLM auditor's verdicts, as data);
+- :mod:`alignment.audit.session`: every cache an audit keeps while it runs (compiled games,
+  emulators, recordings, the fault switch), each with its key, let go when the audit ends;
 - its raw material: :mod:`alignment.audit.probes` (a spec's probes, data, run on both backends) and
   :mod:`alignment.audit.compare` (the same policy on both backends; v5 episodes in
   :mod:`alignment.audit.episodes`; files by :mod:`alignment.audit.compare_report`).
