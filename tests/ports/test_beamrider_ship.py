@@ -25,10 +25,12 @@ def plan(script: str) -> list[tuple[str, int]]:
 
 def covered_frames(trace, kills: bool = False) -> int:
     """Snapshots 0..n-1 of ``trace`` hold nothing the port leaves out: n is the first snapshot
-    after a reward, a change of the enemies left or the reserve, a phase other than the intro's
-    switch to play, the ship's flags losing their top bit, or a shot that vanished before its last
-    y. With ``kills`` a saucer's kill (the
-    reward, the enemy taken from the count and the shot gone on one frame) is covered too."""
+    after a reward, a change of the enemies left, a phase change other than the intro's switch to
+    play, the ship's flags losing their top bit, a shot that vanished before its last y, or an
+    object table entry holding something other than a shot. With ``kills`` a saucer's kill (the
+    reward, the enemy taken from the count and the shot gone on one frame) is covered too, and a
+    lost ship: the loss, its run-down and the life taken (phases 3 -> 5 -> 1 or 6, the reserve's
+    blink), up to the next ship's intro (phase 1 -> 2)."""
     r = trace.rams.astype(np.int64)
     for t in range(1, len(r)):
         before, after = r[t - 1], r[t]
@@ -37,22 +39,35 @@ def covered_frames(trace, kills: bool = False) -> int:
                   and after[ram.SHOT_Y] == ram.NO_SHOT and after[ram.PHASE] == before[ram.PHASE])
         if killed:
             continue
-        if before[ram.SHIP_FLAGS] & SHIP_ALIVE and not after[ram.SHIP_FLAGS] & SHIP_ALIVE:
+        phases = (int(before[ram.PHASE]), int(after[ram.PHASE]))
+        losing = kills and phases in LOSS_PHASES
+        if before[ram.SHIP_FLAGS] & SHIP_ALIVE and not after[ram.SHIP_FLAGS] & SHIP_ALIVE and not losing:
             return t
         if trace.rewards[t - 1] != 0:
             return t
-        if kills and _unmodelled_saucer_move(before, after):
+        if kills and not losing and _unmodelled_saucer_move(before, after):
             return t
-        if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT] or after[ram.LIVES] != before[ram.LIVES]:
+        if any(after[a] not in SHOT_KINDS for a in ram.SHOT_KIND):
             return t
-        if after[ram.PHASE] != before[ram.PHASE] and after[ram.PHASE] != ram.PHASE_PLAY:
+        if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]:
+            return t
+        if after[ram.LIVES] != before[ram.LIVES] and not losing:
+            return t
+        if phases[0] != phases[1] and phases != (ram.PHASE_INTRO, ram.PHASE_PLAY) and not losing:
             return t
         if (after[ram.SHOT_Y] == ram.NO_SHOT and before[ram.SHOT_Y] != ram.NO_SHOT
-                and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)):
+                and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)
+                and phases != (ram.PHASE_PLAY, ram.PHASE_DYING)):
             return t
     return len(r)
 
 
+# a lost ship's phases (NOTES.md "A lost ship"): the loss, the run-down, the life taken or the game
+# over; the next ship's intro (1 -> 2) is not modelled yet
+LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_DYING, ram.PHASE_DYING),
+               (ram.PHASE_DYING, ram.PHASE_LIFE_LOST), (ram.PHASE_DYING, ram.PHASE_GAME_OVER),
+               (ram.PHASE_LIFE_LOST, ram.PHASE_LIFE_LOST)}
+SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B)
 # measured: ram[13] loses its top bit in waves 4-6 with 7-9 enemies left (82 times in 171 games,
 # for good); what clears it and what it changes is not decoded (NOTES.md, "A lost ship")
 SHIP_ALIVE = 0x80

@@ -149,6 +149,51 @@ KIND_EMPTY, KIND_CLIMBER, KIND_HORIZON_LEFT, KIND_HORIZON_RIGHT = 0, 1, 2, 3
 KIND_DIVE_LEFT, KIND_DIVE_RIGHT = 4, 5
 STEP_ENTRY, STEP_RIDE, STEP_CROSS, STEP_CLIMB, STEP_RECROSS, STEP_RETURN = 0, 1, 2, 3, 4, 5
 
+# ---- the enemies' shots (object table entries 3..6; NOTES.md "The enemies' shots") ----------------
+# measured (60 random games, every frame of entries holding only shots fitted; a Python replay of
+# these rules against ALE): a saucer fires on the odd frame its program leaves one of these steps
+# (the end of a ride or of a crossing that leads into the next move: wave 3's 7, wave 4's 10 and
+# 11, wave 5's 15 and 16, wave 6's 20 and 21, wave 7's 24 and 25), when it is then on a drawn
+# beam (94..162) with its depth 96..198: the highest empty entry gets a shot (kind 2) on its x, 8
+# below it. Not while another shot stands 0..5 below that depth (the cartridge then writes only a
+# depth that is cleared on the next odd frame: no shot).
+FIRING_STEPS = (7, 10, 11, 15, 16, 20, 21, 24, 25)
+SHOT_COUNT = 4
+KIND_SHOT_A, KIND_SHOT_B = 2, 3     # the two pictures a shot alternates between
+FIRE_MIN_DEPTH, FIRE_MAX_DEPTH = 96, 198
+FIRE_DROP = 8                       # the shot starts this far below the saucer
+FIRE_BLOCK_GAP = 5                  # no shot while another stands 0..5 below the new one
+# measured: a shot falls at 22/16 a logic frame (the grid clock's dither, the count as it stands on
+# the even frame; 36,000 moves, no exception) and its picture flips 2 <-> 3 on the even frames
+# whose count is odd
+ENEMY_SHOT_SPEED = 22
+# measured: a shot whose depth reaches 210 goes on that even frame, unless at least two other
+# objects are in flight (other shots, the ship's shot before or after its move), then on the next
+# odd frame (551 of 554 such frames; the 3 others are a lockstep stop)
+SHOT_GONE_DEPTH = 210
+SHOT_BUSY_OBJECTS = 2
+
+# ---- a lost ship (NOTES.md "A lost ship") ------------------------------------------------------------
+# measured (60 random games: 169 of 171 losses, no false alarm over 106,000 even frames; clone/
+# restore pokes of the shot's x, its depth and the ship's x on random seed 0's frame 1,056): on an
+# even frame, after the ship and the shots moved, the ship is lost when a shot (or a saucer: kinds
+# 1, 4, 5) stands at depth 206 or more with the ship's x - its x in -5..3
+LOSS_DEPTH = 206
+LOSS_LEFT, LOSS_RIGHT = -5, 3
+# measured (the same 171 losses, every frame of the sequence): the loss sets ram[12] to 5, the count
+# to 0, the grid's speed to 30 and its position to 15, empties every slot and shot (kind 0, depth
+# 255; a shot launched on that frame stays), and keeps the reserve in slot 0's parameter; then the
+# count and grid run on, the speed falls one each time the count reaches a multiple of 4, the ship
+# and the slots stand still, and ram[5] blinks one ship less while the speed is even and below 29
+# (with ships left); the speed's last step ends it: ram[12] 1, one ship less, the count 80, the ship
+# back on the centre beam - or with no ship left ram[12] 6 and ram[5] 255 (the game over)
+DYING_PHASE, LIFE_TAKEN_PHASE, GAME_OVER_PHASE = 5, 1, 6
+LOSS_GRID_SPEED = 30
+LOSS_GRID = 15
+LOSS_SPEED_COUNTS = 4
+BLINK_SPEED = 28
+LIFE_TAKEN_COUNT = 80
+
 # ---- the ship ---------------------------------------------------------------------------------------
 # measured: ram[41] on each of the five beams (held LEFT/RIGHT from the centre stops at the ends)
 BEAM_X = (94, 111, 128, 145, 162)
@@ -299,6 +344,28 @@ class BeamRiderConstants:
     start_enemies: int = START_ENEMIES
     start_reserve: int = START_RESERVE
     game_over_reserve: int = GAME_OVER_RESERVE
+    firing_steps: tuple = FIRING_STEPS
+    shot_count: int = SHOT_COUNT
+    kind_shot_a: int = KIND_SHOT_A
+    kind_shot_b: int = KIND_SHOT_B
+    fire_min_depth: int = FIRE_MIN_DEPTH
+    fire_max_depth: int = FIRE_MAX_DEPTH
+    fire_drop: int = FIRE_DROP
+    fire_block_gap: int = FIRE_BLOCK_GAP
+    enemy_shot_speed: int = ENEMY_SHOT_SPEED
+    shot_gone_depth: int = SHOT_GONE_DEPTH
+    shot_busy_objects: int = SHOT_BUSY_OBJECTS
+    loss_depth: int = LOSS_DEPTH
+    loss_left: int = LOSS_LEFT
+    loss_right: int = LOSS_RIGHT
+    dying_phase: int = DYING_PHASE
+    life_taken_phase: int = LIFE_TAKEN_PHASE
+    game_over_phase: int = GAME_OVER_PHASE
+    loss_grid_speed: int = LOSS_GRID_SPEED
+    loss_grid: int = LOSS_GRID
+    loss_speed_counts: int = LOSS_SPEED_COUNTS
+    blink_speed: int = BLINK_SPEED
+    life_taken_count: int = LIFE_TAKEN_COUNT
 
 
 DEFAULTS = BeamRiderConstants()

@@ -5,7 +5,7 @@ the ship's move, its shot and the shot's hit on a saucer (logic/ship.py, logic/h
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
-with ALE. Deaths and the sector's end are not modelled yet."""
+with ALE. The sector's end and the next ship's intro are not modelled yet."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from jaxtari.env import Game, joystick
 
 from . import constants as c
 from .constants import BYTE, BeamRiderConstants
-from .logic import hits, saucers, ship
+from .logic import enemy_shots, hits, saucers, ship
 from .logic.dither import dithered
-from .state import BeamRiderState, PlayerState, SaucerState, ShipState
+from .state import BeamRiderState, EnemyShotState, PlayerState, SaucerState, ShipState
 
 
 def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
@@ -36,6 +36,9 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
                             x=jnp.zeros(3, jnp.int32), depth=jnp.full(3, k.start_saucer_depth, jnp.int32),
                             param=jnp.zeros(3, jnp.int32), timer=i32(0), wave=i32(k.start_wave),
                             count_base=i32(k.start_count_base)),
+        enemy_shots=EnemyShotState(kind=jnp.full(k.shot_count, k.kind_empty, jnp.int32),
+                                   x=jnp.zeros(k.shot_count, jnp.int32),
+                                   depth=jnp.full(k.shot_count, k.start_saucer_depth, jnp.int32)),
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
         count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
@@ -56,7 +59,8 @@ def grid_step(k, grid, speed, count):
 
 
 def clock(k, state: BeamRiderState) -> BeamRiderState:
-    """The odd frames' counter, random number and grid clock, and the intro's end."""
+    """The odd frames' counter, random number and grid clock, the intro's end and the lost ship's
+    run-down (the speed falling one every 4 counts, the reserve blinking, the life taken at 0)."""
     odd = state.frame % k.logic_period == k.counter_parity
     count = jnp.where(odd, (state.count + 1) & BYTE, state.count)
     shifted = ((state.random << 1) & BYTE) | parity(state.random & k.random_taps)
@@ -66,27 +70,70 @@ def clock(k, state: BeamRiderState) -> BeamRiderState:
     intro_speed = jnp.where(state.phase == k.intro_phase,
                             (state.grid_speed - k.intro_speed_step) & BYTE, state.grid_speed)
     speed = jnp.where(starts, k.play_grid_speed, jnp.where(odd, intro_speed, state.grid_speed))
+
+    # a ship being lost: the reserve it had waits in slot 0's parameter (measured)
+    dying = odd & (state.phase == k.dying_phase)
+    slower = (state.grid_speed - ((count % k.loss_speed_counts) == 0).astype(jnp.int32)) & BYTE
+    speed = jnp.where(dying, slower, speed)
+    had = state.saucers.param[0]
+    blink = (had > 0) & (slower <= k.blink_speed) & ((slower & 1) == 0)
+    reserve = jnp.where(dying, had - blink.astype(jnp.int32), state.player.reserve)
+    ends = dying & (slower == 0)
+    over = had == 0
+    phase = jnp.where(ends, jnp.where(over, k.game_over_phase, k.life_taken_phase), phase)
+    reserve = jnp.where(ends, jnp.where(over, k.game_over_reserve, had - 1), reserve)
+    count = jnp.where(ends, k.life_taken_count, count)
+    s = state.ship
+    ship_ = s.replace(x=jnp.where(ends, k.beam_x[k.start_beam], s.x),
+                      flags=jnp.where(ends, k.on_beam_flags, s.flags))
     return state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase,
-                         grid=grid, grid_speed=speed)
+                         grid=grid, grid_speed=speed, ship=ship_,
+                         player=state.player.replace(reserve=reserve))
+
+
+def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
+    """The even frame a ship is lost (measured): the run-down starts (ram[12] 5, the count 0, the
+    grid at 15 with speed 30), every slot and shot empties, the shot in flight goes (one launched
+    this frame stays) and slot 0's parameter keeps the reserve."""
+    s, shot = state.saucers, state.ship
+    empty = jnp.full_like(s.kind, k.kind_empty)
+    return state.replace(
+        phase=jnp.int32(k.dying_phase), count=jnp.int32(0), grid=jnp.int32(k.loss_grid),
+        grid_speed=jnp.int32(k.loss_grid_speed),
+        saucers=s.replace(kind=empty, depth=jnp.full_like(s.depth, k.start_saucer_depth),
+                          param=s.param.at[0].set(state.player.reserve)),
+        enemy_shots=enemy_shots.cleared(k, state.enemy_shots),
+        ship=shot.replace(shot_y=jnp.where(shot.shot_y == k.shot_start_y, shot.shot_y, k.no_shot)))
 
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
-    """The ship's logic frame: move, shoot, then the shot's hit on a saucer (logic/hits.py)."""
+    """The ship's logic frame in play: move, shoot, the shot's hit on a saucer (logic/hits.py),
+    then the enemies' shots fall and may take the ship (logic/enemy_shots.py)."""
     stick = joystick(ale_action)
     s = ship.move(k, state.ship, stick, state.frame >= k.first_move_frame)
     s = ship.shoot(k, s, stick, state.frame >= k.first_shot_frame)
-    logic = state.frame % k.logic_period == 0
+    logic = (state.frame % k.logic_period == 0) & (state.phase == k.play_phase)
     moved = hits.hit(k, state.replace(ship=s))
-    keep = lambda new, old: jax.tree.map(lambda a, b: jnp.where(logic, a, b), new, old)
-    return state.replace(ship=keep(moved.ship, state.ship), saucers=keep(moved.saucers, state.saucers),
-                         player=keep(moved.player, state.player))
+    in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)
+    moved = moved.replace(enemy_shots=enemy_shots.fall(k, moved.enemy_shots, moved.count))
+    lost = enemy_shots.ship_lost(k, moved.enemy_shots, moved.saucers, moved.ship.x)
+    moved = moved.replace(enemy_shots=enemy_shots.past_the_ship(k, moved.enemy_shots, in_flight))
+    moved = jax.tree.map(lambda a, b: jnp.where(lost, a, b), lose_ship(k, moved), moved)
+    return jax.tree.map(lambda a, b: jnp.where(logic, a, b), moved, state)
 
 
 def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
-    """The saucers' odd frame, after the clock (they read the new count, grid and random)."""
+    """The saucers' odd frame in play, after the clock (they read the new count, grid and random),
+    then their shots (logic/enemy_shots.py)."""
     grid_move = (state.grid - before.grid) % k.grid_wrap
-    return state.replace(saucers=saucers.fly(k, state.saucers, state.frame, state.count, grid_move,
-                                             state.grid, state.random))
+    flown = saucers.fly(k, state.saucers, state.frame, state.count, grid_move, state.grid, state.random)
+    odd = state.frame % k.logic_period == k.counter_parity
+    shots = enemy_shots.fire(k, state.enemy_shots, state.saucers, flown)
+    playing = state.phase == k.play_phase
+    keep = lambda new, old: jax.tree.map(lambda a, b: jnp.where(playing, a, b), new, old)
+    return state.replace(saucers=keep(flown, state.saucers),
+                         enemy_shots=keep(jax.tree.map(lambda a, b: jnp.where(odd, a, b), shots,
+                                                       state.enemy_shots), state.enemy_shots))
 
 
 def frame(k: BeamRiderConstants, state: BeamRiderState, ale_action) -> BeamRiderState:
@@ -125,8 +172,20 @@ def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
             "score": np.asarray(s.player.score),
             "wave_timer": np.asarray(s.saucers.timer), "wave": np.asarray(s.saucers.wave),
             "count_base": np.asarray(s.saucers.count_base),
+            **enemy_shot_signals(s.enemy_shots),
             **{f"saucer_{name}_{i}": np.asarray(getattr(s.saucers, name))[..., i]
                for name in ("kind", "step", "x", "depth", "param") for i in range(3)}}
+
+
+def enemy_shot_signals(shots) -> dict[str, np.ndarray]:
+    """The enemies' shots by entry: kind, and x and depth while the entry holds a shot (the
+    cartridge leaves scratch values in empty entries: no signal)."""
+    kind = np.asarray(shots.kind)
+    held = kind != c.KIND_EMPTY
+    x = np.where(held, np.asarray(shots.x), 0)
+    depth = np.where(held, np.asarray(shots.depth), c.START_SAUCER_DEPTH)
+    return {f"enemy_shot_{name}_{j}": v[..., j] for name, v in (("kind", kind), ("x", x), ("depth", depth))
+            for j in range(c.SHOT_COUNT)}
 
 
 class BeamRider(Game):
@@ -151,7 +210,10 @@ class BeamRider(Game):
         return state.player.score
 
     def lives(self, state):
-        return (state.player.reserve + 1) & BYTE
+        # ALE driver: the life is taken once ram[12] reads 1; while a ship is being lost the
+        # reserve it had waits in slot 0's parameter (measured)
+        had = jnp.where(state.phase == self.consts.dying_phase, state.saucers.param[0], state.player.reserve)
+        return (had + 1) & BYTE
 
     def signals(self, state):
         return {name: jnp.asarray(v) for name, v in signals(state).items()}

@@ -49,11 +49,18 @@ ENEMY_X = (33, 34, 35)       # $A1.. x in the ship's beam coordinates (a beam's 
 ENEMY_KIND = (42, 43, 44)    # $AA.. what the slot holds (values below)
 ENEMY_PARAM = (50, 51, 52)   # $B2.. the step's parameter: a countdown on the horizon, the x aimed at
                              # while crossing between beams
+# The enemies' shots: entries 3..6 of the same object table (the ship's shot is entry 7: ram[32],
+# ram[40]), measured (NOTES.md "The enemies' shots"); empty entries keep scratch values
+SHOT_DEPTH = (28, 29, 30, 31)   # $9C.. growing as the shot falls, 255 when empty
+SHOT_ENTRY_X = (36, 37, 38, 39)  # $A4.. the beam it falls on
+SHOT_KIND = (45, 46, 47, 48)    # $AD.. 0 empty, 2/3 a shot (its two pictures, flipping every 4 frames)
 
 # ---- values ----------------------------------------------------------------------------------------
 NO_SHOT = 255
+EMPTY_DEPTH = 255        # an empty slot's or shot entry's depth (measured)
 GAME_OVER_LIVES = 255    # ALE driver: terminal when ram[5] == 255
 PHASE_INTRO, PHASE_PLAY, PHASE_LIFE_LOST = 2, 3, 1  # measured (2, 3); ALE driver (1)
+PHASE_DYING, PHASE_GAME_OVER = 5, 6  # measured: a ship being lost; after the last one
 ON_BEAM_FLAGS = 0x83
 MOVING_RIGHT, MOVING_LEFT = 0x08, 0x04
 BEAM_X = (94, 111, 128, 145, 162)
@@ -167,7 +174,21 @@ def ship_bytes(ram) -> dict[str, int]:
             "torpedoes": int(r[TORPEDOES]), "enemies_left": int(r[ENEMIES_LEFT]),
             "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r),
             "wave_timer": int(r[WAVE_TIMER]), "wave": int(r[WAVE]), "count_base": int(r[COUNT_BASE]),
-            **saucer_bytes(r)}
+            **saucer_bytes(r), **enemy_shot_bytes(r)}
+
+
+def enemy_shot_bytes(ram) -> dict[str, int]:
+    """The enemies' shots by entry: kind, and x and depth while the entry holds something (the
+    cartridge leaves scratch values in an empty entry's x and, for a frame, its depth)."""
+    r = _ram(ram)
+    out = {}
+    for name in ("kind", "x", "depth"):
+        for j in range(len(SHOT_KIND)):
+            held = r[SHOT_KIND[j]] != KIND_EMPTY
+            value = {"kind": r[SHOT_KIND[j]], "x": r[SHOT_ENTRY_X[j]] if held else 0,
+                     "depth": r[SHOT_DEPTH[j]] if held else EMPTY_DEPTH}[name]
+            out[f"enemy_shot_{name}_{j}"] = int(value)
+    return out
 
 
 def saucer_bytes(ram) -> dict[str, int]:

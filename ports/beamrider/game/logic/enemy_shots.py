@@ -1,0 +1,92 @@
+"""The enemies' shots (entries 3..6 of the cartridge's object table) and the ship they take.
+
+Measured on ALE (ports/beamrider/NOTES.md, "The enemies' shots" and "A lost ship"):
+
+- firing (odd frames, after the saucers moved, slots 2, 1, 0): a saucer leaving one of the firing
+  steps (the end of a ride or crossing that leads into its next move) on a drawn beam, its depth
+  then 96..198, puts a shot in the highest empty entry: kind 2, its x, 8 below it - unless another
+  shot stands 0..5 below that depth (the cartridge then writes only a stray depth, cleared on the
+  next odd frame: no shot, and no signal).
+- falling (even frames): 22/16 a logic frame with the grid clock's dither; the picture flips 2 <-> 3
+  on the even frames whose count is odd. A shot reaching depth 210 goes on that frame, after the
+  loss test (it still takes the ship), unless two other objects are in flight (the other shots,
+  the ship's shot), then on the next odd frame.
+- the loss (even frames, after the ship and the shots moved): a shot, or a saucer coming down or
+  climbing, at depth 206 or more with the ship's x minus its x in -5..3."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ..state import EnemyShotState, SaucerState
+from .dither import dithered
+
+
+def _is_shot(k, kind):
+    return (kind == k.kind_shot_a) | (kind == k.kind_shot_b)
+
+
+def _emptied(k, shots: EnemyShotState, gone) -> EnemyShotState:
+    return shots.replace(kind=jnp.where(gone, k.kind_empty, shots.kind),
+                         depth=jnp.where(gone, k.start_saucer_depth, shots.depth))
+
+
+def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> EnemyShotState:
+    """The odd frame: shots that stayed past their last depth go, then the saucers fire."""
+    shots = _emptied(k, shots, _is_shot(k, shots.kind) & (shots.depth >= k.shot_gone_depth))
+    firing = jnp.asarray(k.firing_steps, jnp.int32)
+    beams = jnp.asarray(k.beam_x, jnp.int32)
+    saucer = ((after.kind == k.kind_climber) | (after.kind == k.kind_dive_left)
+              | (after.kind == k.kind_dive_right))
+    entries = jnp.arange(k.shot_count)
+    for i in reversed(range(3)):
+        left_firing_step = jnp.any(before.step[i] == firing) & (after.step[i] == before.step[i] + 1)
+        depth = after.depth[i] + k.fire_drop
+        below = shots.depth - depth
+        blocked = jnp.any((shots.kind != k.kind_empty) & (below >= 0) & (below <= k.fire_block_gap))
+        free = shots.kind == k.kind_empty
+        # the highest empty entry
+        slot = jnp.max(jnp.where(free, entries, -1))
+        fires = (left_firing_step & saucer[i] & jnp.any(after.x[i] == beams)
+                 & (after.depth[i] >= k.fire_min_depth) & (after.depth[i] <= k.fire_max_depth)
+                 & ~blocked & (slot >= 0))
+        chosen = fires & (entries == slot)
+        shots = shots.replace(kind=jnp.where(chosen, k.kind_shot_a, shots.kind),
+                              x=jnp.where(chosen, after.x[i], shots.x),
+                              depth=jnp.where(chosen, depth, shots.depth))
+    return shots
+
+
+def fall(k, shots: EnemyShotState, count) -> EnemyShotState:
+    """The even frame: every shot falls and flips its picture."""
+    flying = _is_shot(k, shots.kind)
+    depth = jnp.where(flying, shots.depth + dithered(k, k.enemy_shot_speed, count), shots.depth)
+    flip = flying & ((count & 1) == 1)
+    return shots.replace(kind=jnp.where(flip, shots.kind ^ (k.kind_shot_a ^ k.kind_shot_b), shots.kind),
+                         depth=depth)
+
+
+def past_the_ship(k, shots: EnemyShotState, ship_shot_flying) -> EnemyShotState:
+    """After the loss test: a shot past its last depth goes now unless the frame is busy (two
+    other objects in flight: the other shots, the ship's shot); else on the next odd frame."""
+    flying = _is_shot(k, shots.kind)
+    busy = (jnp.sum(shots.kind != k.kind_empty) - 1 + ship_shot_flying.astype(jnp.int32)
+            >= k.shot_busy_objects)
+    return _emptied(k, shots, flying & (shots.depth >= k.shot_gone_depth) & ~busy)
+
+
+def ship_lost(k, shots: EnemyShotState, saucers: SaucerState, ship_x):
+    """Whether a shot or a saucer stands on the ship (the even frame, after the moves)."""
+    def on_ship(present, x, depth):
+        dx = ship_x - x
+        return jnp.any(present & (depth >= k.loss_depth) & (dx >= k.loss_left) & (dx <= k.loss_right))
+
+    saucer = ((saucers.kind == k.kind_climber) | (saucers.kind == k.kind_dive_left)
+              | (saucers.kind == k.kind_dive_right))
+    return (on_ship(_is_shot(k, shots.kind), shots.x, shots.depth)
+            | on_ship(saucer, saucers.x, saucers.depth))
+
+
+def cleared(k, shots: EnemyShotState) -> EnemyShotState:
+    """Every entry emptied (a lost ship), the x kept as the cartridge keeps it."""
+    return _emptied(k, shots, jnp.ones_like(shots.kind, bool))
