@@ -26,11 +26,12 @@ def plan(script: str) -> list[tuple[str, int]]:
 def covered_frames(trace, kills: bool = False) -> int:
     """Snapshots 0..n-1 of ``trace`` hold nothing the port leaves out: n is the first snapshot
     after a reward, a change of the enemies left, a phase change other than the intro's switch to
-    play, the ship's flags losing their top bit, a shot that vanished before its last y, or an
+    play, the ship's flags losing their top bit, a shot that vanished before its last y, a lariat
+    flying on past its last y (ram[21] 37..47: seen 15,000 frames in 60 games, not decoded), or an
     object table entry holding something other than a shot. With ``kills`` a saucer's kill (the
     reward, the enemy taken from the count and the shot gone on one frame) is covered too, and a
-    lost ship: the loss, its run-down and the life taken (phases 3 -> 5 -> 1 or 6, the reserve's
-    blink), up to the next ship's intro (phase 1 -> 2)."""
+    lost ship: the loss, its run-down, the life taken (phases 3 -> 5 -> 1 or 6, the reserve's
+    blink) and the next ship's intro (1 -> 2 -> 3)."""
     r = trace.rams.astype(np.int64)
     for t in range(1, len(r)):
         before, after = r[t - 1], r[t]
@@ -49,6 +50,9 @@ def covered_frames(trace, kills: bool = False) -> int:
             return t
         if any(after[a] not in SHOT_KINDS for a in ram.SHOT_KIND):
             return t
+        if (before[ram.SHOT_Y] == c.LARIAT_LAST_Y and after[ram.SHOT_Y] == c.LARIAT_LAST_Y - c.SHOT_STEP
+                and after[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS):
+            return t
         if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]:
             return t
         if after[ram.LIVES] != before[ram.LIVES] and not losing:
@@ -63,10 +67,10 @@ def covered_frames(trace, kills: bool = False) -> int:
 
 
 # a lost ship's phases (NOTES.md "A lost ship"): the loss, the run-down, the life taken or the game
-# over; the next ship's intro (1 -> 2) is not modelled yet
+# over, and the next ship's intro
 LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_DYING, ram.PHASE_DYING),
                (ram.PHASE_DYING, ram.PHASE_LIFE_LOST), (ram.PHASE_DYING, ram.PHASE_GAME_OVER),
-               (ram.PHASE_LIFE_LOST, ram.PHASE_LIFE_LOST)}
+               (ram.PHASE_LIFE_LOST, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
 SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B)
 # measured: ram[13] loses its top bit in waves 4-6 with 7-9 enemies left (82 times in 171 games,
 # for good); what clears it and what it changes is not decoded (NOTES.md, "A lost ship")

@@ -182,7 +182,7 @@ LOSS_DEPTH = 206
 LOSS_LEFT, LOSS_RIGHT = -5, 3
 # measured (the same 171 losses, every frame of the sequence): the loss sets ram[12] to 5, the count
 # to 0, the grid's speed to 30 and its position to 15, empties every slot and shot (kind 0, depth
-# 255; a shot launched on that frame stays), and keeps the reserve in slot 0's parameter; then the
+# 255; the ship's shot too, and nothing launches on that frame), and keeps the reserve in slot 0's parameter; then the
 # count and grid run on, the speed falls one each time the count reaches a multiple of 4, the ship
 # and the slots stand still, and ram[5] blinks one ship less while the speed is even and below 29
 # (with ships left); the speed's last step ends it: ram[12] 1, one ship less, the count 80, the ship

@@ -42,7 +42,8 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
         count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
-        grid=i32(k.start_grid), grid_speed=i32(k.start_grid_speed), frame=i32(0), key=key)
+        grid=i32(k.start_grid), grid_speed=i32(k.start_grid_speed), frame=i32(0), intro_start=i32(0),
+        key=key)
 
 
 def parity(v):
@@ -58,13 +59,19 @@ def grid_step(k, grid, speed, count):
     return (grid + dithered(k, speed, count)) % k.grid_wrap
 
 
-def clock(k, state: BeamRiderState) -> BeamRiderState:
-    """The odd frames' counter, random number and grid clock, the intro's end and the lost ship's
-    run-down (the speed falling one every 4 counts, the reserve blinking, the life taken at 0)."""
+def intro_frame(state: BeamRiderState):
+    """Frames since the running intro began (the sector's start at reset, or the next ship's)."""
+    return state.frame - state.intro_start
+
+
+def clock(k, state: BeamRiderState, ale_action) -> BeamRiderState:
+    """The odd frames' counter, random number and grid clock, the intro's end, the lost ship's
+    run-down (the speed falling one every 4 counts, the reserve blinking, the life taken at 0) and
+    the next ship's intro, started by the joystick."""
     odd = state.frame % k.logic_period == k.counter_parity
     count = jnp.where(odd, (state.count + 1) & BYTE, state.count)
     shifted = ((state.random << 1) & BYTE) | parity(state.random & k.random_taps)
-    starts = state.frame == k.play_phase_frame
+    starts = intro_frame(state) == k.play_phase_frame
     phase = jnp.where(starts, k.play_phase, state.phase)
     grid = jnp.where(odd, grid_step(k, state.grid, state.grid_speed, count), state.grid)
     intro_speed = jnp.where(state.phase == k.intro_phase,
@@ -84,17 +91,25 @@ def clock(k, state: BeamRiderState) -> BeamRiderState:
     reserve = jnp.where(ends, jnp.where(over, k.game_over_reserve, had - 1), reserve)
     count = jnp.where(ends, k.life_taken_count, count)
     s = state.ship
-    ship_ = s.replace(x=jnp.where(ends, k.beam_x[k.start_beam], s.x),
-                      flags=jnp.where(ends, k.on_beam_flags, s.flags))
+    taken = ends & ~over        # measured: after the last ship it stays where it was lost
+    ship_ = s.replace(x=jnp.where(taken, k.beam_x[k.start_beam], s.x),
+                      flags=jnp.where(taken, k.on_beam_flags, s.flags))
+    # measured: with the life taken the game waits until an odd frame finds the joystick pushed
+    # (FIRE alone does not do), then runs the sector's intro again, one frame on from that one
+    stick = joystick(ale_action)
+    pushed = stick.up | stick.down | stick.left | stick.right
+    again = odd & (state.phase == k.life_taken_phase) & pushed
+    phase = jnp.where(again, k.intro_phase, phase)
     return state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase,
                          grid=grid, grid_speed=speed, ship=ship_,
-                         player=state.player.replace(reserve=reserve))
+                         player=state.player.replace(reserve=reserve),
+                         intro_start=jnp.where(again, state.frame + 1, state.intro_start))
 
 
 def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
     """The even frame a ship is lost (measured): the run-down starts (ram[12] 5, the count 0, the
-    grid at 15 with speed 30), every slot and shot empties, the shot in flight goes (one launched
-    this frame stays) and slot 0's parameter keeps the reserve."""
+    grid at 15 with speed 30), every slot and shot empties, the ship's shot goes and slot 0's
+    parameter keeps the reserve."""
     s, shot = state.saucers, state.ship
     empty = jnp.full_like(s.kind, k.kind_empty)
     return state.replace(
@@ -103,22 +118,24 @@ def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
         saucers=s.replace(kind=empty, depth=jnp.full_like(s.depth, k.start_saucer_depth),
                           param=s.param.at[0].set(state.player.reserve)),
         enemy_shots=enemy_shots.cleared(k, state.enemy_shots),
-        ship=shot.replace(shot_y=jnp.where(shot.shot_y == k.shot_start_y, shot.shot_y, k.no_shot)))
+        ship=shot.replace(shot_y=jnp.int32(k.no_shot)))
 
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     """The ship's logic frame in play: move, shoot, the shot's hit on a saucer (logic/hits.py),
     then the enemies' shots fall and may take the ship (logic/enemy_shots.py)."""
     stick = joystick(ale_action)
-    s = ship.move(k, state.ship, stick, state.frame >= k.first_move_frame)
-    s = ship.shoot(k, s, stick, state.frame >= k.first_shot_frame)
+    moved_ship = ship.move(k, state.ship, stick, intro_frame(state) >= k.first_move_frame)
+    s = ship.shoot(k, moved_ship, stick, intro_frame(state) >= k.first_shot_frame)
     logic = (state.frame % k.logic_period == 0) & (state.phase == k.play_phase)
     moved = hits.hit(k, state.replace(ship=s))
     in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)
     moved = moved.replace(enemy_shots=enemy_shots.fall(k, moved.enemy_shots, moved.count))
     lost = enemy_shots.ship_lost(k, moved.enemy_shots, moved.saucers, moved.ship.x)
     moved = moved.replace(enemy_shots=enemy_shots.past_the_ship(k, moved.enemy_shots, in_flight))
-    moved = jax.tree.map(lambda a, b: jnp.where(lost, a, b), lose_ship(k, moved), moved)
+    # measured: the frame a ship is lost launches nothing (the shot's beam and the torpedoes stay)
+    moved = jax.tree.map(lambda a, b: jnp.where(lost, a, b),
+                         lose_ship(k, moved.replace(ship=moved_ship)), moved)
     return jax.tree.map(lambda a, b: jnp.where(logic, a, b), moved, state)
 
 
@@ -126,7 +143,7 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     """The saucers' odd frame in play, after the clock (they read the new count, grid and random),
     then their shots (logic/enemy_shots.py)."""
     grid_move = (state.grid - before.grid) % k.grid_wrap
-    flown = saucers.fly(k, state.saucers, state.frame, state.count, grid_move, state.grid, state.random)
+    flown = saucers.fly(k, state.saucers, intro_frame(state), state.count, grid_move, state.grid, state.random)
     odd = state.frame % k.logic_period == k.counter_parity
     shots = enemy_shots.fire(k, state.enemy_shots, state.saucers, flown)
     playing = state.phase == k.play_phase
@@ -138,7 +155,7 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
 
 def frame(k: BeamRiderConstants, state: BeamRiderState, ale_action) -> BeamRiderState:
     """One frame's phases: the clock, the saucers (odd frames), the ship (even frames)."""
-    ticked = clock(k, state)
+    ticked = clock(k, state, ale_action)
     state = fly(k, enemies(k, state, ticked), ale_action)
     return state.replace(frame=state.frame + 1)
 

@@ -65,4 +65,5 @@ class BeamRiderState:
     grid: jax.Array        # int32, ram[24]: the grid's position 0..31, moved on odd frames
     grid_speed: jax.Array  # int32, ram[4]: the grid's speed in sixteenths, a signed byte
     frame: jax.Array       # int32, frames since reset (not in RAM)
+    intro_start: jax.Array  # int32, the frame the running intro began on: 0, or after a lost ship (not in RAM)
     key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

@@ -5,11 +5,12 @@ Measured on ALE (ports/beamrider/NOTES.md, "The enemies' shots" and "A lost ship
 - firing (odd frames, after the saucers moved, slots 2, 1, 0): a saucer leaving one of the firing
   steps (the end of a ride or crossing that leads into its next move) on a drawn beam, its depth
   then 96..198, puts a shot in the highest empty entry: kind 2, its x, 8 below it - unless another
-  shot stands 0..5 below that depth (the cartridge then writes only a stray depth, cleared on the
-  next odd frame: no shot, and no signal).
+  shot stands 0..5 below that depth, or off the drawn beams: the entry then takes only the depth
+  (and the x on a beam) and stays empty - no shot and no signal, but it counts as an object in use
+  until the next odd frame clears it.
 - falling (even frames): 22/16 a logic frame with the grid clock's dither; the picture flips 2 <-> 3
   on the even frames whose count is odd. A shot reaching depth 210 goes on that frame, after the
-  loss test (it still takes the ship), unless two other objects are in flight (the other shots,
+  loss test (it still takes the ship), unless two other objects are in use (the other entries,
   the ship's shot), then on the next odd frame.
 - the loss (even frames, after the ship and the shots moved): a shot, or a saucer coming down or
   climbing, at depth 206 or more with the ship's x minus its x in -5..3."""
@@ -32,8 +33,10 @@ def _emptied(k, shots: EnemyShotState, gone) -> EnemyShotState:
 
 
 def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> EnemyShotState:
-    """The odd frame: shots that stayed past their last depth go, then the saucers fire."""
-    shots = _emptied(k, shots, _is_shot(k, shots.kind) & (shots.depth >= k.shot_gone_depth))
+    """The odd frame: shots that stayed past their last depth and last frame's stray depths go,
+    then the saucers fire."""
+    shots = _emptied(k, shots, (shots.kind == k.kind_empty)
+                     | (_is_shot(k, shots.kind) & (shots.depth >= k.shot_gone_depth)))
     firing = jnp.asarray(k.firing_steps, jnp.int32)
     beams = jnp.asarray(k.beam_x, jnp.int32)
     saucer = ((after.kind == k.kind_climber) | (after.kind == k.kind_dive_left)
@@ -44,15 +47,16 @@ def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> E
         depth = after.depth[i] + k.fire_drop
         below = shots.depth - depth
         blocked = jnp.any((shots.kind != k.kind_empty) & (below >= 0) & (below <= k.fire_block_gap))
-        free = shots.kind == k.kind_empty
+        on_beam = jnp.any(after.x[i] == beams)
         # the highest empty entry
-        slot = jnp.max(jnp.where(free, entries, -1))
-        fires = (left_firing_step & saucer[i] & jnp.any(after.x[i] == beams)
-                 & (after.depth[i] >= k.fire_min_depth) & (after.depth[i] <= k.fire_max_depth)
-                 & ~blocked & (slot >= 0))
+        slot = jnp.max(jnp.where(shots.kind == k.kind_empty, entries, -1))
+        fires = (left_firing_step & saucer[i] & (after.depth[i] >= k.fire_min_depth)
+                 & (after.depth[i] <= k.fire_max_depth) & (slot >= 0))
         chosen = fires & (entries == slot)
-        shots = shots.replace(kind=jnp.where(chosen, k.kind_shot_a, shots.kind),
-                              x=jnp.where(chosen, after.x[i], shots.x),
+        # measured: off the drawn beams, or blocked, the entry gets the depth only (x too on a
+        # beam) and stays empty: a stray depth that still counts as busy on the next even frame
+        shots = shots.replace(kind=jnp.where(chosen & on_beam & ~blocked, k.kind_shot_a, shots.kind),
+                              x=jnp.where(chosen & on_beam, after.x[i], shots.x),
                               depth=jnp.where(chosen, depth, shots.depth))
     return shots
 
@@ -70,7 +74,8 @@ def past_the_ship(k, shots: EnemyShotState, ship_shot_flying) -> EnemyShotState:
     """After the loss test: a shot past its last depth goes now unless the frame is busy (two
     other objects in flight: the other shots, the ship's shot); else on the next odd frame."""
     flying = _is_shot(k, shots.kind)
-    busy = (jnp.sum(shots.kind != k.kind_empty) - 1 + ship_shot_flying.astype(jnp.int32)
+    # the entries in use: the shots and a stray depth left by a blocked shot (measured)
+    busy = (jnp.sum(shots.depth != k.start_saucer_depth) - 1 + ship_shot_flying.astype(jnp.int32)
             >= k.shot_busy_objects)
     return _emptied(k, shots, flying & (shots.depth >= k.shot_gone_depth) & ~busy)
 

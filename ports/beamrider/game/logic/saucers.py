@@ -236,14 +236,15 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
 
 
 def fly(k, s: SaucerState, frame, count, grid_move, grid, random) -> SaucerState:
-    """The slots' odd frame: the sector's three saucers appear on the horizon on the spawn frame,
-    afterwards each slot runs its program (last slot first)."""
-    # the spawn starts the first wave of the sector (as a spent timer would)
-    first = s.replace(timer=jnp.int32(k.wave_timer), wave=s.wave + 1, count_base=s.count_base - k.count_base_step)
-    kind, param = spawn(k, random, first.count_base)
-    appear = first.replace(kind=jnp.full(3, kind), step=jnp.zeros(3, jnp.int32),
-                           x=jnp.full(3, k.spawn_x), depth=jnp.zeros(3, jnp.int32), param=jnp.full(3, param))
-    moved = pace(k, s, count)
+    """The slots' odd frame (``frame`` counts from the intro's start): the three saucers appear on
+    the horizon on the spawn frame, afterwards each slot runs its program (last slot first). The
+    wave timer ticks on the spawn frame too: at the sector's start it is spent, so the spawn starts
+    the first wave; after a lost ship the wave carries on (measured)."""
+    paced = pace(k, s, count)
+    kind, param = spawn(k, random, paced.count_base)
+    appear = paced.replace(kind=jnp.full(3, kind), x=jnp.full(3, k.spawn_x), depth=jnp.zeros(3, jnp.int32),
+                           param=jnp.full(3, param))
+    moved = paced
     for i in reversed(range(3)):
         moved = _slot(k, moved, i, count, grid_move, grid, random)
     started = frame > k.saucer_spawn_frame
