@@ -514,7 +514,144 @@ def test_a_lost_ship_restarts_the_count_and_the_grid_and_empties_the_slots(seed)
 
 
 # measured (387 lost ships over 171 games; NOTES.md "A lost ship")
-LOSS_PHASE = 5
-LOSS_SPEED, LOSS_GRID = 30, 15
-LOSS_SLOWDOWN_COUNTS = 4
-GAME_OVER_PHASE = 6
+LOSS_PHASE = c.DYING_PHASE
+LOSS_SPEED, LOSS_GRID = c.LOSS_GRID_SPEED, c.LOSS_GRID
+LOSS_SLOWDOWN_COUNTS = c.LOSS_SPEED_COUNTS
+GAME_OVER_PHASE = c.GAME_OVER_PHASE
+
+
+# ---- the enemies' shots and what loses a ship (NOTES.md "The enemies' shots", "A lost ship") ------
+
+SHOT_ENTRY_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B)
+
+
+def _only_shots(row) -> bool:
+    """The object table's entries 3..6 hold shots or nothing (other kinds come later: not decoded)."""
+    return all(row[a] in SHOT_ENTRY_KINDS for a in ram.SHOT_KIND)
+
+
+@pytest.fixture(scope="module")
+def long_random_games():
+    """6 random games of held actions, 6,000 frames each (lost ships in all of them)."""
+    return [ramtrace.record(ROM, frames=6_000, seed=s, hold=(1, 8)) for s in (0, 3, 5, 8, 12, 17)]
+
+
+def test_enemy_shots_fall_at_22_sixteenths_and_flip_their_picture_on_odd_counts(long_random_games):
+    """Every even frame of play moves each shot (kinds 2/3) by 22/16 with the grid clock's dither
+    and flips its picture when the count is odd; odd frames never move one."""
+    moves = 0
+    for tr in long_random_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if not (before[ram.PHASE] == after[ram.PHASE] == ram.PHASE_PLAY) or not _only_shots(before):
+                continue
+            for j, kind_at in enumerate(ram.SHOT_KIND):
+                kind, depth = before[kind_at], before[ram.SHOT_DEPTH[j]]
+                if kind == c.KIND_EMPTY or after[kind_at] == c.KIND_EMPTY:
+                    continue
+                if (t - 1) % c.LOGIC_PERIOD == 0:
+                    flip = (c.KIND_SHOT_A ^ c.KIND_SHOT_B) if after[ram.FRAME_COUNT] & 1 else 0
+                    assert after[ram.SHOT_DEPTH[j]] == depth + _dithered(c.ENEMY_SHOT_SPEED, after[ram.FRAME_COUNT])
+                    assert after[kind_at] == kind ^ flip, (t, j)
+                    moves += 1
+                else:
+                    assert (after[ram.SHOT_DEPTH[j]], after[kind_at]) == (depth, kind), (t, j)
+    assert moves > 2_000
+
+
+def test_saucers_fire_only_when_leaving_a_firing_step_on_a_beam(long_random_games):
+    """Each new shot appears on an odd frame, 8 below a saucer that just left one of the firing
+    steps on a drawn beam at depth 96..198, in the highest entry that was empty."""
+    fired = 0
+    for tr in long_random_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if not (before[ram.PHASE] == after[ram.PHASE] == ram.PHASE_PLAY) or not _only_shots(after):
+                continue
+            new = [j for j, a in enumerate(ram.SHOT_KIND) if before[a] == c.KIND_EMPTY and after[a] != c.KIND_EMPTY]
+            if not new:
+                continue
+            assert (t - 1) % c.LOGIC_PERIOD == 1 and len(new) == 1, (t, new)
+            j = new[0]
+            free = [e for e, a in enumerate(ram.SHOT_KIND) if before[a] == c.KIND_EMPTY]
+            assert j == max(free) and after[ram.SHOT_KIND[j]] == c.KIND_SHOT_A
+            shooters = [i for i in range(3)
+                        if before[ram.ENEMY_STEP[i]] in c.FIRING_STEPS
+                        and after[ram.ENEMY_STEP[i]] == before[ram.ENEMY_STEP[i]] + 1
+                        and after[ram.ENEMY_X[i]] == after[ram.SHOT_ENTRY_X[j]]
+                        and after[ram.ENEMY_DEPTH[i]] + c.FIRE_DROP == after[ram.SHOT_DEPTH[j]]]
+            assert len(shooters) == 1, (t, j)
+            i = shooters[0]
+            assert after[ram.ENEMY_X[i]] in c.BEAM_X
+            assert c.FIRE_MIN_DEPTH <= after[ram.ENEMY_DEPTH[i]] <= c.FIRE_MAX_DEPTH
+            fired += 1
+    assert fired >= 60
+
+
+def _ship_lost_by_rule(before, after) -> bool:
+    """The loss rule: after the even frame's moves, a shot or a saucer at depth LOSS_DEPTH or more
+    with the ship's new x minus its x in LOSS_LEFT..LOSS_RIGHT."""
+    x = after[ram.SHIP_X]
+    step = _dithered(c.ENEMY_SHOT_SPEED, after[ram.FRAME_COUNT])
+    things = [(before[ram.SHOT_ENTRY_X[j]], before[ram.SHOT_DEPTH[j]] + step)
+              for j, a in enumerate(ram.SHOT_KIND) if before[a] in (c.KIND_SHOT_A, c.KIND_SHOT_B)]
+    things += [(before[ram.ENEMY_X[i]], before[ram.ENEMY_DEPTH[i]]) for i in range(3)
+               if before[ram.ENEMY_KIND[i]] in (c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT)]
+    return any(d >= c.LOSS_DEPTH and c.LOSS_LEFT <= x - tx <= c.LOSS_RIGHT for tx, d in things)
+
+
+def test_the_loss_rule_predicts_every_lost_ship(long_random_games):
+    """On every even frame of play (the entries holding only shots) a ship is lost exactly when
+    the loss rule says so; odd frames never lose one."""
+    losses = 0
+    for tr in long_random_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if before[ram.PHASE] != ram.PHASE_PLAY or not _only_shots(before):
+                continue
+            lost = after[ram.PHASE] == c.DYING_PHASE
+            if (t - 1) % c.LOGIC_PERIOD == 1:
+                assert not lost, t
+                continue
+            assert lost == _ship_lost_by_rule(before, after), t
+            losses += lost
+    assert losses >= 10
+
+
+def _state_before_loss():
+    """ALE's state before random seed 0's first lost ship (frame 1,056: the ship moving left from
+    x 99 onto beam 94, a shot on beam 94 at depth 209)."""
+    tr = ramtrace.record(ROM, frames=1_056, seed=0, hold=(1, 8))
+    ale = ramtrace.open_rom(ROM)
+    for a in tr.actions:
+        ale.act(ale_py_action(int(a)))
+    assert list(ale.getRAM()[[ram.PHASE, ram.SHIP_X, ram.SHOT_ENTRY_X[3], ram.SHOT_DEPTH[3]]]) == [
+        ram.PHASE_PLAY, 99, 94, 209]
+    return ale, ale.cloneState()
+
+
+def ale_py_action(a):
+    import ale_py
+
+    return ale_py.Action(a)
+
+
+def test_a_poked_shot_takes_the_ship_only_inside_the_window():
+    """Clone/restore before the loss frame: the shot's x poked (the ship ends the frame at 96)
+    loses the ship exactly for x - 96 in -3..5, i.e. ship - shot in LOSS_LEFT..LOSS_RIGHT; its
+    depth poked loses it on that frame only from 205 (which falls to 206 or more) on."""
+    ale, start = _state_before_loss()
+
+    def lost_now(address, value):
+        ale.restoreState(start)
+        ale.setRAM(address, value)
+        ale.act(ale_py_action(0))
+        return int(ale.getRAM()[ram.PHASE]) == c.DYING_PHASE
+
+    lost_x = [x for x in range(84, 112) if lost_now(ram.SHOT_ENTRY_X[3], x)]
+    assert lost_x == list(range(96 - c.LOSS_RIGHT, 96 - c.LOSS_LEFT + 1))
+    lost_depth = [d for d in range(196, 216) if lost_now(ram.SHOT_DEPTH[3], d)]
+    assert lost_depth == list(range(205, 216))
