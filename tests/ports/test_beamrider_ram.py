@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from alignment.porting import ramtrace
+from alignment.porting.pokes import poke_outcomes
 from ports.beamrider.game import constants as c
 from ports.beamrider.reference import ram
 
@@ -621,37 +622,17 @@ def test_the_loss_rule_predicts_every_lost_ship(long_random_games):
     assert losses >= 10
 
 
-def _state_before_loss():
-    """ALE's state before random seed 0's first lost ship (frame 1,056: the ship moving left from
-    x 99 onto beam 94, a shot on beam 94 at depth 209)."""
-    tr = ramtrace.record(ROM, frames=1_056, seed=0, hold=(1, 8))
-    ale = ramtrace.open_rom(ROM)
-    for a in tr.actions:
-        ale.act(ale_py_action(int(a)))
-    assert list(ale.getRAM()[[ram.PHASE, ram.SHIP_X, ram.SHOT_ENTRY_X[3], ram.SHOT_DEPTH[3]]]) == [
-        ram.PHASE_PLAY, 99, 94, 209]
-    return ale, ale.cloneState()
-
-
-def ale_py_action(a):
-    import ale_py
-
-    return ale_py.Action(a)
-
-
 def test_a_poked_shot_takes_the_ship_only_inside_the_window():
-    """Clone/restore before the loss frame: the shot's x poked (the ship ends the frame at 96)
-    loses the ship exactly for x - 96 in -3..5, i.e. ship - shot in LOSS_LEFT..LOSS_RIGHT; its
+    """Clone/restore before random seed 0's first loss (frame 1,056: the ship moving left from x 99
+    onto beam 94, a shot on beam 94 at depth 209): the shot's x poked (the ship ends the frame at
+    96) loses the ship exactly for x - 96 in -3..5, i.e. ship - shot in LOSS_LEFT..LOSS_RIGHT; its
     depth poked loses it on that frame only from 205 (which falls to 206 or more) on."""
-    ale, start = _state_before_loss()
-
-    def lost_now(address, value):
-        ale.restoreState(start)
-        ale.setRAM(address, value)
-        ale.act(ale_py_action(0))
-        return int(ale.getRAM()[ram.PHASE]) == c.DYING_PHASE
-
-    lost_x = [x for x in range(84, 112) if lost_now(ram.SHOT_ENTRY_X[3], x)]
-    assert lost_x == list(range(96 - c.LOSS_RIGHT, 96 - c.LOSS_LEFT + 1))
-    lost_depth = [d for d in range(196, 216) if lost_now(ram.SHOT_DEPTH[3], d)]
-    assert lost_depth == list(range(205, 216))
+    actions = ramtrace.record(ROM, frames=1_056, seed=0, hold=(1, 8)).actions
+    before = poke_outcomes(ROM, actions, ram.SHIP_X, [99], then=[0],
+                           read=lambda r: int(r[ram.SHIP_X]))
+    assert before == {99: 96}
+    lost = lambda r: int(r[ram.PHASE]) == c.DYING_PHASE
+    by_x = poke_outcomes(ROM, actions, ram.SHOT_ENTRY_X[3], range(84, 112), then=[0], read=lost)
+    assert [x for x, hit in by_x.items() if hit] == list(range(96 - c.LOSS_RIGHT, 96 - c.LOSS_LEFT + 1))
+    by_depth = poke_outcomes(ROM, actions, ram.SHOT_DEPTH[3], range(196, 216), then=[0], read=lost)
+    assert [d for d, hit in by_depth.items() if hit] == list(range(205, 216))

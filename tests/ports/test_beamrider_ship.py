@@ -1,7 +1,7 @@
-"""BeamRider's ship in JAX (ports/beamrider/game/) in lockstep with ALE: the same actions from
-reset (sticky actions off, one frame per act), every mirrored byte (ram.ship_bytes: the ship, its
-shot, the clock, the grid and the three saucer slots) equal on every frame up to the first event
-the port does not model yet (a kill, a reward, a death, a shot ended by a hit: ``covered_frames``)."""
+"""BeamRider in JAX (ports/beamrider/game/) in lockstep with ALE: the same actions from reset
+(sticky actions off, one frame per act), every mirrored byte (ram.ship_bytes: the ship, its shot,
+the clock, the grid, the three saucer slots, the enemies' shots, the phase and the reserve) equal
+on every frame up to the first event the port does not model yet (``covered_frames``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """BeamRider, one emulator frame a step: the clock (ram[1], ram[2] and the grid on odd frames, the
-intro's end), the saucers on the odd frames (logic/saucers.py), then on the even (logic) frames
-the ship's move, its shot and the shot's hit on a saucer (logic/ship.py, logic/hits.py).
+intro's end, a lost ship's run-down, the next ship's intro), the saucers and their shots on the
+odd frames (logic/saucers.py, logic/enemy_shots.py), then on the even (logic) frames the ship's
+move, its shot, the shot's hit on a saucer, the enemies' shots falling and the loss of the ship
+(logic/ship.py, logic/hits.py, logic/enemy_shots.py).
 
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
