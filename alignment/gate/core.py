@@ -30,6 +30,7 @@ recorded killed now is run again (:mod:`.rekill`, when asked).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import gzip
 import json
@@ -95,6 +96,7 @@ class Artefacts:
     def __init__(self, root: Path = Path("."), ref: Optional[str] = None) -> None:
         self.root = Path(root)
         self.ref = None if ref is None else resolve_ref(ref, self.root)
+        self._specs: dict[str, Optional[dict[str, Optional[dict]]]] = {}  # text -> its rules
 
     def read_bytes(self, rel: str) -> Optional[bytes]:
         if self.ref is None:
@@ -138,10 +140,14 @@ class Artefacts:
         text = self.read(artefacts.SPEC.rel(game=game))
         if text is None:
             return None
-        try:
-            return reviewed_rules(yaml.safe_load(text))
-        except yaml.YAMLError:
-            return None
+        # a game's audit and each of its modified games' audits are judged against the spec: it
+        # is parsed once per text read (the YAML parser is the slow part)
+        if text not in self._specs:
+            try:
+                self._specs[text] = reviewed_rules(yaml.safe_load(text))
+            except yaml.YAMLError:
+                self._specs[text] = None
+        return copy.deepcopy(self._specs[text])
 
     def config(self, rel: str = artefacts.GATE_CONFIG, games=None) -> Optional[FidelityConfig]:
         text = self.read(rel)

@@ -113,3 +113,28 @@ def test_intervals_are_reproducible_so_a_report_can_be_re_made_from_its_data():
     assert st.final_intervals({"a": x, "b": x + 1}, reps=200) == first
     assert st.curve_intervals({"a": x.reshape(-1, 1)}, reps=200) == \
         st.curve_intervals({"a": x.reshape(-1, 1)}, reps=200)
+
+
+def test_the_iqm_is_rliables_to_the_last_bit():
+    # reports made with rliable's aggregate_iqm (through scipy's trim_mean) are re-derived by the
+    # gate with the direct computation: every value must be the same float, not a close one
+    from rliable import metrics
+
+    rng = np.random.RandomState(7)
+    for n in range(1, 41):
+        for scale in (1e-3, 1.0, 1e4):
+            x = (rng.randn(n, 1) * scale + rng.randint(-50, 50)).round(rng.randint(0, 6))
+            ours, theirs = st._iqm(x), metrics.aggregate_iqm(x)
+            assert ours == theirs and type(ours) is type(theirs), (n, scale)
+
+
+def test_the_intervals_are_the_ones_rliables_iqm_gives(monkeypatch):
+    # the whole bootstrap (2,000 resamples) with rliable's own IQM put back: the same numbers
+    from rliable import metrics
+
+    rng = np.random.RandomState(3)
+    final = {"jax": rng.randn(10) * 3 + 1, "ale": rng.randn(7) * 3 + 1}
+    curves = {"jax": rng.randn(6, 3)}
+    fast = st.final_intervals(final), st.curve_intervals(curves)
+    monkeypatch.setattr(st, "_iqm", metrics.aggregate_iqm)
+    assert (st.final_intervals(final), st.curve_intervals(curves)) == fast
