@@ -6,6 +6,7 @@ exact item a reason in fidelity.toml would have to name."""
 import ast
 import copy
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -626,6 +627,91 @@ def test_a_constant_moved_to_a_module_outside_the_hash_fails(code_repo):
         "code hash: pong's step imports pong_numbers.py, which its code hash does not cover "
         "(alignment.catalog.behaviour_files): move it into jaxtari/ (or the game's package) so "
         "that a change to it stales the game's artefacts"]
+
+
+def _edit(path: Path, old, new: str) -> None:
+    """``old`` replaced by ``new`` once in the file (``old`` None: ``new`` appended)."""
+    text = path.read_text()
+    assert old is None or old in text, (path, old)
+    path.write_text(text + new if old is None else text.replace(old, new, 1))
+
+
+@pytest.mark.parametrize("fork", [True, pytest.param(False, marks=pytest.mark.slow)])
+def test_games_traced_together_each_fail_on_their_own_problem(code_repo, fork):
+    """Several games traced by one interpreter's forked children (or, where there is no fork, a
+    fresh interpreter each): each game's own module outside the hash is named for that game only;
+    a game that cannot be made fails alone; and what one game ran (a cached helper whose body
+    imports a module outside the hash) is not taken as run for the next one (one interpreter
+    tracing both would find the second game's call a cache hit, its body not run): every game
+    that calls it is named, traced one at a time."""
+    edits = {
+        code_repo / "jaxtari" / "games" / "pong" / "constants.py":
+            (None, "\nfrom pong_numbers import SERVE_DELAY  # noqa: E402,F401\n"),
+        code_repo / "jaxtari" / "games" / "breakout" / "constants.py":
+            (None, "\nfrom breakout_numbers import BRICK_SCORE  # noqa: E402,F401\n"),
+        code_repo / "jaxtari" / "games" / "freeway" / "game.py":
+            ("    def render(self, state):\n",
+             "    def render(self, state):\n        raise RuntimeError('freeway draws nothing')\n"),
+        code_repo / "jaxtari" / "wrappers.py":
+            ("        self._game = game\n",
+             "        from jaxtari.cached_probe import once\n        once()\n"
+             "        self._game = game\n"),
+    }
+    added = {code_repo / "pong_numbers.py": "SERVE_DELAY = 63\n",
+             code_repo / "breakout_numbers.py": "BRICK_SCORE = 7\n",
+             code_repo / "shared_numbers.py": "VALUE = 1\n",
+             code_repo / "jaxtari" / "cached_probe.py":
+                 "import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef once():\n"
+                 "    import shared_numbers\n    return shared_numbers.VALUE\n"}
+    texts = {path: path.read_text() for path in edits}
+    try:
+        for path, (old, new) in edits.items():
+            _edit(path, old, new)
+        for path, text in added.items():
+            path.write_text(text)
+        games = ["pong", "freeway", "breakout"]
+        with closure.Traces(closure.jax_games(games), code_repo, workers=1, fork=fork) as traces:
+            found = {game: traces.problems(game) for game in games}
+    finally:
+        for path, text in texts.items():
+            path.write_text(text)
+        for path in added:
+            path.unlink()
+
+    def outside(game, rel):
+        return (f"code hash: {game}'s step imports {rel}, which its code hash does not cover "
+                f"(alignment.catalog.behaviour_files): move it into jaxtari/ (or the game's "
+                f"package) so that a change to it stales the game's artefacts")
+    assert found["pong"] == [outside("pong", "pong_numbers.py"),
+                             outside("pong", "shared_numbers.py")]
+    assert found["breakout"] == [outside("breakout", "breakout_numbers.py"),
+                                 outside("breakout", "shared_numbers.py")]
+    assert found["freeway"] == ["code hash: making and tracing freeway's step failed in a fresh "
+                                "interpreter: RuntimeError: freeway draws nothing"]
+
+
+@pytest.mark.slow  # an interpreter that cannot fork, then a fresh one for the game
+def test_a_tree_whose_import_starts_jax_is_traced_without_fork(code_repo):
+    """A child forked after JAX started its backend can hang on its first operation: a tree whose
+    jaxtari import runs an operation has each game traced in a fresh interpreter of its own."""
+    init = code_repo / "jaxtari" / "__init__.py"
+    text = init.read_text()
+    init.write_text(text + "\nimport jax.numpy as _jnp  # noqa: E402\n_jnp.zeros(1).block_until_ready()\n")
+    try:
+        with closure.Traces(closure.jax_games(["pong"]), code_repo) as traces:
+            problems = traces.problems("pong")
+            forked = traces.fork
+    finally:
+        init.write_text(text)
+    assert problems == [] and forked is False
+
+
+def test_a_trace_past_its_time_fails_naming_the_limit(code_repo):
+    with closure.Traces(closure.jax_games(["pong"]), code_repo, timeout=1) as traces:
+        problems = traces.problems("pong")
+    assert len(problems) == 1 and re.fullmatch(
+        r"code hash: making and tracing pong's step failed in a fresh interpreter: "
+        r"(it took over 1 s|the tracing interpreter ran past 2 s)", problems[0]), problems
 
 
 def test_the_closure_follows_imports_of_code_that_ran_not_a_registry():

@@ -3,59 +3,104 @@
 :func:`alignment.catalog.code_hash` hashes folders (all of ``jaxtari/`` but the other games and
 the drop-in adapters, the game's spec, ground truth and fault set): a constant moved to a module
 outside them and changed later would leave every audit "current". The committed audits keep that
-hash (re-making every audit costs hours); this check closes the hole instead: a fresh interpreter
-imports jaxtari and the game's ground truth, makes the game and each of its registered mods,
-traces reset, step, render, objects and signals (``jax.eval_shape``: every Python line of the step
-runs, nothing compiles), and lists every module it loaded. Any module of the repository among them
-that the hash does not cover fails the game, named. Modules outside the repository (the standard
-library and the pinned packages in site-packages) are versions the artefacts record.
+hash (re-making every audit costs hours); this check closes the hole instead: each game is made,
+with each of its registered mods, in a process of its own whose state is a fresh interpreter's,
+which traces reset, step, render, objects and signals (``jax.eval_shape``: every Python line of the
+step runs, nothing compiles), records every function that ran and follows imports from them. Any
+module of the repository reached that the hash does not cover fails the game, named. Modules
+outside the repository (the standard library and the pinned packages in site-packages) are
+versions the artefacts record.
 
-:func:`traced_modules` returns data (the files); :func:`uncovered` says which the hash misses.
+One fresh interpreter on the judged tree imports jax and jaxtari once, runs no game code, and forks
+a child per game (a few at a time): each child starts from exactly the state a fresh interpreter
+has after those imports, so nothing one game ran (a cache filled, a module's function run) is
+there when another is traced, and the import (seconds a game) is paid once. Where the platform
+cannot fork, each game gets a fresh interpreter of its own.
+
+:class:`Traces` traces games in the background (the gate judges the artefacts meanwhile);
+:func:`traced_modules` returns one game's files; :func:`uncovered` says which the hash misses.
 """
 
 from __future__ import annotations
 
+import collections
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
-from alignment.gate.fresh import run_json
+from alignment.gate.fresh import environment
 
-TIMEOUT_S = 300
+TIMEOUT_S = 300  # one game's making and tracing
+STDERR_KEPT = 20  # the last lines of a tracing interpreter's stderr, for its failure message
 
-# Run in a fresh interpreter with the repository first on sys.path. It records every Python
-# function that runs while the game (and each of its mods) is made and its step, render, objects and
-# signals are traced, then follows imports from there: the module-level imports of every module
-# whose code ran, and the imports inside the functions that ran (an import inside a function that
-# never ran is not a dependency). Prints the repository files reached.
+# Run in a fresh interpreter with the repository first on sys.path. It imports jax and jaxtari,
+# then per game (in a child forked from it, or in itself when it cannot fork: then the gate gives
+# it one game) records every Python function that runs while the game (and each of its mods) is
+# made and its step, render, objects and signals are traced, then follows imports from there: the
+# module-level imports of every module whose code ran, and the imports inside the functions that
+# ran (an import inside a function that never ran is not a dependency). Writes one JSON line a
+# game: the repository files reached and the ones the code hash covers, or the error.
 _SCRIPT = r"""
-import ast, importlib, importlib.util, json, sys
+import ast, importlib, importlib.util, json, os, signal, sys, tempfile, time, traceback
 from pathlib import Path
+# the answers go to a copy of stdout that only this script writes; whatever the code it runs
+# prints goes to stderr
+answers = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)
+gate = os.getppid()
+
+def say(found):
+    answers.write(json.dumps(found) + "\n")
+    answers.flush()
+
 root = Path.cwd().resolve()
-game, jax_game = sys.argv[1], sys.argv[2]
-ran = set()
-# a global trace function is called once per new frame only (no returns, no C calls, no lines:
-# it returns None), far cheaper than a profile function over jax's tracing
-def tracer(frame, event, arg):
-    ran.add((frame.f_code.co_filename, frame.f_code.co_firstlineno))
+games, workers, limit = json.loads(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+fork = sys.argv[4] == "fork"
 import jax
 import jaxtari
 from jaxtari.mod_registry import registered_mods
 from jaxtari.wrappers import AtariWrapper
-plugin = importlib.import_module("alignment.reference.games." + game)
-cls = jaxtari.game_class(jax_game)
-sys.settrace(tracer)
-for mods in [()] + [(m,) for m in sorted(registered_mods(jax_game))]:
-    g = jaxtari.make(jax_game, mods=mods)
-    key = jax.random.key(0)
-    # shapes only: every line of reset runs under the trace, no operation is dispatched
-    state = jax.eval_shape(g.reset, key)[1]
-    for name in ("render", "objects", "signals", "observation"):
-        fn = getattr(g, name, None)
-        if fn is not None:
-            jax.eval_shape(fn, state)
-    w = AtariWrapper(g)  # its step runs the game's step (and the mod's)
-    jax.eval_shape(lambda k: w.step(w.reset(k)[1], 0), key)
-sys.settrace(None)
+if fork:
+    # a child forked after JAX started its backend inherits none of its threads and can hang on
+    # its first operation: then every game gets a fresh interpreter instead
+    try:
+        from jax._src.xla_bridge import backends_are_initialized
+        started = backends_are_initialized()
+    except ImportError:
+        started = True
+    if started:
+        say({"unforkable": "importing jaxtari started JAX's backend"})
+        sys.exit(0)
+
+def traced(game, jax_game):
+    ran = set()
+    # a global trace function is called once per new frame only (no returns, no C calls, no
+    # lines: it returns None), far cheaper than a profile function over jax's tracing
+    def tracer(frame, event, arg):
+        ran.add((frame.f_code.co_filename, frame.f_code.co_firstlineno))
+    plugin = importlib.import_module("alignment.reference.games." + game)
+    cls = jaxtari.game_class(jax_game)
+    sys.settrace(tracer)
+    for mods in [()] + [(m,) for m in sorted(registered_mods(jax_game))]:
+        g = jaxtari.make(jax_game, mods=mods)
+        key = jax.random.key(0)
+        # shapes only: every line of reset runs under the trace, no operation is dispatched
+        state = jax.eval_shape(g.reset, key)[1]
+        for name in ("render", "objects", "signals", "observation"):
+            fn = getattr(g, name, None)
+            if fn is not None:
+                jax.eval_shape(fn, state)
+        w = AtariWrapper(g)  # its step runs the game's step (and the mod's)
+        jax.eval_shape(lambda k: w.step(w.reset(k)[1], 0), key)
+    sys.settrace(None)
+    return reached(game, jax_game, ran, cls, plugin)
 
 def inside(f):
     try:
@@ -82,7 +127,7 @@ def find(name):
         return None
     return inside(spec.origin) if spec is not None and spec.origin else None
 
-def imports(p):
+def imports(p, ran):
     tree = ast.parse(p.read_text("utf-8"))
     name, is_pkg = module_name(p)
     package = name if is_pkg else name.rpartition(".")[0]
@@ -120,27 +165,94 @@ def owner(p):
             return parts[-1].split(".")[0].split("_")[0]
     return None
 
-mine = {game, jax_game}
-start = {inside(f) for f, _ in ran}
-start |= {inside(getattr(m, "__file__", None) or "") for n, m in list(sys.modules.items())
-          if n == cls.__module__.rpartition(".")[0] or n.startswith(cls.__module__.rpartition(".")[0] + ".")
-          or n == plugin.__name__ or n.startswith(plugin.__name__ + ".")}
-todo = [p for p in start if p is not None]
-seen = set(todo)
-while todo:
-    p = todo.pop()
-    for name in imports(p):
-        f = find(name)
-        # a shared registry (jaxtari.games, the catalog) imports every game: that edge is not a
-        # dependency of this one; an edge from this game's own code into another game's is
-        if f is not None and owner(f) not in (None, *mine) and owner(p) is None:
-            continue
-        if f is not None and f not in seen:
-            seen.add(f)
-            todo.append(f)
-from alignment import catalog
-covered = [str(Path(f).resolve()) for f in catalog.behaviour_files(game)]
-print(json.dumps({"files": sorted(str(p) for p in seen), "covered": covered}))
+def reached(game, jax_game, ran, cls, plugin):
+    mine = {game, jax_game}
+    package = cls.__module__.rpartition(".")[0]
+    start = {inside(f) for f, _ in ran}
+    start |= {inside(getattr(m, "__file__", None) or "") for n, m in list(sys.modules.items())
+              if n == package or n.startswith(package + ".")
+              or n == plugin.__name__ or n.startswith(plugin.__name__ + ".")}
+    todo = [p for p in start if p is not None]
+    seen = set(todo)
+    while todo:
+        p = todo.pop()
+        for name in imports(p, ran):
+            f = find(name)
+            # a shared registry (jaxtari.games, the catalog) imports every game: that edge is not
+            # a dependency of this one; an edge from this game's own code into another game's is
+            if f is not None and owner(f) not in (None, *mine) and owner(p) is None:
+                continue
+            if f is not None and f not in seen:
+                seen.add(f)
+                todo.append(f)
+    from alignment import catalog
+    covered = [str(Path(f).resolve()) for f in catalog.behaviour_files(game)]
+    return {"files": sorted(str(p) for p in seen), "covered": covered}
+
+def answer(game, jax_game):
+    try:
+        return {"game": game, **traced(game, jax_game)}
+    except BaseException as err:
+        traceback.print_exc()
+        # the exception itself, not the notes a library appends to it (jax's on its frames)
+        said = str(err).strip()
+        return {"game": game, "error": type(err).__name__ + (": " + said if said else "")}
+
+if not fork:
+    # one game only: a second one traced here would find the first one's caches filled
+    if len(games) != 1:
+        sys.exit(f"without fork this script traces one game, not {len(games)}")
+    say(answer(*games[0]))
+    sys.exit(0)
+
+# a child per game, at most `workers` at a time, each stopped past `limit` seconds; its answer
+# comes back in a file (a pipe would fill while the child waits to be reaped)
+folder = tempfile.mkdtemp(prefix="jaxtari-gate-trace-")
+todo, running, late = list(games), {}, set()
+while todo or running:
+    if os.getppid() != gate:  # the gate is gone (its own session: no Ctrl-C reaches this one)
+        for child in running:
+            os.kill(child, signal.SIGKILL)
+        sys.exit(1)
+    while todo and len(running) < workers:
+        game, jax_game = todo.pop(0)
+        path = os.path.join(folder, f"{len(todo)}.json")
+        pid = os.fork()
+        if pid == 0:
+            try:
+                found = answer(game, jax_game)
+                with open(path + ".part", "w") as f:
+                    json.dump(found, f)
+                os.replace(path + ".part", path)
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(0)
+        running[pid] = (game, path, time.monotonic())
+    pid, status = os.waitpid(-1, os.WNOHANG)
+    if pid == 0:
+        for child, (game, _, began) in running.items():
+            if child not in late and time.monotonic() - began > limit:
+                os.kill(child, signal.SIGKILL)
+                late.add(child)
+        time.sleep(0.05)
+        continue
+    if pid not in running:
+        continue
+    game, path, _ = running.pop(pid)
+    if pid in late:
+        found = {"game": game, "error": f"it took over {limit:g} s"}
+    elif os.path.exists(path):
+        with open(path) as f:
+            found = json.load(f)
+        os.unlink(path)
+    elif os.WIFSIGNALED(status):
+        found = {"game": game, "error": f"its process ended by signal {os.WTERMSIG(status)}"}
+    else:
+        found = {"game": game, "error": f"its process ended with status "
+                                        f"{os.waitstatus_to_exitcode(status)} and no answer"}
+    say(found)
+os.rmdir(folder)
 """
 
 
@@ -148,17 +260,172 @@ class TraceError(RuntimeError):
     """The game could not be made and traced in a fresh interpreter (the message says why)."""
 
 
+def can_fork() -> bool:
+    """Whether games are traced in children forked from one interpreter (else one each)."""
+    return hasattr(os, "fork")
+
+
+def cores() -> int:
+    """The CPU cores this process may run on (a container's share, where the OS says)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class Traces:
+    """Games traced in the background, starting at once: :meth:`result` waits for one game.
+
+    ``games``: (catalog name, jaxtari name) pairs (:func:`jax_games`); ``workers`` games are
+    traced at a time (default: the cores); ``on_traced(game, error)`` is called as each game's
+    answer arrives (from another thread; ``error`` None when it was traced); ``fork=False`` gives
+    every game a fresh interpreter of its own (what a platform without ``fork`` gets)."""
+
+    def __init__(self, games: list[tuple[str, str]], root: Path, *, workers: Optional[int] = None,
+                 on_traced: Optional[Callable[[str, Optional[str]], None]] = None,
+                 fork: Optional[bool] = None, timeout: float = TIMEOUT_S) -> None:
+        self.root = Path(root).resolve()
+        self.games = [g for g, _ in games]
+        self.workers = max(1, min(len(games), workers or cores()))
+        self.fork = can_fork() if fork is None else fork
+        self.timeout = timeout
+        self._on_traced = on_traced
+        self._answers: dict[str, dict] = {}
+        self._arrived = threading.Condition()
+        self._processes: list[subprocess.Popen] = []
+        self._closed = False
+        groups = ([games] if games else []) if self.fork else [[g] for g in games]
+        # a thread per group (one in all when forking), the interpreters' output read there
+        self._pool = ThreadPoolExecutor(max_workers=1 if self.fork else self.workers)
+        for group in groups:
+            self._pool.submit(self._run, group, self.fork)
+
+    def _record(self, found: dict) -> None:
+        with self._arrived:
+            if found["game"] in self._answers:
+                return
+            self._answers[found["game"]] = found
+            self._arrived.notify_all()
+        if self._on_traced is not None:
+            self._on_traced(found["game"], found.get("error"))
+
+    def _run(self, group: list[tuple[str, str]], fork: bool) -> None:
+        names = [g for g, _ in group]
+        # every game waits its turn behind the ones before it, and the import comes first
+        allowed = self.timeout * (math.ceil(len(group) / self.workers) + 1)
+        tail: collections.deque = collections.deque(maxlen=STDERR_KEPT)
+        try:
+            if self._closed:
+                raise OSError("the gate stopped before it started")
+            proc = subprocess.Popen(
+                [sys.executable, "-c", _SCRIPT, json.dumps(group), str(self.workers),
+                 str(self.timeout), "fork" if fork else "one"],
+                cwd=self.root, env=environment(self.root, inherit_path=True),
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, start_new_session=hasattr(os, "setsid"))
+        except OSError as err:
+            for game in names:
+                self._record({"game": game, "error": f"its interpreter did not start ({err})"})
+            return
+        self._processes.append(proc)
+        if self._closed:  # close() ran while it started
+            self._stop(proc)
+        drain = threading.Thread(target=lambda: tail.extend(proc.stderr), daemon=True)
+        drain.start()
+        expired = threading.Event()
+        timer = threading.Timer(allowed, lambda: (expired.set(), self._stop(proc)))
+        timer.daemon = True
+        timer.start()
+        unforkable = False
+        try:
+            for line in proc.stdout:
+                try:
+                    found = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(found, dict) and found.get("game") in names:
+                    self._record(found)
+                unforkable = unforkable or (isinstance(found, dict) and "unforkable" in found)
+            proc.wait()
+        finally:
+            timer.cancel()
+            drain.join(timeout=5)
+        if unforkable and not self._closed:
+            self.fork = False
+            with ThreadPoolExecutor(max_workers=self.workers) as pool:
+                list(pool.map(lambda game: self._run([game], False), group))
+            return
+        stopped = expired.is_set() and proc.returncode != 0
+        last = next((line.strip() for line in reversed(tail) if line.strip()), "(no output)")
+        for game in names:  # the interpreter failed before answering for these (its import)
+            self._record({"game": game, "error": (
+                f"the tracing interpreter ran past {allowed:g} s" if stopped else last)})
+
+    @staticmethod
+    def _stop(proc: subprocess.Popen) -> None:
+        if proc.poll() is not None:
+            return
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(proc.pid, signal.SIGKILL)  # its session: the forked children too
+            else:
+                proc.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def done(self, game: str) -> bool:
+        """Whether ``game``'s answer (its files, or why it failed) has arrived."""
+        with self._arrived:
+            return game in self._answers
+
+    def result(self, game: str) -> tuple[list[Path], set[Path]]:
+        """(the repository files ``game``'s behaviour is traced to, the files its code hash
+        covers); :class:`TraceError` naming why when it could not be made and traced."""
+        if game not in self.games:
+            raise KeyError(f"{game} is not among the games traced ({', '.join(self.games)})")
+        with self._arrived:
+            self._arrived.wait_for(lambda: game in self._answers)
+            found = self._answers[game]
+        if "error" in found:
+            raise TraceError(f"making and tracing {game}'s step failed in a fresh interpreter: "
+                             f"{found['error']}")
+        return [Path(f) for f in found["files"]], {Path(f) for f in found["covered"]}
+
+    def problems(self, game: str) -> list[str]:
+        """The gate's failures for ``game`` (:func:`problems`)."""
+        try:
+            files, covered = self.result(game)
+        except TraceError as err:
+            return [f"code hash: {err}"]
+        return _named(game, uncovered(game, files, self.root, covered))
+
+    def close(self) -> None:
+        """Stops whatever is still tracing (the gate ended early)."""
+        self._closed = True
+        for proc in list(self._processes):
+            self._stop(proc)
+        self._pool.shutdown(wait=True)
+
+    def __enter__(self) -> "Traces":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def jax_games(games: list[str]) -> list[tuple[str, str]]:
+    """(catalog name, jaxtari name) of each game, as :class:`Traces` takes them."""
+    from alignment import catalog
+
+    return [(g, catalog.entry(g).jax_game or g) for g in games]
+
+
 def traced_modules(game: str, root: Path) -> tuple[list[Path], set[Path]]:
     """(the repository files ``game``'s behaviour is traced to, the files its code hash covers),
     both as the repository at ``root`` has them (made and traced in a fresh interpreter there);
     :class:`TraceError` when it cannot be made."""
-    from alignment import catalog
-
-    root = Path(root).resolve()
-    jax_game = catalog.entry(game).jax_game or game
-    found = run_json(_SCRIPT, [game, jax_game], root, timeout=TIMEOUT_S, error=TraceError,
-                     what=f"making and tracing {game}'s step", inherit_path=True)
-    return [Path(f) for f in found["files"]], {Path(f) for f in found["covered"]}
+    with Traces(jax_games([game]), root) as traces:
+        return traces.result(game)
 
 
 # The pipeline's own modules the ground-truth package imports (the types a plug-in is written
@@ -195,11 +462,11 @@ def uncovered(game: str, files: list[Path], root: Path,
 
 def problems(game: str, root: Path = Path(".")) -> list[str]:
     """The gate's failures for ``game``: each traced module outside its code hash, named."""
-    try:
-        files, covered = traced_modules(game, root)
-    except TraceError as err:
-        return [f"code hash: {err}"]
-    missing = uncovered(game, files, root, covered)
+    with Traces(jax_games([game]), root) as traces:
+        return traces.problems(game)
+
+
+def _named(game: str, missing: list[str]) -> list[str]:
     return [f"code hash: {game}'s step imports {rel}, which its code hash does not cover "
             f"(alignment.catalog.behaviour_files): move it into jaxtari/ (or the game's package) "
             f"so that a change to it stales the game's artefacts" for rel in missing]

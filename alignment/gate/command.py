@@ -103,24 +103,42 @@ def _verify(console: Console, regenerated: Path, root: Path) -> list[str]:
     return problems + stress_problems
 
 
-def _trace_all(games: list[str], root: Path, say) -> dict[str, list[str]]:
-    """Each game's trace problems (:func:`alignment.gate.closure.problems`): every game is traced
-    in a fresh interpreter of its own, so they run side by side, a few at a time."""
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
+def _start_traces(games: list[str], root: Path, say):
+    """Each game's step traced in the background (:class:`alignment.gate.closure.Traces`) while
+    the artefacts are judged: the processes run on the other cores."""
     from alignment.gate import closure
 
-    def one(game: str) -> list[str]:
-        found = closure.problems(game, root)
-        say(f"gate: {game}: step traced")
-        return found
+    def traced(game: str, error) -> None:
+        say(f"gate: {game}: step traced" if error is None else
+            f"gate: {game}: tracing its step failed (the table lists why)")
 
-    workers = max(1, min(len(games), os.cpu_count() or 1))
-    say(f"gate: tracing each game's step in a fresh interpreter ({len(games)} game(s), "
-        f"{workers} at a time)")
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return dict(zip(games, pool.map(one, games)))
+    traces = closure.Traces(closure.jax_games(games), root, on_traced=traced)
+    how = ("one fresh interpreter imports jax and jaxtari, a process forked from it per game"
+           if traces.fork else "a fresh interpreter per game")
+    say(f"gate: tracing each game's step in the background ({how}; {len(games)} game(s), "
+        f"{traces.workers} at a time)")
+    return traces
+
+
+def _judge_all(games: list[str], traces, say, evaluate) -> list:
+    """Each game's verdict (``evaluate(game)``), then its trace's problems added (``traces``:
+    :class:`alignment.gate.closure.Traces`, or None with ``--no-trace``). A phase that fails
+    says which game it was at before the error propagates."""
+    verdicts = []
+    for game in games:
+        say(f"gate: {game}: judging its artefacts")
+        try:
+            verdicts.append(evaluate(game))
+        except Exception:
+            say(f"gate: {game}: judging its artefacts failed (the error follows)")
+            raise
+    if traces is not None:
+        waiting = [g for g in games if not traces.done(g)]
+        if waiting:
+            say(f"gate: waiting for the trace of {', '.join(waiting)}")
+        for v in verdicts:
+            v.failures += traces.problems(v.game)
+    return verdicts
 
 
 def register(app: typer.Typer) -> None:
@@ -182,21 +200,20 @@ def register(app: typer.Typer) -> None:
         # progress on stderr, a log file included: a minute's work before the table
         progress = Console(stderr=True)
         say = lambda line: progress.print(escape(line), highlight=False, soft_wrap=True)
-        traced = _trace_all(chosen, root, say) if trace else None
-
-        def judged(g: str):
-            say(f"gate: {g}: judging its artefacts")
-            return gate.evaluate(
+        traces = _start_traces(chosen, root, say) if trace else None
+        try:
+            verdicts = _judge_all(chosen, traces, say, lambda g: gate.evaluate(
                 g, cfg.for_game(g), root=root, base=base,
                 replay=gate.replay_sessions if replay else None,
                 fingerprint=gate.core.current_fingerprint if replay else None,
                 transfer=gate.core.current_transfer_replays if replay else None,
                 config=cfg, base_config=base_cfg,
                 declarations=_declarations(root) if base else None,
-                closure=traced.get if traced is not None else None,
-                rekill=_rekill(root) if replay else None)
+                rekill=_rekill(root) if replay else None))
+        finally:
+            if traces is not None:
+                traces.close()
 
-        verdicts = [judged(g) for g in chosen]
         for v in verdicts:
             if not trace:
                 v.notes.append("its step was not traced against its code hash (--no-trace)")

@@ -11,15 +11,21 @@ from pathlib import Path
 from typing import Sequence
 
 
+def environment(cwd: Path, inherit_path: bool = False) -> dict[str, str]:
+    """The environment of a script run on the tree at ``cwd``: that tree first on the import path
+    (the caller's PYTHONPATH after it when ``inherit_path``), JAX on the CPU."""
+    path = str(cwd) + (os.pathsep + os.environ.get("PYTHONPATH", "") if inherit_path else "")
+    return {**os.environ, "PYTHONPATH": path, "JAX_PLATFORMS": "cpu"}
+
+
 def run_json(script: str, args: Sequence[str], cwd: Path, *, timeout: float, error: type[Exception],
              what: str, inherit_path: bool = False) -> dict:
     """The JSON object the script prints last, run with ``cwd`` first on the import path (and the
     caller's PYTHONPATH after it when ``inherit_path``) on the CPU. ``error`` (its message naming
     ``what``, e.g. "tracing pong's step") when it runs past ``timeout`` or fails."""
-    path = str(cwd) + (os.pathsep + os.environ.get("PYTHONPATH", "") if inherit_path else "")
-    env = {**os.environ, "PYTHONPATH": path, "JAX_PLATFORMS": "cpu"}
     try:
-        out = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, env=env,
+        out = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd,
+                             env=environment(cwd, inherit_path),
                              capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise error(f"{what} took over {timeout:g} s") from None
