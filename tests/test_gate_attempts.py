@@ -706,6 +706,20 @@ def test_a_tree_whose_import_starts_jax_is_traced_without_fork(code_repo):
     assert problems == [] and forked is False
 
 
+def test_a_tree_whose_jaxtari_does_not_import_fails_every_game_saying_why(code_repo):
+    init = code_repo / "jaxtari" / "__init__.py"
+    text = init.read_text()
+    init.write_text(text + "\nraise ImportError('jaxtari is broken here')\n")
+    try:
+        with closure.Traces(closure.jax_games(["pong", "breakout"]), code_repo) as traces:
+            found = {game: traces.problems(game) for game in ("pong", "breakout")}
+    finally:
+        init.write_text(text)
+    assert found == {game: [f"code hash: making and tracing {game}'s step failed in a fresh "
+                            "interpreter: ImportError: jaxtari is broken here (the tracing "
+                            "interpreter ended with status 1)"] for game in ("pong", "breakout")}
+
+
 def test_a_trace_past_its_time_fails_naming_the_limit(code_repo):
     with closure.Traces(closure.jax_games(["pong"]), code_repo, timeout=1) as traces:
         problems = traces.problems("pong")

@@ -298,7 +298,7 @@ class Traces:
         # a thread per group (one in all when forking), the interpreters' output read there
         self._pool = ThreadPoolExecutor(max_workers=1 if self.fork else self.workers)
         for group in groups:
-            self._pool.submit(self._run, group, self.fork)
+            self._pool.submit(self._run_or_fail, group, self.fork)
 
     def _record(self, found: dict) -> None:
         with self._arrived:
@@ -308,6 +308,15 @@ class Traces:
             self._arrived.notify_all()
         if self._on_traced is not None:
             self._on_traced(found["game"], found.get("error"))
+
+    def _run_or_fail(self, group: list[tuple[str, str]], fork: bool) -> None:
+        # whatever goes wrong here, every game gets an answer: result() must not wait forever
+        try:
+            self._run(group, fork)
+        except Exception as err:  # noqa: BLE001 - named in each game's failure
+            for game, _ in group:
+                self._record({"game": game, "error": f"the gate could not run its trace "
+                                                     f"({type(err).__name__}: {err})"})
 
     def _run(self, group: list[tuple[str, str]], fork: bool) -> None:
         names = [g for g, _ in group]
@@ -353,13 +362,14 @@ class Traces:
         if unforkable and not self._closed:
             self.fork = False
             with ThreadPoolExecutor(max_workers=self.workers) as pool:
-                list(pool.map(lambda game: self._run([game], False), group))
+                list(pool.map(lambda game: self._run_or_fail([game], False), group))
             return
         stopped = expired.is_set() and proc.returncode != 0
         last = next((line.strip() for line in reversed(tail) if line.strip()), "(no output)")
         for game in names:  # the interpreter failed before answering for these (its import)
             self._record({"game": game, "error": (
-                f"the tracing interpreter ran past {allowed:g} s" if stopped else last)})
+                f"the tracing interpreter ran past {allowed:g} s" if stopped else
+                f"{last} (the tracing interpreter ended with status {proc.returncode})")})
 
     @staticmethod
     def _stop(proc: subprocess.Popen) -> None:
