@@ -361,6 +361,63 @@ def test_all_black_cars_changes_only_car_body_pixels(game):
     np.testing.assert_array_equal(changed, body)  # ... and were exactly the car bodies
 
 
+def _boxes_by_hand(objs, h=210, w=160):
+    """(210, 160) bool from the chicken's and the cars' boxes, in numpy (columns wrap at 160)."""
+    inside = np.zeros((h, w), bool)
+    for name in ("chicken", "cars"):
+        g = objs[name]
+        for x, y, bw, bh, on in zip(*(np.asarray(v) for v in (g.x, g.y, g.w, g.h, g.active))):
+            if on:
+                inside[y:y + bh, np.arange(x, x + bw) % w] = True
+    return inside
+
+
+@pytest.mark.parametrize("frames", [1500, pytest.param(None, marks=pytest.mark.slow)])
+def test_rectangles_changes_only_the_moving_objects_pictures(game, frames):
+    """The paper's sprite-to-rectangle mod, over a whole game (8,192 frames; the default run its
+    first 1,500): every state field, signal and reward equal on every frame; in the pictures (every
+    16th frame) the pixels inside the chicken's and cars' boxes are the mod's white (the HMOVE bar
+    aside), every other pixel is the original's, and no car or chicken pixel is left outside them;
+    the 84x84 is the same picture sampled."""
+    mod = jaxtari.make("freeway", mods=["rectangles"])
+    acts = script(5, frames or game.consts.game_frames, p=(0.15, 0.7, 0.15))
+    a, ra, da = rollout(game, acts)
+    b, rb, db = rollout(mod, acts)
+    for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
+        if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+            x, y = jax.random.key_data(x), jax.random.key_data(y)
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(ra, rb)
+    np.testing.assert_array_equal(da, db)
+    sig = jax.jit(jax.vmap(game.signals))(a), jax.jit(jax.vmap(mod.signals))(b)
+    for k in sig[0]:
+        np.testing.assert_array_equal(sig[0][k], sig[1][k])
+    assert ra.sum() > 0 and (a.hit_count > 0).any()  # crossings and hits were played
+    if frames is None:
+        assert bool(da[-1])  # the whole game, to its timer's end
+
+    shown = jax.tree_util.tree_map(lambda x: x[::16], a)
+    pics = jax.jit(jax.vmap(lambda s: (game.render(s), mod.render(s), mod.render_gray84(s))))
+    orig, rect, small = (np.asarray(p) for p in pics(shown))
+    white = np.array(art.BOX_RGB, np.uint8)
+    sprite_colours = np.array(list(art.CAR_RGB) + [art.CHICKEN_RGB], np.uint8)
+    road = np.zeros((210, 160), bool)
+    road[art.ROAD[0]:art.ROAD[0] + art.ROAD[1], art.HMOVE_BAR_W:] = True
+    road[list(art.MEDIAN_YS)] = False  # the median lines share the chickens' yellow
+    objs = jax.device_get(jax.jit(jax.vmap(mod.objects))(shown))
+    for t in range(len(orig)):
+        inside = _boxes_by_hand(at(objs, t))
+        inside[:, :art.HMOVE_BAR_W] = False  # the bar is black over every object
+        assert (rect[t][inside] == white).all(), t
+        np.testing.assert_array_equal(rect[t][~inside], orig[t][~inside], f"picture {t}")
+        left = (rect[t][:, :, None, :] == sprite_colours).all(-1).any(-1) & road
+        assert not left.any(), t  # no sprite pixel outside its box
+        np.testing.assert_array_equal(small[t], render.gray(rect[t][render.SMALL_GRAY.ys,
+                                                                     render.SMALL_GRAY.xs]))
+    assert (orig != rect).any()
+    assert not (orig == white).all(-1)[:, road].any()  # white is no colour the road shows
+
+
 def test_invincible_chicken_is_never_hit(game):
     mod = jaxtari.make("freeway", mods=["invincible"])
     orig, r_orig, _ = rollout(game, [UP] * 800)

@@ -22,6 +22,9 @@ CAR_RGB = (
     (162, 98, 33), (84, 92, 214), (184, 50, 50), (135, 183, 84), (210, 210, 64),
 )
 TYRE_RGB = (0, 0, 0)
+# The rectangles mod's one colour for every moving object: NTSC white (0x0E), the brightest grey
+# level, on no road, kerb or line (it appears only among the score digits' last-512-frame flashes).
+BOX_RGB = (236, 236, 236)
 
 # In the last 512 frames of the game the score digits cycle through the NTSC palette: on frame t
 # they take colour SCORE_FLASH_RGB[(t % 256) // 2] (the palette read off those frames; black on the

@@ -29,6 +29,8 @@ class FreewayConstants:
     # so that a mod that parks or reverses cars does not redraw them.
     lane_faces_right: tuple = (False,) * 5 + (True,) * 5
     car_colours: tuple = art.CAR_RGB  # measured: getScreenRGB
+    # the chicken and the cars drawn as their boxes (Freeway.objects's) in art.BOX_RGB (the picture only)
+    sprites_as_boxes: bool = False  # measured: a drawing option of the mod rectangles, off as on ALE
     climb_start: int = 6         # ram[14] on the kerb  measured: ram[14]
     climb_top: int = 177         # the last climb before the crossing  rule: scoring.crossing
     climb_step: int = 1          # px per frame under UP / DOWN  rule: action.walk-chicken, action.down-moves-back

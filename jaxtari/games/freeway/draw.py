@@ -1,5 +1,6 @@
 """Freeway's picture, at 210x160 RGB or 84x84 grey from the same drawing (see :mod:`jaxtari.render`):
-the static road (drawn once per raster), the scores, the chickens, then the cars over them."""
+the static road (drawn once per raster), the scores, the chickens, then the cars over them; under
+the ``sprites_as_boxes`` switch (the ``rectangles`` mod) the chicken and the cars as their boxes."""
 
 from __future__ import annotations
 
@@ -28,8 +29,12 @@ def draw(game, raster, state):
     canvas = background(game, raster)
     canvas = render.paint(canvas, score_mask(raster, state), score_colour(game, state))
     shown = state.frame > 0  # ALE's first frame after reset shows no chickens
+    # The switch is a Python bool when baked (off: the sprites alone, nothing else traced) or an
+    # array when it is data (jaxtari.variants): then both are traced and it picks per frame.
+    boxes = game.consts.sprites_as_boxes
+    sprites_on = True if boxes is False else jnp.logical_not(boxes)
     canvas = render.draw_sprites(canvas, raster, sprites.CHICKENS, game._pose(state), art.CHICKEN_X,
-                                 game.chicken_y(state), shown)
+                                 game.chicken_y(state), shown & sprites_on)
     # The second player's chicken never moves or changes pose: a fixed mask.
     other = render.glyph_table(raster, sprites.CHICKENS.mask, [art.OTHER_CHICKEN_X],
                                game._other_chicken_y)[0, art.POSE_WALK_A]
@@ -42,8 +47,26 @@ def draw(game, raster, state):
     lanes = jnp.arange(NUM_LANES)
     # One lane per row band: all ten cars in one pass per layer.
     canvas = render.draw_sprite_rows(canvas, raster, game._car_sheet, lanes, x,
-                                     jnp.asarray(sprites.LANE_TOP), True, wrap=render.SCREEN_W)
+                                     jnp.asarray(sprites.LANE_TOP), sprites_on, wrap=render.SCREEN_W)
+    if boxes is not False:
+        canvas = render.paint(canvas, jnp.logical_and(boxes, box_mask(game, raster, state)),
+                              art.BOX_RGB)
     return hmove_bar(raster, canvas, state)
+
+
+def box_mask(game, raster, state):
+    """(H, W) bool: the raster pixels inside the boxes :meth:`Freeway.objects` reports for the
+    moving objects (the chicken and the cars; the second player's chicken never moves). Columns
+    wrap at 160 as the car sprites do: a car at x < 0 shows at the right edge too."""
+    objs = game.objects(state)
+    ys, xs = jnp.asarray(raster.ys[:, 0]), jnp.asarray(raster.xs[0])
+    mask = jnp.zeros((raster.height, raster.width), bool)
+    for group in (objs["chicken"], objs["cars"]):
+        x, y, w, h = group.x[:, None], group.y[:, None], group.w[:, None], group.h[:, None]
+        rows = group.active[:, None] & (ys >= y) & (ys < y + h)
+        cols = (xs - x) % render.SCREEN_W < w
+        mask = mask | jnp.any(rows[:, :, None] & cols[:, None, :], axis=0)
+    return mask
 
 
 def hmove_bar(raster, canvas, state):

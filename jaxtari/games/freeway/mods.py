@@ -5,8 +5,16 @@
 - ``all_black_cars`` (InternalMod, constants): every car body is drawn black; positions, hits and
   everything else are unchanged. Only the pixels of car bodies differ from the original.
 - ``invincible`` (InternalMod, swaps the ``collide`` mechanic): cars never hit the chicken.
+- ``rectangles`` (InternalMod, constants, visual only): the JAXtari paper's sprite-to-rectangle
+  mod: the chicken and every car drawn as a solid rectangle of its own box (the one
+  ``Freeway.objects`` reports) in one colour, NTSC white (236, 236, 236); the second player's
+  chicken (it never moves), the road and the scores are drawn as before. Positions, hits, every
+  signal and the reward are the original's: only pixel agents see it.
 - ``hit_penalty`` (PostStepMod): a reward of -1 on each frame a car hits the chicken (on top of the
   +1 per crossing); the state is left exactly as the original game makes it.
+
+None has an ALE counterpart but ``stop_cars`` (alignment/reference/games/freeway/ram.py): the
+rectangles' shapes, like the car colours, are cartridge data (ROM), which RAM writes cannot reach.
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ MODS = [
                 rules=()),
     InternalMod("invincible", "Cars never hit the chicken: no push back, no lost control.",
                 mechanics={"collide": _never_collide}, rules=("physics.collision-push-back",)),
+    InternalMod("rectangles", "The chicken and every car drawn as solid white rectangles of "
+                "their boxes; nothing but the picture changes.",
+                constants={"sprites_as_boxes": True}, rules=()),
     PostStepMod("hit_penalty", "Reward -1 on each frame a car hits the chicken (the game itself "
                 "is unchanged).", _hit_penalty, rules=("scoring.crossing",)),
 ]

@@ -109,6 +109,9 @@ ALE_MODS = {
 }
 JAX_ONLY_MODS = {
     "all_black_cars": "car colours are cartridge data (ROM), not RAM",
+    "rectangles": "the chicken's and the cars' shapes and colours are cartridge data (ROM), not "
+                  "RAM: no RAM write draws a rectangle, and no colour-only counterpart exists "
+                  "either (all_black_cars: the car colours are ROM too)",
     "invincible": "a hit comes from the console's collision latches, not a RAM byte",
     "hit_penalty": "a reward-only change: ALE's reward is the score difference it reads from RAM",
 }
