@@ -165,3 +165,62 @@ def test_swapped_enemies_changes_the_enemies_pictures_and_nothing_else(seed, fra
     assert sub.any() and (~sub).any()  # both kinds were swapped
     assert {q for is_sub, q in zip(sub, now) if is_sub} & sharks  # subs drawn in shark colours
     assert grey in {q for is_sub, q in zip(sub, now) if not is_sub}  # sharks in the subs' grey
+
+
+def _boxes_by_hand(groups, t):
+    """(210, 160) bool: the pixels inside the active boxes of every object group at picture t."""
+    inside = np.zeros((210, 160), bool)
+    for g in groups.values():
+        for x, y, w, h, on in zip(*(np.asarray(v)[t] for v in (g.x, g.y, g.w, g.h, g.active))):
+            if on:
+                inside[y:y + h, x:x + w] = True
+    return inside
+
+
+@pytest.mark.parametrize("seed, frames", [(1, 1100), pytest.param(0, None, marks=pytest.mark.slow),
+                                          pytest.param(1, None, marks=pytest.mark.slow)])
+def test_rectangles_draws_the_objects_boxes_and_changes_nothing_else(seed, frames):
+    """The paper's sprite-to-rectangle mod over whole random games (ALE's actions until its game
+    over; the default run the first 1,100 frames of one): no state byte, signal or reward differs
+    on any frame; in the pictures (every 5th frame) every pixel inside an object's box (from
+    ``Seaquest.objects``; the HMOVE bar aside) is the mod's white, and every other pixel is the
+    original's, or, where the original showed a moving object's sprite outside its box, the sea
+    behind it; the 84x84 picture is the full one sampled."""
+    from alignment.porting import ramtrace as rt
+    from jaxtari import render as r
+    from jaxtari.atari.palette import PALETTE
+    from jaxtari.games.seaquest import draw as d
+
+    actions = rt.record("seaquest", frames=frames or 8000, seed=seed, hold=(1, 8)).actions
+    plain_game, rect_game = _game(), _game(_mod("rectangles"))
+    base = _whole_game(plain_game, actions)
+    modded = _whole_game(rect_game, actions)
+    if frames is None:
+        assert bool(base[0].game_over[-1]) and len(actions) > 1000  # a whole game
+    for a, b in zip(jax.tree_util.tree_leaves(base[:3]), jax.tree_util.tree_leaves(modded[:3])):
+        if jnp.issubdtype(a.dtype, jax.dtypes.prng_key):
+            a, b = jax.random.key_data(a), jax.random.key_data(b)
+        np.testing.assert_array_equal(a, b)
+    shown = jax.tree_util.tree_map(lambda x: x[::5], base[0])
+    groups = jax.device_get(jax.jit(jax.vmap(rect_game.objects))(shown))
+    small = np.asarray(jax.jit(jax.vmap(rect_game.render_gray84))(shown))
+    plain, rect = base[3], modded[3]
+    rgb = lambda c: tuple(int(v) for v in PALETTE[c >> 1])  # noqa: E731
+    white = np.array(rgb(d.BOX_COLOUR), np.uint8)
+    # what a sprite leaves behind it, and the colours a moving object's sprite is drawn in
+    behind = {rgb(d.SEA), rgb(d.SEA ^ d.SURFACE_FLICKER)}
+    sprites = {rgb(c) for c in (d.SUB_COLOUR, d.BALL_COLOUR, d.PATROL_COLOUR, k.ENEMY_SUB_COLOUR,
+                                *k.SHARK_COLOURS, *k.DEATH_COLOURS)}
+    boxed = 0
+    for t in range(len(plain)):
+        inside = _boxes_by_hand(groups, t)
+        inside[:, :d.HMOVE_BAR] = False
+        assert (rect[t][inside] == white).all(), t
+        boxed += inside.sum()
+        changed = ~inside & (plain[t] != rect[t]).any(-1)
+        ys = np.nonzero(changed)[0]
+        assert not ys.size or (ys.min() >= d.SURFACE_TOP and ys.max() < d.LANES_END), t
+        for was, now in zip(plain[t][changed], rect[t][changed]):
+            assert tuple(was) in sprites and tuple(now) in behind, (t, was, now)
+        np.testing.assert_array_equal(small[t], r.gray(rect[t][r.SMALL_GRAY.ys, r.SMALL_GRAY.xs]))
+    assert boxed > 0

@@ -108,6 +108,8 @@ class SeaquestConstants:
     enemy_missiles: bool = True  # rule: spawning.enemy-sub-missiles
     # sharks drawn as enemy subs and enemy subs as sharks (the picture only)
     swap_enemy_sprites: bool = False  # measured: a drawing option of the mod swapped_enemies, off as on ALE
+    # every moving object drawn as its box (Seaquest.objects's) in draw.BOX_COLOUR (the picture only)
+    sprites_as_boxes: bool = False  # measured: a drawing option of the mod rectangles, off as on ALE
 
     # ---- ALE's start  measured: the RAM after ALEInterface.reset_game(), the same for every seed
     reset_frame_count: int = 67

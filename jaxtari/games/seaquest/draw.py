@@ -16,6 +16,11 @@ of its line and column, so the small picture is the full one's samples, bit for 
 The HMOVE bar (columns 0..7) is black. The picture reads the values the cartridge's kernel read,
 before the frame's overscan changed them (the state's ``shown_*`` fields, and
 :func:`shown_scroll`).
+
+Under the consts' ``sprites_as_boxes`` switch (the rectangles mod) the moving objects (the sub, its
+torpedo, the lanes' groups, the divers and missiles, the patrol sub) are not drawn, and each box
+:func:`jaxtari.games.seaquest.objects.groups` reports is painted solid in :data:`BOX_COLOUR`
+instead (:func:`boxed`); the reserve subs, the rescued divers and everything else are as before.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy as np
 
 from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
+from jaxtari.games.seaquest import objects
 from jaxtari.games.seaquest.logic import latches
 from jaxtari.games.seaquest.logic.common import BYTE, DEFAULTS, colour_mods, pick
 from jaxtari.atari.palette import PALETTE
@@ -36,6 +42,32 @@ SEA = 0x90
 BALL_COLOUR = 0x86  # measured: the divers' and missiles' colour (the ball uses COLUPF)
 SUB_COLOUR = 0x18
 ALL_LINES, ALL_COLUMNS = np.arange(SCREEN_H), np.arange(SCREEN_W)
+# The rectangles mod's one colour for every moving object: white, the brightest grey level, which
+# no sea, sky or lane shows (the sub flashes it only while exploding).
+BOX_COLOUR = 0x0E
+
+
+def sprites_shown(c):
+    """Whether the moving objects' sprites are drawn: True, unless the ``sprites_as_boxes`` switch
+    is on (a Python True, or an array when the switch is data: jaxtari.variants)."""
+    return True if c.sprites_as_boxes is False else jnp.logical_not(c.sprites_as_boxes)
+
+
+def boxed(s, lines, columns, c, band, tint):
+    """``band`` (colour bytes at ``lines`` x ``columns``) with the objects' boxes painted in the
+    tinted :data:`BOX_COLOUR` where the ``sprites_as_boxes`` switch is on; as it is when the
+    switch is a Python False (nothing traced)."""
+    if c.sprites_as_boxes is False:
+        return band
+    ys = jnp.asarray(np.asarray(lines).ravel())[None, :, None]
+    xs = jnp.asarray(np.asarray(columns).ravel())[None, None, :]
+    inside = jnp.zeros(band.shape, bool)
+    for g in objects.groups(c, s).values():
+        top, left = g.y[:, None, None], g.x[:, None, None]
+        box = ((ys >= top) & (ys < top + g.h[:, None, None]) & (xs >= left)
+               & (xs < left + g.w[:, None, None]))
+        inside = inside | jnp.any(box & g.active[:, None, None], axis=0)
+    return jnp.where(jnp.logical_and(c.sprites_as_boxes, inside), tint(BOX_COLOUR), band)
 
 
 def colour_indices(s, lines=ALL_LINES, columns=ALL_COLUMNS, swap=None, c=DEFAULTS):
@@ -84,6 +116,8 @@ def lane_indices(s, lines, columns, swap=None, c=DEFAULTS):
                        s.sub_direction != 0, scale=2)
     torpedo = (row == latches.TORPEDO_ROW)[:, None] & (
         ((cols[None, :] - s.torpedo_x) % SCREEN_W) < c.torpedo_width)
+    drawn = sprites_shown(c)
+    group, ball, sub, torpedo = (m & drawn for m in (group, ball, sub, torpedo))
     sub_colour = jnp.where(s.death != 0, pick(c.death_colours, jnp.maximum(s.death, 1) - 1),
                            SUB_COLOUR)
     tint = lambda c: (c ^ eor) & mask  # noqa: E731
@@ -96,6 +130,7 @@ def lane_indices(s, lines, columns, swap=None, c=DEFAULTS):
         colours = tint(jnp.where(is_sub, pick(shark_colours, s.difficulty & 7), sub_colour_byte))
     band = jnp.where(group, colours[lane][:, None], band)
     band = jnp.where(sub | torpedo, tint(sub_colour), band)
+    band = boxed(s, lines, columns, c, band, tint)
     return jnp.where(cols[None, :] < HMOVE_BAR, 0, band)
 
 
@@ -177,6 +212,7 @@ def top_indices(s, lines, columns, c=DEFAULTS):
     sub_colour = jnp.where(s.death != 0, pick(c.death_colours, jnp.maximum(s.death, 1) - 1),
                            SUB_COLOUR)
     px = jnp.where(s.patrol_x < SCREEN_W, s.patrol_x, 0)
+    drawn = sprites_shown(c)
     rows = []
     for y in lines:
         y = int(y)
@@ -203,14 +239,15 @@ def top_indices(s, lines, columns, c=DEFAULTS):
                 sub_byte = jnp.where(row < latches.SUB_ROWS_DRAWN,
                                      latches._page(latches._sub_rows(shown, c) + row), 0)
                 patrol_byte = latches._page(latches.patrol_rows(s, s.shown_sub_animation) + x)
-                line = jnp.where(_byte_pixels(patrol_byte, cols - px, True), tint(PATROL_COLOUR),
-                                 line)
+                line = jnp.where(_byte_pixels(patrol_byte, cols - px, True) & drawn,
+                                 tint(PATROL_COLOUR), line)
                 line = jnp.where(_byte_pixels(sub_byte, (cols - s.sub_x) % SCREEN_W,
-                                              s.sub_direction != 0, 2), tint(sub_colour), line)
+                                              s.sub_direction != 0, 2) & drawn,
+                                 tint(sub_colour), line)
         elif y == BLACK_LINE + 1:
             line = jnp.full(width, sea, jnp.int32)
         rows.append(line)
-    out = jnp.stack(rows)
+    out = boxed(s, lines, columns, c, jnp.stack(rows), tint)
     return jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR)[None, :], 0, out)
 
 

@@ -15,10 +15,18 @@
   wave's shark colour), each with its own position, copies, facing and animation frame. The
   collision latches are computed from the original sprites (logic/latches.py never sees the swap), so the
   hitboxes, every signal and the reward are the original's.
+- ``rectangles`` (constants, visual only): the JAXtari paper's sprite-to-rectangle mod: every
+  moving object (the sub, its torpedo, the sharks and enemy subs, the divers, the enemy missiles,
+  the patrol sub) drawn as a solid rectangle of its own box (the one ``Seaquest.objects``
+  reports), all in one colour, white (colour byte 0x0E); nothing is drawn for an object the
+  objects do not report (the sub while it explodes). The sea, the surface, the score, the
+  reserve subs, the oxygen bar and the rescued divers are drawn as before; every state byte,
+  signal and the reward are the original's: only pixel agents see it.
 
 ALE counterparts (alignment/reference/games/seaquest/ram.py): ``grey_enemies`` writes the lanes'
-colour bytes (ram[44..47], which the cartridge's picture reads); the other three are not one set
-of RAM writes (that module says why).
+colour bytes (ram[44..47], which the cartridge's picture reads); the other four are not one set
+of RAM writes (that module says why). ``grey_enemies`` is also the nearest ALE can come to
+``rectangles``: the colours of the enemies only, their shapes staying the ROM's.
 """
 
 from __future__ import annotations
@@ -42,4 +50,7 @@ MODS = [
                 rules=()),
     InternalMod("swapped_enemies", "sharks drawn as enemy subs and enemy subs as sharks (nothing "
                 "but the picture changes)", constants={"swap_enemy_sprites": True}, rules=()),
+    InternalMod("rectangles", "every moving object drawn as a solid white rectangle of its box "
+                "(nothing but the picture changes)", constants={"sprites_as_boxes": True},
+                rules=()),
 ]

@@ -12,11 +12,15 @@ from jaxtari.games.seaquest.logic.latches import LOOP_LINES, SECTION_LINES, TOP_
 
 
 def objects(game, state):
+    return groups(game.consts, state)
+
+
+def groups(c, state):
     """Every object as boxes in screen pixels (the lanes' loop lines as the groups' and balls'
     height; lanes top first): the sub (with oxygen and divers carried), its torpedo, the 12
     enemy slots (4 lanes x 3 copies: +0, +16, +32 from the lane's x), the divers, the enemy
-    missiles, the patrol sub."""
-    c = game.consts
+    missiles, the patrol sub; ``c``: the game's consts. The rectangles mod's picture draws these
+    boxes (draw.py)."""
     top_first = jnp.arange(k.NUM_LANES - 1, -1, -1)
     lane_y = TOP_SECTION_LOOP_END - (LOOP_LINES - 1) + SECTION_LINES * jnp.arange(k.NUM_LANES)
     alive = state.game_over == 0

@@ -221,4 +221,9 @@ JAX_ONLY_MODS = {
                        "ale-py 0.12.1); the kind bit itself (ram[89..92] bit 2) is the game's "
                        "(the lane_kinds signal, which lanes fire missiles or carry divers), so "
                        "writing it changes the game, not only the picture",
+    "rectangles": "the objects' shapes are ROM rows the kernel reads through pointers it sets "
+                  "while it draws (see swapped_enemies), so no RAM write draws a rectangle; "
+                  "the colour-only counterpart that RAM can express is grey_enemies (the "
+                  "lanes' colour bytes, ram[44..47]): the enemies in one colour, their shapes "
+                  "the ROM's",
 }
