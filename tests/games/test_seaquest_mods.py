@@ -123,6 +123,24 @@ def _whole_game(game, actions):
     return jax.device_get(play(jnp.asarray(actions, jnp.int32)))
 
 
+def _visual_mod_games(mod_name, seed, frames):
+    """A random game (ALE's actions until its game over, or its first ``frames`` frames) played by
+    the original and by a visual mod: checks that no state byte, signal or reward differs on any
+    frame, and returns both :func:`_whole_game`\ s."""
+    from alignment.porting import ramtrace as rt
+
+    actions = rt.record("seaquest", frames=frames or 8000, seed=seed, hold=(1, 8)).actions
+    base = _whole_game(_game(), actions)
+    modded = _whole_game(_game(_mod(mod_name)), actions)
+    if frames is None:
+        assert bool(base[0].game_over[-1]) and len(actions) > 1000  # a whole game
+    for a, b in zip(jax.tree_util.tree_leaves(base[:3]), jax.tree_util.tree_leaves(modded[:3])):
+        if jnp.issubdtype(a.dtype, jax.dtypes.prng_key):
+            a, b = jax.random.key_data(a), jax.random.key_data(b)
+        np.testing.assert_array_equal(a, b)
+    return base, modded
+
+
 @pytest.mark.parametrize("seed, frames", [(1, 1100), pytest.param(0, None, marks=pytest.mark.slow),
                                           pytest.param(1, None, marks=pytest.mark.slow)])
 def test_swapped_enemies_changes_the_enemies_pictures_and_nothing_else(seed, frames):
@@ -132,19 +150,10 @@ def test_swapped_enemies_changes_the_enemies_pictures_and_nothing_else(seed, fra
     behind the group (the sea, a diver or missile) or the lane's own kind's colour to what lies
     behind or the other kind's colour (sharks in the subs' grey, subs in the wave's shark
     colour)."""
-    from alignment.porting import ramtrace as rt
     from jaxtari.atari.palette import PALETTE
     from jaxtari.games.seaquest.draw import BALL_COLOUR, LANES_END, LANES_TOP, SEA
 
-    actions = rt.record("seaquest", frames=frames or 8000, seed=seed, hold=(1, 8)).actions
-    base = _whole_game(_game(), actions)
-    modded = _whole_game(_game(_mod("swapped_enemies")), actions)
-    if frames is None:
-        assert bool(base[0].game_over[-1]) and len(actions) > 1000  # a whole game
-    for a, b in zip(jax.tree_util.tree_leaves(base[:3]), jax.tree_util.tree_leaves(modded[:3])):
-        if jnp.issubdtype(a.dtype, jax.dtypes.prng_key):
-            a, b = jax.random.key_data(a), jax.random.key_data(b)
-        np.testing.assert_array_equal(a, b)
+    base, modded = _visual_mod_games("swapped_enemies", seed, frames)
     plain, swapped = base[3], modded[3]
     changed = np.any(plain != swapped, axis=-1)  # (frame, line, column)
     assert changed.any()
@@ -186,21 +195,12 @@ def test_rectangles_draws_the_objects_boxes_and_changes_nothing_else(seed, frame
     ``Seaquest.objects``; the HMOVE bar aside) is the mod's white, and every other pixel is the
     original's, or, where the original showed a moving object's sprite outside its box, the sea
     behind it; the 84x84 picture is the full one sampled."""
-    from alignment.porting import ramtrace as rt
     from jaxtari import render as r
     from jaxtari.atari.palette import PALETTE
     from jaxtari.games.seaquest import draw as d
 
-    actions = rt.record("seaquest", frames=frames or 8000, seed=seed, hold=(1, 8)).actions
-    plain_game, rect_game = _game(), _game(_mod("rectangles"))
-    base = _whole_game(plain_game, actions)
-    modded = _whole_game(rect_game, actions)
-    if frames is None:
-        assert bool(base[0].game_over[-1]) and len(actions) > 1000  # a whole game
-    for a, b in zip(jax.tree_util.tree_leaves(base[:3]), jax.tree_util.tree_leaves(modded[:3])):
-        if jnp.issubdtype(a.dtype, jax.dtypes.prng_key):
-            a, b = jax.random.key_data(a), jax.random.key_data(b)
-        np.testing.assert_array_equal(a, b)
+    base, modded = _visual_mod_games("rectangles", seed, frames)
+    rect_game = _game(_mod("rectangles"))
     shown = jax.tree_util.tree_map(lambda x: x[::5], base[0])
     groups = jax.device_get(jax.jit(jax.vmap(rect_game.objects))(shown))
     small = np.asarray(jax.jit(jax.vmap(rect_game.render_gray84))(shown))
