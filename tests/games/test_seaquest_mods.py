@@ -126,7 +126,7 @@ def _whole_game(game, actions):
 def _visual_mod_games(mod_name, seed, frames):
     """A random game (ALE's actions until its game over, or its first ``frames`` frames) played by
     the original and by a visual mod: checks that no state byte, signal or reward differs on any
-    frame, and returns both :func:`_whole_game`\ s."""
+    frame, and returns both games (:func:`_whole_game`)."""
     from alignment.porting import ramtrace as rt
 
     actions = rt.record("seaquest", frames=frames or 8000, seed=seed, hold=(1, 8)).actions
