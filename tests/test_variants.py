@@ -96,6 +96,21 @@ def test_render_of_a_variant_is_the_baked_games():
     np.testing.assert_array_equal(jax.jit(v.render)(vals, state), jax.jit(game.render)(state))
 
 
+@pytest.mark.parametrize("name", ["freeway", "seaquest"])
+def test_the_rectangles_switch_as_data_draws_the_baked_mods_picture(name):
+    # a picture-only switch read by the draw code: as data it draws each lane's own picture
+    v = Variants(name, ("sprites_as_boxes",))  # refused if the game needs it as a Python value
+    plain, boxes = _baked(name), _baked(name, mods=["rectangles"])
+    state = jax.jit(lambda k: _roll(plain.reset, plain.step, k, _actions(plain, 4, 200)))(
+        jax.random.key(3))[1]
+    values = v.stack([{}, v.mod_values(["rectangles"])])
+    got = jax.jit(jax.vmap(v.render, in_axes=(0, None)))(values, state)
+    want = [jax.jit(g.render)(state) for g in (plain, boxes)]
+    assert not np.array_equal(want[0], want[1])
+    for lane in range(2):
+        np.testing.assert_array_equal(np.asarray(got[lane]), np.asarray(want[lane]))
+
+
 def test_traceable_fields_are_the_audits_batched_mutant_fields():
     # one rule for both: the audit's mutant runner traces the same Constants fields (numbers only)
     from alignment.audit.mutant_runs import traceable_fields as audit_fields
