@@ -266,6 +266,10 @@ class AleBackend(Backend):
     def rgb(self) -> np.ndarray:
         return self._ale.rgb()
 
+    def gray(self) -> np.ndarray:
+        """ALE's 210x160 grey screen (what pixel agents on ALE see, reduced to 84x84)."""
+        return self._ale.gray()
+
     def ram(self) -> np.ndarray:
         return self._ale.ram
 

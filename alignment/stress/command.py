@@ -232,8 +232,8 @@ def transfer(
 ) -> None:
     """Agents trained on the JAX game play ALE and the JAX game under the v5 protocol; the two
     return distributions are compared (TOST at 10% of the gain over random, a bootstrap interval
-    of the difference, a matched episode's first divergence); then the agents play ALE under the
-    published anchor's protocol."""
+    of the difference, where a matched episode first parts in the game's signals and in the
+    agent's observation); then the agents play ALE under the published anchor's protocol."""
     from alignment.learning import policy as pol
     from alignment.stress import transfer_report
     from alignment.stress.core import validate

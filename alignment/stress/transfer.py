@@ -204,16 +204,45 @@ def bootstrap_difference(x, y, *, resamples: int = BOOTSTRAP, seed: int = 0,
             "resamples": resamples, "seed": seed}
 
 
-def matched_episode(game: str, agent_actions: Sequence[int], *, seed: int) -> dict:
+def matched_episode(game: str, agent_actions: Sequence[int], *, seed: int,
+                    obs: str | None = None, decoder=None) -> dict:
     """The same agent actions, each held for the frameskip, replayed on both backends with sticky
     actions off, every signal and the reward compared on every frame: the first frame where they
-    part (None: none in the whole replay)."""
+    part (None: none in the whole replay). With ``obs`` (the agent's observation mode) the agent's
+    observation is compared on every frame too (``observation``: see
+    :func:`alignment.stress.obsmatch.compare_observations`; ``decoder`` replaces the objects
+    decoder, in tests)."""
     from alignment.deepplay import compare
 
     frames = np.repeat(np.asarray(agent_actions, np.int32), V5.frameskip)
     c = compare(game, frames, seed=seed, render=False)
-    return {"episode_seed": seed, "frames": int(len(frames)), "first_divergence": c.first_mismatch,
-            "signals": sorted(c.signal_mismatches)}
+    row = {"episode_seed": seed, "frames": int(len(frames)), "first_divergence": c.first_mismatch,
+           "signals": sorted(c.signal_mismatches)}
+    if obs is not None:
+        from alignment.stress.obsmatch import compare_observations
+
+        row["observation"] = compare_observations(game, obs, frames, seed=seed, decoder=decoder)
+    return row
+
+
+def parts(row: dict) -> bool:
+    """Whether a matched episode parts anywhere: in a signal, or in the agent's observation where
+    the report compared it (reports made before that carry no ``observation``)."""
+    seen = row.get("observation") or {}
+    return row["first_divergence"] is not None or seen.get("first_divergence") is not None
+
+
+def divergence(row: dict) -> str:
+    """A matched episode in words: where its signals first part, and where the agent's
+    observation does (or that the report predates that comparison)."""
+    from alignment.stress.obsmatch import describe
+
+    sig = ("no signal or reward parts" if row["first_divergence"] is None else
+           f"signals first part at frame {row['first_divergence']} ({', '.join(row['signals'])})")
+    seen = row.get("observation")
+    if seen is None:
+        return f"{sig}; the agent's observation not compared (a report made before that check)"
+    return f"{sig}; {describe(seen)}"
 
 
 @dataclasses.dataclass
@@ -358,13 +387,12 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
     matched_rows = []
     for k in range(min(keep, episodes)):
         acts = sides["ale"][best]["actions"][k]
-        row = matched_episode(policy.game, acts, seed=seed + k)
+        row = matched_episode(policy.game, acts, seed=seed + k, obs=policy.obs)
         matched_rows.append({"agent_seed": policy.seeds[idx[best]], "episode": k, **row})
-    first = next((m for m in matched_rows if m["first_divergence"] is not None), None)
+    first = next((m for m in matched_rows if parts(m)), None)
     if verdict["label"] == "different" and first is not None:
         verdict["detail"] += (f"; a matched episode (agent {first['agent_seed']}, episode "
-                              f"{first['episode']}, sticky off) first parts at frame "
-                              f"{first['first_divergence']} in {', '.join(first['signals'])}")
+                              f"{first['episode']}, sticky off) parts: {divergence(first)}")
     replay_rows = [{"agent": idx[best], "agent_seed": policy.seeds[idx[best]], "episode": k,
                     "ale": sides["ale"][best]["returns"][k], "jax": sides["jax"][best]["returns"][k]}
                    for k in range(min(replays, episodes))]

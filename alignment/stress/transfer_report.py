@@ -13,6 +13,7 @@ import numpy as np
 from alignment import artefacts, atomic
 from alignment.plain import plain
 from alignment.stress.anchors import STILL_DIFFERS
+from alignment.stress import transfer
 from alignment.stress.transfer import TransferResult
 from jaxtari.protocol import V5
 
@@ -111,12 +112,11 @@ def to_markdown(r: TransferResult) -> str:
                   + f". {_anchor_standing(e)}What still differs from the anchor: "
                     f"{STILL_DIFFERS[r.obs]}."]
     lines += ["", "Matched episodes (the ALE episode's agent actions replayed on both backends, "
-                  "sticky actions off, every signal and reward compared on every frame):", ""]
+                  "sticky actions off, every signal, the reward and the agent's observation "
+                  "compared on every frame):", ""]
     for m in r.matched:
-        where = ("no divergence" if m["first_divergence"] is None else
-                 f"first divergence at frame {m['first_divergence']} ({', '.join(m['signals'])})")
         lines.append(f"- agent {m['agent_seed']}, episode {m['episode']}: {m['frames']:,} frames, "
-                     f"{where}")
+                     f"{transfer.divergence(m)}")
     lines += ["", "Replays the gate plays again on the CPU (episode alone, fixed seeds):", ""]
     for row in r.replays:
         lines.append(f"- agent {row['agent_seed']}, episode {row['episode']}: ALE "

@@ -141,6 +141,11 @@ def test_transfer_equivalent_on_the_real_game_and_different_under_a_fault(tmp_pa
     assert min(ale) >= 2, ale  # the chicken crossed: the agents met the game's scoring
     assert clean.verdict["label"] == "equivalent", clean.verdict["detail"]
     assert clean.matched[0]["first_divergence"] is None and clean.matched[0]["frames"] > 1000
+    # the agent's objects, decoded from RAM on ALE: equal but on the one frame per hit where RAM
+    # no longer tells the hurt pose (alignment/reference/games/freeway/ram.py)
+    seen = clean.matched[0]["observation"]
+    assert seen["frames"] > 1000 and set(seen.get("fields_ever", [])) <= {"chicken[0].pose"}, seen
+    assert seen["frames_differing"] <= 10, seen
     assert all(r["ale"] == r["ale_alone"] and r["jax"] == r["jax_alone"] for r in clean.replays)
     fault = next(f for f in load_faults("freeway") if f.name == "crossing_worth_2")
     _, broken = _up_freeway(jax_mods=(fault.mod,), matched=0)
