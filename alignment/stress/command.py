@@ -347,8 +347,47 @@ def transfer_anchor(
     typer.echo("wrote " + ", ".join(str(p) for p in written.values()))
 
 
+def transfer_matched(
+    game: str = typer.Argument(..., help="game name, e.g. pong"),
+    obs: str = typer.Option("pixels", "--obs", help=f"observations: {'|'.join(OBS_MODES)}"),
+    out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
+) -> None:
+    """Make again the matched episodes of a committed transfer report from the ALE actions it
+    recorded: every signal, the reward and the agent's observation compared on every frame;
+    everything else in the report is kept as it is (minutes, where the whole report takes hours)."""
+    import json
+
+    from alignment.stress import transfer_report
+    from alignment.stress.core import validate
+    from alignment.stress.transfer import divergence, rematch
+
+    cli_checks.output_dir(out, "--out")
+    try:
+        canon, _ = validate(game, obs, ("jax",), 1)
+        path = out / artefacts.TRANSFER.name(game=canon, obs=obs)
+        if not path.is_file():
+            raise StressInputError(f"no transfer report at {path}: run `jaxtari-align transfer "
+                                   f"{canon} --obs {obs}` first")
+        try:
+            result = transfer_report.from_json(json.loads(path.read_text()))
+        except ValueError as exc:
+            raise StressInputError(f"{path} cannot be read as a transfer report ({exc})") from None
+        if not result.matched:
+            raise StressInputError(f"{path} has no matched episodes: make it again with "
+                                   f"`jaxtari-align transfer {canon} --obs {obs}`")
+        result.matched = rematch(result)
+    except (StressInputError, cli_checks.InputError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    written = transfer_report.write(result, out)
+    for m in result.matched:
+        typer.echo(f"agent {m['agent_seed']}, episode {m['episode']}: {divergence(m)}")
+    typer.echo("wrote " + ", ".join(str(p) for p in written.values()))
+
+
 def register(app: typer.Typer) -> None:
     app.command("stress")(stress)
     app.command("transfer")(transfer)
     app.command("transfer-anchor")(transfer_anchor)
+    app.command("transfer-matched")(transfer_matched)
     app.command("stress-remake")(stress_remake)

@@ -225,6 +225,31 @@ def matched_episode(game: str, agent_actions: Sequence[int], *, seed: int,
     return row
 
 
+def _matched_row(game: str, obs: str, sides: dict, agent_seeds: list, agent: int, episode: int,
+                 eval_seed: int) -> dict:
+    """The matched episode of ALE's recorded ``episode`` of the agent at ``agent`` in ``sides``."""
+    acts = sides["ale"][agent]["actions"][episode]
+    row = matched_episode(game, acts, seed=eval_seed + episode, obs=obs)
+    return {"agent_seed": agent_seeds[agent], "episode": episode, **row}
+
+
+def rematch(result: "TransferResult") -> list[dict]:
+    """A report's matched episodes made again from the ALE actions it recorded (the same agents
+    and episodes): what adds the agent's observation to a report made before it was compared,
+    without playing its games again."""
+    missing = [m for m in result.matched
+               if m["agent_seed"] not in result.seeds
+               or len(result.sides["ale"][result.seeds.index(m["agent_seed"])]["actions"])
+               <= m["episode"]]
+    if missing:
+        raise ValueError(f"{result.game}-{result.obs}: the report holds no ALE actions of agent "
+                         f"{missing[0]['agent_seed']}'s episode {missing[0]['episode']}; make it "
+                         f"again with `jaxtari-align transfer {result.game} --obs {result.obs}`")
+    return [_matched_row(result.game, result.obs, result.sides, result.seeds,
+                         result.seeds.index(m["agent_seed"]), m["episode"], result.eval_seed)
+            for m in result.matched]
+
+
 def parts(row: dict) -> bool:
     """Whether a matched episode parts anywhere: in a signal, or in the agent's observation where
     the report compared it (reports made before that carry no ``observation``)."""
@@ -384,11 +409,9 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
     # the matched episodes and the gate's replays come from the agent that plays best on ALE: a
     # seed that learned nothing meets little of the game
     best = int(np.argmax([np.mean(e["returns"]) for e in sides["ale"]]))
-    matched_rows = []
-    for k in range(min(keep, episodes)):
-        acts = sides["ale"][best]["actions"][k]
-        row = matched_episode(policy.game, acts, seed=seed + k, obs=policy.obs)
-        matched_rows.append({"agent_seed": policy.seeds[idx[best]], "episode": k, **row})
+    agent_seeds = [policy.seeds[i] for i in idx]
+    matched_rows = [_matched_row(policy.game, policy.obs, sides, agent_seeds, best, k, seed)
+                    for k in range(min(keep, episodes))]
     first = next((m for m in matched_rows if parts(m)), None)
     if verdict["label"] == "different" and first is not None:
         verdict["detail"] += (f"; a matched episode (agent {first['agent_seed']}, episode "

@@ -105,3 +105,34 @@ def test_committed_reports_without_the_observation_still_hold_and_say_what_they_
     assert transfer_check.check(Path("."), rel, replay=False) == []
     text = transfer_report.to_markdown(transfer_report.from_json(doc))
     assert "the agent's observation not compared" in text
+
+
+def test_transfer_matched_adds_the_observation_to_a_committed_report(tmp_path):
+    import json
+    import shutil
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from alignment.cli import app
+
+    rel = "stress/breakout-objects-transfer.json"
+    shutil.copy(rel, tmp_path / Path(rel).name)
+    before = json.loads(Path(rel).read_text())
+    res = CliRunner().invoke(app, ["transfer-matched", "breakout", "--obs", "objects", "--out",
+                                   str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    after = json.loads((tmp_path / Path(rel).name).read_text())
+    (m,) = after["matched"]
+    old = before["matched"][0]
+    assert {k: m[k] for k in old} == old  # the signals replayed as the report says
+    assert m["observation"]["first_divergence"] is None and m["observation"]["frames"] > 500
+    assert after["sides"] == before["sides"] and after["verdict"] == before["verdict"]
+    assert "the agent's observation equal on all" in (tmp_path / "breakout-objects-transfer.md") \
+        .read_text()
+    # a report whose matched episode's actions are not recorded is refused, naming the fix
+    after["sides"]["ale"][after["seeds"].index(m["agent_seed"])]["actions"] = []
+    (tmp_path / Path(rel).name).write_text(json.dumps(after))
+    res = CliRunner().invoke(app, ["transfer-matched", "breakout", "--obs", "objects", "--out",
+                                   str(tmp_path)])
+    assert res.exit_code == 2 and "jaxtari-align transfer breakout --obs objects" in res.output
