@@ -20,7 +20,10 @@ from alignment import atomic, cli_checks
 from alignment.cli import app
 
 REPO = Path(__file__).resolve().parents[1]
-RUNNER = CliRunner()
+# typer's error panel is as wide as COLUMNS (80 when unset) and breaks a word longer than that
+# inside the word, where text() cannot join it: a tmp_path a few letters longer (an xdist worker's
+# popen-gw0/) split the path a message names. Wide enough for any path a test names.
+RUNNER = CliRunner(env={"COLUMNS": "400"})
 
 
 def invoke(*args: str):
