@@ -41,6 +41,25 @@ def pytest_unconfigure(config):
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 
+# Two workers for a run of the whole folder (pyproject's `-n auto`): one test process keeps one
+# core of CI's two busy (XLA compiles a program on the calling thread, and ALE, Python and the
+# tests' own checks are single-threaded), so the second core sat mostly idle. Two, not one per
+# core: each worker holds its own compiled programs (2-3 GB), and two is what CI has. They share
+# the persistent cache above (the environment names it before they start). A run that names files
+# or tests stays one process: prints, --pdb, and a shared machine's one heavy process each.
+# PYTEST_XDIST_AUTO_NUM_WORKERS, when set, decides (xdist's own reading of it).
+_WORKERS = 2
+
+
+def pytest_xdist_auto_num_workers(config):
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist reads it
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return _WORKERS if (cores or 1) >= _WORKERS else 0
+
+
 # XLA's CPU backend keeps each compiled program's code in memory mappings of its own, and Linux
 # caps a process's mappings (vm.max_map_count, 65,530 by default): the default run compiles
 # thousands of programs in one process and, once nothing else cleared JAX's caches on the way
