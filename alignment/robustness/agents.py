@@ -43,6 +43,13 @@ class Agents:
     source: str  # the folder they were read from
     mods: tuple = ()  # the mods of the game they were trained on (none: the original)
 
+    def first(self, n: int) -> "Agents":
+        """The agents of the first ``n`` seeds (all of them where there are no more)."""
+        if n >= len(self.seeds):
+            return self
+        return dataclasses.replace(self, seeds=self.seeds[:n],
+                                   params=jax.tree_util.tree_map(lambda x: x[:n], self.params))
+
     def apply_fn(self):
         from alignment.learning.networks import make_network
 
@@ -158,10 +165,7 @@ def find_or_train(game: str, budget: str | int, seeds: int, out_dir: Path, obs: 
         try:
             agents = load(root, game, obs)
             if len(agents.seeds) >= seeds:
-                keep = agents.seeds[:seeds]
-                agents.params = jax.tree_util.tree_map(lambda x: x[:seeds], agents.params)
-                agents.seeds = keep
-                return agents, False
+                return agents.first(seeds), False
         except AgentsError:
             pass  # unfinished: training resumes it
     return train(game, budget, seeds, out_dir, obs, on_progress), True

@@ -231,14 +231,12 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
     t_all = time.perf_counter()
     notes: list[str] = []
     try:
-        if agents_dir is not None and Path(agents_dir).is_file():
-            agents = ag.from_policy(Path(agents_dir), canon)
-            trained = False
-        elif agents_dir is not None:
-            agents = ag.load(Path(agents_dir), canon)
+        if agents_dir is not None:
+            given = Path(agents_dir)
+            agents = (ag.from_policy(given, canon) if given.is_file() else ag.load(given, canon))
             if len(agents.seeds) < seeds:
                 notes.append(f"{agents.source} holds {len(agents.seeds)} seeds; all are evaluated")
-            trained = False
+            agents, trained = agents.first(seeds), False  # --seeds asks for at most that many
         else:
             agents, trained = ag.find_or_train(canon, budget, seeds, Path(train_dir),
                                                on_progress=on_progress)

@@ -207,3 +207,17 @@ def test_agents_of_a_stress_mods_folder_are_evaluated_and_their_mods_recorded(tm
     assert (f"{out / 'pong.json'} holds a robustness report of other settings than this run "
             "would write (mods the agents trained on: [no_enemy_points] now, [] in this run)") in said
     assert (out / "pong.json").read_bytes() == before
+
+
+def test_seeds_takes_the_first_agents_of_a_policy_file(tmp_path):
+    """``--seeds 1`` with a policy file of three agents evaluates one, seed 0 (it evaluated all
+    three, silently, before)."""
+    policy = Path(__file__).resolve().parents[2] / "stress" / "policies" / "pong-objects.npz"
+    out = tmp_path / "robustness"
+    proc = cli("pong", "--agents", str(policy), "--mods", "lazy_enemy", "--seeds", "1",
+               "--episodes", "1", "--backends", "jax", "--max-steps", "20", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((out / "pong.json").read_text())
+    assert data["agents"]["seeds"] == [0]
+    assert {name: len(rows) for name, rows in data["sides"]["jax"]["agents"].items()} == {
+        "original": 1, "lazy_enemy": 1}
