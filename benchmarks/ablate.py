@@ -12,7 +12,7 @@ and so no program size: the rows compare costs, not play.
     python benchmarks/ablate.py freeway --parts collide move_cars --n 24 4096 --json out.json
 
 Each row: agent steps/s of a scan of ``--steps`` v5 steps (frameskip 4, sticky 0.25) over N
-envs with random actions, the observation carried as the throughput benchmark does.
+envs with random actions: throughput.py's timed scan (its median of ``--repeats``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 import types
 from pathlib import Path
 
@@ -28,8 +27,10 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parent))  # throughput.py beside it, however loaded
 
 import jaxtari  # noqa: E402
+from throughput import Rollout  # noqa: E402
 from jaxtari.wrappers import AtariWrapper, ObjectObservation, PixelObservation  # noqa: E402
 
 _OBS_PARTS = {"objects": ("observation",), "pixels": ("render_gray84",)}
@@ -61,32 +62,11 @@ def _env(game_name: str, obs: str, stubs: tuple[str, ...]):
     return ObjectObservation(env) if obs == "objects" else PixelObservation(env)
 
 
-def time_env(env, n: int, steps: int, repeats: int) -> dict:
-    num_actions = env.num_actions
-
-    def rollout(carry, key):
-        def body(carry, k):
-            s, _ = carry
-            actions = (jax.random.bits(k, (n,), jnp.uint32) % num_actions).astype(jnp.int32)
-            obs, s, r, d, _ = jax.vmap(env.step)(s, actions)
-            return (s, obs), (r.sum(), d.sum())
-
-        return jax.lax.scan(body, carry, jax.random.split(key, steps))
-
-    obs0, state = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.key(0), n))
-    carry = (state, obs0)
-    t0 = time.perf_counter()
-    compiled = jax.jit(rollout, donate_argnums=0).lower(carry, jax.random.key(1)).compile()
-    compile_s = time.perf_counter() - t0
-    carry, out = compiled(carry, jax.random.key(2))
-    jax.block_until_ready(out)
-    best = float("inf")
-    for i in range(repeats):
-        t0 = time.perf_counter()
-        carry, out = compiled(carry, jax.random.key(3 + i))
-        jax.block_until_ready(out)
-        best = min(best, time.perf_counter() - t0)
-    return {"steps_per_s": n * steps / best, "compile_s": compile_s}
+def time_env(game_name: str, obs: str, env, n: int, steps: int, repeats: int) -> dict:
+    """Agent steps/s (median of ``repeats`` timed scans) and compile seconds: throughput.py's scan."""
+    r = Rollout(game_name, obs, n, steps, env=env)
+    row = r.row([r.run() for _ in range(repeats)])
+    return {"steps_per_s": row["steps_per_s"], "compile_s": row["compile_s"]}
 
 
 def main(argv=None) -> int:
@@ -112,7 +92,8 @@ def main(argv=None) -> int:
     for n in args.n:
         for stubs in [()] + [(p,) for p in parts]:
             r = {"game": game_name, "obs": args.obs, "n": n, "stubbed": list(stubs),
-                 **time_env(_env(game_name, args.obs, stubs), n, args.steps, args.repeats),
+                 **time_env(game_name, args.obs, _env(game_name, args.obs, stubs), n, args.steps,
+                            args.repeats),
                  "device": str(jax.devices()[0])}
             rows.append(r)
             print(f"{game_name} {args.obs} N={n} stubbed {','.join(stubs) or '(none)':14s} "

@@ -58,13 +58,17 @@ def _tree_bytes(tree) -> int:
     return sum(x.size * x.dtype.itemsize for x in jax.tree_util.tree_leaves(tree))
 
 
-class _Rollout:
+class Rollout:
     """One compiled scan of ``steps`` agent steps over N envs, and its carried state."""
 
     def __init__(self, game: str, obs: str, n: int, steps: int, noop_max: int = 0,
-                 reference_stack: bool = False):
+                 reference_stack: bool = False, env=None):
+        """``env``: a wrapped env made elsewhere (benchmarks/ablate.py's stubbed games) instead of
+        ``make_env``'s for ``game`` and ``obs``."""
         stack = 4 if obs == "pixels" else 1
-        if reference_stack and stack > 1:
+        if env is not None:
+            pass
+        elif reference_stack and stack > 1:
             # the FrameStack before the one-array stack, kept as the tests' bit-for-bit reference:
             # the baseline of issue 32's pixel bar, measured in the same run as the current one
             from tests.reference_frame_stack import OldFrameStack
@@ -133,7 +137,7 @@ def _load() -> float:
 
 def bench_jaxtari(game: str, obs: str, n: int, steps: int, repeats: int, noop_max: int = 0,
                   reference_stack: bool = False) -> dict:
-    r = _Rollout(game, obs, n, steps, noop_max, reference_stack)
+    r = Rollout(game, obs, n, steps, noop_max, reference_stack)
     return {**r.row([r.run() for _ in range(repeats)]), "load": _load()}
 
 
@@ -171,7 +175,7 @@ def bench_noop_cost(game: str, n: int, steps: int, rounds: int) -> tuple[dict, d
     """Object-centric rows without and with no-op starts (noop_max=30), timed in turn in one
     process, ``rounds`` runs each: the machine's slow and fast phases (up to 2x, lasting longer
     than a run) then fall on both alike, which separate measurements did not manage."""
-    off, on = _Rollout(game, "objects", n, steps, 0), _Rollout(game, "objects", n, steps, 30)
+    off, on = Rollout(game, "objects", n, steps, 0), Rollout(game, "objects", n, steps, 30)
     t_off, t_on = [], []
     for _ in range(rounds):
         t_off.append(off.run())

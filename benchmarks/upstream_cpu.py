@@ -3,7 +3,7 @@
     taskset -c 0 python benchmarks/upstream_cpu.py --upstream-python UP/bin/python \\
         --game freeway --n 256 1024 4096 --json rows.json
 
-The scans are benchmarks/throughput.py's (ours: its ``_Rollout``; upstream: its script, run in the
+The scans are benchmarks/throughput.py's (ours: its ``Rollout``; upstream: its script, run in the
 upstream Python), only the timer differs: on a shared machine whose cores are oversubscribed a
 scan's wall time is mostly waiting for a core, its CPU time is what the scan costs. Both sides run
 in turn, N by N. Prints a JSON row per N and the ratio at each one's best N.
@@ -41,7 +41,7 @@ def main(argv=None) -> int:
     args.upstream_python = tp.check_python(args.upstream_python, "jaxtari", "--upstream-python")
     rows = []
     for n in args.n:
-        ours = tp._Rollout(args.game, "objects", n, args.steps)
+        ours = tp.Rollout(args.game, "objects", n, args.steps)
         ts = [ours.run(time.process_time) for _ in range(args.repeats)]
         load = os.getloadavg()[0]
         up = tp.bench_upstream(args.upstream_python, args.game, "objects", n, args.steps,
