@@ -16,6 +16,18 @@ from typing import Callable
 
 import numpy as np
 
+
+def observe_screen(grey: np.ndarray) -> np.ndarray:
+    """ALE's 210x160 grey screen as the agent's 84x84 frame: the screen pixels the JAX game's
+    84x84 raster samples (nearest neighbour, ``jaxtari.render.SMALL_GRAY``)."""
+    from jaxtari.render import SMALL_GRAY
+
+    grey = np.asarray(grey)
+    if grey.ndim == 3 and grey.shape[-1] == 1:
+        grey = grey[..., 0]
+    return grey[..., SMALL_GRAY.ys, SMALL_GRAY.xs]
+
+
 CHUNK = 1024  # emulator frames per compiled JAX call (the last chunk is padded, one compile)
 MAX_LISTED = 8  # differing fields or pixels named in a report row
 
@@ -80,7 +92,6 @@ def compare_observations(game: str, obs: str, frame_actions, *, seed: int,
     differs on any frame (``fields_ever``).
     """
     from alignment.backends import make_backend
-    from alignment.stress.transfer import observe_screen
 
     if obs not in ("objects", "pixels"):
         raise ValueError(f"obs must be 'objects' or 'pixels', got {obs!r}")

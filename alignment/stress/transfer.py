@@ -30,22 +30,12 @@ from alignment.learning import statistics as st
 from alignment.learning.config import FRAME_STACK
 from alignment.learning.policy import Policy
 from alignment.stress.anchors import ANCHOR_EPISODES, ANCHOR_SDS
+from alignment.stress.obsmatch import observe_screen  # noqa: F401  (its users import it from here)
 from jaxtari.protocol import V5
 
 MARGIN_FRACTION = 0.1  # of the trained agents' gain over the random policy on ALE
 BOOTSTRAP = 10_000
 REPLAY_EPISODES = 2  # per committed policy: what the gate plays again on the CPU
-
-
-def observe_screen(grey: np.ndarray) -> np.ndarray:
-    """ALE's 210x160 grey screen as the agent's 84x84 frame: the screen pixels the JAX game's
-    84x84 raster samples (nearest neighbour, ``jaxtari.render.SMALL_GRAY``)."""
-    from jaxtari.render import SMALL_GRAY
-
-    grey = np.asarray(grey)
-    if grey.ndim == 3 and grey.shape[-1] == 1:
-        grey = grey[..., 0]
-    return grey[..., SMALL_GRAY.ys, SMALL_GRAY.xs]
 
 
 @dataclasses.dataclass

@@ -93,7 +93,7 @@ def test_unknown_observation_mode_is_refused():
         obsmatch.compare_observations("breakout", "ram", [0, 0], seed=0)
 
 
-def test_committed_reports_without_the_observation_still_hold_and_say_what_they_lack():
+def test_committed_reports_without_the_observation_still_hold_and_say_what_they_lack(tmp_path):
     import json
     from pathlib import Path
 
@@ -101,8 +101,14 @@ def test_committed_reports_without_the_observation_still_hold_and_say_what_they_
 
     rel = "stress/breakout-objects-transfer.json"
     doc = json.loads(Path(rel).read_text())
-    assert all("observation" not in m for m in doc["matched"])  # made before the comparison
-    assert transfer_check.check(Path("."), rel, replay=False) == []
+    assert all("observation" in m for m in doc["matched"])  # the committed one has it now
+    # the same report as it was made before the comparison existed
+    for m in doc["matched"]:
+        del m["observation"]
+    old = tmp_path / rel
+    old.parent.mkdir(parents=True)
+    old.write_text(json.dumps(doc))
+    assert transfer_check.check(tmp_path, rel, replay=False) == []
     text = transfer_report.to_markdown(transfer_report.from_json(doc))
     assert "the agent's observation not compared" in text
 
