@@ -339,8 +339,8 @@ def test_command_table_markdown_exit_status_and_step_summary(repo, monkeypatch):
     # trace runs beside the judging, so its line comes whenever it is done
     lines = out.stderr.splitlines()
     assert lines[:2] == [
-        "gate: tracing each game's step in the background (one fresh interpreter imports jax and "
-        "jaxtari, a process forked from it per game; 1 game(s), 1 at a time)",
+        "gate: tracing each game's step in the background (a fresh interpreter per game; "
+        "1 game(s), 1 at a time)",
         "gate: pong: judging its artefacts"]
     assert sorted(lines[2:]) in (["gate: pong: step traced"],
                                  ["gate: pong: step traced", "gate: waiting for the trace of pong"])

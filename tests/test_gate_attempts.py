@@ -6,7 +6,6 @@ exact item a reason in fidelity.toml would have to name."""
 import ast
 import copy
 import json
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -636,10 +635,8 @@ def _edit(path: Path, old, new: str) -> None:
     path.write_text(text + new if old is None else text.replace(old, new, 1))
 
 
-@pytest.mark.parametrize("fork", [True, pytest.param(False, marks=pytest.mark.slow)])
-def test_games_traced_together_each_fail_on_their_own_problem(code_repo, fork):
-    """Several games traced by one interpreter's forked children (or, where there is no fork, a
-    fresh interpreter each): each game's own module outside the hash is named for that game only;
+def test_games_traced_together_each_fail_on_their_own_problem(code_repo):
+    """Several games traced, a fresh interpreter each: each game's own module outside the hash is named for that game only;
     a game that cannot be made fails alone; and what one game ran (a cached helper whose body
     imports a module outside the hash) is not taken as run for the next one (one interpreter
     tracing both would find the second game's call a cache hit, its body not run): every game
@@ -670,7 +667,7 @@ def test_games_traced_together_each_fail_on_their_own_problem(code_repo, fork):
         for path, text in added.items():
             path.write_text(text)
         games = ["pong", "freeway", "breakout"]
-        with closure.Traces(closure.jax_games(games), code_repo, workers=1, fork=fork) as traces:
+        with closure.Traces(closure.jax_games(games), code_repo, workers=1) as traces:
             found = {game: traces.problems(game) for game in games}
     finally:
         for path, text in texts.items():
@@ -690,22 +687,6 @@ def test_games_traced_together_each_fail_on_their_own_problem(code_repo, fork):
                                 "interpreter: RuntimeError: freeway draws nothing"]
 
 
-@pytest.mark.slow  # an interpreter that cannot fork, then a fresh one for the game
-def test_a_tree_whose_import_starts_jax_is_traced_without_fork(code_repo):
-    """A child forked after JAX started its backend can hang on its first operation: a tree whose
-    jaxtari import runs an operation has each game traced in a fresh interpreter of its own."""
-    init = code_repo / "jaxtari" / "__init__.py"
-    text = init.read_text()
-    init.write_text(text + "\nimport jax.numpy as _jnp  # noqa: E402\n_jnp.zeros(1).block_until_ready()\n")
-    try:
-        with closure.Traces(closure.jax_games(["pong"]), code_repo) as traces:
-            problems = traces.problems("pong")
-            forked = traces.fork
-    finally:
-        init.write_text(text)
-    assert problems == [] and forked is False
-
-
 def test_a_tree_whose_jaxtari_does_not_import_fails_every_game_saying_why(code_repo):
     init = code_repo / "jaxtari" / "__init__.py"
     text = init.read_text()
@@ -723,9 +704,8 @@ def test_a_tree_whose_jaxtari_does_not_import_fails_every_game_saying_why(code_r
 def test_a_trace_past_its_time_fails_naming_the_limit(code_repo):
     with closure.Traces(closure.jax_games(["pong"]), code_repo, timeout=1) as traces:
         problems = traces.problems("pong")
-    assert len(problems) == 1 and re.fullmatch(
-        r"code hash: making and tracing pong's step failed in a fresh interpreter: "
-        r"(it took over 1 s|the tracing interpreter ran past 2 s)", problems[0]), problems
+    assert problems == ["code hash: making and tracing pong's step failed in a fresh interpreter: "
+                        "it took over 1 s"]
 
 
 def test_the_closure_follows_imports_of_code_that_ran_not_a_registry():

@@ -4,18 +4,17 @@
 the drop-in adapters, the game's spec, ground truth and fault set): a constant moved to a module
 outside them and changed later would leave every audit "current". The committed audits keep that
 hash (re-making every audit costs hours); this check closes the hole instead: each game is made,
-with each of its registered mods, in a process of its own whose state is a fresh interpreter's,
-which traces reset, step, render, objects and signals (``jax.eval_shape``: every Python line of the
+with each of its registered mods, in a fresh interpreter of its own (a few at a time), which
+traces reset, step, render, objects and signals (``jax.eval_shape``: every Python line of the
 step runs, nothing compiles), records every function that ran and follows imports from them. Any
 module of the repository reached that the hash does not cover fails the game, named. Modules
 outside the repository (the standard library and the pinned packages in site-packages) are
 versions the artefacts record.
 
-One fresh interpreter on the judged tree imports jax and jaxtari once, runs no game code, and forks
-a child per game (a few at a time): each child starts from exactly the state a fresh interpreter
-has after those imports, so nothing one game ran (a cache filled, a module's function run) is
-there when another is traced, and the import (seconds a game) is paid once. Where the platform
-cannot fork, each game gets a fresh interpreter of its own.
+Not children forked from one interpreter that imported jax once: a child forked from a process
+whose imported libraries hold threads can hang (an independent run of the gate did, three games'
+traces never answering), and one interpreter tracing several games would find the first one's
+caches filled for the next.
 
 :class:`Traces` traces games in the background (the gate judges the artefacts meanwhile);
 :func:`traced_modules` returns one game's files; :func:`uncovered` says which the hash misses.
@@ -25,7 +24,6 @@ from __future__ import annotations
 
 import collections
 import json
-import math
 import os
 import signal
 import subprocess
@@ -40,44 +38,30 @@ from alignment.gate.fresh import environment
 TIMEOUT_S = 300  # one game's making and tracing
 STDERR_KEPT = 20  # the last lines of a tracing interpreter's stderr, for its failure message
 
-# Run in a fresh interpreter with the repository first on sys.path. It imports jax and jaxtari,
-# then per game (in a child forked from it, or in itself when it cannot fork: then the gate gives
-# it one game) records every Python function that runs while the game (and each of its mods) is
+# Run in a fresh interpreter with the repository first on sys.path, for one game. It imports jax
+# and jaxtari, then records every Python function that runs while the game (and each of its mods) is
 # made and its step, render, objects and signals are traced, then follows imports from there: the
 # module-level imports of every module whose code ran, and the imports inside the functions that
-# ran (an import inside a function that never ran is not a dependency). Writes one JSON line a
-# game: the repository files reached and the ones the code hash covers, or the error.
+# ran (an import inside a function that never ran is not a dependency). Writes one JSON line: the
+# repository files reached and the ones the code hash covers, or the error.
 _SCRIPT = r"""
-import ast, importlib, importlib.util, json, os, signal, sys, tempfile, time, traceback
+import ast, importlib, importlib.util, json, os, sys, traceback
 from pathlib import Path
 # the answers go to a copy of stdout that only this script writes; whatever the code it runs
 # prints goes to stderr
 answers = os.fdopen(os.dup(1), "w")
 os.dup2(2, 1)
-gate = os.getppid()
 
 def say(found):
     answers.write(json.dumps(found) + "\n")
     answers.flush()
 
 root = Path.cwd().resolve()
-games, workers, limit = json.loads(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
-fork = sys.argv[4] == "fork"
+game, jax_game = json.loads(sys.argv[1])
 import jax
 import jaxtari
 from jaxtari.mod_registry import registered_mods
 from jaxtari.wrappers import AtariWrapper
-if fork:
-    # a child forked after JAX started its backend inherits none of its threads and can hang on
-    # its first operation: then every game gets a fresh interpreter instead
-    try:
-        from jax._src.xla_bridge import backends_are_initialized
-        started = backends_are_initialized()
-    except ImportError:
-        started = True
-    if started:
-        say({"unforkable": "importing jaxtari started JAX's backend"})
-        sys.exit(0)
 
 def traced(game, jax_game):
     ran = set()
@@ -198,71 +182,12 @@ def answer(game, jax_game):
         said = str(err).strip()
         return {"game": game, "error": type(err).__name__ + (": " + said if said else "")}
 
-if not fork:
-    # one game only: a second one traced here would find the first one's caches filled
-    if len(games) != 1:
-        sys.exit(f"without fork this script traces one game, not {len(games)}")
-    say(answer(*games[0]))
-    sys.exit(0)
-
-# a child per game, at most `workers` at a time, each stopped past `limit` seconds; its answer
-# comes back in a file (a pipe would fill while the child waits to be reaped)
-folder = tempfile.mkdtemp(prefix="jaxtari-gate-trace-")
-todo, running, late = list(games), {}, set()
-while todo or running:
-    if os.getppid() != gate:  # the gate is gone (its own session: no Ctrl-C reaches this one)
-        for child in running:
-            os.kill(child, signal.SIGKILL)
-        sys.exit(1)
-    while todo and len(running) < workers:
-        game, jax_game = todo.pop(0)
-        path = os.path.join(folder, f"{len(todo)}.json")
-        pid = os.fork()
-        if pid == 0:
-            try:
-                found = answer(game, jax_game)
-                with open(path + ".part", "w") as f:
-                    json.dump(found, f)
-                os.replace(path + ".part", path)
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(0)
-        running[pid] = (game, path, time.monotonic())
-    pid, status = os.waitpid(-1, os.WNOHANG)
-    if pid == 0:
-        for child, (game, _, began) in running.items():
-            if child not in late and time.monotonic() - began > limit:
-                os.kill(child, signal.SIGKILL)
-                late.add(child)
-        time.sleep(0.05)
-        continue
-    if pid not in running:
-        continue
-    game, path, _ = running.pop(pid)
-    if pid in late:
-        found = {"game": game, "error": f"it took over {limit:g} s"}
-    elif os.path.exists(path):
-        with open(path) as f:
-            found = json.load(f)
-        os.unlink(path)
-    elif os.WIFSIGNALED(status):
-        found = {"game": game, "error": f"its process ended by signal {os.WTERMSIG(status)}"}
-    else:
-        found = {"game": game, "error": f"its process ended with status "
-                                        f"{os.waitstatus_to_exitcode(status)} and no answer"}
-    say(found)
-os.rmdir(folder)
+say(answer(game, jax_game))
 """
 
 
 class TraceError(RuntimeError):
     """The game could not be made and traced in a fresh interpreter (the message says why)."""
-
-
-def can_fork() -> bool:
-    """Whether games are traced in children forked from one interpreter (else one each)."""
-    return hasattr(os, "fork")
 
 
 def cores() -> int:
@@ -278,27 +203,25 @@ class Traces:
 
     ``games``: (catalog name, jaxtari name) pairs (:func:`jax_games`); ``workers`` games are
     traced at a time (default: the cores); ``on_traced(game, error)`` is called as each game's
-    answer arrives (from another thread; ``error`` None when it was traced); ``fork=False`` gives
-    every game a fresh interpreter of its own (what a platform without ``fork`` gets)."""
+    answer arrives (from another thread; ``error`` None when it was traced). Each game is traced in a
+    fresh interpreter of its own, stopped past ``timeout`` seconds."""
 
     def __init__(self, games: list[tuple[str, str]], root: Path, *, workers: Optional[int] = None,
                  on_traced: Optional[Callable[[str, Optional[str]], None]] = None,
-                 fork: Optional[bool] = None, timeout: float = TIMEOUT_S) -> None:
+                 timeout: float = TIMEOUT_S) -> None:
         self.root = Path(root).resolve()
         self.games = [g for g, _ in games]
         self.workers = max(1, min(len(games), workers or cores()))
-        self.fork = can_fork() if fork is None else fork
         self.timeout = timeout
         self._on_traced = on_traced
         self._answers: dict[str, dict] = {}
         self._arrived = threading.Condition()
         self._processes: list[subprocess.Popen] = []
         self._closed = False
-        groups = ([games] if games else []) if self.fork else [[g] for g in games]
-        # a thread per group (one in all when forking), the interpreters' output read there
-        self._pool = ThreadPoolExecutor(max_workers=1 if self.fork else self.workers)
-        for group in groups:
-            self._pool.submit(self._run_or_fail, group, self.fork)
+        # a thread per interpreter running, its output read there
+        self._pool = ThreadPoolExecutor(max_workers=self.workers)
+        for game in games:
+            self._pool.submit(self._run_or_fail, game)
 
     def _record(self, found: dict) -> None:
         with self._arrived:
@@ -309,32 +232,27 @@ class Traces:
         if self._on_traced is not None:
             self._on_traced(found["game"], found.get("error"))
 
-    def _run_or_fail(self, group: list[tuple[str, str]], fork: bool) -> None:
-        # whatever goes wrong here, every game gets an answer: result() must not wait forever
+    def _run_or_fail(self, game: tuple[str, str]) -> None:
+        # whatever goes wrong here, the game gets an answer: result() must not wait forever
         try:
-            self._run(group, fork)
-        except Exception as err:  # noqa: BLE001 - named in each game's failure
-            for game, _ in group:
-                self._record({"game": game, "error": f"the gate could not run its trace "
-                                                     f"({type(err).__name__}: {err})"})
+            self._run(game)
+        except Exception as err:  # noqa: BLE001 - named in the game's failure
+            self._record({"game": game[0], "error": f"the gate could not run its trace "
+                                                    f"({type(err).__name__}: {err})"})
 
-    def _run(self, group: list[tuple[str, str]], fork: bool) -> None:
-        names = [g for g, _ in group]
-        # every game waits its turn behind the ones before it, and the import comes first
-        allowed = self.timeout * (math.ceil(len(group) / self.workers) + 1)
+    def _run(self, game: tuple[str, str]) -> None:
+        name = game[0]
         tail: collections.deque = collections.deque(maxlen=STDERR_KEPT)
         try:
             if self._closed:
                 raise OSError("the gate stopped before it started")
             proc = subprocess.Popen(
-                [sys.executable, "-c", _SCRIPT, json.dumps(group), str(self.workers),
-                 str(self.timeout), "fork" if fork else "one"],
+                [sys.executable, "-c", _SCRIPT, json.dumps(game)],
                 cwd=self.root, env=environment(self.root, inherit_path=True),
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True, start_new_session=hasattr(os, "setsid"))
         except OSError as err:
-            for game in names:
-                self._record({"game": game, "error": f"its interpreter did not start ({err})"})
+            self._record({"game": name, "error": f"its interpreter did not start ({err})"})
             return
         self._processes.append(proc)
         if self._closed:  # close() ran while it started
@@ -342,34 +260,27 @@ class Traces:
         drain = threading.Thread(target=lambda: tail.extend(proc.stderr), daemon=True)
         drain.start()
         expired = threading.Event()
-        timer = threading.Timer(allowed, lambda: (expired.set(), self._stop(proc)))
+        timer = threading.Timer(self.timeout, lambda: (expired.set(), self._stop(proc)))
         timer.daemon = True
         timer.start()
-        unforkable = False
         try:
             for line in proc.stdout:
                 try:
                     found = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(found, dict) and found.get("game") in names:
+                if isinstance(found, dict) and found.get("game") == name:
                     self._record(found)
-                unforkable = unforkable or (isinstance(found, dict) and "unforkable" in found)
             proc.wait()
         finally:
             timer.cancel()
             drain.join(timeout=5)
-        if unforkable and not self._closed:
-            self.fork = False
-            with ThreadPoolExecutor(max_workers=self.workers) as pool:
-                list(pool.map(lambda game: self._run_or_fail([game], False), group))
-            return
         stopped = expired.is_set() and proc.returncode != 0
         last = next((line.strip() for line in reversed(tail) if line.strip()), "(no output)")
-        for game in names:  # the interpreter failed before answering for these (its import)
-            self._record({"game": game, "error": (
-                f"the tracing interpreter ran past {allowed:g} s" if stopped else
-                f"{last} (the tracing interpreter ended with status {proc.returncode})")})
+        # the interpreter failed before answering (its import), or ran out of time
+        self._record({"game": name, "error": (
+            f"it took over {self.timeout:g} s" if stopped else
+            f"{last} (the tracing interpreter ended with status {proc.returncode})")})
 
     @staticmethod
     def _stop(proc: subprocess.Popen) -> None:
@@ -377,7 +288,7 @@ class Traces:
             return
         try:
             if hasattr(os, "killpg"):
-                os.killpg(proc.pid, signal.SIGKILL)  # its session: the forked children too
+                os.killpg(proc.pid, signal.SIGKILL)  # its session: whatever it started too
             else:
                 proc.kill()
         except (ProcessLookupError, PermissionError):

@@ -113,10 +113,8 @@ def _start_traces(games: list[str], root: Path, say):
             f"gate: {game}: tracing its step failed (the table lists why)")
 
     traces = closure.Traces(closure.jax_games(games), root, on_traced=traced)
-    how = ("one fresh interpreter imports jax and jaxtari, a process forked from it per game"
-           if traces.fork else "a fresh interpreter per game")
-    say(f"gate: tracing each game's step in the background ({how}; {len(games)} game(s), "
-        f"{traces.workers} at a time)")
+    say(f"gate: tracing each game's step in the background (a fresh interpreter per game; "
+        f"{len(games)} game(s), {traces.workers} at a time)")
     return traces
 
 
