@@ -19,6 +19,7 @@ from jaxtari import render as raster_lib
 
 from . import art
 from . import constants as c
+from .logic.onehot import take
 
 NIBBLE = 4
 NIBBLE_MASK = 0x0F
@@ -38,27 +39,33 @@ _COARSE = np.asarray(c.COARSE_PIXELS, np.int32)
 def pixel(code):
     """The screen column of a horizontal position code (the collision code's reading)."""
     code = jnp.asarray(code, jnp.int32)
-    return (jnp.asarray(_FINE)[code >> NIBBLE] + jnp.asarray(_COARSE)[code & NIBBLE_MASK]) \
-        % c.SCREEN_WIDTH
+    return (take(_FINE, code >> NIBBLE) + take(_COARSE, code & NIBBLE_MASK)) % c.SCREEN_WIDTH
 
 
 def _signed(byte):
     return jnp.where(byte >= SIGNED_FROM, byte - BYTE, byte)
 
 
+def _sprite_mask(sprite, row, col):
+    """(H, W) bool: ``sprite[row, col]`` (a traced (rows, cols) bool sprite) for each raster row's
+    sprite row ``row`` (H, 1) and each column's sprite column ``col`` (1, W); false where either is
+    outside the sprite. Read through one-hot masks of the rows and of the columns, not a per-pixel
+    gather (issue 45)."""
+    rows_hot = row == jnp.arange(sprite.shape[0])                    # (H, rows)
+    cols_hot = col[0][None, :] == jnp.arange(sprite.shape[1])[:, None]   # (cols, W)
+    lines = jnp.any(rows_hot[:, :, None] & sprite[None], axis=1)     # (H, cols)
+    return jnp.any(lines[:, :, None] & cols_hot[None], axis=1)
+
+
 def _digits_mask(raster, values, xs0, blank):
     """(H, W) bool: digits ``values`` (n,) at columns ``xs0`` (n,), those in ``blank`` hidden."""
-    ys, xs = jnp.asarray(raster.ys), jnp.asarray(raster.xs)          # (H, 1), (1, W)
+    ys, xs = np.asarray(raster.ys), np.asarray(raster.xs)            # (H, 1), (1, W)
     row = (ys - art.DIGIT_TOP) // art.DIGIT_CELL_H
-    row_in = (row >= 0) & (row < _FONT.shape[1])
-    font = jnp.asarray(_FONT)
     mask = jnp.zeros((raster.height, raster.width), bool)
     for i in range(len(xs0)):
-        col = (xs - xs0[i]) // art.DIGIT_CELL_W
-        col_in = (xs >= xs0[i]) & (col < _FONT.shape[2])
-        lit = font[values[i], jnp.clip(row, 0, _FONT.shape[1] - 1),
-                   jnp.clip(col, 0, _FONT.shape[2] - 1)]
-        mask = mask | (lit & row_in & col_in & ~blank[i])
+        col = np.where(xs >= xs0[i], (xs - xs0[i]) // art.DIGIT_CELL_W, -1)
+        lit = _sprite_mask(take(_FONT, values[i]), jnp.asarray(row), jnp.asarray(col))
+        mask = mask | (lit & ~blank[i])
     return mask
 
 
@@ -68,7 +75,7 @@ def _score_mask(raster, state):
                         tens & NIBBLE_MASK, jnp.int32(0)])
     # leading zeros are blank; the last (tens of points, always drawn) is the RAM's zero unit
     shown = jnp.cumsum(digits != 0) > 0
-    blank = ~shown.at[-1].set(True)
+    blank = ~jnp.concatenate([shown[:-1], jnp.ones((1,), bool)])
     values = jnp.concatenate([digits, jnp.minimum(state.screen.lives, MAX_DIGIT)[None]])
     blank = jnp.concatenate([blank, jnp.zeros((1,), bool)])
     return _digits_mask(raster, values, art.SCORE_DIGIT_X + (art.LIVES_DIGIT_X,), blank)
@@ -98,10 +105,10 @@ def _ship_mask(raster, state):
     exploding = timer > c.EXPLODING
     step = (timer >> art.EXPLOSION_STEP_SHIFT) & art.EXPLOSION_STEP_MASK
     which = jnp.where(exploding, c.ROTATIONS + step, s.rotation)
-    lit = jnp.asarray(_SHIP_TABLE)[which, jnp.clip(row, 0, _SHIP.shape[1] - 1),
-                                   jnp.clip(dx, 0, _SHIP.shape[2] - 1)]
+    # row and dx are never negative (both taken modulo), so outside the sprite is past its end
+    lit = _sprite_mask(take(_SHIP_TABLE, which), row, dx)
     drawn = y != c.OFF_SCREEN_Y
-    return lit & inside & (row < _SHIP.shape[1]) & (dx < _SHIP.shape[2]) & drawn
+    return lit & inside & drawn
 
 
 def shot_place(ship_state, i):
@@ -216,7 +223,7 @@ def kernel_rows(field_memory, top_code):
     first = jnp.asarray([c.UP_FIRST, c.DOWN_FIRST])
 
     def at(array, idx):
-        return mem[jnp.clip(array + idx, 0, size - 1)]
+        return take(mem, jnp.clip(array + idx, 0, size - 1))
 
     y0, a0 = at(0, first), at(2 * c.FIELD_SLOTS, first)
     kind0 = (a0 >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK
@@ -225,7 +232,7 @@ def kernel_rows(field_memory, top_code):
     above = (y0 >= SIGNED_FROM_ROW) & (y0 != c.OFF_SCREEN_Y) & (y0 != ROW_BYTE)
     r0 = jnp.where(above, (BYTE - y0) - 2, 0)
     fine0 = jnp.stack([top_code, at(c.FIELD_SLOTS, first[1])])
-    adjust = above & (jnp.asarray(_ROW_ADJUST)[kind0, jnp.clip(r0, 0, art.ASTEROID_SPRITE_ROWS - 1)] == 0)
+    adjust = above & (take(_ROW_ADJUST, kind0, jnp.clip(r0, 0, art.ASTEROID_SPRITE_ROWS - 1)) == 0)
     fine0 = jnp.where(adjust, (fine0 + FINE_ADJUST) & ROW_BYTE, fine0)
     carry = dict(mode=jnp.where(above, POSITION, WAIT), idx=first, row=r0, x=jnp.zeros(2, jnp.int32),
                  code=fine0, kind=kind0, colour=a0 & c.ATTR_COLOUR_MASK)
@@ -237,14 +244,14 @@ def kernel_rows(field_memory, top_code):
         kind = jnp.where(waiting, (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK, s["kind"])
         colour = jnp.where(waiting, attributes & c.ATTR_COLOUR_MASK, s["colour"])
         row = jnp.where(waiting, 0, s["row"])
-        more = row < jnp.asarray(_ROWS)[kind]
+        more = row < take(_ROWS, kind)
         safe_row = jnp.clip(row, 0, art.ASTEROID_SPRITE_ROWS - 1)
         placed = strobe_pixel(s["code"]) - _hm_signed(s["code"] >> NIBBLE)
-        moved = s["x"] - jnp.asarray(_ROW_MOVES)[kind, safe_row]
+        moved = s["x"] - take(_ROW_MOVES, kind, safe_row)
         shown = drawing & more
         done = drawing & ~more
         x = jnp.where(positioning, placed, jnp.where(shown, moved, s["x"]))
-        sprite = jnp.where(shown, jnp.asarray(_SPRITE_BYTES)[kind, safe_row], 0)
+        sprite = jnp.where(shown, take(_SPRITE_BYTES, kind, safe_row), 0)
         nxt = s["idx"] + done
         mode = jnp.where(waiting, jnp.where((y & ROW_BYTE) == ys, POSITION, WAIT),
                          jnp.where(positioning, DRAW, jnp.where(done, WAIT, DRAW)))
@@ -258,20 +265,22 @@ def kernel_rows(field_memory, top_code):
 
 
 def _asteroid_canvas(raster, state, canvas):
-    sprite, x, double, colour = kernel_rows(state.screen.field, state.screen.top_code)
-    ys, xs = jnp.asarray(raster.ys), jnp.asarray(raster.xs)        # (H, 1), (1, W)
+    rows = jnp.stack(kernel_rows(state.screen.field, state.screen.top_code), -1)  # (rows, 2, 4)
+    rows = rows.astype(jnp.int32)
+    ys, xs = np.asarray(raster.ys), jnp.asarray(raster.xs)         # (H, 1), (1, W)
     table = raster_lib.colour_for(raster, jnp.asarray(_ASTEROID_RGB))
     for lst, first_line in ((1, DOWN_ROW_LINE), (0, UP_ROW_LINE)):   # the up list's P0 in front
         k = (ys[:, 0] - first_line) // 2 - KERNEL_FIRST_ROW
-        inside = (k >= 0) & (k < KERNEL_ROWS) & (ys[:, 0] <= KERNEL_LAST_LINE)
-        k = jnp.clip(k, 0, KERNEL_ROWS - 1)
-        byte, dbl = sprite[k, lst], double[k, lst]
-        left = x[k, lst] + jnp.where(dbl, DOUBLE_OFFSET, RESP_OFFSET)
+        inside = jnp.asarray((k >= 0) & (k < KERNEL_ROWS) & (ys[:, 0] <= KERNEL_LAST_LINE))
+        # each raster line's kernel row (a fixed map) read by a one-hot mask, not a gather
+        line = take(rows[:, lst], jnp.asarray(np.clip(k, 0, KERNEL_ROWS - 1)))    # (H, 4)
+        byte, x, dbl, colour = (line[:, i] for i in range(4))
+        left = x + jnp.where(dbl == 1, DOUBLE_OFFSET, RESP_OFFSET)
         # the player wraps at the right edge: column 0 follows column 159 (no HMOVE bar on ALE)
         bit = ((xs - left[:, None]) % c.SCREEN_WIDTH) >> dbl[:, None]
         shift = SPRITE_BITS - 1 - jnp.minimum(bit, SPRITE_BITS - 1)
         lit = (bit < SPRITE_BITS) & (((byte[:, None] >> shift) & 1) == 1) & inside[:, None]
-        col = table[colour[k, lst]][:, None]                        # one colour per line
+        col = take(table, colour)[:, None]                          # one colour per line
         canvas = jnp.where(lit[..., None] if canvas.ndim == 3 else lit, col, canvas)
     return canvas
 

@@ -24,6 +24,7 @@ from . import objects as objects_of
 from .logic import collisions, field, player, ship, spawn
 from .constants import AsteroidsConstants
 from .state import FieldState, AsteroidsState, PlayerState, ScreenState, ShipState
+from .logic.onehot import take
 
 COUNTER_MASK = 0xFFFF
 COUNT_LOW_BYTE = 0xFF  # ram[57]: the reference compares the counter's low byte
@@ -145,8 +146,8 @@ def _collide(k, s, f, p, list_end):
     check, robin = collisions.robin(f.object_collision, s.shot_direction != 0, timer_ready)
     shot = jnp.where(check == collisions.CHECK_SHOT2, 1, 0)
     is_ship = check == collisions.CHECK_SHIP
-    y = jnp.where(is_ship, s.y, s.shot_y[shot])
-    code = jnp.where(is_ship, s.x_code, s.shot_x[shot])
+    y = jnp.where(is_ship, s.y, take(s.shot_y, shot))
+    code = jnp.where(is_ship, s.x_code, take(s.shot_x, shot))
     kind = jnp.where(is_ship, c.ID_SHIP, jnp.where(shot == 1, c.ID_SHOT2, c.ID_SHOT1))
     mem, hit, marked, score, lives = collisions.check_object(k, f.memory, list_end, y, code, kind,
                                                              p.score, p.lives)

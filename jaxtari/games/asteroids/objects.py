@@ -21,6 +21,7 @@ from jaxtari.env import ObjectGroup
 from . import art, draw
 from . import constants as c
 from .logic import field
+from .logic.onehot import take
 
 PLAY_LINES = art.PLAY_LINES      # the vertical wrap of a box (2 lines per kernel row)
 SHIP_W, SHIP_H = 8, 2 * c.SHIP_HEIGHT
@@ -74,13 +75,14 @@ def asteroid_slots(memory):
         top_y = ys[..., first]
         above = on[..., 0] & (top_y >= draw.SIGNED_FROM) & (last > 0)
 
+        is_last = jnp.arange(c.LIST_SLOTS) == last[..., None]
+
         def at(a):
-            return jnp.take_along_axis(a[..., part], last[..., None], axis=-1)[..., 0]
+            return jnp.sum(jnp.where(is_last, a[..., part], 0), axis=-1)
 
         # the bottom half of a pair: the list's last asteroid, 89 steps below the one above the top
         pair = above & (((at(ys) - c.PLAY_HEIGHT) & field.BYTE) == top_y) \
             & (at(codes) == codes[..., first]) & (at(attributes) == attributes[..., first])
-        is_last = jnp.arange(c.LIST_SLOTS) == last[..., None]
         listed.append(on)
         merged.append(pair[..., None] & is_last)
     active = jnp.concatenate(listed, -1) & ~jnp.concatenate(merged, -1)
@@ -108,7 +110,7 @@ def objects(game, state):
 
     active, ys, codes, attributes = asteroid_slots(state.field.memory)
     kind = (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK
-    box = jnp.asarray(_BOXES)[kind]
+    box = take(_BOXES, kind)
     double = kind < art.ASTEROID_DOUBLE_KINDS
     left = draw.strobe_pixel(codes) - draw._hm_signed(codes >> draw.NIBBLE) \
         + jnp.where(double, draw.DOUBLE_OFFSET, draw.RESP_OFFSET)
@@ -121,7 +123,7 @@ def objects(game, state):
                                   s.shot_y != c.OFF_SCREEN_Y),
         "asteroids": ObjectGroup.make((left + box[:, 0]) % c.SCREEN_WIDTH, row0 + box[:, 2],
                                       box[:, 1], box[:, 3], active,
-                                      size=jnp.asarray(_SIZE_OF_KIND)[kind & c.ATTR_SIZE_MASK],
+                                      size=take(_SIZE_OF_KIND, kind & c.ATTR_SIZE_MASK),
                                       hit=(attributes & c.ATTR_HIT) != 0,
                                       colour=attributes & c.ATTR_COLOUR_MASK, drifts_down=down),
     }
@@ -142,8 +144,8 @@ def signals(game, state):
         "asteroid_active": active.astype(jnp.int32),
         "asteroid_x": jnp.where(active, draw.pixel(codes), 0),
         "asteroid_y": jnp.where(active, ys, 0),
-        "asteroid_size": jnp.where(active, jnp.asarray(_SIZE_OF_KIND)[
-            (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK], 0),
+        "asteroid_size": jnp.where(active, take(
+            _SIZE_OF_KIND, (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK), 0),
         "asteroid_hit": jnp.where(active, (attributes & c.ATTR_HIT) != 0, False).astype(jnp.int32),
         "lives": state.player.lives, "score": _points(state.player.score),
     }

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import constants as c
 from .field import A0, BYTE, NIBBLE, NIBBLE_MASK, OFF, SIGN_BIT, X0, Y0
+from .onehot import put, take
 
 _FINE = jnp.asarray(np.asarray(c.FINE_PIXELS, np.int32))
 _COARSE = jnp.asarray(np.asarray(c.COARSE_PIXELS, np.int32))
@@ -28,7 +29,7 @@ ROBIN_STEPS = 6  # the longest walk of the round robin past objects not in fligh
 
 def pixel(code):
     """ConvertHorizPosToPixelValue."""
-    return (_FINE[(code >> NIBBLE) & NIBBLE_MASK] + _COARSE[code & NIBBLE_MASK]) & BYTE
+    return (take(_FINE, (code >> NIBBLE) & NIBBLE_MASK) + take(_COARSE, code & NIBBLE_MASK)) & BYTE
 
 
 def _table(values):
@@ -40,7 +41,8 @@ def _overlaps(k, mem, y, code, kind):
     CheckAsteroidCollisions' pre-filter and CheckObjectCollisions' boxes have it (byte sums)."""
     _HEIGHT, _WIDTH = _table(k.box_height), _table(k.box_width)
     top_a = (y + k.collision_top) & BYTE
-    bottom_a = (top_a + _HEIGHT[kind]) & BYTE
+    height_a, width_a = take(_HEIGHT, kind), take(_WIDTH, kind)
+    bottom_a = (top_a + height_a) & BYTE
     left_a = pixel(code)
     ys = mem[Y0:Y0 + c.FIELD_SLOTS]
     attributes = mem[A0:A0 + c.FIELD_SLOTS]
@@ -49,11 +51,11 @@ def _overlaps(k, mem, y, code, kind):
     unhit = (attributes & c.ATTR_HIT) == 0
     size = (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK
     top_b = (ys + k.asteroid_top_drop + k.collision_top) & BYTE
-    vertical = jnp.where(top_b < top_a, ((top_b + _HEIGHT[size]) & BYTE) >= top_a,
-                         ((top_a + _HEIGHT[kind] + 1) & BYTE) >= top_b)
+    vertical = jnp.where(top_b < top_a, ((top_b + take(_HEIGHT, size)) & BYTE) >= top_a,
+                         ((top_a + height_a + 1) & BYTE) >= top_b)
     left_b = pixel(mem[X0:X0 + c.FIELD_SLOTS])
-    horizontal = jnp.where(left_b < left_a, ((left_b + _WIDTH[size]) & BYTE) >= left_a,
-                           ((left_a + _WIDTH[kind] + 1) & BYTE) >= left_b)
+    horizontal = jnp.where(left_b < left_a, ((left_b + take(_WIDTH, size)) & BYTE) >= left_a,
+                           ((left_a + width_a + 1) & BYTE) >= left_b)
     return in_band & unhit & vertical & horizontal
 
 
@@ -70,9 +72,9 @@ def _mark_pair(mem, first, end):
     """An asteroid above the top (``first``, the list's first slot) and its copy at the list's
     end share the hit mark once either has it."""
     above = (mem[Y0 + first] & SIGN_BIT) != 0
-    either = ((mem[A0 + first] | mem[A0 + end]) & c.ATTR_HIT) != 0
+    either = ((mem[A0 + first] | take(mem, A0 + end)) & c.ATTR_HIT) != 0
     marked = mem[A0 + first] | c.HIT_MARK
-    paired = mem.at[A0 + first].set(marked).at[A0 + end].set(marked)
+    paired = put(put(mem, A0 + first, marked), A0 + end, marked)
     return jnp.where(above & either, paired, mem)
 
 
@@ -97,13 +99,14 @@ def check_object(k, mem, list_end, y, code, kind, score, lives):
     slot = jnp.where(hit_up, jnp.argmax(in_up), jnp.argmax(in_down))
     hit = hit_up | hit_down
 
-    marked = mem[A0 + slot] | c.HIT_MARK
-    size = (mem[A0 + slot] >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK
-    mem = jnp.where(hit, mem.at[A0 + slot].set(marked), mem)
+    attributes = take(mem, A0 + slot)
+    marked = attributes | c.HIT_MARK
+    size = (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK
+    mem = jnp.where(hit, put(mem, A0 + slot, marked), mem)
     mem = jnp.where(hit_up, _mark_pair(mem, c.UP_FIRST, list_end[0]),
                     _mark_pair(mem, c.DOWN_FIRST, list_end[1]))
 
-    tens, carry = bcd_add(score[1], _table(k.points_bcd)[size], 0)
+    tens, carry = bcd_add(score[1], take(_table(k.points_bcd), size), 0)
     thousands, _ = bcd_add(score[0], 0, carry)
     new_score = jnp.where(hit, jnp.stack([thousands, tens]), score)
     digit = thousands & NIBBLE_MASK

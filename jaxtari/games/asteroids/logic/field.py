@@ -21,7 +21,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import constants as c
-from .positions import ASTEROID_EAST, ASTEROID_WEST
+from .positions import ASTEROID_EXCEPTIONS, one_pixel
+from .onehot import put, take
 
 BYTE = 0xFF
 SIGN_BIT = 0x80
@@ -34,8 +35,6 @@ MEMORY = 3 * SLOTS + PAD
 # the up list's walk visits each slot once, plus one restart per asteroid dropped at the top
 MAX_UP_STEPS = 3 * c.LIST_SLOTS
 
-_EAST = jnp.asarray(ASTEROID_EAST)
-_WEST = jnp.asarray(ASTEROID_WEST)
 _INDEX = jnp.arange(MEMORY)
 
 
@@ -86,31 +85,39 @@ def speed_tick(k, speed):
 def _sideways(k, code, attributes, bits):
     """MoveAsteroidHorizontally on one code: one pixel when the delay table's entry for the
     asteroid's size and hit bit is raised in this frame's bits (or is 0), west if it drifts left."""
-    delay = _table(k.horizontal_delay)[(attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK]
+    delay = take(_table(k.horizontal_delay), (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK)
     due = (delay == 0) | ((delay & bits) != 0)
-    moved = jnp.where((attributes & c.ATTR_LEFT) != 0, _WEST[code], _EAST[code])
+    moved = one_pixel(code, (attributes & c.ATTR_LEFT) != 0, ASTEROID_EXCEPTIONS)
     return jnp.where(due, moved, code)
 
 
 def _move_slot(k, mem, slot, bits):
-    code = _sideways(k, mem[X0 + slot], mem[A0 + slot], bits)
-    return mem.at[X0 + slot].set(code, mode="drop")
+    code = _sideways(k, take(mem, X0 + slot), take(mem, A0 + slot), bits)
+    return put(mem, X0 + slot, code)
 
 
 def _first_end(mem, start):
-    """The first slot from ``start`` whose y is 224 (the walk runs on through the flat memory)."""
-    hit = (_INDEX >= start) & (mem[Y0 + jnp.minimum(_INDEX, MEMORY - 1)] == OFF)
+    """The first slot from ``start`` whose y is 224 (the walk runs on through the flat memory,
+    which the y array begins: Y0 is 0)."""
+    hit = (_INDEX >= start) & (mem[Y0:] == OFF)
     return jnp.argmax(hit)
 
 
 def _shift(mem, first, last, step):
     """Every array's slots first..last take the values of the slot ``step`` away (+1: the one
-    below, bubbling the list up; -1: the one above, opening a slot)."""
-    src = _INDEX
+    below, bubbling the list up; -1: the one above, opening a slot); the memory's two ends read
+    themselves."""
+    if step == 1:
+        neighbour = jnp.concatenate([mem[1:], mem[-1:]])
+    elif step == -1:
+        neighbour = jnp.concatenate([mem[:1], mem[:-1]])
+    else:
+        raise ValueError(f"a list shifts by one slot (step +1 or -1), got {step}")
+    shifted = jnp.zeros(MEMORY, bool)
     for base in (Y0, X0, A0):
         slot = _INDEX - base
-        src = jnp.where((slot >= first) & (slot <= last), _INDEX + step, src)
-    return mem[jnp.clip(src, 0, MEMORY - 1)]
+        shifted = shifted | ((slot >= first) & (slot <= last))
+    return jnp.where(shifted, neighbour, mem)
 
 
 def bubble_up(mem, slot):
@@ -126,8 +133,8 @@ def insert(mem, moved, start, boundary):
     Returns the memory and that source slot."""
     mem = _shift(mem, boundary + 1, start + 2, -1)
     source = moved + 1
-    mem = mem.at[X0 + boundary].set(mem[X0 + source])
-    mem = mem.at[A0 + boundary].set(mem[A0 + source])
+    mem = put(mem, X0 + boundary, take(mem, X0 + source))
+    mem = put(mem, A0 + boundary, take(mem, A0 + source))
     return mem, source
 
 
@@ -135,30 +142,35 @@ def _size(attributes):
     return (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_SIZE_MASK
 
 
+def _with_slots(mem, first, values):
+    """The memory with its slots from ``first`` (a fixed one) replaced by ``values``."""
+    return jnp.concatenate([mem[:first], values, mem[first + values.shape[0]:]])
+
+
 def _move_down_list(k, mem, down_end, bits):
     """Every listed down-drifting asteroid one line down and maybe one pixel sideways; the bottom
     one dropped once it is past the kernel, or copied above the top at its lower bound."""
     ys = mem[Y0 + c.DOWN_FIRST:Y0 + SLOTS]
     listed = jnp.cumprod((ys != OFF).astype(jnp.int32)) == 1
-    mem = mem.at[Y0 + c.DOWN_FIRST:Y0 + SLOTS].set(jnp.where(listed, (ys + 1) & BYTE, ys))
-    codes = _sideways(k, mem[X0 + c.DOWN_FIRST:X0 + SLOTS], mem[A0 + c.DOWN_FIRST:A0 + SLOTS], bits)
-    mem = mem.at[X0 + c.DOWN_FIRST:X0 + SLOTS].set(
-        jnp.where(listed, codes, mem[X0 + c.DOWN_FIRST:X0 + SLOTS]))
+    mem = _with_slots(mem, Y0 + c.DOWN_FIRST, jnp.where(listed, (ys + 1) & BYTE, ys))
+    codes = mem[X0 + c.DOWN_FIRST:X0 + SLOTS]
+    moved = _sideways(k, codes, mem[A0 + c.DOWN_FIRST:A0 + SLOTS], bits)
+    mem = _with_slots(mem, X0 + c.DOWN_FIRST, jnp.where(listed, moved, codes))
 
     def past_bottom(carry):
         m, end = carry
-        y = m[Y0 + end]
+        y = take(m, Y0 + end)
         return (y != OFF) & (y >= c.PLAY_HEIGHT)
 
     def drop(carry):
         m, end = carry
-        return m.at[Y0 + end].set(OFF), end - 1
+        return put(m, Y0 + end, OFF), end - 1
 
     mem, end = jax.lax.while_loop(past_bottom, drop, (mem, down_end))
-    y = mem[Y0 + end]
-    at_bound = (y != OFF) & (y == lower_bounds(k)[_size(mem[A0 + end])])
+    y = take(mem, Y0 + end)
+    at_bound = (y != OFF) & (y == take(lower_bounds(k), _size(take(mem, A0 + end))))
     copied, source = insert(mem, end, end, c.DOWN_FIRST)
-    copied = copied.at[Y0 + c.DOWN_FIRST].set((copied[Y0 + source] - c.PLAY_HEIGHT) & BYTE)
+    copied = put(copied, Y0 + c.DOWN_FIRST, (take(copied, Y0 + source) - c.PLAY_HEIGHT) & BYTE)
     return jnp.where(at_bound, copied, mem)
 
 
@@ -171,27 +183,27 @@ def _move_up_list(k, mem, up_end, bits):
 
     def walking(carry):
         m, slot, end, steps, top = carry
-        return (m[Y0 + slot] != OFF) & (steps < MAX_UP_STEPS)
+        return (take(m, Y0 + slot) != OFF) & (steps < MAX_UP_STEPS)
 
     def step(carry):
         m, slot, end, steps, top = carry
         # the kernel positions the top asteroid by the code it had when the walk (re)started
         top = jnp.where(slot == c.UP_FIRST, m[X0 + c.UP_FIRST], top)
-        y = m[Y0 + slot]
+        y = take(m, Y0 + slot)
         at_top = y == 0
         inside = (y > 0) & (y < SIGN_BIT)
 
         # an asteroid reaching the top: its copy (the top slot's bytes) goes after the list
-        last = end + (m[Y0 + end] != OFF)
-        copy = m.at[Y0 + last].set(c.PLAY_HEIGHT).at[X0 + last].set(m[X0]).at[A0 + last].set(m[A0])
-        copy = copy.at[Y0 + last + 1].set(OFF, mode="drop")
-        copy = _move_slot(k, copy.at[Y0].set((copy[Y0] - 1) & BYTE), 0, bits)
+        last = end + (take(m, Y0 + end) != OFF)
+        copy = put(put(put(m, Y0 + last, c.PLAY_HEIGHT), X0 + last, m[X0]), A0 + last, m[A0])
+        copy = put(copy, Y0 + last + 1, OFF)
+        copy = _move_slot(k, put(copy, Y0, (copy[Y0] - 1) & BYTE), 0, bits)
 
-        moved = _move_slot(k, m.at[Y0 + slot].set((y - 1) & BYTE), slot, bits)
+        moved = _move_slot(k, put(m, Y0 + slot, (y - 1) & BYTE), slot, bits)
 
         # above the top: the top slot rises; at its bound it is dropped and the walk restarts
-        rose = m.at[Y0].set((m[Y0] - 1) & BYTE)
-        gone = rose[Y0] == upper_bounds(k)[_size(rose[A0])]
+        rose = put(m, Y0, (m[Y0] - 1) & BYTE)
+        gone = rose[Y0] == take(upper_bounds(k), _size(rose[A0]))
         above = jnp.where(gone, bubble_up(rose, slot), _move_slot(k, rose, slot, bits))
 
         m = jnp.where(at_top, copy, jnp.where(inside, moved, above))
@@ -212,7 +224,7 @@ def asteroid_frame(k, mem, speed, list_end):
     speed, bits = speed_tick(k, speed)
     mem = _move_down_list(k, mem, list_end[1], bits)
     mem, up_end, top = _move_up_list(k, mem, list_end[0], bits)
-    return mem, speed, list_end.at[0].set(up_end), top
+    return mem, speed, jnp.stack([up_end, list_end[1]]), top
 
 
 def list_ends(mem):

@@ -83,10 +83,9 @@ def fly(k, s, joy):
 
 def _centre_free(k, mem, first):
     """CheckForFreeCenterSpace over one list: no asteroid near the middle of the screen."""
-    slots = jnp.arange(c.LIST_SLOTS) + first
-    ys = mem[Y0 + slots]
+    ys = mem[Y0 + first:Y0 + first + c.LIST_SLOTS]
     listed = jnp.cumprod((ys != OFF).astype(jnp.int32)) == 1
-    coarse = mem[X0 + slots] & c.CENTRE_COARSE_MASK
+    coarse = mem[X0 + first:X0 + first + c.LIST_SLOTS] & c.CENTRE_COARSE_MASK
     centre = (coarse == k.centre_coarse) & (ys < SIGN_BIT) & (ys >= k.centre_rows[0]) & (ys < k.centre_rows[1])
     beside = ((coarse == k.beside_coarse[0]) | (coarse == k.beside_coarse[1])) \
         & (ys >= k.beside_rows[0]) & (ys < k.beside_rows[1])

@@ -15,10 +15,12 @@ and moves it through these tables.
 
 from __future__ import annotations
 
+import jax.numpy as jnp
 import numpy as np
 
 FINE_STEP = 0x10
 UNUSED_ROW = 0x70  # codes 0x70..0x7F: a fine value of 7 no position has
+CODES = 256
 
 
 def _table(step: int, jumps: dict[int, int]) -> np.ndarray:
@@ -54,3 +56,30 @@ for _code, _target in _ASTEROID_EAST_DIFFERS.items():
     ASTEROID_EAST[_code] = _target
 for _code, _target in _ASTEROID_WEST_DIFFERS.items():
     ASTEROID_WEST[_code] = _target
+
+
+def _exceptions(east: np.ndarray, west: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a pair of move tables breaks the one-fine-step rule: the keys (the code going east,
+    the code + 256 going west) and the codes they lead to instead."""
+    codes = np.arange(CODES)
+    rule = np.concatenate([(codes - FINE_STEP) % CODES, (codes + FINE_STEP) % CODES])
+    table = np.concatenate([east, west])
+    keys = np.flatnonzero(table != rule)
+    return keys.astype(np.int32), table[keys].astype(np.int32)
+
+
+SHIP_EXCEPTIONS = _exceptions(EAST, WEST)
+ASTEROID_EXCEPTIONS = _exceptions(ASTEROID_EAST, ASTEROID_WEST)
+
+
+def one_pixel(code, west, exceptions):
+    """``code`` (0..255, any shape) moved one pixel, west where ``west``, through the move tables
+    whose ``exceptions`` (``SHIP_EXCEPTIONS`` or ``ASTEROID_EXCEPTIONS``) are given: the rule,
+    then the few codes that break it, by compares rather than a lookup in the 256-entry tables
+    (a gather per env under ``vmap``, issue 45)."""
+    keys, targets = exceptions
+    code = jnp.asarray(code)
+    west = jnp.asarray(west)
+    hits = (code + jnp.where(west, CODES, 0))[..., None] == keys
+    rule = (code + jnp.where(west, FINE_STEP, -FINE_STEP)) % CODES
+    return jnp.where(hits.any(-1), jnp.sum(jnp.where(hits, targets, 0), -1, dtype=code.dtype), rule)

@@ -13,7 +13,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import constants as c
-from .positions import EAST, WEST
+from .positions import SHIP_EXCEPTIONS, one_pixel
+from .onehot import take
 
 BYTE, WORD = 0xFF, 0xFFFF
 SIGN_BIT, OVERFLOW_BIT = 0x80, 0x40
@@ -25,23 +26,12 @@ _RANGE_INDEX_MASK = len(c.SHOT_RANGE) - 1  # the range table is read by the low 
 _THRUST_X_OFFSET = c.ROTATIONS // 4        # the x component is the entry a quarter turn on
 
 
-def _walks(table: np.ndarray) -> np.ndarray:
-    """walks[n, code]: the code after n one-pixel moves through ``table`` (n = 0..8), so a move
-    of several pixels is one lookup rather than a chain of them."""
-    out = [np.arange(len(table), dtype=np.int32)]
-    for _ in range(MAX_PIXELS_PER_MOVE):
-        out.append(table[out[-1]])
-    return np.stack(out).astype(np.int32)
-
-
-_EAST_WALKS = jnp.asarray(_walks(EAST))
-_WEST_WALKS = jnp.asarray(_walks(WEST))
-
-
 def move_code(code, pixels, west):
     """A position code moved ``pixels`` (0..8) one at a time through the ROM's move tables."""
     n = jnp.clip(pixels, 0, MAX_PIXELS_PER_MOVE)
-    return jnp.where(west, _WEST_WALKS[n, code], _EAST_WALKS[n, code])
+    for i in range(MAX_PIXELS_PER_MOVE):
+        code = jnp.where(i < n, one_pixel(code, west, SHIP_EXCEPTIONS), code)
+    return code
 
 
 def table(values):
@@ -61,9 +51,9 @@ def fire(k, state, pressed, rotation):
     slot if it is free, else the first; with both busy the press is spent."""
     fresh = pressed & ~state.fire_held
     slot = jnp.where(state.shot_direction[1] == 0, 1, 0)
-    free = state.shot_direction[slot] == 0
+    free = take(state.shot_direction, slot) == 0
     launch = (jnp.arange(c.MAX_SHOTS) == slot) & fresh & free
-    direction = rotation | (table(k.shot_range)[rotation & _RANGE_INDEX_MASK] << NIBBLE)
+    direction = rotation | (take(table(k.shot_range), rotation & _RANGE_INDEX_MASK) << NIBBLE)
     return state.replace(
         fire_held=pressed,
         shot_x=jnp.where(launch, state.x_code, state.shot_x),
@@ -75,8 +65,7 @@ def thrust_or_drag(k, velocity, rotation, up):
     """Thrust adds the heading's table entries (sign-extended) to both words; without it each
     non-zero word is pulled towards 0 by about 1/128 of itself (PlayerShipThrustDamping: the
     one's complement of the doubled high byte, plus one when that is positive)."""
-    thrust = table(k.thrust)
-    push = jnp.stack([thrust[(rotation + _THRUST_X_OFFSET) & _ROTATION_MASK], thrust[rotation]])
+    push = take(table(k.thrust), jnp.stack([(rotation + _THRUST_X_OFFSET) & _ROTATION_MASK, rotation]))
     pushed = (velocity + push) & WORD
     doubled = (~((velocity >> 8) << 1)) & BYTE
     pull = jnp.where(doubled & SIGN_BIT, doubled - 0x100, doubled + 1)
@@ -136,13 +125,13 @@ def move_shots(k, state):
     heading = direction & _ROTATION_MASK
 
     high = state.velocity >> 8
-    dy = _shot_push(high[1]) + table(k.shot_step_dy)[heading]
+    dy = _shot_push(high[1]) + take(table(k.shot_step_dy), heading)
     y = (state.shot_y + dy) & BYTE
     y = jnp.where(y & SIGN_BIT, (y + c.PLAY_HEIGHT) & BYTE,
                   jnp.where(y >= c.PLAY_HEIGHT, y - c.PLAY_HEIGHT, y))
-    dx = _shot_push(high[0]) + table(k.shot_step_dx)[heading]
+    dx = _shot_push(high[0]) + take(table(k.shot_step_dx), heading)
     pixels = jnp.where(dx >= 0, dx, 1 - dx)
-    x = jnp.stack([move_code(state.shot_x[i], pixels[i], dx[i] >= 0) for i in range(c.MAX_SHOTS)])
+    x = move_code(state.shot_x, pixels, dx >= 0)
 
     parked = move_code(state.x_code, k.parked_shot_dx, False)
     return state.replace(

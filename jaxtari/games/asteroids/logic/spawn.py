@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import constants as c
 from .field import A0, OFF, SIGN_BIT, X0, Y0, BYTE, _shift, bubble_up, insert, next_random
+from .onehot import put, take
 
 MAX_VISITS = 4 * c.FIELD_SLOTS  # slots visited by one list's pass, revisits after a removal included
 
@@ -24,31 +25,31 @@ MAX_VISITS = 4 * c.FIELD_SLOTS  # slots visited by one list's pass, revisits aft
 def _copy_above(mem, moved, last, start):
     """A piece crossing the bottom edge: its copy inserted at the list's top at y - 89."""
     mem, source = insert(mem, moved, last, start)
-    return mem.at[Y0 + start].set((mem[Y0 + source] - c.PLAY_HEIGHT) & BYTE)
+    return put(mem, Y0 + start, (take(mem, Y0 + source) - c.PLAY_HEIGHT) & BYTE)
 
 
 def _split_large(k, mem, slot, last, start, random):
     random = next_random(random)
-    mem = mem.at[A0 + slot].set((random[1] & c.PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM)
-    low = mem[Y0 + slot] >= c.MEDIUM_WRAP_FROM
+    mem = put(mem, A0 + slot, (random[1] & c.PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM)
+    low = take(mem, Y0 + slot) >= c.MEDIUM_WRAP_FROM
     mem = jnp.where(low, _copy_above(mem, slot, last, start), mem)
     slot = jnp.where(low, start, slot)
     last = jnp.where(low, last + 1, last)
 
     room = jnp.where(last >= c.DOWN_FIRST, last < k.room_down, last < k.room_up)
-    y = mem[Y0 + slot]
+    y = take(mem, Y0 + slot)
     after = ((y & SIGN_BIT) != 0) | (y < c.SECOND_BELOW_FROM)
 
     # the second piece opened in the slot after the first, 10 lines lower
     m1 = _shift(mem, slot + 1, last + 2, -1)
     s1 = slot + 1
     r1 = next_random(random)
-    direction = m1[A0 + s1] & c.ATTR_LEFT
-    m1 = m1.at[A0 + s1].set(((r1[1] & c.SECOND_PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM | direction)
-                            ^ c.ATTR_LEFT)
-    m1 = m1.at[X0 + s1].set(m1[X0 + s1 - 1])
-    y1 = (m1[Y0 + s1 - 1] + k.second_piece_drop) & BYTE
-    m1 = m1.at[Y0 + s1].set(y1)
+    direction = take(m1, A0 + s1) & c.ATTR_LEFT
+    m1 = put(m1, A0 + s1, ((r1[1] & c.SECOND_PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM | direction)
+             ^ c.ATTR_LEFT)
+    m1 = put(m1, X0 + s1, take(m1, X0 + s1 - 1))
+    y1 = (take(m1, Y0 + s1 - 1) + k.second_piece_drop) & BYTE
+    m1 = put(m1, Y0 + s1, y1)
     wraps = y1 >= c.SECOND_WRAP_FROM
     m1 = jnp.where(wraps, _copy_above(m1, s1, last + 1, start), m1)
     next1 = jnp.where(wraps, start, s1) + 1
@@ -57,11 +58,11 @@ def _split_large(k, mem, slot, last, start, random):
     # the first piece at the bottom edge: the second goes straight above the top
     m2, source = insert(mem, slot, last, start)
     r2 = next_random(random)
-    direction2 = m2[A0 + start] & c.ATTR_LEFT
-    m2 = m2.at[A0 + start].set(((r2[1] & c.SECOND_PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM
-                                | direction2) ^ c.ATTR_LEFT)
-    m2 = m2.at[X0 + start].set(m2[X0 + source])
-    m2 = m2.at[Y0 + start].set((m2[Y0 + source] + k.second_piece_drop - c.PLAY_HEIGHT) & BYTE)
+    direction2 = take(m2, A0 + start) & c.ATTR_LEFT
+    m2 = put(m2, A0 + start, ((r2[1] & c.SECOND_PIECE_RANDOM_MASK) | c.SIZE_BITS_MEDIUM
+                              | direction2) ^ c.ATTR_LEFT)
+    m2 = put(m2, X0 + start, take(m2, X0 + source))
+    m2 = put(m2, Y0 + start, (take(m2, Y0 + source) + k.second_piece_drop - c.PLAY_HEIGHT) & BYTE)
 
     mem = jnp.where(room, jnp.where(after, m1, m2), mem)
     random = jnp.where(room, r1, random)  # r1 and r2 are the same step
@@ -72,8 +73,8 @@ def _split_large(k, mem, slot, last, start, random):
 
 def _split_medium(mem, slot, last, start, random):
     random = next_random(random)
-    mem = mem.at[A0 + slot].set((random[1] & c.PIECE_RANDOM_MASK) | c.SIZE_BITS_SMALL)
-    low = mem[Y0 + slot] >= c.SMALL_WRAP_FROM
+    mem = put(mem, A0 + slot, (random[1] & c.PIECE_RANDOM_MASK) | c.SIZE_BITS_SMALL)
+    low = take(mem, Y0 + slot) >= c.SMALL_WRAP_FROM
     mem = jnp.where(low, _copy_above(mem, slot, last, start), mem)
     return mem, jnp.where(low, start, slot) + 1, jnp.where(low, last + 1, last), random
 
@@ -100,13 +101,13 @@ def split_list(k, mem, start, last, random):
 
     def visiting(carry):
         m, slot, end, r, visits = carry
-        return (m[Y0 + slot] != OFF) & (visits < MAX_VISITS)
+        return (take(m, Y0 + slot) != OFF) & (visits < MAX_VISITS)
 
     def visit(carry):
         m, slot, end, r, visits = carry
-        attributes = m[A0 + slot]
+        attributes = take(m, A0 + slot)
         hit = (attributes & c.ATTR_HIT) != 0
-        above = (m[Y0 + slot] & SIGN_BIT) != 0
+        above = (take(m, Y0 + slot) & SIGN_BIT) != 0
         size = attributes & c.SIZE_BITS_MASK
         removed = hit & (above | (size == c.SIZE_BITS_SMALL))
         medium = hit & ~removed & (size == c.SIZE_BITS_MEDIUM)
@@ -136,13 +137,13 @@ def random_code(k, random):
     fine = high & c.FINE_MASK
     fine = jnp.where(fine == c.UNUSED_FINE, c.UNUSED_FINE_REPLACEMENT, fine)
     coarse = jnp.asarray(np.asarray(k.random_coarse, np.int32))
-    return fine | coarse[high & (len(k.random_coarse) - 1)]
+    return fine | take(coarse, high & (len(k.random_coarse) - 1))
 
 
 def _new_asteroid(mem, slot, y, code, random):
     random = next_random(random)
-    mem = mem.at[Y0 + slot].set(y).at[X0 + slot].set(code)
-    return mem.at[A0 + slot].set(random[1] & c.WAVE_ATTRIBUTE_MASK), random
+    mem = put(put(mem, Y0 + slot, y), X0 + slot, code)
+    return put(mem, A0 + slot, random[1] & c.WAVE_ATTRIBUTE_MASK), random
 
 
 def new_wave(k, mem, random, thousands):
@@ -165,6 +166,6 @@ def new_wave(k, mem, random, thousands):
             random = jnp.where(wanted, r2, random)
             slot = jnp.where(wanted, slot + 1, slot)
         mem, random = _new_asteroid(mem, slot, last, random_code(k, random), random)
-        mem = mem.at[Y0 + slot + 1].set(OFF)
+        mem = put(mem, Y0 + slot + 1, OFF)
         ends.append(slot)
     return mem, jnp.stack(ends).astype(jnp.int32), random
