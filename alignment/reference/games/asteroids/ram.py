@@ -438,7 +438,7 @@ def _counterparts():
             measured=measured.format(more="; deaths and bonus lives taken back, no game over; "
                                      "lives() equal too, 3 on a death's frame and 5 on a bonus "
                                      "life's as ALE reads them; tests/test_counterparts.py: two "
-                                     "20,000-frame random games, every signal and the reward")),
+                                     "6,144-frame random games, every signal and the reward")),
         # the armed hyperspace flag cleared: the warp needs it set on the next logic frame
         "no_hyperspace": AleCounterpart(
             (RamWrite(PLAYER_STATE, 0, mask=PLAYER_HYPERSPACE),), exact=True,
