@@ -351,15 +351,21 @@ def transfer_matched(
     game: str = typer.Argument(..., help="game name, e.g. pong"),
     obs: str = typer.Option("pixels", "--obs", help=f"observations: {'|'.join(OBS_MODES)}"),
     out: Path = typer.Option(Path(artefacts.TRANSFER.folder), "--out", help="report folder"),
+    play: bool = typer.Option(False, "--play", help="play the matched games again: the report's "
+                              "best agent (its committed policy) plays whole games on ALE with "
+                              "sticky actions off, and those actions are replayed"),
 ) -> None:
-    """Make again the matched episodes of a committed transfer report from the ALE actions it
-    recorded: every signal, the reward and the agent's observation compared on every frame;
-    everything else in the report is kept as it is (minutes, where the whole report takes hours)."""
+    """Make again the matched episodes of a committed transfer report from the actions it
+    recorded (``--play``: from new games of its agent): every signal, the reward and the agent's
+    observation compared on every frame; everything else in the report is kept as it is (minutes,
+    where the whole report takes hours)."""
+    import hashlib
     import json
 
+    from alignment.learning import policy as policies
     from alignment.stress import transfer_report
     from alignment.stress.core import validate
-    from alignment.stress.transfer import divergence, rematch
+    from alignment.stress.transfer import divergence, matched_games, rematch
 
     cli_checks.output_dir(out, "--out")
     try:
@@ -375,7 +381,26 @@ def transfer_matched(
         if not result.matched:
             raise StressInputError(f"{path} has no matched episodes: make it again with "
                                    f"`jaxtari-align transfer {canon} --obs {obs}`")
-        result.matched = rematch(result)
+        if play:
+            pfile = Path(result.policy_file or "")
+            if not result.policy_file or not pfile.is_file():
+                raise StressInputError(f"{path} names no policy file here ({result.policy_file!r}) "
+                                       f"to play with: run from the repository root, where "
+                                       f"stress/policies/ holds it")
+            if hashlib.sha256(pfile.read_bytes()).hexdigest() != result.policy_sha256:
+                raise StressInputError(f"{pfile} is not the policy {path} evaluated (sha256 "
+                                       f"differs): make the report again with `jaxtari-align "
+                                       f"transfer {canon} --obs {obs}`")
+            pol = policies.load(pfile, canon, obs)
+            first = result.matched[0]
+            if first["agent_seed"] not in pol.seeds:
+                raise StressInputError(f"{pfile} has no agent of seed {first['agent_seed']}, the "
+                                       f"one {path} matched")
+            result.matched = matched_games(pol, pol.seeds.index(first["agent_seed"]),
+                                           len(result.matched), seed=result.eval_seed,
+                                           max_frames=result.max_frames)
+        else:
+            result.matched = rematch(result)
     except (StressInputError, cli_checks.InputError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)

@@ -215,28 +215,53 @@ def matched_episode(game: str, agent_actions: Sequence[int], *, seed: int,
     return row
 
 
+MATCHED_STICKY = 0.0  # the matched games are played so that their actions alone reproduce them
+
+
+def matched_games(policy: Policy, seed_index: int, episodes: int, *, seed: int,
+                  max_frames: int = V5.max_num_frames_per_episode) -> list[dict]:
+    """The agent's own whole games on ALE with sticky actions off, each replayed on both backends
+    by :func:`matched_episode`. Off, because the replay holds each recorded action for the
+    frameskip with sticky actions off: a game played under sticky actions is not what its actions
+    alone replay, and the replay soon plays another game than the agent did."""
+    e = ale_episodes(policy, seed_index, range(episodes), seed=seed, sticky=MATCHED_STICKY,
+                     max_frames=max_frames, keep_actions=episodes)
+    return [{"agent_seed": policy.seeds[seed_index], "episode": k, "sticky": MATCHED_STICKY,
+             "agent_return": e.returns[k], "agent_steps": e.steps[k],
+             "actions": [int(a) for a in acts],
+             **matched_episode(policy.game, acts, seed=seed + k, obs=policy.obs)}
+            for k, acts in enumerate(e.actions)]
+
+
 def _matched_row(game: str, obs: str, sides: dict, agent_seeds: list, agent: int, episode: int,
-                 eval_seed: int) -> dict:
-    """The matched episode of ALE's recorded ``episode`` of the agent at ``agent`` in ``sides``."""
+                 eval_seed: int, row: dict | None = None) -> dict:
+    """The matched episode ``row`` made again from the actions it records; a row of a report made
+    before the matched games were their own (no ``actions``): from ALE's recorded ``episode`` of
+    the agent at ``agent`` in ``sides``, played under sticky actions."""
+    if row is not None and "actions" in row:
+        kept = {k: row[k] for k in ("agent_seed", "episode", "sticky", "agent_return",
+                                    "agent_steps", "actions")}
+        return {**kept, **matched_episode(game, row["actions"], seed=eval_seed + episode, obs=obs)}
     acts = sides["ale"][agent]["actions"][episode]
-    row = matched_episode(game, acts, seed=eval_seed + episode, obs=obs)
-    return {"agent_seed": agent_seeds[agent], "episode": episode, **row}
+    out = matched_episode(game, acts, seed=eval_seed + episode, obs=obs)
+    return {"agent_seed": agent_seeds[agent], "episode": episode, **out}
 
 
 def rematch(result: "TransferResult") -> list[dict]:
     """A report's matched episodes made again from the ALE actions it recorded (the same agents
     and episodes): what adds the agent's observation to a report made before it was compared,
     without playing its games again."""
-    missing = [m for m in result.matched
-               if m["agent_seed"] not in result.seeds
+    missing = [m for m in result.matched if "actions" not in m and (
+               m["agent_seed"] not in result.seeds
                or len(result.sides["ale"][result.seeds.index(m["agent_seed"])]["actions"])
-               <= m["episode"]]
+               <= m["episode"])]
     if missing:
         raise ValueError(f"{result.game}-{result.obs}: the report holds no ALE actions of agent "
                          f"{missing[0]['agent_seed']}'s episode {missing[0]['episode']}; make it "
                          f"again with `jaxtari-align transfer {result.game} --obs {result.obs}`")
     return [_matched_row(result.game, result.obs, result.sides, result.seeds,
-                         result.seeds.index(m["agent_seed"]), m["episode"], result.eval_seed)
+                         result.seeds.index(m["agent_seed"]) if m["agent_seed"] in result.seeds
+                         else -1, m["episode"], result.eval_seed, row=m)
             for m in result.matched]
 
 
@@ -386,10 +411,9 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
         for side in ("jax", "ale"):
             t0 = time.perf_counter()
             if side == "ale":
-                e = ale_episodes(policy, i, ids, seed=seed, max_frames=max_frames, keep_actions=keep)
+                e = ale_episodes(policy, i, ids, seed=seed, max_frames=max_frames)
             else:
-                e = jax_episodes(policy, i, ids, seed=seed, max_frames=max_frames,
-                                 keep_actions=keep, mods=jax_mods)
+                e = jax_episodes(policy, i, ids, seed=seed, max_frames=max_frames, mods=jax_mods)
             walls[side] += time.perf_counter() - t0
             sides[side].append(dataclasses.asdict(e))
             if on_progress is not None:
@@ -399,9 +423,8 @@ def evaluate(policy: Policy, *, episodes: int = 100, seed: int = 0, agents: Sequ
     # the matched episodes and the gate's replays come from the agent that plays best on ALE: a
     # seed that learned nothing meets little of the game
     best = int(np.argmax([np.mean(e["returns"]) for e in sides["ale"]]))
-    agent_seeds = [policy.seeds[i] for i in idx]
-    matched_rows = [_matched_row(policy.game, policy.obs, sides, agent_seeds, best, k, seed)
-                    for k in range(min(keep, episodes))]
+    matched_rows = matched_games(policy, idx[best], min(keep, episodes), seed=seed,
+                                 max_frames=max_frames) if keep else []
     first = next((m for m in matched_rows if parts(m)), None)
     if verdict["label"] == "different" and first is not None:
         verdict["detail"] += (f"; a matched episode (agent {first['agent_seed']}, episode "

@@ -111,12 +111,17 @@ def to_markdown(r: TransferResult) -> str:
                                                                       e["agent_means"]))
                   + f". {_anchor_standing(e)}What still differs from the anchor: "
                     f"{STILL_DIFFERS[r.obs]}."]
-    lines += ["", "Matched episodes (the ALE episode's agent actions replayed on both backends, "
-                  "sticky actions off, every signal, the reward and the agent's observation "
+    own = bool(r.matched) and all("actions" in m for m in r.matched)
+    lines += ["", ("Matched episodes (the best agent's own whole games on ALE with sticky actions "
+                   "off, their actions replayed on both backends" if own else
+                   "Matched episodes (the ALE episode's agent actions replayed on both backends, "
+                   "sticky actions off") + ", every signal, the reward and the agent's observation "
                   "compared on every frame):", ""]
     for m in r.matched:
-        lines.append(f"- agent {m['agent_seed']}, episode {m['episode']}: {m['frames']:,} frames, "
-                     f"{transfer.divergence(m)}")
+        game = (f" (the agent's game: {m['agent_steps']:,} agent steps, return "
+                f"{_f(m['agent_return'], 0)})" if "agent_steps" in m else "")
+        lines.append(f"- agent {m['agent_seed']}, episode {m['episode']}{game}: {m['frames']:,} "
+                     f"frames, {transfer.divergence(m)}")
     lines += ["", "Replays the gate plays again on the CPU (episode alone, fixed seeds):", ""]
     for row in r.replays:
         lines.append(f"- agent {row['agent_seed']}, episode {row['episode']}: ALE "

@@ -317,3 +317,35 @@ def test_an_anchor_bar_at_or_below_zero_is_called_empty_in_the_report(tmp_path):
     # an agent above the anchor's mean gets no such sentence
     doc["anchor_eval"] = {**e, "mean": e["anchor_mean"] + 1.0}
     assert "of the anchor's mean" not in transfer_report.to_markdown(transfer_report.from_json(doc))
+
+
+def test_matched_games_are_the_agents_own_games_which_their_actions_replay(tmp_path):
+    """A matched episode is the agent's own whole game on ALE with sticky actions off: its
+    recorded actions, replayed on a fresh emulator, give that game back (return and end), and the
+    replay on both backends covers every frame of it. (Under sticky actions the recorded actions
+    are not the game: an agent whose actions vary plays another game when they are replayed.)"""
+    from alignment.catalog import entry
+    from alignment.stress.ale_rollout import _ale_interface
+
+    p = _constant_policy("breakout", "objects", 0, seeds=(5,))
+    p.params = jax.tree_util.tree_map(jnp.zeros_like, p.params)  # uniform: actions vary
+    rows = transfer.matched_games(p, 0, 2, seed=11, max_frames=1600)
+    assert [r["episode"] for r in rows] == [0, 1] and all(r["agent_seed"] == 5 for r in rows)
+    for k, row in enumerate(rows):
+        acts = row["actions"]
+        assert row["sticky"] == 0.0 and len(acts) == row["agent_steps"] and len(set(acts)) > 1
+        assert row["frames"] == 4 * len(acts) and row["first_divergence"] is None, row
+        assert row["observation"]["first_divergence"] is None
+        ale = _ale_interface(entry("breakout").rom, 11 + k, 0.0)
+        ale.setInt("max_num_frames_per_episode", 1600)
+        ale.loadROM(transfer._rom_path(entry("breakout").rom))
+        ale.reset_game()
+        legal = ale.getMinimalActionSet()
+        total = 0.0
+        for t, a in enumerate(acts):
+            assert not (ale.game_over() or ale.game_truncated()), f"game ended before step {t}"
+            total += ale.act(legal[a])
+        assert ale.game_over() or ale.game_truncated()
+        assert total == row["agent_return"]
+    # the report says so, and a report's rows are made again from the actions they record
+    assert transfer._matched_row("breakout", "objects", {}, [], -1, 0, 11, row=rows[0]) == rows[0]
