@@ -469,6 +469,33 @@ def test_collide_looking_at_two_lanes_equals_looking_at_all(game):
     assert want.any(axis=0).all() and want.sum() > 100  # every lane is hit somewhere in the sample
 
 
+def test_the_vmapped_frame_and_objects_read_no_table_by_a_gather(game):
+    """Issue 45: under vmap (an index per env) the frame and what the objects agent sees lower with
+    no scatter and no gather but the joystick's own reading of the action (jaxtari/env.py): the
+    collision's lane x and overlap word are read by one-hot masks."""
+    import re
+
+    from jaxtari.env import joystick
+
+    def lowered(fn, *args):
+        return jax.jit(jax.vmap(fn)).lower(*args).as_text(dialect="hlo")
+
+    def count(hlo, op):
+        return len(re.findall(rf"\s{op}\(", hlo))
+
+    envs = 4
+    states = jax.vmap(game._reset)(jax.random.split(jax.random.key(0), envs))
+    states = states.replace(climb=jnp.arange(envs, dtype=jnp.int32) * 40 + 6)
+    actions = jnp.asarray([0, 2, 5, 2], jnp.int32)
+    frame = lowered(game._step, states, actions)
+    joystick_gathers = count(lowered(lambda a: (joystick(a).up, joystick(a).down), actions), "gather")
+    assert joystick_gathers > 0  # the count below would pass vacuously on a program without them
+    assert count(frame, "gather") == joystick_gathers and count(frame, "scatter") == 0
+    for fn in (game.collide, game.observation, game.signals):
+        seen = lowered(fn, states)
+        assert count(seen, "gather") == 0 and count(seen, "scatter") == 0
+
+
 @pytest.mark.parametrize("mods", [(), ("stop_cars",), ("invincible",)])
 def test_observation_equals_the_generic_features_bit_for_bit(mods):
     """Freeway's own observation (constants as a table) against Game.observation's stacked columns,

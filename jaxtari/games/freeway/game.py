@@ -13,7 +13,9 @@ from jaxtari import render
 from jaxtari.env import Game, joystick
 from jaxtari.games.freeway import art, draw, objects
 from jaxtari.games.freeway.logic import sprites
-from jaxtari.games.freeway.logic.sprites import CAR_H, CAR_W, CH_H, CH_W, LANE_TOP, OVERLAP
+from jaxtari.games.freeway.logic.sprites import (
+    CAR_H, CAR_W, CH_H, CH_W, LANE_TOP, OVERLAP, OVERLAP_ROWS,
+)
 from jaxtari.games.freeway.constants import (
     CAR_SCREEN_X_OFFSET, CHICKEN_SCREEN_Y0, NUM_LANES, FreewayConstants,
 )
@@ -106,25 +108,30 @@ class Freeway(Game):
         pose = self._pose(state)
         chick_top = art.CHICKEN_SCREEN_Y0 - state.climb
         # A car can share rows with the chicken when -CAR_H < dy < CH_H: 17 rows, and lanes are 16
-        # apart, so only two lanes can (asserted at import). Only those two are looked up: their
-        # tops, facings and draw lags from constants by arithmetic, their x by one gather from the
-        # state, the overlap by one from the flattened table.
+        # apart, so only two lanes can (asserted at import). Only those two are looked at: their
+        # tops, facings and draw lags from constants by arithmetic; their x and their overlap word
+        # by one-hot masks (a compare per lane or table row, a select and a sum): under vmap an
+        # index that differs per env is a gather, which an accelerator runs element by element.
         first = jnp.clip((chick_top - CAR_H - LANE_TOP[0]) // art.LANE_SPACING + 1, 0, NUM_LANES - 2)
         lanes = first + jnp.arange(2)
+        every = jnp.arange(NUM_LANES)
+        at = lanes[:, None] == every
         dy = LANE_TOP[0] + art.LANE_SPACING * lanes - chick_top
         # the screen the chicken met shows a left-driving car where it was before this frame's move
         lag = ((self._moving_bits(state.frame) & self._lag_bits) >> lanes) & 1
-        x = (state.car_x[lanes] + lag) % render.SCREEN_W - CAR_SCREEN_X_OFFSET
+        car_x = jnp.sum(jnp.where(at, state.car_x, 0), axis=1)
+        x = (car_x + lag) % render.SCREEN_W - CAR_SCREEN_X_OFFSET
         dx = x - art.CHICKEN_X
         inside = (dy > -CAR_H) & (dy < CH_H) & (dx > -CAR_W) & (dx < CH_W)
         _, n_facings, n_dy, n_dx = OVERLAP.shape
         iy = jnp.clip(dy + CAR_H - 1, 0, n_dy - 1)
         ix = jnp.clip(dx + CAR_W - 1, 0, n_dx - 1)
         faces_right = (self._faces_bits >> lanes) & 1
-        hit = jnp.asarray(OVERLAP.reshape(-1))[((pose * n_facings + faces_right) * n_dy + iy) * n_dx
-                                               + ix] & inside
-        every = jnp.arange(NUM_LANES)
-        return ((every == lanes[0]) & hit[0]) | ((every == lanes[1]) & hit[1])
+        row = (pose * n_facings + faces_right) * n_dy + iy
+        word = jnp.sum(jnp.where(row[:, None] == jnp.arange(len(OVERLAP_ROWS)), OVERLAP_ROWS, 0),
+                       axis=1)
+        hit = (((word >> ix) & 1) == 1) & inside
+        return (at[0] & hit[0]) | (at[1] & hit[1])
 
     def _step(self, state, ale_action):
         c = self.consts

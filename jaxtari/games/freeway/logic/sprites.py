@@ -34,6 +34,11 @@ def collision_table() -> np.ndarray:
 
 
 OVERLAP = collision_table()
+# The same table as one word per (pose, car_faces_right, dy + 9), bit dx + 7 set where they overlap:
+# collide() reads a word by a one-hot over these 102 rows and the bit by a shift, where an index
+# into the table would be a gather under vmap (issue 45).
+OVERLAP_ROWS = (OVERLAP.astype(np.int32) << np.arange(OVERLAP.shape[-1], dtype=np.int32)).sum(
+    -1, dtype=np.int32).reshape(-1)
 CAR_H, CAR_W = len(art.CAR_ART), len(art.CAR_ART[0])
 CH_H, CH_W = len(art.CHICKEN_ART[0]), len(art.CHICKEN_ART[0][0])
 LANE_TOP = np.asarray(art.CAR_TOP_Y0 + art.LANE_SPACING * np.arange(NUM_LANES), np.int32)
