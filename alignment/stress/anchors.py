@@ -1,7 +1,8 @@
 """Published returns of the same PPO on ALE, the outside anchor of the stage-4 report.
 
-The figures are data (``stress/anchors/cleanrl-10m.json``: CleanRL's ``ppo_atari_envpool_xla_jax_scan``
-at 10M agent steps, 3 seeds, as its documentation's benchmark table publishes them), read here by
+The figures are data (``stress/anchors/cleanrl-10m.json``: CleanRL's ``ppo_atari_envpool_xla_jax``
+at 10M agent steps, 3 seeds, as its documentation's 57-game table publishes them; its
+``_scan`` clone, whose hyperparameters ours follow, publishes three games only), read here by
 game; a game they do not cover has no anchor. They move into the games' plug-ins with the next
 change that re-makes every audit (docs/core-window/README.md), the home of a game's facts.
 """
