@@ -11,7 +11,10 @@ import typer
 from alignment import artefacts, cli_checks
 from alignment.learning.config import BUDGETS
 from alignment.robustness.core import MAX_SEEDS
+from alignment.robustness.emulators import EmulatorPoolError
 from jaxtari.protocol import V5
+
+MAX_WORKERS = 1_024  # processes stepping emulators: beyond any machine's cores
 
 
 def robustness(
@@ -41,6 +44,10 @@ def robustness(
                                         "checkpoints, resumed and reused); not with --agents"),
     out: Path = typer.Option(Path(artefacts.ROBUSTNESS.folder), "--out", help="report folder"),
     seed: int = cli_checks.seed_option(help="evaluation seed"),
+    workers: Optional[int] = cli_checks.count_option(
+        None, "--workers", "processes stepping ALE's emulators (default: one per core; 1: this "
+                           "process alone); the returns are the same whatever it is",
+        high=MAX_WORKERS),
     replace: bool = typer.Option(False, "--replace",
                                  help="overwrite a report in --out that holds more than this run "
                                       "would (seeds, episodes, backends, mods, training budget, "
@@ -88,12 +95,15 @@ def robustness(
     try:
         result = run_robustness(canon, mods=names, agents_dir=agents, budget=budget, seeds=seeds,
                                 episodes=episodes, backends=kinds, max_steps=max_steps,
-                                train_dir=train_dir, seed=seed, command=command,
+                                train_dir=train_dir, seed=seed, command=command, workers=workers,
                                 say=lambda line: console.print(escape(line), highlight=False,
                                                                soft_wrap=True))
     except (RobustnessInputError, LearnerInputError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
+    except EmulatorPoolError as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
     for note in result.notes:
         console.print(f"[yellow]note:[/yellow] {note}")
     for m in names:

@@ -217,12 +217,14 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
                    max_steps: int = V5.max_agent_steps, train_dir: Path = Path(artefacts.STRESS.folder),
                    seed: int = 0,
                    command: str = "", on_progress: Callable | None = None,
-                   say: Callable[[str], None] | None = None) -> RobustnessResult:
+                   say: Callable[[str], None] | None = None,
+                   workers: int | None = None) -> RobustnessResult:
     """Evaluate agents trained on ``game`` (``agents_dir``: a stress checkpoint folder; None:
     those of ``budget`` in ``train_dir``, trained there first when missing) on the original and
     on each mod, on each backend, with random-policy baselines; PC per seed and its statistics.
     ``on_progress``: the training's progress (as the stress stage's); ``say``: a line as each
-    evaluation phase starts and ends, and the emulator's progress within one."""
+    evaluation phase starts and ends, and the emulator's progress within one. ``workers``: the
+    processes stepping ALE's emulators (None: one per core; 1: this process)."""
     from alignment import catalog
     from alignment.provenance import LEARNING_STACK, versions
 
@@ -273,10 +275,10 @@ def run_robustness(game: str, *, mods: Sequence[str] | None = None, agents_dir: 
         say(f"ALE: {k} agents x {episodes} episodes on {len(variants_ale)} variant(s)")
         a = ev.ale_returns(canon, variants_ale, apply_fn, agents.params, agents=k,
                            episodes=episodes, seed=seed, max_steps=max_steps, obs=agents.obs,
-                           say=say)
+                           say=say, workers=workers)
         say(f"ALE: random policy, {random_episodes} episodes")
         r = ev.ale_returns(canon, variants_ale, None, None, agents=1, episodes=random_episodes,
-                           seed=seed + 1, max_steps=max_steps, say=say)
+                           seed=seed + 1, max_steps=max_steps, say=say, workers=workers)
         sides["ale"] = _side(a, r)
     pc, stats, comparison = {}, {}, {}
     for m in names:

@@ -12,9 +12,11 @@ ALE: :func:`ale_returns` steps K x E emulators from the host, frame by frame so 
 RAM writes (:class:`alignment.signals.RamWrite`) follow every frame, with ALE's own sticky
 actions at frame skip 1 (ALE applies stickiness per frame, so 4 calls are one v5 step); the
 policy is the same network, vmapped over agents, on the object features decoded from RAM
-(:mod:`alignment.reference.features`). Every variant runs on the same random numbers on each side
-(JAX: the same episode keys; ALE: the same emulator seeds, action draws and policy keys), so a
-difference between a mod's returns and the original's is the mod's.
+(:mod:`alignment.reference.features`); the emulators step in worker processes, a slice each,
+in lockstep with the policy here (:mod:`alignment.robustness.emulators`). Every variant runs on
+the same random numbers on each side (JAX: the same episode keys; ALE: the same emulator seeds,
+action draws and policy keys), so a difference between a mod's returns and the original's is the
+mod's.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from alignment.robustness.emulators import open_emulators
 from jaxtari.protocol import V5
 
 
@@ -104,78 +107,23 @@ def jax_returns(game: str, variants: dict[str, tuple[str, ...]], apply_fn: Calla
                    {k: int(v[1].sum()) for k, v in out.items()}, seconds)
 
 
-class _AleEpisodes:
-    """K x E emulators of one variant, stepped together; RAM writes after reset and every frame."""
-
-    def __init__(self, game: str, writes, n: int, seed: int):
-        import ale_py
-        from ale_py import roms
-
-        from alignment.catalog import entry
-
-        cat = entry(game)
-        ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-        self.writes = writes
-        self.envs = []
-        for i in range(n):
-            ale = ale_py.ALEInterface()
-            ale.setInt("random_seed", (seed * 10_007 + i) % (2 ** 31))
-            ale.setFloat("repeat_action_probability", V5.repeat_action_probability)
-            ale.setInt("frame_skip", 1)
-            ale.setInt("max_num_frames_per_episode", V5.max_num_frames_per_episode)
-            ale.loadROM(roms.get_rom_path(cat.rom))
-            ale.reset_game()
-            self._write(ale, "reset")
-            self.envs.append(ale)
-        self.actions = self.envs[0].getMinimalActionSet()
-
-    def _write(self, ale, event: str) -> None:
-        if self.writes:
-            from alignment.signals import apply_ram_writes
-
-            apply_ram_writes(self.writes, event, ale.getRAM(), ale.setRAM)
-
-    def rams(self) -> np.ndarray:
-        return np.stack([ale.getRAM() for ale in self.envs])
-
-    def frames(self) -> np.ndarray:
-        """Each emulator's screen as the pixel agent's 84x84 frame."""
-        from alignment.stress.transfer import observe_screen
-
-        return np.stack([observe_screen(ale.getScreenGrayscale()) for ale in self.envs])
-
-    def step(self, actions, live) -> np.ndarray:
-        reward = np.zeros(len(self.envs))
-        for i, ale in enumerate(self.envs):
-            if not live[i]:
-                continue
-            a = self.actions[int(actions[i])]
-            for _ in range(V5.frameskip):
-                reward[i] += ale.act(a)
-                self._write(ale, "frame")
-                if ale.game_over():
-                    break
-        return reward
-
-    def over(self) -> np.ndarray:
-        return np.array([ale.game_over() for ale in self.envs])
-
-
 PROGRESS_EVERY_S = 10.0  # at most one progress line this often per emulator run (a log file too)
 
 
 def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None, params, *,
                 agents: int, episodes: int, seed: int = 0, max_steps: int = V5.max_agent_steps,
-                obs: str = "objects", say: Callable[[str], None] | None = None) -> Returns:
+                obs: str = "objects", say: Callable[[str], None] | None = None,
+                workers: int | None = None) -> Returns:
     """As :func:`jax_returns`, on the real emulator; ``variants`` maps a name to the RAM writes
     of its mods (an empty tuple: the original game). Pixel agents see the screen through
     :func:`alignment.stress.transfer.observe_screen`, stacked as the JAX wrappers stack.
     ``say``: progress lines (the agent step and the episodes still playing), at most one every
-    :data:`PROGRESS_EVERY_S` seconds, and one as each variant ends."""
+    :data:`PROGRESS_EVERY_S` seconds, and one as each variant ends. ``workers``: processes
+    stepping the emulators (:func:`alignment.robustness.emulators.open_emulators`; None: one per
+    core, 1: this process); the returns are the same whatever it is."""
     import time
 
     from alignment.reference.features import FeatureDecoder
-    from alignment.learning.config import FRAME_STACK
 
     decoder = FeatureDecoder(game) if obs == "objects" and apply_fn is not None else None
     policy = None
@@ -187,39 +135,53 @@ def ale_returns(game: str, variants: dict[str, tuple], apply_fn: Callable | None
         policy = jax.jit(jax.vmap(one))
     t0 = time.perf_counter()
     out, truncated = {}, {}
-    for name, writes in variants.items():
-        # the same emulator seeds (sticky actions), random actions and policy keys on every
-        # variant, as on the JAX side: the only difference is the mod's writes
-        n = agents * episodes
-        envs = _AleEpisodes(game, writes, n, seed)
-        rng = np.random.default_rng(seed)
-        key = jax.random.key(seed)
-        ret, live = np.zeros(n), np.ones(n, bool)
-        stack = None
-        if obs == "pixels" and policy is not None:
-            first = envs.frames()
-            stack = np.repeat(first[:, None], FRAME_STACK, axis=1)
-        shown = time.perf_counter()
-        for t in range(max_steps):
-            if not live.any():
-                break
-            if say is not None and time.perf_counter() - shown >= PROGRESS_EVERY_S:
-                shown = time.perf_counter()
-                say(f"ALE {name}: agent step {t:,}, {int(live.sum())} of {n} episodes playing")
-            if policy is None:
-                actions = rng.integers(0, len(envs.actions), n)
-            else:
-                key, k = jax.random.split(key)
-                seen = (decoder(envs.rams()) if stack is None else stack)
-                seen = seen.reshape((agents, episodes) + seen.shape[1:])
-                actions = np.asarray(policy(params, jnp.asarray(seen),
-                                            jax.random.split(k, agents))).reshape(-1)
-            ret += envs.step(actions, live)
-            if stack is not None:
-                stack = np.concatenate([stack[:, 1:], envs.frames()[:, None]], axis=1)
-            live &= ~envs.over()
-        out[name] = ret.reshape(agents, episodes)
-        truncated[name] = int(live.sum())
-        if say is not None:
-            say(f"ALE {name}: {n} episodes done ({time.perf_counter() - t0:.0f} s so far)")
+    n = agents * episodes
+    observe = None if policy is None else ("rams" if decoder is not None else "frames")
+    with open_emulators(n, workers=workers) as where:
+        for name, writes in variants.items():
+            # the same emulator seeds (sticky actions), random actions and policy keys on every
+            # variant, as on the JAX side: the only difference is the mod's writes
+            envs = where.start(game, writes, seed, observe)
+            ret, live = _play(envs, n, policy, params, decoder, agents, episodes, seed, max_steps,
+                              name, say)
+            out[name] = ret.reshape(agents, episodes)
+            truncated[name] = int(live.sum())
+            if say is not None:
+                say(f"ALE {name}: {n} episodes done ({time.perf_counter() - t0:.0f} s so far)")
     return Returns(out, truncated, time.perf_counter() - t0)
+
+
+def _play(envs, n: int, policy, params, decoder, agents: int, episodes: int, seed: int,
+          max_steps: int, name: str, say) -> tuple[np.ndarray, np.ndarray]:
+    """One variant's games on ``envs`` to their ends (or ``max_steps``): returns and which
+    episodes are still playing."""
+    import time
+
+    from alignment.learning.config import FRAME_STACK
+
+    rng = np.random.default_rng(seed)
+    key = jax.random.key(seed)
+    ret, live = np.zeros(n), np.ones(n, bool)
+    stack = None
+    if policy is not None and decoder is None:
+        stack = np.repeat(envs.observe()[:, None], FRAME_STACK, axis=1)
+    shown = time.perf_counter()
+    for t in range(max_steps):
+        if not live.any():
+            break
+        if say is not None and time.perf_counter() - shown >= PROGRESS_EVERY_S:
+            shown = time.perf_counter()
+            say(f"ALE {name}: agent step {t:,}, {int(live.sum())} of {n} episodes playing")
+        if policy is None:
+            actions = rng.integers(0, len(envs.actions), n)
+        else:
+            key, k = jax.random.split(key)
+            seen = decoder(envs.observe()) if stack is None else stack
+            seen = seen.reshape((agents, episodes) + seen.shape[1:])
+            actions = np.asarray(policy(params, jnp.asarray(seen),
+                                        jax.random.split(k, agents))).reshape(-1)
+        ret += envs.step(actions, live)
+        if stack is not None:
+            stack = np.concatenate([stack[:, 1:], envs.observe()[:, None]], axis=1)
+        live &= ~envs.over()
+    return ret, live
