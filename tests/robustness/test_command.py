@@ -59,6 +59,12 @@ def test_bad_numbers_and_backends_are_refused():
         validate("tetris", None, ("jax",), 2, 2, 100)
 
 
+def test_no_workers_is_refused_before_any_work(tmp_path):
+    proc = cli("pong", "--workers", "0", "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2 and "--workers" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "r").exists()
+
+
 def test_agents_of_another_game_or_observation_are_refused_by_name(tmp_path):
     other = tmp_path / "freeway-objects-2048"
     (other / "jax" / "seed0").mkdir(parents=True)
