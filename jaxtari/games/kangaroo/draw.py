@@ -26,14 +26,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from jaxtari.games.kangaroo import art
 from jaxtari.games.kangaroo import constants as k
+from jaxtari.games.kangaroo.logic import cpu
 from jaxtari.games.kangaroo.logic.cpu import table
 from jaxtari.atari.palette import PALETTE
-from jaxtari.xla import materialize
 
 SCREEN_H, SCREEN_W = 210, 160
 PLAY_TOP = 4  # the first row's first line
@@ -108,15 +109,60 @@ class Grid:
 FULL = Grid(LINES, COLUMNS)
 
 
-def _graphics(address):
-    """GRAPHICS at a traced address ($DB00..$DEFF; anything else reads 0)."""
-    i = address - art.GRAPHICS_BASE
-    inside = (i >= 0) & (i < len(_GRAPHICS))
-    return jnp.where(inside, jnp.asarray(_GRAPHICS)[jnp.clip(i, 0, len(_GRAPHICS) - 1)], 0)
-
-
 def pick(values, index):
     return table(values, index)
+
+
+def _lookup(values: np.ndarray, index):
+    """``values[index]`` (along the first axis) for a constant table of any length and a traced
+    index, as ``jnp`` indexing reads it (a negative index counts from the end, one still outside
+    is clamped). Under ``vmap`` an index that differs per env makes the read a gather, which an
+    accelerator runs as single reads (issue 45): there it is a one-hot mask over the entries and
+    its sum; a CPU reads the entry (a mask over a long table costs it more)."""
+    values = np.asarray(values, np.int32)
+    n = len(values)
+    index = jnp.asarray(index, jnp.int32)
+    index = jnp.clip(jnp.where(index < 0, index + n, index), 0, n - 1)
+    return jax.lax.platform_dependent(index, cpu=functools.partial(_read, values),
+                                      default=functools.partial(_masked, values))
+
+
+def _read(values: np.ndarray, index):
+    """``values[index]`` for an index in range, read (a gather under ``vmap``)."""
+    return jnp.asarray(values)[index]
+
+
+def _masked(values: np.ndarray, index):
+    """``values[index]`` for an index in range, by a one-hot mask over the entries and its sum."""
+    n = len(values)
+    hits = (index[..., None] == jnp.arange(n, dtype=jnp.int32)).reshape(
+        index.shape + (n,) + (1,) * (values.ndim - 1))
+    return jnp.sum(jnp.where(hits, values, 0), axis=index.ndim, dtype=jnp.int32)
+
+
+def _graphics_at(addresses) -> np.ndarray:
+    """GRAPHICS at static addresses ($DB00..$DEFF; anything else reads 0)."""
+    i = np.asarray(addresses) - art.GRAPHICS_BASE
+    inside = (i >= 0) & (i < len(_GRAPHICS))
+    return np.where(inside, _GRAPHICS[np.clip(i, 0, len(_GRAPHICS) - 1)], 0)
+
+
+def _drawing_starts(address, first_row_drawn=False) -> np.ndarray:
+    """(4,) bool: the rows the kernel draws of the drawing at a static address (8 lines a row):
+    up to the first row whose first byte is zero (zeros inside a row are drawn); player 0's kernel
+    tests for the end only from the second row on (``first_row_drawn``)."""
+    starts = _graphics_at(address + ROW_LINES * np.arange(SPRITE_LINES // ROW_LINES)) != 0
+    if first_row_drawn:
+        starts[0] = True
+    return np.cumprod(starts).astype(bool)
+
+
+def _drawn_bytes(addresses, first_row_drawn=False) -> np.ndarray:
+    """(len(addresses), 32): each drawing's bytes, a line each, as the kernel draws them (zero
+    from the row it ends at), so the step picks one row of a table instead of reading the
+    graphics at a traced address."""
+    return np.stack([_graphics_at(a + np.arange(SPRITE_LINES))
+                     * np.repeat(_drawing_starts(a, first_row_drawn), ROW_LINES) for a in addresses])
 
 
 def _pf_bits(pf0, pf1, pf2):
@@ -155,53 +201,67 @@ def _layout_rows() -> np.ndarray:
 _ROWS_PF = _layout_rows()
 _TABLE_ROWS = len(art.PF1_LEFT)
 _WALLS = len(_ROWS_PF) - 1
+_LATE_WAYS = 3  # a row's line 1: as usual, late beside player 1, late with no player drawn
 
 
-def background(c, level, pf_colour, late_row=NOT_DRAWN, late_beside_p1=False, g: Grid = FULL):
-    """(210, 160) colour bytes of the layout's playfield, walls and HMOVE bars; line 1 of
-    ``late_row`` with its right half written late (:func:`monkey_tops`), by the kernel drawing
-    player 1 (``late_beside_p1``) or the one drawing no player."""
+def _layout_pictures(bases, g: Grid) -> np.ndarray:
+    """(lines, columns) int32: the playfield lit at ``g``, one bit for each layout (its first row
+    in the layout tables) and way of writing a row's line 1: bit ``3 * layout + way``, the way 0
+    as usual, 1 written late beside player 1, 2 late with no player drawn (:func:`background`
+    shifts out the bit of the frame's layout and of each line's way: no table read per pixel)."""
+    row = (g.ys - PLAY_TOP) // ROW_LINES
+    line = (g.ys - PLAY_TOP) % ROW_LINES
+    play = (g.ys >= PLAY_TOP) & (g.ys < PLAY_END) & (line < PLAYFIELD_LINES)
+    out = np.zeros(g.shape, np.int32)
+    for layout, base in enumerate(bases):
+        for way in range(_LATE_WAYS):
+            index = np.where(play, base + np.clip(row, 0, ROWS - 1) + way * _TABLE_ROWS, _WALLS)
+            # clamped as jnp indexing reads a table
+            lit = _ROWS_PF[np.clip(index, 0, len(_ROWS_PF) - 1)][:, g.xs]
+            out |= lit.astype(np.int32) << (_LATE_WAYS * layout + way)
+    return out
+
+
+def background(c, level, pf_colour, late_row=NOT_DRAWN, late_beside_p1=False, g: Grid = FULL,
+               levels=None):
+    """(210, 160) colour bytes (:func:`_shade`) of the layout's playfield, walls and HMOVE bars;
+    line 1 of ``late_row`` with its right half written late (:func:`monkey_tops`), by the kernel
+    drawing player 1 (``late_beside_p1``) or the one drawing no player."""
     row = (g.ys - PLAY_TOP) // ROW_LINES
     line = (g.ys - PLAY_TOP) % ROW_LINES
     play = (g.ys >= PLAY_TOP) & (g.ys < PLAY_END)
-    base = pick(c.layout_row_base, level)
+    bases = np.asarray(c.layout_row_base, np.int32)
+    n = len(bases)
+    if _LATE_WAYS * n > 31:
+        raise ValueError(f"{n} layouts do not fit the playfield's bits (at most {31 // _LATE_WAYS})")
+    level = jnp.asarray(level, jnp.int32)
+    layout = jnp.clip(jnp.where(level < 0, level + n, level), 0, n - 1)
     late = (jnp.asarray(row) == late_row) & jnp.asarray(line == LATE_LINE)
-    variant = jnp.where(late, jnp.where(late_beside_p1, 1, 2), 0) * _TABLE_ROWS
-    index = jnp.where(jnp.asarray(play & (line < PLAYFIELD_LINES)),
-                      base + jnp.asarray(np.clip(row, 0, ROWS - 1)) + variant, _WALLS)
-    lit = jnp.asarray(_ROWS_PF[:, g.xs])[index]
+    way = jnp.where(late, jnp.where(late_beside_p1, 1, 2), 0)
+    lit = ((jnp.asarray(_layout_pictures(bases, g)) >> (_LATE_WAYS * layout + way)[:, None]) & 1) == 1
     shown = (play | (g.ys == WALL_LINE))[:, None]
-    out = jnp.where(shown, jnp.where(lit, pf_colour, c.background_colour), 0)
+    out = jnp.where(shown, jnp.where(lit, _shade(levels, pf_colour), _shade(levels, c.background_colour)),
+                    _shade(levels, 0))
     bar = (play & np.isin(line, HMOVE_LINES))[:, None] & (g.xs < HMOVE_BAR)[None, :]
-    return jnp.where(jnp.asarray(bar), 0, out)
+    return jnp.where(jnp.asarray(bar), _shade(levels, 0), out)
 
 
-def _sprite(top, left, address, visible, lo=PLAY_TOP, hi=PLAY_END, first_row_drawn=False,
-            g: Grid = FULL):
-    """(210, 160) bool: a sprite whose first line is ``top``, a graphics byte a line from
-    ``address`` on, its left column ``left`` (wrapping at 160), ending at the first row (8 lines)
-    whose first byte is zero."""
-    rows = _graphics(address + jnp.arange(SPRITE_LINES))
-    # the kernel ends an object at a row whose first byte is zero (zeros inside a row are drawn)
-    starts = rows[::ROW_LINES] != 0
-    if first_row_drawn:  # player 0's kernel tests for the end only from the second row on
-        starts = starts.at[0].set(True)
-    alive = jnp.repeat(jnp.cumprod(starts), ROW_LINES)
-    i = jnp.asarray(g.ys) - top
-    inside = (i >= 0) & (i < SPRITE_LINES) & jnp.asarray((g.ys >= lo) & (g.ys < hi))
-    byte = jnp.where(inside, (rows * alive)[jnp.clip(i, 0, SPRITE_LINES - 1)], 0)
+def _sprite(top, left, rows, visible, g: Grid = FULL):
+    """(210, 160) bool: a sprite whose first line is ``top``, ``rows`` (32,) its bytes a line as
+    the kernel draws them (:func:`_drawn_bytes`), its left column ``left`` (wrapping at 160)."""
+    i = jnp.asarray(g.ys)[:, None] - top
+    byte = jnp.sum(jnp.where(i == jnp.arange(SPRITE_LINES), rows, 0), axis=1, dtype=jnp.int32)
+    byte = jnp.where(jnp.asarray((g.ys >= PLAY_TOP) & (g.ys < PLAY_END)), byte, 0)
     rel = (jnp.asarray(g.xs)[None, :] - left) % SCREEN_W
     bit = (byte[:, None] >> jnp.clip(7 - rel, 0, 7)) & 1
     return visible & (rel < 8) & (bit == 1)
 
 
-def _sprite_lines(top, address, visible):
-    """(210,) bool: the lines the kernel spends drawing the sprite (its rows up to the end)."""
-    rows = _graphics(address + jnp.arange(SPRITE_LINES))
-    alive = jnp.repeat(jnp.cumprod(rows[::ROW_LINES] != 0), ROW_LINES)
-    i = jnp.asarray(LINES) - top
-    inside = (i >= 0) & (i < SPRITE_LINES)
-    return visible & inside & (alive[jnp.clip(i, 0, SPRITE_LINES - 1)] == 1)
+def _lines_on(top, lines, visible, ys):
+    """Whether the kernel spends each of the lines ``ys`` drawing a sprite whose first line is
+    ``top`` and whose drawing takes ``lines`` lines."""
+    ys = jnp.asarray(ys)
+    return visible & (ys >= top) & (ys < top + lines)
 
 
 def _band(row, left, width, visible, first_line_from=0, g: Grid = FULL):
@@ -216,14 +276,8 @@ def _band(row, left, width, visible, first_line_from=0, g: Grid = FULL):
 
 def _lines_drawn(addresses) -> np.ndarray:
     """For each static graphics address, how many lines the kernel spends drawing the sprite from
-    there (:func:`_sprite_lines`' count: its rows up to the first whose first byte is zero), so
-    that the step reads one entry of a small table instead of the sprite's bytes."""
-    out = []
-    for address in addresses:
-        i = address + ROW_LINES * np.arange(SPRITE_LINES // ROW_LINES) - art.GRAPHICS_BASE
-        firsts = np.where((i >= 0) & (i < len(_GRAPHICS)), _GRAPHICS[np.clip(i, 0, len(_GRAPHICS) - 1)], 0)
-        out.append(ROW_LINES * int(np.cumprod(firsts != 0).sum()))
-    return np.asarray(out, np.int32)
+    there (its rows up to the first whose first byte is zero)."""
+    return np.asarray([ROW_LINES * int(_drawing_starts(a).sum()) for a in addresses], np.int32)
 
 
 # the lines each player-1 drawing takes, by the index its address is picked with
@@ -231,12 +285,22 @@ _BELL_LINES = _lines_drawn([art.ITEM_PAGE * 256 + low for low in art.BELL_LOW])
 _FRUIT_LINES = _lines_drawn([art.ITEM_PAGE * 256 + low for low in art.FRUIT_LOW])
 _BABY_LINES = _lines_drawn([art.BABY_PAGE * 256 + low for low in art.BABY_LOW])
 _MOTHER_LINES = _lines_drawn([high * 256 + low for high, low in zip(art.MOTHER_HIGH, art.MOTHER_LOW)])
+# their bytes a line, by the same index
+_BELL_BYTES = _drawn_bytes([art.ITEM_PAGE * 256 + low for low in art.BELL_LOW])
+_FRUIT_BYTES = _drawn_bytes([art.ITEM_PAGE * 256 + low for low in art.FRUIT_LOW])
+_BABY_BYTES = _drawn_bytes([art.BABY_PAGE * 256 + low for low in art.BABY_LOW])
+_MOTHER_BYTES = _drawn_bytes([high * 256 + low for high, low in zip(art.MOTHER_HIGH, art.MOTHER_LOW)])
+# a monkey's drawing by its sprite byte (ram[0..3], any of 256): its bytes a line, and the rows
+# the kernel draws of it (player 0's kernel draws the first row whatever it holds)
+_MONKEY_BYTES = _drawn_bytes([art.MONKEY_PAGE * 256 + sprite for sprite in range(256)], first_row_drawn=True)
+_MONKEY_ROWS = np.asarray([_drawing_starts(art.MONKEY_PAGE * 256 + sprite, first_row_drawn=True).sum()
+                           for sprite in range(256)], np.int32)
 
 
 def _player1_objects(c, p):
-    """The player-1 list's objects as the kernel draws them: [(first line, left column, graphics
-    address, drawn this frame, colour, the number of lines its drawing takes)]: the baby, the
-    mother, the bell, the three fruit."""
+    """The player-1 list's objects as the kernel draws them: [(first line, left column, its bytes
+    a line (:func:`_drawn_bytes`), drawn this frame, colour, the number of lines its drawing
+    takes)]: the baby, the mother, the bell, the three fruit."""
     level = p.list_level
     row, height = p.list_row, pick(c.pose_height, p.list_pose & k.POSE_FRAME)
     bottom, top = row + height, row - 2
@@ -249,38 +313,46 @@ def _player1_objects(c, p):
             value = p.list_bell
             item_row = pick(art.BELL_ROW, level)
             x = pick(c.bell_x, level)
-            address = art.ITEM_PAGE * 256 + pick(art.BELL_LOW, value & 3)
+            rows = _lookup(_BELL_BYTES, value & 3)
             colour = jnp.int32(c.bell_colour)
             lines = pick(_BELL_LINES, value & 3)
         else:
             value = p.list_fruit[y - 1]
             at = level + k.FRUIT_STRIDE * (y - 1)
             item_row, x = pick(c.fruit_row, at), pick(c.fruit_x, at)
-            address = art.ITEM_PAGE * 256 + pick(art.FRUIT_LOW, value & 3)
+            rows = _lookup(_FRUIT_BYTES, value & 3)
             colour = pick(art.FRUIT_COLOUR, value & 3)
             lines = pick(_FRUIT_LINES, value & 3)
         present = (value & k.SIGN) == 0
         shares = present & (bottom >= item_row) & (top <= item_row)
         mother_shares = mother_shares | shares
         on = present & (~shares | odd)
-        items.append((item_row * ROW_LINES + PLAY_TOP, x + PLAYER_LEFT, address, on, colour, lines))
+        items.append((item_row * ROW_LINES + PLAY_TOP, x + PLAYER_LEFT, rows, on, colour, lines))
     won = (p.list_state & k.ROUND_WON_BIT) != 0
     step = jnp.where(won, art.BABY_WON_STEP, (p.list_frame >> 4) & 7)
     baby = (art.BABY_ROW * ROW_LINES + PLAY_TOP, pick(art.BABY_X, step) + PLAYER_LEFT,
-            art.BABY_PAGE * 256 + pick(art.BABY_LOW, step), ~baby_shares | odd, jnp.int32(c.mother_colour),
+            _lookup(_BABY_BYTES, step), ~baby_shares | odd, jnp.int32(c.mother_colour),
             pick(_BABY_LINES, step))
     pose = p.list_pose & 0x0F
     mother = (row * ROW_LINES + PLAY_TOP, p.list_x + PLAYER_LEFT,
-              pick(art.MOTHER_HIGH, pose) * 256 + pick(art.MOTHER_LOW, pose),
+              _lookup(_MOTHER_BYTES, pose),
               ~mother_shares | ~odd, jnp.int32(c.mother_colour), pick(_MOTHER_LINES, pose))
     return [baby, mother] + items
 
 
-def player1(c, p, g: Grid = FULL):
-    """The player-1 list's objects: [(mask at ``g``, colour, the (210,) lines the kernel draws it
-    on)]."""
-    return [(_sprite(top, left, address, on, g=g), colour, _sprite_lines(top, address, on))
-            for top, left, address, on, colour, _ in _player1_objects(c, p)]
+def _player1_on(objects, ys):
+    """Whether the kernel draws any of the player-1 objects (:func:`_player1_objects`) on the
+    lines ``ys``."""
+    return functools.reduce(jnp.logical_or, [_lines_on(top, lines, on, ys)
+                                             for top, _, _, on, _, lines in objects])
+
+
+def player1(objects, g: Grid = FULL):
+    """The player-1 list's objects (:func:`_player1_objects`): [(mask at ``g``, colour, the lines
+    ``g`` shows that the kernel draws it on)], and (22,) bool: the rows where it draws any."""
+    rows = _player1_on(objects, np.arange(PLAY_TOP, PLAY_END)).reshape(ROWS, ROW_LINES).any(axis=1)
+    return ([(_sprite(top, left, drawn, on, g=g), colour, _lines_on(top, lines, on, g.ys))
+             for top, left, drawn, on, colour, lines in objects], rows)
 
 
 # rule: timing.punch-lands-when-drawn
@@ -293,9 +365,7 @@ def glove_enabled(c, p):
     reaches the glove on a frame the mother is not drawn is punched a frame later, when she is."""
     row = p.ram["mother_row"] + c.glove_row
     line = jnp.clip(PLAY_TOP + row * ROW_LINES + OBJECT_LINES[0], 0, SCREEN_H - 1)
-    # one line of :func:`_sprite_lines` each, from the drawing's length (no per-line gathers)
-    return functools.reduce(jnp.logical_or, [on & (line >= top) & (line < top + lines)
-                                             for top, _, _, on, _, lines in _player1_objects(c, p)])
+    return _player1_on(_player1_objects(c, p), line)
 
 
 def monkey_shown(r):
@@ -316,10 +386,9 @@ def monkey_shown(r):
             near = active[i] & active[j] & (d > -3) & (d <= 2)
             bits[i] = bits[i] | jnp.where(near, 1 << j, 0)
             bits[j] = bits[j] | jnp.where(near, 1 << i, 0)
-    table = jnp.asarray(art.FLICKER, jnp.int32)
 
     def count(b):
-        return table[art.GROUP_SIZE + b]
+        return _lookup(art.FLICKER, art.GROUP_SIZE + b)
 
     # a monkey near all three others: every monkey takes its own turn of four
     crowd = (count(bits[0]) == 3) | (count(bits[1]) == 3) | (count(bits[2]) == 3) | (count(bits[3]) == 3)
@@ -331,7 +400,7 @@ def monkey_shown(r):
                                          bits[target] | (src & ~(1 << target) & ALL_SLOTS),
                                          bits[target])
     size = [count(b) for b in bits]
-    phase = [jnp.int32(0)] + [table[art.FLICKER_PHASE[i] + bits[i]] for i in range(1, 4)]
+    phase = [jnp.int32(0)] + [_lookup(art.FLICKER, art.FLICKER_PHASE[i] + bits[i]) for i in range(1, 4)]
     crowd = crowd | ((size[0] + size[1] + size[2] + size[3]) >= 7)
     size = [jnp.where(crowd, 3, n) for n in size]
     phase = [jnp.where(crowd, i, ph) for i, ph in enumerate(phase)]
@@ -345,8 +414,7 @@ def monkey_shown(r):
 def _monkey_rows_drawn(sprite):
     """How many rows the kernel draws a monkey's drawing for: its first row, then up to the first
     row whose first byte is zero."""
-    starts = _graphics(art.MONKEY_PAGE * 256 + sprite + ROW_LINES * jnp.arange(SPRITE_LINES // ROW_LINES)) != 0
-    return jnp.sum(jnp.cumprod(starts.at[0].set(True)))
+    return _lookup(_MONKEY_ROWS, sprite)
 
 
 def monkey_tops(r):
@@ -381,13 +449,13 @@ def monkey_tops(r):
     reached = jnp.bool_(True)  # the kernel still counts towards a listed monkey
     for y in range(k.MONKEY_SLOTS):
         slot, row = slots[y], rows[y]
-        listed = (y < r["monkeys"]) & shown[slot]
+        listed = (y < r["monkeys"]) & cpu.at(shown, slot)
         wait = (row - after) & k.BYTE
         start = next_row + wait
         drawn = listed & reached & (first | (wait != 0)) & (start < ROWS)
-        tops = tops.at[slot].set(jnp.where(drawn, start, tops[slot]))
+        tops = cpu.put(tops, slot, start, drawn)
         late = jnp.where(listed & reached & ~first & (wait == 0) & (next_row < ROWS), next_row, late)
-        height = _monkey_rows_drawn(r["monkey_sprite"][slot])
+        height = _monkey_rows_drawn(cpu.at(r["monkey_sprite"], slot))
         reached = jnp.where(listed, drawn, reached)
         next_row = jnp.where(listed, start + height, next_row)
         after = jnp.where(listed, (row + 1 + (row >= after)) & k.BYTE, after)
@@ -404,19 +472,18 @@ def monkeys(r, tops, g: Grid = FULL):
         top = tops[i]
         on = top < ROWS
         out = out | _sprite(top * ROW_LINES + PLAY_TOP, r["monkey_x"][i] + MONKEY_LEFT,
-                            art.MONKEY_PAGE * 256 + r["monkey_sprite"][i], on, first_row_drawn=True,
-                            g=g)
+                            _lookup(_MONKEY_BYTES, r["monkey_sprite"][i]), on, g=g)
         height = _monkey_rows_drawn(r["monkey_sprite"][i])
         rows = rows | (on & (jnp.arange(ROWS) >= top) & (jnp.arange(ROWS) < top + height))
     return out, rows
 
 
-def missiles(c, r, p1_lines, p0_rows, g: Grid = FULL):
+def missiles(c, r, row_p1, p0_rows, g: Grid = FULL):
     """Missile 0 (the apples), missile 1 (the glove) and the ball (the coconut). The ball shows on
     its first line from the column where the row's kernel enables it: the kernels drawing player 1
     write ENABL on that line's cycle 30 (column 22) alone, on cycle 29 (column 19) beside player 0;
-    the others before the picture starts ($D31A, $D47E, $D5C8, $D71B in the listing)."""
-    row_p1 = p1_lines[PLAY_TOP:PLAY_END].reshape(ROWS, ROW_LINES).any(axis=1)
+    the others before the picture starts ($D31A, $D47E, $D5C8, $D71B in the listing). ``row_p1``,
+    ``p0_rows``: (22,) the rows where the kernel draws player 1, player 0."""
     apples = jnp.zeros(g.shape, bool)
     for j in range(k.APPLE_SLOTS):
         flying = ((r["apple_flags"][j] & k.SIGN) == 0) & (r["apple_row"][j] != k.BYTE)
@@ -425,7 +492,7 @@ def missiles(c, r, p1_lines, p0_rows, g: Grid = FULL):
     base = pick(c.layout_row_base, r["level"])
     ball_row = r["coconut_row"] - base
     at = jnp.clip(ball_row, 0, ROWS - 1)
-    late = jnp.where(row_p1[at], jnp.where(p0_rows[at], BALL_BESIDE_P0_FROM, BALL_ENABLED_FROM), 0)
+    late = jnp.where(cpu.at(row_p1, at), jnp.where(cpu.at(p0_rows, at), BALL_BESIDE_P0_FROM, BALL_ENABLED_FROM), 0)
     ball = _band(ball_row, r["coconut_x"] + BALL_LEFT, MISSILE_WIDTH,
                  r["coconut_row"] != k.COCONUT_NONE, late, g=g)
     right = (r["pose"] & k.FACING_RIGHT) != 0
@@ -434,51 +501,66 @@ def missiles(c, r, p1_lines, p0_rows, g: Grid = FULL):
     return apples, glove, ball
 
 
-def bottom(c, r, canvas, g: Grid = FULL):
+def _glyphs(base, lines) -> np.ndarray:
+    """(17, lines): the digit bytes a line from ``base`` (digit d's drawing at + 8 d, its last
+    line first) for every nibble, then the blank digit's."""
+    pointers = [8 * d for d in range(16)] + [art.BLANK_DIGIT]
+    return np.stack([_graphics_at(base + ptr + np.arange(lines)) for ptr in pointers])
+
+
+_SCORE_GLYPHS = _glyphs(art.SCORE_DIGITS, SCORE_LINES)
+_TIMER_GLYPHS = _glyphs(art.TIMER_DIGITS, TIMER_LINES)
+_TIMER_ZERO_BYTES = _graphics_at(art.TIMER_ZEROS + np.arange(TIMER_LINES))
+_BLANK = 16  # the blank digit's entry in the glyph tables
+
+
+def _byte_lit(byte, x, xs):
+    """Whether a player's byte drawn from column ``x`` lights each of the columns ``xs``."""
+    rel = xs - x
+    return jnp.asarray((rel >= 0) & (rel < 8)) & (((byte >> np.clip(7 - rel, 0, 7)) & 1) == 1)
+
+
+def bottom(c, r, canvas, g: Grid = FULL, levels=None):
     """Lines 180..209: the lives, the score, the timer (``canvas``: the picture at ``g``; its
     lines of the score and the timer are replaced)."""
-    drawn = {}  # screen line -> its (160,) colour bytes
-    cols = jnp.asarray(COLUMNS)
+    drawn = {}  # screen line -> which of the columns g.xs the digit colour lights
+    xs = g.xs
     lives = jnp.clip(r["lives"], 0, len(art.LIVES_PF1) - 1)
     pf1, pf2 = pick(art.LIVES_PF1, lives), pick(art.LIVES_PF2, lives)
-    half = [((pf1 >> b) & 1) for b in range(7, -1, -1)] + [((pf2 >> b) & 1) for b in range(8)]
-    lit_half = jnp.repeat(jnp.stack(half), 4)  # columns 16..79
-    lives_line = jnp.zeros(SCREEN_W, bool).at[16:80].set(lit_half == 1)
+    # columns 16..79: PF1's bits 7..0, then PF2's bits 0..7, 4 columns each
+    bit = (xs - 16) // PF_BIT
+    shift = np.where(bit < 8, 7 - bit, bit - 8).clip(0, 7)
+    lives_line = (jnp.asarray((xs >= 16) & (xs < 80))
+                  & (((jnp.where(jnp.asarray(bit < 8), pf1, pf2) >> shift) & 1) == 1))
     high, low = r["score_high"], r["score_low"]
     nibbles = [high >> 4, high & 0xF, low >> 4, low & 0xF]
     blank = jnp.bool_(True)
-    pointers = []
+    digits = []
     for d in nibbles:
         blank = blank & (d == 0)
-        pointers.append(jnp.where(blank, art.BLANK_DIGIT, d * 8))
-    pointers += [jnp.int32(0), jnp.int32(0)]
+        digits.append(_lookup(_SCORE_GLYPHS, jnp.where(blank, _BLANK, d)))
+    digits += [_SCORE_GLYPHS[0]] * 2
     for line in range(SCORE_LINES):
-        y = LIVES_TOP + line
         index = SCORE_LINES - 1 - line
         lit = lives_line
-        for x, ptr in zip(SCORE_X, pointers):
-            byte = _graphics(art.SCORE_DIGITS + ptr + index)
-            rel = cols - x
-            lit = lit | ((rel >= 0) & (rel < 8) & (((byte >> jnp.clip(7 - rel, 0, 7)) & 1) == 1))
-        drawn[y] = jnp.where(lit, c.digit_colour, 0)
+        for x, glyph in zip(SCORE_X, digits):
+            lit = lit | _byte_lit(glyph[index], x, xs)
+        drawn[LIVES_TOP + line] = lit
     t = r["timer"]
     hi, lo = t >> 4, t & 0xF
-    hi_ptr = jnp.where(hi == k.BLANK_DIGIT, art.BLANK_DIGIT, hi * 8)
-    lo_ptr = jnp.where(lo == k.BLANK_DIGIT, art.BLANK_DIGIT, lo * 8)
+    hi_digit = _lookup(_TIMER_GLYPHS, jnp.where(hi == k.BLANK_DIGIT, _BLANK, hi))
+    lo_digit = _lookup(_TIMER_GLYPHS, jnp.where(lo == k.BLANK_DIGIT, _BLANK, lo))
     for line in range(TIMER_LINES):
         index = TIMER_LINES - 1 - line
-        left = ((_graphics(art.TIMER_DIGITS + hi_ptr + index) & 0xF0)
-                | (_graphics(art.TIMER_DIGITS + lo_ptr + index) & 0x0F))
-        right = _graphics(art.TIMER_ZEROS + index)
-        lit = jnp.zeros(SCREEN_W, bool)
-        for x, byte in zip(TIMER_X, (left, right)):
-            rel = cols - x
-            lit = lit | ((rel >= 0) & (rel < 8) & (((byte >> jnp.clip(7 - rel, 0, 7)) & 1) == 1))
-        drawn[TIMER_TOP + line] = jnp.where(lit, c.digit_colour, 0)
-    for i, y in enumerate(g.ys.tolist()):
-        if y in drawn:
-            canvas = canvas.at[i].set(drawn[y][g.xs])
-    return canvas
+        left = (hi_digit[index] & 0xF0) | (lo_digit[index] & 0x0F)
+        right = int(_TIMER_ZERO_BYTES[index])
+        drawn[TIMER_TOP + line] = _byte_lit(left, TIMER_X[0], xs) | _byte_lit(right, TIMER_X[1], xs)
+    replaced = np.isin(g.ys, list(drawn))
+    if not replaced.any():
+        return canvas
+    lit = jnp.stack([drawn[y] if y in drawn else jnp.zeros(len(xs), bool) for y in g.ys.tolist()])
+    lines = jnp.where(lit, _shade(levels, c.digit_colour), _shade(levels, 0))
+    return jnp.where(jnp.asarray(replaced)[:, None], lines, canvas)
 
 
 def _art(lines, left=art.TITLE_LEFT):
@@ -506,12 +588,26 @@ def title(game: int = 0):
 _TITLES = np.stack([title(0), title(1)])
 
 
-def colour_indices(c, s, g: Grid = FULL):
+def _shade(levels, colour):
+    """A colour byte as the picture is drawn in: itself (``levels`` None), or ``levels`` of its
+    palette entry (``colour >> 1``: ALE's grey levels for :func:`render_gray84`). The picture is
+    made of a few colours, so shading each before it is drawn is the same, pixel for pixel, as
+    shading the picture after, and reads no table at each pixel (a gather under ``vmap``)."""
+    if levels is None:
+        return jnp.asarray(colour, jnp.int32)
+    if isinstance(colour, (int, np.integer, np.ndarray)):
+        return jnp.asarray(np.asarray(levels, np.int32)[np.asarray(colour) >> 1])
+    return _lookup(levels, jnp.asarray(colour) >> 1)
+
+
+def colour_indices(c, s, g: Grid = FULL, levels=None):
     """TIA colour bytes of the frame's picture at the grid ``g``'s lines and columns ((210, 160)
-    by default; the title on the game-over frame)."""
+    by default; the title on the game-over frame); with ``levels``, each colour's level there
+    (:func:`_shade`)."""
     over = (s.attract & k.SIGN) != 0
     game = jnp.minimum(s.attract & k.GAME_NUMBER, 1)
-    return jnp.where(over, jnp.asarray(_TITLES[:, g.ys][:, :, g.xs])[game], _game_picture(c, s, g))
+    titles = _shade(levels, _TITLES[:, g.ys][:, :, g.xs])
+    return jnp.where(over, jnp.where(game == 1, titles[1], titles[0]), _game_picture(c, s, g, levels))
 
 
 def playfield_colour(c, r):
@@ -521,33 +617,33 @@ def playfield_colour(c, r):
     return jnp.where(flash, r["counter"] & FLASH_MASK, c.playfield_colour)
 
 
-def _game_picture(c, s, g: Grid):
+def _game_picture(c, s, g: Grid, levels=None):
     p = s.picture
     r = p.ram
     pf_colour = playfield_colour(c, r)
-    objects = player1(c, p, g)
-    p1_lines = jnp.zeros(SCREEN_H, bool)
-    for _, _, lines in objects:
-        p1_lines = p1_lines | lines
+    drawing = _player1_objects(c, p)
+    objects, row_p1 = player1(drawing, g)
     tops, late_row = monkey_tops(r)
     monkey_mask, p0_rows = monkeys(r, tops, g)
-    late_beside_p1 = p1_lines[jnp.clip(late_row, 0, ROWS - 1) * ROW_LINES + PLAY_TOP + LATE_LINE]
-    canvas = background(c, r["level"], pf_colour, late_row, late_beside_p1, g)
-    apples, glove, ball = missiles(c, r, p1_lines, p0_rows, g)
-    canvas = jnp.where(ball, pf_colour, canvas)
+    late_line = jnp.clip(late_row, 0, ROWS - 1) * ROW_LINES + PLAY_TOP + LATE_LINE
+    late_beside_p1 = _player1_on(drawing, late_line)
+    canvas = background(c, r["level"], pf_colour, late_row, late_beside_p1, g, levels)
+    apples, glove, ball = missiles(c, r, row_p1, p0_rows, g)
+    canvas = jnp.where(ball, _shade(levels, pf_colour), canvas)
     # the glove (missile 1) takes player 1's colour: it shows on the lines where a player-1
     # object is drawn, in that object's colour (the mother's, or a fruit's on the frames she gives
     # it), and not where none is (measured)
-    glove_colour = jnp.zeros(SCREEN_H, jnp.int32)
-    glove_on = jnp.zeros(SCREEN_H, bool)
+    glove_colour = _shade(levels, 0)
+    glove_on = jnp.zeros(len(g.ys), bool)
+    objects = [(mask, _shade(levels, colour), lines) for mask, colour, lines in objects]
     for _, colour, lines in objects:
         glove_colour = jnp.where(lines, colour, glove_colour)
         glove_on = glove_on | lines
     for mask, colour, _ in objects:
         canvas = jnp.where(mask, colour, canvas)
-    canvas = jnp.where(glove & glove_on[g.ys][:, None], glove_colour[g.ys][:, None], canvas)
-    canvas = jnp.where(monkey_mask | apples, c.monkey_colour, canvas)
-    return bottom(c, r, canvas, g)
+    canvas = jnp.where(glove & glove_on[:, None], glove_colour[:, None], canvas)
+    canvas = jnp.where(monkey_mask | apples, _shade(levels, c.monkey_colour), canvas)
+    return bottom(c, r, canvas, g, levels)
 
 
 def render(c, s):
@@ -563,11 +659,9 @@ def _small() -> Grid:
 
 
 def render_gray84(c, s):
-    """The 84x84 grey picture, drawn directly at that size: the colour bytes of only the lines and
-    columns :data:`jaxtari.render.SMALL_GRAY` samples (bit for bit the full picture's samples),
-    through ALE's grey levels."""
+    """The 84x84 grey picture, drawn directly at that size: only the lines and columns
+    :data:`jaxtari.render.SMALL_GRAY` samples (bit for bit the full picture's samples), each
+    colour shaded to ALE's grey level before it is drawn."""
     from jaxtari.render import gray
 
-    # in memory before the lookup: fused into the table's gather, the picture's arithmetic runs
-    # element by element (measured: 500 ms against 55 ms a call at N=1024)
-    return jnp.asarray(gray(PALETTE))[materialize(colour_indices(c, s, _small())) >> 1]
+    return colour_indices(c, s, _small(), gray(PALETTE)).astype(jnp.uint8)
