@@ -636,3 +636,126 @@ def test_a_poked_shot_takes_the_ship_only_inside_the_window():
     assert [x for x, hit in by_x.items() if hit] == list(range(96 - c.LOSS_RIGHT, 96 - c.LOSS_LEFT + 1))
     by_depth = poke_outcomes(ROM, actions, ram.SHOT_DEPTH[3], range(196, 216), then=[0], read=lost)
     assert [d for d, hit in by_depth.items() if hit] == list(range(205, 216))
+
+
+def _rejuvenator_due_by_rule(before, after) -> int | None:
+    """The entry a rejuvenator enters on this even frame by the arrival rule (NOTES.md "The
+    rejuvenator"), or None; ``after`` supplies the depths after the shots fell."""
+    count, entry = int(before[ram.FRAME_COUNT]), int(before[ram.FRAME_COUNT]) % len(ram.SHOT_KIND)
+    # the entry itself is empty, so it did not fall: its (stray) depth as it stood
+    depths = [after[a] for a in ram.ENEMY_DEPTH + ram.SHOT_DEPTH if a != ram.SHOT_DEPTH[entry]]
+    depths.append(before[ram.SHOT_DEPTH[entry]])
+    due = (before[ram.SHIP_FLAGS] & ram.REJUVENATOR_DUE and 1 <= before[ram.ENEMIES_LEFT] <= c.REJUVENATOR_MOST_LEFT
+           and not count & c.REJUVENATOR_COUNT_BIT and before[ram.SHOT_KIND[entry]] == c.KIND_EMPTY
+           and before[ram.RANDOM] & c.REJUVENATOR_RANDOM_MASK == c.REJUVENATOR_RANDOM_VALUE
+           and not any(0 < d < c.REJUVENATOR_CLEAR_DEPTH for d in depths))
+    return entry if due else None
+
+
+def _beam_of(random: int) -> int:
+    return c.BEAM_X[((random >> c.REJUVENATOR_BEAM_SHIFT) + 1) >> 1]
+
+
+def test_the_arrival_rule_predicts_every_rejuvenator(long_random_games):
+    """On every even frame of play a rejuvenator enters exactly the entry the rule names, at depth
+    32 on the beam the random number picks, and ram[13]'s top bit drops with it; it then falls at
+    30/16 with the dither, its picture stepping at depths 104, 144 and 176."""
+    arrivals = falls = 0
+    for tr in long_random_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if before[ram.PHASE] != ram.PHASE_PLAY or after[ram.PHASE] != ram.PHASE_PLAY:
+                continue
+            new = [j for j, a in enumerate(ram.SHOT_KIND)
+                   if after[a] in ram.REJUVENATOR_KINDS and before[a] not in ram.REJUVENATOR_KINDS]
+            if (t - 1) % c.LOGIC_PERIOD == 1:
+                assert not new, t
+                continue
+            entry = _rejuvenator_due_by_rule(before, after)
+            assert new == ([] if entry is None else [entry]), t
+            if new:
+                arrivals += 1
+                assert after[ram.SHOT_DEPTH[entry]] == c.REJUVENATOR_START_DEPTH
+                assert after[ram.SHOT_ENTRY_X[entry]] == _beam_of(int(before[ram.RANDOM]))
+                assert not after[ram.SHIP_FLAGS] & ram.REJUVENATOR_DUE
+            for j, a in enumerate(ram.SHOT_KIND):
+                if before[a] in ram.REJUVENATOR_KINDS and after[a] in ram.REJUVENATOR_KINDS:
+                    depth = before[ram.SHOT_DEPTH[j]] + _dithered(c.REJUVENATOR_SPEED, int(before[ram.FRAME_COUNT]))
+                    assert after[ram.SHOT_DEPTH[j]] == depth, t
+                    assert after[a] == c.KIND_REJUVENATOR + sum(depth >= d for d in c.REJUVENATOR_PICTURE_DEPTHS)
+                    falls += 1
+    assert arrivals >= 3 and falls >= 200
+
+
+def test_a_poked_random_number_picks_whether_and_where_a_rejuvenator_comes():
+    """Clone/restore on random seed 0's frame 2,336 (a rejuvenator arrives in entry 0 on beam 162):
+    every value of ram[2] poked, it arrives exactly for xxx1x000 and on the beam its top three bits
+    pick; 1..9 enemies left bring it, 0 and 10..15 do not; a slot at depth 1..63 holds it back."""
+    actions = ramtrace.record(ROM, frames=2_336, seed=0, hold=(1, 8)).actions
+    read = lambda r: (int(r[ram.SHOT_KIND[0]]), int(r[ram.SHOT_ENTRY_X[0]]))
+    by_random = poke_outcomes(ROM, actions, ram.RANDOM, range(256), then=[11], read=read)
+    came = {v: x for v, (kind, x) in by_random.items() if kind == c.KIND_REJUVENATOR}
+    assert sorted(came) == [v for v in range(256) if v & c.REJUVENATOR_RANDOM_MASK == c.REJUVENATOR_RANDOM_VALUE]
+    assert all(x == _beam_of(v) for v, x in came.items())
+    by_left = poke_outcomes(ROM, actions, ram.ENEMIES_LEFT, range(1, 16), then=[11], read=read)
+    assert [n for n, (kind, _) in by_left.items() if kind == c.KIND_REJUVENATOR] == list(range(1, 10))
+    by_depth = poke_outcomes(ROM, actions, ram.ENEMY_DEPTH[1], [0, 1, 40, 63, 64, 200], then=[11], read=read)
+    assert [d for d, (kind, _) in by_depth.items() if kind == c.KIND_REJUVENATOR] == [0, 64, 200]
+
+
+def test_a_rejuvenator_is_caught_inside_the_loss_window():
+    """Clone/restore on random seed 57's frame 2,184 (the ship at 145 catches a rejuvenator on beam
+    145 as it falls from 205 to 207): its x poked, one more ship in reserve exactly for ship - x in
+    LOSS_LEFT..LOSS_RIGHT; its depth poked, caught from 204 (falling to 206) on."""
+    actions = ramtrace.record(ROM, frames=2_184, seed=57, hold=(1, 8)).actions
+    caught = lambda r: int(r[ram.LIVES]) == 3
+    by_x = poke_outcomes(ROM, actions, ram.SHOT_ENTRY_X[0], range(130, 160), then=[0], read=caught)
+    assert [x for x, hit in by_x.items() if hit] == list(range(145 - c.LOSS_RIGHT, 145 - c.LOSS_LEFT + 1))
+    by_depth = poke_outcomes(ROM, actions, ram.SHOT_DEPTH[0], range(196, 210), then=[0], read=caught)
+    assert [d for d, hit in by_depth.items() if hit] == list(range(204, 210))
+
+
+def _lariat_reaches_by_rule(after) -> bool:
+    above = [d for d in (after[a] for a in ram.ENEMY_DEPTH + ram.SHOT_DEPTH) if d < c.LARIAT_REACH_DEPTH]
+    return len(above) >= c.LARIAT_REACH_OBJECTS
+
+
+def test_a_lariat_goes_one_step_more_while_four_objects_stand_above_it(long_random_games):
+    """Every lariat at its last y (102) on a logic frame of play: it goes on to 94 exactly when the
+    rule says so (4 of the 7 objects above depth 94 after the fall), and is gone on the next (odd)
+    frame."""
+    reached = ended = 0
+    for tr in long_random_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r) - 2):
+            before, after = r[t - 1], r[t]
+            if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] != ram.PHASE_PLAY
+                    or after[ram.PHASE] != ram.PHASE_PLAY or before[ram.SHOT_Y] != c.LARIAT_LAST_Y
+                    or before[ram.SHOT_GRAPHIC] not in ram.LARIAT_GRAPHICS):
+                continue
+            goes_on = after[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH
+            assert goes_on == _lariat_reaches_by_rule(after), t
+            if goes_on:
+                reached += 1
+                assert r[t + 1][ram.SHOT_Y] == ram.NO_SHOT, t    # gone on the odd frame after
+            else:
+                assert after[ram.SHOT_Y] == ram.NO_SHOT
+                ended += 1
+    assert reached >= 1 and ended >= 100
+
+
+def test_a_poked_depth_decides_the_lariats_last_step():
+    """Clone/restore on random seed 3's frame 4,068 (a lariat at 102, the slots on the horizon, a
+    rejuvenator in entry 1 at 64: 4 objects above depth 94): the rejuvenator's depth poked lets the
+    lariat on to 94 only while it falls to above 94; slot 0's depth only below 94 (an empty slot's
+    255 does not count)."""
+    actions = ramtrace.record(ROM, frames=4_069, seed=3, hold=(1, 8)).actions
+    before, play = actions[:-1], [int(actions[-1])]
+    shot = lambda r: int(r[ram.SHOT_Y])
+    by_rejuvenator = poke_outcomes(ROM, before, ram.SHOT_DEPTH[1], range(84, 100), then=play, read=shot)
+    assert [d for d, y in by_rejuvenator.items() if y == c.LARIAT_REACH_DEPTH] == list(range(84, 92))
+    assert all(y == ram.NO_SHOT for d, y in by_rejuvenator.items() if d >= 92)
+    by_slot = poke_outcomes(ROM, before, ram.ENEMY_DEPTH[0], [0, 60, 93, 94, 120, 255], then=play, read=shot)
+    reach = c.LARIAT_REACH_DEPTH
+    assert by_slot == {0: reach, 60: reach, 93: reach, 94: ram.NO_SHOT, 120: ram.NO_SHOT, 255: ram.NO_SHOT}

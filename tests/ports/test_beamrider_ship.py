@@ -26,10 +26,11 @@ def plan(script: str) -> list[tuple[str, int]]:
 def covered_frames(trace, kills: bool = False) -> int:
     """Snapshots 0..n-1 of ``trace`` hold nothing the port leaves out: n is the first snapshot
     after a reward, a change of the enemies left, a phase change other than the intro's switch to
-    play, the ship's flags losing their top bit, a shot that vanished before its last y, a lariat
-    flying on past its last y (ram[21] 37..47: seen 15,000 frames in 60 games, not decoded), or an
-    object table entry holding something other than a shot. With ``kills`` a saucer's kill (the
-    reward, the enemy taken from the count and the shot gone on one frame) is covered too, and a
+    play, a shot that vanished before its last y (a lariat's one step more counting as its last), a
+    lariat flying on past its last y with ram[21] 37..47 (seen 15,000 frames in 60 games, not
+    decoded), or an object table entry holding something other than a shot or the rejuvenator
+    (its debris once shot, kind 1, is not modelled). With ``kills`` a saucer's kill (the reward, the enemy taken from the
+    count and the shot gone on one frame) is covered too, a rejuvenator caught (a ship more), and a
     lost ship: the loss, its run-down, the life taken (phases 3 -> 5 -> 1 or 6, the reserve's
     blink) and the next ship's intro (1 -> 2 -> 3)."""
     r = trace.rams.astype(np.int64)
@@ -42,8 +43,6 @@ def covered_frames(trace, kills: bool = False) -> int:
             continue
         phases = (int(before[ram.PHASE]), int(after[ram.PHASE]))
         losing = kills and phases in LOSS_PHASES
-        if before[ram.SHIP_FLAGS] & SHIP_ALIVE and not after[ram.SHIP_FLAGS] & SHIP_ALIVE and not losing:
-            return t
         if trace.rewards[t - 1] != 0:
             return t
         if kills and not losing and _unmodelled_saucer_move(before, after):
@@ -51,16 +50,18 @@ def covered_frames(trace, kills: bool = False) -> int:
         if any(after[a] not in SHOT_KINDS for a in ram.SHOT_KIND):
             return t
         if (before[ram.SHOT_Y] == c.LARIAT_LAST_Y and after[ram.SHOT_Y] == c.LARIAT_LAST_Y - c.SHOT_STEP
-                and after[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS):
+                and after[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS
+                and after[ram.SHOT_GRAPHIC] not in ram.LARIAT_GRAPHICS):
             return t
         if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]:
             return t
-        if after[ram.LIVES] != before[ram.LIVES] and not losing:
+        if after[ram.LIVES] != before[ram.LIVES] and not losing and not (kills and _caught(before, after)):
             return t
         if phases[0] != phases[1] and phases != (ram.PHASE_INTRO, ram.PHASE_PLAY) and not losing:
             return t
         if (after[ram.SHOT_Y] == ram.NO_SHOT and before[ram.SHOT_Y] != ram.NO_SHOT
                 and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)
+                and not (before[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH and before[ram.SHOT_GRAPHIC] in ram.LARIAT_GRAPHICS)
                 and phases != (ram.PHASE_PLAY, ram.PHASE_DYING)):
             return t
     return len(r)
@@ -71,10 +72,15 @@ def covered_frames(trace, kills: bool = False) -> int:
 LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_DYING, ram.PHASE_DYING),
                (ram.PHASE_DYING, ram.PHASE_LIFE_LOST), (ram.PHASE_DYING, ram.PHASE_GAME_OVER),
                (ram.PHASE_LIFE_LOST, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
-SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B)
-# measured: ram[13] loses its top bit in waves 4-6 with 7-9 enemies left (82 times in 171 games,
-# for good); what clears it and what it changes is not decoded (NOTES.md, "A lost ship")
-SHIP_ALIVE = 0x80
+REJUVENATOR_KINDS = tuple(range(c.KIND_REJUVENATOR, c.KIND_REJUVENATOR + len(c.REJUVENATOR_PICTURE_DEPTHS) + 1))
+SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B) + REJUVENATOR_KINDS
+
+
+def _caught(before, after) -> bool:
+    """A rejuvenator caught: one ship more, and an entry that held one emptied."""
+    return after[ram.LIVES] == before[ram.LIVES] + 1 and any(
+        before[ram.SHOT_KIND[j]] in REJUVENATOR_KINDS and after[ram.SHOT_KIND[j]] == c.KIND_EMPTY
+        for j in range(len(ram.SHOT_KIND)))
 # measured: a saucer leaving at the bottom may come back on the horizon on the same frame (seed
 # 16, frame 2,279: kind 5 at depth 181 to kind 2 at depth 0); a climber home is above depth 32
 BOTTOM_DEPTH = 64

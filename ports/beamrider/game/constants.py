@@ -173,6 +173,31 @@ ENEMY_SHOT_SPEED = 22
 SHOT_GONE_DEPTH = 210
 SHOT_BUSY_OBJECTS = 2
 
+# ---- the rejuvenator (object table entries 3..6; NOTES.md "The rejuvenator") --------------------------
+# measured (60 random games: 40 arrivals predicted, no false alarm; clone/restore pokes of ram[2],
+# ram[84], ram[16], ram[1], ram[13], the slots' and entries' depths and the sector on random seed
+# 0's frame 2,336): on an even frame in play, after the shots fell, with ram[13]'s top bit set (it
+# is cleared on the arrival and set again only when a life is taken), 1..9 enemies left (any wave,
+# any sector), the count's bit 2 clear, the entry (count & 3) empty (kind 0), the random number
+# reading xxx1x000 and no slot nor entry (any kind, stray depths too) at depth 1..63 after the
+# fall, a rejuvenator enters that entry: kind 16, depth 32, on beam ((random >> 5) + 1) >> 1.
+REJUVENATOR_DUE = 0x80
+REJUVENATOR_MOST_LEFT = 9
+REJUVENATOR_COUNT_BIT = 0x04
+REJUVENATOR_RANDOM_MASK, REJUVENATOR_RANDOM_VALUE = 0x17, 0x10
+REJUVENATOR_CLEAR_DEPTH = 64
+REJUVENATOR_START_DEPTH = 32
+KIND_REJUVENATOR = 16
+REJUVENATOR_BEAM_SHIFT = 5   # the random number's top three bits, 0..7, halved (rounding up) to a beam
+# measured (2,878 moves, no exception): it falls 30/16 a logic frame (the grid clock's dither, the
+# count as it stands) and its picture is 16 + the number of these depths its new depth has reached;
+# it leaves at depth 210 as a shot does (the same busy rule: 15 on the even frame, 3 on the odd one)
+REJUVENATOR_SPEED = 30
+REJUVENATOR_PICTURE_DEPTHS = (104, 144, 176)
+# measured (2 catches; pokes of its x and depth on random seed 57's frame 2,184): at depth 206 or
+# more with the ship's x - its x in -5..3 (the loss window) it is caught: one more ship in reserve,
+# no points, the entry emptied with its depth left (a stray depth, cleared on the next odd frame)
+
 # ---- a lost ship (NOTES.md "A lost ship") ------------------------------------------------------------
 # measured (60 random games: 169 of 171 losses, no false alarm over 106,000 even frames; clone/
 # restore pokes of the shot's x, its depth and the ship's x on random seed 0's frame 1,056): on an
@@ -209,6 +234,13 @@ NO_SHOT = 255              # measured: ram[32] with no shot in flight
 SHOT_START_Y = 206         # measured: ram[32] after the launch frame
 SHOT_STEP = 8              # measured: ram[32] falls 8 a logic frame
 LARIAT_LAST_Y = 102        # measured: a lariat's last y (14 logic frames in flight)
+# measured (60 random games: 14 of 14 lariats at 102 went on to 94 and 2,815 of 2,815 did not, as
+# this says; clone/restore pokes on random seed 3's frame 4,068): a lariat at its last y goes one
+# step more when at least 4 of the 7 objects (the three slots, the four entries: any kind, the
+# horizon's depth 0 and stray depths counted, empty ones at 255 not) stand above depth 94 after
+# the shots fell; it is gone on the next (odd) frame
+LARIAT_REACH_DEPTH = 94
+LARIAT_REACH_OBJECTS = 4
 TORPEDO_LAST_Y = 54        # measured: a torpedo's last y (20 logic frames in flight)
 START_TORPEDOES = 3        # measured: ram[83] at reset, the three purple bars top right
 # measured: UP read with no torpedo left launches nothing, ram[21] runs 86..89 and no shot (FIRE
@@ -336,6 +368,8 @@ class BeamRiderConstants:
     shot_start_y: int = SHOT_START_Y
     shot_step: int = SHOT_STEP
     lariat_last_y: int = LARIAT_LAST_Y
+    lariat_reach_depth: int = LARIAT_REACH_DEPTH
+    lariat_reach_objects: int = LARIAT_REACH_OBJECTS
     torpedo_last_y: int = TORPEDO_LAST_Y
     start_torpedoes: int = START_TORPEDOES
     start_shot_x: int = START_SHOT_X
@@ -366,6 +400,17 @@ class BeamRiderConstants:
     loss_speed_counts: int = LOSS_SPEED_COUNTS
     blink_speed: int = BLINK_SPEED
     life_taken_count: int = LIFE_TAKEN_COUNT
+    rejuvenator_due: int = REJUVENATOR_DUE
+    rejuvenator_most_left: int = REJUVENATOR_MOST_LEFT
+    rejuvenator_count_bit: int = REJUVENATOR_COUNT_BIT
+    rejuvenator_random_mask: int = REJUVENATOR_RANDOM_MASK
+    rejuvenator_random_value: int = REJUVENATOR_RANDOM_VALUE
+    rejuvenator_clear_depth: int = REJUVENATOR_CLEAR_DEPTH
+    rejuvenator_start_depth: int = REJUVENATOR_START_DEPTH
+    kind_rejuvenator: int = KIND_REJUVENATOR
+    rejuvenator_beam_shift: int = REJUVENATOR_BEAM_SHIFT
+    rejuvenator_speed: int = REJUVENATOR_SPEED
+    rejuvenator_picture_depths: tuple = REJUVENATOR_PICTURE_DEPTHS
 
 
 DEFAULTS = BeamRiderConstants()

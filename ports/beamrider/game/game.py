@@ -1,8 +1,9 @@
 """BeamRider, one emulator frame a step: the clock (ram[1], ram[2] and the grid on odd frames, the
 intro's end, a lost ship's run-down, the next ship's intro), the saucers and their shots on the
 odd frames (logic/saucers.py, logic/enemy_shots.py), then on the even (logic) frames the ship's
-move, its shot, the shot's hit on a saucer, the enemies' shots falling and the loss of the ship
-(logic/ship.py, logic/hits.py, logic/enemy_shots.py).
+move, its shot, the shot's hit on a saucer, the enemies' shots and the rejuvenator falling, the
+loss of the ship, the rejuvenator's catch and arrival (logic/ship.py, logic/hits.py,
+logic/enemy_shots.py, logic/rejuvenator.py).
 
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
@@ -21,7 +22,7 @@ from jaxtari.env import Game, joystick
 
 from . import constants as c
 from .constants import BYTE, BeamRiderConstants
-from .logic import enemy_shots, hits, saucers, ship
+from .logic import enemy_shots, hits, rejuvenator, saucers, ship
 from .logic.dither import dithered
 from .state import BeamRiderState, EnemyShotState, PlayerState, SaucerState, ShipState
 
@@ -94,8 +95,10 @@ def clock(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     count = jnp.where(ends, k.life_taken_count, count)
     s = state.ship
     taken = ends & ~over        # measured: after the last ship it stays where it was lost
+    # measured: the flags' top bit (a rejuvenator may still come) stays as it was, for the sector
+    on_beam = (k.on_beam_flags & ~k.rejuvenator_due) | (s.flags & k.rejuvenator_due)
     ship_ = s.replace(x=jnp.where(taken, k.beam_x[k.start_beam], s.x),
-                      flags=jnp.where(taken, k.on_beam_flags, s.flags))
+                      flags=jnp.where(taken, on_beam, s.flags))
     # measured: with the life taken the game waits until an odd frame finds the joystick pushed
     # (FIRE alone does not do), then runs the sector's intro again, one frame on from that one
     stick = joystick(ale_action)
@@ -125,16 +128,31 @@ def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     """The ship's logic frame in play: move, shoot, the shot's hit on a saucer (logic/hits.py),
-    then the enemies' shots fall and may take the ship (logic/enemy_shots.py)."""
+    then the enemies' shots and the rejuvenator fall, a shot may take the ship
+    (logic/enemy_shots.py), the rejuvenator be caught or arrive (logic/rejuvenator.py)."""
     stick = joystick(ale_action)
     moved_ship = ship.move(k, state.ship, stick, intro_frame(state) >= k.first_move_frame)
     s = ship.shoot(k, moved_ship, stick, intro_frame(state) >= k.first_shot_frame)
     logic = (state.frame % k.logic_period == 0) & (state.phase == k.play_phase)
+    # the enemies' shots and the rejuvenator fall on this frame whatever the ship's shot does
+    fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count), state.count)
+    # (an emptied slot's depth reads 255 from this frame: logic/hits.py)
+    standing = jnp.where(state.saucers.kind == k.kind_empty, k.start_saucer_depth, state.saucers.depth)
+    s = ship.reach(k, state.ship, s, jnp.concatenate([standing, fallen.depth]))
     moved = hits.hit(k, state.replace(ship=s))
     in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)
-    moved = moved.replace(enemy_shots=enemy_shots.fall(k, moved.enemy_shots, moved.count))
-    lost = enemy_shots.ship_lost(k, moved.enemy_shots, moved.saucers, moved.ship.x)
-    moved = moved.replace(enemy_shots=enemy_shots.past_the_ship(k, moved.enemy_shots, in_flight))
+    lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
+    # a rejuvenator caught: a ship more, its entry emptied (the depth stays until the odd frame)
+    catch = rejuvenator.caught(k, fallen, moved.ship.x)
+    player = moved.player.replace(reserve=moved.player.reserve + jnp.any(catch).astype(jnp.int32))
+    fallen = enemy_shots.past_the_ship(k, fallen, in_flight)
+    fallen = fallen.replace(kind=jnp.where(catch, k.kind_empty, fallen.kind))
+    arriving = rejuvenator.arrives(k, fallen, moved.saucers, moved.ship.flags, player.enemies_left,
+                                   moved.count, moved.random)
+    ship_ = moved.ship.replace(flags=jnp.where(jnp.any(arriving), moved.ship.flags & ~k.rejuvenator_due,
+                                               moved.ship.flags))
+    moved = moved.replace(enemy_shots=rejuvenator.enter(k, fallen, arriving, moved.random), player=player,
+                          ship=ship_)
     # measured: the frame a ship is lost launches nothing (the shot's beam and the torpedoes stay)
     moved = jax.tree.map(lambda a, b: jnp.where(lost, a, b),
                          lose_ship(k, moved.replace(ship=moved_ship)), moved)
@@ -150,7 +168,11 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     shots = enemy_shots.fire(k, state.enemy_shots, state.saucers, flown)
     playing = state.phase == k.play_phase
     keep = lambda new, old: jax.tree.map(lambda a, b: jnp.where(playing, a, b), new, old)
-    return state.replace(saucers=keep(flown, state.saucers),
+    # measured: a lariat's one step more (logic/ship.py ``reach``) is gone on the next odd frame
+    s = state.ship
+    reached = odd & playing & ~s.torpedo & (s.shot_y == k.lariat_reach_depth)
+    return state.replace(ship=s.replace(shot_y=jnp.where(reached, k.no_shot, s.shot_y)),
+                         saucers=keep(flown, state.saucers),
                          enemy_shots=keep(jax.tree.map(lambda a, b: jnp.where(odd, a, b), shots,
                                                        state.enemy_shots), state.enemy_shots))
 

@@ -11,7 +11,8 @@ from jaxtari.env import pytree_dataclass
 @pytree_dataclass
 class ShipState:
     x: jax.Array           # int32, ram[41]: 94..162, the five beams 17 apart
-    flags: jax.Array       # int32, ram[13]: 0x83 on a beam, | 0x08 moving right, | 0x04 moving left
+    flags: jax.Array       # int32, ram[13]: 0x83 on a beam, | 0x08 moving right, | 0x04 moving left;
+    #                        the top bit cleared for the sector once a rejuvenator came
     shot_y: jax.Array      # int32, ram[32]: 255 with no shot in flight
     shot_x: jax.Array      # int32, ram[40]: the x the last shot was fired from
     torpedo: jax.Array     # bool, the shot in flight is a torpedo (ram[21] 72..83; else a lariat)
@@ -48,7 +49,7 @@ class EnemyShotState:
     """The enemies' shots: entries 3..6 of the cartridge's object table (the saucers are 0..2, the
     ship's shot 7), one entry per shot (int32 (4,)), each the byte ALE keeps."""
 
-    kind: jax.Array        # ram[45..48]: 0 empty, 2/3 a shot (its two pictures)
+    kind: jax.Array        # ram[45..48]: 0 empty, 2/3 a shot (its two pictures), 16..19 the rejuvenator
     x: jax.Array           # ram[36..39]: the beam it falls on (kept when the entry empties)
     depth: jax.Array       # ram[28..31]: growing as it falls, 255 when empty
 

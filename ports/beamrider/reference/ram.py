@@ -31,7 +31,7 @@ GRID_SPEED = 4           # $84 the grid's speed, sixteenths, signed: 0 at reset,
 LIVES = 5                # $85 reserve ships: ALE's lives() - 1; 255 is the game over        ALE driver
 SCORE = (9, 10, 11)      # $89-$8B BCD, two digits each, lowest first                          ALE driver
 PHASE = 12               # $8C 2 in the sector's intro, 3 in play; ALE counts a death once it is 1
-SHIP_FLAGS = 13          # $8D 0x83 on a beam; bit 3 set while moving right, bit 2 while moving left  measured
+SHIP_FLAGS = 13          # $8D 0x83 on a beam; bit 3 set while moving right, bit 2 while moving left; bit 7 cleared for the sector once a rejuvenator came  measured
 COUNT_BASE = 6           # $86 the saucers' horizon count base: 56, 2 less each wave  measured
 WAVE_TIMER = 8           # $88 the wave's pacing timer: 90 at a wave's start, -1 every 16 frames, -22 a kill  measured
 WAVE = 16                # $90 the saucers' wave: 1 until the spawn, then 2, 3, ...  measured
@@ -53,7 +53,7 @@ ENEMY_PARAM = (50, 51, 52)   # $B2.. the step's parameter: a countdown on the ho
 # ram[40]), measured (NOTES.md "The enemies' shots"); empty entries keep scratch values
 SHOT_DEPTH = (28, 29, 30, 31)   # $9C.. growing as the shot falls, 255 when empty
 SHOT_ENTRY_X = (36, 37, 38, 39)  # $A4.. the beam it falls on
-SHOT_KIND = (45, 46, 47, 48)    # $AD.. 0 empty, 2/3 a shot (its two pictures, flipping every 4 frames)
+SHOT_KIND = (45, 46, 47, 48)    # $AD.. 0 empty, 2/3 a shot (its two pictures, flipping every 4 frames), 16..19 the rejuvenator
 
 # ---- values ----------------------------------------------------------------------------------------
 NO_SHOT = 255
@@ -71,6 +71,8 @@ KIND_EMPTY, KIND_WAITING = 0, 2
 SAUCER_KINDS = (1, 4, 5)
 EXPLOSION_KINDS = range(6, 12)
 EXPLOSION_STEP_FRAMES = 4
+REJUVENATOR_KINDS = range(16, 20)   # measured: its four pictures, by depth (NOTES.md "The rejuvenator")
+REJUVENATOR_DUE = 0x80   # measured: ram[13]'s top bit, cleared on a rejuvenator's arrival for the rest of the sector
 LARIAT_GRAPHICS = range(3, 14)
 TORPEDO_GRAPHICS = range(72, 84)
 

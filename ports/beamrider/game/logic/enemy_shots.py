@@ -21,10 +21,16 @@ import jax.numpy as jnp
 
 from ..state import EnemyShotState, SaucerState
 from .dither import dithered
+from .rejuvenator import is_rejuvenator
 
 
 def _is_shot(k, kind):
     return (kind == k.kind_shot_a) | (kind == k.kind_shot_b)
+
+
+def _falling(k, kind):
+    """The entries that fall and leave at the bottom: shots and the rejuvenator."""
+    return _is_shot(k, kind) | is_rejuvenator(k, kind)
 
 
 def _emptied(k, shots: EnemyShotState, gone) -> EnemyShotState:
@@ -36,7 +42,7 @@ def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> E
     """The odd frame: shots that stayed past their last depth and last frame's stray depths go,
     then the saucers fire."""
     shots = _emptied(k, shots, (shots.kind == k.kind_empty)
-                     | (_is_shot(k, shots.kind) & (shots.depth >= k.shot_gone_depth)))
+                     | (_falling(k, shots.kind) & (shots.depth >= k.shot_gone_depth)))
     firing = jnp.asarray(k.firing_steps, jnp.int32)
     beams = jnp.asarray(k.beam_x, jnp.int32)
     saucer = ((after.kind == k.kind_climber) | (after.kind == k.kind_dive_left)
@@ -73,7 +79,7 @@ def fall(k, shots: EnemyShotState, count) -> EnemyShotState:
 def past_the_ship(k, shots: EnemyShotState, ship_shot_flying) -> EnemyShotState:
     """After the loss test: a shot past its last depth goes now unless the frame is busy (two
     other objects in flight: the other shots, the ship's shot); else on the next odd frame."""
-    flying = _is_shot(k, shots.kind)
+    flying = _falling(k, shots.kind)
     # the entries in use: the shots and a stray depth left by a blocked shot (measured)
     busy = (jnp.sum(shots.depth != k.start_saucer_depth) - 1 + ship_shot_flying.astype(jnp.int32)
             >= k.shot_busy_objects)

@@ -31,8 +31,10 @@ def move(k, s: ShipState, stick, may_start) -> ShipState:
     x = jnp.where(right, jnp.minimum(s.x + k.ship_step, next_right),
                   jnp.where(left, jnp.maximum(s.x - k.ship_step, next_left), s.x))
     arrived = jnp.any(x == beams)
-    flags = jnp.where(right & ~arrived, k.on_beam_flags | k.moving_right,
-                      jnp.where(left & ~arrived, k.on_beam_flags | k.moving_left, k.on_beam_flags))
+    # the top bit is the rejuvenator's (logic/rejuvenator.py): a move keeps it as it was
+    on_beam = (k.on_beam_flags & ~k.rejuvenator_due) | (s.flags & k.rejuvenator_due)
+    flags = jnp.where(right & ~arrived, on_beam | k.moving_right,
+                      jnp.where(left & ~arrived, on_beam | k.moving_left, on_beam))
     return s.replace(x=x, flags=jnp.where(right | left, flags, s.flags))
 
 
@@ -54,3 +56,12 @@ def shoot(k, s: ShipState, stick, may_fire) -> ShipState:
         torpedo=jnp.where(launch, torpedo, s.torpedo),
         torpedoes=jnp.where(launch & torpedo, s.torpedoes - 1, s.torpedoes),
         dud=jnp.where(dud, k.dud_busy, jnp.maximum(s.dud - 1, 0)))
+
+
+def reach(k, before: ShipState, s: ShipState, depths) -> ShipState:
+    """A lariat ending at its last y flies one step more while enough objects (``depths``: the
+    slots' and the entries' after this frame's fall) stand above that step (measured; NOTES.md
+    "The rejuvenator": it is how the lariat reaches one)."""
+    ended = (before.shot_y == k.lariat_last_y) & ~before.torpedo & (s.shot_y == k.no_shot)
+    above = jnp.sum(depths < k.lariat_reach_depth) >= k.lariat_reach_objects
+    return s.replace(shot_y=jnp.where(ended & above, k.lariat_last_y - k.shot_step, s.shot_y))

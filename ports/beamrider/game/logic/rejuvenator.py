@@ -1,0 +1,67 @@
+"""The rejuvenator: the object that enters a shot entry (kinds 16..19) once a life, late in a
+sector, and is worth a ship in reserve when caught.
+
+Measured on ALE (ports/beamrider/NOTES.md, "The rejuvenator"), on the even frames after the
+enemies' shots fell:
+
+- arrival: while ram[13]'s top bit says one may still come this life, with 1..9 enemies left,
+  the count's bit 2 clear and the entry picked by the count's low two bits empty, the random number
+  reading xxx1x000 and nothing (a slot or an entry, whatever it holds) at depth 1..63: it enters
+  that entry at depth 32 on the beam the random number's top three bits pick, and the top bit of
+  ram[13] drops until a life is taken.
+- falling: 30/16 a logic frame with the grid clock's dither; its picture steps at depths 104,
+  144 and 176; it leaves at depth 210 as a shot does (logic/enemy_shots.py ``past_the_ship``).
+- catch: at depth 206 or more within the loss window of the ship: one more ship in reserve, the
+  entry emptied (its depth left for the next odd frame to clear).
+Not modelled: the ship's shot meeting it (the entry then holds kind 1, falling debris)."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ..state import EnemyShotState, SaucerState
+from .dither import dithered
+
+
+def is_rejuvenator(k, kind):
+    return (kind >= k.kind_rejuvenator) & (kind < k.kind_rejuvenator + len(k.rejuvenator_picture_depths) + 1)
+
+
+def fall(k, shots: EnemyShotState, count) -> EnemyShotState:
+    """The even frame's fall and the picture for the new depth."""
+    here = is_rejuvenator(k, shots.kind)
+    depth = jnp.where(here, shots.depth + dithered(k, k.rejuvenator_speed, count), shots.depth)
+    picture = k.kind_rejuvenator + sum((depth >= d).astype(jnp.int32) for d in k.rejuvenator_picture_depths)
+    return shots.replace(kind=jnp.where(here, picture, shots.kind), depth=depth)
+
+
+def on_ship(k, x, depth, ship_x):
+    """The loss window (logic/enemy_shots.py ``ship_lost``), which is also where one is caught."""
+    dx = ship_x - x
+    return (depth >= k.loss_depth) & (dx >= k.loss_left) & (dx <= k.loss_right)
+
+
+def caught(k, shots: EnemyShotState, ship_x):
+    """Which entries hold a rejuvenator the ship catches on this frame."""
+    return is_rejuvenator(k, shots.kind) & on_ship(k, shots.x, shots.depth, ship_x)
+
+
+def arrives(k, shots: EnemyShotState, saucers: SaucerState, flags, enemies_left, count, random):
+    """The entry a rejuvenator enters on this even frame (one-hot, all False when none does)."""
+    entries = jnp.arange(k.shot_count)
+    entry = entries == count % k.shot_count
+    low = lambda d: jnp.any((d > 0) & (d < k.rejuvenator_clear_depth))
+    due = (((flags & k.rejuvenator_due) != 0) & (enemies_left >= 1) & (enemies_left <= k.rejuvenator_most_left)
+           & ((count & k.rejuvenator_count_bit) == 0)
+           & ((random & k.rejuvenator_random_mask) == k.rejuvenator_random_value)
+           & ~low(saucers.depth) & ~low(shots.depth))
+    return entry & due & (shots.kind == k.kind_empty)
+
+
+def enter(k, shots: EnemyShotState, arriving, random) -> EnemyShotState:
+    """The rejuvenator in its entry: kind 16, depth 32, on the beam the random number picks."""
+    beams = jnp.asarray(k.beam_x, jnp.int32)
+    x = beams[((random >> k.rejuvenator_beam_shift) + 1) >> 1]
+    return shots.replace(kind=jnp.where(arriving, k.kind_rejuvenator, shots.kind),
+                         x=jnp.where(arriving, x, shots.x),
+                         depth=jnp.where(arriving, k.rejuvenator_start_depth, shots.depth))
