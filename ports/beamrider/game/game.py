@@ -138,7 +138,12 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count), state.count)
     # (an emptied slot's depth reads 255 from this frame: logic/hits.py)
     standing = jnp.where(state.saucers.kind == k.kind_empty, k.start_saucer_depth, state.saucers.depth)
-    s = ship.reach(k, state.ship, s, jnp.concatenate([standing, fallen.depth]))
+    # measured: a rejuvenator arrives before the lariat's reach is judged (it counts there), and
+    # with the enemies left as they stood before this frame's kill
+    arriving = rejuvenator.arrives(k, fallen, state.saucers.replace(depth=standing), state.ship.flags,
+                                   state.player.enemies_left, state.count, state.random)
+    s = ship.reach(k, state.ship, s, jnp.concatenate(
+        [standing, jnp.where(arriving, k.rejuvenator_start_depth, fallen.depth)]))
     moved = hits.hit(k, state.replace(ship=s))
     in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)
     lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
@@ -147,8 +152,6 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     player = moved.player.replace(reserve=moved.player.reserve + jnp.any(catch).astype(jnp.int32))
     fallen = enemy_shots.past_the_ship(k, fallen, in_flight)
     fallen = fallen.replace(kind=jnp.where(catch, k.kind_empty, fallen.kind))
-    arriving = rejuvenator.arrives(k, fallen, moved.saucers, moved.ship.flags, player.enemies_left,
-                                   moved.count, moved.random)
     ship_ = moved.ship.replace(flags=jnp.where(jnp.any(arriving), moved.ship.flags & ~k.rejuvenator_due,
                                                moved.ship.flags))
     moved = moved.replace(enemy_shots=rejuvenator.enter(k, fallen, arriving, moved.random), player=player,
