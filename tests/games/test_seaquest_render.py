@@ -1,7 +1,7 @@
 """Seaquest's picture (jaxtari/games/seaquest/draw.py) against ALE's screen: the whole 210x160
 picture pixel-exact on every frame of whole random games, and the 84x84 grey picture (drawn
-directly at that size) equal to ALE's grey screen at the pixels it samples and to the full
-picture's grey at those pixels, bit for bit."""
+directly at that size; both its forms, the CPU's and the accelerator's) equal to ALE's grey
+screen at the pixels it samples and to the full picture's grey at those pixels, bit for bit."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from alignment.porting import ramtrace as rt
 from jaxtari.render import SMALL_GRAY, gray
 from jaxtari.games.seaquest import Seaquest
+from jaxtari.games.seaquest.draw import gray84_masked
 
 GAME = Seaquest()
 
@@ -28,7 +29,17 @@ def _scan(state, actions):
 
 
 _STATES = jax.jit(_scan)
-_PICTURES = jax.jit(jax.vmap(lambda s: (GAME.render(s), GAME.render_gray84(s))))
+_JIT_PICTURES = jax.jit(jax.vmap(lambda s: (GAME.render(s), GAME.render_gray84(s),
+                                              gray84_masked(s))))
+
+
+def _pictures(states):
+    """Both pictures of each state; the 84x84 one's other form (the accelerator's, by masked
+    table reads: logic/reads.py) equal to it on every state."""
+    full, small, masked = (np.asarray(p) for p in _JIT_PICTURES(states))
+    differs = np.argwhere(np.any(masked != small, axis=(1, 2)))
+    assert differs.size == 0, ("the masked form differs", differs[:5].tolist())
+    return full, small
 
 
 def _compare(seed, frames, hold):
@@ -42,7 +53,7 @@ def _compare(seed, frames, hold):
     checked = 0
     for c in range(0, len(actions), CHUNK):
         chunk = jax.tree_util.tree_map(lambda x: x[c:c + CHUNK], states)
-        pictures, small = (np.asarray(p) for p in _PICTURES(chunk))
+        pictures, small = _pictures(chunk)
         for i in range(min(CHUNK, len(actions) - c)):
             ale.act(ale_py.Action(int(actions[c + i])))
             theirs = ale.getScreenRGB()
@@ -84,7 +95,7 @@ def test_the_picture_is_pixel_exact_over_the_deep_game():
     states = _STATES(GAME._reset(jax.random.key(0)), jnp.asarray(padded))
     for c in range(0, len(actions), CHUNK):
         chunk = jax.tree_util.tree_map(lambda x: x[c:c + CHUNK:2], states)
-        pictures, small = (np.asarray(p) for p in _PICTURES(chunk))
+        pictures, small = _pictures(chunk)
         for i in range(min(CHUNK, len(actions) - c)):
             ale.act(ale_py.Action(int(actions[c + i])))
             if i % 2 == 0:
@@ -120,7 +131,7 @@ def test_the_copyright_scroll_is_drawn_for_every_value_of_its_byte():
         rams.append(ale.getRAM())
     batch = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *states)
     after = jax.jit(jax.vmap(lambda s: GAME._step(s, jnp.int32(0))[0]))(batch)
-    pictures, small = (np.asarray(p) for p in _PICTURES(after))
+    pictures, small = _pictures(after)
     logo = slice(190, 198)
     assert len({s[logo].tobytes() for s in screens}) == 9  # what the test covers
     for value in range(256):

@@ -21,10 +21,18 @@ Under the consts' ``sprites_as_boxes`` switch (the rectangles mod) the moving ob
 torpedo, the lanes' groups, the divers and missiles, the patrol sub) are not drawn, and each box
 :func:`jaxtari.games.seaquest.objects.groups` reports is painted solid in :data:`BOX_COLOUR`
 instead (:func:`boxed`); the reserve subs, the rescued divers and everything else are as before.
+
+:func:`render_gray84` has two forms with the same pixels, picked by the platform it is compiled
+for: on the CPU the colour bytes with the tables read by index, then each pixel's grey level
+read from ALE's table (:func:`gray84_indexed`); on an accelerator every table read by masks
+(logic/reads.py says why) and each colour turned grey before it is painted, so that no pixel
+reads a table (:func:`gray84_masked`, :func:`shaded`). Measured on the CPU, the masked form is
+several times slower there.
 """
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -32,8 +40,10 @@ from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
 from jaxtari.games.seaquest import objects
 from jaxtari.games.seaquest.logic import latches
-from jaxtari.games.seaquest.logic.common import BYTE, DEFAULTS, colour_mods, pick
+from jaxtari.games.seaquest.logic.common import BYTE, DEFAULTS, colour_mods
+from jaxtari.games.seaquest.logic.reads import INDEXED, MASKED
 from jaxtari.atari.palette import PALETTE
+from jaxtari.render import SMALL_GRAY, gray
 
 SCREEN_H, SCREEN_W = 210, 160
 LANES_TOP, LANES_END = 57, 153  # the four 24-line lane sections
@@ -54,84 +64,107 @@ def sprites_shown(c):
 
 
 def boxed(s, lines, columns, c, band, tint):
-    """``band`` (colour bytes at ``lines`` x ``columns``) with the objects' boxes painted in the
-    tinted :data:`BOX_COLOUR` where the ``sprites_as_boxes`` switch is on; as it is when the
+    """``band`` (colour values at ``lines`` x ``columns``) with the objects' boxes painted in the
+    ``tint`` of :data:`BOX_COLOUR` where the ``sprites_as_boxes`` switch is on; as it is when the
     switch is a Python False (nothing traced)."""
     if c.sprites_as_boxes is False:
         return band
-    ys = jnp.asarray(np.asarray(lines).ravel())[None, :, None]
-    xs = jnp.asarray(np.asarray(columns).ravel())[None, None, :]
-    inside = jnp.zeros(band.shape, bool)
-    for g in objects.groups(c, s).values():
-        top, left = g.y[:, None, None], g.x[:, None, None]
-        box = ((ys >= top) & (ys < top + g.h[:, None, None]) & (xs >= left)
-               & (xs < left + g.w[:, None, None]))
-        inside = inside | jnp.any(box & g.active[:, None, None], axis=0)
-    return jnp.where(jnp.logical_and(c.sprites_as_boxes, inside), tint(BOX_COLOUR), band)
+    ys = jnp.asarray(np.asarray(lines).ravel())[None, :]
+    xs = jnp.asarray(np.asarray(columns).ravel())[None, :]
+    boxes = objects.groups(c, s).values()
+    top, left, height, width, active = (jnp.concatenate([jnp.ravel(getattr(g, f)) for g in boxes])
+                                        [:, None] for f in ("y", "x", "h", "w", "active"))
+    rows = (ys >= top) & (ys < top + height) & active  # (box, line)
+    cols = (xs >= left) & (xs < left + width)  # (box, column)
+    # a pixel is inside a box where its line is in the box's rows and its column in its columns:
+    # the count of such boxes is a contraction over the boxes (exact: a few ones summed)
+    count = jnp.einsum("bl,bc->lc", rows.astype(jnp.float32), cols.astype(jnp.float32))
+    return jnp.where(jnp.logical_and(c.sprites_as_boxes, count > 0), tint(BOX_COLOUR), band)
+
+
+def colour_bytes(colour):
+    """The shade of :func:`colour_indices`: the TIA colour byte itself."""
+    return colour
 
 
 def colour_indices(s, lines=ALL_LINES, columns=ALL_COLUMNS, swap=None, c=DEFAULTS):
     """TIA colour bytes of the picture of state ``s`` at ``lines`` x ``columns`` (static, lines
     ascending): (210, 160) by default. ``swap``: see :func:`lane_indices`; ``c``: the game's
     consts."""
+    return shaded(s, lines, columns, swap, c)
+
+
+def shaded(s, lines, columns, swap=None, c=DEFAULTS, reads=INDEXED, shade=colour_bytes):
+    """The picture of state ``s`` at ``lines`` x ``columns`` (static, lines ascending), each pixel
+    ``shade`` of its colour byte (an elementwise function; applied to each colour before it is
+    painted, so a per-pixel table lookup after the picture is drawn is not needed), its tables
+    read in the form ``reads`` (logic/reads.py)."""
     lines, columns = np.asarray(lines).ravel(), np.asarray(columns).ravel()
     if np.any(np.diff(lines) <= 0):
-        raise ValueError("colour_indices: the lines must be ascending")
-    parts = [draw(s, part, columns) for draw, part in (
-        (lambda s, lines, columns: top_indices(s, lines, columns, c), lines[lines < LANES_TOP]),
-        (lambda s, lines, columns: lane_indices(s, lines, columns, swap, c),
-         lines[(lines >= LANES_TOP) & (lines < LANES_END)]),
-        (lambda s, lines, columns: bottom_indices(s, lines, columns, c),
-         lines[lines >= LANES_END])) if part.size]
+        raise ValueError(f"Seaquest's picture: the lines must be ascending, each once; got "
+                         f"{lines.tolist()}: pass them sorted")
+    top, bottom = lines[lines < LANES_TOP], lines[lines >= LANES_END]
+    lanes = lines[(lines >= LANES_TOP) & (lines < LANES_END)]
+    parts = ([top_indices(s, top, columns, c, reads, shade)] if top.size else []) + (
+        [lane_indices(s, lanes, columns, swap, c, reads, shade)] if lanes.size else []) + (
+        [bottom_indices(s, bottom, columns, c, reads, shade)] if bottom.size else [])
     return jnp.concatenate(parts)
 
 
-def lane_indices(s, lines, columns, swap=None, c=DEFAULTS):
-    """The lane sections' lines (57..152) as colour bytes at ``columns``. ``swap`` (a visual
+def lane_indices(s, lines, columns, swap=None, c=DEFAULTS, reads=INDEXED, shade=colour_bytes):
+    """The lane sections' lines (57..152) as colour bytes at ``columns`` (``shade`` and ``reads``:
+    see :func:`shaded`). ``swap`` (a visual
     mod's; None: the cartridge's picture): ``(sub colour, shark colours by difficulty & 7)``, each
     lane's group drawn as the other kind, in that kind's colour byte (a shark as an enemy sub in
     the subs' colour, an enemy sub as a shark in the wave's shark colour); the positions, copies,
     facing and animation frame are the lane's own, and the latches (logic/latches.py) never see it."""
     eor, mask = colour_mods(s.color_cycle)
     cols = jnp.asarray(columns)
-    lane = kernel_lane = (k.NUM_LANES - 1) - (lines - LANES_TOP) // latches.SECTION_LINES
+    lane = (k.NUM_LANES - 1) - (lines - LANES_TOP) // latches.SECTION_LINES
     section_line = (lines - LANES_TOP) % latches.SECTION_LINES + 1  # 1..24
     loop = (section_line >= 9) & (section_line <= 23)
     loop_index = np.clip(section_line - 9, 0, latches.LOOP_LINES - 1)  # 0: row 14
+    lane_row = lane * latches.LOOP_LINES + loop_index  # the line's entry of a (lane, row) table
+    shown = s.replace(sub_animation=s.shown_sub_animation)
     graphic, pos, n, reflect, ball_x, size = latches._lane_geometry(
-        s.replace(sub_animation=s.shown_sub_animation), swapped=swap is not None, c=c)
-    g = graphic[kernel_lane, loop_index]
-    p = pos[lane]
-    nn = n[lane]
-    r = reflect[lane]
+        shown, swapped=swap is not None, c=c, reads=reads)
+    g = reads.spread(graphic.reshape(-1), lane_row)
+    p = reads.spread(pos, lane)
+    nn = reads.spread(n, lane)
+    r = reads.spread(reflect, lane)
     group = jnp.asarray(loop)[:, None] & latches._group_lit(
         g[:, None], p[:, None], nn[:, None], r[:, None], cols[None, :])
-    bx, bs = ball_x[kernel_lane, loop_index], size[kernel_lane, loop_index]
+    bx, bs = reads.spread(ball_x.reshape(-1), lane_row), reads.spread(size.reshape(-1), lane_row)
     ball = jnp.asarray(loop)[:, None] & (((cols[None, :] - bx[:, None]) % SCREEN_W) < bs[:, None])
     row = (s.sub_y + latches.SUB_ROW_LINE - jnp.asarray(lines)) & BYTE
-    shown = s.replace(sub_animation=s.shown_sub_animation)
     sub_graphic = jnp.where(row < latches.SUB_ROWS_DRAWN,
-                            latches._page(latches._sub_rows(shown, c) + row), 0)
+                            latches._page(latches._sub_rows(shown, c, reads) + row, reads), 0)
     sub = latches._bits(sub_graphic[:, None], (cols[None, :] - s.sub_x) % SCREEN_W,
                        s.sub_direction != 0, scale=2)
     torpedo = (row == latches.TORPEDO_ROW)[:, None] & (
         ((cols[None, :] - s.torpedo_x) % SCREEN_W) < c.torpedo_width)
     drawn = sprites_shown(c)
     group, ball, sub, torpedo = (m & drawn for m in (group, ball, sub, torpedo))
-    sub_colour = jnp.where(s.death != 0, pick(c.death_colours, jnp.maximum(s.death, 1) - 1),
-                           SUB_COLOUR)
-    tint = lambda c: (c ^ eor) & mask  # noqa: E731
+    tint = lambda c: shade((c ^ eor) & mask)  # noqa: E731
     band = jnp.full((len(lines), len(columns)), tint(SEA), jnp.int32)
     band = jnp.where(ball, tint(BALL_COLOUR), band)
     colours = s.shown_colours
     if swap is not None:
         sub_colour_byte, shark_colours = swap
         is_sub = (s.attributes & k.ATTR_SUB) != 0
-        colours = tint(jnp.where(is_sub, pick(shark_colours, s.difficulty & 7), sub_colour_byte))
-    band = jnp.where(group, colours[lane][:, None], band)
-    band = jnp.where(sub | torpedo, tint(sub_colour), band)
+        colours = (jnp.where(is_sub, reads.pick(shark_colours, s.difficulty & 7), sub_colour_byte)
+                   ^ eor) & mask
+    band = jnp.where(group, reads.spread(shade(colours), lane)[:, None], band)
+    band = jnp.where(sub | torpedo, tint(sub_colour(s, c, reads)), band)
     band = boxed(s, lines, columns, c, band, tint)
-    return jnp.where(cols[None, :] < HMOVE_BAR, 0, band)
+    return jnp.where(cols[None, :] < HMOVE_BAR, shade(jnp.int32(0)), band)
+
+
+def sub_colour(s, c, reads):
+    """The player's sub's colour byte (before the attract mode's tint): its own, or the death
+    animation's."""
+    return jnp.where(s.death != 0, reads.pick(c.death_colours, jnp.maximum(s.death, 1) - 1),
+                     SUB_COLOUR)
 
 
 def render(s, swap=None, c=DEFAULTS):
@@ -139,14 +172,33 @@ def render(s, swap=None, c=DEFAULTS):
     return jnp.asarray(PALETTE)[colour_indices(s, swap=swap, c=c) >> 1]
 
 
+GREY_LEVELS = gray(PALETTE)  # ALE's grey level of each colour byte >> 1
+
+
+def grey_level(colour):
+    """ALE's grey level of colour bytes, read by masks (the shade of the accelerator's form)."""
+    return MASKED.pick(GREY_LEVELS, colour >> 1)
+
+
 def render_gray84(s, swap=None, c=DEFAULTS):
     """The 84x84 grey picture: the colour bytes of only the lines and columns
-    :data:`jaxtari.render.SMALL_GRAY` samples, through ALE's grey levels."""
-    from jaxtari import render as r
+    :data:`jaxtari.render.SMALL_GRAY` samples, through ALE's grey levels. Two forms with equal
+    pixels (tests/games/test_seaquest_render.py): on the CPU the colour bytes by indexed reads,
+    then each pixel's grey level read from the table; elsewhere (an accelerator) every table read
+    by masks and each colour turned grey before it is painted (logic/reads.py says why)."""
+    return jax.lax.platform_dependent(s, cpu=lambda s: gray84_indexed(s, swap, c),
+                                      default=lambda s: gray84_masked(s, swap, c))
 
-    grey = jnp.asarray(r.gray(PALETTE))
-    raster = r.SMALL_GRAY
-    return grey[colour_indices(s, raster.ys, raster.xs, swap, c) >> 1]
+
+def gray84_indexed(s, swap=None, c=DEFAULTS):
+    """:func:`render_gray84`'s CPU form."""
+    return jnp.asarray(GREY_LEVELS)[colour_indices(s, SMALL_GRAY.ys, SMALL_GRAY.xs, swap, c) >> 1]
+
+
+def gray84_masked(s, swap=None, c=DEFAULTS):
+    """:func:`render_gray84`'s accelerator form."""
+    return shaded(s, SMALL_GRAY.ys, SMALL_GRAY.xs, swap, c, MASKED,
+                  grey_level).astype(GREY_LEVELS.dtype)
 
 
 # ---- the 8-pixel slots of the score's digits, the reserve subs and the rescued divers ----------
@@ -161,10 +213,11 @@ def _slots(columns):
             np.where(inside, SLOT_WIDTH - 1 - rel % SLOT_WIDTH, 0))
 
 
-def _slot_pixels(byte_per_slot, columns):
+def _slot_pixels(byte_per_slot, columns, reads):
     """Whether each column shows a lit bit of its slot's byte (``byte_per_slot``: (..., 6))."""
     slot, inside, bit = _slots(columns)
-    return jnp.asarray(inside) & (((byte_per_slot[..., slot] >> jnp.asarray(bit)) & 1) == 1)
+    byte = reads.spread(byte_per_slot, slot)
+    return jnp.asarray(inside) & (((byte >> jnp.asarray(bit)) & 1) == 1)
 
 
 def _shape_pixels(byte, columns, count):
@@ -195,33 +248,33 @@ def _byte_pixels(byte, rel, reflect=False, scale=1):
     return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
 
 
-def top_indices(s, lines, columns, c=DEFAULTS):
+def top_indices(s, lines, columns, c=DEFAULTS, reads=INDEXED, shade=colour_bytes):
     """Lines 0..56 at ``lines`` x ``columns`` as colour bytes (the score and reserve subs on the
     sky, the horizon, the surface with the sub and the patrol sub, the black line, the sea line
-    above the lanes)."""
+    above the lanes); ``reads``, ``shade``: see :func:`shaded`."""
     eor, mask = colour_mods(s.color_cycle)
-    tint = lambda c: (c ^ eor) & mask  # noqa: E731
+    tint = lambda c: shade((c ^ eor) & mask)  # noqa: E731
+    black = shade(jnp.int32(0))
     cols = jnp.asarray(columns)
     width = len(columns)
     # the score: six digits, leading zeros blank (the last always shown)
     digits = jnp.stack([(s.score // 10 ** (DIGIT_COUNT - 1 - i)) % 10 for i in range(DIGIT_COUNT)])
     leading = jnp.cumprod(digits == 0) == 1
     blank = leading & (jnp.arange(DIGIT_COUNT) < DIGIT_COUNT - 1)
-    sea = tint(SEA)
+    sea = (SEA ^ eor) & mask
     shown = s.replace(sub_animation=s.shown_sub_animation)
-    sub_colour = jnp.where(s.death != 0, pick(c.death_colours, jnp.maximum(s.death, 1) - 1),
-                           SUB_COLOUR)
+    sub_shade = tint(sub_colour(s, c, reads))
     px = jnp.where(s.patrol_x < SCREEN_W, s.patrol_x, 0)
     drawn = sprites_shown(c)
     rows = []
     for y in lines:
         y = int(y)
-        line = jnp.zeros(width, jnp.int32)
+        line = jnp.full(width, black, jnp.int32)
         if TOP_BLACK <= y < HORIZON_TOP:
             line = jnp.full(width, tint(SKY), jnp.int32)
             if DIGITS_TOP <= y < DIGITS_TOP + DIGIT_ROWS.shape[1]:
-                byte = jnp.where(blank, 0, jnp.asarray(DIGIT_ROWS[:, y - DIGITS_TOP])[digits])
-                line = jnp.where(_slot_pixels(byte, columns), tint(SCORE_COLOUR), line)
+                byte = jnp.where(blank, 0, reads.pick(DIGIT_ROWS[:, y - DIGITS_TOP], digits))
+                line = jnp.where(_slot_pixels(byte, columns, reads), tint(SCORE_COLOUR), line)
             if RESERVE_TOP <= y < RESERVE_TOP + len(art.RESERVE_SUB):
                 lit = _shape_pixels(art.RESERVE_SUB[y - RESERVE_TOP], columns, s.reserve_subs)
                 line = jnp.where(lit, tint(SCORE_COLOUR), line)
@@ -232,23 +285,24 @@ def top_indices(s, lines, columns, c=DEFAULTS):
             i = y - SURFACE_TOP
             turn = (i + 1) % 8
             tmp = ((s.shown_random << turn) | (s.shown_random >> (8 - turn))) & BYTE
-            line = jnp.full(width, sea ^ (tmp & SURFACE_FLICKER), jnp.int32)
+            line = jnp.full(width, shade(sea ^ (tmp & SURFACE_FLICKER)), jnp.int32)
             x = SURFACE_LINES - 1 - i
             if x >= 2:
                 row = (s.sub_y - (SURFACE_LINES - x)) & BYTE
-                sub_byte = jnp.where(row < latches.SUB_ROWS_DRAWN,
-                                     latches._page(latches._sub_rows(shown, c) + row), 0)
-                patrol_byte = latches._page(latches.patrol_rows(s, s.shown_sub_animation) + x)
+                sub_byte = jnp.where(row < latches.SUB_ROWS_DRAWN, latches._page(
+                    latches._sub_rows(shown, c, reads) + row, reads), 0)
+                patrol_byte = latches._page(
+                    latches.patrol_rows(s, s.shown_sub_animation, reads) + x, reads)
                 line = jnp.where(_byte_pixels(patrol_byte, cols - px, True) & drawn,
                                  tint(PATROL_COLOUR), line)
                 line = jnp.where(_byte_pixels(sub_byte, (cols - s.sub_x) % SCREEN_W,
                                               s.sub_direction != 0, 2) & drawn,
-                                 tint(sub_colour), line)
+                                 sub_shade, line)
         elif y == BLACK_LINE + 1:
-            line = jnp.full(width, sea, jnp.int32)
+            line = jnp.full(width, shade(sea), jnp.int32)
         rows.append(line)
     out = boxed(s, lines, columns, c, jnp.stack(rows), tint)
-    return jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR)[None, :], 0, out)
+    return jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR)[None, :], black, out)
 
 
 # ---- below the lanes ---------------------------------------------------------------------------
@@ -293,16 +347,18 @@ def logo_pointer(scroll):
                                step - SCROLL_POINTER_OFFSET))
 
 
-def bottom_indices(s, lines, columns, c=DEFAULTS):
+def bottom_indices(s, lines, columns, c=DEFAULTS, reads=INDEXED, shade=colour_bytes):
     """Lines 153..209 at ``lines`` x ``columns`` as colour bytes: seaweed, reef, sea floor with
-    the oxygen bar and the rescued divers, the logo or the copyright line (lines 190..197)."""
+    the oxygen bar and the rescued divers, the logo or the copyright line (lines 190..197);
+    ``reads``, ``shade``: see :func:`shaded`."""
     eor, mask = colour_mods(s.color_cycle)
-    tint = lambda c: (c ^ eor) & mask  # noqa: E731
+    tint = lambda c: shade((c ^ eor) & mask)  # noqa: E731
+    black = shade(jnp.int32(0))
     cols = jnp.asarray(columns)
     width = len(columns)
     floor = tint(SEA_FLOOR)
     low = latches.oxygen_low(s, c) & ((s.frame_count & BLINK) == 0)
-    bar = jnp.where(low, 0, tint(OXYGEN_BAR))
+    bar = jnp.where(low, black, tint(OXYGEN_BAR))
     # measured: with no oxygen the empty bar starts one column further left
     in_bar = (cols >= OXYGEN_LEFT - (s.oxygen == 0)) & (cols < OXYGEN_RIGHT)
     full = (cols >= OXYGEN_LEFT) & (cols < OXYGEN_LEFT + s.oxygen)
@@ -314,7 +370,7 @@ def bottom_indices(s, lines, columns, c=DEFAULTS):
     rows = []
     for y in lines:
         y = int(y)
-        line = jnp.zeros(width, jnp.int32)
+        line = jnp.full(width, black, jnp.int32)
         if y < REEF_TOP:
             line = jnp.full(width, tint(SEAWEED[y - LANES_END]), jnp.int32)
         elif y < REEF_TOP + len(art.REEF):
@@ -322,17 +378,17 @@ def bottom_indices(s, lines, columns, c=DEFAULTS):
                              tint(SEAWEED[-1]))
         elif OXYGEN_TOP <= y < OXYGEN_TOP + len(art.OXYGEN_LABEL):
             line = jnp.where(in_bar, jnp.where(full, bar, tint(OXYGEN_EMPTY)), floor)
-            line = jnp.where(jnp.asarray(_mask(art.OXYGEN_LABEL[y - OXYGEN_TOP], columns)), 0,
-                             line)
+            line = jnp.where(jnp.asarray(_mask(art.OXYGEN_LABEL[y - OXYGEN_TOP], columns)),
+                             black, line)
         elif DIVERS_TOP <= y < DIVERS_TOP + len(art.RESCUED_DIVER):
             lit = _shape_pixels(art.RESCUED_DIVER[y - DIVERS_TOP], columns, s.divers)
             line = jnp.where(lit, divers_colour, jnp.full(width, floor, jnp.int32))
         elif y < FLOOR_END:
             line = jnp.full(width, floor, jnp.int32)
         elif LOGO_TOP <= y < LOGO_TOP + LOGO_LINES:
-            rows_byte = jnp.asarray(COPYRIGHT)[:, pointer - (y - LOGO_TOP)]
-            line = jnp.where(_slot_pixels(rows_byte, columns), tint(LOGO_COLOUR), 0)
+            rows_byte = reads.pick(COPYRIGHT.T, pointer - (y - LOGO_TOP))
+            line = jnp.where(_slot_pixels(rows_byte, columns, reads), tint(LOGO_COLOUR), black)
         if y < FLOOR_END:
-            line = jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR), 0, line)
+            line = jnp.where(jnp.asarray(np.asarray(columns) < HMOVE_BAR), black, line)
         rows.append(line)
     return jnp.stack(rows)

@@ -21,7 +21,7 @@ def groups(c, state):
     enemy slots (4 lanes x 3 copies: +0, +16, +32 from the lane's x), the divers, the enemy
     missiles, the patrol sub; ``c``: the game's consts. The rectangles mod's picture draws these
     boxes (draw.py)."""
-    top_first = jnp.arange(k.NUM_LANES - 1, -1, -1)
+    top_first = slice(None, None, -1)  # a reversal: an index array would be a gather
     lane_y = TOP_SECTION_LOOP_END - (LOOP_LINES - 1) + SECTION_LINES * jnp.arange(k.NUM_LANES)
     alive = state.game_over == 0
     attrs = state.attributes[..., top_first]

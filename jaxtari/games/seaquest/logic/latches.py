@@ -23,6 +23,7 @@ import numpy as np
 from jaxtari.games.seaquest import art
 from jaxtari.games.seaquest import constants as k
 from jaxtari.games.seaquest.logic.common import BYTE, DEFAULTS, NIBBLE, NONE, lane_of, pick
+from jaxtari.games.seaquest.logic.reads import INDEXED
 
 WIDTH = k.SCREEN_RIGHT
 LOOP_LINES = 15  # rows 14..0
@@ -40,9 +41,9 @@ SURFACE_LINES = 10
 _PAGE = np.frombuffer(art.PAGE, np.uint8).astype(np.int32)
 
 
-def _page(index):
-    """PAGE[index] for traced indices (a gather from a 256-byte constant)."""
-    return jnp.asarray(_PAGE)[index & BYTE]
+def _page(index, reads=INDEXED):
+    """PAGE[index] for traced indices, read in the form ``reads`` (logic/reads.py)."""
+    return reads.pick(_PAGE, index & BYTE)
 
 
 def _signed_motion(value):
@@ -58,27 +59,30 @@ def _bits(byte, rel, reflect, scale=1):
     return inside & (((byte >> jnp.clip(bit, 0, 7)) & 1) == 1)
 
 
-def _lane_geometry(s, swapped=False, c=DEFAULTS):
+def _lane_geometry(s, swapped=False, c=DEFAULTS, reads=INDEXED):
     """Per lane and loop line (4, 15), row 14 first: the group's graphic byte, its first copy's
     position, copy offsets and reflection; the ball's left x and width (0: not drawn).
     ``swapped`` (the picture of a visual mod only; never the latches): each group's rows are the
-    other kind's (a shark's for an enemy sub, an enemy sub's for a shark, same animation frame)."""
+    other kind's (a shark's for an enemy sub, an enemy sub's for a shark, same animation frame).
+    ``reads``: the form of the table reads (logic/reads.py)."""
     rows = 14 - jnp.arange(LOOP_LINES)
     attrs = s.attributes
     kind = (attrs ^ k.ATTR_SUB if swapped else attrs) & 7
-    pointer = pick(art.OBSTACLE_ROWS, kind) + jnp.where(kind < art.SHARK_KINDS, s.shark_float, 0)
-    graphic = _page(pointer[:, None] + rows[None, :])
+    pointer = (reads.pick(art.OBSTACLE_ROWS, kind)
+               + jnp.where(kind < art.SHARK_KINDS, s.shark_float, 0))
+    graphic = _page(pointer[:, None] + rows[None, :], reads)
     n = s.nusiz_index
-    pos = (pick(POSITION_OFFSETS, n) + s.obstacle_x) & BYTE
+    pos = (reads.pick(POSITION_OFFSETS, n) + s.obstacle_x) & BYTE
     pos = jnp.where(n == 0, 0, pos)
     pos = jnp.where(pos >= WIDTH, pos - POSITION_WRAP, pos)
     reflect = (attrs & k.ATTR_LEFT) != 0
     # the ball: placed at x + 2, then each loop line moved by its row's HMOVE value
     low = attrs & k.ATTR_LOW
-    motion = _signed_motion(_page(pick(art.BALL_MOTION, low)[:, None] + rows[None, :]))
+    motion = _signed_motion(_page(reads.pick(art.BALL_MOTION, low)[:, None] + rows[None, :],
+                                  reads))
     left = jnp.where(s.missile_x < WIDTH, s.missile_x, 0) + c.ball_x_offset
     ball_x = (left[:, None] - jnp.cumsum(motion, axis=1)) % WIDTH
-    shape = _page(pick(art.BALL_SHAPE, low)[:, None] + rows[None, :])
+    shape = _page(reads.pick(art.BALL_SHAPE, low)[:, None] + rows[None, :], reads)
     size = jnp.where((shape & art.ENABLE_BIT) != 0, 1 << ((shape >> art.SIZE_SHIFT) & 3), 0)
     return graphic, pos, n, reflect, ball_x, size
 
@@ -95,9 +99,9 @@ def _group_lit(graphic, pos, n, reflect, x):
     return lit
 
 
-def _sub_rows(s, c=DEFAULTS):
+def _sub_rows(s, c=DEFAULTS, reads=INDEXED):
     """The sub's row pointer: its animation frame, or the explosion while dying."""
-    return pick(SUB_POINTERS, _sub_picture(s, c))
+    return reads.pick(SUB_POINTERS, _sub_picture(s, c))
 
 
 SUB_POINTERS = art.SUB_ROWS + art.EXPLOSION_ROWS
@@ -114,14 +118,14 @@ def _sub_picture(s, c=DEFAULTS):
     return jnp.where(dying, len(art.SUB_ROWS) + explosion, normal)
 
 
-def patrol_rows(s, animation):
+def patrol_rows(s, animation, reads=INDEXED):
     """The patrol sub's row pointer: the sub's picture 2 rows on, plus the 6502 carry the
     cartridge's ``adc #2`` picks up from the code before it: the death animation's tests
     (death >= 10) while the sub is dying, else the reserve-sub display's ``cpy #2`` (two or more
     reserve subs). Measured: without the carry the patrol sub is one row off on every frame of a
     pass with fewer than two reserve subs."""
     carry = jnp.where(s.death != 0, s.death >= 10, s.reserve_subs >= 2).astype(jnp.int32)
-    return pick(art.SUB_ROWS, animation) + PATROL_ROW_SKIP + carry
+    return reads.pick(art.SUB_ROWS, animation) + PATROL_ROW_SKIP + carry
 
 
 # ---- the latches by bit masks -------------------------------------------------------------------
