@@ -11,6 +11,8 @@ are on every frame. The kernel draws with the bytes as they were before the fram
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -19,7 +21,7 @@ from jaxtari import render as raster_lib
 
 from . import art
 from . import constants as c
-from .logic.onehot import take
+from .logic.onehot import by_platform, take, take_onehot
 
 NIBBLE = 4
 NIBBLE_MASK = 0x0F
@@ -46,15 +48,30 @@ def _signed(byte):
     return jnp.where(byte >= SIGNED_FROM, byte - BYTE, byte)
 
 
-def _sprite_mask(sprite, row, col):
-    """(H, W) bool: ``sprite[row, col]`` (a traced (rows, cols) bool sprite) for each raster row's
-    sprite row ``row`` (H, 1) and each column's sprite column ``col`` (1, W); false where either is
-    outside the sprite. Read through one-hot masks of the rows and of the columns, not a per-pixel
-    gather (issue 45)."""
-    rows_hot = row == jnp.arange(sprite.shape[0])                    # (H, rows)
+def _sprite_mask_by_index(table, which, row, col):
+    """:func:`_sprite_mask` as a per-pixel lookup (the CPU's form)."""
+    rows, cols = table.shape[1:]
+    inside = (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
+    lit = jnp.asarray(table)[which, jnp.clip(row, 0, rows - 1), jnp.clip(col, 0, cols - 1)]
+    return lit & inside
+
+
+def _sprite_mask_by_onehot(table, which, row, col):
+    """:func:`_sprite_mask` through one-hot masks of the sprite's rows per raster row and of its
+    columns per raster column (the accelerator's form: no per-pixel gather, issue 45)."""
+    sprite = take_onehot(table, which)                                 # (rows, cols)
+    rows_hot = row == jnp.arange(sprite.shape[0])                      # (H, rows)
     cols_hot = col[0][None, :] == jnp.arange(sprite.shape[1])[:, None]   # (cols, W)
-    lines = jnp.any(rows_hot[:, :, None] & sprite[None], axis=1)     # (H, cols)
+    lines = jnp.any(rows_hot[:, :, None] & sprite[None], axis=1)       # (H, cols)
     return jnp.any(lines[:, :, None] & cols_hot[None], axis=1)
+
+
+def _sprite_mask(table, which, row, col):
+    """(H, W) bool: sprite ``which`` of ``table`` (sprites, rows, cols) at each raster row's sprite
+    row ``row`` (H, 1) and each column's sprite column ``col`` (1, W); false where either is
+    outside the sprite."""
+    return by_platform(functools.partial(_sprite_mask_by_index, table),
+                       functools.partial(_sprite_mask_by_onehot, table), which, row, col)
 
 
 def _digits_mask(raster, values, xs0, blank):
@@ -64,7 +81,7 @@ def _digits_mask(raster, values, xs0, blank):
     mask = jnp.zeros((raster.height, raster.width), bool)
     for i in range(len(xs0)):
         col = np.where(xs >= xs0[i], (xs - xs0[i]) // art.DIGIT_CELL_W, -1)
-        lit = _sprite_mask(take(_FONT, values[i]), jnp.asarray(row), jnp.asarray(col))
+        lit = _sprite_mask(_FONT, values[i], row, col)
         mask = mask | (lit & ~blank[i])
     return mask
 
@@ -105,8 +122,7 @@ def _ship_mask(raster, state):
     exploding = timer > c.EXPLODING
     step = (timer >> art.EXPLOSION_STEP_SHIFT) & art.EXPLOSION_STEP_MASK
     which = jnp.where(exploding, c.ROTATIONS + step, s.rotation)
-    # row and dx are never negative (both taken modulo), so outside the sprite is past its end
-    lit = _sprite_mask(take(_SHIP_TABLE, which), row, dx)
+    lit = _sprite_mask(_SHIP_TABLE, which, row, dx)
     drawn = y != c.OFF_SCREEN_Y
     return lit & inside & drawn
 

@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import constants as c
-from .positions import ASTEROID_EXCEPTIONS, one_pixel
+from .positions import ASTEROID_MOVES, one_pixel
 from .onehot import put, take
 
 BYTE = 0xFF
@@ -87,7 +87,7 @@ def _sideways(k, code, attributes, bits):
     asteroid's size and hit bit is raised in this frame's bits (or is 0), west if it drifts left."""
     delay = take(_table(k.horizontal_delay), (attributes >> c.ATTR_TYPE_SHIFT) & c.ATTR_TYPE_MASK)
     due = (delay == 0) | ((delay & bits) != 0)
-    moved = one_pixel(code, (attributes & c.ATTR_LEFT) != 0, ASTEROID_EXCEPTIONS)
+    moved = one_pixel(code, (attributes & c.ATTR_LEFT) != 0, ASTEROID_MOVES)
     return jnp.where(due, moved, code)
 
 

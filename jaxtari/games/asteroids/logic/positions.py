@@ -15,8 +15,13 @@ and moves it through these tables.
 
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
 import jax.numpy as jnp
 import numpy as np
+
+from .onehot import by_platform
 
 FINE_STEP = 0x10
 UNUSED_ROW = 0x70  # codes 0x70..0x7F: a fine value of 7 no position has
@@ -58,28 +63,47 @@ for _code, _target in _ASTEROID_WEST_DIFFERS.items():
     ASTEROID_WEST[_code] = _target
 
 
-def _exceptions(east: np.ndarray, west: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where a pair of move tables breaks the one-fine-step rule: the keys (the code going east,
-    the code + 256 going west) and the codes they lead to instead."""
+class Moves(NamedTuple):
+    """A pair of move tables (256 codes each) and where they break the one-fine-step rule: the
+    keys (the code going east, the code + 256 going west) and the codes they lead to instead."""
+    east: np.ndarray
+    west: np.ndarray
+    keys: np.ndarray
+    targets: np.ndarray
+
+
+def _moves(east: np.ndarray, west: np.ndarray) -> Moves:
     codes = np.arange(CODES)
     rule = np.concatenate([(codes - FINE_STEP) % CODES, (codes + FINE_STEP) % CODES])
     table = np.concatenate([east, west])
     keys = np.flatnonzero(table != rule)
-    return keys.astype(np.int32), table[keys].astype(np.int32)
+    return Moves(east, west, keys.astype(np.int32), table[keys].astype(np.int32))
 
 
-SHIP_EXCEPTIONS = _exceptions(EAST, WEST)
-ASTEROID_EXCEPTIONS = _exceptions(ASTEROID_EAST, ASTEROID_WEST)
+SHIP_MOVES = _moves(EAST, WEST)
+ASTEROID_MOVES = _moves(ASTEROID_EAST, ASTEROID_WEST)
 
 
-def one_pixel(code, west, exceptions):
-    """``code`` (0..255, any shape) moved one pixel, west where ``west``, through the move tables
-    whose ``exceptions`` (``SHIP_EXCEPTIONS`` or ``ASTEROID_EXCEPTIONS``) are given: the rule,
-    then the few codes that break it, by compares rather than a lookup in the 256-entry tables
-    (a gather per env under ``vmap``, issue 45)."""
-    keys, targets = exceptions
+def one_pixel_by_table(code, west, moves: Moves):
+    """:func:`one_pixel` as the cartridge does it, a lookup in the 256-entry table (the CPU's
+    form)."""
+    code = jnp.asarray(code)
+    return jnp.where(west, jnp.asarray(moves.west)[code], jnp.asarray(moves.east)[code])
+
+
+def one_pixel_by_rule(code, west, moves: Moves):
+    """:func:`one_pixel` as the rule, then the few codes that break it, by compares (the
+    accelerator's form: a table lookup is a gather per env under ``vmap``, issue 45)."""
     code = jnp.asarray(code)
     west = jnp.asarray(west)
-    hits = (code + jnp.where(west, CODES, 0))[..., None] == keys
+    hits = (code + jnp.where(west, CODES, 0))[..., None] == moves.keys
     rule = (code + jnp.where(west, FINE_STEP, -FINE_STEP)) % CODES
-    return jnp.where(hits.any(-1), jnp.sum(jnp.where(hits, targets, 0), -1, dtype=code.dtype), rule)
+    return jnp.where(hits.any(-1), jnp.sum(jnp.where(hits, moves.targets, 0), -1, dtype=code.dtype),
+                     rule)
+
+
+def one_pixel(code, west, moves: Moves):
+    """``code`` (0..255, any shape) moved one pixel, west where ``west``, through the move tables
+    ``moves`` (``SHIP_MOVES`` or ``ASTEROID_MOVES``), in the form the platform runs well."""
+    return by_platform(functools.partial(one_pixel_by_table, moves=moves),
+                       functools.partial(one_pixel_by_rule, moves=moves), code, west)

@@ -13,8 +13,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import constants as c
-from .positions import SHIP_EXCEPTIONS, one_pixel
-from .onehot import take
+from .positions import SHIP_MOVES, one_pixel_by_rule
+from .onehot import by_platform, take
 
 BYTE, WORD = 0xFF, 0xFFFF
 SIGN_BIT, OVERFLOW_BIT = 0x80, 0x40
@@ -26,12 +26,38 @@ _RANGE_INDEX_MASK = len(c.SHOT_RANGE) - 1  # the range table is read by the low 
 _THRUST_X_OFFSET = c.ROTATIONS // 4        # the x component is the entry a quarter turn on
 
 
-def move_code(code, pixels, west):
-    """A position code moved ``pixels`` (0..8) one at a time through the ROM's move tables."""
+def _walks(table: np.ndarray) -> np.ndarray:
+    """walks[n, code]: the code after n one-pixel moves through ``table`` (n = 0..8), so a move
+    of several pixels is one lookup rather than a chain of them."""
+    out = [np.arange(len(table), dtype=np.int32)]
+    for _ in range(MAX_PIXELS_PER_MOVE):
+        out.append(table[out[-1]])
+    return np.stack(out).astype(np.int32)
+
+
+_EAST_WALKS = _walks(SHIP_MOVES.east)
+_WEST_WALKS = _walks(SHIP_MOVES.west)
+
+
+def move_code_by_table(code, pixels, west):
+    """:func:`move_code` as one lookup in the tables of walks (the CPU's form)."""
+    n = jnp.clip(pixels, 0, MAX_PIXELS_PER_MOVE)
+    return jnp.where(west, jnp.asarray(_WEST_WALKS)[n, code], jnp.asarray(_EAST_WALKS)[n, code])
+
+
+def move_code_by_rule(code, pixels, west):
+    """:func:`move_code` as up to 8 one-pixel moves by the rule (the accelerator's form: no
+    lookup, so no gather per env under ``vmap``)."""
     n = jnp.clip(pixels, 0, MAX_PIXELS_PER_MOVE)
     for i in range(MAX_PIXELS_PER_MOVE):
-        code = jnp.where(i < n, one_pixel(code, west, SHIP_EXCEPTIONS), code)
+        code = jnp.where(i < n, one_pixel_by_rule(code, west, SHIP_MOVES), code)
     return code
+
+
+def move_code(code, pixels, west):
+    """A position code moved ``pixels`` (0..8) one at a time through the ROM's move tables, in the
+    form the platform runs well."""
+    return by_platform(move_code_by_table, move_code_by_rule, code, pixels, west)
 
 
 def table(values):
