@@ -27,7 +27,9 @@ def _anchor_standing(e: dict) -> str:
     if e["anchor_mean"] <= 0 or e["mean"] >= e["anchor_mean"]:
         return ""
     share = e["mean"] / e["anchor_mean"]
-    text = f"That is {share:.0%} of the anchor's mean"
+    # a whole percent would round a mean just below the anchor's up to "100%"
+    text = f"That is {share:.0%} of the anchor's mean" if share < 0.995 else (
+        f"That is {share:.1%} of the anchor's mean, just below it")
     if e["bar"] <= 0:
         text += ("; the anchor's spread puts its bar at or below zero, which any agent reaches, "
                  "so meeting it says nothing about competence")

@@ -349,3 +349,12 @@ def test_matched_games_are_the_agents_own_games_which_their_actions_replay(tmp_p
         assert total == row["agent_return"]
     # the report says so, and a report's rows are made again from the actions they record
     assert transfer._matched_row("breakout", "objects", {}, [], -1, 0, 11, row=rows[0]) == rows[0]
+
+
+def test_anchor_standing_never_rounds_a_mean_below_the_anchor_up_to_it():
+    base = {"anchor_mean": 1633.67, "bar": 1139.25}
+    assert "99.9% of the anchor's mean, just below it" in transfer_report._anchor_standing(
+        {**base, "mean": 1632.0})
+    assert "That is 5% of the anchor's mean" in transfer_report._anchor_standing(
+        {**base, "mean": 81.7})
+    assert transfer_report._anchor_standing({**base, "mean": 1700.0}) == ""
