@@ -8,8 +8,11 @@ game and observation mode this jits the vmapped wrapped v5 step (frameskip 4, st
 episodic life of the learner, built by :func:`alignment.learning.ppo.make_jax_env`, the path the
 stress stage's JAX side takes) at N envs and counts, in
 
-- the program as lowered (``lower(...).as_text(dialect="hlo")``, before any backend's passes, the
-  same for every backend) and
+- the program as lowered (``lower(...).as_text(dialect="hlo")``, before any backend's passes) for
+  the machine at hand and, as ``lowered_tpu``, for a TPU (``trace(...).lower(lowering_platforms=
+  ("tpu",))``, which needs no TPU): the two differ where a game picks a form by platform
+  (``jax.lax.platform_dependent``: Asteroids, Seaquest's and Kangaroo's pictures keep indexed reads on
+  the CPU and read by masks elsewhere), and ``lowered_tpu`` is the chip's proxy;
 - the program the CPU backend compiled (``compile().as_text()``, fusions included),
 
 the instructions by opcode: ``while`` (and, compiled, how many of them XLA could not give a
@@ -107,6 +110,8 @@ def measure(game: str, obs: str, ns: list[int], repeats: int) -> dict:
         compile_s = time.perf_counter() - t0
         cell = {"compile_s": round(compile_s, 2),
                 "lowered": op_counts(lowered.as_text(dialect="hlo")),
+                "lowered_tpu": op_counts(step.trace(state, actions).lower(
+                    lowering_platforms=("tpu",)).as_text(dialect="hlo")),
                 "compiled": op_counts(compiled.as_text(), trips=True)}
         out = compiled(state, actions)
         jax.block_until_ready(out)
@@ -123,7 +128,8 @@ def measure(game: str, obs: str, ns: list[int], repeats: int) -> dict:
         cell["load_1min"] = round(os.getloadavg()[0], 2)
         row[f"n{n}"] = cell
         print(f"{game:10s} {obs:8s} N={n:5d} compile {compile_s:6.1f}s  step {cell['step_ms_median']:9.3f} ms"
-              f"  lowered {cell['lowered']}  compiled {cell['compiled']}", flush=True)
+              f"  lowered {cell['lowered']}  for a TPU {cell['lowered_tpu']}  compiled {cell['compiled']}",
+              flush=True)
     return row
 
 
