@@ -136,7 +136,11 @@ def test_transfer_matched_adds_the_observation_to_a_committed_report(tmp_path):
     assert after["sides"] == before["sides"] and after["verdict"] == before["verdict"]
     assert "the agent's observation equal on all" in (tmp_path / "breakout-objects-transfer.md") \
         .read_text()
-    # a report whose matched episode's actions are not recorded is refused, naming the fix
+    # a report whose matched episode's actions are recorded neither in its row (reports made
+    # before the matched games were the agent's own) nor in its sides is refused, naming the fix
+    assert len(m["actions"]) == m["agent_steps"]  # the committed row records its own game
+    for key in ("actions", "sticky", "agent_return", "agent_steps"):
+        del after["matched"][0][key]
     after["sides"]["ale"][after["seeds"].index(m["agent_seed"])]["actions"] = []
     (tmp_path / Path(rel).name).write_text(json.dumps(after))
     res = CliRunner().invoke(app, ["transfer-matched", "breakout", "--obs", "objects", "--out",
