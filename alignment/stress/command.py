@@ -303,6 +303,7 @@ def transfer_anchor(
     from alignment.stress import transfer_report
     from alignment.stress.core import validate
     from alignment.stress.transfer import anchor_protocol
+    from alignment.stress.transfer_check import report_policy
 
     cli_checks.output_dir(out, "--out")
     try:
@@ -315,12 +316,11 @@ def transfer_anchor(
             result = transfer_report.from_json(json.loads(path.read_text()))
         except ValueError as exc:
             raise pol.PolicyError(f"{path} cannot be read as a transfer report ({exc})") from None
-        ppath = Path(result.policy_file or artefacts.POLICY.path(game=canon, obs=obs))
-        if not ppath.is_absolute():  # recorded from the repository root
-            ppath = artefacts.REPO_ROOT / ppath
-        if pol.describe_file(ppath)[1] != result.policy_sha256:
-            raise pol.PolicyError(f"{ppath} is not the policy {path} evaluated (sha256 differs): "
-                                  f"re-run `jaxtari-align transfer {canon} --obs {obs}`")
+        try:  # recorded from the repository root
+            ppath = report_policy(artefacts.REPO_ROOT, result.policy_file, result.policy_sha256)
+        except pol.PolicyError as exc:
+            raise pol.PolicyError(f"{path}: {exc}: re-run `jaxtari-align transfer {canon} --obs "
+                                  f"{obs}`") from None
         p = pol.load(ppath, canon, obs)
         idx = [p.seeds.index(s) for s in result.seeds]
         if not replace:  # the section is the one thing replaced: it must not shrink
@@ -359,13 +359,13 @@ def transfer_matched(
     recorded (``--play``: from new games of its agent): every signal, the reward and the agent's
     observation compared on every frame; everything else in the report is kept as it is (minutes,
     where the whole report takes hours)."""
-    import hashlib
     import json
 
     from alignment.learning import policy as policies
     from alignment.stress import transfer_report
     from alignment.stress.core import validate
     from alignment.stress.transfer import divergence, matched_games, rematch
+    from alignment.stress.transfer_check import report_policy
 
     cli_checks.output_dir(out, "--out")
     try:
@@ -382,15 +382,12 @@ def transfer_matched(
             raise StressInputError(f"{path} has no matched episodes: make it again with "
                                    f"`jaxtari-align transfer {canon} --obs {obs}`")
         if play:
-            pfile = Path(result.policy_file or "")
-            if not result.policy_file or not pfile.is_file():
-                raise StressInputError(f"{path} names no policy file here ({result.policy_file!r}) "
-                                       f"to play with: run from the repository root, where "
-                                       f"stress/policies/ holds it")
-            if hashlib.sha256(pfile.read_bytes()).hexdigest() != result.policy_sha256:
-                raise StressInputError(f"{pfile} is not the policy {path} evaluated (sha256 "
-                                       f"differs): make the report again with `jaxtari-align "
-                                       f"transfer {canon} --obs {obs}`")
+            try:  # recorded from the repository root
+                pfile = report_policy(artefacts.REPO_ROOT, result.policy_file,
+                                      result.policy_sha256)
+            except policies.PolicyError as exc:
+                raise StressInputError(f"{path}: {exc}: make the report again with "
+                                       f"`jaxtari-align transfer {canon} --obs {obs}`") from None
             pol = policies.load(pfile, canon, obs)
             first = result.matched[0]
             if first["agent_seed"] not in pol.seeds:

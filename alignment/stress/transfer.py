@@ -41,7 +41,7 @@ REPLAY_EPISODES = 2  # per committed policy: what the gate plays again on the CP
 @dataclasses.dataclass
 class Episodes:
     """One side's games: returns, agent steps and emulator frames per episode (in episode order),
-    and the agent's actions of the first ``kept`` episodes (for matched replays)."""
+    and, on ALE, the agent's actions of the first ``keep_actions`` episodes (the matched games)."""
 
     returns: list[float]
     steps: list[int]
@@ -139,8 +139,9 @@ def _rom_path(rom: str) -> str:
 def jax_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *, seed: int,
                  sticky: float = V5.repeat_action_probability,
                  max_frames: int = V5.max_num_frames_per_episode,
-                 keep_actions: int = 0, mods: Sequence = ()) -> Episodes:
-    """The same games on the JAX game (``mods``: modified by these mods, e.g. a seeded fault)."""
+                 mods: Sequence = ()) -> Episodes:
+    """The same games on the JAX game (``mods``: modified by these mods, e.g. a seeded fault); no
+    actions kept (the matched games are ALE's own)."""
     from jaxtari.wrappers import make_env
 
     stack = FRAME_STACK if policy.obs == "pixels" else 1
@@ -151,7 +152,7 @@ def jax_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *,
     ids = jnp.asarray([int(k) for k in episode_ids], jnp.uint32)
     base = jax.random.key(seed)
     max_steps = -(-max_frames // V5.frameskip) + 1
-    n, keep = ids.shape[0], min(keep_actions, ids.shape[0])
+    n = ids.shape[0]
 
     def run():
         obs, state = jax.vmap(env.reset)(jax.vmap(jax.random.key)(seed + ids))
@@ -160,25 +161,22 @@ def jax_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *,
             return c[3].any() & (c[6] < max_steps)
 
         def body(c):
-            obs, state, ret, live, steps, trunc, t, kept = c
+            obs, state, ret, live, steps, trunc, t = c
             logits, _ = apply(params, obs)
             a = jax.vmap(jax.random.categorical)(_keys(base, ids, t), logits)
             obs, state, r, done, info = jax.vmap(env.step)(state, a)
             ret = ret + jnp.where(live, r, 0.0)
             steps = steps + live
             trunc = trunc | (live & done & info["truncated"])
-            kept = kept.at[t].set(jnp.where(live[:keep], a[:keep], -1))
-            return obs, state, ret, live & ~done, steps, trunc, t + 1, kept
+            return obs, state, ret, live & ~done, steps, trunc, t + 1
 
         init = (obs, state, jnp.zeros(n), jnp.ones(n, bool), jnp.zeros(n, jnp.int32),
-                jnp.zeros(n, bool), jnp.int32(0), jnp.full((max_steps, keep), -1, jnp.int32))
+                jnp.zeros(n, bool), jnp.int32(0))
         return jax.lax.while_loop(cond, body, init)
 
-    _, _, ret, _, steps, trunc, _, kept = jax.jit(run)()
-    kept = np.asarray(kept)
-    actions = [[int(a) for a in kept[:, i] if a >= 0] for i in range(keep)]
+    _, _, ret, _, steps, trunc, _ = jax.jit(run)()
     return Episodes(np.asarray(ret, np.float64).tolist(), np.asarray(steps).tolist(),
-                    np.asarray(trunc).tolist(), actions)
+                    np.asarray(trunc).tolist(), [])
 
 
 def bootstrap_difference(x, y, *, resamples: int = BOOTSTRAP, seed: int = 0,
@@ -233,18 +231,19 @@ def matched_games(policy: Policy, seed_index: int, episodes: int, *, seed: int,
             for k, acts in enumerate(e.actions)]
 
 
-def _matched_row(game: str, obs: str, sides: dict, agent_seeds: list, agent: int, episode: int,
-                 eval_seed: int, row: dict | None = None) -> dict:
-    """The matched episode ``row`` made again from the actions it records; a row of a report made
-    before the matched games were their own (no ``actions``): from ALE's recorded ``episode`` of
-    the agent at ``agent`` in ``sides``, played under sticky actions."""
-    if row is not None and "actions" in row:
+def _matched_row(result: "TransferResult", row: dict) -> dict:
+    """The matched episode ``row`` of ``result`` made again from the actions it records; a row of
+    a report made before the matched games were their own (no ``actions``): from ALE's recorded
+    game ``row["episode"]`` of its agent, played under sticky actions."""
+    seed = result.eval_seed + row["episode"]
+    if "actions" in row:
         kept = {k: row[k] for k in ("agent_seed", "episode", "sticky", "agent_return",
                                     "agent_steps", "actions")}
-        return {**kept, **matched_episode(game, row["actions"], seed=eval_seed + episode, obs=obs)}
-    acts = sides["ale"][agent]["actions"][episode]
-    out = matched_episode(game, acts, seed=eval_seed + episode, obs=obs)
-    return {"agent_seed": agent_seeds[agent], "episode": episode, **out}
+        return {**kept, **matched_episode(result.game, row["actions"], seed=seed, obs=result.obs)}
+    agent = result.seeds.index(row["agent_seed"])
+    acts = result.sides["ale"][agent]["actions"][row["episode"]]
+    return {"agent_seed": row["agent_seed"], "episode": row["episode"],
+            **matched_episode(result.game, acts, seed=seed, obs=result.obs)}
 
 
 def rematch(result: "TransferResult") -> list[dict]:
@@ -259,10 +258,7 @@ def rematch(result: "TransferResult") -> list[dict]:
         raise ValueError(f"{result.game}-{result.obs}: the report holds no ALE actions of agent "
                          f"{missing[0]['agent_seed']}'s episode {missing[0]['episode']}; make it "
                          f"again with `jaxtari-align transfer {result.game} --obs {result.obs}`")
-    return [_matched_row(result.game, result.obs, result.sides, result.seeds,
-                         result.seeds.index(m["agent_seed"]) if m["agent_seed"] in result.seeds
-                         else -1, m["episode"], result.eval_seed, row=m)
-            for m in result.matched]
+    return [_matched_row(result, m) for m in result.matched]
 
 
 def parts(row: dict) -> bool:

@@ -21,6 +21,22 @@ from jaxtari.protocol import V5
 RECOMPUTED = ("label",)
 
 
+def report_policy(root: Path, policy_file: str | None, digest: str | None) -> Path:
+    """The policy file a transfer report evaluated (``policy_file`` from ``root`` where relative),
+    checked to be that file by its sha256; PolicyError saying which of these fails."""
+    from alignment.learning.policy import PolicyError
+
+    if not policy_file or not digest:
+        raise PolicyError("the report names no committed policy file")
+    path = Path(policy_file)
+    path = path if path.is_absolute() else Path(root) / path
+    if not path.is_file():
+        raise PolicyError(f"its policy {policy_file} is not committed")
+    if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+        raise PolicyError(f"{policy_file} is not the policy the report evaluated (sha256 differs)")
+    return path
+
+
 def _finite_returns(doc: dict, rel: str) -> list[str]:
     problems = []
     for side in ("ale", "jax"):
@@ -66,16 +82,12 @@ def check(root: Path, rel: str, *, replay: bool = True) -> list[str]:
     problems += _anchor_eval(doc, rel)
     if not replay:
         return problems
-    pfile, digest = doc.get("policy_file"), doc.get("policy_sha256")
-    if not pfile or not digest:
-        return problems + [f"{rel}: names no committed policy file to replay"]
-    ppath = Path(root) / pfile
-    if not ppath.is_file():
-        return problems + [f"{rel}: its policy {pfile} is not committed"]
-    if hashlib.sha256(ppath.read_bytes()).hexdigest() != digest:
-        return problems + [f"{rel}: {pfile} is not the policy the report evaluated (sha256 differs)"]
     from alignment.learning import policy
 
+    try:
+        ppath = report_policy(root, doc.get("policy_file"), doc.get("policy_sha256"))
+    except policy.PolicyError as exc:
+        return problems + [f"{rel}: {exc}"]
     pol = policy.load(ppath, doc["game"], doc["obs"])
     for row in doc.get("replays", []):
         for side in ("ale", "jax"):

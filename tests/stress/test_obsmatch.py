@@ -146,3 +146,25 @@ def test_transfer_matched_adds_the_observation_to_a_committed_report(tmp_path):
     res = CliRunner().invoke(app, ["transfer-matched", "breakout", "--obs", "objects", "--out",
                                    str(tmp_path)])
     assert res.exit_code == 2 and "jaxtari-align transfer breakout --obs objects" in res.output
+
+
+def test_transfer_matched_play_refuses_a_policy_that_is_not_the_evaluated_one(tmp_path):
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from alignment.cli import app
+
+    rel = "stress/breakout-objects-transfer.json"
+    doc = json.loads(Path(rel).read_text())
+    out = tmp_path / Path(rel).name
+    args = ["transfer-matched", "breakout", "--obs", "objects", "--out", str(tmp_path), "--play"]
+    for change, said in (({"policy_sha256": "0" * 64}, "sha256 differs"),
+                         ({"policy_file": None}, "names no committed policy file"),
+                         ({"policy_file": "stress/policies/nowhere.npz"}, "is not committed")):
+        out.write_text(json.dumps({**doc, **change}))
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 2 and said in res.output, res.output
+        assert "jaxtari-align transfer breakout --obs objects" in res.output
+        assert json.loads(out.read_text()) == {**doc, **change}  # nothing written

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import types
 from pathlib import Path
 
 import jax
@@ -348,7 +349,8 @@ def test_matched_games_are_the_agents_own_games_which_their_actions_replay(tmp_p
         assert ale.game_over() or ale.game_truncated()
         assert total == row["agent_return"]
     # the report says so, and a report's rows are made again from the actions they record
-    assert transfer._matched_row("breakout", "objects", {}, [], -1, 0, 11, row=rows[0]) == rows[0]
+    report = types.SimpleNamespace(game="breakout", obs="objects", eval_seed=11, seeds=[], sides={})
+    assert transfer._matched_row(report, rows[0]) == rows[0]
 
 
 def test_anchor_standing_never_rounds_a_mean_below_the_anchor_up_to_it():
