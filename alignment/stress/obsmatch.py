@@ -157,7 +157,7 @@ def _difference(jgame, obs: str, got: np.ndarray, want: np.ndarray) -> dict:
 def describe(row: dict) -> str:
     """One line for a report: where the agent's observation first parts, or that it does not."""
     if row.get("first_divergence") is None:
-        return f"the agent's observation equal on all {row['frames']} frames"
+        return f"the agent's observation equal on all {row['frames']:,} frames"
     if "fields" in row:
         what = ", ".join(f"{f['field']} (ALE {f['ale']:g}, JAX {f['jax']:g})"
                          for f in row["fields"])

@@ -24,9 +24,11 @@ COLOURS = {"ale": "#1f77b4", "jax": "#d62728"}
 def _anchor_standing(e: dict) -> str:
     """Where the agents stand against the anchor's mean itself: a bar at or below zero (a published
     sd over half the mean) is met by any agent and says nothing about competence."""
-    if e["anchor_mean"] <= 0 or e["mean"] >= e["anchor_mean"]:
+    if e["anchor_mean"] <= 0:
         return ""
     share = e["mean"] / e["anchor_mean"]
+    if share >= 1:  # the issue's bar for some games is the anchor's mean itself, not mean − 2 sd
+        return f"It reaches the anchor's mean itself too ({share:.0%} of it). "
     # a whole percent would round a mean just below the anchor's up to "100%"
     text = f"That is {share:.0%} of the anchor's mean" if share < 0.995 else (
         f"That is {share:.1%} of the anchor's mean, just below it")
@@ -34,6 +36,7 @@ def _anchor_standing(e: dict) -> str:
         text += ("; the anchor's spread puts its bar at or below zero, which any agent reaches, "
                  "so meeting it says nothing about competence")
     return text + ". "
+
 
 def name(result: TransferResult) -> str:
     return artefacts.TRANSFER.name(game=result.game, obs=result.obs).rsplit(".", 1)[0]
