@@ -26,16 +26,19 @@ RAM_SIZE = 128
 
 def poke_outcomes(rom: str, actions: Sequence[int], address: int, values: Iterable[int], *,
                   then: Sequence[int], read: Callable[[np.ndarray], object],
-                  seed: int = 0) -> dict[int, object]:
-    """For each of ``values``: the state after ``actions`` (ALE action ids from reset), ``address``
-    set to the value, the ``then`` actions played, and ``read`` applied to the RAM after them.
-    Returns value -> what ``read`` gave. Bad input (an address outside the 128 bytes, a value
-    outside a byte, no frame to play after the poke) is a :class:`TraceError`."""
+                  seed: int = 0, fixed: Iterable[tuple[int, int]] = ()) -> dict[int, object]:
+    """For each of ``values``: the state after ``actions`` (ALE action ids from reset), the
+    ``fixed`` (address, value) writes made, ``address`` set to the value, the ``then`` actions
+    played, and ``read`` applied to the RAM after them. Returns value -> what ``read`` gave. Bad
+    input (an address outside the 128 bytes, a value outside a byte, no frame to play after the
+    poke) is a :class:`TraceError`."""
+    fixed = [(int(a), int(v)) for a, v in fixed]
+    for a in [int(address)] + [a for a, _ in fixed]:
+        if not 0 <= a < RAM_SIZE:
+            raise TraceError(f"address {a} is outside the 2600's RAM (0..{RAM_SIZE - 1})")
     address = int(address)
-    if not 0 <= address < RAM_SIZE:
-        raise TraceError(f"address {address} is outside the 2600's RAM (0..{RAM_SIZE - 1})")
     values = [int(v) for v in values]
-    bad = [v for v in values if not 0 <= v <= 255]
+    bad = [v for v in values + [v for _, v in fixed] if not 0 <= v <= 255]
     if bad:
         raise TraceError(f"a RAM byte holds 0..255, got {bad[:3]}")
     if not len(then):
@@ -49,6 +52,8 @@ def poke_outcomes(rom: str, actions: Sequence[int], address: int, values: Iterab
     out = {}
     for v in values:
         ale.restoreState(start)
+        for a, w in fixed:
+            ale.setRAM(a, w)
         ale.setRAM(address, v)
         for a in then:
             ale.act(ale_py.Action(int(a)))
