@@ -759,3 +759,74 @@ def test_a_poked_depth_decides_the_lariats_last_step():
     by_slot = poke_outcomes(ROM, before, ram.ENEMY_DEPTH[0], [0, 60, 93, 94, 120, 255], then=play, read=shot)
     reach = c.LARIAT_REACH_DEPTH
     assert by_slot == {0: reach, 60: reach, 93: reach, 94: ram.NO_SHOT, 120: ram.NO_SHOT, 255: ram.NO_SHOT}
+
+
+SAUCER_KINDS = (c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT)
+
+
+def _objects_above(before, after, i) -> int:
+    """The objects standing above slot ``i`` on an even frame (NOTES.md "A saucer at the bottom"):
+    the other slots (a tie counting for a higher slot), the entries after their fall (one that
+    left this frame at its depth before), the ship's shot before its move (a tie counting)."""
+    depth = before[ram.ENEMY_DEPTH[i]]
+    slots = sum(before[ram.ENEMY_DEPTH[j]] < depth or (before[ram.ENEMY_DEPTH[j]] == depth and j > i)
+                for j in range(3) if j != i)
+    entries = sum((after[a] if after[a] != ram.EMPTY_DEPTH else before[a]) <= depth for a in ram.SHOT_DEPTH)
+    return slots + entries + int(before[ram.SHOT_Y] <= depth)
+
+
+def _bottom_by_rule(before, after, i) -> str:
+    """What the rule says slot ``i`` does on this even frame: 'stays', 'gone' or 'waits'."""
+    x, depth = before[ram.ENEMY_X[i]], before[ram.ENEMY_DEPTH[i]]
+    if before[ram.ENEMY_KIND[i]] not in SAUCER_KINDS or depth < c.SAUCER_BOTTOM_DEPTHS[x]:
+        return "stays"
+    edge = c.SAUCER_BOTTOM_DEPTHS[x] < c.SAUCER_BOTTOM_DEPTH
+    busy = c.SAUCER_EDGE_BUSY_OBJECTS if edge else c.SAUCER_BOTTOM_BUSY_OBJECTS
+    return "waits" if _objects_above(before, after, i) >= busy else "gone"
+
+
+@pytest.fixture(scope="module")
+def bottom_games():
+    """Random games whose saucers leave at the bottom, some of them on the odd frame after."""
+    return [ramtrace.record(ROM, frames=6_000, seed=s, hold=(1, 8)) for s in (0, 9, 10, 16, 24, 30, 35, 39)]
+
+
+def test_the_bottom_rule_predicts_every_saucer_leaving(bottom_games):
+    """On every even frame of play, every slot holding a saucer: it is gone (kind 0, depth 255)
+    exactly when the rule says so; one that waits is back on the horizon on the next odd frame
+    (x 128, depth 0) instead of moving."""
+    outcomes = collections.Counter()
+    for tr in bottom_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r) - 1):
+            before, after = r[t - 1], r[t]
+            if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] != ram.PHASE_PLAY
+                    or after[ram.PHASE] != ram.PHASE_PLAY):
+                continue
+            for i in range(3):
+                if before[ram.ENEMY_KIND[i]] not in SAUCER_KINDS or after[ram.ENEMY_KIND[i]] not in (
+                        c.KIND_EMPTY,) + SAUCER_KINDS:
+                    continue      # not a saucer, or hit on this frame
+                rule = _bottom_by_rule(before, after, i)
+                gone = (after[ram.ENEMY_KIND[i]] == c.KIND_EMPTY
+                        and after[ram.ENEMY_DEPTH[i]] == ram.EMPTY_DEPTH)
+                assert gone == (rule == "gone"), (t, i, rule)
+                if rule == "waits":
+                    nxt = r[t + 1]
+                    assert (nxt[ram.ENEMY_KIND[i]] in (c.KIND_HORIZON_LEFT, c.KIND_HORIZON_RIGHT)
+                            and nxt[ram.ENEMY_X[i]] == c.SPAWN_X and nxt[ram.ENEMY_DEPTH[i]] == 0), t
+                outcomes[rule] += 1
+    assert outcomes["gone"] >= 15 and outcomes["waits"] >= 4 and outcomes["stays"] >= 10_000
+
+
+@pytest.mark.parametrize("x", [44, 60, 61, 62, 66, 70, 77, 78, 100, 160, 179, 180, 189, 192, 196, 213])
+def test_a_poked_saucer_leaves_at_the_depth_its_x_allows(x):
+    """Clone/restore on random seed 0's frame 2,278 (slot 1 a saucer at x 62, depth 178, no shot
+    in flight, nothing else low): slot 1's x poked, its depth swept; the slot is gone (kind 0)
+    from the limit for that x on, and only from there."""
+    actions = ramtrace.record(ROM, frames=2_279, seed=0, hold=(1, 8)).actions
+    limit = c.SAUCER_BOTTOM_DEPTHS[x]
+    gone = poke_outcomes(ROM, actions[:-1], ram.ENEMY_DEPTH[1], range(limit - 4, limit + 4),
+                         then=[int(actions[-1])], fixed=[(ram.ENEMY_X[1], x)],
+                         read=lambda r: int(r[ram.ENEMY_KIND[1]]) == c.KIND_EMPTY)
+    assert [d for d, g in gone.items() if g] == list(range(limit, limit + 4))

@@ -133,6 +133,37 @@ CROSS_REACH = 2                # measured: the cross heads two targets on from t
 # lateral move"); the ride or climb then goes on with its mark moved 32 on from that depth
 BLOCK_LEAD = 32
 HORIZON_DEPTH = 32             # measured: a climber above this depth is back on the horizon
+# measured (60 random games, 85 saucers gone at the bottom, 181,432 even frames with a saucer;
+# clone/restore pokes of a saucer's x 0..255 and depth 0..215 on random seed 0's frame 2,278,
+# NOTES.md "A saucer at the bottom"): on an even frame a saucer (kinds 1, 4, 5) whose depth
+# reaches the limit for its x is gone (kind 0, depth 255; the next odd frame brings it back on the
+# horizon as an empty slot). The limit is 210 over the drawn beams and falls off towards the
+# screen's edges (the beams spread with the perspective): below, per x at the left edge (x 0..77)
+# and at the right edge (x 180..255); x 78..179 read 210 (x 122..130 lost the ship instead: taken
+# as 210 like their neighbours). The game's saucers run x 60..196 (depths 173..210 there).
+SAUCER_BOTTOM_DEPTH = 210
+SAUCER_LEFT_EDGE_DEPTHS = (
+    0, 0, 0, 0, 0, 0, 32, 32, 32, 32, 32, 32, 32, 35, 44, 48, 48, 53, 57, 60, 64, 68, 68, 71, 75,
+    78, 81, 85, 88, 90, 93, 99, 101, 104, 106, 109, 114, 116, 118, 120, 122, 126, 128, 130, 135,
+    137, 140, 142, 145, 147, 150, 151, 154, 158, 160, 163, 164, 166, 168, 170, 173, 176, 178, 180,
+    182, 184, 186, 189, 191, 193, 195, 197, 198, 201, 203, 205, 207, 209)
+SAUCER_RIGHT_EDGE_DEPTHS = (
+    208, 206, 204, 203, 201, 198, 197, 195, 193, 190, 189, 186, 184, 182, 180, 178, 175, 173, 170,
+    168, 166, 164, 162, 160, 158, 154, 151, 150, 147, 145, 142, 140, 137, 135, 134, 128, 126, 124,
+    120, 118, 116, 114, 111, 109, 104, 101, 99, 93, 90, 88, 85, 81, 78, 78, 75, 71, 68, 64, 60, 57,
+    57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0)
+SAUCER_BOTTOM_DEPTHS = (SAUCER_LEFT_EDGE_DEPTHS
+                        + (SAUCER_BOTTOM_DEPTH,) * (256 - len(SAUCER_LEFT_EDGE_DEPTHS) - len(SAUCER_RIGHT_EDGE_DEPTHS))
+                        + SAUCER_RIGHT_EDGE_DEPTHS)
+# measured: the test waits for the next odd frame (the slot then goes straight back on the
+# horizon instead of moving) when enough other objects stand above the saucer: the other slots
+# (a tie counts for a higher slot), the enemies' entries after their fall and the ship's shot
+# before its move (a tie counts), any kind, stray depths and the horizon's 0 included. Past the
+# edge it waits with 4 above (6 of 6 in the 60 games, none with fewer; pokes on seed 0's frame
+# 2,278); at 210 the games never had 5 above (16 gone with 2..4), and pokes put 5 there as with
+# the shots (the three slots and two others).
+SAUCER_EDGE_BUSY_OBJECTS = 4
+SAUCER_BOTTOM_BUSY_OBJECTS = 5
 # measured (40 random games, 283 kills): a shot in flight after its move hits a saucer within 6 of
 # its beam in x and within 8 of its new y in depth (misses seen at 7 and 9; the lower end of the
 # depth window is only bounded: hits seen to -8, none expected below -13); the slot then shows the
@@ -333,6 +364,10 @@ class BeamRiderConstants:
     cross_reach: int = CROSS_REACH
     block_lead: int = BLOCK_LEAD
     horizon_depth: int = HORIZON_DEPTH
+    saucer_bottom_depth: int = SAUCER_BOTTOM_DEPTH
+    saucer_bottom_depths: tuple = SAUCER_BOTTOM_DEPTHS
+    saucer_edge_busy_objects: int = SAUCER_EDGE_BUSY_OBJECTS
+    saucer_bottom_busy_objects: int = SAUCER_BOTTOM_BUSY_OBJECTS
     kind_empty: int = KIND_EMPTY
     hit_half_width: int = HIT_HALF_WIDTH
     hit_busy: int = HIT_BUSY

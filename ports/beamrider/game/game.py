@@ -142,11 +142,14 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # with the enemies left as they stood before this frame's kill
     arriving = rejuvenator.arrives(k, fallen, state.saucers.replace(depth=standing), state.ship.flags,
                                    state.player.enemies_left, state.count, state.random)
-    s = ship.reach(k, state.ship, s, jnp.concatenate(
-        [standing, jnp.where(arriving, k.rejuvenator_start_depth, fallen.depth)]))
+    entry_depths = jnp.where(arriving, k.rejuvenator_start_depth, fallen.depth)
+    s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
     moved = hits.hit(k, state.replace(ship=s))
     in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)
     lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
+    # measured: a saucer at the bottom on the ship's beam takes it (the loss empties every slot)
+    moved = moved.replace(saucers=saucers.at_the_bottom(k, moved.saucers, state.saucers.depth, entry_depths,
+                                                                  state.ship.shot_y))
     # a rejuvenator caught: a ship more, its entry emptied (the depth stays until the odd frame)
     catch = rejuvenator.caught(k, fallen, moved.ship.x)
     player = moved.player.replace(reserve=moved.player.reserve + jnp.any(catch).astype(jnp.int32))
@@ -157,8 +160,13 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     moved = moved.replace(enemy_shots=rejuvenator.enter(k, fallen, arriving, moved.random), player=player,
                           ship=ship_)
     # measured: the frame a ship is lost launches nothing (the shot's beam and the torpedoes stay)
-    moved = jax.tree.map(lambda a, b: jnp.where(lost, a, b),
-                         lose_ship(k, moved.replace(ship=moved_ship)), moved)
+    # and the shot hits nothing (no points, the wave timer untouched); a saucer taking the ship
+    # pays as a kill (its points, one enemy less)
+    rams = jnp.sum(enemy_shots.rammed(k, moved.saucers, moved.ship.x).astype(jnp.int32))
+    unhit = moved.replace(ship=moved_ship, saucers=state.saucers,
+                          player=moved.player.replace(score=state.player.score + rams * k.saucer_points,
+                                                      enemies_left=state.player.enemies_left - rams))
+    moved = jax.tree.map(lambda a, b: jnp.where(lost, a, b), lose_ship(k, unhit), moved)
     return jax.tree.map(lambda a, b: jnp.where(logic, a, b), moved, state)
 
 

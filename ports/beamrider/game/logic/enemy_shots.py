@@ -13,7 +13,8 @@ Measured on ALE (ports/beamrider/NOTES.md, "The enemies' shots" and "A lost ship
   loss test (it still takes the ship), unless two other objects are in use (the other entries,
   the ship's shot), then on the next odd frame.
 - the loss (even frames, after the ship and the shots moved): a shot, or a saucer coming down or
-  climbing, at depth 206 or more with the ship's x minus its x in -5..3."""
+  climbing, at depth 206 or more with the ship's x minus its x in -5..3. A saucer that takes the
+  ship so is paid for as a kill (its points, one enemy less; the wave timer untouched)."""
 
 from __future__ import annotations
 
@@ -86,16 +87,23 @@ def past_the_ship(k, shots: EnemyShotState, ship_shot_flying) -> EnemyShotState:
     return _emptied(k, shots, flying & (shots.depth >= k.shot_gone_depth) & ~busy)
 
 
-def ship_lost(k, shots: EnemyShotState, saucers: SaucerState, ship_x):
-    """Whether a shot or a saucer stands on the ship (the even frame, after the moves)."""
-    def on_ship(present, x, depth):
-        dx = ship_x - x
-        return jnp.any(present & (depth >= k.loss_depth) & (dx >= k.loss_left) & (dx <= k.loss_right))
+def _on_ship(k, present, x, depth, ship_x):
+    dx = ship_x - x
+    return present & (depth >= k.loss_depth) & (dx >= k.loss_left) & (dx <= k.loss_right)
 
+
+def rammed(k, saucers: SaucerState, ship_x):
+    """The saucers standing on the ship (the even frame, after the moves): each takes the ship and
+    is paid for as a kill (measured)."""
     saucer = ((saucers.kind == k.kind_climber) | (saucers.kind == k.kind_dive_left)
               | (saucers.kind == k.kind_dive_right))
-    return (on_ship(_is_shot(k, shots.kind), shots.x, shots.depth)
-            | on_ship(saucer, saucers.x, saucers.depth))
+    return _on_ship(k, saucer, saucers.x, saucers.depth, ship_x)
+
+
+def ship_lost(k, shots: EnemyShotState, saucers: SaucerState, ship_x):
+    """Whether a shot or a saucer stands on the ship (the even frame, after the moves)."""
+    return (jnp.any(_on_ship(k, _is_shot(k, shots.kind), shots.x, shots.depth, ship_x))
+            | jnp.any(rammed(k, saucers, ship_x)))
 
 
 def cleared(k, shots: EnemyShotState) -> EnemyShotState:

@@ -38,8 +38,10 @@ matters for the dive's clearance test and the held turn.
   19/16 and climbs back (kind 1, step 17).
 - wave 6 (the weave, steps 18..22): the dive aims as wave 5's and enters alike, then crosses one
   target back, one on and one back at 8/16 and climbs back (kind 1, step 22).
-Not modelled yet: a saucer reaching the bottom (the NOOP game's frame 1,706), the programs of
-waves 7 and later (steps 23..; the port runs wave 6's).
+- the bottom (``at_the_bottom``, even frames): a saucer whose depth reaches the limit for its x
+  (210 over the beams, less towards the screen's edges) is gone, unless enough other objects stand
+  above it; then it waits, and the next odd frame puts it back on the horizon instead of moving it.
+Not modelled yet: the programs of waves 7 and later (steps 23..; the port runs wave 6's).
 Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
 starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
 at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
@@ -219,6 +221,8 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
 
     diving = (kind == k.kind_dive_left) | (kind == k.kind_dive_right)
     climber = kind == k.kind_climber
+    # a saucer the even frame left past the bottom (too busy then) goes straight to the horizon
+    waited = (diving | climber) & beyond_bottom(k, x, depth)
 
     def pick(name):
         moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry) | (step == k.step_sweep_entry)
@@ -228,11 +232,42 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
                              step == k.step_climb],
                             [entry[name], ride[name], cross[name], climb[name]], recross[name])
         old = getattr(s, name)[i]
-        return jnp.select([on_horizon, diving, climber, exploding, empty],
-                          [h[name], moving, up[name], blast[name], respawn[name]], old)
+        return jnp.select([on_horizon, waited, diving, climber, exploding, empty],
+                          [h[name], respawn[name], moving, up[name], blast[name], respawn[name]], old)
 
     return s.replace(**{name: getattr(s, name).at[i].set(pick(name) & BYTE)
                         for name in ("kind", "step", "x", "depth", "param")})
+
+
+def is_saucer(k, kind):
+    """The slots holding a saucer (coming down, crossing or climbing back)."""
+    return (kind == k.kind_climber) | (kind == k.kind_dive_left) | (kind == k.kind_dive_right)
+
+
+def beyond_bottom(k, x, depth):
+    """Whether a saucer at ``x`` has reached the bottom of the screen: the limit falls off from 210
+    towards the edges, where the spreading beams leave the picture."""
+    return depth >= jnp.asarray(k.saucer_bottom_depths, jnp.int32)[x & BYTE]
+
+
+def at_the_bottom(k, s: SaucerState, slot_depths, entry_depths, ship_shot_y) -> SaucerState:
+    """The even frame's bottom test: a saucer past its limit is gone (kind 0, depth 255) unless
+    enough objects stand above it (the other slots, a tie counting for the higher slot; the
+    enemies' entries as they fell; the ship's shot before its move, a tie counting; all as they
+    stood before the frame's hit, ``slot_depths``) - 4 past the
+    screen's edge, 5 at the bottom depth; then it waits for the odd frame."""
+    index = jnp.arange(3)
+    depth = slot_depths
+    slots_above = jnp.sum((index[None, :] != index[:, None])
+                          & ((depth[None, :] < depth[:, None])
+                             | ((depth[None, :] == depth[:, None]) & (index[None, :] > index[:, None]))), axis=1)
+    above = (slots_above + jnp.sum(entry_depths[None, :] <= depth[:, None], axis=1)
+             + (ship_shot_y <= depth).astype(jnp.int32))
+    past_edge = jnp.asarray(k.saucer_bottom_depths, jnp.int32)[s.x & BYTE] < k.saucer_bottom_depth
+    busy = above >= jnp.where(past_edge, k.saucer_edge_busy_objects, k.saucer_bottom_busy_objects)
+    gone = is_saucer(k, s.kind) & beyond_bottom(k, s.x, s.depth) & ~busy
+    return s.replace(kind=jnp.where(gone, k.kind_empty, s.kind),
+                     depth=jnp.where(gone, k.start_saucer_depth, s.depth))
 
 
 def fly(k, s: SaucerState, frame, count, grid_move, grid, random) -> SaucerState:
