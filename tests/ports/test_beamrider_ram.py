@@ -340,7 +340,9 @@ def test_the_wave_timer_paces_the_waves_until_the_first_lost_ship(random_games):
 
 
 CARRIED_STEPS = (c.STEP_ENTRY, c.STEP_CROSS, c.STEP_RECROSS, c.STEP_LONG_ENTRY, c.STEP_SWEEP_ENTRY,
-                 c.STEP_SWEEP_CROSS)
+                 c.STEP_SWEEP_CROSS, c.STEP_ZIG_ENTRY, c.STEP_ZIG_CROSS, c.STEP_ZAG_CROSS, c.STEP_WEAVE_ENTRY,
+                 c.STEP_WEAVE_BACK, c.STEP_WEAVE_ON, c.STEP_WEAVE_BACK_AGAIN, c.STEP_PLUNGE_ENTRY,
+                 c.STEP_PLUNGE_CROSS)
 
 
 def _seen_depths(before, after, i):
@@ -429,15 +431,14 @@ def _dithered(speed, count):
     return ((byte - 256 if byte > 127 else byte) >> 4) + (order < (byte & 0x0F))
 
 
-@pytest.mark.parametrize("seed", [6, 9, 10, 11, 13, 16])
-def test_wave_four_dives_enter_ride_and_sweep_three_targets(seed):
-    """Steps 9..11 (wave 4) on every odd frame of a random game: the entry at 17/16 (stopping on
-    the target; depth with the grid), the ride at 28/16 plus one while short of its mark (the mark
-    with the grid), the sweep across three targets at 13/16 (depth with the grid), and each
-    step's turn: ride with the mark 32 below, sweep to the target three on, kind 1 at step 12."""
+SLOT_BYTES = (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X, ram.ENEMY_DEPTH, ram.ENEMY_PARAM)
+
+
+def _dive_moves(seed):
+    """Every odd frame of play of a random game on which a slot coming down (kinds 4/5) stays a
+    saucer: (t, slot, its RAM rows before and after, the new count, the grid's move, its kind,
+    step, x, depth and parameter before, the five after, +1/-1 for the dive's side)."""
     r = ramtrace.record(ROM, frames=6_000, seed=seed, hold=(1, 8)).rams.astype(int)
-    targets = list(c.SAUCER_TARGETS)
-    seen = collections.Counter()
     for t in range(c.SAUCER_SPAWN_FRAME + 2, len(r)):
         before, after = r[t - 1], r[t]
         if after[ram.FRAME_COUNT] == before[ram.FRAME_COUNT] or not (
@@ -445,37 +446,81 @@ def test_wave_four_dives_enter_ride_and_sweep_three_targets(seed):
             continue
         count, grid_move = after[ram.FRAME_COUNT], (after[ram.GRID] - before[ram.GRID]) % c.GRID_WRAP
         for i in range(3):
-            kind, step, x, depth, param = (before[a[i]] for a in (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X,
-                                                                  ram.ENEMY_DEPTH, ram.ENEMY_PARAM))
-            got = tuple(after[a[i]] for a in (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X, ram.ENEMY_DEPTH,
-                                              ram.ENEMY_PARAM))
-            if kind not in (c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT) or got[0] not in (
+            kind, step, x, depth, param = (before[a[i]] for a in SLOT_BYTES)
+            got = tuple(after[a[i]] for a in SLOT_BYTES)
+            if kind in (c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT) and got[0] in (
                     c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT):
-                continue
-            toward = 1 if kind == c.KIND_DIVE_RIGHT else -1
-            if step == c.STEP_SWEEP_ENTRY:
-                nx = x + _dithered(toward * c.SWEEP_ENTRY_X_SPEED, count)
-                nx = min(nx, param) if toward > 0 else max(nx, param)
-                nd = depth + grid_move
-                want = ((kind, step + 1, nx, nd, nd + c.RIDE_LEAD) if nx == param
-                        else (kind, step, nx, nd, param))
-            elif step == c.STEP_SWEEP_RIDE:
-                mark = param + grid_move
-                nd = depth + _dithered(c.RIDE_DEPTH_SPEED, count)
-                nd += c.SWEEP_RIDE_EXTRA if nd < mark else 0
-                if nd >= mark and nd in _seen_depths(before, after, i).values():
-                    continue                                     # a held turn (the test above)
-                want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.SWEEP_REACH * toward])
-                        if nd >= mark else (kind, step, x, nd, mark))
-            elif step == c.STEP_SWEEP_CROSS:
-                nx = x + _dithered((1 if param > x else -1) * c.SWEEP_CROSS_X_SPEED, count)
-                want = ((c.KIND_CLIMBER, c.STEP_SWEEP_RETURN, nx, depth + grid_move, param) if nx == param
-                        else (kind, step, nx, depth + grid_move, param))
-            else:
-                continue
-            assert got == want, (seed, t, i, got, want)
-            seen[step] += 1
+                toward = 1 if kind == c.KIND_DIVE_RIGHT else -1
+                yield t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward
+
+
+@pytest.mark.parametrize("seed", [6, 9, 10, 11, 13, 16])
+def test_wave_four_dives_enter_ride_and_sweep_three_targets(seed):
+    """Steps 9..11 (wave 4) on every odd frame of a random game: the entry at 17/16 (stopping on
+    the target; depth with the grid), the ride at 28/16 plus one while short of its mark (the mark
+    with the grid), the sweep across three targets at 13/16 (depth with the grid), and each
+    step's turn: ride with the mark 32 below, sweep to the target three on, kind 1 at step 12."""
+    targets = list(c.SAUCER_TARGETS)
+    seen = collections.Counter()
+    for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed):
+        if step == c.STEP_SWEEP_ENTRY:
+            nx = x + _dithered(toward * c.SWEEP_ENTRY_X_SPEED, count)
+            nx = min(nx, param) if toward > 0 else max(nx, param)
+            nd = depth + grid_move
+            want = ((kind, step + 1, nx, nd, nd + c.RIDE_LEAD) if nx == param
+                    else (kind, step, nx, nd, param))
+        elif step == c.STEP_SWEEP_RIDE:
+            mark = param + grid_move
+            nd = depth + _dithered(c.RIDE_DEPTH_SPEED, count)
+            nd += c.SWEEP_RIDE_EXTRA if nd < mark else 0
+            if nd >= mark and nd in _seen_depths(before, after, i).values():
+                continue                                     # a held turn (the test above)
+            want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.SWEEP_REACH * toward])
+                    if nd >= mark else (kind, step, x, nd, mark))
+        elif step == c.STEP_SWEEP_CROSS:
+            nx = x + _dithered((1 if param > x else -1) * c.SWEEP_CROSS_X_SPEED, count)
+            want = ((c.KIND_CLIMBER, c.STEP_SWEEP_RETURN, nx, depth + grid_move, param) if nx == param
+                    else (kind, step, nx, depth + grid_move, param))
+        else:
+            continue
+        assert got == want, (seed, t, i, got, want)
+        seen[step] += 1
     assert min(seen[s] for s in (c.STEP_SWEEP_ENTRY, c.STEP_SWEEP_RIDE, c.STEP_SWEEP_CROSS)) >= 20, seen
+
+
+@pytest.mark.parametrize("seed", [10, 25, 31, 46])
+def test_wave_seven_dives_enter_ride_to_their_mark_and_cross_one_target(seed):
+    """Steps 23..25 (wave 7) on every odd frame of a random game: the entry at 13/16 (stopping on
+    the target; depth with the grid), the ride at 48/16 stopping on its mark (64 below the entry's
+    end, moving with the grid), the cross one target on at 21/16 (depth with the grid), and each
+    step's turn: kind 1 at step 26 on the crossed-to target."""
+    targets = list(c.SAUCER_TARGETS)
+    seen = collections.Counter()
+    for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed):
+        if step == c.STEP_PLUNGE_ENTRY:
+            nx = x + _dithered(toward * c.PLUNGE_ENTRY_X_SPEED, count)
+            nx = min(nx, param) if toward > 0 else max(nx, param)
+            nd = depth + grid_move
+            want = ((kind, step + 1, nx, nd, nd + c.PLUNGE_RIDE_LEAD) if nx == param
+                    else (kind, step, nx, nd, param))
+        elif step == c.STEP_PLUNGE_RIDE:
+            mark = param + grid_move
+            nd = min(depth + _dithered(c.PLUNGE_RIDE_DEPTH_SPEED, count), mark)
+            if nd >= mark and nd in _seen_depths(before, after, i).values():
+                continue                                     # a held turn
+            want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.PLUNGE_REACH * toward])
+                    if nd >= mark else (kind, step, x, nd, mark))
+        elif step == c.STEP_PLUNGE_CROSS:
+            way = 1 if param > x else -1
+            nx = x + _dithered(way * c.PLUNGE_CROSS_X_SPEED, count)
+            nx = min(nx, param) if way > 0 else max(nx, param)
+            want = ((c.KIND_CLIMBER, c.STEP_PLUNGE_RETURN, nx, depth + grid_move, param) if nx == param
+                    else (kind, step, nx, depth + grid_move, param))
+        else:
+            continue
+        assert got == want, (seed, t, i, got, want)
+        seen[step] += 1
+    assert min(seen[s] for s in (c.STEP_PLUNGE_ENTRY, c.STEP_PLUNGE_RIDE, c.STEP_PLUNGE_CROSS)) >= 20, seen
 
 
 @pytest.mark.parametrize("seed", [None, 0, 5, 12])
@@ -830,3 +875,65 @@ def test_a_poked_saucer_leaves_at_the_depth_its_x_allows(x):
                          then=[int(actions[-1])], fixed=[(ram.ENEMY_X[1], x)],
                          read=lambda r: int(r[ram.ENEMY_KIND[1]]) == c.KIND_EMPTY)
     assert [d for d, g in gone.items() if g] == list(range(limit, limit + 4))
+
+
+@pytest.fixture(scope="module")
+def debris_games():
+    """Random games in which a lariat shoots a rejuvenator down."""
+    return [ramtrace.record(ROM, frames=6_000, seed=s, hold=(1, 8)) for s in (9, 14, 24, 30, 53, 54)]
+
+
+def test_a_rejuvenator_shot_down_turns_debris_falling_at_67_sixteenths(debris_games):
+    """On every even frame of play with a rejuvenator and the ship's shot in flight: the entry
+    turns debris (kind 1) exactly when the shot's new y is within 8 of the rejuvenator's fallen
+    depth on its beam; the shot is then gone, nothing is paid and the debris starts 10 above that
+    depth. Debris falls 67/16 a logic frame with the dither and leaves on the even frame it would
+    reach 210."""
+    downed = falls = gone = 0
+    for tr in debris_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] != ram.PHASE_PLAY
+                    or after[ram.PHASE] != ram.PHASE_PLAY):
+                continue
+            for j in range(len(ram.SHOT_KIND)):
+                kind, x, depth = before[ram.SHOT_KIND[j]], before[ram.SHOT_ENTRY_X[j]], before[ram.SHOT_DEPTH[j]]
+                if kind in ram.REJUVENATOR_KINDS and before[ram.SHOT_Y] != ram.NO_SHOT:
+                    fallen = depth + _dithered(c.REJUVENATOR_SPEED, before[ram.FRAME_COUNT])
+                    y = before[ram.SHOT_Y] - c.SHOT_STEP
+                    met = abs(before[ram.SHOT_X] - x) <= c.HIT_HALF_WIDTH and abs(y - fallen) <= c.HIT_HALF_DEPTH
+                    assert (after[ram.SHOT_KIND[j]] == c.KIND_DEBRIS) == met, (t, j)
+                    if met:
+                        assert after[ram.SHOT_DEPTH[j]] == fallen - c.DEBRIS_RISE and after[ram.SHOT_Y] == ram.NO_SHOT
+                        assert tr.rewards[t - 1] == 0
+                        downed += 1
+                if kind == c.KIND_DEBRIS:
+                    step = _dithered(c.DEBRIS_SPEED, before[ram.FRAME_COUNT])
+                    if depth + step >= c.SHOT_GONE_DEPTH:
+                        assert after[ram.SHOT_KIND[j]] == c.KIND_EMPTY, t
+                        gone += 1
+                    else:
+                        assert after[ram.SHOT_DEPTH[j]] == depth + step, t
+                        falls += 1
+    assert downed == len(debris_games) and falls >= 100 and gone >= 5
+
+
+@pytest.mark.parametrize("seed", [14, 26])
+def test_an_emptied_slot_comes_back_only_while_three_enemies_are_left(seed):
+    """Every odd frame of play that starts with an empty slot (an explosion over, a saucer gone
+    at the bottom): the slot is back on the horizon exactly when 3 or more enemies are left."""
+    r = ramtrace.record(ROM, frames=6_000, seed=seed, hold=(1, 8)).rams.astype(int)
+    outcomes = collections.Counter()
+    for t in range(c.SAUCER_SPAWN_FRAME + 2, len(r)):
+        before, after = r[t - 1], r[t]
+        if after[ram.FRAME_COUNT] == before[ram.FRAME_COUNT] or not (
+                before[ram.PHASE] == after[ram.PHASE] == ram.PHASE_PLAY):
+            continue
+        for i in range(3):
+            if before[ram.ENEMY_KIND[i]] != c.KIND_EMPTY:
+                continue
+            back = after[ram.ENEMY_KIND[i]] in (c.KIND_HORIZON_LEFT, c.KIND_HORIZON_RIGHT)
+            assert back == (before[ram.ENEMIES_LEFT] >= c.RESPAWN_LEAST_LEFT), (t, i)
+            outcomes[back] += 1
+    assert outcomes[True] >= 5 and outcomes[False] >= 5, outcomes

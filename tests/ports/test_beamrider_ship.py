@@ -28,8 +28,8 @@ def covered_frames(trace, kills: bool = False) -> int:
     after a reward, a change of the enemies left, a phase change other than the intro's switch to
     play, a shot that vanished before its last y (a lariat's one step more counting as its last), a
     lariat flying on past its last y with ram[21] 37..47 (seen 15,000 frames in 60 games, not
-    decoded), or an object table entry holding something other than a shot or the rejuvenator
-    (its debris once shot, kind 1, is not modelled). With ``kills`` a saucer's kill (the reward, the enemy taken from the
+    decoded), or an object table entry holding something other than a shot, the rejuvenator or its debris
+    (kind 1, once shot down). With ``kills`` a saucer's kill (the reward, the enemy taken from the
     count and the shot gone on one frame) is covered too, a rejuvenator caught (a ship more), and a
     lost ship: the loss, its run-down, the life taken (phases 3 -> 5 -> 1 or 6, the reserve's
     blink) and the next ship's intro (1 -> 2 -> 3)."""
@@ -57,6 +57,8 @@ def covered_frames(trace, kills: bool = False) -> int:
             return t
         if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]:
             return t
+        if after[ram.ENEMIES_LEFT] == 0:      # the sector's end: not modelled
+            return t
         if after[ram.LIVES] != before[ram.LIVES] and not losing and not (kills and _caught(before, after)):
             return t
         if phases[0] != phases[1] and phases != (ram.PHASE_INTRO, ram.PHASE_PLAY) and not losing:
@@ -64,6 +66,7 @@ def covered_frames(trace, kills: bool = False) -> int:
         if (after[ram.SHOT_Y] == ram.NO_SHOT and before[ram.SHOT_Y] != ram.NO_SHOT
                 and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)
                 and not (before[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH and before[ram.SHOT_GRAPHIC] in ram.LARIAT_GRAPHICS)
+                and not _shot_down(before, after)
                 and phases != (ram.PHASE_PLAY, ram.PHASE_DYING)):
             return t
     return len(r)
@@ -75,7 +78,13 @@ LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_DYING, ram.PHASE_DY
                (ram.PHASE_DYING, ram.PHASE_LIFE_LOST), (ram.PHASE_DYING, ram.PHASE_GAME_OVER),
                (ram.PHASE_LIFE_LOST, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
 REJUVENATOR_KINDS = tuple(range(c.KIND_REJUVENATOR, c.KIND_REJUVENATOR + len(c.REJUVENATOR_PICTURE_DEPTHS) + 1))
-SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B) + REJUVENATOR_KINDS
+SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B, c.KIND_DEBRIS) + REJUVENATOR_KINDS
+
+
+def _shot_down(before, after) -> bool:
+    """A rejuvenator turned debris (kind 1) by the ship's shot."""
+    return any(before[ram.SHOT_KIND[j]] in REJUVENATOR_KINDS and after[ram.SHOT_KIND[j]] == c.KIND_DEBRIS
+               for j in range(len(ram.SHOT_KIND)))
 
 
 def _caught(before, after) -> bool:
@@ -84,8 +93,8 @@ def _caught(before, after) -> bool:
         before[ram.SHOT_KIND[j]] in REJUVENATOR_KINDS and after[ram.SHOT_KIND[j]] == c.KIND_EMPTY
         for j in range(len(ram.SHOT_KIND)))
 def _unmodelled_saucer_move(before, after) -> bool:
-    """A saucer move the port leaves out: a path of wave 7 or later (steps 23..)."""
-    return any(after[ram.ENEMY_STEP[i]] > c.STEP_WEAVE_RETURN for i in range(3))
+    """A saucer move the port leaves out: a path of wave 8 or later (steps 27..)."""
+    return any(after[ram.ENEMY_STEP[i]] > c.STEP_PLUNGE_RETURN for i in range(3))
 
 
 def jax_bytes(actions) -> dict[str, np.ndarray]:
@@ -170,14 +179,24 @@ def test_saucers_leaving_at_the_bottom_and_taking_the_ship_are_ales(seed, frames
     assert _left_at_the_bottom(r) >= bottom
 
 
+@pytest.mark.parametrize("seed,frames,downed", [(30, 2_000, 1_870), (53, 2_200, 2_110)])
+def test_a_rejuvenator_shot_down_and_its_debris_are_ales(seed, frames, downed):
+    """A lariat shoots a rejuvenator down (seed 30's frame 1,870, seed 53's 2,110): the debris
+    falls to the bottom and the launches wait 3 logic frames, every mirrored byte equal."""
+    tr = ramtrace.record(ROM, frames=frames, seed=seed, hold=(1, 8))
+    assert assert_lockstep(tr, frames - 100, kills=True) > downed + 60
+    before, after = tr.rams[downed].astype(int), tr.rams[downed + 1].astype(int)
+    assert _shot_down(before, after)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 7, 8, 0, 13, 29, 35])
+@pytest.mark.parametrize("seed", [1, 2, 7, 8, 0, 13, 29, 35, 32, 58])
 def test_whole_random_games_are_ales_to_the_game_over(seed):
     """Three ships lost and the game over (ram[5] 255), every mirrored byte equal on every frame,
     and the Game's lives() and terminal flag as ALE reports them (its lives() lags the reserve
     through each run-down: ALE driver). Seeds 0, 13, 29 and 35 pass saucers leaving at the bottom
     (29 and 35 one waiting for the odd frame), 13 a saucer taking the ship, 35 a lariat meeting a
-    saucer on the frame the ship is lost (no hit)."""
+    saucer on the frame the ship is lost (no hit), 32 and 58 a rejuvenator shot down."""
     tr = ramtrace.record(ROM, frames=6000, seed=seed, hold=(1, 8))
     assert tr.game_over[-1]
     assert assert_lockstep(tr, len(tr.rams), kills=True) == len(tr.rams)

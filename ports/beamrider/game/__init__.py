@@ -1,18 +1,21 @@
-"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-6), their shots, the rejuvenator, the ship's moves, shots and kills, lost ships and the next ship's intro, up to an undecoded event (other enemy kinds, a saucer reaching the bottom, wave 7's paths, a shot rejuvenator, the lariat's longer reach and its 37..47 pictures).
+"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-7, the bottom), their shots, the rejuvenator and its debris, the ship's moves, shots and kills, lost ships and the next ship's intro, up to an undecoded event (other enemy kinds, wave 8's paths, the sector's end, the lariat's 37..47 pictures).
 
 The ship's moves between the five beams, its laser lariats and torpedoes, the frame counter,
 the random number, the grid's clock (its speed ram[4] and position ram[24]), the three enemy
 slots (kind, step, x, depth, parameter: the horizon, dive, ride, cross, climb and return of sector
-1's saucers in waves 2 to 6, a turn held by another slot at its depth), the wave timer (ram[6],
-ram[8], ram[16]), a shot's hit on a saucer (its explosion, 44 points, the enemies left), the
-enemies' shots (object table entries 3..6: fired at the end of a ride or crossing, falling at
-22/16), the rejuvenator (entering a shot entry late in the sector, falling at 30/16, caught for
-a ship more), the loss of the ship (a shot or saucer at depth 206+ within -5..3 of the ship), its
-run-down (the grid slowing, the reserve blinking, the life taken or the game over) and the next
-ship's intro match ALE's RAM on every frame (tests/ports/test_beamrider_ship.py: 7 scripted
-games, 5 with the wave poked; 12 random games to the first kill, 12 of 3,000 frames through their
-lost ships, and 4 whole games to the game over, ALE's lives() included). Not modelled: the other
-enemy kinds, the paths of wave 7 on, a saucer reaching the bottom, the sector's end, the picture.
+1's saucers in waves 2 to 7, a turn held by another slot at its depth, the bottom of the screen,
+no return to the horizon under 3 enemies left), the wave timer (ram[6], ram[8], ram[16]), a
+shot's hit on a saucer (its explosion, 44 points, the enemies left), the enemies' shots (object
+table entries 3..6: fired at the end of a ride or crossing, falling at 22/16), the rejuvenator
+(entering a shot entry late in the sector, falling at 30/16, caught for a ship more, shot down
+into debris falling at 67/16), the loss of the ship (a shot, debris or saucer at depth 206+
+within -5..3 of the ship; a saucer so paid as a kill), its run-down (the grid slowing, the
+reserve blinking, the life taken or the game over) and the next ship's intro match ALE's RAM on
+every frame (tests/ports/test_beamrider_ship.py: 7 scripted games, 5 with the wave poked; 12
+random games to the first kill, 12 of 3,000 frames through their lost ships, 6 through the
+bottom, a saucer taking the ship or a rejuvenator shot down, 3 through a rejuvenator, and 10
+whole games to the game over, ALE's lives() included). Not modelled: the other enemy kinds, the
+paths of wave 8 on, the sector's end, the picture.
 Relative imports only: this package moves to ``jaxtari/games/beamrider/``.
 """
 

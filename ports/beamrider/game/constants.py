@@ -103,6 +103,22 @@ ZIG_CROSS_X_SPEED = 19
 WEAVE_WAVE = 6
 STEP_WEAVE_ENTRY, STEP_WEAVE_BACK, STEP_WEAVE_ON, STEP_WEAVE_BACK_AGAIN, STEP_WEAVE_RETURN = 18, 19, 20, 21, 22
 WEAVE_X_SPEED = 8
+# measured (the 60 random games of NOTES.md "The enemies' shots": 72 wave-7 dives; every frame of
+# steps 23..25 fitted: 1,202 entry, 2,081 of 2,083 ride and 708 cross moves): from wave 7 a dive
+# starts at step 23 aiming at the wave-2 target, enters at 13/16 (depth with the grid); on the
+# target, step 24 rides at 48/16 to a mark 64 below (moving with the grid); there, step 25 crosses
+# one target on at 21/16 (depth with the grid) and on it climbs back (kind 1, step 26)
+PLUNGE_WAVE = 7
+STEP_PLUNGE_ENTRY, STEP_PLUNGE_RIDE, STEP_PLUNGE_CROSS, STEP_PLUNGE_RETURN = 23, 24, 25, 26
+PLUNGE_ENTRY_X_SPEED = 13
+PLUNGE_RIDE_LEAD = 64
+PLUNGE_RIDE_DEPTH_SPEED = 48
+PLUNGE_CROSS_X_SPEED = 21
+PLUNGE_REACH = 1
+# measured (the 60 random games: every odd frame of play with an empty slot, 1,655): it comes back
+# on the horizon whenever 3 or more enemies are left in the sector (1,041 of 1,041) and never with
+# 0..2 left (614 of 614; the other slots then held as many saucers as were left, or fewer)
+RESPAWN_LEAST_LEFT = 3
 # measured (51 poked worlds): each slot keeps to its own stretch of the horizon: drifting left below
 # the left end it turns right, drifting right past the right end it turns left
 HORIZON_LEFT_END = (28, 92, 170)
@@ -225,6 +241,15 @@ REJUVENATOR_BEAM_SHIFT = 5   # the random number's top three bits, 0..7, halved 
 # it leaves at depth 210 as a shot does (the same busy rule: 15 on the even frame, 3 on the odd one)
 REJUVENATOR_SPEED = 30
 REJUVENATOR_PICTURE_DEPTHS = (104, 144, 176)
+# measured (60 random games: 13 shot down, every one with the lariat on its beam and its new y
+# -1..7 from the rejuvenator's depth after the fall, none at 9..14): the ship's shot meets it as it
+# meets a saucer (logic/hits.py's window), is gone, pays nothing and blocks launches for 3 logic
+# frames as a hit does (seeds 24, 30: FIRE held on a beam); the entry turns debris, kind
+# 1, 10 above the fallen depth (13 of 13), falling 67/16 a logic frame with the grid clock's
+# dither (246 moves, no exception), gone at 210 as a shot (11 of 11 on the even frame)
+KIND_DEBRIS = 1
+DEBRIS_RISE = 10
+DEBRIS_SPEED = 67
 # measured (2 catches; pokes of its x and depth on random seed 57's frame 2,184): at depth 206 or
 # more with the ship's x - its x in -5..3 (the loss window) it is caught: one more ship in reserve,
 # no points, the entry emptied with its depth left (a stray depth, cleared on the next odd frame)
@@ -342,6 +367,17 @@ class BeamRiderConstants:
     step_weave_back_again: int = STEP_WEAVE_BACK_AGAIN
     step_weave_return: int = STEP_WEAVE_RETURN
     weave_x_speed: int = WEAVE_X_SPEED
+    plunge_wave: int = PLUNGE_WAVE
+    step_plunge_entry: int = STEP_PLUNGE_ENTRY
+    step_plunge_ride: int = STEP_PLUNGE_RIDE
+    step_plunge_cross: int = STEP_PLUNGE_CROSS
+    step_plunge_return: int = STEP_PLUNGE_RETURN
+    plunge_entry_x_speed: int = PLUNGE_ENTRY_X_SPEED
+    plunge_ride_lead: int = PLUNGE_RIDE_LEAD
+    plunge_ride_depth_speed: int = PLUNGE_RIDE_DEPTH_SPEED
+    plunge_cross_x_speed: int = PLUNGE_CROSS_X_SPEED
+    plunge_reach: int = PLUNGE_REACH
+    respawn_least_left: int = RESPAWN_LEAST_LEFT
     horizon_count_mask: int = HORIZON_COUNT_MASK
     horizon_left_end: tuple = HORIZON_LEFT_END
     horizon_right_end: tuple = HORIZON_RIGHT_END
@@ -446,6 +482,9 @@ class BeamRiderConstants:
     rejuvenator_beam_shift: int = REJUVENATOR_BEAM_SHIFT
     rejuvenator_speed: int = REJUVENATOR_SPEED
     rejuvenator_picture_depths: tuple = REJUVENATOR_PICTURE_DEPTHS
+    kind_debris: int = KIND_DEBRIS
+    debris_rise: int = DEBRIS_RISE
+    debris_speed: int = DEBRIS_SPEED
 
 
 DEFAULTS = BeamRiderConstants()

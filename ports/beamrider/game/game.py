@@ -145,6 +145,16 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     entry_depths = jnp.where(arriving, k.rejuvenator_start_depth, fallen.depth)
     s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
     moved = hits.hit(k, state.replace(ship=s))
+    # measured: a shot still flying after any hit on a saucer may shoot the rejuvenator down
+    flying = moved.ship.shot_y != k.no_shot
+    # (one the ship catches on this frame is caught: seed 34's frame 5,086, a lariat launched there)
+    downed = (rejuvenator.shot_down(k, fallen, moved.ship.shot_y, moved.ship.shot_x, flying)
+              & ~rejuvenator.caught(k, fallen, moved.ship.x))
+    fallen = rejuvenator.to_debris(k, fallen, downed)
+    # measured: then no launch on the next 3 logic frames, as after a saucer's hit
+    down = jnp.any(downed)
+    moved = moved.replace(ship=moved.ship.replace(shot_y=jnp.where(down, k.no_shot, moved.ship.shot_y),
+                                                  dud=jnp.where(down, k.hit_busy, moved.ship.dud)))
     in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)
     lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
     # measured: a saucer at the bottom on the ship's beam takes it (the loss empties every slot)
@@ -174,7 +184,8 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     """The saucers' odd frame in play, after the clock (they read the new count, grid and random),
     then their shots (logic/enemy_shots.py)."""
     grid_move = (state.grid - before.grid) % k.grid_wrap
-    flown = saucers.fly(k, state.saucers, intro_frame(state), state.count, grid_move, state.grid, state.random)
+    flown = saucers.fly(k, state.saucers, intro_frame(state), state.count, grid_move, state.grid, state.random,
+                        state.player.enemies_left)
     odd = state.frame % k.logic_period == k.counter_parity
     shots = enemy_shots.fire(k, state.enemy_shots, state.saucers, flown)
     playing = state.phase == k.play_phase

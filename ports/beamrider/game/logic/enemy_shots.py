@@ -30,8 +30,8 @@ def _is_shot(k, kind):
 
 
 def _falling(k, kind):
-    """The entries that fall and leave at the bottom: shots and the rejuvenator."""
-    return _is_shot(k, kind) | is_rejuvenator(k, kind)
+    """The entries that fall and leave at the bottom: shots, the rejuvenator and its debris."""
+    return _is_shot(k, kind) | is_rejuvenator(k, kind) | (kind == k.kind_debris)
 
 
 def _emptied(k, shots: EnemyShotState, gone) -> EnemyShotState:
@@ -102,7 +102,8 @@ def rammed(k, saucers: SaucerState, ship_x):
 
 def ship_lost(k, shots: EnemyShotState, saucers: SaucerState, ship_x):
     """Whether a shot or a saucer stands on the ship (the even frame, after the moves)."""
-    return (jnp.any(_on_ship(k, _is_shot(k, shots.kind), shots.x, shots.depth, ship_x))
+    deadly = _is_shot(k, shots.kind) | (shots.kind == k.kind_debris)
+    return (jnp.any(_on_ship(k, deadly, shots.x, shots.depth, ship_x))
             | jnp.any(rammed(k, saucers, ship_x)))
 
 

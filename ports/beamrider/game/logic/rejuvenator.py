@@ -13,7 +13,10 @@ enemies' shots fell:
   144 and 176; it leaves at depth 210 as a shot does (logic/enemy_shots.py ``past_the_ship``).
 - catch: at depth 206 or more within the loss window of the ship: one more ship in reserve, the
   entry emptied (its depth left for the next odd frame to clear).
-Not modelled: the ship's shot meeting it (the entry then holds kind 1, falling debris)."""
+- shot down: the ship's shot, still flying after its move and any hit on a saucer, meeting it in
+  the saucers' hit window: the shot is gone, no points, no launch on the next 3 logic frames
+  (as after a hit), and the entry holds debris (kind 1), 10
+  above the depth it fell to, falling 67/16 a logic frame and leaving at 210 as a shot does."""
 
 from __future__ import annotations
 
@@ -28,9 +31,11 @@ def is_rejuvenator(k, kind):
 
 
 def fall(k, shots: EnemyShotState, count) -> EnemyShotState:
-    """The even frame's fall and the picture for the new depth."""
+    """The even frame's fall and the picture for the new depth; debris falls too."""
     here = is_rejuvenator(k, shots.kind)
-    depth = jnp.where(here, shots.depth + dithered(k, k.rejuvenator_speed, count), shots.depth)
+    debris = shots.kind == k.kind_debris
+    depth = jnp.where(here, shots.depth + dithered(k, k.rejuvenator_speed, count),
+                      jnp.where(debris, shots.depth + dithered(k, k.debris_speed, count), shots.depth))
     picture = k.kind_rejuvenator + sum((depth >= d).astype(jnp.int32) for d in k.rejuvenator_picture_depths)
     return shots.replace(kind=jnp.where(here, picture, shots.kind), depth=depth)
 
@@ -65,3 +70,16 @@ def enter(k, shots: EnemyShotState, arriving, random) -> EnemyShotState:
     return shots.replace(kind=jnp.where(arriving, k.kind_rejuvenator, shots.kind),
                          x=jnp.where(arriving, x, shots.x),
                          depth=jnp.where(arriving, k.rejuvenator_start_depth, shots.depth))
+
+
+def shot_down(k, shots: EnemyShotState, shot_y, shot_x, flying):
+    """The entry whose rejuvenator the ship's shot meets on this frame (one-hot: the lowest such
+    entry; all False when none)."""
+    met = (flying & is_rejuvenator(k, shots.kind) & (jnp.abs(shots.x - shot_x) <= k.hit_half_width)
+           & (jnp.abs(shot_y - shots.depth) <= k.hit_half_depth))
+    return met & (jnp.cumsum(met) == 1)
+
+
+def to_debris(k, shots: EnemyShotState, hit) -> EnemyShotState:
+    return shots.replace(kind=jnp.where(hit, k.kind_debris, shots.kind),
+                         depth=jnp.where(hit, shots.depth - k.debris_rise, shots.depth))

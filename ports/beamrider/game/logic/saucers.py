@@ -25,7 +25,8 @@ matters for the dive's clearance test and the held turn.
   drawing its direction and count from the random number as at the sector's start.
 - explosion (kinds 6..11, after a hit: logic/hits.py): a step each time the count turns odd, the
   parameter counting down to 0, the depth rising 2; after 11 the slot is empty for a logic frame,
-  then back on the horizon at x 128 as at the spawn (its step kept).
+  then back on the horizon at x 128 as at the spawn (its step kept) - while 3 or more enemies
+  are left in the sector; with fewer it stays empty.
 - a held turn: a ride or climb reaching its mark keeps its step while another slot stands at the
   depth it arrives at, its mark moved 32 on from there. "Stands", here and in the dive clearance:
   a slot run earlier this frame as it moved, a later one as it stands, but one the grid carries
@@ -41,7 +42,9 @@ matters for the dive's clearance test and the held turn.
 - the bottom (``at_the_bottom``, even frames): a saucer whose depth reaches the limit for its x
   (210 over the beams, less towards the screen's edges) is gone, unless enough other objects stand
   above it; then it waits, and the next odd frame puts it back on the horizon instead of moving it.
-Not modelled yet: the programs of waves 7 and later (steps 23..; the port runs wave 6's).
+- wave 7 (the plunge, steps 23..26): the dive aims at the wave-2 target, enters at 13/16, rides at
+  48/16 to a mark 64 below, crosses one target on at 21/16 and climbs back (kind 1, step 26).
+Not modelled yet: the programs of waves 8 and later (steps 27..; the port runs wave 7's).
 Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
 starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
 at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
@@ -74,7 +77,7 @@ def pace(k, s: SaucerState, count) -> SaucerState:
                      count_base=jnp.where(tick & spent, s.count_base - k.count_base_step, s.count_base))
 
 
-def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerState:
+def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random, enemies_left) -> SaucerState:
     """Slot ``i``'s odd-frame update, the other slots as they stand."""
     kind, step, x, depth, param = s.kind[i], s.step[i], s.x[i], s.depth[i], s.param[i]
     targets = jnp.asarray(k.saucer_targets, jnp.int32)
@@ -100,7 +103,8 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
                         | (s.step == k.step_zig_entry) | (s.step == k.step_zig_cross)
                         | (s.step == k.step_zag_cross) | (s.step == k.step_weave_entry)
                         | (s.step == k.step_weave_back) | (s.step == k.step_weave_on)
-                        | (s.step == k.step_weave_back_again))
+                        | (s.step == k.step_weave_back_again) | (s.step == k.step_plunge_entry)
+                        | (s.step == k.step_plunge_cross))
     standing = jnp.where((index < i) & carried, (s.depth + grid_move) & BYTE, s.depth)
     clear = ~jnp.any(others & coming & (standing < k.dive_clearance_depth))
     due = ~bounce & (param == 1)
@@ -108,8 +112,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     aim = jnp.where(hx < k.centre_x,
                     jnp.min(jnp.where(targets > hx, targets, BYTE)),
                     jnp.max(jnp.where(targets < hx, targets, 0)))
-    weave = s.wave >= k.weave_wave
-    zigzag = (s.wave >= k.zigzag_wave) & ~weave
+    plunge = s.wave >= k.plunge_wave
+    weave = (s.wave >= k.weave_wave) & ~plunge
+    zigzag = (s.wave >= k.zigzag_wave) & ~weave & ~plunge
     sweep = (s.wave >= k.sweep_wave) & ~zigzag
     long_dive = (s.wave >= k.long_dive_wave) & ~sweep & ~zigzag
     beyond = jnp.select([long_dive, zigzag | weave], [k.long_dive_reach, k.zigzag_dive_reach], 0)
@@ -118,9 +123,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     h = dict(kind=jnp.where(bounce, k.kind_horizon_right,
                             jnp.where(dive, jnp.where(aim > hx, k.kind_dive_right, k.kind_dive_left),
                                       hkind)),
-             step=jnp.where(dive, jnp.select([weave, zigzag, sweep, long_dive],
-                                             [k.step_weave_entry, k.step_zig_entry, k.step_sweep_entry,
-                                              k.step_long_entry],
+             step=jnp.where(dive, jnp.select([plunge, weave, zigzag, sweep, long_dive],
+                                             [k.step_plunge_entry, k.step_weave_entry, k.step_zig_entry,
+                                              k.step_sweep_entry, k.step_long_entry],
                                              k.step_entry), step), x=hx,
              depth=jnp.where(dive, grid, depth),
              param=jnp.where(bounce, param, jnp.where(dive, aim, jnp.where(
@@ -130,8 +135,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     here = jnp.argmax(targets == x)
     last = len(k.saucer_targets) - 1
     zig_entry = (step == k.step_zig_entry) | (step == k.step_weave_entry)
-    ex = x + dithered(k, toward * jnp.select([step == k.step_sweep_entry, zig_entry],
-                                             [k.sweep_entry_x_speed, k.zig_entry_x_speed],
+    plunge_entry = step == k.step_plunge_entry
+    ex = x + dithered(k, toward * jnp.select([step == k.step_sweep_entry, zig_entry, plunge_entry],
+                                             [k.sweep_entry_x_speed, k.zig_entry_x_speed, k.plunge_entry_x_speed],
                                              k.entry_x_speed), count)
     ex = jnp.where(right, jnp.minimum(ex, param), jnp.maximum(ex, param))   # x stops on the target
     entered = ex == param
@@ -139,27 +145,34 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     entry = dict(kind=kind, step=jnp.where(entered, step + 1, step), x=ex, depth=depth + grid_move,
                  param=jnp.where(entered, jnp.where(zig_entry, targets[jnp.clip(jnp.argmax(targets == param) - toward,
                                                                                  0, last)],
-                                                    depth + grid_move + k.ride_lead), param))
+                                                    depth + grid_move + jnp.where(plunge_entry, k.plunge_ride_lead,
+                                                                                  k.ride_lead)), param))
 
     # a lateral move (the ride's turn into the cross, the climb's into the re-cross) waits while
     # another slot (any kind) stands at the very depth this one arrives at (NOTES.md, "The
     # blocked lateral move")
     occupied = lambda d: jnp.any(others & (standing == (d & BYTE)))
 
-    rd = depth + dithered(k, jnp.where((step == k.step_long_ride) | (step == k.step_zig_ride),
-                                       k.long_ride_depth_speed, k.ride_depth_speed), count)
+    plunge_ride = step == k.step_plunge_ride
+    rd = depth + dithered(k, jnp.select([(step == k.step_long_ride) | (step == k.step_zig_ride), plunge_ride],
+                                        [k.long_ride_depth_speed, k.plunge_ride_depth_speed], k.ride_depth_speed),
+                          count)
     mark = param + grid_move
-    # wave 4's ride goes one further when its wave-2 move leaves it short of the mark
+    # wave 4's ride goes one further when its wave-2 move leaves it short of the mark; wave 7's
+    # stops on the mark (measured: 12 of 12 turn frames listed)
     rd = jnp.where((step == k.step_sweep_ride) & (rd < mark), rd + k.sweep_ride_extra, rd)
+    rd = jnp.where(plunge_ride, jnp.minimum(rd, mark), rd)
     long_ride = step == k.step_long_ride
     held = ~long_ride & occupied(rd)
     crosses = (rd >= mark) & ~held
     sweep_ride = step == k.step_sweep_ride
     zig_ride = step == k.step_zig_ride
-    span = jnp.select([sweep_ride, zig_ride], [k.sweep_reach, k.zigzag_dive_reach], k.cross_reach)
+    span = jnp.select([sweep_ride, zig_ride, plunge_ride], [k.sweep_reach, k.zigzag_dive_reach, k.plunge_reach],
+                      k.cross_reach)
     ride = dict(kind=jnp.where(crosses & long_ride, k.kind_climber, kind),
-                step=jnp.where(crosses, jnp.select([long_ride, sweep_ride, zig_ride],
-                                                   [k.step_long_return, k.step_sweep_cross, k.step_zag_cross],
+                step=jnp.where(crosses, jnp.select([long_ride, sweep_ride, zig_ride, plunge_ride],
+                                                   [k.step_long_return, k.step_sweep_cross, k.step_zag_cross,
+                                                    k.step_plunge_cross],
                                                    k.step_cross), step),
                 x=x, depth=rd,
                 param=jnp.where(crosses & ~long_ride,
@@ -186,17 +199,19 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     zig_cross = step == k.step_zig_cross
     weave_on = (step == k.step_weave_back) | (step == k.step_weave_on)     # more weaving to come
     weaving = weave_on | (step == k.step_weave_back_again)
+    plunge_cross = step == k.step_plunge_cross
     rx = x + dithered(k, rdir * jnp.select([step == k.step_sweep_cross, zig_cross | (step == k.step_zag_cross),
-                                            weaving],
-                                           [k.sweep_cross_x_speed, k.zig_cross_x_speed, k.weave_x_speed],
+                                            weaving, plunge_cross],
+                                           [k.sweep_cross_x_speed, k.zig_cross_x_speed, k.weave_x_speed,
+                                            k.plunge_cross_x_speed],
                                            k.recross_x_speed), count)
     rx = jnp.where(rdir > 0, jnp.minimum(rx, param), jnp.maximum(rx, param))
     back = rx == param
     recross = dict(kind=jnp.where(back & ~zig_cross & ~weave_on, k.kind_climber, kind),
                    step=jnp.where(back, jnp.select([step == k.step_sweep_cross, zig_cross, step == k.step_zag_cross,
-                                                    weave_on, step == k.step_weave_back_again],
+                                                    weave_on, step == k.step_weave_back_again, plunge_cross],
                                                    [k.step_sweep_return, k.step_zig_ride, k.step_zig_return,
-                                                    step + 1, k.step_weave_return],
+                                                    step + 1, k.step_weave_return, k.step_plunge_return],
                                                    k.step_return), step),
                    x=rx, depth=depth + grid_move,
                    param=jnp.where(back & zig_cross, depth + grid_move + k.ride_lead,
@@ -215,7 +230,8 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
     stepped = jnp.where((count & 1) == 1, kind + 1, kind)
     blast = dict(kind=jnp.where(stepped > k.kind_explosion_last, k.kind_empty, stepped), step=step, x=x,
                  depth=depth - k.explosion_rise, param=jnp.maximum(param - 1, 0))
-    empty = kind == k.kind_empty
+    # measured: an emptied slot comes back only while 3 or more enemies are left in the sector
+    empty = (kind == k.kind_empty) & (enemies_left >= k.respawn_least_left)
     respawn = dict(kind=hkind2, step=step, x=jnp.full_like(x, k.spawn_x), depth=jnp.zeros_like(depth),
                    param=hcount)
 
@@ -226,8 +242,8 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random) -> SaucerSt
 
     def pick(name):
         moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry) | (step == k.step_sweep_entry)
-                             | zig_entry,
-                             (step == k.step_ride) | (step == k.step_long_ride) | sweep_ride | zig_ride,
+                             | zig_entry | plunge_entry,
+                             (step == k.step_ride) | (step == k.step_long_ride) | sweep_ride | zig_ride | plunge_ride,
                              step == k.step_cross,
                              step == k.step_climb],
                             [entry[name], ride[name], cross[name], climb[name]], recross[name])
@@ -270,7 +286,7 @@ def at_the_bottom(k, s: SaucerState, slot_depths, entry_depths, ship_shot_y) -> 
                      depth=jnp.where(gone, k.start_saucer_depth, s.depth))
 
 
-def fly(k, s: SaucerState, frame, count, grid_move, grid, random) -> SaucerState:
+def fly(k, s: SaucerState, frame, count, grid_move, grid, random, enemies_left) -> SaucerState:
     """The slots' odd frame (``frame`` counts from the intro's start): the three saucers appear on
     the horizon on the spawn frame, afterwards each slot runs its program (last slot first). The
     wave timer ticks on the spawn frame too: at the sector's start it is spent, so the spawn starts
@@ -281,7 +297,7 @@ def fly(k, s: SaucerState, frame, count, grid_move, grid, random) -> SaucerState
                            param=jnp.full(3, param))
     moved = paced
     for i in reversed(range(3)):
-        moved = _slot(k, moved, i, count, grid_move, grid, random)
+        moved = _slot(k, moved, i, count, grid_move, grid, random, enemies_left)
     started = frame > k.saucer_spawn_frame
     odd = frame % k.logic_period == k.counter_parity
     return jax.tree.map(lambda a, b, c: jnp.where(frame == k.saucer_spawn_frame, a,
