@@ -431,7 +431,7 @@ def _dithered(speed, count):
     return ((byte - 256 if byte > 127 else byte) >> 4) + (order < (byte & 0x0F))
 
 
-SLOT_BYTES = (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X, ram.ENEMY_DEPTH, ram.ENEMY_PARAM)
+SLOT_ARRAYS = (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X, ram.ENEMY_DEPTH, ram.ENEMY_PARAM)
 
 
 def _dive_moves(seed):
@@ -446,8 +446,8 @@ def _dive_moves(seed):
             continue
         count, grid_move = after[ram.FRAME_COUNT], (after[ram.GRID] - before[ram.GRID]) % c.GRID_WRAP
         for i in range(3):
-            kind, step, x, depth, param = (before[a[i]] for a in SLOT_BYTES)
-            got = tuple(after[a[i]] for a in SLOT_BYTES)
+            kind, step, x, depth, param = (before[a[i]] for a in SLOT_ARRAYS)
+            got = tuple(after[a[i]] for a in SLOT_ARRAYS)
             if kind in (c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT) and got[0] in (
                     c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT):
                 toward = 1 if kind == c.KIND_DIVE_RIGHT else -1
