@@ -93,8 +93,8 @@ def _caught(before, after) -> bool:
         before[ram.SHOT_KIND[j]] in REJUVENATOR_KINDS and after[ram.SHOT_KIND[j]] == c.KIND_EMPTY
         for j in range(len(ram.SHOT_KIND)))
 def _unmodelled_saucer_move(before, after) -> bool:
-    """A saucer move the port leaves out: a path of wave 8 or later (steps 27..)."""
-    return any(after[ram.ENEMY_STEP[i]] > c.STEP_PLUNGE_RETURN for i in range(3))
+    """A saucer move the port leaves out: a path of wave 9 or later (steps 34..)."""
+    return any(after[ram.ENEMY_STEP[i]] > c.STEP_SWITCH_RETURN for i in range(3))
 
 
 def jax_bytes(actions) -> dict[str, np.ndarray]:

@@ -115,6 +115,27 @@ PLUNGE_RIDE_LEAD = 64
 PLUNGE_RIDE_DEPTH_SPEED = 48
 PLUNGE_CROSS_X_SPEED = 21
 PLUNGE_REACH = 1
+# measured (40 random games with ram[16] poked to 7 before the spawn, so that wave 8 starts there,
+# and 33 NOOP worlds likewise with ram[2] poked 0, 8, ..., 248: every odd frame of steps 27..32
+# fitted - 9,359 entry, 7,232 ride, 1,328 back, 1,317 climb, 841 on and 747 back-again moves, and
+# each turn; NOTES.md "Wave 8"): from wave 8 a dive starts at step 27 aiming two targets beyond
+# the wave-2 one (as wave 3's), enters at 25/16 (depth with the grid); on the target, step 28
+# rides at 48/16 to a mark 64 below, stopping on it, as wave 7's; there, step 29 crosses one
+# target back at 29/16 (depth with the grid); on it, step 30 climbs at -29/16 (wave 2's climb) to
+# a mark 32 above, moving with the grid, turning as wave 2's climb does; then step 31 crosses one
+# target on and step 32 one back, both at 33/16 (depth with the grid), and it climbs back (kind 1,
+# step 33)
+SWITCHBACK_WAVE = 8
+(STEP_SWITCH_ENTRY, STEP_SWITCH_RIDE, STEP_SWITCH_BACK, STEP_SWITCH_CLIMB, STEP_SWITCH_ON,
+ STEP_SWITCH_BACK_AGAIN, STEP_SWITCH_RETURN) = 27, 28, 29, 30, 31, 32, 33
+SWITCH_ENTRY_X_SPEED = 25
+SWITCH_RIDE_LEAD = 64
+SWITCH_RIDE_DEPTH_SPEED = 48
+SWITCH_BACK_X_SPEED = 29
+SWITCH_CLIMB_LEAD = 32
+SWITCH_ON_X_SPEED = 33
+SWITCH_BACK_REACH = -1         # the ride's end turns one target back, against the dive's side
+SWITCH_ON_REACH = 1            # the climb's end turns one target on, the dive's side
 # measured (the 60 random games: every odd frame of play with an empty slot, 1,655): it comes back
 # on the horizon whenever 3 or more enemies are left in the sector (1,041 of 1,041) and never with
 # 0..2 left (614 of 614; the other slots then held as many saucers as were left, or fewer)
@@ -200,11 +221,12 @@ STEP_ENTRY, STEP_RIDE, STEP_CROSS, STEP_CLIMB, STEP_RECROSS, STEP_RETURN = 0, 1,
 # measured (60 random games, every frame of entries holding only shots fitted; a Python replay of
 # these rules against ALE): a saucer fires on the odd frame its program leaves one of these steps
 # (the end of a ride or of a crossing that leads into the next move: wave 3's 7, wave 4's 10 and
-# 11, wave 5's 15 and 16, wave 6's 20 and 21, wave 7's 24 and 25), when it is then on a drawn
+# 11, wave 5's 15 and 16, wave 6's 20 and 21, wave 7's 24 and 25, wave 8's 28 and 30 - its ride and
+# its climb: 155 of 156 and 121 of 121 turns fired, no other wave-8 turn did), when it is then on a drawn
 # beam (94..162) with its depth 96..198: the highest empty entry gets a shot (kind 2) on its x, 8
 # below it. Not while another shot stands 0..5 below that depth (the cartridge then writes only a
 # depth that is cleared on the next odd frame: no shot).
-FIRING_STEPS = (7, 10, 11, 15, 16, 20, 21, 24, 25)
+FIRING_STEPS = (7, 10, 11, 15, 16, 20, 21, 24, 25, 28, 30)
 SHOT_COUNT = 4
 KIND_SHOT_A, KIND_SHOT_B = 2, 3     # the two pictures a shot alternates between
 FIRE_MIN_DEPTH, FIRE_MAX_DEPTH = 96, 198
@@ -377,6 +399,22 @@ class BeamRiderConstants:
     plunge_ride_depth_speed: int = PLUNGE_RIDE_DEPTH_SPEED
     plunge_cross_x_speed: int = PLUNGE_CROSS_X_SPEED
     plunge_reach: int = PLUNGE_REACH
+    switchback_wave: int = SWITCHBACK_WAVE
+    step_switch_entry: int = STEP_SWITCH_ENTRY
+    step_switch_ride: int = STEP_SWITCH_RIDE
+    step_switch_back: int = STEP_SWITCH_BACK
+    step_switch_climb: int = STEP_SWITCH_CLIMB
+    step_switch_on: int = STEP_SWITCH_ON
+    step_switch_back_again: int = STEP_SWITCH_BACK_AGAIN
+    step_switch_return: int = STEP_SWITCH_RETURN
+    switch_entry_x_speed: int = SWITCH_ENTRY_X_SPEED
+    switch_ride_lead: int = SWITCH_RIDE_LEAD
+    switch_ride_depth_speed: int = SWITCH_RIDE_DEPTH_SPEED
+    switch_back_x_speed: int = SWITCH_BACK_X_SPEED
+    switch_climb_lead: int = SWITCH_CLIMB_LEAD
+    switch_on_x_speed: int = SWITCH_ON_X_SPEED
+    switch_back_reach: int = SWITCH_BACK_REACH
+    switch_on_reach: int = SWITCH_ON_REACH
     respawn_least_left: int = RESPAWN_LEAST_LEFT
     horizon_count_mask: int = HORIZON_COUNT_MASK
     horizon_left_end: tuple = HORIZON_LEFT_END

@@ -44,7 +44,11 @@ matters for the dive's clearance test and the held turn.
   above it; then it waits, and the next odd frame puts it back on the horizon instead of moving it.
 - wave 7 (the plunge, steps 23..26): the dive aims at the wave-2 target, enters at 13/16, rides at
   48/16 to a mark 64 below, crosses one target on at 21/16 and climbs back (kind 1, step 26).
-Not modelled yet: the programs of waves 8 and later (steps 27..; the port runs wave 7's).
+- wave 8 (the switchback, steps 27..33): the dive aims two targets beyond the wave-2 one, enters
+  at 25/16, rides at 48/16 to a mark 64 below as wave 7's, crosses one target back at 29/16,
+  climbs at -29/16 to a mark 32 above (turning as wave 2's climb), crosses one target on and one
+  back at 33/16 and climbs back (kind 1, step 33).
+Not modelled yet: the programs of waves 9 and later (steps 34..; the port runs wave 8's).
 Waves (``pace``): ram[8] times them (90, one less every 16 frames, 22 less a kill); a spent timer
 starts the next wave (ram[16] + 1, the horizon count's base ram[6] - 2). From wave 3 a dive starts
 at step 6 aiming two targets further, rides at step 7 (34/16) and climbs straight back (kind 1,
@@ -104,7 +108,9 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random, enemies_lef
                         | (s.step == k.step_zag_cross) | (s.step == k.step_weave_entry)
                         | (s.step == k.step_weave_back) | (s.step == k.step_weave_on)
                         | (s.step == k.step_weave_back_again) | (s.step == k.step_plunge_entry)
-                        | (s.step == k.step_plunge_cross))
+                        | (s.step == k.step_plunge_cross) | (s.step == k.step_switch_entry)
+                        | (s.step == k.step_switch_back) | (s.step == k.step_switch_on)
+                        | (s.step == k.step_switch_back_again))
     standing = jnp.where((index < i) & carried, (s.depth + grid_move) & BYTE, s.depth)
     clear = ~jnp.any(others & coming & (standing < k.dive_clearance_depth))
     due = ~bounce & (param == 1)
@@ -112,19 +118,20 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random, enemies_lef
     aim = jnp.where(hx < k.centre_x,
                     jnp.min(jnp.where(targets > hx, targets, BYTE)),
                     jnp.max(jnp.where(targets < hx, targets, 0)))
-    plunge = s.wave >= k.plunge_wave
+    switchback = s.wave >= k.switchback_wave
+    plunge = (s.wave >= k.plunge_wave) & ~switchback
     weave = (s.wave >= k.weave_wave) & ~plunge
     zigzag = (s.wave >= k.zigzag_wave) & ~weave & ~plunge
     sweep = (s.wave >= k.sweep_wave) & ~zigzag
     long_dive = (s.wave >= k.long_dive_wave) & ~sweep & ~zigzag
-    beyond = jnp.select([long_dive, zigzag | weave], [k.long_dive_reach, k.zigzag_dive_reach], 0)
+    beyond = jnp.select([long_dive | switchback, zigzag | weave], [k.long_dive_reach, k.zigzag_dive_reach], 0)
     reach = jnp.where(hx < k.centre_x, beyond, -beyond)
     aim = targets[jnp.clip(jnp.argmax(targets == aim) + reach, 0, len(k.saucer_targets) - 1)]
     h = dict(kind=jnp.where(bounce, k.kind_horizon_right,
                             jnp.where(dive, jnp.where(aim > hx, k.kind_dive_right, k.kind_dive_left),
                                       hkind)),
-             step=jnp.where(dive, jnp.select([plunge, weave, zigzag, sweep, long_dive],
-                                             [k.step_plunge_entry, k.step_weave_entry, k.step_zig_entry,
+             step=jnp.where(dive, jnp.select([switchback, plunge, weave, zigzag, sweep, long_dive],
+                                             [k.step_switch_entry, k.step_plunge_entry, k.step_weave_entry, k.step_zig_entry,
                                               k.step_sweep_entry, k.step_long_entry],
                                              k.step_entry), step), x=hx,
              depth=jnp.where(dive, grid, depth),
@@ -135,9 +142,11 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random, enemies_lef
     here = jnp.argmax(targets == x)
     last = len(k.saucer_targets) - 1
     zig_entry = (step == k.step_zig_entry) | (step == k.step_weave_entry)
-    plunge_entry = step == k.step_plunge_entry
-    ex = x + dithered(k, toward * jnp.select([step == k.step_sweep_entry, zig_entry, plunge_entry],
-                                             [k.sweep_entry_x_speed, k.zig_entry_x_speed, k.plunge_entry_x_speed],
+    switch_entry = step == k.step_switch_entry
+    plunge_entry = (step == k.step_plunge_entry) | switch_entry     # both lead into a ride to a mark
+    ex = x + dithered(k, toward * jnp.select([step == k.step_sweep_entry, zig_entry, switch_entry, plunge_entry],
+                                             [k.sweep_entry_x_speed, k.zig_entry_x_speed, k.switch_entry_x_speed,
+                                              k.plunge_entry_x_speed],
                                              k.entry_x_speed), count)
     ex = jnp.where(right, jnp.minimum(ex, param), jnp.maximum(ex, param))   # x stops on the target
     entered = ex == param
@@ -145,17 +154,21 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random, enemies_lef
     entry = dict(kind=kind, step=jnp.where(entered, step + 1, step), x=ex, depth=depth + grid_move,
                  param=jnp.where(entered, jnp.where(zig_entry, targets[jnp.clip(jnp.argmax(targets == param) - toward,
                                                                                  0, last)],
-                                                    depth + grid_move + jnp.where(plunge_entry, k.plunge_ride_lead,
-                                                                                  k.ride_lead)), param))
+                                                    depth + grid_move + jnp.select([switch_entry, plunge_entry],
+                                                                                   [k.switch_ride_lead, k.plunge_ride_lead],
+                                                                                   k.ride_lead)), param))
 
     # a lateral move (the ride's turn into the cross, the climb's into the re-cross) waits while
     # another slot (any kind) stands at the very depth this one arrives at (NOTES.md, "The
     # blocked lateral move")
     occupied = lambda d: jnp.any(others & (standing == (d & BYTE)))
 
-    plunge_ride = step == k.step_plunge_ride
-    rd = depth + dithered(k, jnp.select([(step == k.step_long_ride) | (step == k.step_zig_ride), plunge_ride],
-                                        [k.long_ride_depth_speed, k.plunge_ride_depth_speed], k.ride_depth_speed),
+    switch_ride = step == k.step_switch_ride
+    plunge_ride = (step == k.step_plunge_ride) | switch_ride         # both stop on their mark
+    rd = depth + dithered(k, jnp.select([(step == k.step_long_ride) | (step == k.step_zig_ride), switch_ride,
+                                         plunge_ride],
+                                        [k.long_ride_depth_speed, k.switch_ride_depth_speed,
+                                         k.plunge_ride_depth_speed], k.ride_depth_speed),
                           count)
     mark = param + grid_move
     # wave 4's ride goes one further when its wave-2 move leaves it short of the mark; wave 7's
@@ -167,51 +180,64 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random, enemies_lef
     crosses = (rd >= mark) & ~held
     sweep_ride = step == k.step_sweep_ride
     zig_ride = step == k.step_zig_ride
-    span = jnp.select([sweep_ride, zig_ride, plunge_ride], [k.sweep_reach, k.zigzag_dive_reach, k.plunge_reach],
-                      k.cross_reach)
+    span = jnp.select([sweep_ride, zig_ride, switch_ride, plunge_ride],
+                      [k.sweep_reach, k.zigzag_dive_reach, k.switch_back_reach, k.plunge_reach], k.cross_reach)
     ride = dict(kind=jnp.where(crosses & long_ride, k.kind_climber, kind),
-                step=jnp.where(crosses, jnp.select([long_ride, sweep_ride, zig_ride, plunge_ride],
+                step=jnp.where(crosses, jnp.select([long_ride, sweep_ride, zig_ride, switch_ride, plunge_ride],
                                                    [k.step_long_return, k.step_sweep_cross, k.step_zag_cross,
-                                                    k.step_plunge_cross],
+                                                    k.step_switch_back, k.step_plunge_cross],
                                                    k.step_cross), step),
                 x=x, depth=rd,
                 param=jnp.where(crosses & ~long_ride,
                                 targets[jnp.clip(here + span * toward, 0, last)],
                                 jnp.where((rd >= mark) & held, rd + k.block_lead, mark)))
 
+    # the crossings that end in a climb: wave 2's (step 2) and wave 8's one target back (step 29)
+    switch_back = step == k.step_switch_back
     cdir = jnp.where(param > x, 1, -1)
-    cx = x + dithered(k, cdir * k.cross_x_speed, count)
+    cx = x + dithered(k, cdir * jnp.where(switch_back, k.switch_back_x_speed, k.cross_x_speed), count)
     cx = jnp.where(cdir > 0, jnp.minimum(cx, param), jnp.maximum(cx, param))
     crossed = cx == param
-    cross = dict(kind=kind, step=jnp.where(crossed, k.step_climb, step), x=cx, depth=depth + grid_move,
-                 param=jnp.where(crossed, (depth + grid_move - k.climb_lead) & BYTE, param))
+    cross = dict(kind=kind, step=jnp.where(crossed, jnp.where(switch_back, k.step_switch_climb, k.step_climb), step),
+                 x=cx, depth=depth + grid_move,
+                 param=jnp.where(crossed, (depth + grid_move - jnp.where(switch_back, k.switch_climb_lead,
+                                                                         k.climb_lead)) & BYTE, param))
 
+    # wave 2's climb (step 3) and wave 8's (step 30) alike, but for where the turn leads
+    switch_climb = step == k.step_switch_climb
     met = param >= depth - k.climb_meet
     cd = depth + dithered(k, jnp.where(met, k.turn_depth_speed, k.climb_depth_speed), count)
     turns = met & ~occupied(cd)
-    climb = dict(kind=kind, step=jnp.where(turns, k.step_recross, step), x=x, depth=cd,
-                 param=jnp.where(turns, x - toward * k.beam_step,
+    climb = dict(kind=kind, step=jnp.where(turns, jnp.where(switch_climb, k.step_switch_on, k.step_recross), step),
+                 x=x, depth=cd,
+                 param=jnp.where(turns, jnp.where(switch_climb, targets[jnp.clip(here + k.switch_on_reach * toward,
+                                                                                  0, last)],
+                                                  x - toward * k.beam_step),
                                  jnp.where(met, cd - k.block_lead, param + grid_move)))
 
     # the other crossings: wave 2's re-cross, wave 4's sweep, wave 5's two (the first ends in its
     # ride, the others in the climb back)
     rdir = jnp.where(param > x, 1, -1)
     zig_cross = step == k.step_zig_cross
-    weave_on = (step == k.step_weave_back) | (step == k.step_weave_on)     # more weaving to come
-    weaving = weave_on | (step == k.step_weave_back_again)
+    # more weaving to come (wave 8's cross on is followed by one back as well)
+    weave_on = (step == k.step_weave_back) | (step == k.step_weave_on) | (step == k.step_switch_on)
+    weaving = (step == k.step_weave_back) | (step == k.step_weave_on) | (step == k.step_weave_back_again)
+    switching = (step == k.step_switch_on) | (step == k.step_switch_back_again)
     plunge_cross = step == k.step_plunge_cross
     rx = x + dithered(k, rdir * jnp.select([step == k.step_sweep_cross, zig_cross | (step == k.step_zag_cross),
-                                            weaving, plunge_cross],
+                                            weaving, plunge_cross, switching],
                                            [k.sweep_cross_x_speed, k.zig_cross_x_speed, k.weave_x_speed,
-                                            k.plunge_cross_x_speed],
+                                            k.plunge_cross_x_speed, k.switch_on_x_speed],
                                            k.recross_x_speed), count)
     rx = jnp.where(rdir > 0, jnp.minimum(rx, param), jnp.maximum(rx, param))
     back = rx == param
     recross = dict(kind=jnp.where(back & ~zig_cross & ~weave_on, k.kind_climber, kind),
                    step=jnp.where(back, jnp.select([step == k.step_sweep_cross, zig_cross, step == k.step_zag_cross,
-                                                    weave_on, step == k.step_weave_back_again, plunge_cross],
+                                                    weave_on, step == k.step_weave_back_again, plunge_cross,
+                                                    step == k.step_switch_back_again],
                                                    [k.step_sweep_return, k.step_zig_ride, k.step_zig_return,
-                                                    step + 1, k.step_weave_return, k.step_plunge_return],
+                                                    step + 1, k.step_weave_return, k.step_plunge_return,
+                                                    k.step_switch_return],
                                                    k.step_return), step),
                    x=rx, depth=depth + grid_move,
                    param=jnp.where(back & zig_cross, depth + grid_move + k.ride_lead,
@@ -244,8 +270,8 @@ def _slot(k, s: SaucerState, i: int, count, grid_move, grid, random, enemies_lef
         moving = jnp.select([(step == k.step_entry) | (step == k.step_long_entry) | (step == k.step_sweep_entry)
                              | zig_entry | plunge_entry,
                              (step == k.step_ride) | (step == k.step_long_ride) | sweep_ride | zig_ride | plunge_ride,
-                             step == k.step_cross,
-                             step == k.step_climb],
+                             (step == k.step_cross) | switch_back,
+                             (step == k.step_climb) | switch_climb],
                             [entry[name], ride[name], cross[name], climb[name]], recross[name])
         old = getattr(s, name)[i]
         return jnp.select([on_horizon, waited, diving, climber, exploding, empty],
