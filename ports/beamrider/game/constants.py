@@ -227,6 +227,11 @@ STEP_ENTRY, STEP_RIDE, STEP_CROSS, STEP_CLIMB, STEP_RECROSS, STEP_RETURN = 0, 1,
 # below it. Not while another shot stands 0..5 below that depth (the cartridge then writes only a
 # depth that is cleared on the next odd frame: no shot).
 FIRING_STEPS = (7, 10, 11, 15, 16, 20, 21, 24, 25, 28, 30)
+# measured (the same wave-8 games: 106 of 107, 138 of 138 and 85 of 85 turns at depth 96..198):
+# wave 8's other turns - leaving the cross back (29), the cross on (31) and the cross back again
+# (32) - write the depth 8 below into the highest empty entry (the x too, on a beam) but no kind:
+# no shot, a stray depth that counts as an object in use until the next odd frame clears it
+BLANK_FIRING_STEPS = (29, 31, 32)
 SHOT_COUNT = 4
 KIND_SHOT_A, KIND_SHOT_B = 2, 3     # the two pictures a shot alternates between
 FIRE_MIN_DEPTH, FIRE_MAX_DEPTH = 96, 198
@@ -488,6 +493,7 @@ class BeamRiderConstants:
     start_reserve: int = START_RESERVE
     game_over_reserve: int = GAME_OVER_RESERVE
     firing_steps: tuple = FIRING_STEPS
+    blank_firing_steps: tuple = BLANK_FIRING_STEPS
     shot_count: int = SHOT_COUNT
     kind_shot_a: int = KIND_SHOT_A
     kind_shot_b: int = KIND_SHOT_B

@@ -7,7 +7,8 @@ Measured on ALE (ports/beamrider/NOTES.md, "The enemies' shots" and "A lost ship
   then 96..198, puts a shot in the highest empty entry: kind 2, its x, 8 below it - unless another
   shot stands 0..5 below that depth, or off the drawn beams: the entry then takes only the depth
   (and the x on a beam) and stays empty - no shot and no signal, but it counts as an object in use
-  until the next odd frame clears it.
+  until the next odd frame clears it. Wave 8's crosses (the blank firing steps) write such a
+  stray depth on leaving, never a shot.
 - falling (even frames): 22/16 a logic frame with the grid clock's dither; the picture flips 2 <-> 3
   on the even frames whose count is odd. A shot reaching depth 210 goes on that frame, after the
   loss test (it still takes the ship), unless two other objects are in use (the other entries,
@@ -45,24 +46,29 @@ def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> E
     shots = _emptied(k, shots, (shots.kind == k.kind_empty)
                      | (_falling(k, shots.kind) & (shots.depth >= k.shot_gone_depth)))
     firing = jnp.asarray(k.firing_steps, jnp.int32)
+    blank = jnp.asarray(k.blank_firing_steps, jnp.int32)
     beams = jnp.asarray(k.beam_x, jnp.int32)
     saucer = ((after.kind == k.kind_climber) | (after.kind == k.kind_dive_left)
               | (after.kind == k.kind_dive_right))
     entries = jnp.arange(k.shot_count)
     for i in reversed(range(3)):
-        left_firing_step = jnp.any(before.step[i] == firing) & (after.step[i] == before.step[i] + 1)
+        turned = after.step[i] == before.step[i] + 1
+        left_firing_step = jnp.any(before.step[i] == firing) & turned
+        left_blank_step = jnp.any(before.step[i] == blank) & turned
         depth = after.depth[i] + k.fire_drop
         below = shots.depth - depth
         blocked = jnp.any((shots.kind != k.kind_empty) & (below >= 0) & (below <= k.fire_block_gap))
         on_beam = jnp.any(after.x[i] == beams)
         # the highest empty entry
         slot = jnp.max(jnp.where(shots.kind == k.kind_empty, entries, -1))
-        fires = (left_firing_step & saucer[i] & (after.depth[i] >= k.fire_min_depth)
+        fires = ((left_firing_step | left_blank_step) & saucer[i] & (after.depth[i] >= k.fire_min_depth)
                  & (after.depth[i] <= k.fire_max_depth) & (slot >= 0))
         chosen = fires & (entries == slot)
         # measured: off the drawn beams, or blocked, the entry gets the depth only (x too on a
         # beam) and stays empty: a stray depth that still counts as busy on the next even frame
-        shots = shots.replace(kind=jnp.where(chosen & on_beam & ~blocked, k.kind_shot_a, shots.kind),
+        # so does a blank firing step (wave 8's crosses: measured)
+        shots = shots.replace(kind=jnp.where(chosen & on_beam & ~blocked & left_firing_step, k.kind_shot_a,
+                                             shots.kind),
                               x=jnp.where(chosen & on_beam, after.x[i], shots.x),
                               depth=jnp.where(chosen, depth, shots.depth))
     return shots
