@@ -112,7 +112,8 @@ def parse_script(text: str) -> list[tuple[str, int]]:
 def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames: Optional[int] = None,
            seed: int = 0, mode: Optional[int] = None, difficulty: Optional[int] = None,
            hold: tuple[int, int] = (1, 1), until_game_over: bool = True,
-           writes: Sequence = (), screens: bool = False) -> Trace:
+           writes: Sequence = (), screens: bool = False,
+           pokes: Optional[dict[int, dict[int, int]]] = None) -> Trace:
     """Play ``rom`` on ALE and keep the RAM of every frame.
 
     With a ``script`` (steps of (ALE action name, frames)) the script is played, repeated until
@@ -121,6 +122,8 @@ def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames:
     Stops early at game over when ``until_game_over``. ``writes``: RAM writes
     (:class:`alignment.signals.RamWrite`, a mod's ALE counterpart) applied after reset and after
     every frame exactly as the ALE backend applies them; ``screens``: keep every frame's screen too.
+    ``pokes``: {frame: {address: byte}}, bytes set just before that frame (0 first) is played - a
+    deep start such as a later wave, the random policy's actions unchanged.
     """
     lo, hi = (int(h) for h in hold)
     if not 1 <= lo <= hi:
@@ -129,6 +132,12 @@ def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames:
         raise TraceError("give a script, a number of frames, or both")
     if frames is not None and int(frames) < 1:
         raise TraceError(f"frames must be at least 1, got {frames}")
+    pokes = dict(pokes or {})
+    for when, writes_then in pokes.items():
+        for address, value in dict(writes_then).items():
+            if not (isinstance(when, int) and when >= 0 and 0 <= int(address) < 128 and 0 <= int(value) <= 255):
+                raise TraceError(f"a poke needs a frame >= 0, a RAM address 0..127 and a byte 0..255, got "
+                                 f"frame {when!r}, address {address!r}, value {value!r}")
     ale = open_rom(rom, mode=mode, difficulty=difficulty, seed=seed)
     import ale_py
 
@@ -155,9 +164,11 @@ def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames:
     write("reset")
     rams, rewards, lives, over, played = [ale.getRAM().copy()], [], [ale.lives()], [ale.game_over()], []
     shots = [ale.getScreenRGB().copy()] if screens else None
-    for a in plan:
+    for t, a in enumerate(plan):
         if until_game_over and over[-1]:
             break
+        for address, value in pokes.get(t, {}).items():
+            ale.setRAM(int(address), int(value))
         rewards.append(ale.act(ale_py.Action(a)))
         write("frame")
         played.append(a)

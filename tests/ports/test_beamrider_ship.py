@@ -267,3 +267,44 @@ def test_random_games_through_a_rejuvenator_are_ales(seed, least):
     kinds = tr.rams[:n][:, list(ram.SHOT_KIND)]
     assert np.isin(kinds, list(ram.REJUVENATOR_KINDS)).any()
     assert not (tr.rams[n - 1][ram.SHIP_FLAGS] & ram.REJUVENATOR_DUE)
+
+
+def poked_wave_game(seed: int, wave: int, frames: int):
+    """A random game (held actions 1..8 frames) with ram[16] poked to ``wave`` - 1 just before the
+    spawn, which then starts that wave at once."""
+    return ramtrace.record(ROM, frames=frames, seed=seed, hold=(1, 8),
+                           pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.WAVE: wave - 1}})
+
+
+@pytest.mark.parametrize("seed,least", [(0, 1_500), (1, 1_500), (7, 2_000), (12, 1_400)])
+def test_wave_eight_from_a_poked_wave_is_ales(seed, least):
+    """Wave 8's switchback (steps 27..33: the entry, the 64-deep ride, the cross back, the climb,
+    the crosses on and back, the blank firing of its crosses) in random play from a poked wave:
+    every mirrored byte equal to ALE's up to the first event the port leaves out."""
+    import jax.numpy as jnp
+
+    tr = poked_wave_game(seed, c.SWITCHBACK_WAVE, 2_200)
+    n = covered_frames(tr, kills=True)
+    assert n >= least, f"only {n} frames before an event the port leaves out"
+    steps = set(tr.rams[:n, list(ram.ENEMY_STEP)].ravel().tolist())
+    assert {c.STEP_SWITCH_ENTRY, c.STEP_SWITCH_CLIMB, c.STEP_SWITCH_BACK_AGAIN, c.STEP_SWITCH_RETURN} <= steps
+    actions = np.asarray(tr.actions, np.int32)
+    before = g.rollout(g.reset(), actions[:c.SAUCER_SPAWN_FRAME - 1])
+    start = jax.tree.map(lambda a: a[-1], before)
+    start = start.replace(saucers=start.saucers.replace(wave=jnp.int32(c.SWITCHBACK_WAVE - 1)))
+    mine = g.signals(g.rollout(start, actions[c.SAUCER_SPAWN_FRAME - 1:]))
+    for name, got in mine.items():
+        ale_bytes = np.asarray([ram.ship_bytes(r)[name] for r in tr.rams[c.SAUCER_SPAWN_FRAME:n]])
+        bad = np.flatnonzero(ale_bytes != got[:len(ale_bytes)])
+        assert bad.size == 0, (name, int(bad[0]) + c.SAUCER_SPAWN_FRAME)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,least", [(10, 6_001), (26, 6_001), (14, 5_008)])
+def test_random_games_through_wave_eight_are_ales(seed, least):
+    """Random seeds 10, 14 and 26 reach wave 8 on their own (seed 26 through every step of its
+    switchback): every mirrored byte equal up to the end of the recording (10, 26) or the next
+    event the port leaves out (14)."""
+    tr = ramtrace.record(ROM, frames=6000, seed=seed, hold=(1, 8))
+    assert max(tr.rams[:, ram.WAVE]) >= c.SWITCHBACK_WAVE
+    assert_lockstep(tr, least, kills=True)
