@@ -434,11 +434,11 @@ def _dithered(speed, count):
 SLOT_ARRAYS = (ram.ENEMY_KIND, ram.ENEMY_STEP, ram.ENEMY_X, ram.ENEMY_DEPTH, ram.ENEMY_PARAM)
 
 
-def _dive_moves(seed):
+def _dive_moves(seed, pokes=None):
     """Every odd frame of play of a random game on which a slot coming down (kinds 4/5) stays a
     saucer: (t, slot, its RAM rows before and after, the new count, the grid's move, its kind,
     step, x, depth and parameter before, the five after, +1/-1 for the dive's side)."""
-    r = ramtrace.record(ROM, frames=6_000, seed=seed, hold=(1, 8)).rams.astype(int)
+    r = ramtrace.record(ROM, frames=6_000, seed=seed, hold=(1, 8), pokes=pokes).rams.astype(int)
     for t in range(c.SAUCER_SPAWN_FRAME + 2, len(r)):
         before, after = r[t - 1], r[t]
         if after[ram.FRAME_COUNT] == before[ram.FRAME_COUNT] or not (
@@ -454,6 +454,25 @@ def _dive_moves(seed):
                 yield t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward
 
 
+def _entry_move(kind, step, x, depth, param, count, grid_move, toward, speed, lead):
+    """An entry's expected move: x at ``speed`` towards the target, stopping on it, the depth with
+    the grid; on the target the next step with the ride's mark ``lead`` below the depth."""
+    nx = x + _dithered(toward * speed, count)
+    nx = min(nx, param) if toward > 0 else max(nx, param)
+    nd = depth + grid_move
+    return (kind, step + 1, nx, nd, nd + lead) if nx == param else (kind, step, nx, nd, param)
+
+
+def _cross_move(kind, step, x, depth, param, count, grid_move, speed, done):
+    """A crossing's expected move: x at ``speed`` towards the parameter, stopping on it, the depth
+    with the grid; on it ``done`` (kind, step, parameter)."""
+    way = 1 if param > x else -1
+    nx = x + _dithered(way * speed, count)
+    nx = min(nx, param) if way > 0 else max(nx, param)
+    return (done[0], done[1], nx, depth + grid_move, done[2]) if nx == param else (
+        kind, step, nx, depth + grid_move, param)
+
+
 @pytest.mark.parametrize("seed", [6, 9, 10, 11, 13, 16])
 def test_wave_four_dives_enter_ride_and_sweep_three_targets(seed):
     """Steps 9..11 (wave 4) on every odd frame of a random game: the entry at 17/16 (stopping on
@@ -464,11 +483,8 @@ def test_wave_four_dives_enter_ride_and_sweep_three_targets(seed):
     seen = collections.Counter()
     for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed):
         if step == c.STEP_SWEEP_ENTRY:
-            nx = x + _dithered(toward * c.SWEEP_ENTRY_X_SPEED, count)
-            nx = min(nx, param) if toward > 0 else max(nx, param)
-            nd = depth + grid_move
-            want = ((kind, step + 1, nx, nd, nd + c.RIDE_LEAD) if nx == param
-                    else (kind, step, nx, nd, param))
+            want = _entry_move(kind, step, x, depth, param, count, grid_move, toward, c.SWEEP_ENTRY_X_SPEED,
+                               c.RIDE_LEAD)
         elif step == c.STEP_SWEEP_RIDE:
             mark = param + grid_move
             nd = depth + _dithered(c.RIDE_DEPTH_SPEED, count)
@@ -498,11 +514,8 @@ def test_wave_seven_dives_enter_ride_to_their_mark_and_cross_one_target(seed):
     seen = collections.Counter()
     for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed):
         if step == c.STEP_PLUNGE_ENTRY:
-            nx = x + _dithered(toward * c.PLUNGE_ENTRY_X_SPEED, count)
-            nx = min(nx, param) if toward > 0 else max(nx, param)
-            nd = depth + grid_move
-            want = ((kind, step + 1, nx, nd, nd + c.PLUNGE_RIDE_LEAD) if nx == param
-                    else (kind, step, nx, nd, param))
+            want = _entry_move(kind, step, x, depth, param, count, grid_move, toward, c.PLUNGE_ENTRY_X_SPEED,
+                               c.PLUNGE_RIDE_LEAD)
         elif step == c.STEP_PLUNGE_RIDE:
             mark = param + grid_move
             nd = min(depth + _dithered(c.PLUNGE_RIDE_DEPTH_SPEED, count), mark)
@@ -511,16 +524,59 @@ def test_wave_seven_dives_enter_ride_to_their_mark_and_cross_one_target(seed):
             want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.PLUNGE_REACH * toward])
                     if nd >= mark else (kind, step, x, nd, mark))
         elif step == c.STEP_PLUNGE_CROSS:
-            way = 1 if param > x else -1
-            nx = x + _dithered(way * c.PLUNGE_CROSS_X_SPEED, count)
-            nx = min(nx, param) if way > 0 else max(nx, param)
-            want = ((c.KIND_CLIMBER, c.STEP_PLUNGE_RETURN, nx, depth + grid_move, param) if nx == param
-                    else (kind, step, nx, depth + grid_move, param))
+            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.PLUNGE_CROSS_X_SPEED,
+                               (c.KIND_CLIMBER, c.STEP_PLUNGE_RETURN, param))
         else:
             continue
         assert got == want, (seed, t, i, got, want)
         seen[step] += 1
     assert min(seen[s] for s in (c.STEP_PLUNGE_ENTRY, c.STEP_PLUNGE_RIDE, c.STEP_PLUNGE_CROSS)) >= 20, seen
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_wave_eight_dives_ride_cross_back_climb_and_cross_on_and_back(seed):
+    """Steps 27..32 (wave 8, from ram[16] poked before the spawn) on every odd frame of a random
+    game: the entry at 25/16, the ride at 48/16 stopping on its mark 64 below, the cross one target
+    back at 29/16, the climb at -29/16 to its mark 32 above (the mark with the grid; within 2 of
+    the depth it turns, the depth moving -13/16), the crosses one target on and one back at 33/16
+    (depth with the grid), and kind 1 at step 33."""
+    targets = list(c.SAUCER_TARGETS)
+    seen = collections.Counter()
+    pokes = {c.SAUCER_SPAWN_FRAME - 1: {ram.WAVE: c.SWITCHBACK_WAVE - 1}}
+    for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed, pokes):
+        if step == c.STEP_SWITCH_ENTRY:
+            want = _entry_move(kind, step, x, depth, param, count, grid_move, toward, c.SWITCH_ENTRY_X_SPEED,
+                               c.SWITCH_RIDE_LEAD)
+        elif step == c.STEP_SWITCH_RIDE:
+            mark = param + grid_move
+            nd = min(depth + _dithered(c.SWITCH_RIDE_DEPTH_SPEED, count), mark)
+            if nd >= mark and nd in _seen_depths(before, after, i).values():
+                continue                                     # a held turn
+            want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.SWITCH_BACK_REACH * toward])
+                    if nd >= mark else (kind, step, x, nd, mark))
+        elif step == c.STEP_SWITCH_BACK:
+            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_BACK_X_SPEED,
+                               (kind, step + 1, depth + grid_move - c.SWITCH_CLIMB_LEAD))
+        elif step == c.STEP_SWITCH_CLIMB:
+            if param >= depth - c.CLIMB_MEET:
+                nd = depth + _dithered(c.TURN_DEPTH_SPEED, count)
+                if nd in _seen_depths(before, after, i).values():
+                    continue                                 # a held turn
+                want = (kind, step + 1, x, nd, targets[targets.index(x) + c.SWITCH_ON_REACH * toward])
+            else:
+                want = (kind, step, x, depth + _dithered(c.CLIMB_DEPTH_SPEED, count), param + grid_move)
+        elif step == c.STEP_SWITCH_ON:
+            back = targets[targets.index(param) - toward]
+            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_ON_X_SPEED,
+                               (kind, step + 1, back))
+        elif step == c.STEP_SWITCH_BACK_AGAIN:
+            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_ON_X_SPEED,
+                               (c.KIND_CLIMBER, c.STEP_SWITCH_RETURN, param))
+        else:
+            continue
+        assert got == want, (seed, t, i, got, want)
+        seen[step] += 1
+    assert min(seen[s] for s in range(c.STEP_SWITCH_ENTRY, c.STEP_SWITCH_RETURN)) >= 8, seen
 
 
 @pytest.mark.parametrize("seed", [None, 0, 5, 12])
