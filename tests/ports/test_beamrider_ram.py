@@ -463,6 +463,48 @@ def _entry_move(kind, step, x, depth, param, count, grid_move, toward, speed, le
     return (kind, step + 1, nx, nd, nd + lead) if nx == param else (kind, step, nx, nd, param)
 
 
+def _program_moves(seed, start, expect, pokes=None) -> collections.Counter:
+    """Every odd-frame move of the slots coming down in a random game against the expected kind,
+    step, x, depth and parameter (None: a frame left to another test): ``start`` (entry step, its
+    x speed, the ride's lead, speed and reach) for an entry into a ride stopping on its mark,
+    ``expect`` for the program's other steps. Asserts each, and counts the moves checked per step."""
+    seen = collections.Counter()
+    for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed, pokes):
+        args = (before, after, i, kind, step, x, depth, param, count, grid_move, toward)
+        started, want = _entry_or_ride(*args, *start)
+        if not started:
+            want = expect(*args)
+        if want is not None:
+            assert got == want, (seed, t, i, got, want)
+            seen[step] += 1
+    return seen
+
+
+def _ride_to_mark(before, after, i, kind, step, x, depth, param, count, grid_move, toward, speed, reach):
+    """A ride that stops on its mark (waves 7 and 8): the depth at ``speed``, the mark with the
+    grid; on the mark the next step with the target ``reach`` places on the dive's side. None for
+    a held turn (another slot standing at that depth: the test above)."""
+    targets = list(c.SAUCER_TARGETS)
+    mark = param + grid_move
+    nd = min(depth + _dithered(speed, count), mark)
+    if nd >= mark and nd in _seen_depths(before, after, i).values():
+        return None
+    return ((kind, step + 1, x, nd, targets[targets.index(x) + reach * toward])
+            if nd >= mark else (kind, step, x, nd, mark))
+
+
+def _entry_or_ride(before, after, i, kind, step, x, depth, param, count, grid_move, toward, entry_step,
+                   entry_speed, lead, ride_speed, reach):
+    """Waves 7 and 8 start alike: an entry (``entry_step``) into a ride stopping on its mark.
+    (True, the expected move or None for a held turn) on those two steps, else (False, None)."""
+    if step == entry_step:
+        return True, _entry_move(kind, step, x, depth, param, count, grid_move, toward, entry_speed, lead)
+    if step == entry_step + 1:
+        return True, _ride_to_mark(before, after, i, kind, step, x, depth, param, count, grid_move, toward,
+                                   ride_speed, reach)
+    return False, None
+
+
 def _cross_move(kind, step, x, depth, param, count, grid_move, speed, done):
     """A crossing's expected move: x at ``speed`` towards the parameter, stopping on it, the depth
     with the grid; on it ``done`` (kind, step, parameter)."""
@@ -510,26 +552,14 @@ def test_wave_seven_dives_enter_ride_to_their_mark_and_cross_one_target(seed):
     the target; depth with the grid), the ride at 48/16 stopping on its mark (64 below the entry's
     end, moving with the grid), the cross one target on at 21/16 (depth with the grid), and each
     step's turn: kind 1 at step 26 on the crossed-to target."""
-    targets = list(c.SAUCER_TARGETS)
-    seen = collections.Counter()
-    for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed):
-        if step == c.STEP_PLUNGE_ENTRY:
-            want = _entry_move(kind, step, x, depth, param, count, grid_move, toward, c.PLUNGE_ENTRY_X_SPEED,
-                               c.PLUNGE_RIDE_LEAD)
-        elif step == c.STEP_PLUNGE_RIDE:
-            mark = param + grid_move
-            nd = min(depth + _dithered(c.PLUNGE_RIDE_DEPTH_SPEED, count), mark)
-            if nd >= mark and nd in _seen_depths(before, after, i).values():
-                continue                                     # a held turn
-            want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.PLUNGE_REACH * toward])
-                    if nd >= mark else (kind, step, x, nd, mark))
-        elif step == c.STEP_PLUNGE_CROSS:
-            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.PLUNGE_CROSS_X_SPEED,
+    def expect(before, after, i, kind, step, x, depth, param, count, grid_move, toward):
+        if step == c.STEP_PLUNGE_CROSS:
+            return _cross_move(kind, step, x, depth, param, count, grid_move, c.PLUNGE_CROSS_X_SPEED,
                                (c.KIND_CLIMBER, c.STEP_PLUNGE_RETURN, param))
-        else:
-            continue
-        assert got == want, (seed, t, i, got, want)
-        seen[step] += 1
+        return None
+
+    seen = _program_moves(seed, (c.STEP_PLUNGE_ENTRY, c.PLUNGE_ENTRY_X_SPEED, c.PLUNGE_RIDE_LEAD,
+                                 c.PLUNGE_RIDE_DEPTH_SPEED, c.PLUNGE_REACH), expect)
     assert min(seen[s] for s in (c.STEP_PLUNGE_ENTRY, c.STEP_PLUNGE_RIDE, c.STEP_PLUNGE_CROSS)) >= 20, seen
 
 
@@ -541,41 +571,27 @@ def test_wave_eight_dives_ride_cross_back_climb_and_cross_on_and_back(seed):
     the depth it turns, the depth moving -13/16), the crosses one target on and one back at 33/16
     (depth with the grid), and kind 1 at step 33."""
     targets = list(c.SAUCER_TARGETS)
-    seen = collections.Counter()
-    pokes = {c.SAUCER_SPAWN_FRAME - 1: {ram.WAVE: c.SWITCHBACK_WAVE - 1}}
-    for t, i, before, after, count, grid_move, kind, step, x, depth, param, got, toward in _dive_moves(seed, pokes):
-        if step == c.STEP_SWITCH_ENTRY:
-            want = _entry_move(kind, step, x, depth, param, count, grid_move, toward, c.SWITCH_ENTRY_X_SPEED,
-                               c.SWITCH_RIDE_LEAD)
-        elif step == c.STEP_SWITCH_RIDE:
-            mark = param + grid_move
-            nd = min(depth + _dithered(c.SWITCH_RIDE_DEPTH_SPEED, count), mark)
-            if nd >= mark and nd in _seen_depths(before, after, i).values():
-                continue                                     # a held turn
-            want = ((kind, step + 1, x, nd, targets[targets.index(x) + c.SWITCH_BACK_REACH * toward])
-                    if nd >= mark else (kind, step, x, nd, mark))
-        elif step == c.STEP_SWITCH_BACK:
-            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_BACK_X_SPEED,
+
+    def expect(before, after, i, kind, step, x, depth, param, count, grid_move, toward):
+        if step == c.STEP_SWITCH_BACK:
+            return _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_BACK_X_SPEED,
                                (kind, step + 1, depth + grid_move - c.SWITCH_CLIMB_LEAD))
-        elif step == c.STEP_SWITCH_CLIMB:
-            if param >= depth - c.CLIMB_MEET:
-                nd = depth + _dithered(c.TURN_DEPTH_SPEED, count)
-                if nd in _seen_depths(before, after, i).values():
-                    continue                                 # a held turn
-                want = (kind, step + 1, x, nd, targets[targets.index(x) + c.SWITCH_ON_REACH * toward])
-            else:
-                want = (kind, step, x, depth + _dithered(c.CLIMB_DEPTH_SPEED, count), param + grid_move)
-        elif step == c.STEP_SWITCH_ON:
-            back = targets[targets.index(param) - toward]
-            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_ON_X_SPEED,
-                               (kind, step + 1, back))
-        elif step == c.STEP_SWITCH_BACK_AGAIN:
-            want = _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_ON_X_SPEED,
-                               (c.KIND_CLIMBER, c.STEP_SWITCH_RETURN, param))
-        else:
-            continue
-        assert got == want, (seed, t, i, got, want)
-        seen[step] += 1
+        if step == c.STEP_SWITCH_CLIMB and param >= depth - c.CLIMB_MEET:
+            nd = depth + _dithered(c.TURN_DEPTH_SPEED, count)
+            if nd in _seen_depths(before, after, i).values():
+                return None                                  # a held turn
+            return kind, step + 1, x, nd, targets[targets.index(x) + c.SWITCH_ON_REACH * toward]
+        if step == c.STEP_SWITCH_CLIMB:
+            return kind, step, x, depth + _dithered(c.CLIMB_DEPTH_SPEED, count), param + grid_move
+        if step in (c.STEP_SWITCH_ON, c.STEP_SWITCH_BACK_AGAIN):
+            done = ((kind, step + 1, targets[targets.index(param) - toward]) if step == c.STEP_SWITCH_ON
+                    else (c.KIND_CLIMBER, c.STEP_SWITCH_RETURN, param))
+            return _cross_move(kind, step, x, depth, param, count, grid_move, c.SWITCH_ON_X_SPEED, done)
+        return None
+
+    seen = _program_moves(seed, (c.STEP_SWITCH_ENTRY, c.SWITCH_ENTRY_X_SPEED, c.SWITCH_RIDE_LEAD,
+                                 c.SWITCH_RIDE_DEPTH_SPEED, c.SWITCH_BACK_REACH), expect,
+                          {c.SAUCER_SPAWN_FRAME - 1: {ram.WAVE: c.SWITCHBACK_WAVE - 1}})
     assert min(seen[s] for s in range(c.STEP_SWITCH_ENTRY, c.STEP_SWITCH_RETURN)) >= 8, seen
 
 
