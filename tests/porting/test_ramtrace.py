@@ -84,3 +84,18 @@ def test_command_prints_the_table_and_events():
     assert out.exit_code == 0 and "ram[1]: 5 changes" in out.output
     bad = runner.invoke(app, ["ramtrace", "seaquest", "--script", "FLY:2"])
     assert bad.exit_code == 1 and "unknown action 'FLY'" in bad.output and "Traceback" not in bad.output
+
+
+def test_pokes_set_bytes_just_before_their_frame(trace):
+    # the frame counter poked before frame 100 carries on from the poked value (one a frame), the
+    # frames before it untouched
+    poked = rt.record("seaquest", rt.parse_script("NOOP:150,RIGHT:30,DOWN:20"), pokes={100: {FRAME_COUNT: 7}})
+    assert np.array_equal(poked.rams[:101], trace.rams[:101])
+    assert int(poked.rams[101, FRAME_COUNT]) == (7 + int(trace.rams[101, FRAME_COUNT])
+                                                 - int(trace.rams[100, FRAME_COUNT])) % 256
+
+
+@pytest.mark.parametrize("pokes", [{-1: {1: 0}}, {3: {128: 0}}, {3: {1: 256}}])
+def test_a_bad_poke_is_named(pokes):
+    with pytest.raises(rt.TraceError, match="a poke needs a frame >= 0, a RAM address 0..127 and a byte 0..255"):
+        rt.record("seaquest", frames=10, pokes=pokes)
