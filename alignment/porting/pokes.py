@@ -19,9 +19,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from alignment.porting.ramtrace import TraceError, open_rom
-
-RAM_SIZE = 128
+from alignment.porting.ramtrace import RAM_SIZE, TraceError, open_rom
 
 
 def poke_outcomes(rom: str, actions: Sequence[int], address: int, values: Iterable[int], *,

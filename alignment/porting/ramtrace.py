@@ -135,7 +135,7 @@ def record(rom: str, script: Sequence[tuple[str, int]] | None = None, *, frames:
     pokes = dict(pokes or {})
     for when, writes_then in pokes.items():
         for address, value in dict(writes_then).items():
-            if not (isinstance(when, int) and when >= 0 and 0 <= int(address) < 128 and 0 <= int(value) <= 255):
+            if not (isinstance(when, int) and when >= 0 and 0 <= int(address) < RAM_SIZE and 0 <= int(value) <= 255):
                 raise TraceError(f"a poke needs a frame >= 0, a RAM address 0..127 and a byte 0..255, got "
                                  f"frame {when!r}, address {address!r}, value {value!r}")
     ale = open_rom(rom, mode=mode, difficulty=difficulty, seed=seed)
