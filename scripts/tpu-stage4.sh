@@ -4,6 +4,8 @@
 # which survives between calls while the machine is held (the working tree does not), stopping
 # cleanly before SECONDS have passed; the next call with the same arguments resumes. A finished
 # game's policy file and learning curves are copied to $OUT (then commit them under stress/).
+# PACK=1: a run paused at the session's last call leaves in pieces through $OUT/carry (one folder a
+# seed), to be carried to the next session's machine; see docs/accelerator.md, "Across sessions".
 set -u
 BUDGET=${BUDGET:-10M}; SEEDS=${SEEDS:-3}; OBS=${OBS:-pixels}
 END=$((SECONDS + $1)); shift
@@ -20,7 +22,13 @@ for GAME in "$@"; do
     cp "/tmp/stage4/$GAME-$OBS.npz" "/tmp/stage4/$GAME-$OBS.json" "$OUT/"
     echo "$GAME: finished, policy and curves in \$OUT"
   elif [ $rc -eq 75 ]; then
-    echo "$GAME: paused (resumes in the next call)"; break
+    echo "$GAME: paused (resumes in the next call)"
+    if [ "${PACK:-0}" = 1 ]; then
+      python3 -m alignment.stress checkpoint-pack \
+        "/tmp/stage4/.checkpoints/$GAME-$OBS-$(python3 -c "from alignment.learning.config import parse_steps; print(parse_steps('$BUDGET'))")" \
+        "$OUT/carry"
+    fi
+    break
   else
     echo "$GAME: failed (rc $rc)"; break
   fi

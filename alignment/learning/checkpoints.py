@@ -139,14 +139,21 @@ def load(path: Path) -> Checkpoint:
                       float(header.get("wall_seconds", 0.0)))
 
 
-def latest(root: Path, backend: str, seed: int) -> tuple[Checkpoint | None, list[str]]:
-    """The newest readable checkpoint of a seed (None: start afresh) and a note per corrupt file
-    passed over."""
+def newest(root: Path, backend: str, seed: int) -> tuple[Path | None, Checkpoint | None, list[str]]:
+    """The newest readable checkpoint file of a seed and what it holds (None, None: none) and a
+    note per corrupt file passed over."""
     notes: list[str] = []
     for path in sorted(seed_dir(root, backend, seed).glob("interval*.ckpt"), reverse=True):
         try:
-            return load(path), notes
+            return path, load(path), notes
         except (CorruptCheckpoint, OSError, ValueError, KeyError) as exc:
             notes.append(f"corrupt checkpoint {path}: {exc}; seed {seed} ({backend}) "
                          f"restarts from the last good one")
-    return None, notes
+    return None, None, notes
+
+
+def latest(root: Path, backend: str, seed: int) -> tuple[Checkpoint | None, list[str]]:
+    """The newest readable checkpoint of a seed (None: start afresh) and a note per corrupt file
+    passed over."""
+    _, ckpt, notes = newest(root, backend, seed)
+    return ckpt, notes

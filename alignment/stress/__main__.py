@@ -1,6 +1,6 @@
 """``python -m alignment.stress``: the stage-4 commands alone, for a machine that has the learning
 stack (JAX, Flax, Optax, ale-py, gymnasium, typer, rich, matplotlib) but not the whole pipeline's
-packages — an accelerator host, typically (see benchmarks/tpu/README.md)."""
+packages — an accelerator host, typically (see docs/accelerator.md)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from alignment import artefacts, cli_checks
+from alignment import artefacts, atomic, cli_checks
 from alignment.learning.config import BUDGETS, OBS_MODES, LearnerInputError
 from alignment.stress.anchors import ANCHOR_EPISODES
 from alignment.stress.config import MAX_SEEDS, StressInputError
@@ -407,7 +407,51 @@ def transfer_matched(
     typer.echo("wrote " + ", ".join(str(p) for p in written.values()))
 
 
+def checkpoint_pack(
+    checkpoints: Path = typer.Argument(..., help="a run's checkpoint folder, e.g. "
+                                       "/tmp/stage4/.checkpoints/asteroids-pixels-10000000"),
+    dest: Path = typer.Argument(..., help="folder for the pieces (one sub-folder a seed)"),
+    piece_mib: float = typer.Option(15.0, "--piece-mib", min=0.001, max=1024.0,
+                                    help="largest piece, MiB (the device returns files of at "
+                                         "most 16 MiB)"),
+) -> None:
+    """Cut each seed's newest good checkpoint of an unfinished `stress` run into pieces small
+    enough to leave the machine (and to travel back, a seed a call): `checkpoint-unpack` joins
+    them where the run resumes."""
+    from alignment.stress.carry import CarryError, pack
+
+    try:
+        carried, notes = pack(checkpoints, dest, piece_bytes=int(piece_mib * 2**20))
+    except (CarryError, atomic.OutputLocationError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
+    for c in carried:
+        typer.echo(f"{c.run} {c.backend} seed {c.seed}: interval {c.interval} in {c.pieces} "
+                   f"piece(s) under {c.path.parent}")
+
+
+def checkpoint_unpack(
+    src: Path = typer.Argument(..., help="folder holding pieces that checkpoint-pack wrote"),
+    out: Path = typer.Argument(..., help="the stress run's --out folder, e.g. /tmp/stage4"),
+) -> None:
+    """Join carried checkpoint pieces under OUT/.checkpoints/, each joined file checked against
+    its own checksum; the same `stress` command then resumes the run from them."""
+    from alignment.stress.carry import CarryError, unpack
+
+    try:
+        joined = unpack(src, out)
+    except (CarryError, atomic.OutputLocationError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    for c in joined:
+        typer.echo(f"{c.run} {c.backend} seed {c.seed}: interval {c.interval} -> {c.path}")
+
+
 def register(app: typer.Typer) -> None:
+    app.command("checkpoint-pack")(checkpoint_pack)
+    app.command("checkpoint-unpack")(checkpoint_unpack)
     app.command("stress")(stress)
     app.command("transfer")(transfer)
     app.command("transfer-anchor")(transfer_anchor)
