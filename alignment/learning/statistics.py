@@ -237,6 +237,19 @@ def success_rates(x, y, threshold: float, names=("jax", "ale")) -> dict:
             "margin": SUCCESS_MARGIN, "tost_p": p_equiv}
 
 
+def advice(more: int | None, diff: float, margin: float, unit: str) -> str:
+    """An inconclusive verdict's advice from :func:`seeds_needed`'s count (``unit``: e.g. "seeds",
+    "episodes per backend"). An estimate beyond the margin cannot turn into equivalence by more
+    samples unless it moves, so there the count is said for what it is: the samples that would
+    show a difference."""
+    if more is None:
+        return "the difference sits on the margin; no seed count decides it"
+    if abs(diff) > margin:
+        return (f"the estimate lies beyond the margin, so more {unit.split()[0]} would sooner show a "
+                f"difference than equivalence (about {more} more {unit} to show it)")
+    return f"needs about {more} more {unit}"
+
+
 def seeds_needed(sd: float, diff: float, margin: float, alpha: float = ALPHA,
                  power: float = POWER) -> int | None:
     """Runs per backend for a TOST decision (equivalence when |diff| < margin, or a (1 - 2 alpha)
@@ -328,8 +341,7 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
         n_s = _success_seeds(success)
         n = None if n is None or n_s is None else max(n, n_s)
     more = None if n is None else max(n - min(x.size, y.size), 1)
-    need = (f"needs about {more} more {unit} per backend" if more is not None
-            else "the difference sits on the margin; no seed count decides it")
+    need = advice(more, t["diff"], margin, f"{unit} per backend")
     why = (f"TOST p = {t['p_value']:.3g}" + ("" if success is None else
            f", success rates within {SUCCESS_MARGIN:.0%}: TOST p = {success['tost_p']:.3g}"))
     return {**base, "label": "inconclusive", "test": t, "more_seeds": more,

@@ -100,8 +100,7 @@ def compare_sides(pc_jax, pc_ale, margin: float = PC_MARGIN) -> dict:
     sd = math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2)
     n = st.seeds_needed(sd, t["diff"], margin)
     more = None if n is None else max(n - min(x.size, y.size), 1)
-    need = (f"needs about {more} more seeds" if more is not None
-            else "the difference sits on the margin; no seed count decides it")
+    need = st.advice(more, t["diff"], margin, "seeds")
     return {**base, "label": "inconclusive", "test": t, "more_seeds": more,
             "detail": f"{desc}: TOST p = {t['p_value']:.3g}; inconclusive: {need}"}
 

@@ -65,6 +65,21 @@ def test_verdict_inconclusive_says_how_many_more_seeds():
     assert v["more_seeds"] > 10 and f"{v['more_seeds']} more seeds" in v["detail"]
 
 
+def test_an_estimate_beyond_the_margin_is_not_advised_towards_equivalence():
+    # means 3.0 apart, a margin of 2: the interval [-4.3.., 10.3..] straddles it, so inconclusive;
+    # more seeds would show the difference (gap 1.0), never equivalence unless the mean moved
+    a, b = [20.0, 25.0, 29.0], [18.0, 22.0, 25.0]
+    v = st.verdict(a, b, 0.0, margin=2.0)
+    assert v["label"] == "inconclusive" and v["test"]["diff"] == pytest.approx(3.0)
+    sd = np.sqrt((np.var(a, ddof=1) + np.var(b, ddof=1)) / 2)
+    z = st.sps.norm.ppf(0.95) + st.sps.norm.ppf(0.8)  # one side at alpha 0.05, power 0.8
+    assert v["more_seeds"] == int(np.ceil(2 * (sd * z / 1.0) ** 2)) - 3
+    assert v["detail"].endswith(f"inconclusive: the estimate lies beyond the margin, so more seeds "
+                                f"would sooner show a difference than equivalence (about "
+                                f"{v['more_seeds']} more seeds per backend to show it)")
+    assert "needs about" not in v["detail"]
+
+
 def test_verdict_with_one_seed_is_inconclusive_and_says_why():
     v = st.verdict([10.0], [11.0], 0.0)
     assert v["label"] == "inconclusive" and "at least 2 seeds" in v["detail"]
