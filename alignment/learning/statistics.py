@@ -158,6 +158,29 @@ def welch(x, y) -> dict:
     return {"diff": float(x.mean() - y.mean()), "se": se, "df": df}
 
 
+def welch_blocked(xs, ys) -> dict:
+    """Welch's difference for a blocked design: both sides played the same blocks (e.g. agents)
+    with equal weight. The difference is the mean over blocks of mean(x_k) - mean(y_k) (with equal
+    games per block, the pooled means' difference); its standard error comes from the spread within
+    each block only (Satterthwaite's degrees of freedom), since the spread between blocks is the
+    same on both sides by design and no part of the difference. ``sd``: the within-block standard
+    deviation a side's sample size answers to (for :func:`seeds_needed`)."""
+    xs = [np.asarray(x, np.float64) for x in xs]
+    ys = [np.asarray(y, np.float64) for y in ys]
+    if len(xs) != len(ys) or not xs or min(v.size for v in xs + ys) < 2:
+        raise ValueError("a blocked comparison needs the same blocks on both sides, each with at "
+                         "least 2 values a side")
+    k = len(xs)
+    parts = [(v.var(ddof=1) / v.size / k ** 2, v.size - 1) for v in xs + ys]
+    var = sum(p for p, _ in parts)
+    se = math.sqrt(var)
+    df = (var ** 2 / sum(p ** 2 / n for p, n in parts if p > 0) if se > 0
+          else float(sum(n for _, n in parts)))
+    diff = float(np.mean([x.mean() - y.mean() for x, y in zip(xs, ys)]))
+    sd = math.sqrt(np.mean([(x.var(ddof=1) + y.var(ddof=1)) / 2 for x, y in zip(xs, ys)]))
+    return {"diff": diff, "se": se, "df": df, "blocks": k, "sd": sd}
+
+
 def auc_comparison(steps, curves: dict[str, np.ndarray], a: str, b: str) -> dict:
     """Normalised AUC per run, per backend; the difference a - b with Welch's test."""
     auc = {k: np.array([normalized_auc(steps, run) for run in v]) for k, v in curves.items()}
@@ -176,12 +199,13 @@ def auc_comparison(steps, curves: dict[str, np.ndarray], a: str, b: str) -> dict
     return out
 
 
-def tost(x, y, margin: float, alpha: float = ALPHA) -> dict:
+def tost(x, y, margin: float, alpha: float = ALPHA, *, blocked: bool = False) -> dict:
     """Two one-sided Welch t-tests of |mean(x) - mean(y)| < margin.
 
     ``p_value`` is the larger of the two one-sided p-values: below ``alpha``, the difference is
-    within the margin (equivalent). ``ci`` is the (1 - 2 alpha) interval of the difference."""
-    w = welch(x, y)
+    within the margin (equivalent). ``ci`` is the (1 - 2 alpha) interval of the difference.
+    ``blocked``: ``x`` and ``y`` are the same blocks' values side by side (:func:`welch_blocked`)."""
+    w = welch_blocked(x, y) if blocked else welch(x, y)
     d, se, df = w["diff"], w["se"], w["df"]
     if se == 0:
         inside = abs(d) < margin
@@ -272,7 +296,8 @@ def one_side_verdict(trained: str) -> dict:
 
 
 def verdict(x, y, random_return: float | None, *, margin: float | None = None,
-            names=("jax", "ale"), fraction: float | None = None, unit: str = "seeds") -> dict:
+            names=("jax", "ale"), fraction: float | None = None, unit: str = "seeds",
+            blocks: tuple[list, list] | None = None) -> dict:
     """The equivalence verdict on final returns ``x`` (JAX) against ``y`` (ALE, the reference),
     with the margin on ALE's gain over ``random_return`` (the random policy's mean return on ALE).
 
@@ -282,7 +307,10 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
     otherwise "inconclusive", with ``seeds_needed``/``more_seeds`` when a count can be given.
     ``margin`` replaces the gain-based one (experiments; the reports never pass it); ``fraction``
     replaces :data:`GAIN_FRACTION` as the share of the gain the margin is (the transfer report's
-    10%); ``unit`` names what a side's samples are (seeds, or episodes) in the advice."""
+    10%); ``unit`` names what a side's samples are (seeds, or episodes) in the advice. ``blocks``:
+    ``x`` and ``y`` split by the blocks both sides played alike (the transfer's agents, each with
+    as many games a side): the interval and the TOST are then :func:`welch_blocked`'s, the means,
+    the margin and any success rates the pooled values'."""
     x = np.asarray(x, np.float64)
     y = np.asarray(y, np.float64)
     x, y = x[np.isfinite(x)], y[np.isfinite(y)]
@@ -312,13 +340,15 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
                 "detail": f"PPO gained nothing over the random policy on {names[1]} ({y.mean():.2f} "
                           f"vs random {random_return:.2f}): there is no learning to compare "
                           f"(raise the budget)"}
-    t = tost(x, y, margin)
+    t = tost(*blocks, margin, blocked=True) if blocks is not None else tost(x, y, margin)
     split = bimodal_split(x, y, gain)
     success = success_rates(x, y, split, names) if split is not None else None
     base["success"] = success
-    sd = math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2)
+    sd = (welch_blocked(*blocks)["sd"] if blocks is not None
+          else math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2))
+    within = f", within {len(blocks[0])} agents" if blocks is not None else ""
     desc = (f"final return {names[0]} {x.mean():.2f} vs {names[1]} {y.mean():.2f} "
-            f"(difference {t['diff']:+.2f}, 90% CI [{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]); "
+            f"(difference {t['diff']:+.2f}, 90% CI [{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]{within}); "
             f"margin +/-{margin:.2f} ({share:.0%} of {names[1]}'s gain {gain:.2f} over "
             f"random {random_return:.2f})")
     if success is not None:

@@ -180,16 +180,21 @@ def jax_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *,
 
 
 def bootstrap_difference(x, y, *, resamples: int = BOOTSTRAP, seed: int = 0,
-                         level: float = 0.95) -> dict:
+                         level: float = 0.95, blocked: bool = False) -> dict:
     """Mean of ``x`` minus mean of ``y`` with a percentile bootstrap interval (each sample
-    resampled with replacement, independently)."""
-    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    resampled with replacement, independently). ``blocked``: ``x`` and ``y`` are lists of the same
+    agents' games, each agent's resampled within itself (the agents fixed, as both sides played
+    them; the difference is the mean over agents of their differences)."""
+    xs = [np.asarray(v, np.float64) for v in (x if blocked else [x])]
+    ys = [np.asarray(v, np.float64) for v in (y if blocked else [y])]
     rng = np.random.default_rng(seed)
-    bx = rng.choice(x, (resamples, x.size)).mean(1)
-    by = rng.choice(y, (resamples, y.size)).mean(1)
-    lo, hi = np.percentile(bx - by, [50 * (1 - level), 50 * (1 + level)])
-    return {"diff": float(x.mean() - y.mean()), "ci": [float(lo), float(hi)], "level": level,
-            "resamples": resamples, "seed": seed}
+    draws = [rng.choice(a, (resamples, a.size)).mean(1) - rng.choice(b, (resamples, b.size)).mean(1)
+             for a, b in zip(xs, ys)]
+    lo, hi = np.percentile(np.mean(draws, axis=0), [50 * (1 - level), 50 * (1 + level)])
+    diff = float(np.mean([a.mean() - b.mean() for a, b in zip(xs, ys)]))
+    out = {"diff": diff, "ci": [float(lo), float(hi)], "level": level, "resamples": resamples,
+           "seed": seed}
+    return {**out, "agents": len(xs)} if blocked else out
 
 
 def matched_episode(game: str, agent_actions: Sequence[int], *, seed: int,
@@ -348,11 +353,16 @@ def _pooled(sides: dict, side: str) -> np.ndarray:
 
 
 def compare_sides(sides: dict, random_mean: float) -> tuple[dict, dict]:
-    """Statistics and the verdict over every agent's episodes, JAX against ALE (the reference)."""
+    """Statistics and the verdict over every agent's episodes, JAX against ALE (the reference).
+    Both sides play the same agents, the same number of games each: the agents are blocks, so the
+    difference's interval and the TOST take the spread within each agent's games only (the spread
+    between agents, which stands on both sides alike, is no part of a difference between them)."""
     x, y = _pooled(sides, "jax"), _pooled(sides, "ale")
+    blocks = ([e["returns"] for e in sides["jax"]], [e["returns"] for e in sides["ale"]])
     gain = float(y.mean()) - float(random_mean)
     margin = max(gain, 0.0) * MARGIN_FRACTION
-    stats = {"jax": _describe(x), "ale": _describe(y), "difference": bootstrap_difference(x, y),
+    stats = {"jax": _describe(x), "ale": _describe(y),
+             "difference": bootstrap_difference(*blocks, blocked=True),
              "per_agent": [{"jax": _describe(j["returns"]), "ale": _describe(a["returns"])}
                            for j, a in zip(sides["jax"], sides["ale"])]}
     if margin <= 0:
@@ -360,7 +370,8 @@ def compare_sides(sides: dict, random_mean: float) -> tuple[dict, dict]:
              "detail": f"the agents gained nothing over the random policy on ALE "
                        f"({y.mean():.2f} vs {random_mean:.2f}): train them longer"}
     else:
-        v = st.verdict(x, y, random_mean, fraction=MARGIN_FRACTION, unit="episodes")
+        v = st.verdict(x, y, random_mean, fraction=MARGIN_FRACTION, unit="episodes",
+                       blocks=blocks)
         v["margin_fraction"] = MARGIN_FRACTION
     return stats, v
 

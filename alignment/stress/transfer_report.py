@@ -90,7 +90,9 @@ def to_markdown(r: TransferResult) -> str:
     lines += [
         "",
         f"Difference of means (JAX − ALE): {_f(d['diff'])}, {d['level']:.0%} bootstrap interval "
-        f"[{_f(d['ci'][0])}, {_f(d['ci'][1])}] ({d['resamples']:,} resamples). Random policy on "
+        f"[{_f(d['ci'][0])}, {_f(d['ci'][1])}] ({d['resamples']:,} resamples"
+        + (f", each agent's games resampled within the agent: the {d['agents']} agents are the "
+           f"same on both sides" if "agents" in d else "") + "). Random policy on "
         f"ALE: {_f(r.random_policy['mean'])} over {r.random_policy['episodes']} games; TOST margin "
         f"±{_f(v.get('margin'))}.",
         "",

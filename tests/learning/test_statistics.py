@@ -80,6 +80,23 @@ def test_an_estimate_beyond_the_margin_is_not_advised_towards_equivalence():
     assert "needs about" not in v["detail"]
 
 
+def test_blocked_welch_by_hand():
+    # blocks differ by -1 and +1 (mean 0); every sample's variance is 1 with 3 values:
+    # se^2 = 4 * (1/3) / 2^2 = 1/3; Satterthwaite df = (1/3)^2 / (4 * (1/12)^2 / 2) = 8
+    xs, ys = [[1, 2, 3], [101, 102, 103]], [[2, 3, 4], [100, 101, 102]]
+    w = st.welch_blocked(xs, ys)
+    assert w["diff"] == 0.0 and w["se"] == pytest.approx(np.sqrt(1 / 3)) and w["df"] == pytest.approx(8)
+    assert w["sd"] == pytest.approx(1.0) and w["blocks"] == 2
+    t = st.tost(xs, ys, margin=2.0, blocked=True)
+    assert t["p_value"] == pytest.approx(st.sps.t.sf(2.0 / np.sqrt(1 / 3), 8))
+    # pooled, the 100 points between the blocks are noise and nothing is decided
+    assert st.tost(sum(xs, []), sum(ys, []), margin=2.0)["p_value"] > 0.4
+    with pytest.raises(ValueError, match="same blocks on both sides"):
+        st.welch_blocked([[1, 2]], [[1, 2], [3, 4]])
+    with pytest.raises(ValueError, match="at least 2 values"):
+        st.welch_blocked([[1]], [[1, 2]])
+
+
 def test_verdict_with_one_seed_is_inconclusive_and_says_why():
     v = st.verdict([10.0], [11.0], 0.0)
     assert v["label"] == "inconclusive" and "at least 2 seeds" in v["detail"]

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from alignment.learning import policy as pol
+from alignment.learning import statistics as st
 from alignment.stress import anchors, transfer, transfer_check, transfer_report
 from alignment.learning.config import PPOConfig
 
@@ -122,6 +123,31 @@ def test_bootstrap_difference_on_known_samples():
     assert d["diff"] == 1.0 and d["ci"] == [1.0, 1.0]
     d = transfer.bootstrap_difference(np.arange(100.0), np.arange(100.0) + 5, seed=3)
     assert d["diff"] == -5.0 and d["ci"][0] < -5.0 < d["ci"][1]
+
+
+def test_agents_are_blocks_the_spread_between_them_is_no_part_of_the_difference():
+    # two agents, one scoring ~100 and one ~1000, each alike on both sides: pooled, the spread
+    # between them swamps a margin of 20; within agents the sides differ by 2 and -2
+    rng = np.random.default_rng(0)
+    low, high = rng.normal(100, 5, 30), rng.normal(1000, 5, 30)
+    sides = {"jax": [{"returns": (low + 2).tolist()}, {"returns": (high - 2).tolist()}],
+             "ale": [{"returns": low.tolist()}, {"returns": high.tolist()}]}
+    stats, v = transfer.compare_sides(sides, random_mean=0.0)  # margin: 10% of 550 = 55
+    assert v["label"] == "equivalent" and "within 2 agents" in v["detail"]
+    assert v["test"]["diff"] == pytest.approx(0.0, abs=1e-9)
+    # the interval is the within-agent one: se = sqrt(4 * 25/30 / 4) by hand, not ~450/sqrt(30)
+    within = np.sqrt(sum(np.var(r, ddof=1) / 30 / 4 for r in (low + 2, high - 2, low, high)))
+    assert v["test"]["se"] == pytest.approx(within)
+    assert v["test"]["se"] < 1.0 < st.welch(_all(sides, "jax"), _all(sides, "ale"))["se"] / 50
+    d = stats["difference"]
+    assert d["agents"] == 2 and d["ci"][0] < 0 < d["ci"][1] and d["ci"][1] - d["ci"][0] < 4
+    # the pooled bootstrap of the same games is wide: resampling mixes the agents' counts
+    pooled = transfer.bootstrap_difference(_all(sides, "jax"), _all(sides, "ale"))
+    assert pooled["ci"][1] - pooled["ci"][0] > 100
+
+
+def _all(sides, side):
+    return np.concatenate([e["returns"] for e in sides[side]])
 
 
 FRAMES = 1600  # ~400 agent steps of Freeway: the always-UP chicken crosses about 4 times
