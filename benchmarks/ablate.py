@@ -38,15 +38,18 @@ _OBS_PARTS = {"objects": ("observation",), "pixels": ("render_gray84",)}
 
 def _stub(game, name: str):
     """``game`` with method ``name`` answering zeros of its output's shapes (``_step``: the state
-    as it was, no reward)."""
+    as it was, no reward; a method from state to state, e.g. a step's phase: its state as given)."""
     original = getattr(game, name)
     if name == "_step":
         def stub(self, state, action):
             _, reward = original(state, action)
             return state, jnp.zeros_like(reward)
     else:
-        def stub(self, *args, **kwargs):
-            shapes = jax.eval_shape(original, *args, **kwargs)
+        def stub(self, first, *rest, **kwargs):
+            # arguments other than the first (a joystick, a constants object) need not be arrays
+            shapes = jax.eval_shape(lambda a: original(a, *rest, **kwargs), first)
+            if jax.tree_util.tree_structure(shapes) == jax.tree_util.tree_structure(first):
+                return first  # a phase from state to state: skipped, the state passed on
             return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
     setattr(game, name, types.MethodType(stub, game))
 

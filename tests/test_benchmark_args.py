@@ -236,3 +236,21 @@ def test_ablate_stub_keeps_shapes_and_drops_the_part(ablate):
         hits.append((int(stubbed.game_state(s).hit_count), int(plain.game_state(p).hit_count)))
     assert all(h == 0 for h, _ in hits)
     assert any(h > 0 for _, h in hits)  # the plain chicken, walking up through traffic, is hit
+
+
+def test_ablate_skips_a_phase_from_state_to_state(ablate):
+    """A step's phase (state and joystick in, state out) stubbed is skipped: Seaquest's sub held
+    RIGHT stays where it started without `_move_sub`, and moves with it."""
+    import jax
+
+    stubbed, plain = ablate._env("seaquest", "objects", ("_move_sub",)), ablate._env("seaquest", "objects", ())
+    right = stubbed.game.action_ids.index(3)  # ALE's RIGHT
+    _, s = stubbed.reset(jax.random.key(0))
+    _, p = plain.reset(jax.random.key(0))
+    start = int(stubbed.game_state(s).sub_x)
+    step_s, step_p = jax.jit(stubbed.step), jax.jit(plain.step)
+    for _ in range(60):
+        _, s, *_ = step_s(s, right)
+        _, p, *_ = step_p(p, right)
+    assert int(stubbed.game_state(s).sub_x) == start
+    assert int(plain.game_state(p).sub_x) > start
