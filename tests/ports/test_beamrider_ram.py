@@ -1009,3 +1009,15 @@ def test_an_emptied_slot_comes_back_only_while_three_enemies_are_left(seed):
             assert back == (before[ram.ENEMIES_LEFT] >= c.RESPAWN_LEAST_LEFT), (t, i)
             outcomes[back] += 1
     assert outcomes[True] >= 5 and outcomes[False] >= 5, outcomes
+
+
+@pytest.mark.parametrize("left", [0, 1, 2, 3])
+def test_the_spawn_brings_only_as_many_slots_as_enemies_are_left(left):
+    """ram[84] poked before the spawn: only that many slots appear (at most three), the highest
+    first; with none left the sector's end begins instead (ram[12] 4)."""
+    tr = ramtrace.record(ROM, [("NOOP", c.SAUCER_SPAWN_FRAME + 4)],
+                         pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.ENEMIES_LEFT: left}})
+    after = tr.rams[c.SAUCER_SPAWN_FRAME + 1]
+    shown = [int(after[a]) != ram.KIND_EMPTY for a in ram.ENEMY_KIND]
+    assert shown == [i >= 3 - left for i in range(3)]
+    assert (int(tr.rams[-1][ram.PHASE]) == ram.PHASE_SECTOR_END) == (left == 0)

@@ -28,8 +28,9 @@ def covered_frames(trace, kills: bool = False) -> int:
     after a reward, a change of the enemies left, a phase change other than the intro's switch to
     play, a shot that vanished before its last y (a lariat's one step more counting as its last), a
     lariat flying on past its last y with ram[21] 37..47 (seen 15,000 frames in 60 games, not
-    decoded), or an object table entry holding something other than a shot, the rejuvenator or its debris
-    (kind 1, once shot down). With ``kills`` a saucer's kill (the reward, the enemy taken from the
+    decoded), an object table entry holding something other than a shot, the rejuvenator or its debris
+    (kind 1, once shot down) or a crosser (the sector's end's kinds 68/69; one shot down explodes in
+    its entry: not modelled), or the sector's end ending (phase 4 -> 1) or a ship lost in it. With ``kills`` a saucer's kill (the reward, the enemy taken from the
     count and the shot gone on one frame) is covered too, a rejuvenator caught (a ship more), and a
     lost ship: the loss, its run-down, the life taken (phases 3 -> 5 -> 1 or 6, the reserve's
     blink) and the next ship's intro (1 -> 2 -> 3)."""
@@ -55,19 +56,24 @@ def covered_frames(trace, kills: bool = False) -> int:
                 and after[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS
                 and after[ram.SHOT_GRAPHIC] not in ram.LARIAT_GRAPHICS):
             return t
-        if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]:
-            return t
-        if after[ram.ENEMIES_LEFT] == 0:      # the sector's end: not modelled
+        # the sector's end's enemies left: 255 from the even frame after its switch
+        ending = ((phases == (ram.PHASE_SECTOR_END, ram.PHASE_SECTOR_END)
+                   and after[ram.ENEMIES_LEFT] == ram.SECTOR_END_ENEMIES)
+                  or (phases == (ram.PHASE_SECTOR_END, ram.PHASE_LIFE_LOST)
+                      and after[ram.ENEMIES_LEFT] == c.START_ENEMIES))
+        if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT] and not ending:
             return t
         if after[ram.LIVES] != before[ram.LIVES] and not losing and not (kills and _caught(before, after)):
             return t
-        if phases[0] != phases[1] and phases != (ram.PHASE_INTRO, ram.PHASE_PLAY) and not losing:
+        # (the sector's end's switch is covered; its end, or a ship lost in it, not yet)
+        if (phases[0] != phases[1] and phases not in SECTOR_PHASES and not losing):
             return t
         if (after[ram.SHOT_Y] == ram.NO_SHOT and before[ram.SHOT_Y] != ram.NO_SHOT
                 and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)
                 and not (before[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH and before[ram.SHOT_GRAPHIC] in ram.LARIAT_GRAPHICS)
                 and not _shot_down(before, after)
-                and phases != (ram.PHASE_PLAY, ram.PHASE_DYING)):
+                and phases != (ram.PHASE_PLAY, ram.PHASE_DYING)
+                and not _sentinel_crossed(before, phases)):
             return t
     return len(r)
 
@@ -77,14 +83,22 @@ def covered_frames(trace, kills: bool = False) -> int:
 LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_DYING, ram.PHASE_DYING),
                (ram.PHASE_DYING, ram.PHASE_LIFE_LOST), (ram.PHASE_DYING, ram.PHASE_GAME_OVER),
                (ram.PHASE_LIFE_LOST, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
+# the sector's intro, its end and the next sector's start (the wait for the joystick, its intro)
+SECTOR_PHASES = {(ram.PHASE_INTRO, ram.PHASE_PLAY), (ram.PHASE_PLAY, ram.PHASE_SECTOR_END),
+                 (ram.PHASE_SECTOR_END, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
 REJUVENATOR_KINDS = tuple(range(c.KIND_REJUVENATOR, c.KIND_REJUVENATOR + len(c.REJUVENATOR_PICTURE_DEPTHS) + 1))
-SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B, c.KIND_DEBRIS) + REJUVENATOR_KINDS
+SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B, c.KIND_DEBRIS) + REJUVENATOR_KINDS + ram.CROSSER_KINDS
 
 
 def _shot_down(before, after) -> bool:
     """A rejuvenator turned debris (kind 1) by the ship's shot."""
     return any(before[ram.SHOT_KIND[j]] in REJUVENATOR_KINDS and after[ram.SHOT_KIND[j]] == c.KIND_DEBRIS
                for j in range(len(ram.SHOT_KIND)))
+
+
+def _sentinel_crossed(before, phases) -> bool:
+    """The sector's end with the sentinel's crossing done (slot 0's x at its end): the ship's shot goes."""
+    return phases == (ram.PHASE_SECTOR_END, ram.PHASE_SECTOR_END) and before[ram.ENEMY_X[0]] == c.SENTINEL_CROSSING
 
 
 def _caught(before, after) -> bool:
@@ -300,11 +314,54 @@ def test_wave_eight_from_a_poked_wave_is_ales(seed, least):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed,least", [(10, 6_001), (26, 6_001), (14, 5_008)])
+@pytest.mark.parametrize("seed,least", [(10, 6_001), (26, 6_001), (14, 5_051)])
 def test_random_games_through_wave_eight_are_ales(seed, least):
     """Random seeds 10, 14 and 26 reach wave 8 on their own (seed 26 through every step of its
     switchback): every mirrored byte equal up to the end of the recording (10, 26) or the next
-    event the port leaves out (14)."""
+    event the port leaves out (14: its last saucer shot on frame 5,006, the sector's end from 5,027
+    with two crossers, the ship lost in it on frame 5,050)."""
     tr = ramtrace.record(ROM, frames=6000, seed=seed, hold=(1, 8))
     assert max(tr.rams[:, ram.WAVE]) >= c.SWITCHBACK_WAVE
     assert_lockstep(tr, least, kills=True)
+
+
+def poked_last_enemy_game(seed: int, frames: int):
+    """A random game (held actions 1..8 frames) with one enemy left from the spawn on (ram[84] poked
+    to 1 just before it, so only slot 2 appears) and no rejuvenator due (ram[13]'s top bit cleared,
+    or one would arrive at once): its first kill ends the sector."""
+    return ramtrace.record(ROM, frames=frames, seed=seed, hold=(1, 8),
+                           pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.ENEMIES_LEFT: 1,
+                                                             ram.SHIP_FLAGS: c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE}})
+
+
+@pytest.mark.parametrize("seed,frames,least", [(4, 1_400, 1_300), (6, 1_400, 1_300), (8, 2_000, 1_900),
+                                               (13, 2_000, 1_950)])
+def test_the_sector_end_and_the_next_sector_from_a_poked_last_enemy_are_ales(seed, frames, least):
+    """The last saucer shot, the sector's end (ram[12] 4: the sentinel's crossing in slot 0's x
+    and slot 2's parameter, the crossers coming into the entries, crossing, turning onto a beam past
+    the ship and coming down it, the ship held once the sentinel has crossed, the wait), its end on
+    the grid's 0 or 1 (seed 4: the wait ran out on a wrap to 0, the sector ended on the next odd
+    frame), the next sector's wait for the joystick and its intro, into sector 2's play: every
+    mirrored byte equal to ALE's up to the first event the port leaves out (sector 2's kind-24
+    objects)."""
+    import jax.numpy as jnp
+
+    tr = poked_last_enemy_game(seed, frames)
+    rams = tr.rams.copy()
+    rams[:c.SAUCER_SPAWN_FRAME, ram.ENEMIES_LEFT] = 1       # the poke is no event of the game
+    n = covered_frames(ramtrace.Trace(ROM, rams, tr.actions, tr.rewards, tr.lives, tr.game_over, ()),
+                       kills=True)
+    assert n >= least, f"only {n} frames before an event the port leaves out"
+    phases = rams[:n, ram.PHASE]
+    assert ram.PHASE_SECTOR_END in phases and rams[n - 1, ram.SECTOR] == 2
+    assert np.isin(rams[:n, list(ram.SHOT_KIND)], ram.CROSSER_KINDS).any()
+    actions = np.asarray(tr.actions, np.int32)
+    before = g.rollout(g.reset(), actions[:c.SAUCER_SPAWN_FRAME - 1])
+    start = jax.tree.map(lambda a: a[-1], before)
+    start = start.replace(player=start.player.replace(enemies_left=jnp.int32(1)),
+                          ship=start.ship.replace(flags=jnp.int32(c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE)))
+    mine = g.signals(g.rollout(start, actions[c.SAUCER_SPAWN_FRAME - 1:]))
+    for name, got in mine.items():
+        ale_bytes = np.asarray([ram.ship_bytes(r)[name] for r in tr.rams[c.SAUCER_SPAWN_FRAME:n]])
+        bad = np.flatnonzero(ale_bytes != got[:len(ale_bytes)])
+        assert bad.size == 0, (name, int(bad[0]) + c.SAUCER_SPAWN_FRAME)

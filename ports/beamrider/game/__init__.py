@@ -1,4 +1,4 @@
-"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-7, the bottom), their shots, the rejuvenator and its debris, the ship's moves, shots and kills, lost ships and the next ship's intro, up to an undecoded event (other enemy kinds, wave 8's paths, the sector's end, the lariat's 37..47 pictures).
+"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-7, the bottom), their shots, the rejuvenator and its debris, the ship's moves, shots and kills, lost ships and the next ship's intro, the sector's end (the sentinel's crossing, the crossers) and the next sector's intro, up to an undecoded event (other enemy kinds, waves 9 on, a shot meeting a crosser, the lariat's 37..47 pictures).
 
 The ship's moves between the five beams, its laser lariats and torpedoes, the frame counter,
 the random number, the grid's clock (its speed ram[4] and position ram[24]), the three enemy
@@ -14,8 +14,12 @@ reserve blinking, the life taken or the game over) and the next ship's intro mat
 every frame (tests/ports/test_beamrider_ship.py: 7 scripted games, 5 with the wave poked; 12
 random games to the first kill, 12 of 3,000 frames through their lost ships, 6 through the
 bottom, a saucer taking the ship or a rejuvenator shot down, 3 through a rejuvenator, and 10
-whole games to the game over, ALE's lives() included). Not modelled: the other enemy kinds, the
-paths of wave 8 on, the sector's end, the picture.
+whole games to the game over, ALE's lives() included), the spawn with fewer than three enemies
+left, the sector's end (logic/sector_end.py: the switch, the sentinel's crossing and wait, the
+crossers coming into the shot entries, crossing and turning down a beam past the ship, the ship
+held) and the next sector's start (4 poked games into sector 2's play). Not modelled: the other
+enemy kinds (sector 2's kind 24 on), the paths of wave 9 on, a shot meeting a crosser, a ship lost
+in the sector's end, the sentinel's and the sector's bonus, the picture.
 Relative imports only: this package moves to ``jaxtari/games/beamrider/``.
 """
 

@@ -281,6 +281,62 @@ DEBRIS_SPEED = 67
 # more with the ship's x - its x in -5..3 (the loss window) it is caught: one more ship in reserve,
 # no points, the entry emptied with its depth left (a stray depth, cleared on the next odd frame)
 
+# ---- the sector's end (NOTES.md "The sector's end") --------------------------------------------------
+# measured (17 games reaching it: random seed 14, and 16 random games with ram[84] poked to 1 and
+# ram[13]'s top bit cleared before the spawn; NOTES.md): on the odd frame that leaves every slot empty with no enemy left (the last explosion's
+# end) ram[12] turns 4. From then slot 0's x counts the sentinel's crossing 0..215, one an odd frame
+# from the next, slot 0's parameter holding its speed (+16 when the random number, stepped on that
+# frame, has its top bit set, else -16) and slot 2's its x (7 or 222, a step an odd frame); on the odd
+# frame the crossing reaches 215 slot 1's parameter starts a wait at 55, one less an odd frame down
+# to 1. ram[84] reads 255 from the even frame after the switch. Once the sentinel has crossed, the
+# ship finishes a move under way but starts none and launches nothing (seed 0 of the poked games:
+# RIGHT and FIRE held then, 80 frames), and a lariat still in flight is gone on the next even frame
+# (5 of 5 games with one in flight then).
+SECTOR_END_PHASE = 4
+SENTINEL_CROSSING = 215
+SENTINEL_SPEED = 16
+SENTINEL_RIGHTWARD_BIT = 0x80
+SENTINEL_LEFT_X, SENTINEL_RIGHT_X = 7, 222
+SENTINEL_WAIT = 55
+SENTINEL_WAIT_END = 1
+SECTOR_END_ENEMIES = 255
+# measured (10 ends of the poked games, each on its frame): the first odd frame, with the wait at 1 as it
+# stood, that leaves the grid's position at 0 or 1 ends the sector (game.py ``next_sector``; two
+# ends tell this from "the frame the grid wraps": the wait reached 1 on a wrap to 0 and the sector
+# ended on the next odd frame, 0 -> 1; it reached 1 on a wrap to 1 and the sector ended a wrap
+# later); the horizon count's base is then 48 in sector 2 (56 in sector 1)
+SECTOR_END_GRID = 1
+NEXT_SECTOR_WAVE = 2
+SECTOR_COUNT_BASE_STEP = 8
+# measured (both sets of poked games and random seed 14: 93 arrivals, none missed, no false alarm;
+# clone/restore pokes of ram[2], ram[1],
+# ram[84], ram[12], ram[13], ram[24], ram[33], the slots' and entries' depths on the first poked
+# game's frame 804): with no enemy left (ram[84] 0, or 128..255 as in the sector's end) an even
+# frame brings a crosser into the entry the rejuvenator would take (count & 3, the count's bit 2
+# clear, the entry empty) when the random number's low three bits read 0, slot 0's x (the sentinel's
+# crossing) is below 128 and fewer than two objects (slots, entries, stray depths) stand at its
+# arrival depth, 64 + the grid's position: kind 68, from x 224 moving -40/16 an even frame, or from
+# x 32 at +40/16 when the random number's top bit is set (the speed kept in ram[53..56]).
+KIND_CROSSER, KIND_CROSSER_DOWN = 68, 69
+CROSSER_RANDOM_MASK = 0x07
+CROSSER_BASE_DEPTH = 64
+CROSSER_RIGHTWARD_BIT = 0x80
+CROSSER_LEFT_X, CROSSER_RIGHT_X = 32, 224
+CROSSER_X_SPEED = 40
+CROSSER_LAST_SENTINEL_X = 128
+CROSSER_CROWD = 2
+# measured (28 games reaching the sector's end - the 12 above and 16 with ram[13]'s top bit cleared
+# too: every even frame of a crosser, 3,579, 85 turns, predicted with no exception; 839 falling
+# moves; pokes of its x, its speed and the ship's x on the first poked game's frame 680): a crosser
+# moves its x by its speed (the grid clock's dither) on even frames and its depth with the grid on
+# odd ones; on the even frame its new x is past the ship's (as the ship stood before its own move;
+# strictly) and within 3 of a drawn beam, it turns onto that beam: x the beam's, kind 69, and from
+# the next even frame it falls 36/16 (odd frames still with the grid). It leaves on the even frame
+# its depth reaches 210 - never waiting for the odd frame as a shot may (30 of 30) - and takes the
+# ship in the loss window (3 losses).
+CROSSER_TURN_REACH = 3
+CROSSER_FALL_SPEED = 36
+
 # ---- a lost ship (NOTES.md "A lost ship") ------------------------------------------------------------
 # measured (60 random games: 169 of 171 losses, no false alarm over 106,000 even frames; clone/
 # restore pokes of the shot's x, its depth and the ship's x on random seed 0's frame 1,056): on an
@@ -529,6 +585,30 @@ class BeamRiderConstants:
     kind_debris: int = KIND_DEBRIS
     debris_rise: int = DEBRIS_RISE
     debris_speed: int = DEBRIS_SPEED
+    sector_end_phase: int = SECTOR_END_PHASE
+    sentinel_crossing: int = SENTINEL_CROSSING
+    sentinel_speed: int = SENTINEL_SPEED
+    sentinel_rightward_bit: int = SENTINEL_RIGHTWARD_BIT
+    sentinel_left_x: int = SENTINEL_LEFT_X
+    sentinel_right_x: int = SENTINEL_RIGHT_X
+    sentinel_wait: int = SENTINEL_WAIT
+    sentinel_wait_end: int = SENTINEL_WAIT_END
+    sector_end_enemies: int = SECTOR_END_ENEMIES
+    next_sector_wave: int = NEXT_SECTOR_WAVE
+    sector_end_grid: int = SECTOR_END_GRID
+    sector_count_base_step: int = SECTOR_COUNT_BASE_STEP
+    kind_crosser: int = KIND_CROSSER
+    kind_crosser_down: int = KIND_CROSSER_DOWN
+    crosser_random_mask: int = CROSSER_RANDOM_MASK
+    crosser_base_depth: int = CROSSER_BASE_DEPTH
+    crosser_rightward_bit: int = CROSSER_RIGHTWARD_BIT
+    crosser_left_x: int = CROSSER_LEFT_X
+    crosser_right_x: int = CROSSER_RIGHT_X
+    crosser_x_speed: int = CROSSER_X_SPEED
+    crosser_last_sentinel_x: int = CROSSER_LAST_SENTINEL_X
+    crosser_crowd: int = CROSSER_CROWD
+    crosser_turn_reach: int = CROSSER_TURN_REACH
+    crosser_fall_speed: int = CROSSER_FALL_SPEED
 
 
 DEFAULTS = BeamRiderConstants()

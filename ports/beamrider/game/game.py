@@ -8,7 +8,8 @@ logic/enemy_shots.py, logic/rejuvenator.py).
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
-with ALE. The sector's end and the next ship's intro are not modelled yet."""
+with ALE. The sector's end runs up to the sentinel's wait (logic/sector_end.py); its end and the
+next sector are not modelled yet."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from jaxtari.env import Game, joystick
 
 from . import constants as c
 from .constants import BYTE, BeamRiderConstants
-from .logic import enemy_shots, hits, rejuvenator, saucers, ship
+from .logic import enemy_shots, hits, rejuvenator, saucers, sector_end, ship
 from .logic.dither import dithered
 from .state import BeamRiderState, EnemyShotState, PlayerState, SaucerState, ShipState
 
@@ -41,7 +42,8 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
                             count_base=i32(k.start_count_base)),
         enemy_shots=EnemyShotState(kind=jnp.full(k.shot_count, k.kind_empty, jnp.int32),
                                    x=jnp.zeros(k.shot_count, jnp.int32),
-                                   depth=jnp.full(k.shot_count, k.start_saucer_depth, jnp.int32)),
+                                   depth=jnp.full(k.shot_count, k.start_saucer_depth, jnp.int32),
+                                   speed=jnp.zeros(k.shot_count, jnp.int32)),
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
         count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
@@ -131,18 +133,28 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     then the enemies' shots and the rejuvenator fall, a shot may take the ship
     (logic/enemy_shots.py), the rejuvenator be caught or arrive (logic/rejuvenator.py)."""
     stick = joystick(ale_action)
-    moved_ship = ship.move(k, state.ship, stick, intro_frame(state) >= k.first_move_frame)
-    s = ship.shoot(k, moved_ship, stick, intro_frame(state) >= k.first_shot_frame)
-    logic = (state.frame % k.logic_period == 0) & (state.phase == k.play_phase)
-    # the enemies' shots and the rejuvenator fall on this frame whatever the ship's shot does
+    ending = state.phase == k.sector_end_phase
+    # measured: once the sentinel has crossed the ship starts no move and launches nothing
+    held = ending & sector_end.crossed(k, state.saucers)
+    moved_ship = ship.move(k, state.ship, stick, (intro_frame(state) >= k.first_move_frame) & ~held)
+    s = ship.shoot(k, moved_ship, stick, (intro_frame(state) >= k.first_shot_frame) & ~held)
+    # measured: and a shot still in flight is gone
+    s = s.replace(shot_y=jnp.where(held, k.no_shot, s.shot_y))
+    logic = (state.frame % k.logic_period == 0) & ((state.phase == k.play_phase) | ending)
+    # the enemies' shots, the rejuvenator and the crossers move on this frame whatever the ship's
+    # shot does (a crosser turning by the ship's x as it stood: measured)
     fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count), state.count)
+    fallen = sector_end.fly(k, fallen, state.count, state.ship.x)
     # (an emptied slot's depth reads 255 from this frame: logic/hits.py)
     standing = jnp.where(state.saucers.kind == k.kind_empty, k.start_saucer_depth, state.saucers.depth)
     # measured: a rejuvenator arrives before the lariat's reach is judged (it counts there), and
     # with the enemies left as they stood before this frame's kill
     arriving = rejuvenator.arrives(k, fallen, state.saucers.replace(depth=standing), state.ship.flags,
                                    state.player.enemies_left, state.count, state.random)
-    entry_depths = jnp.where(arriving, k.rejuvenator_start_depth, fallen.depth)
+    crossing = sector_end.arrives(k, fallen, standing, state.player.enemies_left, state.count, state.random,
+                                  state.grid, state.saucers.x[0])
+    entry_depths = jnp.where(arriving, k.rejuvenator_start_depth,
+                             jnp.where(crossing, k.crosser_base_depth + state.grid, fallen.depth))
     s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
     moved = hits.hit(k, state.replace(ship=s))
     # measured: a shot still flying after any hit on a saucer may shoot the rejuvenator down
@@ -167,8 +179,12 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     fallen = fallen.replace(kind=jnp.where(catch, k.kind_empty, fallen.kind))
     ship_ = moved.ship.replace(flags=jnp.where(jnp.any(arriving), moved.ship.flags & ~k.rejuvenator_due,
                                                moved.ship.flags))
-    moved = moved.replace(enemy_shots=rejuvenator.enter(k, fallen, arriving, moved.random), player=player,
-                          ship=ship_)
+    entered = sector_end.enter(k, rejuvenator.enter(k, fallen, arriving, moved.random), crossing, moved.random,
+                               state.grid)
+    # measured: the even frame after the sector's end began, ram[84] turns 255
+    player = player.replace(enemies_left=jnp.where(ending & (player.enemies_left == 0), k.sector_end_enemies,
+                                                   player.enemies_left))
+    moved = moved.replace(enemy_shots=entered, player=player, ship=ship_)
     # measured: the frame a ship is lost launches nothing (the shot's beam and the torpedoes stay)
     # and the shot hits nothing (no points, the wave timer untouched); a saucer taking the ship
     # pays as a kill (its points, one enemy less)
@@ -187,16 +203,40 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     flown = saucers.fly(k, state.saucers, intro_frame(state), state.count, grid_move, state.grid, state.random,
                         state.player.enemies_left)
     odd = state.frame % k.logic_period == k.counter_parity
-    shots = enemy_shots.fire(k, state.enemy_shots, state.saucers, flown)
+    shots = sector_end.ride(k, enemy_shots.fire(k, state.enemy_shots, state.saucers, flown), grid_move)
     playing = state.phase == k.play_phase
-    keep = lambda new, old: jax.tree.map(lambda a, b: jnp.where(playing, a, b), new, old)
+    ending = state.phase == k.sector_end_phase
+    pick = lambda when, new, old: jax.tree.map(lambda a, b: jnp.where(when, a, b), new, old)
+    slots = pick(playing, flown, state.saucers)
+    # the sector's end: the switch on the frame the last slot empties, then the sentinel's crossing
+    starts, crossing = sector_end.switch(k, slots, playing, odd, state.player.enemies_left, state.random)
+    slots = pick(starts, crossing, pick(ending & odd, sector_end.sentinel(k, state.saucers), slots))
     # measured: a lariat's one step more (logic/ship.py ``reach``) is gone on the next odd frame
     s = state.ship
-    reached = odd & playing & ~s.torpedo & (s.shot_y == k.lariat_reach_depth)
-    return state.replace(ship=s.replace(shot_y=jnp.where(reached, k.no_shot, s.shot_y)),
-                         saucers=keep(flown, state.saucers),
-                         enemy_shots=keep(jax.tree.map(lambda a, b: jnp.where(odd, a, b), shots,
-                                                       state.enemy_shots), state.enemy_shots))
+    reached = odd & (playing | ending) & ~s.torpedo & (s.shot_y == k.lariat_reach_depth)
+    moved = state.replace(ship=s.replace(shot_y=jnp.where(reached, k.no_shot, s.shot_y)),
+                          saucers=slots, phase=jnp.where(starts, k.sector_end_phase, state.phase),
+                          enemy_shots=pick(odd & (playing | ending), shots, state.enemy_shots))
+    # measured: with the wait run out (as it stood), the first odd frame that leaves the grid at 0 or
+    # 1 ends the sector
+    over = ending & odd & (state.saucers.param[1] == k.sentinel_wait_end) & (state.grid <= k.sector_end_grid)
+    return pick(over, next_sector(k, moved), moved)
+
+
+def next_sector(k, state: BeamRiderState) -> BeamRiderState:
+    """The sector's end's last frame (measured, 11 ends): ram[12] 1 - the next ship's wait for the
+    joystick, then the intro - with the sector one on, 15 enemies, 3 torpedoes, the grid stopped,
+    the wave timer spent, the wave 2 (the spawn starts the next), the horizon count's base 8 lower a
+    sector (48 in sector 2; later sectors not measured), the ship back on the centre beam with the
+    rejuvenator due again; the slots' bytes are kept."""
+    sector = state.player.sector + 1
+    return state.replace(
+        phase=jnp.int32(k.life_taken_phase), grid_speed=jnp.int32(0),
+        player=state.player.replace(sector=sector, enemies_left=jnp.int32(k.start_enemies)),
+        ship=state.ship.replace(x=jnp.int32(k.beam_x[k.start_beam]), flags=jnp.int32(k.on_beam_flags),
+                                torpedoes=jnp.int32(k.start_torpedoes)),
+        saucers=state.saucers.replace(timer=jnp.int32(0), wave=jnp.int32(k.next_sector_wave),
+                                      count_base=k.start_count_base - k.sector_count_base_step * (sector - 1)))
 
 
 def frame(k: BeamRiderConstants, state: BeamRiderState, ale_action) -> BeamRiderState:

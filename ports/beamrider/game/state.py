@@ -49,9 +49,12 @@ class EnemyShotState:
     """The enemies' shots: entries 3..6 of the cartridge's object table (the saucers are 0..2, the
     ship's shot 7), one entry per shot (int32 (4,)), each the byte ALE keeps."""
 
-    kind: jax.Array        # ram[45..48]: 0 empty, 2/3 a shot (its two pictures), 16..19 the rejuvenator
+    kind: jax.Array        # ram[45..48]: 0 empty, 2/3 a shot (its two pictures), 16..19 the rejuvenator,
+    #                        1 its debris, 68/69 a crosser at the sector's end (crossing / coming down)
     x: jax.Array           # ram[36..39]: the beam it falls on (kept when the entry empties)
     depth: jax.Array       # ram[28..31]: growing as it falls, 255 when empty
+    speed: jax.Array       # ram[53..56] while a crosser (kinds 68/69) holds the entry: its x speed in
+    #                        sixteenths, signed (-40 from the right, +40 from the left; not mirrored)
 
 
 @pytree_dataclass
@@ -62,7 +65,8 @@ class BeamRiderState:
     player: PlayerState
     count: jax.Array       # int32, ram[1]: steps after every odd frame
     random: jax.Array      # int32, ram[2]: the shift-register random number, stepped on odd frames
-    phase: jax.Array       # int32, ram[12]: 2 intro, 3 play, 5 a ship being lost, 1 the life taken, 6 game over
+    phase: jax.Array       # int32, ram[12]: 2 intro, 3 play, 4 the sector's end, 5 a ship being lost,
+    #                        1 the life taken, 6 game over
     grid: jax.Array        # int32, ram[24]: the grid's position 0..31, moved on odd frames
     grid_speed: jax.Array  # int32, ram[4]: the grid's speed in sixteenths, a signed byte
     frame: jax.Array       # int32, frames since reset (not in RAM)

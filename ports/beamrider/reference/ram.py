@@ -61,6 +61,9 @@ EMPTY_DEPTH = 255        # an empty slot's or shot entry's depth (measured)
 GAME_OVER_LIVES = 255    # ALE driver: terminal when ram[5] == 255
 PHASE_INTRO, PHASE_PLAY, PHASE_LIFE_LOST = 2, 3, 1  # measured (2, 3); ALE driver (1)
 PHASE_DYING, PHASE_GAME_OVER = 5, 6  # measured: a ship being lost; after the last one
+PHASE_SECTOR_END = 4     # measured: from the frame the last slot empties with no enemy left
+SECTOR_END_ENEMIES = 255  # measured: ram[84] through the sector's end
+CROSSER_KINDS = (68, 69)  # measured: the sector's end's crossers in entries 3..6, crossing / come down a beam
 ON_BEAM_FLAGS = 0x83
 MOVING_RIGHT, MOVING_LEFT = 0x08, 0x04
 BEAM_X = (94, 111, 128, 145, 162)

@@ -31,8 +31,10 @@ def _is_shot(k, kind):
 
 
 def _falling(k, kind):
-    """The entries that fall and leave at the bottom: shots, the rejuvenator and its debris."""
-    return _is_shot(k, kind) | is_rejuvenator(k, kind) | (kind == k.kind_debris)
+    """The entries that fall and leave at the bottom: shots, the rejuvenator and its debris, a
+    crosser come down on a beam."""
+    return (_is_shot(k, kind) | is_rejuvenator(k, kind) | (kind == k.kind_debris)
+            | (kind == k.kind_crosser_down))
 
 
 def _emptied(k, shots: EnemyShotState, gone) -> EnemyShotState:
@@ -90,6 +92,8 @@ def past_the_ship(k, shots: EnemyShotState, ship_shot_flying) -> EnemyShotState:
     # the entries in use: the shots and a stray depth left by a blocked shot (measured)
     busy = (jnp.sum(shots.depth != k.start_saucer_depth) - 1 + ship_shot_flying.astype(jnp.int32)
             >= k.shot_busy_objects)
+    # measured: a crosser come down a beam never waits (logic/sector_end.py)
+    busy = busy & (shots.kind != k.kind_crosser_down)
     return _emptied(k, shots, flying & (shots.depth >= k.shot_gone_depth) & ~busy)
 
 
@@ -108,7 +112,7 @@ def rammed(k, saucers: SaucerState, ship_x):
 
 def ship_lost(k, shots: EnemyShotState, saucers: SaucerState, ship_x):
     """Whether a shot or a saucer stands on the ship (the even frame, after the moves)."""
-    deadly = _is_shot(k, shots.kind) | (shots.kind == k.kind_debris)
+    deadly = _is_shot(k, shots.kind) | (shots.kind == k.kind_debris) | (shots.kind == k.kind_crosser_down)
     return (jnp.any(_on_ship(k, deadly, shots.x, shots.depth, ship_x))
             | jnp.any(rammed(k, saucers, ship_x)))
 

@@ -319,8 +319,11 @@ def fly(k, s: SaucerState, frame, count, grid_move, grid, random, enemies_left) 
     the first wave; after a lost ship the wave carries on (measured)."""
     paced = pace(k, s, count)
     kind, param = spawn(k, random, paced.count_base)
-    appear = paced.replace(kind=jnp.full(3, kind), x=jnp.full(3, k.spawn_x), depth=jnp.zeros(3, jnp.int32),
-                           param=jnp.full(3, param))
+    # measured (ram[84] poked 0..3 before the spawn): only as many slots as enemies are left appear,
+    # the highest first; the others keep their bytes
+    shown = jnp.arange(3) >= 3 - jnp.clip(enemies_left, 0, 3)
+    appear = paced.replace(kind=jnp.where(shown, kind, paced.kind), x=jnp.where(shown, k.spawn_x, paced.x),
+                           depth=jnp.where(shown, 0, paced.depth), param=jnp.where(shown, param, paced.param))
     moved = paced
     for i in reversed(range(3)):
         moved = _slot(k, moved, i, count, grid_move, grid, random, enemies_left)
