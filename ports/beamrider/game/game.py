@@ -8,8 +8,8 @@ logic/enemy_shots.py, logic/rejuvenator.py).
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
-with ALE. The sector's end runs up to the sentinel's wait (logic/sector_end.py); its end and the
-next sector are not modelled yet."""
+with ALE. The sector's end (logic/sector_end.py) and the next sector's start (``next_sector``)
+run as measured; sector 2's new objects are not modelled yet."""
 
 from __future__ import annotations
 
@@ -198,7 +198,8 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
 
 def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     """The saucers' odd frame in play, after the clock (they read the new count, grid and random),
-    then their shots (logic/enemy_shots.py)."""
+    then their shots (logic/enemy_shots.py); the sector's end's switch, crossing and end
+    (logic/sector_end.py)."""
     grid_move = (state.grid - before.grid) % k.grid_wrap
     flown = saucers.fly(k, state.saucers, intro_frame(state), state.count, grid_move, state.grid, state.random,
                         state.player.enemies_left)
@@ -224,7 +225,7 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
 
 
 def next_sector(k, state: BeamRiderState) -> BeamRiderState:
-    """The sector's end's last frame (measured, 11 ends): ram[12] 1 - the next ship's wait for the
+    """The sector's end's last frame (measured, 10 ends): ram[12] 1 - the next ship's wait for the
     joystick, then the intro - with the sector one on, 15 enemies, 3 torpedoes, the grid stopped,
     the wave timer spent, the wave 2 (the spawn starts the next), the horizon count's base 8 lower a
     sector (48 in sector 2; later sectors not measured), the ship back on the centre beam with the
