@@ -199,13 +199,27 @@ def auc_comparison(steps, curves: dict[str, np.ndarray], a: str, b: str) -> dict
     return out
 
 
-def tost(x, y, margin: float, alpha: float = ALPHA, *, blocked: bool = False) -> dict:
+def paired(x, y) -> dict:
+    """The mean of the pairs' differences x_i - y_i (the same unit measured on both sides), its
+    standard error and n - 1 degrees of freedom, in :func:`welch`'s shape; ``sd``: the
+    differences' standard deviation."""
+    d = np.asarray(x, np.float64) - np.asarray(y, np.float64)
+    if d.size < 2:
+        raise ValueError("a paired comparison needs at least 2 pairs")
+    sd = float(d.std(ddof=1))
+    return {"diff": float(d.mean()), "se": sd / math.sqrt(d.size), "df": float(d.size - 1),
+            "pairs": int(d.size), "sd": sd}
+
+
+def tost(x, y, margin: float, alpha: float = ALPHA, *, blocked: bool = False,
+         pairs: bool = False) -> dict:
     """Two one-sided Welch t-tests of |mean(x) - mean(y)| < margin.
 
     ``p_value`` is the larger of the two one-sided p-values: below ``alpha``, the difference is
     within the margin (equivalent). ``ci`` is the (1 - 2 alpha) interval of the difference.
-    ``blocked``: ``x`` and ``y`` are the same blocks' values side by side (:func:`welch_blocked`)."""
-    w = welch_blocked(x, y) if blocked else welch(x, y)
+    ``blocked``: ``x`` and ``y`` are the same blocks' values side by side (:func:`welch_blocked`);
+    ``pairs``: ``x[i]`` and ``y[i]`` are one unit's two measures (:func:`paired`)."""
+    w = welch_blocked(x, y) if blocked else paired(x, y) if pairs else welch(x, y)
     d, se, df = w["diff"], w["se"], w["df"]
     if se == 0:
         inside = abs(d) < margin

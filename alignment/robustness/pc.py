@@ -71,38 +71,42 @@ def aggregate(pc_by_side: dict[str, np.ndarray]) -> dict:
 
 
 def compare_sides(pc_jax, pc_ale, margin: float = PC_MARGIN) -> dict:
-    """JAX PC against ALE PC with the stress stage's test (:func:`alignment.learning.statistics.tost`,
-    Welch, alpha per side) and its labels: "equivalent" (TOST rejects a difference of ``margin`` or
-    more), "different" (the 90% interval lies wholly outside the margin), else "inconclusive" with
-    the seeds a decision would need (:func:`~alignment.learning.statistics.seeds_needed`). The margin
-    is fixed (PC is already a share of the agents' gain over random), so the stress verdict's
-    gain-based margin and success-rate split do not apply. Also the paired mean difference (the
-    same agents ran on both sides)."""
+    """JAX PC against ALE PC, seed by seed: the same agent plays both sides, so the test is the
+    stress stage's TOST (:func:`alignment.learning.statistics.tost`, alpha per side) on the pairs'
+    differences (a seed with no defined PC on a side drops out): how robust an agent is differs
+    from agent to agent, alike on both sides, and is no part of a difference between them. Labels:
+    "equivalent" (TOST rejects a difference of ``margin`` or more), "different" (the 90% interval
+    lies wholly outside the margin), else "inconclusive" with the seeds a decision would need
+    (:func:`~alignment.learning.statistics.seeds_needed`). The margin is fixed (PC is already a
+    share of the agents' gain over random), so the stress verdict's gain-based margin and
+    success-rate split do not apply."""
     x, y = np.asarray(pc_jax, np.float64), np.asarray(pc_ale, np.float64)
     both = np.isfinite(x) & np.isfinite(y)
-    paired = float(np.mean(x[both] - y[both])) if both.any() else None
-    x, y = x[np.isfinite(x)], y[np.isfinite(y)]
-    base = {"margin": float(margin), "alpha": st.ALPHA, "paired_mean_difference": paired,
-            "n": {"jax": int(x.size), "ale": int(y.size)}}
-    if x.size < 2 or y.size < 2:
-        return {**base, "label": "inconclusive", "test": None, "more_seeds": max(2 - min(x.size, y.size), 1),
-                "detail": f"{min(x.size, y.size)} seed(s) with a defined PC on a side: the test "
-                          f"needs at least 2 per side"}
-    t = st.tost(x, y, margin)
-    desc = (f"PC jax {x.mean():.2f} vs ale {y.mean():.2f} (difference {t['diff']:+.2f}, 90% CI "
-            f"[{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]); margin +/-{margin:.2f}")
+    mean_diff = float(np.mean(x[both] - y[both])) if both.any() else None
+    base = {"margin": float(margin), "alpha": st.ALPHA, "paired_mean_difference": mean_diff,
+            "n": {"jax": int(np.isfinite(x).sum()), "ale": int(np.isfinite(y).sum())},
+            "pairs": int(both.sum())}
+    x, y = x[both], y[both]
+    if x.size < 2:
+        return {**base, "label": "inconclusive", "test": None, "more_seeds": 2 - x.size,
+                "detail": f"{x.size} seed(s) with a defined PC on both sides: the paired test "
+                          f"needs at least 2"}
+    t = st.tost(x, y, margin, pairs=True)
+    dropped = "" if both.all() else f", {x.size} seeds with a PC on both sides"
+    desc = (f"PC jax {x.mean():.2f} vs ale {y.mean():.2f} (paired difference {t['diff']:+.2f}, "
+            f"90% CI [{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]{dropped}); margin +/-{margin:.2f}")
     if t["ci"][0] > margin or t["ci"][1] < -margin:
         return {**base, "label": "different", "test": t,
                 "detail": f"{desc}: the interval lies outside the margin, the modified games differ"}
     if t["p_value"] < st.ALPHA:
         return {**base, "label": "equivalent", "test": t,
                 "detail": f"{desc}: TOST p = {t['p_value']:.3g} < {st.ALPHA}, equivalent within the margin"}
-    sd = math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2)
-    n = st.seeds_needed(sd, t["diff"], margin)
-    more = None if n is None else max(n - min(x.size, y.size), 1)
-    need = st.advice(more, t["diff"], margin, "seeds")
+    # seeds_needed sizes two independent samples (se = sd * sqrt(2 / n)); pairs have se = sd / sqrt(n)
+    n = st.seeds_needed(st.paired(x, y)["sd"] / math.sqrt(2), t["diff"], margin)
+    more = None if n is None else max(n - x.size, 1)
     return {**base, "label": "inconclusive", "test": t, "more_seeds": more,
-            "detail": f"{desc}: TOST p = {t['p_value']:.3g}; inconclusive: {need}"}
+            "detail": f"{desc}: TOST p = {t['p_value']:.3g}; inconclusive: "
+                      f"{st.advice(more, t['diff'], margin, 'seeds')}"}
 
 
 def nan_to_none(values) -> list:

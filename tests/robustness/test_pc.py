@@ -64,3 +64,22 @@ def test_side_pc_is_none_where_the_mod_or_the_original_did_not_run():
     assert pc.side_pc(agents, {"original": [0.0]}, "m") is None
     assert pc.side_pc({"m": [[2.0]]}, {"original": [0.0], "m": [0.0]}, "m") is None
     assert pc.side_pc(agents, {"original": [0.0], "m": [0.0]}, "other") is None
+
+
+def test_the_same_agents_are_compared_seed_by_seed():
+    # three agents as robust as each other on both sides (within 0.01) but far apart from one
+    # another: unpaired, the spread between agents leaves it open; paired, it is decided
+    jax_pc, ale_pc = [-0.96, -0.04, -0.50], [-0.95, -0.05, -0.51]
+    v = pc.compare_sides(jax_pc, ale_pc)
+    d = np.subtract(jax_pc, ale_pc)
+    se = d.std(ddof=1) / np.sqrt(3)
+    assert v["label"] == "equivalent" and v["test"]["df"] == 2 and v["pairs"] == 3
+    assert v["test"]["se"] == pytest.approx(se)
+    assert v["test"]["ci"][1] == pytest.approx(d.mean() + pc.st.sps.t.ppf(0.95, 2) * se)
+    assert "paired difference +0.00" in v["detail"]
+    assert pc.st.tost(jax_pc, ale_pc, pc.PC_MARGIN)["p_value"] > 0.3  # what Welch said of it
+    # a seed with no PC on a side drops out of the pairs, and the detail says so
+    v = pc.compare_sides([-0.96, np.nan, -0.50, -0.2], [-0.95, -0.05, -0.51, -0.21])
+    assert v["pairs"] == 3 and ", 3 seeds with a PC on both sides" in v["detail"]
+    v = pc.compare_sides([-0.96, np.nan], [-0.95, -0.05])
+    assert v["label"] == "inconclusive" and "needs at least 2" in v["detail"]

@@ -51,7 +51,7 @@ def test_returns_that_agree_pass_and_returns_that_part_fail():
     got = failures(_report("different", TENTH, TENTH_PC))
     assert len(got) == 1
     assert got[0].startswith("freeway m: JAX and ALE PC differ beyond the margin ±0.1 (PC jax "
-                             "-0.50 vs ale -0.90 (difference +0.40")
+                             "-0.50 vs ale -0.90 (paired difference +0.40")
 
 
 def test_a_label_the_returns_do_not_give_fails_whatever_it_says():
