@@ -120,7 +120,7 @@ def ale_episodes(policy: Policy, seed_index: int, episode_ids: Sequence[int], *,
                 stacks[i] = np.concatenate([stacks[i, 1:], f[None]])
             else:
                 stacks[i] = f
-            if ale.game_over():
+            if ale.game_over(with_truncation=False):
                 live[i] = False
             elif ale.game_truncated():
                 live[i], truncated[i] = False, True

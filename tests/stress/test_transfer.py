@@ -260,6 +260,15 @@ def test_robustness_evaluates_a_pixel_policy_file_on_both_sides(tmp_path):
     assert check(robustness_report.to_json(r)).obs == "pixels"  # the report's schema takes it
 
 
+def test_games_cut_by_the_frame_cap_are_truncated_on_both_sides(up_400):
+    # a Freeway game runs 2 min 16 s (8,160 frames): at a 400-frame cap every game is cut, on ALE
+    # too (ale-py's game_over() counts the cap unless asked not to)
+    _, r = _up_400(up_400)
+    for side in ("ale", "jax"):
+        e = r.sides[side][0]
+        assert e["truncated"] == [True, True] and e["steps"] == [100, 100], side
+
+
 def test_the_gate_judges_transfer_reports_and_fails_a_changed_one(tmp_path, up_400):
     from alignment.gate.config import Thresholds
     from alignment.gate.core import Artefacts, _transfer_part, current_transfer_replays
