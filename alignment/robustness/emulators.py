@@ -97,8 +97,8 @@ class AleEpisodes:
         ``actions`` index the minimal action set. The rewards, 0 for those not live."""
         reward = np.zeros(len(self.envs))
         for i, ale in enumerate(self.envs):
-            if not live[i]:
-                continue
+            if not live[i] or ale.game_truncated():
+                continue  # past the frame cap: an episode cut there plays on no further
             a = self.actions[int(actions[i])]
             for _ in range(V5.frameskip):
                 reward[i] += ale.act(a)
@@ -108,7 +108,9 @@ class AleEpisodes:
         return reward
 
     def over(self) -> np.ndarray:
-        return np.array([ale.game_over() for ale in self.envs], bool)
+        # the game's own end only: a game cut by the frame cap stays live, so the caller counts it
+        # truncated (ale-py's game_over() counts the cap unless told not to)
+        return np.array([ale.game_over(with_truncation=False) for ale in self.envs], bool)
 
 
 def _serve(conn, indices: list[int]) -> None:

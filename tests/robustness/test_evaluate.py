@@ -17,3 +17,20 @@ def test_ale_variants_share_their_random_numbers():
     np.testing.assert_array_equal(a, b)  # the same game on the same draws: the same returns
     assert a.sum() < 0  # the computer scores in 1,200 frames: the returns are not trivially equal
     assert not np.array_equal(a, mod)  # its points not counted, the same draws score otherwise
+
+
+def test_a_game_cut_by_the_emulators_frame_cap_counts_as_truncated(monkeypatch):
+    # the cap lowered to 400 frames (a Pong game runs far longer); 150 agent steps would be 600
+    # frames: every game is cut at step 100, plays no frame past it and is counted truncated
+    import dataclasses
+
+    from alignment.robustness import emulators
+
+    monkeypatch.setattr(emulators, "V5", dataclasses.replace(emulators.V5,
+                                                             max_num_frames_per_episode=400))
+    out = ev.ale_returns("pong", {"original": ()}, None, None, agents=1, episodes=2, seed=0,
+                         max_steps=150, workers=1)
+    assert out.truncated == {"original": 2}
+    capped = ev.ale_returns("pong", {"original": ()}, None, None, agents=1, episodes=2, seed=0,
+                            max_steps=100, workers=1)
+    np.testing.assert_array_equal(out.returns["original"], capped.returns["original"])
