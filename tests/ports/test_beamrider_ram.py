@@ -1021,3 +1021,80 @@ def test_the_spawn_brings_only_as_many_slots_as_enemies_are_left(left):
     shown = [int(after[a]) != ram.KIND_EMPTY for a in ram.ENEMY_KIND]
     assert shown == [i >= 3 - left for i in range(3)]
     assert (int(tr.rams[-1][ram.PHASE]) == ram.PHASE_SECTOR_END) == (left == 0)
+
+
+@pytest.fixture(scope="module")
+def sector_end_games():
+    """Random games (held actions 1..8 frames) with one enemy left from the spawn on and no
+    rejuvenator due (ram[84] 1 and ram[13]'s top bit cleared just before it): the first kill ends the
+    sector, and crossers come for the ship's shot to meet."""
+    pokes = {c.SAUCER_SPAWN_FRAME - 1: {ram.ENEMIES_LEFT: 1, ram.SHIP_FLAGS: c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE}}
+    return [ramtrace.record(ROM, frames=3_000, seed=s, hold=(1, 8), pokes=pokes) for s in range(24)]
+
+
+def test_the_ships_shot_meets_a_crosser_in_the_saucers_window(sector_end_games):
+    """On every even frame of play or the sector's end with the ship's shot in flight (short of its
+    last y) and a crosser in an entry: the shot is gone exactly when a crosser, after this frame's
+    move, stands within 6 of the shot's beam and within 8 of the shot's new y; nothing is paid; a
+    lariat leaves the crosser flying on, a torpedo turns the lowest such entry into the explosion's
+    first step where the crosser stood."""
+    met_lariat = met_torpedo = flown = 0
+    for seed, tr in enumerate(sector_end_games):
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] not in (ram.PHASE_PLAY, ram.PHASE_SECTOR_END)
+                    or after[ram.PHASE] != before[ram.PHASE] or before[ram.SHOT_Y] == ram.NO_SHOT
+                    or before[ram.SHOT_Y] in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y, c.LARIAT_REACH_DEPTH)
+                    or (before[ram.PHASE] == ram.PHASE_SECTOR_END
+                        and before[ram.ENEMY_X[0]] == c.SENTINEL_CROSSING)):
+                continue
+            crossers = [j for j in range(len(ram.SHOT_KIND)) if before[ram.SHOT_KIND[j]] in ram.CROSSER_KINDS]
+            if not crossers:
+                continue
+            y = before[ram.SHOT_Y] - c.SHOT_STEP
+            met = [j for j in crossers if abs(after[ram.SHOT_ENTRY_X[j]] - before[ram.SHOT_X]) <= c.HIT_HALF_WIDTH
+                   and abs(y - after[ram.SHOT_DEPTH[j]]) <= c.HIT_HALF_DEPTH]
+            assert (after[ram.SHOT_Y] == ram.NO_SHOT) == bool(met), (seed, t)
+            flown += not met
+            if not met:
+                continue
+            assert tr.rewards[t - 1] == 0
+            torpedo = before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS
+            kinds = [after[ram.SHOT_KIND[j]] for j in met]
+            if torpedo:
+                assert kinds[0] == c.KIND_EXPLOSION_FIRST and all(k in ram.CROSSER_KINDS for k in kinds[1:])
+                met_torpedo += 1
+            else:
+                assert all(k in ram.CROSSER_KINDS for k in kinds), (seed, t)
+                met_lariat += 1
+    assert met_lariat >= 20 and met_torpedo >= 2 and flown >= 500
+
+
+def test_a_crosser_blown_up_by_a_torpedo_burns_out_in_its_entry(sector_end_games):
+    """An explosion in an entry in sector 1 (a crosser a torpedo met): on each even frame its depth
+    rises 2 and its kind steps when the count is odd, 6..11, then the entry is empty (depth 255);
+    odd frames leave it as it was."""
+    steps = ends = 0
+    for seed, tr in enumerate(sector_end_games):
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            # (sector 2's objects explode in the entries too, and end otherwise: not decoded)
+            if after[ram.PHASE] != before[ram.PHASE] or before[ram.SECTOR] != 1:
+                continue
+            for j in range(len(ram.SHOT_KIND)):
+                kind, depth = before[ram.SHOT_KIND[j]], before[ram.SHOT_DEPTH[j]]
+                if not c.KIND_EXPLOSION_FIRST <= kind <= c.KIND_EXPLOSION_LAST:
+                    continue
+                if (t - 1) % c.LOGIC_PERIOD:
+                    assert (after[ram.SHOT_KIND[j]], after[ram.SHOT_DEPTH[j]]) == (kind, depth), (seed, t)
+                    continue
+                stepped = kind + (before[ram.FRAME_COUNT] & 1)
+                if stepped > c.KIND_EXPLOSION_LAST:
+                    assert (after[ram.SHOT_KIND[j]], after[ram.SHOT_DEPTH[j]]) == (c.KIND_EMPTY, ram.EMPTY_DEPTH)
+                    ends += 1
+                else:
+                    assert (after[ram.SHOT_KIND[j]], after[ram.SHOT_DEPTH[j]]) == (stepped, depth - c.EXPLOSION_RISE)
+                    steps += 1
+    assert ends >= 2 and steps >= 20

@@ -29,11 +29,12 @@ def covered_frames(trace, kills: bool = False) -> int:
     play, a shot that vanished before its last y (a lariat's one step more counting as its last), a
     lariat flying on past its last y with ram[21] 37..47 (seen 15,000 frames in 60 games, not
     decoded), an object table entry holding something other than a shot, the rejuvenator or its debris
-    (kind 1, once shot down) or a crosser (the sector's end's kinds 68/69; one shot down explodes in
-    its entry: not modelled), or the sector's end ending (phase 4 -> 1) or a ship lost in it. With ``kills`` a saucer's kill (the reward, the enemy taken from the
+    (kind 1, once shot down), a crosser (the sector's end's kinds 68/69) or the explosion of one a
+    torpedo met (kinds 6..11). With ``kills`` a saucer's kill (the reward, the enemy taken from the
     count and the shot gone on one frame) is covered too, a rejuvenator caught (a ship more), and a
-    lost ship: the loss, its run-down, the life taken (phases 3 -> 5 -> 1 or 6, the reserve's
-    blink) and the next ship's intro (1 -> 2 -> 3)."""
+    lost ship: the loss (in play or in the sector's end), its run-down, the life taken (phases 3 or
+    4 -> 5 -> 1 or 6, the reserve's blink; after a loss in the sector's end the next sector) and the
+    next ship's intro (1 -> 2 -> 3)."""
     r = trace.rams.astype(np.int64)
     for t in range(1, len(r)):
         before, after = r[t - 1], r[t]
@@ -57,21 +58,26 @@ def covered_frames(trace, kills: bool = False) -> int:
                 and after[ram.SHOT_GRAPHIC] not in ram.LARIAT_GRAPHICS):
             return t
         # the sector's end's enemies left: 255 from the even frame after its switch
+        # and 0 again when a ship is lost in it, 15 with the life taken (the next sector)
         ending = ((phases == (ram.PHASE_SECTOR_END, ram.PHASE_SECTOR_END)
                    and after[ram.ENEMIES_LEFT] == ram.SECTOR_END_ENEMIES)
-                  or (phases == (ram.PHASE_SECTOR_END, ram.PHASE_LIFE_LOST)
-                      and after[ram.ENEMIES_LEFT] == c.START_ENEMIES))
+                  or (phases in ((ram.PHASE_SECTOR_END, ram.PHASE_LIFE_LOST), (ram.PHASE_DYING, ram.PHASE_LIFE_LOST))
+                      and before[ram.ENEMIES_LEFT] in (0, ram.SECTOR_END_ENEMIES)
+                      and after[ram.ENEMIES_LEFT] == c.START_ENEMIES)
+                  or (kills and phases == (ram.PHASE_SECTOR_END, ram.PHASE_DYING)
+                      and after[ram.ENEMIES_LEFT] == 0))
         if after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT] and not ending:
             return t
         if after[ram.LIVES] != before[ram.LIVES] and not losing and not (kills and _caught(before, after)):
             return t
-        # (the sector's end's switch is covered; its end, or a ship lost in it, not yet)
+        # (the sector's end's switch and end are covered, a ship lost in it with ``kills``)
         if (phases[0] != phases[1] and phases not in SECTOR_PHASES and not losing):
             return t
         if (after[ram.SHOT_Y] == ram.NO_SHOT and before[ram.SHOT_Y] != ram.NO_SHOT
                 and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)
                 and not (before[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH and before[ram.SHOT_GRAPHIC] in ram.LARIAT_GRAPHICS)
                 and not _shot_down(before, after)
+                and not _met_crosser(before)
                 and phases != (ram.PHASE_PLAY, ram.PHASE_DYING)
                 and not _sentinel_crossed(before, phases)):
             return t
@@ -80,20 +86,28 @@ def covered_frames(trace, kills: bool = False) -> int:
 
 # a lost ship's phases (NOTES.md "A lost ship"): the loss, the run-down, the life taken or the game
 # over, and the next ship's intro
-LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_DYING, ram.PHASE_DYING),
+LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_SECTOR_END, ram.PHASE_DYING),
+               (ram.PHASE_DYING, ram.PHASE_DYING),
                (ram.PHASE_DYING, ram.PHASE_LIFE_LOST), (ram.PHASE_DYING, ram.PHASE_GAME_OVER),
                (ram.PHASE_LIFE_LOST, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
 # the sector's intro, its end and the next sector's start (the wait for the joystick, its intro)
 SECTOR_PHASES = {(ram.PHASE_INTRO, ram.PHASE_PLAY), (ram.PHASE_PLAY, ram.PHASE_SECTOR_END),
                  (ram.PHASE_SECTOR_END, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
 REJUVENATOR_KINDS = tuple(range(c.KIND_REJUVENATOR, c.KIND_REJUVENATOR + len(c.REJUVENATOR_PICTURE_DEPTHS) + 1))
-SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B, c.KIND_DEBRIS) + REJUVENATOR_KINDS + ram.CROSSER_KINDS
+# (an explosion in an entry comes only from a crosser a torpedo met)
+EXPLOSION_KINDS = tuple(range(c.KIND_EXPLOSION_FIRST, c.KIND_EXPLOSION_LAST + 1))
+SHOT_KINDS = (c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B, c.KIND_DEBRIS) + REJUVENATOR_KINDS + ram.CROSSER_KINDS + EXPLOSION_KINDS
 
 
 def _shot_down(before, after) -> bool:
     """A rejuvenator turned debris (kind 1) by the ship's shot."""
     return any(before[ram.SHOT_KIND[j]] in REJUVENATOR_KINDS and after[ram.SHOT_KIND[j]] == c.KIND_DEBRIS
                for j in range(len(ram.SHOT_KIND)))
+
+
+def _met_crosser(before) -> bool:
+    """A crosser in an entry, which the ship's shot may meet (a lariat gone, a torpedo blowing it up)."""
+    return any(before[a] in ram.CROSSER_KINDS for a in ram.SHOT_KIND)
 
 
 def _sentinel_crossed(before, phases) -> bool:
@@ -334,16 +348,9 @@ def poked_last_enemy_game(seed: int, frames: int):
                                                              ram.SHIP_FLAGS: c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE}})
 
 
-@pytest.mark.parametrize("seed,frames,least", [(4, 1_400, 1_300), (6, 1_400, 1_300), (8, 2_000, 1_900),
-                                               (13, 2_000, 1_950)])
-def test_the_sector_end_and_the_next_sector_from_a_poked_last_enemy_are_ales(seed, frames, least):
-    """The last saucer shot, the sector's end (ram[12] 4: the sentinel's crossing in slot 0's x
-    and slot 2's parameter, the crossers coming into the entries, crossing, turning onto a beam past
-    the ship and coming down it, the ship held once the sentinel has crossed, the wait), its end on
-    the grid's 0 or 1 (seed 4: the wait ran out on a wrap to 0, the sector ended on the next odd
-    frame), the next sector's wait for the joystick and its intro, into sector 2's play: every
-    mirrored byte equal to ALE's up to the first event the port leaves out (sector 2's kind-24
-    objects)."""
+def poked_lockstep(seed: int, frames: int, least: int):
+    """The poked last-enemy game in lockstep from the poke on (the port given the same poke): every
+    mirrored byte equal up to the first event the port leaves out; its RAM and that frame count."""
     import jax.numpy as jnp
 
     tr = poked_last_enemy_game(seed, frames)
@@ -352,9 +359,6 @@ def test_the_sector_end_and_the_next_sector_from_a_poked_last_enemy_are_ales(see
     n = covered_frames(ramtrace.Trace(ROM, rams, tr.actions, tr.rewards, tr.lives, tr.game_over, ()),
                        kills=True)
     assert n >= least, f"only {n} frames before an event the port leaves out"
-    phases = rams[:n, ram.PHASE]
-    assert ram.PHASE_SECTOR_END in phases and rams[n - 1, ram.SECTOR] == 2
-    assert np.isin(rams[:n, list(ram.SHOT_KIND)], ram.CROSSER_KINDS).any()
     actions = np.asarray(tr.actions, np.int32)
     before = g.rollout(g.reset(), actions[:c.SAUCER_SPAWN_FRAME - 1])
     start = jax.tree.map(lambda a: a[-1], before)
@@ -365,3 +369,37 @@ def test_the_sector_end_and_the_next_sector_from_a_poked_last_enemy_are_ales(see
         ale_bytes = np.asarray([ram.ship_bytes(r)[name] for r in tr.rams[c.SAUCER_SPAWN_FRAME:n]])
         bad = np.flatnonzero(ale_bytes != got[:len(ale_bytes)])
         assert bad.size == 0, (name, int(bad[0]) + c.SAUCER_SPAWN_FRAME)
+    return rams, n
+
+
+@pytest.mark.parametrize("seed,frames,least", [(4, 1_400, 1_300), (6, 1_400, 1_300), (8, 2_000, 1_900),
+                                               (13, 2_000, 1_950)])
+def test_the_sector_end_and_the_next_sector_from_a_poked_last_enemy_are_ales(seed, frames, least):
+    """The last saucer shot, the sector's end (ram[12] 4: the sentinel's crossing in slot 0's x
+    and slot 2's parameter, the crossers coming into the entries, crossing, turning onto a beam past
+    the ship and coming down it, the ship held once the sentinel has crossed, the wait), its end on
+    the grid's 0 or 1 (seed 4: the wait ran out on a wrap to 0, the sector ended on the next odd
+    frame), the next sector's wait for the joystick and its intro, into sector 2's play: every
+    mirrored byte equal to ALE's up to the first event the port leaves out (sector 2's kind-24
+    objects)."""
+    rams, n = poked_lockstep(seed, frames, least)
+    phases = rams[:n, ram.PHASE]
+    assert ram.PHASE_SECTOR_END in phases and rams[n - 1, ram.SECTOR] == 2
+    assert np.isin(rams[:n, list(ram.SHOT_KIND)], ram.CROSSER_KINDS).any()
+
+
+@pytest.mark.parametrize("seed,frames,least,torpedo,lost", [(0, 1_500, 1_400, True, False),
+                                                            (10, 1_400, 1_300, True, False),
+                                                            (5, 1_300, 1_200, False, True),
+                                                            (12, 1_400, 1_350, False, True)])
+def test_shots_meeting_crossers_and_a_ship_lost_in_the_sector_end_are_ales(seed, frames, least, torpedo, lost):
+    """The ship's shot meeting a crosser (a lariat gone, the crosser flying on; a torpedo blowing it
+    up, the explosion burning out in its entry) and a ship lost in the sector's end (the enemies left
+    0 again, the run-down, the life taken moving on to sector 2): every mirrored byte equal to ALE's
+    through them, into sector 2's play."""
+    rams, n = poked_lockstep(seed, frames, least)
+    kinds = rams[:n, list(ram.SHOT_KIND)]
+    assert np.isin(kinds, EXPLOSION_KINDS).any() == torpedo
+    steps = set(zip(rams[:n - 1, ram.PHASE].tolist(), rams[1:n, ram.PHASE].tolist()))
+    assert ((ram.PHASE_SECTOR_END, ram.PHASE_DYING) in steps) == lost
+    assert rams[n - 1, ram.SECTOR] == 2

@@ -8,8 +8,9 @@ logic/enemy_shots.py, logic/rejuvenator.py).
 ``reset()`` is ALE's state after reset (measured: every seed starts alike); ``step(state,
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
-with ALE. The sector's end (logic/sector_end.py) and the next sector's start (``next_sector``)
-run as measured; sector 2's new objects are not modelled yet."""
+with ALE. The sector's end (logic/sector_end.py: the crossers, the ship's shot meeting them), a ship
+lost in it and the next sector's start (``next_sector``) run as measured; sector 2's new objects are
+not modelled yet."""
 
 from __future__ import annotations
 
@@ -107,17 +108,22 @@ def clock(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     pushed = stick.up | stick.down | stick.left | stick.right
     again = odd & (state.phase == k.life_taken_phase) & pushed
     phase = jnp.where(again, k.intro_phase, phase)
-    return state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase,
-                         grid=grid, grid_speed=speed, ship=ship_,
-                         player=state.player.replace(reserve=reserve),
-                         intro_start=jnp.where(again, state.frame + 1, state.intro_start))
+    ticked = state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase,
+                           grid=grid, grid_speed=speed, ship=ship_,
+                           player=state.player.replace(reserve=reserve),
+                           intro_start=jnp.where(again, state.frame + 1, state.intro_start))
+    # measured (156 lives taken with no enemy left, each a ship lost in the sector's end): the life
+    # taken moves on to the next sector as the sector's end's last frame does
+    onward = taken & (state.player.enemies_left == 0)
+    return jax.tree.map(lambda a, b: jnp.where(onward, a, b), next_sector(k, ticked), ticked)
 
 
 def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
     """The even frame a ship is lost (measured): the run-down starts (ram[12] 5, the count 0, the
     grid at 15 with speed 30), every slot and shot empties, the ship's shot goes and slot 0's
-    parameter keeps the reserve."""
+    parameter keeps the reserve; in the sector's end the enemies left read 0 again (255 before)."""
     s, shot = state.saucers, state.ship
+    left = jnp.where(sector_end.no_enemy_left(k, state.player.enemies_left), 0, state.player.enemies_left)
     empty = jnp.full_like(s.kind, k.kind_empty)
     return state.replace(
         phase=jnp.int32(k.dying_phase), count=jnp.int32(0), grid=jnp.int32(k.loss_grid),
@@ -125,7 +131,7 @@ def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
         saucers=s.replace(kind=empty, depth=jnp.full_like(s.depth, k.start_saucer_depth),
                           param=s.param.at[0].set(state.player.reserve)),
         enemy_shots=enemy_shots.cleared(k, state.enemy_shots),
-        ship=shot.replace(shot_y=jnp.int32(k.no_shot)))
+        ship=shot.replace(shot_y=jnp.int32(k.no_shot)), player=state.player.replace(enemies_left=left))
 
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
@@ -144,7 +150,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # the enemies' shots, the rejuvenator and the crossers move on this frame whatever the ship's
     # shot does (a crosser turning by the ship's x as it stood: measured)
     fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count), state.count)
-    fallen = sector_end.fly(k, fallen, state.count, state.ship.x)
+    fallen = sector_end.burn(k, sector_end.fly(k, fallen, state.count, state.ship.x), state.count)
     # (an emptied slot's depth reads 255 from this frame: logic/hits.py)
     standing = jnp.where(state.saucers.kind == k.kind_empty, k.start_saucer_depth, state.saucers.depth)
     # measured: a rejuvenator arrives before the lariat's reach is judged (it counts there), and
@@ -152,7 +158,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     arriving = rejuvenator.arrives(k, fallen, state.saucers.replace(depth=standing), state.ship.flags,
                                    state.player.enemies_left, state.count, state.random)
     crossing = sector_end.arrives(k, fallen, standing, state.player.enemies_left, state.count, state.random,
-                                  state.grid, state.saucers.x[0])
+                                  state.grid, state.saucers.x[0], ending)
     entry_depths = jnp.where(arriving, k.rejuvenator_start_depth,
                              jnp.where(crossing, k.crosser_base_depth + state.grid, fallen.depth))
     s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
@@ -163,8 +169,11 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     downed = (rejuvenator.shot_down(k, fallen, moved.ship.shot_y, moved.ship.shot_x, flying)
               & ~rejuvenator.caught(k, fallen, moved.ship.x))
     fallen = rejuvenator.to_debris(k, fallen, downed)
+    # measured: so may a crosser: a lariat is gone and the crosser flies on, a torpedo blows it up
+    met = sector_end.shot_at(k, fallen, moved.ship.shot_y, moved.ship.shot_x, flying & ~jnp.any(downed))
+    fallen = sector_end.blow_up(k, fallen, met & moved.ship.torpedo)
     # measured: then no launch on the next 3 logic frames, as after a saucer's hit
-    down = jnp.any(downed)
+    down = jnp.any(downed) | jnp.any(met)
     moved = moved.replace(ship=moved.ship.replace(shot_y=jnp.where(down, k.no_shot, moved.ship.shot_y),
                                                   dud=jnp.where(down, k.hit_busy, moved.ship.dud)))
     in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)

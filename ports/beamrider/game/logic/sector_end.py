@@ -16,7 +16,11 @@ Measured on ALE (ports/beamrider/NOTES.md, "The sector's end"):
 - it moves its x on even frames and its depth with the grid on odd ones; the even frame its move
   takes it past the ship's x (as the ship stood) to within 3 of a drawn beam it turns onto that
   beam (kind 69) and then falls 36/16 an even frame, leaving on the even frame it reaches 210 (no
-  wait for the odd frame) and taking the ship as a shot does."""
+  wait for the odd frame) and taking the ship as a shot does.
+- the ship's shot meets a crosser in the saucers' hit window, after the crossers moved (486 of 486
+  in 300 poked games): the shot is gone, nothing paid, no launch for 3 logic frames; a lariat
+  leaves the crosser flying on, a torpedo turns the entry into an explosion (kinds 6..11) that
+  burns on the even frames."""
 
 from __future__ import annotations
 
@@ -62,14 +66,16 @@ def crossed(k, s: SaucerState):
     return s.x[0] >= k.sentinel_crossing
 
 
-def arrives(k, shots: EnemyShotState, slot_depths, enemies_left, count, random, grid, sentinel_x):
-    """The entry a crosser enters on this even frame (one-hot, all False when none does)."""
+def arrives(k, shots: EnemyShotState, slot_depths, enemies_left, count, random, grid, sentinel_x, ending):
+    """The entry a crosser enters on this even frame (one-hot, all False when none does); before the
+    sector's end's switch (the last explosion still running) one object at the arrival depth holds
+    it back, after it two."""
     entry = jnp.arange(k.shot_count) == count % k.shot_count
     depth = k.crosser_base_depth + grid
     crowd = jnp.sum(slot_depths == depth) + jnp.sum(shots.depth == depth)
     due = (no_enemy_left(k, enemies_left) & ((count & k.rejuvenator_count_bit) == 0)
            & ((random & k.crosser_random_mask) == 0) & (sentinel_x < k.crosser_last_sentinel_x)
-           & (crowd < k.crosser_crowd))
+           & (crowd < jnp.where(ending, k.crosser_crowd, k.crosser_crowd_in_play)))
     return entry & due & (shots.kind == k.kind_empty)
 
 
@@ -101,3 +107,32 @@ def fly(k, shots: EnemyShotState, count, ship_x) -> EnemyShotState:
 def ride(k, shots: EnemyShotState, grid_move) -> EnemyShotState:
     """The odd frame: crossers come down with the grid."""
     return shots.replace(depth=jnp.where(is_crosser(k, shots.kind), shots.depth + grid_move, shots.depth))
+
+
+def shot_at(k, shots: EnemyShotState, shot_y, shot_x, flying):
+    """The entry whose crosser the ship's shot meets on this even frame, after the crossers moved
+    (one-hot: the lowest such entry; all False when none): the saucers' hit window, the crosser's
+    x within 6 of the shot's beam and its depth within 8 of the shot's new y."""
+    met = (flying & is_crosser(k, shots.kind) & (jnp.abs(shots.x - shot_x) <= k.hit_half_width)
+           & (jnp.abs(shot_y - shots.depth) <= k.hit_half_depth))
+    return met & (jnp.cumsum(met) == 1)
+
+
+def blow_up(k, shots: EnemyShotState, hit) -> EnemyShotState:
+    """A torpedo's hit: the entry shows the explosion's first step, its count (in the speed's byte)
+    at 8, where the crosser stood; a lariat's hit leaves the crosser flying on."""
+    return shots.replace(kind=jnp.where(hit, k.kind_explosion_first, shots.kind),
+                         speed=jnp.where(hit, k.explosion_count, shots.speed))
+
+
+def burn(k, shots: EnemyShotState, count) -> EnemyShotState:
+    """The even frame of an explosion in an entry: its count falls by one (to 0), its depth by 2,
+    its kind steps when the count (as it stands) is odd; past the last step the entry is empty."""
+    exploding = (shots.kind >= k.kind_explosion_first) & (shots.kind <= k.kind_explosion_last)
+    stepped = jnp.where((count & 1) == 1, shots.kind + 1, shots.kind)
+    gone = exploding & (stepped > k.kind_explosion_last)
+    return shots.replace(
+        kind=jnp.where(gone, k.kind_empty, jnp.where(exploding, stepped, shots.kind)),
+        depth=jnp.where(gone, k.start_saucer_depth, jnp.where(exploding, shots.depth - k.explosion_rise,
+                                                              shots.depth)),
+        speed=jnp.where(exploding, jnp.maximum(shots.speed - 1, 0), shots.speed))
