@@ -949,6 +949,16 @@ def test_a_poked_saucer_leaves_at_the_depth_its_x_allows(x):
     assert [d for d, g in gone.items() if g] == list(range(limit, limit + 4))
 
 
+def _logic_frames_of_play(traces):
+    """(trace, t, before, after) for every even (logic) frame played wholly in play."""
+    for tr in traces:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if not (t - 1) % c.LOGIC_PERIOD and before[ram.PHASE] == after[ram.PHASE] == ram.PHASE_PLAY:
+                yield tr, t, before, after
+
+
 @pytest.fixture(scope="module")
 def debris_games():
     """Random games in which a lariat shoots a rejuvenator down."""
@@ -962,32 +972,26 @@ def test_a_rejuvenator_shot_down_turns_debris_falling_at_67_sixteenths(debris_ga
     depth. Debris falls 67/16 a logic frame with the dither and leaves on the even frame it would
     reach 210."""
     downed = falls = gone = 0
-    for tr in debris_games:
-        r = tr.rams.astype(int)
-        for t in range(1, len(r)):
-            before, after = r[t - 1], r[t]
-            if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] != ram.PHASE_PLAY
-                    or after[ram.PHASE] != ram.PHASE_PLAY):
-                continue
-            for j in range(len(ram.SHOT_KIND)):
-                kind, x, depth = before[ram.SHOT_KIND[j]], before[ram.SHOT_ENTRY_X[j]], before[ram.SHOT_DEPTH[j]]
-                if kind in ram.REJUVENATOR_KINDS and before[ram.SHOT_Y] != ram.NO_SHOT:
-                    fallen = depth + _dithered(c.REJUVENATOR_SPEED, before[ram.FRAME_COUNT])
-                    y = before[ram.SHOT_Y] - c.SHOT_STEP
-                    met = abs(before[ram.SHOT_X] - x) <= c.HIT_HALF_WIDTH and abs(y - fallen) <= c.HIT_HALF_DEPTH
-                    assert (after[ram.SHOT_KIND[j]] == c.KIND_DEBRIS) == met, (t, j)
-                    if met:
-                        assert after[ram.SHOT_DEPTH[j]] == fallen - c.DEBRIS_RISE and after[ram.SHOT_Y] == ram.NO_SHOT
-                        assert tr.rewards[t - 1] == 0
-                        downed += 1
-                if kind == c.KIND_DEBRIS:
-                    step = _dithered(c.DEBRIS_SPEED, before[ram.FRAME_COUNT])
-                    if depth + step >= c.SHOT_GONE_DEPTH:
-                        assert after[ram.SHOT_KIND[j]] == c.KIND_EMPTY, t
-                        gone += 1
-                    else:
-                        assert after[ram.SHOT_DEPTH[j]] == depth + step, t
-                        falls += 1
+    for tr, t, before, after in _logic_frames_of_play(debris_games):
+        for j in range(len(ram.SHOT_KIND)):
+            kind, x, depth = before[ram.SHOT_KIND[j]], before[ram.SHOT_ENTRY_X[j]], before[ram.SHOT_DEPTH[j]]
+            if kind in ram.REJUVENATOR_KINDS and before[ram.SHOT_Y] != ram.NO_SHOT:
+                fallen = depth + _dithered(c.REJUVENATOR_SPEED, before[ram.FRAME_COUNT])
+                y = before[ram.SHOT_Y] - c.SHOT_STEP
+                met = abs(before[ram.SHOT_X] - x) <= c.HIT_HALF_WIDTH and abs(y - fallen) <= c.HIT_HALF_DEPTH
+                assert (after[ram.SHOT_KIND[j]] == c.KIND_DEBRIS) == met, (t, j)
+                if met:
+                    assert after[ram.SHOT_DEPTH[j]] == fallen - c.DEBRIS_RISE and after[ram.SHOT_Y] == ram.NO_SHOT
+                    assert tr.rewards[t - 1] == 0
+                    downed += 1
+            if kind == c.KIND_DEBRIS:
+                step = _dithered(c.DEBRIS_SPEED, before[ram.FRAME_COUNT])
+                if depth + step >= c.SHOT_GONE_DEPTH:
+                    assert after[ram.SHOT_KIND[j]] == c.KIND_EMPTY, t
+                    gone += 1
+                else:
+                    assert after[ram.SHOT_DEPTH[j]] == depth + step, t
+                    falls += 1
     assert downed == len(debris_games) and falls >= 100 and gone >= 5
 
 
@@ -1098,3 +1102,77 @@ def test_a_crosser_blown_up_by_a_torpedo_burns_out_in_its_entry(sector_end_games
                     assert (after[ram.SHOT_KIND[j]], after[ram.SHOT_DEPTH[j]]) == (stepped, depth - c.EXPLOSION_RISE)
                     steps += 1
     assert ends >= 2 and steps >= 20
+
+
+FALLER_KINDS = range(c.KIND_FALLER, c.KIND_FALLER + len(c.REJUVENATOR_PICTURE_DEPTHS) + 1)
+
+
+def test_sector_twos_kind_24_object_arrives_and_falls_as_the_rejuvenator_does(sector_end_games):
+    """Sector 2's play, every even frame after the spawn: the kind-24 object enters the entry count & 3
+    exactly when the count's bit 2 is clear, that entry is empty, the random number's low three bits
+    read 001 and nothing stands at depth 1..63 (slots as they stood, entries after their fall): at
+    depth 32 on the beam ((ram[2] >> 5) + 1) >> 1. It falls 35/16 an even frame with the dither, its
+    picture 24..27 stepping at depths 104, 144, 176."""
+    arrivals = falls = 0
+    for seed, tr in enumerate(sector_end_games):
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if ((t - 1) % c.LOGIC_PERIOD or before[ram.SECTOR] != 2 or before[ram.PHASE] != ram.PHASE_PLAY
+                    or after[ram.PHASE] != ram.PHASE_PLAY or all(before[a] == c.KIND_EMPTY for a in ram.ENEMY_KIND)):
+                continue
+            count, random = before[ram.FRAME_COUNT], before[ram.RANDOM]
+            j = count % len(ram.SHOT_KIND)
+            depths = ([before[ram.ENEMY_DEPTH[i]] for i in range(3)]
+                      + [after[ram.SHOT_DEPTH[i]] for i in range(len(ram.SHOT_KIND)) if i != j])
+            due = (not count & c.REJUVENATOR_COUNT_BIT and before[ram.SHOT_KIND[j]] == c.KIND_EMPTY
+                   and (random & c.FALLER_RANDOM_MASK) == c.FALLER_RANDOM_VALUE
+                   and not any(0 < d < c.REJUVENATOR_CLEAR_DEPTH for d in depths))
+            arrived = before[ram.SHOT_KIND[j]] == c.KIND_EMPTY and after[ram.SHOT_KIND[j]] == c.KIND_FALLER
+            assert arrived == due, (seed, t)
+            if due:
+                assert after[ram.SHOT_DEPTH[j]] == c.REJUVENATOR_START_DEPTH
+                assert after[ram.SHOT_ENTRY_X[j]] == c.BEAM_X[((random >> c.REJUVENATOR_BEAM_SHIFT) + 1) >> 1]
+                arrivals += 1
+            for i in range(len(ram.SHOT_KIND)):
+                if before[ram.SHOT_KIND[i]] in FALLER_KINDS and after[ram.SHOT_KIND[i]] in FALLER_KINDS:
+                    depth = before[ram.SHOT_DEPTH[i]] + _dithered(c.FALLER_SPEED, count)
+                    picture = c.KIND_FALLER + sum(depth >= d for d in c.REJUVENATOR_PICTURE_DEPTHS)
+                    assert (after[ram.SHOT_DEPTH[i]], after[ram.SHOT_KIND[i]]) == (depth, picture), (seed, t)
+                    falls += 1
+    assert arrivals >= 50 and falls >= 2_000
+
+
+def test_sector_twos_shots_fall_a_sixteenth_faster(sector_end_games):
+    """Every even frame of play moving an enemy shot: 22/16 with the dither in sector 1, 23/16 in 2."""
+    moves = collections.Counter()
+    for _, t, before, after in _logic_frames_of_play(sector_end_games):
+        sector = before[ram.SECTOR]
+        speed = c.ENEMY_SHOT_SPEED + c.ENEMY_SHOT_SPEED_STEP * (sector - 1)
+        for j in range(len(ram.SHOT_KIND)):
+            if all(x[ram.SHOT_KIND[j]] in (c.KIND_SHOT_A, c.KIND_SHOT_B) for x in (before, after)):
+                step = _dithered(speed, before[ram.FRAME_COUNT])
+                assert after[ram.SHOT_DEPTH[j]] == before[ram.SHOT_DEPTH[j]] + step, (t, j)
+                moves[sector] += 1
+    assert moves[1] >= 50 and moves[2] >= 1_000
+
+
+def test_a_torpedo_takes_one_step_more_while_four_objects_stand_above_it(sector_end_games):
+    """A torpedo at its last y (54) flies on to 46 exactly when at least 4 of the 7 objects (slots
+    as they stood, entries after their fall; empty ones at 255 not) stand above 46, as the lariat's
+    reach to 94 does."""
+    outcomes = collections.Counter()
+    for tr in sector_end_games:
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if ((t - 1) % c.LOGIC_PERIOD or before[ram.SHOT_Y] != c.TORPEDO_LAST_Y
+                    or before[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS or after[ram.PHASE] != before[ram.PHASE]):
+                continue
+            slots = [before[ram.ENEMY_DEPTH[i]] if before[ram.ENEMY_KIND[i]] != c.KIND_EMPTY else ram.EMPTY_DEPTH
+                     for i in range(3)]
+            above = sum(d < c.TORPEDO_REACH_DEPTH for d in slots + [after[a] for a in ram.SHOT_DEPTH])
+            on = above >= c.LARIAT_REACH_OBJECTS
+            assert after[ram.SHOT_Y] == (c.TORPEDO_REACH_DEPTH if on else ram.NO_SHOT), t
+            outcomes[on] += 1
+    assert outcomes[True] >= 2 and outcomes[False] >= 50

@@ -241,6 +241,9 @@ FIRE_BLOCK_GAP = 5                  # no shot while another stands 0..5 below th
 # the even frame; 36,000 moves, no exception) and its picture flips 2 <-> 3 on the even frames
 # whose count is odd
 ENEMY_SHOT_SPEED = 22
+# measured (300 poked games: 27,695 of 27,695 moves in sector 2 at 23/16, 1,581 of 1,581 in sector 1
+# at 22/16): one sixteenth faster a sector (sectors 1 and 2 seen only)
+ENEMY_SHOT_SPEED_STEP = 1
 # measured: a shot whose depth reaches 210 goes on that even frame, unless at least two other
 # objects are in flight (other shots, the ship's shot before or after its move), then on the next
 # odd frame (551 of 554 such frames; the 3 others are a lockstep stop)
@@ -268,6 +271,16 @@ REJUVENATOR_BEAM_SHIFT = 5   # the random number's top three bits, 0..7, halved 
 # it leaves at depth 210 as a shot does (the same busy rule: 15 on the even frame, 3 on the odd one)
 REJUVENATOR_SPEED = 30
 REJUVENATOR_PICTURE_DEPTHS = (104, 144, 176)
+# measured (300 poked games' sector-2 play, NOTES.md "Sector 2's kind-24 objects"): from sector 2
+# on an even frame brings the kind-24 object into the entry count & 3 (its bit 2 clear, the entry
+# empty) when the random number's low three bits read 001 and nothing stands at depth 1..63 (the
+# rejuvenator's rules: 1,252 of 1,260 such frames; the other 8 the first even frame of play, before
+# the spawn), at depth 32 on the rejuvenator's beam; it falls 35/16 an even frame with the dither
+# (85,197 of 85,197 moves), its picture 24..27 stepping at the rejuvenator's depths
+KIND_FALLER = 24
+FALLER_FIRST_SECTOR = 2
+FALLER_RANDOM_MASK, FALLER_RANDOM_VALUE = 0x07, 0x01
+FALLER_SPEED = 35
 # measured (60 random games: 13 shot down, every one with the lariat on its beam and its new y
 # -1..7 from the rejuvenator's depth after the fall, none at 9..14): the ship's shot meets it as it
 # meets a saucer (logic/hits.py's window), is gone, pays nothing and blocks launches for 3 logic
@@ -383,6 +396,9 @@ LARIAT_LAST_Y = 102        # measured: a lariat's last y (14 logic frames in fli
 # horizon's depth 0 and stray depths counted, empty ones at 255 not) stand above depth 94 after
 # the shots fell; it is gone on the next (odd) frame
 LARIAT_REACH_DEPTH = 94
+# measured (300 poked games: 43 of 43 torpedoes at their last y with 4 or more objects above 46 went
+# on to 46, 1,262 of 1,262 with fewer were gone): a torpedo takes the same one step more
+TORPEDO_REACH_DEPTH = 46
 LARIAT_REACH_OBJECTS = 4
 TORPEDO_LAST_Y = 54        # measured: a torpedo's last y (20 logic frames in flight)
 START_TORPEDOES = 3        # measured: ram[83] at reset, the three purple bars top right
@@ -544,6 +560,7 @@ class BeamRiderConstants:
     lariat_last_y: int = LARIAT_LAST_Y
     lariat_reach_depth: int = LARIAT_REACH_DEPTH
     lariat_reach_objects: int = LARIAT_REACH_OBJECTS
+    torpedo_reach_depth: int = TORPEDO_REACH_DEPTH
     torpedo_last_y: int = TORPEDO_LAST_Y
     start_torpedoes: int = START_TORPEDOES
     start_shot_x: int = START_SHOT_X
@@ -562,6 +579,7 @@ class BeamRiderConstants:
     fire_drop: int = FIRE_DROP
     fire_block_gap: int = FIRE_BLOCK_GAP
     enemy_shot_speed: int = ENEMY_SHOT_SPEED
+    enemy_shot_speed_step: int = ENEMY_SHOT_SPEED_STEP
     shot_gone_depth: int = SHOT_GONE_DEPTH
     shot_busy_objects: int = SHOT_BUSY_OBJECTS
     loss_depth: int = LOSS_DEPTH
@@ -586,6 +604,11 @@ class BeamRiderConstants:
     rejuvenator_beam_shift: int = REJUVENATOR_BEAM_SHIFT
     rejuvenator_speed: int = REJUVENATOR_SPEED
     rejuvenator_picture_depths: tuple = REJUVENATOR_PICTURE_DEPTHS
+    kind_faller: int = KIND_FALLER
+    faller_first_sector: int = FALLER_FIRST_SECTOR
+    faller_random_mask: int = FALLER_RANDOM_MASK
+    faller_random_value: int = FALLER_RANDOM_VALUE
+    faller_speed: int = FALLER_SPEED
     kind_debris: int = KIND_DEBRIS
     debris_rise: int = DEBRIS_RISE
     debris_speed: int = DEBRIS_SPEED

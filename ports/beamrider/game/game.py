@@ -9,8 +9,9 @@ logic/enemy_shots.py, logic/rejuvenator.py).
 ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` gives every
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
 with ALE. The sector's end (logic/sector_end.py: the crossers, the ship's shot meeting them), a ship
-lost in it and the next sector's start (``next_sector``) run as measured; sector 2's new objects are
-not modelled yet."""
+lost in it and the next sector's start (``next_sector``) run as measured; sector 2 is
+modelled in part (its kind-24 object's arrival and fall, its shots' speed; its points and the
+kind-24 object met by the ship's shot not yet)."""
 
 from __future__ import annotations
 
@@ -149,7 +150,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     logic = (state.frame % k.logic_period == 0) & ((state.phase == k.play_phase) | ending)
     # the enemies' shots, the rejuvenator and the crossers move on this frame whatever the ship's
     # shot does (a crosser turning by the ship's x as it stood: measured)
-    fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count), state.count)
+    fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count, state.player.sector), state.count)
     fallen = sector_end.burn(k, sector_end.fly(k, fallen, state.count, state.ship.x), state.count)
     # (an emptied slot's depth reads 255 from this frame: logic/hits.py)
     standing = jnp.where(state.saucers.kind == k.kind_empty, k.start_saucer_depth, state.saucers.depth)
@@ -159,7 +160,11 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
                                    state.player.enemies_left, state.count, state.random)
     crossing = sector_end.arrives(k, fallen, standing, state.player.enemies_left, state.count, state.random,
                                   state.grid, state.saucers.x[0], ending)
-    entry_depths = jnp.where(arriving, k.rejuvenator_start_depth,
+    # measured: none on the first even frame of play, before the spawn (8 of 8 with the rule met)
+    falling = (rejuvenator.faller_arrives(k, fallen, state.saucers.replace(depth=standing), state.player.sector,
+                                          state.count, state.random)
+               & (intro_frame(state) > k.saucer_spawn_frame))
+    entry_depths = jnp.where(arriving | falling, k.rejuvenator_start_depth,
                              jnp.where(crossing, k.crosser_base_depth + state.grid, fallen.depth))
     s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
     moved = hits.hit(k, state.replace(ship=s))
@@ -188,8 +193,9 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     fallen = fallen.replace(kind=jnp.where(catch, k.kind_empty, fallen.kind))
     ship_ = moved.ship.replace(flags=jnp.where(jnp.any(arriving), moved.ship.flags & ~k.rejuvenator_due,
                                                moved.ship.flags))
-    entered = sector_end.enter(k, rejuvenator.enter(k, fallen, arriving, moved.random), crossing, moved.random,
-                               state.grid)
+    entered = rejuvenator.enter(k, rejuvenator.enter(k, fallen, arriving, moved.random), falling, moved.random,
+                                k.kind_faller)
+    entered = sector_end.enter(k, entered, crossing, moved.random, state.grid)
     # measured: the even frame after the sector's end began, ram[84] turns 255
     player = player.replace(enemies_left=jnp.where(ending & (player.enemies_left == 0), k.sector_end_enemies,
                                                    player.enemies_left))
@@ -223,7 +229,7 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     slots = pick(starts, crossing, pick(ending & odd, sector_end.sentinel(k, state.saucers), slots))
     # measured: a lariat's one step more (logic/ship.py ``reach``) is gone on the next odd frame
     s = state.ship
-    reached = odd & (playing | ending) & ~s.torpedo & (s.shot_y == k.lariat_reach_depth)
+    reached = odd & (playing | ending) & (s.shot_y == ship.reach_depth(k, s.torpedo))
     moved = state.replace(ship=s.replace(shot_y=jnp.where(reached, k.no_shot, s.shot_y)),
                           saucers=slots, phase=jnp.where(starts, k.sector_end_phase, state.phase),
                           enemy_shots=pick(odd & (playing | ending), shots, state.enemy_shots))

@@ -50,11 +50,13 @@ class EnemyShotState:
     ship's shot 7), one entry per shot (int32 (4,)), each the byte ALE keeps."""
 
     kind: jax.Array        # ram[45..48]: 0 empty, 2/3 a shot (its two pictures), 16..19 the rejuvenator,
-    #                        1 its debris, 68/69 a crosser at the sector's end (crossing / coming down)
+    #                        1 its debris, 68/69 a crosser at the sector's end (crossing / coming down),
+    #                        6..11 one a torpedo blew up, 24..27 sector 2's kind-24 object
     x: jax.Array           # ram[36..39]: the beam it falls on (kept when the entry empties)
     depth: jax.Array       # ram[28..31]: growing as it falls, 255 when empty
     speed: jax.Array       # ram[53..56] while a crosser (kinds 68/69) holds the entry: its x speed in
-    #                        sixteenths, signed (-40 from the right, +40 from the left; not mirrored)
+    #                        sixteenths, signed (-40 from the right, +40 from the left; not mirrored);
+    #                        its explosion's count once blown up
 
 
 @pytree_dataclass

@@ -23,7 +23,7 @@ import jax.numpy as jnp
 
 from ..state import EnemyShotState, SaucerState
 from .dither import dithered
-from .rejuvenator import is_rejuvenator
+from .rejuvenator import is_faller, is_rejuvenator
 
 
 def _is_shot(k, kind):
@@ -34,7 +34,7 @@ def _falling(k, kind):
     """The entries that fall and leave at the bottom: shots, the rejuvenator and its debris, a
     crosser come down on a beam."""
     return (_is_shot(k, kind) | is_rejuvenator(k, kind) | (kind == k.kind_debris)
-            | (kind == k.kind_crosser_down))
+            | (kind == k.kind_crosser_down) | is_faller(k, kind))
 
 
 def _emptied(k, shots: EnemyShotState, gone) -> EnemyShotState:
@@ -76,10 +76,11 @@ def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> E
     return shots
 
 
-def fall(k, shots: EnemyShotState, count) -> EnemyShotState:
-    """The even frame: every shot falls and flips its picture."""
+def fall(k, shots: EnemyShotState, count, sector) -> EnemyShotState:
+    """The even frame: every shot falls (a sixteenth faster each sector) and flips its picture."""
     flying = _is_shot(k, shots.kind)
-    depth = jnp.where(flying, shots.depth + dithered(k, k.enemy_shot_speed, count), shots.depth)
+    speed = k.enemy_shot_speed + k.enemy_shot_speed_step * (sector - 1)
+    depth = jnp.where(flying, shots.depth + dithered(k, speed, count), shots.depth)
     flip = flying & ((count & 1) == 1)
     return shots.replace(kind=jnp.where(flip, shots.kind ^ (k.kind_shot_a ^ k.kind_shot_b), shots.kind),
                          depth=depth)
@@ -112,7 +113,8 @@ def rammed(k, saucers: SaucerState, ship_x):
 
 def ship_lost(k, shots: EnemyShotState, saucers: SaucerState, ship_x):
     """Whether a shot or a saucer stands on the ship (the even frame, after the moves)."""
-    deadly = _is_shot(k, shots.kind) | (shots.kind == k.kind_debris) | (shots.kind == k.kind_crosser_down)
+    deadly = (_is_shot(k, shots.kind) | (shots.kind == k.kind_debris) | (shots.kind == k.kind_crosser_down)
+              | is_faller(k, shots.kind))
     return (jnp.any(_on_ship(k, deadly, shots.x, shots.depth, ship_x))
             | jnp.any(rammed(k, saucers, ship_x)))
 

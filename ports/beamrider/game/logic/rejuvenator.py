@@ -26,18 +26,31 @@ from ..state import EnemyShotState, SaucerState
 from .dither import dithered
 
 
+def _pictured(k, kind, first):
+    return (kind >= first) & (kind < first + len(k.rejuvenator_picture_depths) + 1)
+
+
 def is_rejuvenator(k, kind):
-    return (kind >= k.kind_rejuvenator) & (kind < k.kind_rejuvenator + len(k.rejuvenator_picture_depths) + 1)
+    return _pictured(k, kind, k.kind_rejuvenator)
+
+
+def is_faller(k, kind):
+    """Sector 2's kind-24 object (24..27 by its picture), which arrives and falls as the rejuvenator
+    does, faster (measured; what it is worth is not)."""
+    return _pictured(k, kind, k.kind_faller)
 
 
 def fall(k, shots: EnemyShotState, count) -> EnemyShotState:
-    """The even frame's fall and the picture for the new depth; debris falls too."""
+    """The even frame's fall and the picture for the new depth (the rejuvenator and sector 2's
+    kind-24 object alike); debris falls too."""
     here = is_rejuvenator(k, shots.kind)
+    faller = is_faller(k, shots.kind)
     debris = shots.kind == k.kind_debris
-    depth = jnp.where(here, shots.depth + dithered(k, k.rejuvenator_speed, count),
-                      jnp.where(debris, shots.depth + dithered(k, k.debris_speed, count), shots.depth))
-    picture = k.kind_rejuvenator + sum((depth >= d).astype(jnp.int32) for d in k.rejuvenator_picture_depths)
-    return shots.replace(kind=jnp.where(here, picture, shots.kind), depth=depth)
+    speed = jnp.select([here, faller, debris], [k.rejuvenator_speed, k.faller_speed, k.debris_speed], 0)
+    depth = jnp.where(here | faller | debris, shots.depth + dithered(k, speed, count), shots.depth)
+    steps = sum((depth >= d).astype(jnp.int32) for d in k.rejuvenator_picture_depths)
+    kind = jnp.where(here, k.kind_rejuvenator + steps, jnp.where(faller, k.kind_faller + steps, shots.kind))
+    return shots.replace(kind=kind, depth=depth)
 
 
 def on_ship(k, x, depth, ship_x):
@@ -51,23 +64,33 @@ def caught(k, shots: EnemyShotState, ship_x):
     return is_rejuvenator(k, shots.kind) & on_ship(k, shots.x, shots.depth, ship_x)
 
 
+def _arrival(k, shots: EnemyShotState, saucers: SaucerState, count, due):
+    """The entry an object enters on this even frame when ``due``: count & 3, with the count's bit 2
+    clear, the entry empty and nothing (a slot or an entry, whatever it holds) at depth 1..63."""
+    entry = jnp.arange(k.shot_count) == count % k.shot_count
+    low = lambda d: jnp.any((d > 0) & (d < k.rejuvenator_clear_depth))
+    clear = ((count & k.rejuvenator_count_bit) == 0) & ~low(saucers.depth) & ~low(shots.depth)
+    return entry & due & clear & (shots.kind == k.kind_empty)
+
+
 def arrives(k, shots: EnemyShotState, saucers: SaucerState, flags, enemies_left, count, random):
     """The entry a rejuvenator enters on this even frame (one-hot, all False when none does)."""
-    entries = jnp.arange(k.shot_count)
-    entry = entries == count % k.shot_count
-    low = lambda d: jnp.any((d > 0) & (d < k.rejuvenator_clear_depth))
     due = (((flags & k.rejuvenator_due) != 0) & (enemies_left >= 1) & (enemies_left <= k.rejuvenator_most_left)
-           & ((count & k.rejuvenator_count_bit) == 0)
-           & ((random & k.rejuvenator_random_mask) == k.rejuvenator_random_value)
-           & ~low(saucers.depth) & ~low(shots.depth))
-    return entry & due & (shots.kind == k.kind_empty)
+           & ((random & k.rejuvenator_random_mask) == k.rejuvenator_random_value))
+    return _arrival(k, shots, saucers, count, due)
 
 
-def enter(k, shots: EnemyShotState, arriving, random) -> EnemyShotState:
-    """The rejuvenator in its entry: kind 16, depth 32, on the beam the random number picks."""
+def faller_arrives(k, shots: EnemyShotState, saucers: SaucerState, sector, count, random):
+    """The entry sector 2's kind-24 object enters on this even frame (one-hot)."""
+    due = (sector >= k.faller_first_sector) & ((random & k.faller_random_mask) == k.faller_random_value)
+    return _arrival(k, shots, saucers, count, due)
+
+
+def enter(k, shots: EnemyShotState, arriving, random, kind=None) -> EnemyShotState:
+    """The rejuvenator (or ``kind``) in its entry: depth 32, on the beam the random number picks."""
     beams = jnp.asarray(k.beam_x, jnp.int32)
     x = beams[((random >> k.rejuvenator_beam_shift) + 1) >> 1]
-    return shots.replace(kind=jnp.where(arriving, k.kind_rejuvenator, shots.kind),
+    return shots.replace(kind=jnp.where(arriving, k.kind_rejuvenator if kind is None else kind, shots.kind),
                          x=jnp.where(arriving, x, shots.x),
                          depth=jnp.where(arriving, k.rejuvenator_start_depth, shots.depth))
 

@@ -58,10 +58,17 @@ def shoot(k, s: ShipState, stick, may_fire) -> ShipState:
         dud=jnp.where(dud, k.dud_busy, jnp.maximum(s.dud - 1, 0)))
 
 
+def reach_depth(k, torpedo):
+    """The one step more past a shot's last y."""
+    return jnp.where(torpedo, k.torpedo_reach_depth, k.lariat_reach_depth)
+
+
 def reach(k, before: ShipState, s: ShipState, depths) -> ShipState:
-    """A lariat ending at its last y flies one step more while enough objects (``depths``: the
+    """A shot ending at its last y flies one step more while enough objects (``depths``: the
     slots' and the entries' after this frame's fall) stand above that step (measured; NOTES.md
-    "The rejuvenator": it is how the lariat reaches one)."""
-    ended = (before.shot_y == k.lariat_last_y) & ~before.torpedo & (s.shot_y == k.no_shot)
-    above = jnp.sum(depths < k.lariat_reach_depth) >= k.lariat_reach_objects
-    return s.replace(shot_y=jnp.where(ended & above, k.lariat_last_y - k.shot_step, s.shot_y))
+    "The rejuvenator": it is how the lariat reaches one; a torpedo alike)."""
+    last = jnp.where(before.torpedo, k.torpedo_last_y, k.lariat_last_y)
+    ended = (before.shot_y == last) & (s.shot_y == k.no_shot)
+    step = reach_depth(k, before.torpedo)
+    above = jnp.sum(depths < step) >= k.lariat_reach_objects
+    return s.replace(shot_y=jnp.where(ended & above, step, s.shot_y))
