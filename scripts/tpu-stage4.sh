@@ -24,9 +24,10 @@ for GAME in "$@"; do
   elif [ $rc -eq 75 ]; then
     echo "$GAME: paused (resumes in the next call)"
     if [ "${PACK:-0}" = 1 ]; then
-      python3 -m alignment.stress checkpoint-pack \
-        "/tmp/stage4/.checkpoints/$GAME-$OBS-$(python3 -c "from alignment.learning.config import parse_steps; print(parse_steps('$BUDGET'))")" \
-        "$OUT/carry"
+      RUN=$(python3 -c "from alignment.learning.checkpoints import checkpoint_root
+from alignment.learning.config import budget_config
+print(checkpoint_root('/tmp/stage4', '$GAME', budget_config('$BUDGET', '$OBS')))")
+      python3 -m alignment.stress checkpoint-pack "$RUN" "$OUT/carry"
     fi
     break
   else

@@ -211,15 +211,17 @@ def paired(x, y) -> dict:
             "pairs": int(d.size), "sd": sd}
 
 
-def tost(x, y, margin: float, alpha: float = ALPHA, *, blocked: bool = False,
-         pairs: bool = False) -> dict:
+def tost(x, y, margin: float, alpha: float = ALPHA) -> dict:
     """Two one-sided Welch t-tests of |mean(x) - mean(y)| < margin.
 
     ``p_value`` is the larger of the two one-sided p-values: below ``alpha``, the difference is
-    within the margin (equivalent). ``ci`` is the (1 - 2 alpha) interval of the difference.
-    ``blocked``: ``x`` and ``y`` are the same blocks' values side by side (:func:`welch_blocked`);
-    ``pairs``: ``x[i]`` and ``y[i]`` are one unit's two measures (:func:`paired`)."""
-    w = welch_blocked(x, y) if blocked else paired(x, y) if pairs else welch(x, y)
+    within the margin (equivalent). ``ci`` is the (1 - 2 alpha) interval of the difference."""
+    return tost_of(welch(x, y), margin, alpha)
+
+
+def tost_of(w: dict, margin: float, alpha: float = ALPHA) -> dict:
+    """:func:`tost` on a difference already estimated: ``w`` in :func:`welch`'s shape (``diff``,
+    ``se``, ``df``), e.g. :func:`welch_blocked`'s or :func:`paired`'s."""
     d, se, df = w["diff"], w["se"], w["df"]
     if se == 0:
         inside = abs(d) < margin
@@ -354,12 +356,14 @@ def verdict(x, y, random_return: float | None, *, margin: float | None = None,
                 "detail": f"PPO gained nothing over the random policy on {names[1]} ({y.mean():.2f} "
                           f"vs random {random_return:.2f}): there is no learning to compare "
                           f"(raise the budget)"}
-    t = tost(*blocks, margin, blocked=True) if blocks is not None else tost(x, y, margin)
+    if blocks is not None:
+        w = welch_blocked(*blocks)
+        t, sd = tost_of(w, margin), w["sd"]
+    else:
+        t, sd = tost(x, y, margin), math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2)
     split = bimodal_split(x, y, gain)
     success = success_rates(x, y, split, names) if split is not None else None
     base["success"] = success
-    sd = (welch_blocked(*blocks)["sd"] if blocks is not None
-          else math.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2))
     within = f", within {len(blocks[0])} agents" if blocks is not None else ""
     desc = (f"final return {names[0]} {x.mean():.2f} vs {names[1]} {y.mean():.2f} "
             f"(difference {t['diff']:+.2f}, 90% CI [{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]{within}); "

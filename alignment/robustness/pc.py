@@ -91,7 +91,8 @@ def compare_sides(pc_jax, pc_ale, margin: float = PC_MARGIN) -> dict:
         return {**base, "label": "inconclusive", "test": None, "more_seeds": 2 - x.size,
                 "detail": f"{x.size} seed(s) with a defined PC on both sides: the paired test "
                           f"needs at least 2"}
-    t = st.tost(x, y, margin, pairs=True)
+    w = st.paired(x, y)
+    t = st.tost_of(w, margin)
     dropped = "" if both.all() else f", {x.size} seeds with a PC on both sides"
     desc = (f"PC jax {x.mean():.2f} vs ale {y.mean():.2f} (paired difference {t['diff']:+.2f}, "
             f"90% CI [{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]{dropped}); margin +/-{margin:.2f}")
@@ -102,7 +103,7 @@ def compare_sides(pc_jax, pc_ale, margin: float = PC_MARGIN) -> dict:
         return {**base, "label": "equivalent", "test": t,
                 "detail": f"{desc}: TOST p = {t['p_value']:.3g} < {st.ALPHA}, equivalent within the margin"}
     # seeds_needed sizes two independent samples (se = sd * sqrt(2 / n)); pairs have se = sd / sqrt(n)
-    n = st.seeds_needed(st.paired(x, y)["sd"] / math.sqrt(2), t["diff"], margin)
+    n = st.seeds_needed(w["sd"] / math.sqrt(2), t["diff"], margin)
     more = None if n is None else max(n - x.size, 1)
     return {**base, "label": "inconclusive", "test": t, "more_seeds": more,
             "detail": f"{desc}: TOST p = {t['p_value']:.3g}; inconclusive: "

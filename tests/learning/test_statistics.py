@@ -87,7 +87,7 @@ def test_blocked_welch_by_hand():
     w = st.welch_blocked(xs, ys)
     assert w["diff"] == 0.0 and w["se"] == pytest.approx(np.sqrt(1 / 3)) and w["df"] == pytest.approx(8)
     assert w["sd"] == pytest.approx(1.0) and w["blocks"] == 2
-    t = st.tost(xs, ys, margin=2.0, blocked=True)
+    t = st.tost_of(w, margin=2.0)
     assert t["p_value"] == pytest.approx(st.sps.t.sf(2.0 / np.sqrt(1 / 3), 8))
     # pooled, the 100 points between the blocks are noise and nothing is decided
     assert st.tost(sum(xs, []), sum(ys, []), margin=2.0)["p_value"] > 0.4
