@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxtari.env import Game, joystick
+from jaxtari.xla import select_tree
 
 from . import constants as c
 from .constants import BYTE, BeamRiderConstants
@@ -116,7 +117,7 @@ def clock(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # measured (156 lives taken with no enemy left, each a ship lost in the sector's end): the life
     # taken moves on to the next sector as the sector's end's last frame does
     onward = taken & (state.player.enemies_left == 0)
-    return jax.tree.map(lambda a, b: jnp.where(onward, a, b), next_sector(k, ticked), ticked)
+    return select_tree(onward, next_sector(k, ticked), ticked)
 
 
 def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
@@ -207,8 +208,8 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     unhit = moved.replace(ship=moved_ship, saucers=state.saucers,
                           player=moved.player.replace(score=state.player.score + rams * k.saucer_points,
                                                       enemies_left=state.player.enemies_left - rams))
-    moved = jax.tree.map(lambda a, b: jnp.where(lost, a, b), lose_ship(k, unhit), moved)
-    return jax.tree.map(lambda a, b: jnp.where(logic, a, b), moved, state)
+    moved = select_tree(lost, lose_ship(k, unhit), moved)
+    return select_tree(logic, moved, state)
 
 
 def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
@@ -222,21 +223,21 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     shots = sector_end.ride(k, enemy_shots.fire(k, state.enemy_shots, state.saucers, flown), grid_move)
     playing = state.phase == k.play_phase
     ending = state.phase == k.sector_end_phase
-    pick = lambda when, new, old: jax.tree.map(lambda a, b: jnp.where(when, a, b), new, old)
-    slots = pick(playing, flown, state.saucers)
+    slots = select_tree(playing, flown, state.saucers)
     # the sector's end: the switch on the frame the last slot empties, then the sentinel's crossing
     starts, crossing = sector_end.switch(k, slots, playing, odd, state.player.enemies_left, state.random)
-    slots = pick(starts, crossing, pick(ending & odd, sector_end.sentinel(k, state.saucers), slots))
+    sentinel_slots = select_tree(ending & odd, sector_end.sentinel(k, state.saucers), slots)
+    slots = select_tree(starts, crossing, sentinel_slots)
     # measured: a lariat's one step more (logic/ship.py ``reach``) is gone on the next odd frame
     s = state.ship
     reached = odd & (playing | ending) & (s.shot_y == ship.reach_depth(k, s.torpedo))
     moved = state.replace(ship=s.replace(shot_y=jnp.where(reached, k.no_shot, s.shot_y)),
                           saucers=slots, phase=jnp.where(starts, k.sector_end_phase, state.phase),
-                          enemy_shots=pick(odd & (playing | ending), shots, state.enemy_shots))
+                          enemy_shots=select_tree(odd & (playing | ending), shots, state.enemy_shots))
     # measured: with the wait run out (as it stood), the first odd frame that leaves the grid at 0 or
     # 1 ends the sector
     over = ending & odd & (state.saucers.param[1] == k.sentinel_wait_end) & (state.grid <= k.sector_end_grid)
-    return pick(over, next_sector(k, moved), moved)
+    return select_tree(over, next_sector(k, moved), moved)
 
 
 def next_sector(k, state: BeamRiderState) -> BeamRiderState:

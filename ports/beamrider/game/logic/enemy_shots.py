@@ -113,8 +113,8 @@ def rammed(k, saucers: SaucerState, ship_x):
 
 def ship_lost(k, shots: EnemyShotState, saucers: SaucerState, ship_x):
     """Whether a shot or a saucer stands on the ship (the even frame, after the moves)."""
-    deadly = (_is_shot(k, shots.kind) | (shots.kind == k.kind_debris) | (shots.kind == k.kind_crosser_down)
-              | is_faller(k, shots.kind))
+    # everything that falls takes the ship but the rejuvenator, which is caught (logic/rejuvenator.py)
+    deadly = _falling(k, shots.kind) & ~is_rejuvenator(k, shots.kind)
     return (jnp.any(_on_ship(k, deadly, shots.x, shots.depth, ship_x))
             | jnp.any(rammed(k, saucers, ship_x)))
 
