@@ -5,8 +5,9 @@ within an agent step the previous action holds for the first k frames and the ne
 P(k) = 0.75 * 0.25**k for k < 4 and 0.25**4 for k = 4. ALE's sticky actions are its own code (and
 its own generator), so here they are identified on the emulator: before each sticky step the state
 is cloned, and a sticky-off emulator restored to it plays the five candidate splits (k frames of
-the previous action, then the new one); the splits whose RAM and screen equal the sticky step's are
-the ones that could have happened. A once-a-step coin would leave only k in {0, 4}.
+the previous action, then the new one); the splits whose saved state equals the sticky step's are
+the ones that could have happened (the emulator's whole saved state equal, not only RAM and screen:
+a paddle's resistance shows in RAM only frames later). A once-a-step coin would leave only k in {0, 4}.
 
 Both ways of running ALE that the project compares against are measured: the ALE interface with
 its own frame_skip (the transfer's and the learner's emulators), and gymnasium's ALE v5 env (its
@@ -43,7 +44,8 @@ def _interface(rom: str, *, sticky: float, frame_skip: int, seed: int):
 
 def _identify(ale, sticky_step, actions, *, steps: int, seed: int) -> list[tuple[int, ...]]:
     """For each of ``steps`` random actions played through ``sticky_step(action)`` on the emulator
-    ``ale``: the splits k that reproduce its RAM and screen, replayed on a sticky-off emulator."""
+    ``ale``: the splits k that reproduce its whole saved state (RAM, CPU, TIA, the paddles'
+    resistance, the frame counts), replayed on a sticky-off emulator."""
     import ale_py
 
     replay = _interface(ROM, sticky=0.0, frame_skip=1, seed=0)
@@ -54,13 +56,13 @@ def _identify(ale, sticky_step, actions, *, steps: int, seed: int) -> list[tuple
         new = actions[int(rng.integers(len(actions)))]
         before = ale.cloneState()
         sticky_step(new)
-        ram, screen = ale.getRAM().copy(), ale.getScreen().copy()
+        after = ale.cloneState().serialize()
         splits = []
         for k in SPLITS:
             replay.restoreState(before)
             for f in range(FRAMESKIP):
                 replay.act(applied if f < k else new)
-            if np.array_equal(replay.getRAM(), ram) and np.array_equal(replay.getScreen(), screen):
+            if replay.cloneState().serialize() == after:
                 splits.append(k)
         assert splits, "no split of the previous and the new action explains this sticky step"
         found.append(tuple(splits))
