@@ -21,8 +21,12 @@ from alignment.learning import checkpoints as ckpts
 # under the device's 16 MiB a returned file, with room to spare
 PIECE_BYTES = 15 * 2**20
 MAX_PIECES = 99
-_PIECE = re.compile(r"^(?P<run>[A-Za-z0-9_.+-]+)~(?P<backend>[a-z]+)~seed(?P<seed>\d+)"
-                    r"~interval(?P<interval>\d+)\.ckpt\.(?P<part>\d{2})of(?P<parts>\d{2})$")
+# The device hands back only files named in letters, digits, '.', '_' and '-' (a '~' stays
+# behind, measured 2026-12-07), so a piece's name is made of those; the run's name comes first and
+# may hold dots itself: the fields after it are matched from the end.
+NAME_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
+_PIECE = re.compile(r"^(?P<run>[A-Za-z0-9_.-]+)\.(?P<backend>[a-z]+)\.seed(?P<seed>\d+)"
+                    r"\.interval(?P<interval>\d+)\.ckpt\.(?P<part>\d{2})of(?P<parts>\d{2})$")
 
 
 class CarryError(ValueError):
@@ -79,8 +83,11 @@ def pack(root: Path, dest: Path, piece_bytes: int = PIECE_BYTES) -> tuple[list[C
     carried = []
     for backend, seed, interval, data, n in plan:
         folder = dest / f"{backend}-seed{seed}"
-        stem = f"{root.name}~{backend}~seed{seed}~interval{interval:05d}.ckpt"
-        for stale in folder.glob(f"{root.name}~{backend}~seed{seed}~*"):
+        stem = f"{root.name}.{backend}.seed{seed}.interval{interval:05d}.ckpt"
+        if not NAME_CHARS.match(stem):
+            raise CarryError(f"the run's folder name {root.name!r} holds characters the device "
+                             "would not hand back (letters, digits, '.', '_' and '-' only)")
+        for stale in folder.glob(f"{root.name}.{backend}.seed{seed}.interval*"):
             stale.unlink()  # an older pack of the same seed would be joined beside this one
         first = None
         for i in range(n):
@@ -113,7 +120,7 @@ def unpack(src: Path, out_dir: Path) -> list[Carried]:
         groups[key][int(m["part"])] = path
     if not groups:
         raise CarryError(f"no checkpoint pieces under {src} (names like "
-                         "<run>~jax~seed0~interval00042.ckpt.01of02)")
+                         "<run>.jax.seed0.interval00042.ckpt.01of02)")
     seen: dict[tuple, int] = {}
     for (run, backend, seed, interval) in groups:
         if (run, backend, seed) in seen:

@@ -2,6 +2,7 @@
 files and 64 MiB trees): packed where it paused, joined elsewhere, it resumes to the curve of a run
 never interrupted; a piece lost, changed or doubled is refused by name."""
 
+import re
 import shutil
 
 import numpy as np
@@ -93,6 +94,20 @@ def test_a_changed_piece_is_refused_by_the_checkpoints_own_checksum(packed, tmp_
     with pytest.raises(CarryError, match="seed 1: the joined pieces are not the checkpoint"):
         unpack(packed, tmp_path / "there")
     assert not [p for p in (tmp_path / "there").rglob("*") if p.is_file()]
+
+
+def test_pieces_are_named_as_the_device_hands_files_back(packed, jax_tiny_copy, tmp_path):
+    """The device returns only files named in letters, digits, '.', '_' and '-' (its README; a
+    '~' in the name left six pieces behind on 2026-12-07); a run folder named otherwise is refused
+    before anything is written."""
+    names = [p.name for p in packed.rglob("*") if p.is_file()]
+    assert names and all(re.fullmatch(r"[A-Za-z0-9._-]+", n) for n in names), names
+    out, _ = jax_tiny_copy
+    odd = out / ".checkpoints" / "freeway~objects"
+    shutil.copytree(out / ".checkpoints" / RUN, odd)
+    with pytest.raises(CarryError, match="would not hand back"):
+        pack(odd, tmp_path / "odd")
+    assert not (tmp_path / "odd").exists()
 
 
 def test_a_piece_renamed_to_another_interval_is_refused(packed, tmp_path):
