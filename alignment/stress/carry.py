@@ -25,6 +25,9 @@ MAX_PIECES = 99
 # behind, measured 2026-12-07), so a piece's name is made of those; the run's name comes first and
 # may hold dots itself: the fields after it are matched from the end.
 NAME_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
+# a run trained on mods is named <game>+<mod>... (checkpoints.checkpoint_root): '+' travels as '__'
+# (no game or mod name holds two underscores in a row)
+PLUS = "__"
 _PIECE = re.compile(r"^(?P<run>[A-Za-z0-9_.-]+)\.(?P<backend>[a-z]+)\.seed(?P<seed>\d+)"
                     r"\.interval(?P<interval>\d+)\.ckpt\.(?P<part>\d{2})of(?P<parts>\d{2})$")
 
@@ -62,6 +65,10 @@ def pack(root: Path, dest: Path, piece_bytes: int = PIECE_BYTES) -> tuple[list[C
                          f"<out>/.checkpoints/ (e.g. /tmp/stage4/.checkpoints/pong-pixels-10000000)")
     if piece_bytes < 1:
         raise CarryError(f"a piece of {piece_bytes} bytes cannot hold anything; give a positive size")
+    run = root.name.replace("+", PLUS)
+    if PLUS in root.name or not NAME_CHARS.match(run):
+        raise CarryError(f"the run's folder name {root.name!r} holds characters the device would "
+                         "not hand back (letters, digits, '.', '_', '-', and '+' between mods)")
     seeds = _seed_dirs(root)
     if not seeds:
         raise CarryError(f"{root} holds no seed's checkpoints (<backend>/seed<k>/interval*.ckpt): "
@@ -83,11 +90,8 @@ def pack(root: Path, dest: Path, piece_bytes: int = PIECE_BYTES) -> tuple[list[C
     carried = []
     for backend, seed, interval, data, n in plan:
         folder = dest / f"{backend}-seed{seed}"
-        stem = f"{root.name}.{backend}.seed{seed}.interval{interval:05d}.ckpt"
-        if not NAME_CHARS.match(stem):
-            raise CarryError(f"the run's folder name {root.name!r} holds characters the device "
-                             "would not hand back (letters, digits, '.', '_' and '-' only)")
-        for stale in folder.glob(f"{root.name}.{backend}.seed{seed}.interval*"):
+        stem = f"{run}.{backend}.seed{seed}.interval{interval:05d}.ckpt"
+        for stale in folder.glob(f"{run}.{backend}.seed{seed}.interval*"):
             stale.unlink()  # an older pack of the same seed would be joined beside this one
         first = None
         for i in range(n):
@@ -110,7 +114,7 @@ def unpack(src: Path, out_dir: Path) -> list[Carried]:
         m = _PIECE.match(path.name) if path.is_file() else None
         if m is None:
             continue
-        key = (m["run"], m["backend"], int(m["seed"]), int(m["interval"]))
+        key = (m["run"].replace(PLUS, "+"), m["backend"], int(m["seed"]), int(m["interval"]))
         parts = int(m["parts"])
         if counts.setdefault(key, parts) != parts:
             raise CarryError(f"pieces of {path.name.split('.ckpt')[0]} disagree on how many there "

@@ -108,6 +108,16 @@ def test_pieces_are_named_as_the_device_hands_files_back(packed, jax_tiny_copy, 
     with pytest.raises(CarryError, match="would not hand back"):
         pack(odd, tmp_path / "odd")
     assert not (tmp_path / "odd").exists()
+    # a run trained on mods (<game>+<mod>...) travels with '+' as '__' and comes back by its name
+    modded = f"freeway+no_cars+fast_chicken-objects-{TINY.total_timesteps}"
+    shutil.copytree(out / ".checkpoints" / RUN, out / ".checkpoints" / modded)
+    pack(out / ".checkpoints" / modded, tmp_path / "mods")
+    names = [p.name for p in (tmp_path / "mods").rglob("*") if p.is_file()]
+    assert names and all(re.fullmatch(r"[A-Za-z0-9._-]+", n) for n in names), names
+    (joined,) = unpack(tmp_path / "mods" / "jax-seed0", tmp_path / "there")
+    assert joined.run == modded
+    assert joined.path == tmp_path / "there" / ".checkpoints" / modded / "jax" / "seed0" / \
+        f"interval{TINY.num_evals:05d}.ckpt"
 
 
 def test_a_piece_renamed_to_another_interval_is_refused(packed, tmp_path):
