@@ -4,7 +4,9 @@ JAX game with sticky actions off; every catalog signal and the reward must agree
 the 210x160 render on sampled frames (around every life loss, level change and the game over).
 
 The default suite replays one sequence per game with sparse renders; the slow tests replay every
-stored sequence rendering every 50th frame as well.
+stored sequence rendering every 50th frame as well, and check the depth a recording declares it
+reached (its ``peak``). tests/data/deep-divergent/ keeps recordings whose divergence the port does
+not model yet: their replay is a strict xfail, so it fails the day the port matches ALE there.
 """
 
 from pathlib import Path
@@ -29,7 +31,7 @@ PIXEL_TOLERANCE: dict[str, int] = {}
 
 
 def _check(doc, actions, render_every):
-    result = deepplay.compare(doc["game"], actions, render_every=render_every)
+    result = deepplay.compare(doc["game"], actions, mode=doc.get("mode"), render_every=render_every)
     assert result.first_mismatch is None, (
         f"{doc['game']}: first signal mismatch at frame {result.first_mismatch}: "
         f"{result.signal_mismatches}")
@@ -83,4 +85,36 @@ def test_frostbite_deep_game_matches_ale():
 @pytest.mark.parametrize("path", SEQUENCES, ids=[p.stem for p in SEQUENCES])
 def test_every_stored_deep_game_matches_ale_with_dense_renders(path):
     doc, actions = deepplay.load_actions(path)
-    _check(doc, actions, render_every=50)
+    result = _check(doc, actions, render_every=50)
+    # the depth a recording was kept for (its ALE peaks when it was made): still reached
+    for signal, value in doc.get("peak", {}).items():
+        assert result.peak[signal] == value, f"{path.name}: peak {signal} {result.peak[signal]}"
+
+
+# ---- a divergence deep play found and the port does not model yet ---------------------------------
+DIVERGENT = Path(__file__).parent / "data" / "deep-divergent"
+
+
+def test_the_stored_kangaroo_overrun_is_a_frame_without_logic_on_ale():
+    """The recording's ALE game has one frame (and only one) where the cartridge runs none of its
+    logic: every RAM byte as on the frame before, the frame counter ram[57] included."""
+    doc, actions = deepplay.load_actions(DIVERGENT / "kangaroo-s7-overrun.json")
+    g = deepplay.Lookahead("kangaroo")
+    before = g.ram.copy()
+    frozen = []
+    for t, a in enumerate(actions):
+        g.raw.act(g.actions[int(a)])
+        now = g.ram.copy()
+        if (now == before).all():
+            frozen.append(t)
+        before = now
+    assert frozen == [doc["overrun_frame"]]
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 50: the Kangaroo port runs the cartridge's logic on "
+                   "every frame; ALE skips it on a frame after one whose work overran (frame 11,289 "
+                   "here, see the recording's 'diverges')")
+def test_kangaroo_frame_after_an_overrun_matches_ale():
+    doc, actions = deepplay.load_actions(DIVERGENT / "kangaroo-s7-overrun.json")
+    _check(doc, actions, render_every=500)
