@@ -147,11 +147,22 @@ def _own_files(folder: Path, game: str, others: set[str]) -> list[Path]:
     return out
 
 
-# The drop-in adapters for code written for gymnasium and EnvPool: nothing in the pipeline runs a
-# game through them (the audit, playtest and stress drive jaxtari's own API and wrappers), and
+# The drop-in adapters for code written for gymnasium and EnvPool: nothing a verdict comes from runs
+# a game through them (the audit, playtest and stress drive jaxtari's own API and wrappers), and
 # tests/dropin holds them against ALE and gymnasium's checker on their own, so a change there says
-# nothing about what an audit found and leaves its verdicts current.
+# nothing about what an audit found and leaves its verdicts current. The one use in the pipeline,
+# stress's envpool protocol (an experiment against the anchors' protocol, no verdict), records
+# their own hashes (drop_in_hashes) in its report instead.
 DROP_IN_MODULES = ("dropin.py", "envpool.py", "gym.py", "vector.py")
+
+
+def drop_in_hashes() -> dict[str, str]:
+    """sha256 of each drop-in module's file, by its path from the repository root."""
+    import hashlib
+
+    root = _repo_root()
+    return {f"jaxtari/{name}": hashlib.sha256((root / "jaxtari" / name).read_bytes()).hexdigest()
+            for name in DROP_IN_MODULES}
 
 # Builds a game with some Constants fields as data (jaxtari/variants.py). What the game does with
 # them is in the game's own files; the pipeline uses it only in the audit's mutant runner, to pass

@@ -394,6 +394,55 @@ class _Pool:
         return state.frames, zeros_f, zeros_b, zeros_b, info
 
 
+class Functional:
+    """One env of EnvPool's Atari semantics as pure functions in gymnax's shape, to ``vmap`` and
+    ``jit``: ``reset(key) -> (obs, state)`` and ``step(state, action) -> (obs, state, reward, done,
+    info)``. For a learner written against single-env functions that should train as CleanRL's
+    EnvPool scripts do (sticky actions off, no-op starts, fire reset, EnvPool's auto-reset); a pool
+    of such envs behaves as :func:`make`'s with the same options, env by env.
+
+    ``options`` are :func:`make`'s, but ``num_envs``, ``batch_size`` and ``seed`` (the caller's
+    keys and ``vmap`` give those) and ``env_type`` (no API face here). ``done`` is EnvPool's (a
+    lost life under ``episodic_life``, the game's end, the step limit); the call after it starts
+    the next episode and discards its action, reward 0. ``info`` holds ``terminated`` (bool: the
+    game is over, not a life), ``truncated`` (the step limit), ``lives``, ``reward`` (unclipped)
+    and ``elapsed_step``, so :class:`jaxtari.wrappers.LogWrapper` logs whole games."""
+
+    _POOL_ONLY = ("num_envs", "batch_size", "seed", "env_type", "num_threads",
+                  "thread_affinity_offset", "gym_reset_return_info")
+
+    def __init__(self, task_id: str, **options: Any):
+        for name in options:
+            if name in self._POOL_ONLY:
+                raise DropInError(f"{name}: a pool's option, not one env's (vmap the functions over "
+                                  f"keys for several envs; each key seeds its env)")
+            if name in UNSUPPORTED:
+                raise DropInError(f"{name}: EnvPool's option is not offered by jaxtari.envpool "
+                                  f"({UNSUPPORTED[name]})")
+            if name not in {f.name for f in dataclasses.fields(Options)}:
+                raise DropInError(f"unknown option {name!r}; see jaxtari.envpool.make's options")
+        opts = Options(task_id=task_id, **options)
+        opts.check()
+        self._pool = _Pool(opts)
+        self.game = self._pool.game
+        self.num_actions = self._pool.num_actions
+
+    def reset(self, key):
+        # a fresh game's state is already a start: its first call makes the episode's first frame
+        obs, state, _, _, _ = self._call(self._pool.initial(key), jnp.int32(NOOP_ACTION))
+        return obs, state
+
+    def step(self, state: PoolState, action):
+        due = state.pending & state.game_over  # a new game is due: one of the start states
+        atari = select_tree(due, self._pool.atari.restart(state.atari), state.atari)
+        return self._call(state.replace(atari=atari), action)
+
+    def _call(self, state: PoolState, action):
+        new, (frames, reward, terminated, truncated, info) = self._pool.one(state, action)
+        info = dict(info, terminated=info["terminated"].astype(bool), truncated=truncated)
+        return frames, new, reward, terminated | truncated, info
+
+
 @functools.lru_cache(maxsize=32)
 def _compiled(opts: Options):
     """One configuration's pure functions and the numpy face's jitted ones, shared by its pools."""

@@ -68,10 +68,11 @@ def fill(template, leaves: list[np.ndarray]):
 
 def checkpoint_root(out_dir: Path, game: str, config, mods: Sequence[str] = ()) -> Path:
     """Where one training run keeps its checkpoints: ``<out>/.checkpoints/<game>[+<mod>...]-<obs>-
-    <steps>``. The name says what the agents were trained on, so a stage that evaluates them
+    <steps>[-<protocol>]`` (the protocol named when not v5). The name says what the agents were trained on, so a stage that evaluates them
     (robustness) finds and checks them by it. ``config``: the run's :class:`PPOConfig`."""
     name = "+".join([game, *mods])
-    return Path(out_dir) / ".checkpoints" / f"{name}-{config.obs}-{config.total_timesteps}"
+    protocol = "" if config.protocol == "v5" else f"-{config.protocol}"
+    return Path(out_dir) / ".checkpoints" / f"{name}-{config.obs}-{config.total_timesteps}{protocol}"
 
 
 def seed_dir(root: Path, backend: str, seed: int) -> Path:

@@ -12,6 +12,11 @@ import dataclasses
 from jaxtari.protocol import V5
 
 OBS_MODES = ("objects", "pixels")
+# The env the JAX side trains in: ALE v5 (jaxtari.wrappers: sticky actions 0.25, no no-op starts,
+# the agent presses FIRE itself), or EnvPool's Atari env as CleanRL's EnvPool scripts make it
+# (the EnvPool drop-in's Functional env: sticky actions off, 0..30 no-op starts, fire reset,
+# EnvPool's auto-reset), the protocol of the published returns stage 4 anchors to.
+PROTOCOLS = ("v5", "envpool")
 FRAME_STACK = 4  # pixels: the Nature CNN's 84x84x4 input
 
 
@@ -43,6 +48,7 @@ class PPOConfig:
     sticky_prob: float = V5.repeat_action_probability  # ALE v5
     mlp_sizes: tuple = (461, 512)  # object-centric torso (JAXtari paper / upstream scripts)
     updates_per_eval: int = 16  # one evaluation point (and checkpoint) every this many updates
+    protocol: str = "v5"  # PROTOCOLS; recorded only when not v5, so v5 runs' records are as before
 
     @property
     def batch_size(self) -> int:
@@ -62,7 +68,10 @@ class PPOConfig:
         return -(-self.num_updates // self.updates_per_eval)
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        if d["protocol"] == "v5":
+            del d["protocol"]
+        return d
 
 
 # name -> (total agent steps per seed, updates per evaluation point). An interval of 16 updates is
@@ -96,12 +105,19 @@ def parse_steps(text: str) -> int | None:
     return int(steps) if steps == int(steps) and steps >= 0 else None
 
 
-def budget_config(budget: str | int, obs: str = "objects") -> PPOConfig:
+def budget_config(budget: str | int, obs: str = "objects", protocol: str = "v5") -> PPOConfig:
     """The PPO config of a named budget (``smoke``, ``cpu``, ``paper``) or a step count (``2048``,
-    ``500k``, ``10M``)."""
+    ``500k``, ``10M``), training under ``protocol`` (:data:`PROTOCOLS`; envpool: sticky actions
+    off, pixels only)."""
     if obs not in OBS_MODES:
         raise LearnerInputError(f"unknown observation mode {obs!r}; choices: {', '.join(OBS_MODES)}")
-    base = PPOConfig(obs=obs)
+    if protocol not in PROTOCOLS:
+        raise LearnerInputError(f"unknown protocol {protocol!r}; choices: {', '.join(PROTOCOLS)}")
+    if protocol == "envpool" and obs != "pixels":
+        raise LearnerInputError("the envpool protocol trains on EnvPool's observations, 84x84 grey "
+                                "frames: use obs pixels (or the v5 protocol for objects)")
+    base = PPOConfig(obs=obs, protocol=protocol,
+                     sticky_prob=0.0 if protocol == "envpool" else PPOConfig.sticky_prob)
     if isinstance(budget, str) and budget.strip().lower() not in BUDGETS:
         steps = parse_steps(budget)
         if steps is not None:

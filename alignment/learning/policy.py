@@ -143,7 +143,8 @@ def measures(meta: dict) -> dict:
     return {"agents (training seeds)": list(meta.get("seeds") or []),
             "agent steps per seed": meta.get("steps"),
             "game": Same(meta.get("game")), "observations": Same(meta.get("obs")),
-            "mods trained on": Same(sorted(meta.get("mods") or []))}
+            "mods trained on": Same(sorted(meta.get("mods") or [])),
+            "protocol trained in": Same((meta.get("config") or {}).get("protocol", "v5"))}
 
 
 def load(path: Path, game: str | None = None, obs: str | None = None) -> Policy:

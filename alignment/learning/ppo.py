@@ -200,6 +200,25 @@ def make_jax_env(game: str, config: PPOConfig, mods=()):
     from jaxtari.wrappers import make_env
     from alignment.learning.config import FRAME_STACK
 
+    if config.protocol == "envpool":
+        return _envpool_env(game, config, mods)
     extra = {"mods": tuple(mods)} if mods else {}
     return make_env(game, obs=config.obs, frame_stack=FRAME_STACK if config.obs == "pixels" else 1,
                     sticky_prob=config.sticky_prob, episodic_life=config.episodic_life, **extra)
+
+
+def _envpool_env(game: str, config: PPOConfig, mods=()):
+    """The JAX game as CleanRL's EnvPool scripts make their env (``envpool.make(..., episodic_life,
+    reward_clip)`` with EnvPool's defaults for the rest), one env's functions, returns logged
+    unclipped: the learner clips rewards itself as for v5."""
+    from jaxtari.dropin import env_name
+    from jaxtari.envpool import Functional
+    from jaxtari.wrappers import LogWrapper
+    from alignment.learning.config import FRAME_STACK, LearnerInputError
+
+    if mods:
+        raise LearnerInputError("the envpool protocol trains on the original game (jaxtari.envpool "
+                                "takes no mods); train modified games under v5")
+    env = Functional(f"{env_name(game)}-v5", episodic_life=config.episodic_life, reward_clip=False,
+                     stack_num=FRAME_STACK, repeat_action_probability=config.sticky_prob)
+    return LogWrapper(env)

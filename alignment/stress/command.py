@@ -85,6 +85,11 @@ def stress(
                                    help="train on the modified game (comma separated or repeated): "
                                         "on ALE with every mod's RAM-write counterpart; a mod "
                                         "without one runs JAX-only (--backends jax)"),
+    protocol: str = typer.Option("v5", "--protocol",
+                                 help="the env the JAX side trains in: v5 (ALE v5: sticky 0.25) "
+                                      "or envpool (CleanRL's EnvPool env: sticky off, no-op "
+                                      "starts, fire reset; pixels, --backends jax; the report "
+                                      "and checkpoints named <game>-pixels-envpool)"),
 ) -> None:
     """Train PPO with identical hyperparameters on each backend and compare the learning curves
     (IQM with bootstrap bands, probability of improvement, AUC, an equivalence verdict).
@@ -106,16 +111,20 @@ def stress(
     try:
         canon, kinds = validate(game, obs, kinds, seeds)
         mods = list(validate_mods(canon, mods, obs, kinds))
-        config = budget_config(budget, obs)
+        config = budget_config(budget, obs, protocol)
+        if protocol != "v5" and (kinds != ("jax",) or mods):
+            raise StressInputError(f"the {protocol} protocol trains the JAX game alone, "
+                                   "unmodified: use --backends jax and no --mods")
         seeds_by_choice(seeds_by)
         if export_policy is not None and "jax" not in kinds:
             raise StressInputError("--export-policy writes the JAX side's agents: add jax to "
                                    "--backends")
         if export_policy is not None and not replace:  # nor a committed policy by a weaker one
             _check_policy_not_weaker(export_policy, canon, obs, config.total_timesteps, seeds,
-                                     mods)
+                                     mods, protocol)
         if not replace:  # a committed report is never replaced by one that trained less
-            report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}", config,
+            named = "" if protocol == "v5" else f"-{protocol}"
+            report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}{named}", config,
                                  range(seeds), kinds)
     except LearnerInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
@@ -129,7 +138,8 @@ def stress(
                                 out_dir=out, on_progress=on_progress, resume=not fresh,
                                 command=command, seeds_by=seeds_by, mods=mods,
                                 max_seconds=None if max_minutes is None else 60.0 * max_minutes,
-                                checkpoint_every=_checkpoint_every(checkpoint_every))
+                                checkpoint_every=_checkpoint_every(checkpoint_every),
+                                protocol=protocol)
     except LearnerInputError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
@@ -150,7 +160,7 @@ def stress(
 
 
 def _check_policy_not_weaker(dest: Path, game: str, obs: str, steps: int, seeds: int,
-                             mods) -> None:
+                             mods, protocol: str = "v5") -> None:
     """Refuse, before any training, a run whose exported agents would replace a policy file that
     holds more (seeds, steps) or agents of another game, observation mode or mods."""
     from alignment import atomic
@@ -161,7 +171,7 @@ def _check_policy_not_weaker(dest: Path, game: str, obs: str, steps: int, seeds:
         cli_checks.check_report_not_weaker(
             dest, artefacts.POLICY.schema, pol.measures,
             pol.measures({"seeds": list(range(seeds)), "steps": steps, "game": game, "obs": obs,
-                          "mods": list(mods)}),
+                          "mods": list(mods), "config": {"protocol": protocol}}),
             what="policy file", option="--export-policy",
             read=pol.read_meta)
     except (cli_checks.InputError, atomic.OutputLocationError) as exc:

@@ -74,7 +74,8 @@ class StressResult:
 
     @property
     def name(self) -> str:
-        return "+".join([self.game, *self.mods]) + f"-{self.obs}"
+        protocol = "" if self.config.protocol == "v5" else f"-{self.config.protocol}"
+        return "+".join([self.game, *self.mods]) + f"-{self.obs}{protocol}"
 
 
 def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[str, tuple]:
@@ -271,7 +272,8 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
                on_progress: Callable[[str, int], None] | None = None, resume: bool = True,
                command: str = "", seeds_by: str = "auto",
                random_episodes: int | None = None, mods: Sequence[str] = (),
-               max_seconds: float | None = None, checkpoint_every: float = 0.0) -> StressResult:
+               max_seconds: float | None = None, checkpoint_every: float = 0.0,
+               protocol: str = "v5") -> StressResult:
     """Train ``seeds`` PPO runs on each backend with identical hyperparameters and compare them.
 
     ``on_progress(backend, agent_steps)`` is called with steps as they are trained (and once per
@@ -285,16 +287,21 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     with every mod's RAM-write counterpart (:func:`validate_mods` refuses what cannot run); the
     report is ``<game>+<mod>...-<obs>``. ``max_seconds``: stop (checkpointed) once training has
     run this long and raise :class:`TrainingPaused` (commands with a wall-clock limit resume by
-    calling again); ``checkpoint_every``: see :func:`_train_backend`."""
+    calling again); ``checkpoint_every``: see :func:`_train_backend`. ``protocol``: the env the
+    JAX side trains in (:data:`alignment.learning.config.PROTOCOLS`; envpool: JAX side only, the
+    report and checkpoints named ``<game>-<obs>-envpool``)."""
     canon, backends = validate(game, obs, backends, seeds)
     mods = validate_mods(canon, mods, obs, backends)
+    if protocol != "v5" and (backends != ("jax",) or mods):
+        raise StressInputError(f"the {protocol} protocol trains the JAX game alone, unmodified: "
+                               "use --backends jax and no --mods")
     from alignment.stress.sides import seeds_by_choice
 
     seeds_by = seeds_by_choice(seeds_by)
     if isinstance(budget, PPOConfig):  # a whole config (tests, experiments): used as given
         config, budget = dataclasses.replace(budget, obs=obs), budget.total_timesteps
     else:
-        config = budget_config(budget, obs)
+        config = budget_config(budget, obs, protocol)
     out_dir = Path(out_dir)
     root = ckpts.checkpoint_root(out_dir, canon, config, mods)
     _check_writable(out_dir)
@@ -337,6 +344,15 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
         result.code_hash = catalog.mod_code_hash(canon, mods)
         result.notes.append(f"trained on {canon} modified by {', '.join(mods)}: the JAX mods, and "
                             "on ALE their RAM-write counterparts applied after reset and every frame")
+    elif config.protocol != "v5":
+        # the drop-in module the learners trained through is outside the game's code hash
+        # (catalog.DROP_IN_MODULES): its own files' hashes say which code this was
+        from alignment import catalog
+
+        result.extra["protocol_source"] = catalog.drop_in_hashes()
+        result.notes.append(f"trained in the {config.protocol} protocol (the EnvPool drop-in, as "
+                            "CleanRL's EnvPool scripts make their env): an experiment against the "
+                            "anchor's protocol, not a stage-4 verdict")
     elif "jax" in backends:
         # what the JAX learners saw: a later change to the game leaves the report (and the agents
         # its transfer reads) valid only if this rollout replays unchanged (the gate replays it)
