@@ -29,7 +29,7 @@ def test_the_score_bytes_are_the_summed_reward(random_game):
     assert tr.game_over[-1]
     summed = np.concatenate([[0], np.cumsum(tr.rewards)])
     assert [ram.score(r) for r in tr.rams] == summed.tolist()
-    assert set(tr.rewards.tolist()) == {0, c.SAUCER_POINTS_SECTOR_1}
+    assert set(tr.rewards.tolist()) == {0, 44}     # sector 1's saucers (NOTES.md "Points by sector")
 
 
 def test_each_kill_takes_one_enemy_from_the_count(random_game):

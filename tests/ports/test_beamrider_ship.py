@@ -6,6 +6,7 @@ on every frame up to the first event the port does not model yet (``covered_fram
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -13,6 +14,7 @@ from alignment.porting import ramtrace
 from ports.beamrider.game import BeamRider
 from ports.beamrider.game import constants as c
 from ports.beamrider.game import game as g
+from ports.beamrider.game.logic import hits
 from ports.beamrider.reference import ram
 
 ROM = "beam_rider"
@@ -30,17 +32,17 @@ def covered_frames(trace, kills: bool = False) -> int:
     lariat flying on past its last y with ram[21] 37..47 (seen 15,000 frames in 60 games, not
     decoded), an object table entry holding something other than a shot, the rejuvenator or its debris
     (kind 1, once shot down), a crosser (the sector's end's kinds 68/69) or the explosion of one a
-    torpedo met (kinds 6..11). With ``kills`` a saucer's kill (the reward, the enemy taken from the
-    count and the shot gone on one frame) is covered too, a rejuvenator caught (a ship more), and a
-    lost ship: the loss (in play or in the sector's end), its run-down, the life taken (phases 3 or
-    4 -> 5 -> 1 or 6, the reserve's blink; after a loss in the sector's end the next sector) and the
-    next ship's intro (1 -> 2 -> 3)."""
+    torpedo met (kinds 6..11). With ``kills`` a saucer's kill (the
+    sector's points, the enemy taken from the count and the shot gone on one frame) is covered too,
+    a rejuvenator caught (a ship more), and a lost ship: the loss (in play or in the sector's end),
+    its run-down, the life taken (phases 3 or 4 -> 5 -> 1 or 6, the reserve's blink; after a loss
+    in the sector's end the next sector) and the next ship's intro (1 -> 2 -> 3)."""
     r = trace.rams.astype(np.int64)
     for t in range(1, len(r)):
         before, after = r[t - 1], r[t]
         phases = (int(before[ram.PHASE]), int(after[ram.PHASE]))
         # a saucer shot, or one taking the ship (paid as a kill on the loss frame)
-        killed = (kills and trace.rewards[t - 1] == c.SAUCER_POINTS_SECTOR_1
+        killed = (kills and trace.rewards[t - 1] == saucer_points(before[ram.SECTOR])
                   and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT] - 1
                   and after[ram.SHOT_Y] == ram.NO_SHOT
                   and (phases[0] == phases[1] or phases == (ram.PHASE_PLAY, ram.PHASE_DYING)))
@@ -86,6 +88,12 @@ def covered_frames(trace, kills: bool = False) -> int:
                 and not _sentinel_crossed(before, phases)):
             return t
     return len(r)
+
+
+def saucer_points(sector: int) -> int:
+    """A saucer's worth as measured on ALE (NOTES.md "Points by sector"): 4 x (the BCD sector + 10),
+    at most 396."""
+    return 4 * min(10 * (int(sector) >> 4) + (int(sector) & 15) + 10, 99)
 
 
 # a lost ship's phases (NOTES.md "A lost ship"): the loss, the run-down, the life taken or the game
@@ -209,7 +217,7 @@ def test_saucers_leaving_at_the_bottom_and_taking_the_ship_are_ales(seed, frames
     n = assert_lockstep(tr, frames - 100, kills=True)
     r = tr.rams[:n].astype(int)
     losses = np.flatnonzero((r[:-1, ram.PHASE] == ram.PHASE_PLAY) & (r[1:, ram.PHASE] == ram.PHASE_DYING))
-    assert sum(tr.rewards[t] == c.SAUCER_POINTS_SECTOR_1 for t in losses) == rammed
+    assert sum(tr.rewards[t] == saucer_points(1) for t in losses) == rammed
     assert _left_at_the_bottom(r) >= bottom
 
 
@@ -419,3 +427,39 @@ def test_sector_two_with_its_kind_24_objects_is_ales(seed, frames, least):
     rams, n = poked_lockstep(seed, frames, least)
     assert np.isin(rams[:n, list(ram.SHOT_KIND)], FALLER_KINDS).sum() >= 100
     assert (rams[:n, ram.SECTOR] == 2).sum() >= 500
+
+
+# measured on ALE (NOTES.md "Points by sector"): a saucer's worth by the sector byte poked
+SECTOR_POINTS = {0x02: 48, 0x03: 52, 0x09: 76, 0x10: 80, 0x15: 100, 0x89: 396, 0x99: 396}
+
+
+@pytest.mark.parametrize("sector,worth", sorted(SECTOR_POINTS.items()))
+def test_a_saucer_pays_four_times_the_sector_plus_ten(sector, worth):
+    """ram[0] poked before the spawn: every kill of three random games pays the sector's worth on
+    ALE (the BCD sector + 10, times 4, the multiplier stopping at 99), and the port's points agree."""
+    kills = 0
+    for seed in range(3):
+        tr = ramtrace.record(ROM, frames=2_500, seed=seed, hold=(1, 8),
+                             pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.SECTOR: sector}})
+        r = tr.rams.astype(int)
+        for t in np.flatnonzero(r[1:, ram.ENEMIES_LEFT] == r[:-1, ram.ENEMIES_LEFT] - 1):
+            assert tr.rewards[t] == worth, (seed, t)
+            kills += 1
+    assert kills >= 2
+    assert int(hits.points(c.DEFAULTS, jnp.int32(sector), c.SAUCER_POINTS_UNIT)) == worth
+
+
+def test_the_sector_counts_in_bcd_and_the_horizon_base_stops_at_8():
+    """A poked sector 0x19 with one enemy left (seed 3): the sector's end moves it to 0x20 with the
+    horizon count's base at 8, as the port's next sector does."""
+    tr = ramtrace.record(ROM, frames=1_100, seed=3, hold=(1, 8),
+                         pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.SECTOR: 0x19, ram.ENEMIES_LEFT: 1,
+                                                           ram.SHIP_FLAGS: c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE}})
+    r = tr.rams.astype(int)
+    moved = np.flatnonzero(r[1:, ram.SECTOR] != r[:-1, ram.SECTOR]) + 1
+    assert [(r[t - 1, ram.SECTOR], r[t, ram.SECTOR], r[t, ram.COUNT_BASE]) for t in moved[1:]] == [(0x19, 0x20, 8)]
+    start = g.reset()
+    ended = g.next_sector(c.DEFAULTS, start.replace(player=start.player.replace(sector=jnp.int32(0x19))))
+    assert (int(ended.player.sector), int(ended.saucers.count_base)) == (0x20, 8)
+    second = g.next_sector(c.DEFAULTS, start)
+    assert (int(second.player.sector), int(second.saucers.count_base)) == (2, 48)

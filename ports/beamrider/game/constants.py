@@ -317,10 +317,12 @@ SECTOR_END_ENEMIES = 255
 # stood, that leaves the grid's position at 0 or 1 ends the sector (game.py ``next_sector``; two
 # ends tell this from "the frame the grid wraps": the wait reached 1 on a wrap to 0 and the sector
 # ended on the next odd frame, 0 -> 1; it reached 1 on a wrap to 1 and the sector ended a wrap
-# later); the horizon count's base is then 48 in sector 2 (56 in sector 1)
+# later); the horizon count's base is then 8 lower a sector down to 8 (56 in sector 1; measured 48,
+# 40, 32, 24 in sectors 2..5, 8 in sectors 0x11, 0x20, 0x90 from poked sectors)
 SECTOR_END_GRID = 1
 NEXT_SECTOR_WAVE = 2
 SECTOR_COUNT_BASE_STEP = 8
+SECTOR_COUNT_BASE_FLOOR = 8
 # measured (both sets of poked games and random seed 14: 93 arrivals, none missed, no false alarm;
 # clone/restore pokes of ram[2], ram[1],
 # ram[84], ram[12], ram[13], ram[24], ram[33], the slots' and entries' depths on the first poked
@@ -412,7 +414,14 @@ START_SECTOR = 1           # measured ram[0]
 START_ENEMIES = 15         # measured ram[84]: the "15" top left
 START_RESERVE = 2          # measured ram[5]; ALE driver: lives() = ram[5] + 1 = 3
 GAME_OVER_RESERVE = 255    # ALE driver: terminal when ram[5] == 255
-SAUCER_POINTS_SECTOR_1 = 44  # measured: each of the 6 kills of a random game in sector 1 paid 44
+# measured (NOTES.md "Points by sector": sector poked before the spawn, 0x01..0x20, 0x1E, 0x32, 0x63,
+# 0x64, 0x78, 0x89, 0x99, 0xC8, 0xFF; every kill and sector 2's 1,000+ of the poked games): ram[0]
+# counts in BCD and a saucer pays 4 x (the sector + 10), the multiplier stopping at 99 (44 in sector 1,
+# 48 in 2, 80 in 10, 396 from 89 on); the kinds 92..94 of sectors 4+ pay 30 x the same (not modelled)
+SAUCER_POINTS_UNIT = 4
+POINTS_SECTOR_OFFSET = 10
+POINTS_MULTIPLIER_CAP = 99
+SECTORS_BCD = 100          # the sector's two BCD digits (past 99 not measured)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -531,7 +540,10 @@ class BeamRiderConstants:
     kind_explosion_last: int = KIND_EXPLOSION_LAST
     explosion_count: int = EXPLOSION_COUNT
     explosion_rise: int = EXPLOSION_RISE
-    saucer_points: int = SAUCER_POINTS_SECTOR_1
+    saucer_points_unit: int = SAUCER_POINTS_UNIT
+    points_sector_offset: int = POINTS_SECTOR_OFFSET
+    points_multiplier_cap: int = POINTS_MULTIPLIER_CAP
+    sectors_bcd: int = SECTORS_BCD
     kind_climber: int = KIND_CLIMBER
     kind_horizon_left: int = KIND_HORIZON_LEFT
     kind_horizon_right: int = KIND_HORIZON_RIGHT
@@ -624,6 +636,7 @@ class BeamRiderConstants:
     next_sector_wave: int = NEXT_SECTOR_WAVE
     sector_end_grid: int = SECTOR_END_GRID
     sector_count_base_step: int = SECTOR_COUNT_BASE_STEP
+    sector_count_base_floor: int = SECTOR_COUNT_BASE_FLOOR
     kind_crosser: int = KIND_CROSSER
     kind_crosser_down: int = KIND_CROSSER_DOWN
     crosser_random_mask: int = CROSSER_RANDOM_MASK

@@ -206,7 +206,9 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # pays as a kill (its points, one enemy less)
     rams = jnp.sum(enemy_shots.rammed(k, moved.saucers, moved.ship.x).astype(jnp.int32))
     unhit = moved.replace(ship=moved_ship, saucers=state.saucers,
-                          player=moved.player.replace(score=state.player.score + rams * k.saucer_points,
+                          player=moved.player.replace(score=state.player.score
+                                                      + rams * hits.points(k, state.player.sector,
+                                                                           k.saucer_points_unit),
                                                       enemies_left=state.player.enemies_left - rams))
     moved = select_tree(lost, lose_ship(k, unhit), moved)
     return select_tree(logic, moved, state)
@@ -244,16 +246,17 @@ def next_sector(k, state: BeamRiderState) -> BeamRiderState:
     """The sector's end's last frame (measured, 10 ends): ram[12] 1 - the next ship's wait for the
     joystick, then the intro - with the sector one on, 15 enemies, 3 torpedoes, the grid stopped,
     the wave timer spent, the wave 2 (the spawn starts the next), the horizon count's base 8 lower a
-    sector (48 in sector 2; later sectors not measured), the ship back on the centre beam with the
-    rejuvenator due again; the slots' bytes are kept."""
-    sector = state.player.sector + 1
+    sector down to 8 (48 in sector 2), the sector counted in BCD, the ship back on the centre beam
+    with the rejuvenator due again; the slots' bytes are kept."""
+    sector = hits.next_sector(k, state.player.sector)
+    base = k.start_count_base - k.sector_count_base_step * (hits.sector_number(sector) - 1)
     return state.replace(
         phase=jnp.int32(k.life_taken_phase), grid_speed=jnp.int32(0),
         player=state.player.replace(sector=sector, enemies_left=jnp.int32(k.start_enemies)),
         ship=state.ship.replace(x=jnp.int32(k.beam_x[k.start_beam]), flags=jnp.int32(k.on_beam_flags),
                                 torpedoes=jnp.int32(k.start_torpedoes)),
         saucers=state.saucers.replace(timer=jnp.int32(0), wave=jnp.int32(k.next_sector_wave),
-                                      count_base=k.start_count_base - k.sector_count_base_step * (sector - 1)))
+                                      count_base=jnp.maximum(base, k.sector_count_base_floor)))
 
 
 def frame(k: BeamRiderConstants, state: BeamRiderState, ale_action) -> BeamRiderState:

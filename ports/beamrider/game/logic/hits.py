@@ -4,8 +4,9 @@ Measured on ALE over 40 random games (283 kills, ports/beamrider/NOTES.md "Kills
 flight after its move hits the first slot (lowest index) holding a saucer (kinds 1, 4, 5) whose x
 is within 6 of the beam the shot left from and whose depth is within 8 of the shot's new y. The
 shot is gone, the slot turns into the explosion's first step with its count at 8, the score takes
-the saucer's points, the enemies left drop by one, no shot launches on the next 3 logic frames
-(measured: a FIRE held on them launched nothing, as after the no-torpedo dud) and the wave timer
+the saucer's points (``points``: 4 x (the sector + 10), up to 396), the enemies left drop by one,
+no shot launches on the next 3 logic frames (measured: a FIRE held on them launched nothing, as
+after the no-torpedo dud) and the wave timer
 loses 22 (logic/saucers.py ``pace``). On the next logic frame after an explosion's slot empties,
 its depth reads 255."""
 
@@ -15,6 +16,23 @@ import jax.numpy as jnp
 
 from ..state import BeamRiderState
 from ..constants import BYTE
+
+
+def sector_number(sector):
+    """ram[0] read as the cartridge counts it, two BCD digits (a poked 0x1E reads 24)."""
+    return (sector >> 4) * 10 + (sector & 0xF)
+
+
+def next_sector(k, sector):
+    """ram[0] one sector on, in BCD (0x09 -> 0x10, measured; past 0x99 wraps, not measured)."""
+    n = (sector_number(sector) + 1) % k.sectors_bcd
+    return ((n // 10) << 4) | (n % 10)
+
+
+def points(k, sector, unit):
+    """An enemy's worth in ``sector`` (measured on sectors poked 1..0xFF): ``unit`` x (the sector
+    + 10), the multiplier stopping at 99."""
+    return unit * jnp.minimum(sector_number(sector) + k.points_sector_offset, k.points_multiplier_cap)
 
 
 def hit(k, state: BeamRiderState) -> BeamRiderState:
@@ -34,5 +52,6 @@ def hit(k, state: BeamRiderState) -> BeamRiderState:
                           param=jnp.where(first, k.explosion_count, s.param)),
         ship=shot.replace(shot_y=jnp.where(any_hit, k.no_shot, shot.shot_y),
                           dud=jnp.where(any_hit, k.hit_busy, shot.dud)),
-        player=player.replace(score=player.score + jnp.where(any_hit, k.saucer_points, 0),
+        player=player.replace(score=player.score + jnp.where(any_hit, points(k, player.sector,
+                                                                             k.saucer_points_unit), 0),
                               enemies_left=player.enemies_left - any_hit.astype(jnp.int32)))
