@@ -1143,6 +1143,81 @@ def test_sector_twos_kind_24_object_arrives_and_falls_as_the_rejuvenator_does(se
     assert arrivals >= 50 and falls >= 2_000
 
 
+def test_the_ships_shot_meets_a_kind_24_object_as_it_meets_a_crosser(sector_end_games):
+    """On every even frame of play or the sector's end with the ship's shot in flight (short of its
+    last y), no saucer hit and a kind-24 object in an entry (no rejuvenator nor crosser): the shot
+    is gone exactly when one, after its fall, stands within 6 of the shot's beam and within 8 of
+    the shot's new y; nothing is paid; a lariat leaves it falling, a torpedo turns the lowest such
+    entry into the explosion's first step with its count (ram[53 + entry]) at 8."""
+    lariats = torpedoes = flown = 0
+    for seed, tr in enumerate(sector_end_games):
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] not in (ram.PHASE_PLAY, ram.PHASE_SECTOR_END)
+                    or after[ram.PHASE] != before[ram.PHASE] or before[ram.SHOT_Y] == ram.NO_SHOT
+                    or before[ram.SHOT_Y] in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y, c.LARIAT_REACH_DEPTH)
+                    or after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]):
+                continue
+            kinds = [before[a] for a in ram.SHOT_KIND]
+            fallers = [j for j, kind in enumerate(kinds) if kind in FALLER_KINDS]
+            if not fallers or any(kind in ram.CROSSER_KINDS or kind in ram.REJUVENATOR_KINDS for kind in kinds):
+                continue
+            y = before[ram.SHOT_Y] - c.SHOT_STEP
+            met = [j for j in fallers if abs(after[ram.SHOT_ENTRY_X[j]] - before[ram.SHOT_X]) <= c.HIT_HALF_WIDTH
+                   and abs(y - after[ram.SHOT_DEPTH[j]]) <= c.HIT_HALF_DEPTH]
+            assert (after[ram.SHOT_Y] == ram.NO_SHOT) == bool(met), (seed, t)
+            flown += not met
+            if not met:
+                continue
+            assert tr.rewards[t - 1] == 0
+            if before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS:
+                entry = met[0]
+                assert after[ram.SHOT_KIND[entry]] == c.KIND_EXPLOSION_FIRST, (seed, t)
+                assert after[SHOT_COUNT_BASE + entry] == c.EXPLOSION_COUNT, (seed, t)
+                torpedoes += 1
+            else:
+                assert all(after[ram.SHOT_KIND[j]] in FALLER_KINDS for j in met), (seed, t)
+                lariats += 1
+    assert lariats >= 10 and torpedoes >= 3 and flown >= 500
+
+
+# ram[53 + entry]: a crosser's speed, an explosion's count (NOTES.md "The crossers")
+SHOT_COUNT_BASE = 53
+
+
+def test_a_saucers_shot_is_held_back_by_an_object_8_above_to_5_below(sector_end_games):
+    """Every odd frame of play writing a saucer's new shot depth (8 below it) into an empty entry on
+    a drawn beam: no shot (a stray depth, kind 0) exactly when another object stands from 8 above
+    to 5 below that depth (sector 2's kind-24 objects give the cases above)."""
+    shots = held = held_above = 0
+    for seed, tr in enumerate(sector_end_games):
+        r = tr.rams.astype(int)
+        for t in range(1, len(r)):
+            before, after = r[t - 1], r[t]
+            if not (t - 1) % c.LOGIC_PERIOD or not before[ram.PHASE] == after[ram.PHASE] == ram.PHASE_PLAY:
+                continue
+            for j, a in enumerate(ram.SHOT_KIND):
+                depth = after[ram.SHOT_DEPTH[j]]
+                if (before[a] != c.KIND_EMPTY or after[a] not in (c.KIND_EMPTY, c.KIND_SHOT_A)
+                        or depth == ram.EMPTY_DEPTH or after[ram.SHOT_ENTRY_X[j]] not in c.BEAM_X):
+                    continue
+                shooters = [i for i in range(3) if after[ram.ENEMY_DEPTH[i]] + c.FIRE_DROP == depth
+                            and after[ram.ENEMY_X[i]] == after[ram.SHOT_ENTRY_X[j]]
+                            and before[ram.ENEMY_STEP[i]] in c.FIRING_STEPS
+                            and after[ram.ENEMY_STEP[i]] == before[ram.ENEMY_STEP[i]] + 1]
+                if not shooters:
+                    continue
+                gaps = [after[ram.SHOT_DEPTH[q]] - depth for q in range(len(ram.SHOT_KIND))
+                        if q != j and after[ram.SHOT_KIND[q]] != c.KIND_EMPTY]
+                blocked = any(-c.FIRE_BLOCK_ABOVE <= gap <= c.FIRE_BLOCK_GAP for gap in gaps)
+                assert (after[a] == c.KIND_EMPTY) == blocked, (seed, t, gaps)
+                shots += not blocked
+                held += blocked
+                held_above += any(-c.FIRE_BLOCK_ABOVE <= gap < 0 for gap in gaps)
+    assert shots >= 50 and held_above >= 1
+
+
 def test_sector_twos_shots_fall_a_sixteenth_faster(sector_end_games):
     """Every even frame of play moving an enemy shot: 22/16 with the dither in sector 1, 23/16 in 2."""
     moves = collections.Counter()

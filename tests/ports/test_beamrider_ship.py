@@ -31,8 +31,8 @@ def covered_frames(trace, kills: bool = False) -> int:
     play, a shot that vanished before its last y (a lariat's one step more counting as its last), a
     lariat flying on past its last y with ram[21] 37..47 (seen 15,000 frames in 60 games, not
     decoded), an object table entry holding something other than a shot, the rejuvenator or its debris
-    (kind 1, once shot down), a crosser (the sector's end's kinds 68/69) or the explosion of one a
-    torpedo met (kinds 6..11). With ``kills`` a saucer's kill (the
+    (kind 1, once shot down), a crosser (the sector's end's kinds 68/69), sector 2's kind-24 object
+    or the explosion of one a torpedo met (kinds 6..11). With ``kills`` a saucer's kill (the
     sector's points, the enemy taken from the count and the shot gone on one frame) is covered too,
     a rejuvenator caught (a ship more), and a lost ship: the loss (in play or in the sector's end),
     its run-down, the life taken (phases 3 or 4 -> 5 -> 1 or 6, the reserve's blink; after a loss
@@ -54,9 +54,6 @@ def covered_frames(trace, kills: bool = False) -> int:
         if kills and not losing and _unmodelled_saucer_move(before, after):
             return t
         if any(after[a] not in SHOT_KINDS for a in ram.SHOT_KIND):
-            return t
-        # sector 2's kind-24 object met by the ship's shot (it explodes): not modelled
-        if any(before[a] in FALLER_KINDS and after[a] in EXPLOSION_KINDS for a in ram.SHOT_KIND):
             return t
         if (before[ram.SHOT_Y] == c.LARIAT_LAST_Y and after[ram.SHOT_Y] == c.LARIAT_LAST_Y - c.SHOT_STEP
                 and after[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS
@@ -120,8 +117,9 @@ def _shot_down(before, after) -> bool:
 
 
 def _met_crosser(before) -> bool:
-    """A crosser in an entry, which the ship's shot may meet (a lariat gone, a torpedo blowing it up)."""
-    return any(before[a] in ram.CROSSER_KINDS for a in ram.SHOT_KIND)
+    """A crosser or a kind-24 object in an entry, which the ship's shot may meet (a lariat gone, a
+    torpedo blowing it up)."""
+    return any(before[a] in ram.CROSSER_KINDS + FALLER_KINDS for a in ram.SHOT_KIND)
 
 
 def _sentinel_crossed(before, phases) -> bool:
@@ -419,11 +417,11 @@ def test_shots_meeting_crossers_and_a_ship_lost_in_the_sector_end_are_ales(seed,
     assert rams[n - 1, ram.SECTOR] == 2
 
 
-@pytest.mark.parametrize("seed,frames,least", [(8, 2_800, 2_650), (19, 2_900, 2_800)])
+@pytest.mark.parametrize("seed,frames,least", [(8, 2_800, 2_800), (19, 2_900, 2_900)])
 def test_sector_two_with_its_kind_24_objects_is_ales(seed, frames, least):
     """Past the sector's end into sector 2's play: its kind-24 objects arriving, falling and leaving,
-    its enemies' shots at 23/16: every mirrored byte equal to ALE's up to the first event the port
-    leaves out (sector 2's first kill: its points are not modelled)."""
+    its enemies' shots at 23/16: every mirrored byte equal to ALE's on every frame (before sector
+    2's points were modelled: up to its first kill, 2,650 and 2,800 frames)."""
     rams, n = poked_lockstep(seed, frames, least)
     assert np.isin(rams[:n, list(ram.SHOT_KIND)], FALLER_KINDS).sum() >= 100
     assert (rams[:n, ram.SECTOR] == 2).sum() >= 500
@@ -463,3 +461,27 @@ def test_the_sector_counts_in_bcd_and_the_horizon_base_stops_at_8():
     assert (int(ended.player.sector), int(ended.saucers.count_base)) == (0x20, 8)
     second = g.next_sector(c.DEFAULTS, start)
     assert (int(second.player.sector), int(second.saucers.count_base)) == (2, 48)
+
+
+@pytest.mark.parametrize("seed,kills,torpedoed,held", [(0, 4, 1, 0), (4, 2, 1, 0), (11, 2, 2, 0), (23, 7, 0, 0),
+                                                       (34, 4, 2, 1), (55, 1, 0, 1)])
+def test_sector_two_kills_and_its_kind_24_objects_shot_are_ales(seed, kills, torpedoed, held):
+    """Sector 2's kills paid 48, its kind-24 objects met by the ship's shot (a lariat gone, a torpedo
+    blowing one up, nothing paid) and a saucer's shot held back by one standing 8 above to 5 below
+    its depth (seed 55's frame 1,520): every mirrored byte equal to ALE's over the whole poked game."""
+    rams, n = poked_lockstep(seed, 3_000, 0)
+    assert n == len(rams)
+    r = rams.astype(int)
+    sector_two = (r[:-1, ram.SECTOR] == 2) & (r[1:, ram.ENEMIES_LEFT] == r[:-1, ram.ENEMIES_LEFT] - 1)
+    assert sector_two.sum() == kills
+    kinds = r[:, list(ram.SHOT_KIND)]
+    assert (np.isin(kinds[:-1], FALLER_KINDS) & (kinds[1:] == c.KIND_EXPLOSION_FIRST)).sum() == torpedoed
+    strays = 0
+    for t in range(1, len(r)):
+        for j, a in enumerate(ram.SHOT_KIND):
+            depth = r[t, ram.SHOT_DEPTH[j]]
+            if (t - 1) % c.LOGIC_PERIOD == 1 and r[t - 1, a] == r[t, a] == c.KIND_EMPTY and depth != ram.EMPTY_DEPTH:
+                strays += any(r[t, ram.SHOT_KIND[q]] in FALLER_KINDS
+                              and -c.FIRE_BLOCK_ABOVE <= r[t, ram.SHOT_DEPTH[q]] - depth < 0
+                              for q in range(len(ram.SHOT_KIND)))
+    assert strays >= held

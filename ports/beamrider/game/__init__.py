@@ -1,4 +1,4 @@
-"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-7, the bottom), their shots, the rejuvenator and its debris, the ship's moves, shots and kills, lost ships and the next ship's intro, the sector's end (the sentinel's crossing, the crossers) and the next sector's intro, up to an undecoded event (other enemy kinds, waves 9 on, a shot meeting a crosser, the lariat's 37..47 pictures).
+"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-7, the bottom), their shots, the rejuvenator and its debris, the ship's moves, shots and kills, lost ships and the next ship's intro, the sector's end (the sentinel's crossing, the crossers) and the next sector's intro, sector 2's kind-24 objects and every sector's points, up to an undecoded event (other enemy kinds, waves 9 on, the sentinel shot, the lariat's 37..47 pictures).
 
 The ship's moves between the five beams, its laser lariats and torpedoes, the frame counter,
 the random number, the grid's clock (its speed ram[4] and position ram[24]), the three enemy

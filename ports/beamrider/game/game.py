@@ -10,8 +10,8 @@ ale_action)`` advances one frame and ``rollout`` a sequence; ``signals(state)`` 
 mirrored byte under the names of ``reference.ram.ship_bytes``, which the lockstep tests compare
 with ALE. The sector's end (logic/sector_end.py: the crossers, the ship's shot meeting them), a ship
 lost in it and the next sector's start (``next_sector``) run as measured; sector 2 is
-modelled in part (its kind-24 object's arrival and fall, its shots' speed; its points and the
-kind-24 object met by the ship's shot not yet)."""
+modelled in part (its kind-24 object's arrival, fall and the ship's shot meeting it, its shots'
+speed, every sector's points; its paths not looked at)."""
 
 from __future__ import annotations
 
@@ -169,6 +169,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
                              jnp.where(crossing, k.crosser_base_depth + state.grid, fallen.depth))
     s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
     moved = hits.hit(k, state.replace(ship=s))
+    hit_shot_y = moved.ship.shot_y
     # measured: a shot still flying after any hit on a saucer may shoot the rejuvenator down
     flying = moved.ship.shot_y != k.no_shot
     # (one the ship catches on this frame is caught: seed 34's frame 5,086, a lariat launched there)
@@ -176,13 +177,20 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
               & ~rejuvenator.caught(k, fallen, moved.ship.x))
     fallen = rejuvenator.to_debris(k, fallen, downed)
     # measured: so may a crosser: a lariat is gone and the crosser flies on, a torpedo blows it up
-    met = sector_end.shot_at(k, fallen, moved.ship.shot_y, moved.ship.shot_x, flying & ~jnp.any(downed))
+    # (a shot taking its one step more past its last y meets none: poked seed 2's frame 2,595, a
+    # lariat reaching 94 with a kind-24 object 7 below it on its beam)
+    reached = moved.ship.shot_y == ship.reach_depth(k, moved.ship.torpedo)
+    met = sector_end.shot_at(k, fallen, moved.ship.shot_y, moved.ship.shot_x,
+                             flying & ~jnp.any(downed) & ~reached)
     fallen = sector_end.blow_up(k, fallen, met & moved.ship.torpedo)
     # measured: then no launch on the next 3 logic frames, as after a saucer's hit
     down = jnp.any(downed) | jnp.any(met)
     moved = moved.replace(ship=moved.ship.replace(shot_y=jnp.where(down, k.no_shot, moved.ship.shot_y),
                                                   dud=jnp.where(down, k.hit_busy, moved.ship.dud)))
-    in_flight = (state.ship.shot_y != k.no_shot) | (moved.ship.shot_y != k.no_shot)
+    # measured (poked seeds 2, 53 and 83: frames 1,915, 2,103 and 2,005): a shot that hit anything
+    # on this frame no longer counts as in flight; one that ended at its last y still does
+    struck = ((s.shot_y != k.no_shot) & (hit_shot_y == k.no_shot)) | down
+    in_flight = ((state.ship.shot_y != k.no_shot) & ~struck) | (moved.ship.shot_y != k.no_shot)
     lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
     # measured: a saucer at the bottom on the ship's beam takes it (the loss empties every slot)
     moved = moved.replace(saucers=saucers.at_the_bottom(k, moved.saucers, state.saucers.depth, entry_depths,
@@ -190,7 +198,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # a rejuvenator caught: a ship more, its entry emptied (the depth stays until the odd frame)
     catch = rejuvenator.caught(k, fallen, moved.ship.x)
     player = moved.player.replace(reserve=moved.player.reserve + jnp.any(catch).astype(jnp.int32))
-    fallen = enemy_shots.past_the_ship(k, fallen, in_flight)
+    fallen = enemy_shots.past_the_ship(k, fallen, in_flight, arriving | falling | crossing)
     fallen = fallen.replace(kind=jnp.where(catch, k.kind_empty, fallen.kind))
     ship_ = moved.ship.replace(flags=jnp.where(jnp.any(arriving), moved.ship.flags & ~k.rejuvenator_due,
                                                moved.ship.flags))

@@ -5,14 +5,15 @@ Measured on ALE (ports/beamrider/NOTES.md, "The enemies' shots" and "A lost ship
 - firing (odd frames, after the saucers moved, slots 2, 1, 0): a saucer leaving one of the firing
   steps (the end of a ride or crossing that leads into its next move) on a drawn beam, its depth
   then 96..198, puts a shot in the highest empty entry: kind 2, its x, 8 below it - unless another
-  shot stands 0..5 below that depth, or off the drawn beams: the entry then takes only the depth
-  (and the x on a beam) and stays empty - no shot and no signal, but it counts as an object in use
-  until the next odd frame clears it. Wave 8's crosses (the blank firing steps) write such a
+  object stands from 8 above to 5 below that depth, or off the drawn beams: the entry then takes
+  only the depth (and the x on a beam) and stays empty - no shot and no signal, but it counts as
+  an object in use until the next odd frame clears it. Wave 8's crosses (the blank firing steps) write such a
   stray depth on leaving, never a shot.
 - falling (even frames): 22/16 a logic frame with the grid clock's dither; the picture flips 2 <-> 3
   on the even frames whose count is odd. A shot reaching depth 210 goes on that frame, after the
-  loss test (it still takes the ship), unless two other objects are in use (the other entries,
-  the ship's shot), then on the next odd frame.
+  loss test (it still takes the ship), unless two other objects are in use (the other entries, one
+  arriving on the frame, the ship's shot unless it hit something on the frame; an entry held so
+  no longer counts for the entries after it), then on the next odd frame.
 - the loss (even frames, after the ship and the shots moved): a shot, or a saucer coming down or
   climbing, at depth 206 or more with the ship's x minus its x in -5..3. A saucer that takes the
   ship so is paid for as a kill (its points, one enemy less; the wave timer untouched)."""
@@ -59,7 +60,7 @@ def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> E
         left_blank_step = jnp.any(before.step[i] == blank) & turned
         depth = after.depth[i] + k.fire_drop
         below = shots.depth - depth
-        blocked = jnp.any((shots.kind != k.kind_empty) & (below >= 0) & (below <= k.fire_block_gap))
+        blocked = jnp.any((shots.kind != k.kind_empty) & (below >= -k.fire_block_above) & (below <= k.fire_block_gap))
         on_beam = jnp.any(after.x[i] == beams)
         # the highest empty entry
         slot = jnp.max(jnp.where(shots.kind == k.kind_empty, entries, -1))
@@ -86,16 +87,25 @@ def fall(k, shots: EnemyShotState, count, sector) -> EnemyShotState:
                          depth=depth)
 
 
-def past_the_ship(k, shots: EnemyShotState, ship_shot_flying) -> EnemyShotState:
+def past_the_ship(k, shots: EnemyShotState, ship_shot_flying, arriving) -> EnemyShotState:
     """After the loss test: a shot past its last depth goes now unless the frame is busy (two
-    other objects in flight: the other shots, the ship's shot); else on the next odd frame."""
-    flying = _falling(k, shots.kind)
-    # the entries in use: the shots and a stray depth left by a blocked shot (measured)
-    busy = (jnp.sum(shots.depth != k.start_saucer_depth) - 1 + ship_shot_flying.astype(jnp.int32)
-            >= k.shot_busy_objects)
-    # measured: a crosser come down a beam never waits (logic/sector_end.py)
-    busy = busy & (shots.kind != k.kind_crosser_down)
-    return _emptied(k, shots, flying & (shots.depth >= k.shot_gone_depth) & ~busy)
+    other objects in flight: the other shots, one arriving on this frame, the ship's shot); else on
+    the next odd frame."""
+    past = _falling(k, shots.kind) & (shots.depth >= k.shot_gone_depth)
+    # the entries in use: the shots and a stray depth left by a blocked shot (measured), and an
+    # object arriving into an empty entry on this frame (measured: poked seed 0's frame 2,979)
+    in_use = (shots.depth != k.start_saucer_depth) | arriving
+    extra = ship_shot_flying.astype(jnp.int32)
+    gone = jnp.zeros_like(past)
+    # the entries in order: one held to the odd frame no longer counts for the later ones
+    # (measured: poked seed 76's frame 1,969, entry 0 at 211 held, entry 3's shot at 210 gone)
+    for j in range(k.shot_count):
+        others = jnp.sum(in_use) - in_use[j] + extra
+        # measured: a crosser come down a beam never waits (logic/sector_end.py)
+        goes = past[j] & ((others < k.shot_busy_objects) | (shots.kind[j] == k.kind_crosser_down))
+        gone = gone.at[j].set(goes)
+        in_use = in_use.at[j].set(in_use[j] & (goes | ~past[j]))
+    return _emptied(k, shots, gone)
 
 
 def _on_ship(k, present, x, depth, ship_x):
