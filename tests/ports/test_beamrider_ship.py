@@ -485,3 +485,19 @@ def test_sector_two_kills_and_its_kind_24_objects_shot_are_ales(seed, kills, tor
                               and -c.FIRE_BLOCK_ABOVE <= r[t, ram.SHOT_DEPTH[q]] - depth < 0
                               for q in range(len(ram.SHOT_KIND)))
     assert strays >= held
+
+
+@pytest.mark.parametrize("seed,switch", [(138, 2_436), (237, 2_000), (257, 2_432)])
+def test_a_crosser_is_held_back_by_one_object_until_the_enemies_left_read_255(seed, switch):
+    """The sector's end's switch with a crosser at the arrival depth: on the even frame right
+    after it (ram[84] still 0) that one object holds the due arrival back (the entry's kind stays
+    0), as before the switch; every mirrored byte equal to ALE's over the whole poked game."""
+    rams, n = poked_lockstep(seed, 3_000, 0)
+    assert n == len(rams)
+    r = rams.astype(int)
+    assert (r[switch - 1, ram.PHASE], r[switch, ram.PHASE]) == (ram.PHASE_PLAY, ram.PHASE_SECTOR_END)
+    assert r[switch, ram.ENEMIES_LEFT] == 0 and r[switch + 1, ram.ENEMIES_LEFT] == ram.SECTOR_END_ENEMIES
+    held = [j for j in range(len(ram.SHOT_KIND)) if r[switch, ram.SHOT_KIND[j]] == r[switch + 1, ram.SHOT_KIND[j]]
+            == c.KIND_EMPTY and r[switch + 1, ram.SHOT_ENTRY_X[j]] in (c.CROSSER_LEFT_X, c.CROSSER_RIGHT_X)
+            and r[switch, ram.SHOT_ENTRY_X[j]] != r[switch + 1, ram.SHOT_ENTRY_X[j]]]
+    assert held

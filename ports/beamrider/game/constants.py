@@ -345,7 +345,9 @@ CROSSER_LAST_SENTINEL_X = 128
 CROSSER_CROWD = 2
 # measured (300 poked games: 34 of 34 due arrivals with one object at the arrival depth before the
 # switch, the last saucer's explosion still running, were held back - the entry's x and speed
-# written, its kind left 0 - while after the switch 243 of 246 came; why is not known)
+# written, its kind left 0 - while after the switch 243 of 246 came; the 3 others, poked seeds 138,
+# 237 and 257, came on the even frame right after the switch, with ram[84] still 0: it is the
+# enemies left as they stand, 0 or the sector's end's 255, that sets the crowd, not the phase)
 CROSSER_CROWD_IN_PLAY = 1
 # measured (28 games reaching the sector's end - the 12 above and 16 with ram[13]'s top bit cleared
 # too: every even frame of a crosser, 3,579, 85 turns, predicted with no exception; 839 falling

@@ -160,7 +160,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     arriving = rejuvenator.arrives(k, fallen, state.saucers.replace(depth=standing), state.ship.flags,
                                    state.player.enemies_left, state.count, state.random)
     crossing = sector_end.arrives(k, fallen, standing, state.player.enemies_left, state.count, state.random,
-                                  state.grid, state.saucers.x[0], ending)
+                                  state.grid, state.saucers.x[0])
     # measured: none on the first even frame of play, before the spawn (8 of 8 with the rule met)
     falling = (rejuvenator.faller_arrives(k, fallen, state.saucers.replace(depth=standing), state.player.sector,
                                           state.count, state.random)

@@ -68,16 +68,16 @@ def crossed(k, s: SaucerState):
     return s.x[0] >= k.sentinel_crossing
 
 
-def arrives(k, shots: EnemyShotState, slot_depths, enemies_left, count, random, grid, sentinel_x, ending):
-    """The entry a crosser enters on this even frame (one-hot, all False when none does); before the
-    sector's end's switch (the last explosion still running) one object at the arrival depth holds
-    it back, after it two."""
+def arrives(k, shots: EnemyShotState, slot_depths, enemies_left, count, random, grid, sentinel_x):
+    """The entry a crosser enters on this even frame (one-hot, all False when none does); with the
+    enemies left at 0 (before the sector's end's switch and on the even frame after it) one object
+    at the arrival depth holds it back, with the sector's end's 255 two."""
     entry = jnp.arange(k.shot_count) == count % k.shot_count
     depth = k.crosser_base_depth + grid
     crowd = jnp.sum(slot_depths == depth) + jnp.sum(shots.depth == depth)
     due = (no_enemy_left(k, enemies_left) & ((count & k.rejuvenator_count_bit) == 0)
            & ((random & k.crosser_random_mask) == 0) & (sentinel_x < k.crosser_last_sentinel_x)
-           & (crowd < jnp.where(ending, k.crosser_crowd, k.crosser_crowd_in_play)))
+           & (crowd < jnp.where(enemies_left == 0, k.crosser_crowd_in_play, k.crosser_crowd)))
     return entry & due & (shots.kind == k.kind_empty)
 
 
