@@ -1043,36 +1043,46 @@ def test_the_ships_shot_meets_a_crosser_in_the_saucers_window(sector_end_games):
     lariat leaves the crosser flying on, a torpedo turns the lowest such entry into the explosion's
     first step where the crosser stood."""
     met_lariat = met_torpedo = flown = 0
-    for seed, tr in enumerate(sector_end_games):
+    for seed, t, reward, before, after, met in _shot_meeting_frames(sector_end_games, ram.CROSSER_KINDS):
+        assert (after[ram.SHOT_Y] == ram.NO_SHOT) == bool(met), (seed, t)
+        flown += not met
+        if not met:
+            continue
+        assert reward == 0
+        torpedo = before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS
+        kinds = [after[ram.SHOT_KIND[j]] for j in met]
+        if torpedo:
+            assert kinds[0] == c.KIND_EXPLOSION_FIRST and all(k in ram.CROSSER_KINDS for k in kinds[1:])
+            met_torpedo += 1
+        else:
+            assert all(k in ram.CROSSER_KINDS for k in kinds), (seed, t)
+            met_lariat += 1
+    assert met_lariat >= 20 and met_torpedo >= 2 and flown >= 500
+
+
+def _shot_meeting_frames(traces, kinds):
+    """(seed, t, reward, before, after, met) for every even frame of play or the sector's end with
+    the ship's shot in flight short of its last y, no saucer shot on it, the sentinel's crossing not
+    done and an entry holding one of ``kinds``; ``met``: those entries within the saucers' window after the frame's move (x within 6 of the shot's beam, depth within
+    8 of the shot's new y)."""
+    for seed, tr in enumerate(traces):
         r = tr.rams.astype(int)
         for t in range(1, len(r)):
             before, after = r[t - 1], r[t]
             if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] not in (ram.PHASE_PLAY, ram.PHASE_SECTOR_END)
                     or after[ram.PHASE] != before[ram.PHASE] or before[ram.SHOT_Y] == ram.NO_SHOT
                     or before[ram.SHOT_Y] in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y, c.LARIAT_REACH_DEPTH)
+                    or after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]
                     or (before[ram.PHASE] == ram.PHASE_SECTOR_END
                         and before[ram.ENEMY_X[0]] == c.SENTINEL_CROSSING)):
                 continue
-            crossers = [j for j in range(len(ram.SHOT_KIND)) if before[ram.SHOT_KIND[j]] in ram.CROSSER_KINDS]
-            if not crossers:
+            entries = [j for j, a in enumerate(ram.SHOT_KIND) if before[a] in kinds]
+            if not entries:
                 continue
             y = before[ram.SHOT_Y] - c.SHOT_STEP
-            met = [j for j in crossers if abs(after[ram.SHOT_ENTRY_X[j]] - before[ram.SHOT_X]) <= c.HIT_HALF_WIDTH
+            met = [j for j in entries if abs(after[ram.SHOT_ENTRY_X[j]] - before[ram.SHOT_X]) <= c.HIT_HALF_WIDTH
                    and abs(y - after[ram.SHOT_DEPTH[j]]) <= c.HIT_HALF_DEPTH]
-            assert (after[ram.SHOT_Y] == ram.NO_SHOT) == bool(met), (seed, t)
-            flown += not met
-            if not met:
-                continue
-            assert tr.rewards[t - 1] == 0
-            torpedo = before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS
-            kinds = [after[ram.SHOT_KIND[j]] for j in met]
-            if torpedo:
-                assert kinds[0] == c.KIND_EXPLOSION_FIRST and all(k in ram.CROSSER_KINDS for k in kinds[1:])
-                met_torpedo += 1
-            else:
-                assert all(k in ram.CROSSER_KINDS for k in kinds), (seed, t)
-                met_lariat += 1
-    assert met_lariat >= 20 and met_torpedo >= 2 and flown >= 500
+            yield seed, t, tr.rewards[t - 1], before, after, met
 
 
 def test_a_crosser_blown_up_by_a_torpedo_burns_out_in_its_entry(sector_end_games):
@@ -1150,35 +1160,21 @@ def test_the_ships_shot_meets_a_kind_24_object_as_it_meets_a_crosser(sector_end_
     the shot's new y; nothing is paid; a lariat leaves it falling, a torpedo turns the lowest such
     entry into the explosion's first step with its count (ram[53 + entry]) at 8."""
     lariats = torpedoes = flown = 0
-    for seed, tr in enumerate(sector_end_games):
-        r = tr.rams.astype(int)
-        for t in range(1, len(r)):
-            before, after = r[t - 1], r[t]
-            if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] not in (ram.PHASE_PLAY, ram.PHASE_SECTOR_END)
-                    or after[ram.PHASE] != before[ram.PHASE] or before[ram.SHOT_Y] == ram.NO_SHOT
-                    or before[ram.SHOT_Y] in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y, c.LARIAT_REACH_DEPTH)
-                    or after[ram.ENEMIES_LEFT] != before[ram.ENEMIES_LEFT]):
-                continue
-            kinds = [before[a] for a in ram.SHOT_KIND]
-            fallers = [j for j, kind in enumerate(kinds) if kind in FALLER_KINDS]
-            if not fallers or any(kind in ram.CROSSER_KINDS or kind in ram.REJUVENATOR_KINDS for kind in kinds):
-                continue
-            y = before[ram.SHOT_Y] - c.SHOT_STEP
-            met = [j for j in fallers if abs(after[ram.SHOT_ENTRY_X[j]] - before[ram.SHOT_X]) <= c.HIT_HALF_WIDTH
-                   and abs(y - after[ram.SHOT_DEPTH[j]]) <= c.HIT_HALF_DEPTH]
-            assert (after[ram.SHOT_Y] == ram.NO_SHOT) == bool(met), (seed, t)
-            flown += not met
-            if not met:
-                continue
-            assert tr.rewards[t - 1] == 0
-            if before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS:
-                entry = met[0]
-                assert after[ram.SHOT_KIND[entry]] == c.KIND_EXPLOSION_FIRST, (seed, t)
-                assert after[SHOT_COUNT_BASE + entry] == c.EXPLOSION_COUNT, (seed, t)
-                torpedoes += 1
-            else:
-                assert all(after[ram.SHOT_KIND[j]] in FALLER_KINDS for j in met), (seed, t)
-                lariats += 1
+    for seed, t, reward, before, after, met in _shot_meeting_frames(sector_end_games, FALLER_KINDS):
+        if any(before[a] in ram.CROSSER_KINDS or before[a] in ram.REJUVENATOR_KINDS for a in ram.SHOT_KIND):
+            continue
+        assert (after[ram.SHOT_Y] == ram.NO_SHOT) == bool(met), (seed, t)
+        flown += not met
+        if not met:
+            continue
+        assert reward == 0
+        if before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS:
+            assert after[ram.SHOT_KIND[met[0]]] == c.KIND_EXPLOSION_FIRST, (seed, t)
+            assert after[SHOT_COUNT_BASE + met[0]] == c.EXPLOSION_COUNT, (seed, t)
+            torpedoes += 1
+        else:
+            assert all(after[ram.SHOT_KIND[j]] in FALLER_KINDS for j in met), (seed, t)
+            lariats += 1
     assert lariats >= 10 and torpedoes >= 3 and flown >= 500
 
 

@@ -187,8 +187,10 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     down = jnp.any(downed) | jnp.any(met)
     moved = moved.replace(ship=moved.ship.replace(shot_y=jnp.where(down, k.no_shot, moved.ship.shot_y),
                                                   dud=jnp.where(down, k.hit_busy, moved.ship.dud)))
-    # measured (poked seeds 2, 53 and 83: frames 1,915, 2,103 and 2,005): a shot that hit anything
-    # on this frame no longer counts as in flight; one that ended at its last y still does
+    # measured: a shot that hit a saucer or met an entry's object on this frame no longer counts as
+    # in flight (poked seeds 2, 172, 53 and 83: frames 1,915, 2,285, 2,103 and 2,005); one that
+    # ended at its last y still does (a lariat in ram[21]'s 37..47 run that hit a saucer counted:
+    # random seed 57's frame 3,823, not modelled)
     struck = ((s.shot_y != k.no_shot) & (hit_shot_y == k.no_shot)) | down
     in_flight = ((state.ship.shot_y != k.no_shot) & ~struck) | (moved.ship.shot_y != k.no_shot)
     lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
