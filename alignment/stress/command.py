@@ -98,7 +98,8 @@ def stress(
 
     from alignment.stress import report
     from alignment.learning.config import budget_config
-    from alignment.stress.core import TrainingPaused, run_stress, validate, validate_mods
+    from alignment.stress.core import (TrainingPaused, run_stress, validate, validate_mods,
+                                       validate_protocol)
     from alignment.stress.sides import seeds_by_choice
 
     console = Console(stderr=True)
@@ -112,9 +113,7 @@ def stress(
         canon, kinds = validate(game, obs, kinds, seeds)
         mods = list(validate_mods(canon, mods, obs, kinds))
         config = budget_config(budget, obs, protocol)
-        if protocol != "v5" and (kinds != ("jax",) or mods):
-            raise StressInputError(f"the {protocol} protocol trains the JAX game alone, "
-                                   "unmodified: use --backends jax and no --mods")
+        validate_protocol(protocol, kinds, mods)
         seeds_by_choice(seeds_by)
         if export_policy is not None and "jax" not in kinds:
             raise StressInputError("--export-policy writes the JAX side's agents: add jax to "

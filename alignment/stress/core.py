@@ -78,6 +78,14 @@ class StressResult:
         return "+".join([self.game, *self.mods]) + f"-{self.obs}{protocol}"
 
 
+def validate_protocol(protocol: str, backends: Sequence[str], mods: Sequence[str]) -> None:
+    """A protocol other than v5 trains the JAX game alone, unmodified (the ALE learner and the
+    mods' counterparts are v5's), or a :class:`StressInputError` saying so."""
+    if protocol != "v5" and (tuple(backends) != ("jax",) or mods):
+        raise StressInputError(f"the {protocol} protocol trains the JAX game alone, unmodified: "
+                               "use --backends jax and no --mods")
+
+
 def validate(game: str, obs: str, backends: Sequence[str], seeds: int) -> tuple[str, tuple]:
     """The canonical game and the backends, or a :class:`StressInputError` naming the choices."""
     from alignment import catalog
@@ -292,9 +300,7 @@ def run_stress(game: str, *, obs: str = "objects", budget: str | int | PPOConfig
     report and checkpoints named ``<game>-<obs>-envpool``)."""
     canon, backends = validate(game, obs, backends, seeds)
     mods = validate_mods(canon, mods, obs, backends)
-    if protocol != "v5" and (backends != ("jax",) or mods):
-        raise StressInputError(f"the {protocol} protocol trains the JAX game alone, unmodified: "
-                               "use --backends jax and no --mods")
+    validate_protocol(protocol, backends, mods)
     from alignment.stress.sides import seeds_by_choice
 
     seeds_by = seeds_by_choice(seeds_by)

@@ -56,3 +56,21 @@ def test_a_tiny_run_trains_in_the_envpool_env(tmp_path):
     assert source["jaxtari/envpool.py"] == hashlib.sha256(
         (repo / "jaxtari" / "envpool.py").read_bytes()).hexdigest()
     assert "jaxtari/dropin.py" in source and "fingerprint" not in result.extra
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--obs", "pixels", "--backends", "ale,jax"], "--backends jax and no --mods"),
+    (["--obs", "objects", "--backends", "jax"], "use obs pixels"),
+    (["--obs", "pixels", "--backends", "jax", "--protocol", "v4"], "unknown protocol 'v4'"),
+])
+def test_the_command_refuses_before_training_with_exit_code_2(tmp_path, args, says):
+    from typer.testing import CliRunner
+
+    from alignment.cli import app
+
+    if "--protocol" not in args:
+        args = args + ["--protocol", "envpool"]
+    done = CliRunner().invoke(app, ["stress", "breakout", *args, "--out", str(tmp_path)])
+    assert done.exit_code == 2, done.output
+    assert says in " ".join(done.output.split())
+    assert not list(tmp_path.iterdir())
