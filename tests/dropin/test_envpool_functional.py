@@ -13,7 +13,7 @@ from jaxtari.envpool import Functional, Options, _Pool
 from jaxtari.wrappers import LogWrapper
 
 OPTIONS = dict(episodic_life=True, reward_clip=True, noop_max=30, max_episode_steps=180)
-N, STEPS = 6, 1500
+N, STEPS = 6, 800
 
 
 def test_a_vmapped_functional_env_is_the_pool_step_for_step():

@@ -41,6 +41,7 @@ def test_what_the_protocol_cannot_train_is_refused(tmp_path):
                    out_dir=tmp_path, protocol="envpool")
 
 
+@pytest.mark.slow  # a pixel CNN compiled and trained on the CPU: about a minute
 def test_a_tiny_run_trains_in_the_envpool_env(tmp_path):
     config = dataclasses.replace(TINY, obs="pixels", protocol="envpool", sticky_prob=0.0)
     result = run_stress("breakout", obs="pixels", budget=config, seeds=1, backends=("jax",),
