@@ -394,6 +394,18 @@ class _Pool:
         return state.frames, zeros_f, zeros_b, zeros_b, info
 
 
+def _check_option_names(options) -> None:
+    """Every name in ``options`` one of EnvPool's Atari options that jaxtari offers, or a
+    :class:`DropInError` naming it (and why, for an EnvPool option not offered)."""
+    known = {f.name for f in dataclasses.fields(Options)}
+    for name in options:
+        if name in UNSUPPORTED:
+            raise DropInError(f"{name}: EnvPool's option is not offered by jaxtari.envpool ({UNSUPPORTED[name]})")
+        if name not in known:
+            raise DropInError(f"unknown option {name!r}; jaxtari.envpool takes EnvPool's Atari options: "
+                              f"{', '.join(sorted(known - {'task_id'}))}")
+
+
 class Functional:
     """One env of EnvPool's Atari semantics as pure functions in gymnax's shape, to ``vmap`` and
     ``jit``: ``reset(key) -> (obs, state)`` and ``step(state, action) -> (obs, state, reward, done,
@@ -416,11 +428,7 @@ class Functional:
             if name in self._POOL_ONLY:
                 raise DropInError(f"{name}: a pool's option, not one env's (vmap the functions over "
                                   f"keys for several envs; each key seeds its env)")
-            if name in UNSUPPORTED:
-                raise DropInError(f"{name}: EnvPool's option is not offered by jaxtari.envpool "
-                                  f"({UNSUPPORTED[name]})")
-            if name not in {f.name for f in dataclasses.fields(Options)}:
-                raise DropInError(f"unknown option {name!r}; see jaxtari.envpool.make's options")
+        _check_option_names(options)
         opts = Options(task_id=task_id, **options)
         opts.check()
         self._pool = _Pool(opts)
@@ -715,13 +723,7 @@ class EnvPool:
 
 def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
     """EnvPool's ``envpool.make`` for jaxtari's games (task ids as EnvPool's: ``"Pong-v5"``)."""
-    known = {f.name for f in dataclasses.fields(Options)}
-    for name in kwargs:
-        if name in UNSUPPORTED:
-            raise DropInError(f"{name}: EnvPool's option is not offered by jaxtari.envpool ({UNSUPPORTED[name]})")
-        if name not in known:
-            raise DropInError(f"unknown option {name!r}; jaxtari.envpool takes EnvPool's Atari options: "
-                              f"{', '.join(sorted(known - {'task_id'}))}")
+    _check_option_names(kwargs)
     seed = kwargs.get("seed", 42)
     if isinstance(seed, (list, np.ndarray)):
         kwargs["seed"] = tuple(seed.tolist() if isinstance(seed, np.ndarray) else seed)

@@ -22,6 +22,7 @@ import jax
 import numpy as np
 
 from alignment import artefacts, atomic
+from alignment.learning.config import protocol_suffix
 
 FORMAT = artefacts.STRESS_CHECKPOINT.schema
 KEEP = 2
@@ -71,8 +72,8 @@ def checkpoint_root(out_dir: Path, game: str, config, mods: Sequence[str] = ()) 
     <steps>[-<protocol>]`` (the protocol named when not v5). The name says what the agents were trained on, so a stage that evaluates them
     (robustness) finds and checks them by it. ``config``: the run's :class:`PPOConfig`."""
     name = "+".join([game, *mods])
-    protocol = "" if config.protocol == "v5" else f"-{config.protocol}"
-    return Path(out_dir) / ".checkpoints" / f"{name}-{config.obs}-{config.total_timesteps}{protocol}"
+    return (Path(out_dir) / ".checkpoints"
+            / f"{name}-{config.obs}-{config.total_timesteps}{protocol_suffix(config.protocol)}")
 
 
 def seed_dir(root: Path, backend: str, seed: int) -> Path:

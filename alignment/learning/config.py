@@ -17,6 +17,12 @@ OBS_MODES = ("objects", "pixels")
 # (the EnvPool drop-in's Functional env: sticky actions off, 0..30 no-op starts, fire reset,
 # EnvPool's auto-reset), the protocol of the published returns stage 4 anchors to.
 PROTOCOLS = ("v5", "envpool")
+
+
+def protocol_suffix(protocol: str) -> str:
+    """What a run's file and folder names add for its protocol: nothing for v5 (every name made
+    before protocols stays), ``-<protocol>`` otherwise."""
+    return "" if protocol == "v5" else f"-{protocol}"
 FRAME_STACK = 4  # pixels: the Nature CNN's 84x84x4 input
 
 

@@ -98,8 +98,8 @@ def stress(
 
     from alignment.stress import report
     from alignment.learning.config import budget_config
-    from alignment.stress.core import (TrainingPaused, run_stress, validate, validate_mods,
-                                       validate_protocol)
+    from alignment.stress.core import (TrainingPaused, report_name, run_stress, validate,
+                                       validate_mods, validate_protocol)
     from alignment.stress.sides import seeds_by_choice
 
     console = Console(stderr=True)
@@ -122,8 +122,7 @@ def stress(
             _check_policy_not_weaker(export_policy, canon, obs, config.total_timesteps, seeds,
                                      mods, protocol)
         if not replace:  # a committed report is never replaced by one that trained less
-            named = "" if protocol == "v5" else f"-{protocol}"
-            report.check_replace(out, "+".join([canon, *mods]) + f"-{obs}{named}", config,
+            report.check_replace(out, report_name(canon, mods, obs, protocol), config,
                                  range(seeds), kinds)
     except LearnerInputError as exc:
         console.print(f"[red]error:[/red] {exc}")

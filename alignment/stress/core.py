@@ -27,7 +27,7 @@ from alignment import artefacts
 from alignment.catalog import code_hash
 from alignment.learning import checkpoints as ckpts
 from alignment.learning import statistics as st
-from alignment.learning.config import OBS_MODES, PPOConfig, budget_config
+from alignment.learning.config import OBS_MODES, PPOConfig, budget_config, protocol_suffix
 from alignment.provenance import LEARNING_STACK, versions
 from alignment.stress.config import BACKENDS, MAX_SEEDS, StressInputError
 
@@ -74,8 +74,12 @@ class StressResult:
 
     @property
     def name(self) -> str:
-        protocol = "" if self.config.protocol == "v5" else f"-{self.config.protocol}"
-        return "+".join([self.game, *self.mods]) + f"-{self.obs}{protocol}"
+        return report_name(self.game, self.mods, self.obs, self.config.protocol)
+
+
+def report_name(game: str, mods: Sequence[str], obs: str, protocol: str = "v5") -> str:
+    """A stress report's name (its files' stem): ``<game>[+<mod>...]-<obs>[-<protocol>]``."""
+    return "+".join([game, *mods]) + f"-{obs}{protocol_suffix(protocol)}"
 
 
 def validate_protocol(protocol: str, backends: Sequence[str], mods: Sequence[str]) -> None:
