@@ -29,15 +29,10 @@ SPLITS = range(FRAMESKIP + 1)
 
 
 def _interface(rom: str, *, sticky: float, frame_skip: int, seed: int):
-    import ale_py
-    from ale_py import roms
+    """An emulator as the transfer's and the learner's are made, its game started."""
+    from alignment.stress.ale_rollout import _ale_interface
 
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", seed)
-    ale.setFloat("repeat_action_probability", sticky)
-    ale.setInt("frame_skip", frame_skip)
-    ale.loadROM(roms.get_rom_path(rom))
+    ale = _ale_interface(rom, seed, sticky, frame_skip)
     ale.reset_game()
     return ale
 
