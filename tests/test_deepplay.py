@@ -9,6 +9,7 @@ reached (its ``peak``). tests/data/deep-divergent/ keeps recordings whose diverg
 not model yet: their replay is a strict xfail, so it fails the day the port matches ALE there.
 """
 
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -95,26 +96,45 @@ def test_every_stored_deep_game_matches_ale_with_dense_renders(path):
 DIVERGENT = Path(__file__).parent / "data" / "deep-divergent"
 
 
+CYCLES_PER_LINE = 76
+
+
+def _last_step_cycles(raw) -> int:
+    """The CPU cycles of ALE's last step: ALE's System record (its serialized state: the name, then
+    the cycle count as a 32-bit little-endian int), which ALE restarts every frame."""
+    blob = pickle.dumps(raw.cloneState())
+    at = blob.find(b"System")
+    if at < 0:
+        raise AssertionError("no System record in ALE's serialized state: ale-py's format changed")
+    return int.from_bytes(blob[at + 6:at + 10], "little")
+
+
 def test_the_stored_kangaroo_overrun_is_a_frame_without_logic_on_ale():
     """The recording's ALE game has one frame (and only one) where the cartridge runs none of its
-    logic: every RAM byte as on the frame before, the frame counter ram[57] included."""
+    logic: every RAM byte as on the frame before, the frame counter ram[57] included. The frame
+    before it ran past ALE's 290-line limit (its overscan overran the RIOT timer, see Kangaroo's
+    NOTES.md), so ALE cut it there and the empty step runs only the next VSYNC's 3 lines."""
     doc, actions = deepplay.load_actions(DIVERGENT / "kangaroo-s7-overrun.json")
     g = deepplay.Lookahead("kangaroo")
     before = g.ram.copy()
-    frozen = []
+    frozen, lines = [], []
     for t, a in enumerate(actions):
         g.raw.act(g.actions[int(a)])
+        lines.append(_last_step_cycles(g.raw) / CYCLES_PER_LINE)
         now = g.ram.copy()
         if (now == before).all():
             frozen.append(t)
         before = now
-    assert frozen == [doc["overrun_frame"]]
+    t = doc["overrun_frame"]
+    assert frozen == [t]
+    assert lines[t - 1] > 290 and lines[t] < 4
+    assert all(262 <= n <= 263 for i, n in enumerate(lines) if i not in (t - 1, t))
 
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="issue 50: the Kangaroo port runs the cartridge's logic on "
-                   "every frame; ALE skips it on a frame after one whose work overran (frame 11,289 "
-                   "here, see the recording's 'diverges')")
+                   "every frame; ALE's step after a frame whose overscan overran its timer runs no "
+                   "logic (frame 11,289 here; alignment/reference/games/kangaroo/NOTES.md)")
 def test_kangaroo_frame_after_an_overrun_matches_ale():
     doc, actions = deepplay.load_actions(DIVERGENT / "kangaroo-s7-overrun.json")
     _check(doc, actions, render_every=500)
