@@ -213,6 +213,8 @@ def ablate():
     (["freeway", "--steps", "0"], "--steps"),
     (["freeway", "--parts", "no_such_part", "--n", "1", "--steps", "1", "--repeats", "1"],
      "no_such_part"),
+    (["seaquest", "--parts", "logic.no_such_module:latch"], "logic.no_such_module"),
+    (["seaquest", "--parts", "logic.latches:no_such_function"], "no_such_function"),
 ])
 def test_ablate_refuses_bad_options(ablate, capsys, argv, named):
     assert named in _refused(ablate.main, argv, capsys)
@@ -254,3 +256,27 @@ def test_ablate_skips_a_phase_from_state_to_state(ablate):
         _, p, *_ = step_p(p, right)
     assert int(stubbed.game_state(s).sub_x) == start
     assert int(plain.game_state(p).sub_x) > start
+
+
+def test_ablate_stubs_a_function_of_the_package_for_the_row_only(ablate):
+    """A ``module:function`` part is the game's package function answering as a stubbed method
+    does (a phase from state to state passes its state on) while its row is traced, and is the
+    original again after: Seaquest's collision latches recompute the oxygen warning from the
+    state, stubbed they keep whatever it held."""
+    import jax
+    import jax.numpy as jnp
+
+    from jaxtari.games.seaquest import game as seaquest_game
+    from jaxtari.games.seaquest.logic import latches
+
+    original = latches.latch
+    env = ablate._env("seaquest", "objects", ())
+    _, s = env.reset(jax.random.key(0))
+    state = env.game_state(s).replace(oxygen_warning=jnp.int32(77))
+    assert int(latches.latch(state, env.game.consts).oxygen_warning) != 77
+    with ablate._stubbed_functions("seaquest", ["logic.latches:latch", "_move_sub"]):
+        assert seaquest_game.latches.latch is not original
+        out = seaquest_game.latches.latch(state, env.game.consts)
+        assert jax.tree_util.tree_all(jax.tree_util.tree_map(
+            lambda a, b: bool(jnp.array_equal(a, b)), out, state))
+    assert latches.latch is original and seaquest_game.latches.latch is original
