@@ -9,19 +9,20 @@
 # PROTOCOL=envpool: train in CleanRL's EnvPool env instead of ALE v5 (files named <game>-pixels-envpool).
 set -u
 BUDGET=${BUDGET:-10M}; SEEDS=${SEEDS:-3}; OBS=${OBS:-pixels}; PROTOCOL=${PROTOCOL:-v5}
-NAME=$OBS; [ "$PROTOCOL" = v5 ] || NAME=$OBS-$PROTOCOL
 END=$((SECONDS + $1)); shift
 for GAME in "$@"; do
+  STEM=$(python3 -c "from alignment.stress.core import report_name
+print(report_name('$GAME', (), '$OBS', '$PROTOCOL'))") || { echo "$GAME: no report name"; break; }
   LEFT=$((END - SECONDS - 40))   # room for the last checkpoint, the export and the copy
   [ "$LEFT" -lt 60 ] && { echo "$GAME: no time left in this call"; continue; }
   MIN=$(python3 -c "print(round($LEFT / 60, 2))")
   python3 -m alignment.stress stress "$GAME" --obs "$OBS" --budget "$BUDGET" --seeds "$SEEDS" \
     --backends jax --out /tmp/stage4 --max-minutes "$MIN" --replace --protocol "$PROTOCOL" \
-    --export-policy "/tmp/stage4/$GAME-$NAME.npz" > "/tmp/stage4-$GAME.log" 2>&1
+    --export-policy "/tmp/stage4/$STEM.npz" > "/tmp/stage4-$GAME.log" 2>&1
   rc=$?
   tail -c 400 "/tmp/stage4-$GAME.log" | tr '\r' '\n' | tail -3
   if [ $rc -eq 0 ]; then
-    cp "/tmp/stage4/$GAME-$NAME.npz" "/tmp/stage4/$GAME-$NAME.json" "$OUT/"
+    cp "/tmp/stage4/$STEM.npz" "/tmp/stage4/$STEM.json" "$OUT/"
     echo "$GAME: finished, policy and curves in \$OUT"
   elif [ $rc -eq 75 ]; then
     echo "$GAME: paused (resumes in the next call)"
