@@ -269,6 +269,30 @@ class Machine:
         self.joystick = Joystick()
         self.latches: Optional[int] = None
 
+    @classmethod
+    def bare(cls, rom: bytes, *, pc: int, bank: int = 1) -> "Machine":
+        """A machine at ``pc`` with cleared registers, RAM and latches, the timer stopped long
+        ago: for running small hand-written programs."""
+        flags = dict.fromkeys("NVBDIZC", False)
+        state = AleState(cycles=0, a=0, x=0, y=0, sp=0xFF, pc=pc, flags=flags, ram=bytes(128),
+                         timer=0, timer_shift=0, timer_set_at=0, interrupt_reset_at=0,
+                         timer_read_after_interrupt=True, clock_frame_started=0,
+                         vsync_finish_clock=0x7FFFFFFF, vsync=0, collision=0, bank=bank)
+        machine = cls(rom, state)
+        machine._reset_logs()
+        return machine
+
+    def _reset_logs(self) -> None:
+        self._calls, self._timer_writes, self._intim, self._tia_reads = [], [], [], []
+        self._stop = None
+
+    def run(self, instructions: int) -> int:
+        """Run ``instructions`` instructions from where the machine is; the cycles they took."""
+        start = self.cycles
+        for _ in range(instructions):
+            self.step()
+        return self.cycles - start
+
     # ---- memory -----------------------------------------------------------------------------
     def peek(self, addr: int) -> int:
         addr &= 0x1FFF
@@ -617,7 +641,7 @@ class Machine:
         adds no collision)."""
         self.joystick = joystick
         self.latches = latches
-        self._calls, self._timer_writes, self._intim, self._tia_reads = [], [], [], []
+        self._reset_logs()
         pcs = [] if trace_pcs else None
         # TIA::startFrame: the clocks already into the current line carry over into the frame
         clocks = ((self.cycles * 3 - self.clock_started) & _MASK32) % CLOCKS_PER_LINE
@@ -626,7 +650,6 @@ class Machine:
         self.vsync_finish -= self.cycles * 3
         self.cycles = 0
         self.clock_started = -clocks
-        self._stop = None
         for _ in range(_INSTRUCTIONS_PER_UPDATE):
             if pcs is not None:
                 pcs.append((self.cycles, self.bank, self.pc))
@@ -640,12 +663,60 @@ class Machine:
                      self._intim, self._tia_reads, pcs)
 
 
+_FORMAT = {"imp": "", "acc": " A", "imm": " #${:02X}", "zp": " ${:02X}", "zpx": " ${:02X},X",
+           "zpy": " ${:02X},Y", "abs": " ${:04X}", "abx": " ${:04X},X", "aby": " ${:04X},Y",
+           "ind": " (${:04X})", "izx": " (${:02X},X)", "izy": " (${:02X}),Y", "rel": " ${:04X}"}
+_LENGTH = {"imp": 1, "acc": 1, "abs": 3, "abx": 3, "aby": 3, "ind": 3}
+
+
+def disassemble(rom: bytes, bank: int, pc: int) -> tuple[str, int]:
+    """The instruction at ``pc`` of ``bank`` as text, and its length in bytes."""
+    at = bank * 4096 + (pc & 0x0FFF)
+    op = rom[at]
+    if op not in _OPS:
+        return f".byte ${op:02X}", 1
+    name, mode, _ = _OPS[op]
+    n = _LENGTH.get(mode, 2)
+    arg = rom[at + 1] | (rom[at + 2] << 8 if n == 3 else 0) if n > 1 else 0
+    if mode == "rel":
+        arg = (pc + 2 + (arg - 256 if arg & 0x80 else arg)) & 0xFFFF
+    return name + _FORMAT[mode].format(arg), n
+
+
 def _bcd(v: int) -> int:
     return (v >> 4) * 10 + (v & 0x0F)
 
 
 def _to_bcd(v: int) -> int:
     return ((v % 100) // 10) << 4 | v % 10
+
+
+def segment_cycles(frame: Frame, anchors: dict, *, bank: int, start: int, end: int) -> dict:
+    """The cycles a traced frame (``trace_pcs=True``) spent in each segment of its code between
+    cycles ``start`` and ``end``: a segment runs from an anchor (a ``bank`` address named in
+    ``anchors``) to the next anchor passed, subroutines and interrupts included. Cycles before
+    the first anchor go to ``"(before)"``."""
+    if frame.pcs is None:
+        raise ValueError("segment_cycles needs a frame run with trace_pcs=True")
+    out: dict = {}
+    current = "(before)"
+    pcs = frame.pcs + [(frame.cycles, None, None)]
+    for (c, b, pc), (c_next, _, _) in zip(pcs, pcs[1:]):
+        if c >= end:
+            break
+        if b == bank and pc in anchors:
+            current = anchors[pc]
+        if c >= start:
+            out[current] = out.get(current, 0) + c_next - c
+    return out
+
+
+def collision_words(tia_reads) -> list[int]:
+    """Every latch word that differs in the collision bits a frame read (``Frame.tia_reads``):
+    the candidates for the latches the picture set, which the tracer cannot draw."""
+    bits = sorted({b for _, _, reg in tia_reads if reg < 8
+                   for b in _COLLISION_BITS[reg] if b is not None})
+    return [sum(1 << b for i, b in enumerate(bits) if n >> i & 1) for n in range(1 << len(bits))]
 
 
 def rom_bytes(rom: str) -> bytes:
