@@ -8,7 +8,9 @@ players.py: the playtest's scripted player and the ALE clone/restore player of d
 goals.py: what a strong player reaches (each layout's floors climbed, coconuts and monkeys punched
   on each floor), judged by the audit's exploration, the objective pulling its planner there,
   and the layouts written as deep starts;
-planner.py: a planner on the JAX game that found the stored game through layout 1.
+planner.py: a planner on the JAX game that found the stored game through layout 1;
+overscan.py: the overscan's segments on ALE's ROM and the overrun rule, for a cycle model
+  (measured with alignment.porting.cycles; NOTES.md).
 """
 
 from jaxtari.games.kangaroo import Kangaroo
