@@ -300,7 +300,7 @@ def test_the_hit_rule_predicts_every_kill(random_games):
             if t % 2 == 0 and pre[ram.PHASE] == ram.PHASE_PLAY:
                 y = pre[ram.SHOT_Y] - c.SHOT_STEP
                 flying = pre[ram.SHOT_Y] != ram.NO_SHOT and y >= (
-                    c.TORPEDO_LAST_Y if pre[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS else c.LARIAT_LAST_Y)
+                    c.TORPEDO_LAST_Y if pre[ram.SHOT_PICTURE] in ram.TORPEDO_PICTURES else c.LARIAT_LAST_Y)
                 struck = [i for i in range(3) if flying
                           and pre[ram.ENEMY_KIND[i]] in (c.KIND_CLIMBER, c.KIND_DIVE_LEFT, c.KIND_DIVE_RIGHT)
                           and pre[ram.ENEMY_STEP[i]] <= c.STEP_LONG_RETURN
@@ -849,7 +849,7 @@ def test_a_lariat_goes_one_step_more_while_four_objects_stand_above_it(long_rand
             before, after = r[t - 1], r[t]
             if ((t - 1) % c.LOGIC_PERIOD or before[ram.PHASE] != ram.PHASE_PLAY
                     or after[ram.PHASE] != ram.PHASE_PLAY or before[ram.SHOT_Y] != c.LARIAT_LAST_Y
-                    or before[ram.SHOT_GRAPHIC] not in ram.LARIAT_GRAPHICS):
+                    or before[ram.SHOT_PICTURE] != ram.LARIAT_PICTURE):
                 continue
             goes_on = after[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH
             assert goes_on == _lariat_reaches_by_rule(after), t
@@ -1049,7 +1049,7 @@ def test_the_ships_shot_meets_a_crosser_in_the_saucers_window(sector_end_games):
         if not met:
             continue
         assert reward == 0
-        torpedo = before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS
+        torpedo = before[ram.SHOT_PICTURE] in ram.TORPEDO_PICTURES
         kinds = [after[ram.SHOT_KIND[j]] for j in met]
         if torpedo:
             assert kinds[0] == c.KIND_EXPLOSION_FIRST and all(k in ram.CROSSER_KINDS for k in kinds[1:])
@@ -1168,7 +1168,7 @@ def test_the_ships_shot_meets_a_kind_24_object_as_it_meets_a_crosser(sector_end_
         if not met:
             continue
         assert reward == 0
-        if before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS:
+        if before[ram.SHOT_PICTURE] in ram.TORPEDO_PICTURES:
             assert after[ram.SHOT_KIND[met[0]]] == c.KIND_EXPLOSION_FIRST, (seed, t)
             assert after[SHOT_COUNT_BASE + met[0]] == c.EXPLOSION_COUNT, (seed, t)
             torpedoes += 1
@@ -1215,11 +1215,13 @@ def test_a_saucers_shot_is_held_back_by_an_object_8_above_to_5_below(sector_end_
 
 
 def test_sector_twos_shots_fall_a_sixteenth_faster(sector_end_games):
-    """Every even frame of play moving an enemy shot: 22/16 with the dither in sector 1, 23/16 in 2."""
+    """Every even frame of play moving an enemy shot: ram[7] sixteenths with the dither - 22 in
+    sector 1, 23 in 2."""
     moves = collections.Counter()
     for _, t, before, after in _logic_frames_of_play(sector_end_games):
         sector = before[ram.SECTOR]
-        speed = c.ENEMY_SHOT_SPEED + c.ENEMY_SHOT_SPEED_STEP * (sector - 1)
+        speed = before[ram.SHOT_SPEED]
+        assert speed == c.SHOT_SPEED_BASE + sector, t
         for j in range(len(ram.SHOT_KIND)):
             if all(x[ram.SHOT_KIND[j]] in (c.KIND_SHOT_A, c.KIND_SHOT_B) for x in (before, after)):
                 step = _dithered(speed, before[ram.FRAME_COUNT])
@@ -1238,7 +1240,7 @@ def test_a_torpedo_takes_one_step_more_while_four_objects_stand_above_it(sector_
         for t in range(1, len(r)):
             before, after = r[t - 1], r[t]
             if ((t - 1) % c.LOGIC_PERIOD or before[ram.SHOT_Y] != c.TORPEDO_LAST_Y
-                    or before[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS or after[ram.PHASE] != before[ram.PHASE]):
+                    or before[ram.SHOT_PICTURE] not in ram.TORPEDO_PICTURES or after[ram.PHASE] != before[ram.PHASE]):
                 continue
             slots = [before[ram.ENEMY_DEPTH[i]] if before[ram.ENEMY_KIND[i]] != c.KIND_EMPTY else ram.EMPTY_DEPTH
                      for i in range(3)]
@@ -1247,3 +1249,84 @@ def test_a_torpedo_takes_one_step_more_while_four_objects_stand_above_it(sector_
             assert after[ram.SHOT_Y] == (c.TORPEDO_REACH_DEPTH if on else ram.NO_SHOT), t
             outcomes[on] += 1
     assert outcomes[True] >= 2 and outcomes[False] >= 50
+
+
+def _shot_picture_by_rule(torpedo: bool, y: int) -> int:
+    """ram[49] while the ship's shot flies (NOTES.md "ram[21] is the sound, ram[49] the shot")."""
+    if y == (c.TORPEDO_REACH_DEPTH if torpedo else c.LARIAT_REACH_DEPTH):
+        return c.REACH_PICTURE
+    if not torpedo:
+        return c.LARIAT_PICTURE
+    return c.TORPEDO_PICTURES[sum(y <= edge for edge in c.TORPEDO_PICTURE_YS)]
+
+
+@pytest.mark.parametrize("seed", [46, 57, 89])
+def test_ram_49_is_the_ships_shot_and_ram_21_only_its_sound(seed):
+    """Every shot of a poked last-enemy game into sector 2: a torpedo (UP took one from ram[83]) or
+    a lariat shows its picture in ram[49] on every frame of its flight - and keeps flying as one
+    while ram[21] plays a saucer's firing (37..47) instead of its own sound: these torpedoes go on
+    past the lariat's last y, the lariats of that run stop at it or take the lariat's one step more."""
+    tr = ramtrace.record(ROM, frames=2_100, seed=seed, hold=(1, 8),
+                         pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.ENEMIES_LEFT: 1,
+                                                           ram.SHIP_FLAGS: c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE}})
+    r = tr.rams.astype(int)
+    torpedo, checked, firing_sound = None, 0, collections.Counter()
+    for t in range(1, len(r)):
+        before, after = r[t - 1], r[t]
+        if (before[ram.SHOT_Y] == c.LARIAT_LAST_Y and before[ram.SOUND] in range(37, 48)
+                and (t - 1) % c.LOGIC_PERIOD == 0 and before[ram.PHASE] == after[ram.PHASE] == ram.PHASE_PLAY):
+            firing_sound[(torpedo, int(after[ram.SHOT_Y]))] += 1
+        if after[ram.SHOT_Y] == ram.NO_SHOT:
+            torpedo = None
+            continue
+        if before[ram.SHOT_Y] == ram.NO_SHOT:
+            torpedo = bool(after[ram.TORPEDOES] == before[ram.TORPEDOES] - 1)
+        assert after[ram.SHOT_PICTURE] == _shot_picture_by_rule(torpedo, after[ram.SHOT_Y]), t
+        checked += 1
+    assert checked >= 500
+    assert firing_sound[(True, c.LARIAT_LAST_Y - c.SHOT_STEP)] >= 1
+    assert set(firing_sound) <= {(True, c.LARIAT_LAST_Y - c.SHOT_STEP), (False, ram.NO_SHOT),
+                                 (False, c.LARIAT_REACH_DEPTH)}
+
+
+@pytest.mark.parametrize("poked", [26, 40])
+def test_the_enemies_shots_fall_at_ram_7_sixteenths(poked):
+    """ram[7] poked before the spawn: every enemy shot's move of three random games fits that speed
+    with the dither (and no other speed fits them all)."""
+    games = [ramtrace.record(ROM, frames=2_500, seed=seed, hold=(1, 8),
+                             pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.SHOT_SPEED: poked}}) for seed in range(3)]
+    fits = collections.Counter()
+    moves = 0
+    for _, t, before, after in _logic_frames_of_play(games):
+        for j in range(len(ram.SHOT_KIND)):
+            if all(x[ram.SHOT_KIND[j]] in (c.KIND_SHOT_A, c.KIND_SHOT_B) for x in (before, after)):
+                moves += 1
+                for speed in range(16, 64):
+                    fits[speed] += (after[ram.SHOT_DEPTH[j]] - before[ram.SHOT_DEPTH[j]]
+                                    == _dithered(speed, before[ram.FRAME_COUNT]))
+    assert moves >= 50
+    assert [speed for speed, n in fits.items() if n == moves] == [poked]
+
+
+@pytest.mark.parametrize("sector", [0x02, 0x09, 0x15, 0x23, 0x30])
+def test_a_sectors_end_sets_the_shots_speed_to_21_plus_the_sector_up_to_25(sector):
+    """ram[0] poked before the spawn with one enemy left: the sector's end moves the sector on and
+    sets ram[7] to 21 + the new sector (its BCD digits), the sector counted up to 25 (poked 0x30: 46);
+    the port's next sector agrees."""
+    import jax.numpy as jnp
+
+    from ports.beamrider.game import game as g
+
+    tr = ramtrace.record(ROM, frames=1_300, seed=4, hold=(1, 8),
+                         pokes={c.SAUCER_SPAWN_FRAME - 1: {ram.SECTOR: sector, ram.ENEMIES_LEFT: 1,
+                                                           ram.SHIP_FLAGS: c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE}})
+    r = tr.rams.astype(int)
+    moved = [t for t in range(c.SAUCER_SPAWN_FRAME + 1, len(r)) if r[t, ram.SECTOR] != r[t - 1, ram.SECTOR]]
+    assert len(moved) == 1
+    before, after = r[moved[0] - 1], r[moved[0]]
+    number = 10 * (after[ram.SECTOR] >> 4) + (after[ram.SECTOR] & 15)
+    assert before[ram.SHOT_SPEED] == c.ENEMY_SHOT_SPEED
+    assert after[ram.SHOT_SPEED] == c.SHOT_SPEED_BASE + min(number, c.SHOT_SPEED_LAST_SECTOR)
+    start = g.reset()
+    ended = g.next_sector(c.DEFAULTS, start.replace(player=start.player.replace(sector=jnp.int32(sector))))
+    assert int(ended.shot_speed) == after[ram.SHOT_SPEED]

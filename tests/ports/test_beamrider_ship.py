@@ -28,9 +28,8 @@ def plan(script: str) -> list[tuple[str, int]]:
 def covered_frames(trace, kills: bool = False) -> int:
     """Snapshots 0..n-1 of ``trace`` hold nothing the port leaves out: n is the first snapshot
     after a reward, a change of the enemies left, a phase change other than the intro's switch to
-    play, a shot that vanished before its last y (a lariat's one step more counting as its last), a
-    lariat flying on past its last y with ram[21] 37..47 (seen 15,000 frames in 60 games, not
-    decoded), an object table entry holding something other than a shot, the rejuvenator or its debris
+    play, a shot that vanished before its last y (its one step more counting as its last), an
+    object table entry holding something other than a shot, the rejuvenator or its debris
     (kind 1, once shot down), a crosser (the sector's end's kinds 68/69), sector 2's kind-24 object
     or the explosion of one a torpedo met (kinds 6..11). With ``kills`` a saucer's kill (the
     sector's points, the enemy taken from the count and the shot gone on one frame) is covered too,
@@ -46,9 +45,10 @@ def covered_frames(trace, kills: bool = False) -> int:
                   and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT] - 1
                   and after[ram.SHOT_Y] == ram.NO_SHOT
                   and (phases[0] == phases[1] or phases == (ram.PHASE_PLAY, ram.PHASE_DYING)))
-        # a kill by a lariat in ram[21]'s 37..47 run with an entry about to leave: whether the shot
-        # still counts for the entries' busy rule is not decoded (random seed 57's frame 3,823)
-        if killed and before[ram.SHOT_GRAPHIC] in LARIAT_RUN and any(
+        # a kill while a saucer's firing sounds (ram[21] 37..47) with an entry about to leave:
+        # whether the shot still counts for the entries' busy rule is not decoded (random seed 57's
+        # frame 3,823, a lariat's kill: it counted there, against poked seeds 2, 53, 83 and 172)
+        if killed and before[ram.SOUND] in FIRING_SOUND and any(
                 ram.EMPTY_DEPTH > before[d] >= c.SHOT_GONE_DEPTH - SHOT_NEAR_BOTTOM for d in ram.SHOT_DEPTH):
             return t
         if killed:
@@ -59,10 +59,6 @@ def covered_frames(trace, kills: bool = False) -> int:
         if kills and not losing and _unmodelled_saucer_move(before, after):
             return t
         if any(after[a] not in SHOT_KINDS for a in ram.SHOT_KIND):
-            return t
-        if (before[ram.SHOT_Y] == c.LARIAT_LAST_Y and after[ram.SHOT_Y] == c.LARIAT_LAST_Y - c.SHOT_STEP
-                and after[ram.SHOT_GRAPHIC] not in ram.TORPEDO_GRAPHICS
-                and after[ram.SHOT_GRAPHIC] not in ram.LARIAT_GRAPHICS):
             return t
         # the sector's end's enemies left: 255 from the even frame after its switch
         # and 0 again when a ship is lost in it, 15 with the life taken (the next sector)
@@ -82,10 +78,9 @@ def covered_frames(trace, kills: bool = False) -> int:
             return t
         if (after[ram.SHOT_Y] == ram.NO_SHOT and before[ram.SHOT_Y] != ram.NO_SHOT
                 and before[ram.SHOT_Y] not in (c.LARIAT_LAST_Y, c.TORPEDO_LAST_Y)
-                and not (before[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH and before[ram.SHOT_GRAPHIC] in ram.LARIAT_GRAPHICS)
-                and not (before[ram.SHOT_Y] == c.TORPEDO_REACH_DEPTH and before[ram.SHOT_GRAPHIC] in ram.TORPEDO_GRAPHICS)
+                and before[ram.SHOT_PICTURE] != ram.REACH_PICTURE
                 and not _shot_down(before, after)
-                and not _met_crosser(before)
+                and not _met_entry(before)
                 and phases != (ram.PHASE_PLAY, ram.PHASE_DYING)
                 and not _sentinel_crossed(before, phases)):
             return t
@@ -98,8 +93,8 @@ def saucer_points(sector: int) -> int:
     return 4 * min(10 * (int(sector) >> 4) + (int(sector) & 15) + 10, 99)
 
 
-# ram[21] restarted at 39 by a saucer's firing (NOTES.md "A lead on the lariat's 37..47 pictures")
-LARIAT_RUN = range(37, 48)
+# ram[21], the sound, while a saucer's firing sounds (NOTES.md "ram[21] is the sound, ram[49] the shot")
+FIRING_SOUND = range(37, 48)
 SHOT_NEAR_BOTTOM = 4
 
 
@@ -113,7 +108,7 @@ LOSS_PHASES = {(ram.PHASE_PLAY, ram.PHASE_DYING), (ram.PHASE_SECTOR_END, ram.PHA
 SECTOR_PHASES = {(ram.PHASE_INTRO, ram.PHASE_PLAY), (ram.PHASE_PLAY, ram.PHASE_SECTOR_END),
                  (ram.PHASE_SECTOR_END, ram.PHASE_LIFE_LOST), (ram.PHASE_LIFE_LOST, ram.PHASE_INTRO)}
 REJUVENATOR_KINDS = tuple(range(c.KIND_REJUVENATOR, c.KIND_REJUVENATOR + len(c.REJUVENATOR_PICTURE_DEPTHS) + 1))
-# (an explosion in an entry comes only from a crosser a torpedo met)
+# (an explosion in an entry comes from what a torpedo met: a crosser, a kind-24 object, an enemy shot)
 EXPLOSION_KINDS = tuple(range(c.KIND_EXPLOSION_FIRST, c.KIND_EXPLOSION_LAST + 1))
 FALLER_KINDS = tuple(range(c.KIND_FALLER, c.KIND_FALLER + len(c.REJUVENATOR_PICTURE_DEPTHS) + 1))
 SHOT_KINDS = ((c.KIND_EMPTY, c.KIND_SHOT_A, c.KIND_SHOT_B, c.KIND_DEBRIS) + REJUVENATOR_KINDS + ram.CROSSER_KINDS
@@ -126,10 +121,13 @@ def _shot_down(before, after) -> bool:
                for j in range(len(ram.SHOT_KIND)))
 
 
-def _met_crosser(before) -> bool:
+def _met_entry(before) -> bool:
     """A crosser or a kind-24 object in an entry, which the ship's shot may meet (a lariat gone, a
-    torpedo blowing it up)."""
-    return any(before[a] in ram.CROSSER_KINDS + FALLER_KINDS for a in ram.SHOT_KIND)
+    torpedo blowing it up), or an enemy shot a torpedo may blow up."""
+    targets = ram.CROSSER_KINDS + FALLER_KINDS
+    if before[ram.SHOT_PICTURE] in ram.TORPEDO_PICTURES:
+        targets += (c.KIND_SHOT_A, c.KIND_SHOT_B)
+    return any(before[a] in targets for a in ram.SHOT_KIND)
 
 
 def _sentinel_crossed(before, phases) -> bool:
@@ -511,3 +509,28 @@ def test_a_crosser_is_held_back_by_one_object_until_the_enemies_left_read_255(se
             == c.KIND_EMPTY and r[switch + 1, ram.SHOT_ENTRY_X[j]] in (c.CROSSER_LEFT_X, c.CROSSER_RIGHT_X)
             and r[switch, ram.SHOT_ENTRY_X[j]] != r[switch + 1, ram.SHOT_ENTRY_X[j]]]
     assert held
+
+
+@pytest.mark.parametrize("seed,frame,what", [(46, 1_709, "sound"), (73, 2_251, "reach"), (78, 2_031, "loss"),
+                                             (148, 1_579, "torpedo"), (267, 1_685, "torpedo")])
+def test_torpedoes_the_reach_step_and_the_loss_frame_in_sector_two_are_ales(seed, frame, what):
+    """Whole poked games through sector 2, every mirrored byte equal to ALE's (the shot's picture,
+    ram[49], among them): a torpedo flying on while ram[21] plays a saucer's firing (seed 46: once
+    taken for a lariat, it is the sound), a lariat's one step more passing a saucer 8 above it
+    (73), a torpedo launched at a kind-24 object falling onto the ship - the ship is lost (78), and
+    a torpedo blowing up an enemy shot, in flight (148) and on its launch frame (267)."""
+    rams, n = poked_lockstep(seed, 3_000, 0)
+    assert n == len(rams)
+    before, after = rams[frame - 1].astype(int), rams[frame].astype(int)
+    if what == "sound":
+        assert after[ram.SHOT_PICTURE] in ram.TORPEDO_PICTURES
+        assert before[ram.SOUND] in FIRING_SOUND and after[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH
+    elif what == "reach":
+        assert after[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT]
+    elif what == "loss":
+        assert (before[ram.PHASE], after[ram.PHASE]) == (ram.PHASE_PLAY, ram.PHASE_DYING)
+        assert after[ram.TORPEDOES] == before[ram.TORPEDOES]
+    else:
+        kinds = [(before[a], after[a]) for a in ram.SHOT_KIND]
+        assert any(b in (c.KIND_SHOT_A, c.KIND_SHOT_B) and a == c.KIND_EXPLOSION_FIRST for b, a in kinds)
+        assert after[ram.SHOT_Y] == ram.NO_SHOT and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT]

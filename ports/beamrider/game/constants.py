@@ -244,9 +244,12 @@ FIRE_BLOCK_ABOVE = 8
 # the even frame; 36,000 moves, no exception) and its picture flips 2 <-> 3 on the even frames
 # whose count is odd
 ENEMY_SHOT_SPEED = 22
-# measured (300 poked games: 27,695 of 27,695 moves in sector 2 at 23/16, 1,581 of 1,581 in sector 1
-# at 22/16): one sixteenth faster a sector (sectors 1 and 2 seen only)
-ENEMY_SHOT_SPEED_STEP = 1
+# measured: the speed is ram[7] (poked 22, 23, 26, 30, 40 before the spawn: every shot move of 3
+# random games fit that speed and no other); the sector's end sets it to 21 + the new sector (its
+# BCD digits), the sector counted up to 25 (sector poked 0..0x30, 0x50, 0x89 with one enemy left:
+# 23, 24, ... 45 in sectors 2..24, 46 from 25 on); a poked sector leaves it as it was
+SHOT_SPEED_BASE = 21
+SHOT_SPEED_LAST_SECTOR = 25
 # measured: a shot whose depth reaches 210 goes on that even frame, unless at least two other
 # objects are in flight (other shots, the ship's shot before or after its move), then on the next
 # odd frame (551 of 554 such frames; the 3 others are a lockstep stop)
@@ -409,10 +412,18 @@ TORPEDO_REACH_DEPTH = 46
 LARIAT_REACH_OBJECTS = 4
 TORPEDO_LAST_Y = 54        # measured: a torpedo's last y (20 logic frames in flight)
 START_TORPEDOES = 3        # measured: ram[83] at reset, the three purple bars top right
-# measured: UP read with no torpedo left launches nothing, ram[21] runs 86..89 and no shot (FIRE
+# measured: UP read with no torpedo left launches nothing (its sound, ram[21], runs 86..89), no shot (FIRE
 # or another UP) launches on the next 3 logic frames; with UP held a new one starts on the 4th
 DUD_BUSY = 3
 START_SHOT_X = 0           # measured: ram[40] at reset (no shot fired yet)
+# measured (ram[49], 100 poked games, every frame with the ship's shot in flight: 3,220 lariat and 536
+# torpedo launches): the shot's picture - a lariat's 35 all the way; a torpedo's 38, then 37 from y
+# 126 and 36 from y 70 (it shrinks as it goes); 0 on the one step more past the last y. (With no shot
+# in flight the byte holds other values - the launch wait in its top bits at times: not mirrored)
+LARIAT_PICTURE = 35
+TORPEDO_PICTURES = (38, 37, 36)
+TORPEDO_PICTURE_YS = (126, 70)
+REACH_PICTURE = 0
 
 # ---- the player ---------------------------------------------------------------------------------------
 START_SECTOR = 1           # measured ram[0]
@@ -582,6 +593,10 @@ class BeamRiderConstants:
     start_torpedoes: int = START_TORPEDOES
     start_shot_x: int = START_SHOT_X
     dud_busy: int = DUD_BUSY
+    lariat_picture: int = LARIAT_PICTURE
+    torpedo_pictures: tuple = TORPEDO_PICTURES
+    torpedo_picture_ys: tuple = TORPEDO_PICTURE_YS
+    reach_picture: int = REACH_PICTURE
     start_sector: int = START_SECTOR
     start_enemies: int = START_ENEMIES
     start_reserve: int = START_RESERVE
@@ -597,7 +612,8 @@ class BeamRiderConstants:
     fire_block_gap: int = FIRE_BLOCK_GAP
     fire_block_above: int = FIRE_BLOCK_ABOVE
     enemy_shot_speed: int = ENEMY_SHOT_SPEED
-    enemy_shot_speed_step: int = ENEMY_SHOT_SPEED_STEP
+    shot_speed_base: int = SHOT_SPEED_BASE
+    shot_speed_last_sector: int = SHOT_SPEED_LAST_SECTOR
     shot_gone_depth: int = SHOT_GONE_DEPTH
     shot_busy_objects: int = SHOT_BUSY_OBJECTS
     loss_depth: int = LOSS_DEPTH

@@ -50,7 +50,8 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
         player=PlayerState(sector=i32(k.start_sector), enemies_left=i32(k.start_enemies),
                            reserve=i32(k.start_reserve), score=i32(0)),
         count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
-        grid=i32(k.start_grid), grid_speed=i32(k.start_grid_speed), frame=i32(0), intro_start=i32(0),
+        grid=i32(k.start_grid), grid_speed=i32(k.start_grid_speed), shot_speed=i32(k.enemy_shot_speed),
+        frame=i32(0), intro_start=i32(0),
         key=key)
 
 
@@ -151,7 +152,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     logic = (state.frame % k.logic_period == 0) & ((state.phase == k.play_phase) | ending)
     # the enemies' shots, the rejuvenator and the crossers move on this frame whatever the ship's
     # shot does (a crosser turning by the ship's x as it stood: measured)
-    fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count, state.player.sector), state.count)
+    fallen = rejuvenator.fall(k, enemy_shots.fall(k, state.enemy_shots, state.count, state.shot_speed), state.count)
     fallen = sector_end.burn(k, sector_end.fly(k, fallen, state.count, state.ship.x), state.count)
     # (an emptied slot's depth reads 255 from this frame: logic/hits.py)
     standing = jnp.where(state.saucers.kind == k.kind_empty, k.start_saucer_depth, state.saucers.depth)
@@ -168,7 +169,11 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     entry_depths = jnp.where(arriving | falling, k.rejuvenator_start_depth,
                              jnp.where(crossing, k.crosser_base_depth + state.grid, fallen.depth))
     s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
-    moved = hits.hit(k, state.replace(ship=s))
+    # measured: the one step more past the last y meets nothing - no saucer (poked seed 73's frame
+    # 2,251: a lariat reaching 94 with a saucer 8 above it on its beam flew on, nothing paid; the
+    # only such case in 1,997 reach steps over 300 poked games), no crosser, no kind-24 object
+    reached = s.shot_y == ship.reach_depth(k, s.torpedo)
+    moved = hits.hit(k, state.replace(ship=s), ~reached)
     hit_shot_y = moved.ship.shot_y
     # measured: a shot still flying after any hit on a saucer may shoot the rejuvenator down
     flying = moved.ship.shot_y != k.no_shot
@@ -176,12 +181,16 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     downed = (rejuvenator.shot_down(k, fallen, moved.ship.shot_y, moved.ship.shot_x, flying)
               & ~rejuvenator.caught(k, fallen, moved.ship.x))
     fallen = rejuvenator.to_debris(k, fallen, downed)
-    # measured: so may a crosser: a lariat is gone and the crosser flies on, a torpedo blows it up
+    # measured: the entries on the ship are judged before the shot meets them (poked seed 78's
+    # frame 2,031: a torpedo launched at a kind-24 object falling onto the ship; the ship was lost)
+    lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
+    # measured: so may a crosser: a lariat is gone and the crosser flies on, a torpedo blows it up;
+    # a torpedo blows up an enemy shot too, even on its launch frame (poked seeds 148, 171, 199, 227,
+    # 267: 5 of 5 in the saucers' window, 2 just outside it flew past), which a lariat passes through
     # (a shot taking its one step more past its last y meets none: poked seed 2's frame 2,595, a
     # lariat reaching 94 with a kind-24 object 7 below it on its beam)
-    reached = moved.ship.shot_y == ship.reach_depth(k, moved.ship.torpedo)
     met = sector_end.shot_at(k, fallen, moved.ship.shot_y, moved.ship.shot_x,
-                             flying & ~jnp.any(downed) & ~reached)
+                             flying & ~jnp.any(downed) & ~reached, moved.ship.torpedo)
     fallen = sector_end.blow_up(k, fallen, met & moved.ship.torpedo)
     # measured: then no launch on the next 3 logic frames, as after a saucer's hit
     down = jnp.any(downed) | jnp.any(met)
@@ -193,7 +202,6 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # random seed 57's frame 3,823, not modelled)
     struck = ((s.shot_y != k.no_shot) & (hit_shot_y == k.no_shot)) | down
     in_flight = ((state.ship.shot_y != k.no_shot) & ~struck) | (moved.ship.shot_y != k.no_shot)
-    lost = enemy_shots.ship_lost(k, fallen, moved.saucers, moved.ship.x)
     # measured: a saucer at the bottom on the ship's beam takes it (the loss empties every slot)
     moved = moved.replace(saucers=saucers.at_the_bottom(k, moved.saucers, state.saucers.depth, entry_depths,
                                                                   state.ship.shot_y))
@@ -256,12 +264,14 @@ def next_sector(k, state: BeamRiderState) -> BeamRiderState:
     """The sector's end's last frame (measured, 10 ends): ram[12] 1 - the next ship's wait for the
     joystick, then the intro - with the sector one on, 15 enemies, 3 torpedoes, the grid stopped,
     the wave timer spent, the wave 2 (the spawn starts the next), the horizon count's base 8 lower a
-    sector down to 8 (48 in sector 2), the sector counted in BCD, the ship back on the centre beam
-    with the rejuvenator due again; the slots' bytes are kept."""
+    sector down to 8 (48 in sector 2), the enemies' shots' speed 21 + the sector (to 25), the sector
+    counted in BCD, the ship back on the centre beam with the rejuvenator due again; the slots'
+    bytes are kept."""
     sector = hits.next_sector(k, state.player.sector)
     base = k.start_count_base - k.sector_count_base_step * (hits.sector_number(sector) - 1)
     return state.replace(
         phase=jnp.int32(k.life_taken_phase), grid_speed=jnp.int32(0),
+        shot_speed=k.shot_speed_base + jnp.minimum(hits.sector_number(sector), k.shot_speed_last_sector),
         player=state.player.replace(sector=sector, enemies_left=jnp.int32(k.start_enemies)),
         ship=state.ship.replace(x=jnp.int32(k.beam_x[k.start_beam]), flags=jnp.int32(k.on_beam_flags),
                                 torpedoes=jnp.int32(k.start_torpedoes)),
@@ -297,8 +307,10 @@ def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
     s = jax.device_get(state)
     return {"count": np.asarray(s.count), "random": np.asarray(s.random), "phase": np.asarray(s.phase),
             "grid": np.asarray(s.grid), "grid_speed": np.asarray(s.grid_speed),
+            "shot_speed": np.asarray(s.shot_speed),
             "ship_x": np.asarray(s.ship.x), "ship_flags": np.asarray(s.ship.flags),
             "shot_y": np.asarray(s.ship.shot_y), "shot_x": np.asarray(s.ship.shot_x),
+            "shot_picture": np.asarray(ship.picture(c.DEFAULTS, s.ship)),
             "torpedoes": np.asarray(s.ship.torpedoes),
             "enemies_left": np.asarray(s.player.enemies_left),
             "sector": np.asarray(s.player.sector), "reserve": np.asarray(s.player.reserve),

@@ -15,10 +15,10 @@ class ShipState:
     #                        the top bit cleared for the sector once a rejuvenator came
     shot_y: jax.Array      # int32, ram[32]: 255 with no shot in flight
     shot_x: jax.Array      # int32, ram[40]: the x the last shot was fired from
-    torpedo: jax.Array     # bool, the shot in flight is a torpedo (ram[21] 72..83; else a lariat)
+    torpedo: jax.Array     # bool, the shot in flight is a torpedo (ram[49] 38..36; 35 a lariat)
     torpedoes: jax.Array   # int32, ram[83]: torpedoes left in the sector
-    dud: jax.Array         # int32, logic frames the slot stays busy after UP with no torpedo left
-    #                        (the cartridge times it by the picture steps in ram[21]: 86..89)
+    dud: jax.Array         # int32, logic frames no shot launches after UP with no torpedo left or a
+    #                        hit (ram[49]'s top two bits at times: not mirrored)
 
 
 @pytree_dataclass
@@ -71,6 +71,7 @@ class BeamRiderState:
     #                        1 the life taken, 6 game over
     grid: jax.Array        # int32, ram[24]: the grid's position 0..31, moved on odd frames
     grid_speed: jax.Array  # int32, ram[4]: the grid's speed in sixteenths, a signed byte
+    shot_speed: jax.Array  # int32, ram[7]: the enemies' shots' speed in sixteenths, set at a sector's end
     frame: jax.Array       # int32, frames since reset (not in RAM)
     intro_start: jax.Array  # int32, the frame the running intro began on: 0, or after a lost ship (not in RAM)
     key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

@@ -32,11 +32,13 @@ LIVES = 5                # $85 reserve ships: ALE's lives() - 1; 255 is the game
 SCORE = (9, 10, 11)      # $89-$8B BCD, two digits each, lowest first                          ALE driver
 PHASE = 12               # $8C 2 in the sector's intro, 3 in play; ALE counts a death once it is 1
 SHIP_FLAGS = 13          # $8D 0x83 on a beam; bit 3 set while moving right, bit 2 while moving left; bit 7 cleared for the sector once a rejuvenator came  measured
+SHOT_SPEED = 7           # $87 the enemies' shots' speed in sixteenths: 22 at reset, 21 + the sector from a sector's end (to 25)  measured
 COUNT_BASE = 6           # $86 the saucers' horizon count base: 56, 2 less each wave  measured
 WAVE_TIMER = 8           # $88 the wave's pacing timer: 90 at a wave's start, -1 every 16 frames, -22 a kill  measured
 WAVE = 16                # $90 the saucers' wave: 1 until the spawn, then 2, 3, ...  measured
 GRID = 24                # $98 the grid's position 0..31: + the speed (whole part + a dithered fraction) each odd frame  measured
-SHOT_GRAPHIC = 21        # $95 the shot's picture step: 3..13 a lariat, 72..83 a torpedo       measured
+SOUND = 21               # $95 the sound's step: 3..13 a lariat's, 72..83 a torpedo's, 84..90 the dud's, 37..47 a saucer firing (it restarts there whatever the ship's shot is)  measured
+SHOT_PICTURE = 49        # $B1 the ship's shot's picture in flight (35 a lariat, 38/37/36 a torpedo, 0 on its one step more; other values with no shot)  measured
 SHOT_Y = 32              # $A0 the ship's shot, 255 when none: 206 at launch, 8 higher each logic frame  measured
 SHOT_X = 40              # $A8 the beam the last shot was fired on (the ship's x then; 0 at reset)  measured
 SHIP_X = 41              # $A9 the ship's x: 94, 111, 128, 145, 162 on the five beams         measured
@@ -76,8 +78,9 @@ EXPLOSION_KINDS = range(6, 12)
 EXPLOSION_STEP_FRAMES = 4
 REJUVENATOR_KINDS = range(16, 20)   # measured: its four pictures, by depth (NOTES.md "The rejuvenator")
 REJUVENATOR_DUE = 0x80   # measured: ram[13]'s top bit, cleared on a rejuvenator's arrival for the rest of the sector
-LARIAT_GRAPHICS = range(3, 14)
-TORPEDO_GRAPHICS = range(72, 84)
+LARIAT_PICTURE = 35                 # measured: ram[49] while a lariat flies
+TORPEDO_PICTURES = (38, 37, 36)     # measured: ram[49] while a torpedo flies, by its height
+REACH_PICTURE = 0                   # measured: ram[49] on the shot's one step more past its last y
 
 
 def _ram(ram) -> np.ndarray:
@@ -174,8 +177,9 @@ def ship_bytes(ram) -> dict[str, int]:
     """Every byte the JAX port mirrors so far, under the names its ``signals`` gives them."""
     r = _ram(ram)
     return {"count": int(r[FRAME_COUNT]), "random": int(r[RANDOM]), "phase": int(r[PHASE]),
-            "grid": int(r[GRID]), "grid_speed": int(r[GRID_SPEED]), "ship_x": int(r[SHIP_X]),
+            "grid": int(r[GRID]), "grid_speed": int(r[GRID_SPEED]), "shot_speed": int(r[SHOT_SPEED]), "ship_x": int(r[SHIP_X]),
             "ship_flags": int(r[SHIP_FLAGS]), "shot_y": int(r[SHOT_Y]), "shot_x": int(r[SHOT_X]),
+            "shot_picture": int(r[SHOT_PICTURE]) if r[SHOT_Y] != NO_SHOT else 0,
             "torpedoes": int(r[TORPEDOES]), "enemies_left": int(r[ENEMIES_LEFT]),
             "sector": int(r[SECTOR]), "reserve": int(r[LIVES]), "score": score(r),
             "wave_timer": int(r[WAVE_TIMER]), "wave": int(r[WAVE]), "count_base": int(r[COUNT_BASE]),

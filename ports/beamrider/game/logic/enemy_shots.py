@@ -27,14 +27,14 @@ from .dither import dithered
 from .rejuvenator import is_faller, is_rejuvenator
 
 
-def _is_shot(k, kind):
+def is_shot(k, kind):
     return (kind == k.kind_shot_a) | (kind == k.kind_shot_b)
 
 
 def _falling(k, kind):
     """The entries that fall and leave at the bottom: shots, the rejuvenator and its debris, a
     crosser come down on a beam."""
-    return (_is_shot(k, kind) | is_rejuvenator(k, kind) | (kind == k.kind_debris)
+    return (is_shot(k, kind) | is_rejuvenator(k, kind) | (kind == k.kind_debris)
             | (kind == k.kind_crosser_down) | is_faller(k, kind))
 
 
@@ -77,10 +77,9 @@ def fire(k, shots: EnemyShotState, before: SaucerState, after: SaucerState) -> E
     return shots
 
 
-def fall(k, shots: EnemyShotState, count, sector) -> EnemyShotState:
-    """The even frame: every shot falls (a sixteenth faster each sector) and flips its picture."""
-    flying = _is_shot(k, shots.kind)
-    speed = k.enemy_shot_speed + k.enemy_shot_speed_step * (sector - 1)
+def fall(k, shots: EnemyShotState, count, speed) -> EnemyShotState:
+    """The even frame: every shot falls at ``speed`` (ram[7], sixteenths) and flips its picture."""
+    flying = is_shot(k, shots.kind)
     depth = jnp.where(flying, shots.depth + dithered(k, speed, count), shots.depth)
     flip = flying & ((count & 1) == 1)
     return shots.replace(kind=jnp.where(flip, shots.kind ^ (k.kind_shot_a ^ k.kind_shot_b), shots.kind),

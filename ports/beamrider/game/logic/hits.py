@@ -35,9 +35,9 @@ def points(k, sector, unit):
     return unit * jnp.minimum(sector_number(sector) + k.points_sector_offset, k.points_multiplier_cap)
 
 
-def hit(k, state: BeamRiderState) -> BeamRiderState:
+def hit(k, state: BeamRiderState, may_hit=True) -> BeamRiderState:
     s, shot, player = state.saucers, state.ship, state.player
-    flying = shot.shot_y != k.no_shot
+    flying = (shot.shot_y != k.no_shot) & may_hit
     saucer = (s.kind == k.kind_climber) | (s.kind == k.kind_dive_left) | (s.kind == k.kind_dive_right)
     near = (jnp.abs(s.x - shot.shot_x) <= k.hit_half_width) & (jnp.abs(shot.shot_y - s.depth) <= k.hit_half_depth)
     struck = flying & saucer & near

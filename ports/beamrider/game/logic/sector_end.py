@@ -30,6 +30,7 @@ import jax.numpy as jnp
 from ..constants import BYTE
 from ..state import EnemyShotState, SaucerState
 from .dither import dithered
+from .enemy_shots import is_shot
 from .rejuvenator import is_faller
 
 
@@ -111,12 +112,13 @@ def ride(k, shots: EnemyShotState, grid_move) -> EnemyShotState:
     return shots.replace(depth=jnp.where(is_crosser(k, shots.kind), shots.depth + grid_move, shots.depth))
 
 
-def shot_at(k, shots: EnemyShotState, shot_y, shot_x, flying):
-    """The entry whose crosser or kind-24 object the ship's shot meets on this even frame, after
-    they moved (one-hot: the lowest such entry; all False when none): the saucers' hit window, its x
-    within 6 of the shot's beam and its depth within 8 of the shot's new y (measured alike for
-    both: NOTES.md "Sector 2's kind-24 objects")."""
-    target = is_crosser(k, shots.kind) | is_faller(k, shots.kind)
+def shot_at(k, shots: EnemyShotState, shot_y, shot_x, flying, torpedo):
+    """The entry whose crosser or kind-24 object - or, for a torpedo, enemy shot - the ship's shot
+    meets on this even frame, after they moved (one-hot: the lowest such entry; all False when
+    none): the saucers' hit window, its x within 6 of the shot's beam and its depth within 8 of the
+    shot's new y (measured alike for the three: NOTES.md "Sector 2's kind-24 objects", "A torpedo
+    meets an enemy shot"; a lariat passes through the enemies' shots)."""
+    target = is_crosser(k, shots.kind) | is_faller(k, shots.kind) | (torpedo & is_shot(k, shots.kind))
     met = (flying & target & (jnp.abs(shots.x - shot_x) <= k.hit_half_width)
            & (jnp.abs(shot_y - shots.depth) <= k.hit_half_depth))
     return met & (jnp.cumsum(met) == 1)
@@ -124,7 +126,7 @@ def shot_at(k, shots: EnemyShotState, shot_y, shot_x, flying):
 
 def blow_up(k, shots: EnemyShotState, hit) -> EnemyShotState:
     """A torpedo's hit: the entry shows the explosion's first step, its count (in the speed's byte)
-    at 8, where the crosser or kind-24 object stood; a lariat's hit leaves it flying (falling) on;
+    at 8, where the crosser, kind-24 object or enemy shot stood; a lariat's hit leaves it flying (falling) on;
     neither pays."""
     return shots.replace(kind=jnp.where(hit, k.kind_explosion_first, shots.kind),
                          speed=jnp.where(hit, k.explosion_count, shots.speed))

@@ -72,3 +72,13 @@ def reach(k, before: ShipState, s: ShipState, depths) -> ShipState:
     step = reach_depth(k, before.torpedo)
     above = jnp.sum(depths < step) >= k.lariat_reach_objects
     return s.replace(shot_y=jnp.where(ended & above, step, s.shot_y))
+
+
+def picture(k, s: ShipState):
+    """ram[49] while the shot flies (measured): a lariat's picture, a torpedo's shrinking by its
+    height, none on its one step more; 0 with no shot (the byte then holds other things: no signal)."""
+    shrunk = sum((s.shot_y <= y).astype(jnp.int32) for y in k.torpedo_picture_ys)
+    torpedo = jnp.asarray(k.torpedo_pictures, jnp.int32)[shrunk]
+    flying = jnp.where(s.shot_y == reach_depth(k, s.torpedo), k.reach_picture,
+                       jnp.where(s.torpedo, torpedo, k.lariat_picture))
+    return jnp.where(s.shot_y == k.no_shot, 0, flying)
