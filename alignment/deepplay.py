@@ -115,16 +115,17 @@ class Lookahead:
 
 
 # ---- the players ---------------------------------------------------------------------------------
-def play(game: str, seed: int = 0, **options) -> np.ndarray:
-    """The frame actions the game's deep player (its entry's ``deep_player``) chooses on ALE;
-    ``seed`` drives its random tie-breaks and exploration, ``options`` are the player's own."""
+def play(game: str, seed: int = 0, *, mode=None, **options) -> np.ndarray:
+    """The frame actions the game's deep player (its entry's ``deep_player``) chooses on ALE in game
+    ``mode`` (None: the default); ``seed`` drives its random tie-breaks and exploration,
+    ``options`` are the player's own."""
     player = catalog.entry(game).deep_player
     if player is None:
         with_one = [g for g in catalog.games() if catalog.entry(g).deep_player is not None]
         raise ValueError(f"{catalog.canonical(game)} has no deep player; games with one: "
                          f"{', '.join(with_one)}")
     rng = np.random.default_rng(seed)
-    g = Lookahead(game)
+    g = Lookahead(game, mode=mode)
     player(g, rng, **options)
     return np.asarray(g.taken, np.int32)
 

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxtari.games.frostbite import FULL_IGLOO, IGLOO_JUMP_X, ROW_Y, SHORE_Y
+from jaxtari.games.frostbite import (
+    BEAR_LEVEL_INDEX, F_DEAD, F_FREEZE, F_LEVEL, F_SINK, F_TALLY, FULL_IGLOO, IGLOO_JUMP_X, ROW_Y,
+    SHORE_Y,
+)
 
 from alignment.plugin import Lookahead, ScriptedPolicy
-from alignment.reference.games.frostbite.ram import IGLOO, LEVEL, LIVES, PLAYER_X, PLAYER_Y, ROW
+from alignment.reference.games.frostbite.ram import (
+    BEAR_HIT, BEAR_HIT_BIT, FLAGS, IGLOO, JUMP, LEVEL, LIVES, PLAYER_X, PLAYER_Y, ROW,
+)
 
 # ---- the playtest's scripted player --------------------------------------------------------------
 FLOE_PIECES = ((-4, 12), (28, 44), (60, 76))  # white spans of a floe row from its floe_x (px)
@@ -71,58 +76,99 @@ SCRIPTED = ScriptedPolicy("scripted-frostbite-hopper-v2", FrostbiteHopper)
 
 # ---- the deep player -----------------------------------------------------------------------------
 ON_SHORE = 255  # ram[ROW] on the shore
+TOP_ROW = 3  # ram[ROW] on the floe row next to the shore
 STANDING_Y = {SHORE_Y, *ROW_Y}  # ram[PLAYER_Y] standing on the shore and on rows 0..3
 
 
-def _value(reward: int, ram0: np.ndarray, ram: np.ndarray, over: bool) -> float:
+LOSING = F_SINK | F_DEAD | F_FREEZE  # ram[FLAGS] bits of a Bailey being lost
+HOME = F_TALLY | F_LEVEL  # ram[FLAGS] bits of an igloo entered
+
+
+def doomed(ram: np.ndarray) -> bool:
+    """Whether this Bailey is lost already, long before ALE's lives() says so (sinking takes ~200
+    frames to cost the life): he is sinking or freezing, or the bear has touched him on the ground
+    (it then pushes him off the shore's left edge; only a jump under way clears its touch)."""
+    if ram[FLAGS] & LOSING:
+        return True
+    return bool(ram[LEVEL] >= BEAR_LEVEL_INDEX and ram[BEAR_HIT] & BEAR_HIT_BIT and ram[JUMP] == 0)
+
+
+def _value(reward: int, ram: np.ndarray, over: bool, *, ram0: np.ndarray) -> float:
     v = float(reward)
-    if over or ram[LIVES] < ram0[LIVES]:
+    if over or ram[LIVES] < ram0[LIVES] or doomed(ram):
         v -= 10_000
-    if ram[LEVEL] > ram0[LEVEL]:
+    if ram[LEVEL] > ram0[LEVEL] or ram[FLAGS] & HOME:
         v += 5_000
     if ram0[IGLOO] == FULL_IGLOO and ram[LEVEL] == ram0[LEVEL]:
-        # the igloo is open: go up to the shore, then to the door, then in (y above the shore)
+        # the igloo is open: up the rows, riding the top row to below the door, then up to the
+        # shore there and in (y above the shore). The shore far from the door is worth less than
+        # the top row: walking the shore to the door meets the bear (from level 4 on).
+        off = abs(int(ram[PLAYER_X]) - IGLOO_JUMP_X)
         if ram[PLAYER_Y] < SHORE_Y:
             v += 5_000
         elif ram[ROW] == ON_SHORE and ram[PLAYER_Y] == SHORE_Y:
-            v += 1000 - 4 * abs(int(ram[PLAYER_X]) - IGLOO_JUMP_X)
-        elif ram[ROW] <= 3:
-            v += 100 * int(ram[ROW])
+            v += 1000 - 8 * off
+        elif ram[ROW] <= TOP_ROW:
+            v += 100 * int(ram[ROW]) + (int(ram[ROW]) == TOP_ROW) * (300 - 2 * off)
     return v
 
 
+CHECKPOINT_EVERY = 32  # frames between the saved states the player backs up to
+CLEAR_AFTER = 512  # frames past the furthest failure after which failures count from 0 again
+
+
 def play(g: Lookahead, rng: np.random.Generator, levels: int = 5, max_frames: int = 40_000,
-         explore: float = 0.03) -> None:
+         explore: float = 0.03, tail: int = 40, retries: int = 8) -> None:
     """Frame actions reaching ``levels`` levels (or ``max_frames``), then jumping about until the
     last Bailey drowns (game over).
 
-    Bailey decides only while standing (on the shore or a floe row); a jump plays out on NOOP. Each
-    choice is looked at 150 frames ahead, long enough to see a drowning take the life.
+    Bailey decides every 4 frames, in the air too (a jump is steered left and right). Standing, each
+    key is looked at two moves deep (every key for 4 frames, then every key again, then ``tail``
+    frames of NOOP); in the air, steering only. Each look is judged by :func:`doomed` at its end: a
+    lost Bailey shows on landing in the sea or at the bear's touch, long before ALE's life count.
+    What the look misses (a floe drifting him into an enemy, the bear cornering him on the shore)
+    the player undoes: when a Bailey is doomed before ``levels`` is reached it goes back to a saved
+    state (further back after each failure in a row) and plays on from there with fresh tie-breaks;
+    after ``retries`` failures in a row it lets the Bailey go.
     """
     noop, up, down, left, right = (g.idx(a) for a in ("NOOP", "UP", "DOWN", "LEFT", "RIGHT"))
     firsts = (noop, up, down, left, right)
-    step, tail = 4, 150
+    steer = (noop, left, right)
+    step = 4
+    saved: list = []  # (frames taken, ALE state)
+    fails, failed_at = 0, 0
     while not g.raw.game_over() and len(g.taken) < max_frames:
         ram0 = g.ram.copy()
         if ram0[LEVEL] + 1 > levels:
             break
-        if int(ram0[PLAYER_Y]) not in STANDING_Y:
-            g.play(noop, 2)
+        if len(g.taken) > failed_at + CLEAR_AFTER:
+            fails = 0  # this far past the last failure: the next one is a new one
+        if doomed(ram0) and (fails >= retries or len(saved) < 2):
+            while doomed(g.ram) and not g.raw.game_over():  # let this Bailey go
+                g.play(noop)
+            saved, fails = [], 0
             continue
-        best, best_v = noop, -np.inf
-        for a in firsts:
-            r, ram, over = g.sim([(a, step), (noop, tail)])
-            v = _value(r, ram0, ram, over) + rng.random() * 0.5
-            if a in (left, right):
-                then = up if ram0[IGLOO] == FULL_IGLOO else down
-                r2, ram2, over2 = g.sim([(a, step), (then, step), (noop, tail)])
-                v = max(v, _value(r2, ram0, ram2, over2) - 1)
-            if v > best_v:
-                best, best_v = a, v
+        if doomed(ram0):
+            fails, failed_at = fails + 1, max(failed_at, len(g.taken))
+            back = min(len(saved) - 1, 1 + 2 * fails)
+            at, state = saved[-1 - back]
+            del saved[len(saved) - back:]
+            g.raw.restoreState(state)
+            del g.taken[at:]
+            rng = np.random.default_rng(int(rng.integers(1 << 31)))
+            continue
+        if not doomed(ram0) and (not saved or len(g.taken) >= saved[-1][0] + CHECKPOINT_EVERY):
+            saved.append((len(g.taken), g.raw.cloneState()))
+        standing = int(ram0[PLAYER_Y]) in STANDING_Y and ram0[JUMP] == 0
+        values = {}
+        for a in firsts if standing else steer:
+            thens = firsts if standing else (noop,)
+            values[a] = max(_value(*g.sim([(a, step), (then, step), (noop, tail)]), ram0=ram0)
+                            - (then != noop) for then in thens) + rng.random() * 0.5
+        best = max(values, key=values.get)
         if rng.random() < explore:
-            cand = firsts[rng.integers(len(firsts))]
-            r, ram, over = g.sim([(cand, step), (noop, tail)])
-            if _value(r, ram0, ram, over) > -1000:
+            cand = list(values)[rng.integers(len(values))]
+            if values[cand] > -1000:
                 best = cand
         g.play(best, step)
     while not g.raw.game_over() and len(g.taken) < max_frames + 30_000:

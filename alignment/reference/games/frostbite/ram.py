@@ -36,6 +36,9 @@ FLAGS = 113  # 0 while Bailey plays (no sinking, tally or freeze under way): the
 PLAYER_X = 102  # baileyHorizPos
 ATTRACT_TIMER = 70  # copyrightScrollRate: 0 while a game is played, 255 from the frame the last Bailey is lost, then counts down to the demo (measured)
 BEAR_X = 104  # polarGrizzlyHorizPos
+JUMP = 106  # baileyJumpingOffsetIdx: 0 unless Bailey is in the air
+BEAR_HIT = 109  # baileyGrizzlyCollisionValue: bit 7 from the bear's touch until Bailey next lands
+BEAR_HIT_BIT = 0x80  # the collision latch's bit (CXPPMM's player-player bit, stored as read)
 
 # Numbers shared with the JAX game, from their one home (jaxtari.games.frostbite.constants):
 # WHITE_FLOE is the iceBlockColors value of a row not yet jumped on; NO_BEAR the polarGrizzlyHorizPos
