@@ -524,6 +524,26 @@ def test_walking_into_the_complete_igloo_matches_ale_screens(game, step, draw):
     assert bad == [] and int(s.y) == 0      # Bailey went into the igloo
 
 
+def test_a_bonus_bailey_from_fish_points_shows_a_frame_late_as_on_ale(game, step, draw):
+    """A fish's points trickle in in the overscan, after the picture: the one that reaches 15,000
+    adds a Bailey that this frame's picture does not show yet, on ALE the reserve digit changes a
+    frame after the lives byte (issue 50: found by deep play, tests/data/deep/frostbite-s8-m2.json
+    frame 11,744). Poked with the opening pause over: score 14,990, 2 in reserve, the trickle
+    counting (10 points this frame)."""
+    ale = AleGame("frostbite")
+    s = start(game)
+    for _ in range(70):
+        ale.act(NOOP)
+        s, _ = step(s, jnp.int32(NOOP))
+    trickle = fb.SOUND_TRICKLE | 10
+    for address, value in {72: 0x01, 73: 0x49, 74: 0x90, 76: 2, 116: trickle}.items():
+        ale.set_ram(address, value)
+    s = s.replace(score=jnp.int32(14_990), lives=jnp.int32(2), sound=jnp.int32(trickle))
+    s, bad = screens_differ(step, draw, ale, s, [NOOP] * 4)
+    assert bad == []
+    assert int(s.score) >= 15_000 and int(s.lives) == 3 and ale.ram[76] == 3
+
+
 @pytest.mark.parametrize("x", [10, 12, 20])
 def test_jumping_to_and_from_the_left_end_of_the_shore_matches_ale_screens(game, step, draw, x):
     """Bailey on the top row near the left edge jumps onto the shore and back: the kernel writes

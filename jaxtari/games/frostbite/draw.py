@@ -227,10 +227,10 @@ def _hud_words(t, s, blink):
     rows = t["hud_rows"]
     score_d, score_v = _digit_bits(s.shown_score, 6, False)
     temp_d, temp_v = _digit_bits(s.temperature, 2, False)
-    lives_d, lives_v = _digit_bits(s.lives, 1, False)
+    lives_d, lives_v = _digit_bits(s.shown_lives, 1, False)
     on = ~blink
     temp_v = temp_v & on
-    lives_v = lives_v & (s.lives > 0) & on
+    lives_v = lives_v & (s.shown_lives > 0) & on
     magic = (s.level_index >= 20) & on
     sr, tr = jnp.asarray(t["score_row"][rows]), jnp.asarray(t["temp_row"][rows])
     score_line, temp_line = t["score"][rows], t["temp"][rows]

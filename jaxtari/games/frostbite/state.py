@@ -21,6 +21,7 @@ class FrostbiteState:
     lfsr: jax.Array          # ram[2] random byte (also the aurora colours)
     sky_lfsr: jax.Array      # ram[2] as the picture of this frame used it (before the overscan)
     shown_score: jax.Array   # the score the picture shows (before the overscan's fish points)
+    shown_lives: jax.Array   # the reserve count the picture shows (before a fish point's bonus Bailey)
     shown_blocks: jax.Array  # the igloo the picture shows (built from ram[77] in the last overscan)
     igloo_built: jax.Array   # ram[77] as the overscan built the igloo picture from it
     shown_shape: jax.Array   # the floe shape the picture shows
@@ -84,7 +85,7 @@ def initial_state(consts: FrostbiteConstants, key) -> FrostbiteState:
     no, four = jnp.bool_(False), lambda: jnp.zeros(4, jnp.int32)
     s = FrostbiteState(
         frame=i32(0), key=key, fc=i32(lookup(consts.reset_fc, mode)), lfsr=lfsr, sky_lfsr=lfsr,
-        shown_score=i32(0), shown_blocks=i32(NO_BLOCKS), igloo_built=i32(NO_BLOCKS), shown_shape=i32(WHOLE_FLOES),
+        shown_score=i32(0), shown_lives=i32(consts.start_lives), shown_blocks=i32(NO_BLOCKS), igloo_built=i32(NO_BLOCKS), shown_shape=i32(WHOLE_FLOES),
         speed=i32(lookup(consts.reset_speed, mode)), speed_frac=i32(lookup(consts.reset_frac, mode)),
         floe_shape=i32(0), floe_shape_drawn=i32(0), floe_x=i32(START_FLOE_X),
         floe_white=jnp.ones(4, bool), row_byte=i32(START_ROW_BYTE), enemy_x=i32(START_ENEMY_X),

@@ -63,5 +63,5 @@ def latch(s, parked_enemies=True):
     bbits, _ = bailey_on(art.BEAR_Y + jnp.arange(art.BEAR_H))                        # (16, 8)
     bear_touch = jnp.any(bbits & bear_lit(s, px))
     return s.replace(floe_row=_first(on_floe), enemy_row=_first(on_enemy), sky_lfsr=s.lfsr,
-                     shown_score=s.score, shown_blocks=s.igloo_built,
+                     shown_score=s.score, shown_lives=s.lives, shown_blocks=s.igloo_built,
                      shown_shape=s.floe_shape_drawn, bear_hit=s.bear_hit | bear_touch)
