@@ -32,6 +32,8 @@ import dataclasses
 import pickle
 from typing import Optional
 
+from jaxtari.env import ACTION_IDS
+
 # ---- ALE's serialized state -------------------------------------------------------------------
 _TRUE, _FALSE = 0xFAB1FAB2, 0xBAD1BAD2  # Stella's Serializer writes a bool as one of these ints
 CYCLES_PER_LINE = 76
@@ -216,9 +218,7 @@ class Joystick:
     def of_action(cls, name: str) -> "Joystick":
         """From an ALE action name (``"UPLEFTFIRE"``, ``"NOOP"``...)."""
         name = name.upper()
-        rest = name.replace("UP", "").replace("DOWN", "").replace("LEFT", "").replace(
-            "RIGHT", "").replace("FIRE", "").replace("NOOP", "")
-        if rest:
+        if name not in ACTION_IDS:
             raise ValueError(f"unknown joystick action {name!r}: give an ALE action name such as "
                              f"'UPLEFTFIRE' or 'NOOP'")
         return cls("UP" in name, "DOWN" in name, "LEFT" in name, "RIGHT" in name, "FIRE" in name)
