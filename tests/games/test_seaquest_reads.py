@@ -63,7 +63,10 @@ def _states(game, seed):
         yield states
 
 
-@pytest.mark.parametrize("mod", PICTURE_MODS, ids=lambda m: m or "plain")
+# the colour mods' pixels in CI through the plain game and rectangles; every mod with -m slow
+@pytest.mark.parametrize("mod", [m if m in (None, "rectangles") else
+                                 pytest.param(m, marks=pytest.mark.slow) for m in PICTURE_MODS],
+                         ids=lambda m: m or "plain")
 def test_both_forms_draw_the_same_pixels_on_every_frame_of_random_games(mod):
     game = jaxtari.make("seaquest", mods=[mod] if mod else ())
     swap, c = game._swap(), game.consts
