@@ -45,13 +45,14 @@ def covered_frames(trace, kills: bool = False) -> int:
                   and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT] - 1
                   and after[ram.SHOT_Y] == ram.NO_SHOT
                   and (phases[0] == phases[1] or phases == (ram.PHASE_PLAY, ram.PHASE_DYING)))
-        # a kill while a saucer's firing sounds (ram[21] 37..47) with an entry about to leave:
-        # whether the shot still counts for the entries' busy rule is not decoded (random seed 57's
-        # frame 3,823, a lariat's kill: it counted there, against poked seeds 2, 53, 83 and 172)
+        # a kill while a saucer's firing sounds (ram[21] 37..47) with an entry reaching the bottom on
+        # that frame: whether the shot still counts for the entries' busy rule is not decoded (random
+        # seed 57's frame 3,823, a lariat's kill: it counted there, against poked seeds 2, 53, 83 and
+        # 172); an entry reaching it on a later frame meets no shot (poked seed 111's frame 2,901)
         if killed and before[ram.SOUND] in FIRING_SOUND and any(
-                ram.EMPTY_DEPTH > before[d] >= c.SHOT_GONE_DEPTH - SHOT_NEAR_BOTTOM for d in ram.SHOT_DEPTH):
+                before[d] < c.SHOT_GONE_DEPTH <= after[d] != ram.EMPTY_DEPTH for d in ram.SHOT_DEPTH):
             return t
-        if killed:
+        if killed or _sentinel_paid(trace.rewards[t - 1], before, phases):
             continue
         losing = kills and phases in LOSS_PHASES
         if trace.rewards[t - 1] != 0:
@@ -95,7 +96,6 @@ def saucer_points(sector: int) -> int:
 
 # ram[21], the sound, while a saucer's firing sounds (NOTES.md "ram[21] is the sound, ram[49] the shot")
 FIRING_SOUND = range(37, 48)
-SHOT_NEAR_BOTTOM = 4
 
 
 # a lost ship's phases (NOTES.md "A lost ship"): the loss, the run-down, the life taken or the game
@@ -128,6 +128,17 @@ def _met_entry(before) -> bool:
     if before[ram.SHOT_PICTURE] in ram.TORPEDO_PICTURES:
         targets += (c.KIND_SHOT_A, c.KIND_SHOT_B)
     return any(before[a] in targets for a in ram.SHOT_KIND)
+
+
+def _sentinel_paid(reward, before, phases) -> bool:
+    """The sector's end's torpedo meeting the sentinel (at its last y, 30 x (the sector + 10)) or a
+    step of its bonus (the wait in slot 1's parameter at 255, 10 x (the sector + 10), a ship taken
+    from the reserve or, with none left, the sector's end with the reserve given back)."""
+    if phases[0] != ram.PHASE_SECTOR_END:
+        return False
+    worth = saucer_points(before[ram.SECTOR]) // c.SAUCER_POINTS_UNIT
+    return ((reward == worth * c.SENTINEL_POINTS_UNIT and before[ram.SHOT_Y] == c.TORPEDO_LAST_Y)
+            or (reward == worth * c.SENTINEL_BONUS_UNIT and before[ram.ENEMY_PARAM[1]] == c.SENTINEL_BONUS_READY))
 
 
 def _sentinel_crossed(before, phases) -> bool:
@@ -512,13 +523,14 @@ def test_a_crosser_is_held_back_by_one_object_until_the_enemies_left_read_255(se
 
 
 @pytest.mark.parametrize("seed,frame,what", [(46, 1_709, "sound"), (73, 2_251, "reach"), (78, 2_031, "loss"),
-                                             (148, 1_579, "torpedo"), (267, 1_685, "torpedo")])
+                                             (148, 1_579, "torpedo"), (267, 1_685, "torpedo"), (111, 2_901, "kill")])
 def test_torpedoes_the_reach_step_and_the_loss_frame_in_sector_two_are_ales(seed, frame, what):
     """Whole poked games through sector 2, every mirrored byte equal to ALE's (the shot's picture,
     ram[49], among them): a torpedo flying on while ram[21] plays a saucer's firing (seed 46: once
     taken for a lariat, it is the sound), a lariat's one step more passing a saucer 8 above it
     (73), a torpedo launched at a kind-24 object falling onto the ship - the ship is lost (78), and
-    a torpedo blowing up an enemy shot, in flight (148) and on its launch frame (267)."""
+    a torpedo blowing up an enemy shot, in flight (148) and on its launch frame (267), and a lariat's
+    kill while a saucer's firing sounds with an entry near the bottom that reaches it later (111)."""
     rams, n = poked_lockstep(seed, 3_000, 0)
     assert n == len(rams)
     before, after = rams[frame - 1].astype(int), rams[frame].astype(int)
@@ -527,6 +539,9 @@ def test_torpedoes_the_reach_step_and_the_loss_frame_in_sector_two_are_ales(seed
         assert before[ram.SOUND] in FIRING_SOUND and after[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH
     elif what == "reach":
         assert after[ram.SHOT_Y] == c.LARIAT_REACH_DEPTH and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT]
+    elif what == "kill":
+        assert before[ram.SOUND] in FIRING_SOUND and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT] - 1
+        assert any(ram.EMPTY_DEPTH > after[d] >= c.SHOT_GONE_DEPTH - 4 for d in ram.SHOT_DEPTH)
     elif what == "loss":
         assert (before[ram.PHASE], after[ram.PHASE]) == (ram.PHASE_PLAY, ram.PHASE_DYING)
         assert after[ram.TORPEDOES] == before[ram.TORPEDOES]
@@ -534,3 +549,77 @@ def test_torpedoes_the_reach_step_and_the_loss_frame_in_sector_two_are_ales(seed
         kinds = [(before[a], after[a]) for a in ram.SHOT_KIND]
         assert any(b in (c.KIND_SHOT_A, c.KIND_SHOT_B) and a == c.KIND_EXPLOSION_FIRST for b, a in kinds)
         assert after[ram.SHOT_Y] == ram.NO_SHOT and after[ram.ENEMIES_LEFT] == before[ram.ENEMIES_LEFT]
+
+
+def test_a_torpedo_meeting_the_sentinel_and_its_bonus_are_ales():
+    """Poked seed 79: a torpedo at its last y meets the sentinel on beam 145 (its x 125, frame 782):
+    330 paid, the crossing stopped, the bonus's wait from 136, the grid stopped on a pass over 0, then
+    110 paid three times 32 odd frames apart (the two reserve ships, then the sector's end with the
+    reserve given back) - every mirrored byte equal to ALE's over the whole poked game, and ALE's
+    lives() (a drop of one waits, a drop of two does not) from the port's state."""
+    rams, n = poked_lockstep(79, 3_000, 0)
+    assert n == len(rams)
+    tr = poked_last_enemy_game(79, 3_000)
+    paid = [(int(t), int(tr.rewards[t])) for t in np.flatnonzero(tr.rewards) if rams[t, ram.PHASE] == ram.PHASE_SECTOR_END]
+    assert paid == [(782, 330), (1_021, 110), (1_053, 110), (1_085, 110)]
+    game = BeamRider()
+    actions = np.asarray(tr.actions, np.int32)
+    before = g.rollout(g.reset(), actions[:c.SAUCER_SPAWN_FRAME - 1])
+    start = jax.tree.map(lambda a: a[-1], before)
+    start = start.replace(player=start.player.replace(enemies_left=jnp.int32(1)),
+                          ship=start.ship.replace(flags=jnp.int32(c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE)))
+    states = g.rollout(start, actions[c.SAUCER_SPAWN_FRAME - 1:1_200])
+    lives = np.asarray(jax.vmap(game.lives)(states))
+    assert (lives == tr.lives[c.SAUCER_SPAWN_FRAME:1_201]).all()
+
+
+# measured on ALE (NOTES.md "The sentinel shot"): the sentinel's worth in sector 1
+SENTINEL_WORTH = 330
+
+
+def test_the_sentinel_is_met_from_its_x_0_to_27_left_of_the_torpedos_beam():
+    """Poked seed 4's rightward crossing, every other even frame from the switch cloned, the ship put
+    on each beam with torpedoes refilled and UP pressed: a torpedo standing at its last y meets the
+    sentinel (330 on ALE) exactly when the sentinel's x (slot 2's parameter) is 0..27 left of its beam,
+    as the port's rule says; lariats never do."""
+    import ale_py
+
+    tr = poked_last_enemy_game(4, 1_400)
+    r = tr.rams.astype(int)
+    switch = next(t for t in range(1, len(r)) if (r[t - 1, ram.PHASE], r[t, ram.PHASE]) == (ram.PHASE_PLAY,
+                                                                                         ram.PHASE_SECTOR_END))
+    ale = ramtrace.open_rom(ROM, seed=4)
+    for t in range(switch):
+        if t == c.SAUCER_SPAWN_FRAME - 1:
+            ale.setRAM(ram.ENEMIES_LEFT, 1)
+            ale.setRAM(ram.SHIP_FLAGS, c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE)
+        ale.act(ale_py.Action(int(tr.actions[t])))
+    met = missed = 0
+    for t in range(switch, switch + 320, 4):
+        state = ale.cloneState()
+        for beam in c.BEAM_X:
+            for press in ("UP", "FIRE"):
+                ale.restoreState(state)
+                for a, v in ((ram.SHIP_X, beam), (ram.TORPEDOES, 3), (ram.SHIP_FLAGS, c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE),
+                             (ram.SHOT_Y, ram.NO_SHOT)):
+                    ale.setRAM(a, v)
+                rewards, rams = [], []
+                for a in [ramtrace.ACTION_NAMES.index(press)] * 2 + [0] * 40:
+                    rams.append(ale.getRAM().astype(int))
+                    rewards.append(ale.act(ale_py.Action(a)))
+                at_last = [i for i, m in enumerate(rams) if m[ram.SHOT_Y] == c.TORPEDO_LAST_Y and i % 2 == 0]
+                if press == "FIRE":
+                    assert SENTINEL_WORTH not in rewards
+                    continue
+                if not at_last or rams[at_last[0]][ram.PHASE] != ram.PHASE_SECTOR_END:
+                    continue
+                i = at_last[0]
+                gap = beam - rams[i][ram.ENEMY_PARAM[2]]
+                hit = rewards[i] == SENTINEL_WORTH
+                assert hit == (0 <= gap <= c.SENTINEL_REACH), (t, beam, gap)
+                met += hit
+                missed += not hit
+        ale.restoreState(state)
+        for a in tr.actions[t:t + 4]:
+            ale.act(ale_py.Action(int(a)))
+    assert met >= 10 and missed >= 20

@@ -319,6 +319,28 @@ SENTINEL_LEFT_X, SENTINEL_RIGHT_X = 7, 222
 SENTINEL_WAIT = 55
 SENTINEL_WAIT_END = 1
 SECTOR_END_ENEMIES = 255
+# measured (poked seed 79's frame 782, the one torpedo that met the sentinel in the 300 poked games,
+# then clone/restore probes from the switch of poked seeds 4 and 79: the ship poked onto each beam
+# every even frame of the crossing, torpedoes refilled, UP pressed; NOTES.md "The sentinel shot"):
+# on an even frame of the crossing a torpedo standing at its last y (54) meets the sentinel when
+# its x (slot 2's parameter) is 0..27 left of the beam the torpedo left from (both directions: beam
+# 94 met x 67..86 and missed 63..66 and 101, 128 met 101..125 and missed 129, 145 met 118..145 and
+# missed 146; lariats never met it). The torpedo is gone (launches wait 3 logic frames), 30 x (the
+# sector + 10) is paid, the crossing stops where it is, the crossers stop coming and the ship is held
+# as when the sentinel has crossed; slot 0's parameter keeps the reserve and slot 1's counts the
+# bonus's wait from 136, one an odd frame up to 255 (poked count, grid, reserve: always 136). From
+# the wait at 226 (as it stood; 225 did not) the first odd frame that leaves the grid at 0 or 1
+# stops it (speed 0). With the wait at 255 (as it stood; 254 did not) every odd frame whose new
+# count is a multiple of 16 pays 10 x (the sector + 10) and takes a ship from the reserve; the one
+# with no ship left in reserve pays, ends the sector and gives the reserve back (ram[5] poked 0..3:
+# 1..4 payments; the sector poked 2, 5: 120, 150 a payment).
+SENTINEL_REACH = 27
+SENTINEL_POINTS_UNIT = 30
+SENTINEL_BONUS_UNIT = 10
+SENTINEL_BONUS_WAIT = 136
+SENTINEL_BONUS_STOP_GRID = 226
+SENTINEL_BONUS_READY = BYTE
+SENTINEL_BONUS_COUNTS = 16
 # measured (10 ends of the poked games, each on its frame): the first odd frame, with the wait at 1 as it
 # stood, that leaves the grid's position at 0 or 1 ends the sector (game.py ``next_sector``; two
 # ends tell this from "the frame the grid wraps": the wait reached 1 on a wrap to 0 and the sector
@@ -655,6 +677,13 @@ class BeamRiderConstants:
     sentinel_wait: int = SENTINEL_WAIT
     sentinel_wait_end: int = SENTINEL_WAIT_END
     sector_end_enemies: int = SECTOR_END_ENEMIES
+    sentinel_reach: int = SENTINEL_REACH
+    sentinel_points_unit: int = SENTINEL_POINTS_UNIT
+    sentinel_bonus_unit: int = SENTINEL_BONUS_UNIT
+    sentinel_bonus_wait: int = SENTINEL_BONUS_WAIT
+    sentinel_bonus_stop_grid: int = SENTINEL_BONUS_STOP_GRID
+    sentinel_bonus_ready: int = SENTINEL_BONUS_READY
+    sentinel_bonus_counts: int = SENTINEL_BONUS_COUNTS
     next_sector_wave: int = NEXT_SECTOR_WAVE
     sector_end_grid: int = SECTOR_END_GRID
     sector_count_base_step: int = SECTOR_COUNT_BASE_STEP

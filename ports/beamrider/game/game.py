@@ -51,7 +51,7 @@ def reset(k: BeamRiderConstants = c.DEFAULTS, key=None) -> BeamRiderState:
                            reserve=i32(k.start_reserve), score=i32(0)),
         count=i32(k.start_count), random=i32(k.start_random), phase=i32(k.intro_phase),
         grid=i32(k.start_grid), grid_speed=i32(k.start_grid_speed), shot_speed=i32(k.enemy_shot_speed),
-        frame=i32(0), intro_start=i32(0),
+        frame=i32(0), intro_start=i32(0), sentinel_hit=jnp.bool_(False),
         key=key)
 
 
@@ -143,8 +143,11 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     (logic/enemy_shots.py), the rejuvenator be caught or arrive (logic/rejuvenator.py)."""
     stick = joystick(ale_action)
     ending = state.phase == k.sector_end_phase
-    # measured: once the sentinel has crossed the ship starts no move and launches nothing
-    held = ending & sector_end.crossed(k, state.saucers)
+    # measured: once the sentinel has crossed, or a torpedo met it, the ship starts no move and
+    # launches nothing
+    held = ending & (sector_end.crossed(k, state.saucers) | state.sentinel_hit)
+    # measured: a torpedo standing at its last y meets the sentinel (judged as they stood)
+    sentinel_met = sector_end.meets_sentinel(k, state.saucers, state.ship, ending) & ~state.sentinel_hit
     moved_ship = ship.move(k, state.ship, stick, (intro_frame(state) >= k.first_move_frame) & ~held)
     s = ship.shoot(k, moved_ship, stick, (intro_frame(state) >= k.first_shot_frame) & ~held)
     # measured: and a shot still in flight is gone
@@ -160,8 +163,9 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # with the enemies left as they stood before this frame's kill
     arriving = rejuvenator.arrives(k, fallen, state.saucers.replace(depth=standing), state.ship.flags,
                                    state.player.enemies_left, state.count, state.random)
+    # measured: none once a torpedo met the sentinel (its crossing stopped short of 128)
     crossing = sector_end.arrives(k, fallen, standing, state.player.enemies_left, state.count, state.random,
-                                  state.grid, state.saucers.x[0])
+                                  state.grid, state.saucers.x[0]) & ~state.sentinel_hit
     # measured: none on the first even frame of play, before the spawn (8 of 8 with the rule met)
     falling = (rejuvenator.faller_arrives(k, fallen, state.saucers.replace(depth=standing), state.player.sector,
                                           state.count, state.random)
@@ -169,6 +173,8 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     entry_depths = jnp.where(arriving | falling, k.rejuvenator_start_depth,
                              jnp.where(crossing, k.crosser_base_depth + state.grid, fallen.depth))
     s = ship.reach(k, state.ship, s, jnp.concatenate([standing, entry_depths]))
+    s = s.replace(shot_y=jnp.where(sentinel_met, k.no_shot, s.shot_y),
+                  dud=jnp.where(sentinel_met, k.hit_busy, s.dud))
     # measured: the one step more past the last y meets nothing - no saucer (poked seed 73's frame
     # 2,251: a lariat reaching 94 with a saucer 8 above it on its beam flew on, nothing paid; the
     # only such case in 1,997 reach steps over 300 poked games), no crosser, no kind-24 object
@@ -200,7 +206,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # in flight (poked seeds 2, 172, 53 and 83: frames 1,915, 2,285, 2,103 and 2,005); one that
     # ended at its last y still does (a lariat in ram[21]'s 37..47 run that hit a saucer counted:
     # random seed 57's frame 3,823, not modelled)
-    struck = ((s.shot_y != k.no_shot) & (hit_shot_y == k.no_shot)) | down
+    struck = ((s.shot_y != k.no_shot) & (hit_shot_y == k.no_shot)) | down | sentinel_met
     in_flight = ((state.ship.shot_y != k.no_shot) & ~struck) | (moved.ship.shot_y != k.no_shot)
     # measured: a saucer at the bottom on the ship's beam takes it (the loss empties every slot)
     moved = moved.replace(saucers=saucers.at_the_bottom(k, moved.saucers, state.saucers.depth, entry_depths,
@@ -218,7 +224,15 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # measured: the even frame after the sector's end began, ram[84] turns 255
     player = player.replace(enemies_left=jnp.where(ending & (player.enemies_left == 0), k.sector_end_enemies,
                                                    player.enemies_left))
-    moved = moved.replace(enemy_shots=entered, player=player, ship=ship_)
+    # measured: the sentinel met pays 30 x (the sector + 10); slot 0's parameter keeps the reserve
+    # and slot 1's starts the bonus's wait (constants.py ``SENTINEL_REACH``)
+    player = player.replace(score=player.score + jnp.where(sentinel_met, hits.points(k, player.sector,
+                                                                                     k.sentinel_points_unit), 0))
+    sv = moved.saucers
+    sv = sv.replace(param=jnp.where(sentinel_met, sv.param.at[0].set(player.reserve)
+                                    .at[1].set(k.sentinel_bonus_wait), sv.param))
+    moved = moved.replace(enemy_shots=entered, player=player, ship=ship_, saucers=sv,
+                          sentinel_hit=state.sentinel_hit | sentinel_met)
     # measured: the frame a ship is lost launches nothing (the shot's beam and the torpedoes stay)
     # and the shot hits nothing (no points, the wave timer untouched); a saucer taking the ship
     # pays as a kill (its points, one enemy less)
@@ -246,7 +260,7 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
     slots = select_tree(playing, flown, state.saucers)
     # the sector's end: the switch on the frame the last slot empties, then the sentinel's crossing
     starts, crossing = sector_end.switch(k, slots, playing, odd, state.player.enemies_left, state.random)
-    sentinel_slots = select_tree(ending & odd, sector_end.sentinel(k, state.saucers), slots)
+    sentinel_slots = select_tree(ending & odd, sector_end.sentinel(k, state.saucers, state.sentinel_hit), slots)
     slots = select_tree(starts, crossing, sentinel_slots)
     # measured: a lariat's one step more (logic/ship.py ``reach``) is gone on the next odd frame
     s = state.ship
@@ -256,8 +270,27 @@ def enemies(k, before: BeamRiderState, state: BeamRiderState) -> BeamRiderState:
                           enemy_shots=select_tree(odd & (playing | ending), shots, state.enemy_shots))
     # measured: with the wait run out (as it stood), the first odd frame that leaves the grid at 0 or
     # 1 ends the sector
-    over = ending & odd & (state.saucers.param[1] == k.sentinel_wait_end) & (state.grid <= k.sector_end_grid)
+    over = (ending & odd & ~state.sentinel_hit & (state.saucers.param[1] == k.sentinel_wait_end)
+            & (state.grid <= k.sector_end_grid))
+    moved = bonus(k, moved, ending & odd & state.sentinel_hit, state.saucers.param)
     return select_tree(over, next_sector(k, moved), moved)
+
+
+def bonus(k, state: BeamRiderState, running, param) -> BeamRiderState:
+    """The odd frame of the sentinel's bonus (measured; constants.py ``SENTINEL_REACH``), by its wait
+    in slot 1's parameter as it stood (``param``): from 226 the grid stops on its next pass over 0 or
+    1; at 255 each new count a multiple of 16 pays 10 x (the sector + 10) and takes a ship from the
+    reserve, the one with none left ends the sector and gives the reserve kept in slot 0's back."""
+    stops = running & (param[1] >= k.sentinel_bonus_stop_grid) & (state.grid <= k.sector_end_grid)
+    pays = running & (param[1] == k.sentinel_bonus_ready) & (state.count % k.sentinel_bonus_counts == 0)
+    last = pays & (state.player.reserve == 0)
+    player = state.player.replace(
+        score=state.player.score + jnp.where(pays, hits.points(k, state.player.sector, k.sentinel_bonus_unit), 0),
+        reserve=jnp.where(pays & ~last, state.player.reserve - 1, state.player.reserve))
+    paid = state.replace(player=player, grid_speed=jnp.where(stops, 0, state.grid_speed))
+    ended = next_sector(k, paid)
+    ended = ended.replace(player=ended.player.replace(reserve=param[0]))
+    return select_tree(last, ended, paid)
 
 
 def next_sector(k, state: BeamRiderState) -> BeamRiderState:
@@ -270,7 +303,7 @@ def next_sector(k, state: BeamRiderState) -> BeamRiderState:
     sector = hits.next_sector(k, state.player.sector)
     base = k.start_count_base - k.sector_count_base_step * (hits.sector_number(sector) - 1)
     return state.replace(
-        phase=jnp.int32(k.life_taken_phase), grid_speed=jnp.int32(0),
+        phase=jnp.int32(k.life_taken_phase), grid_speed=jnp.int32(0), sentinel_hit=jnp.bool_(False),
         shot_speed=k.shot_speed_base + jnp.minimum(hits.sector_number(sector), k.shot_speed_last_sector),
         player=state.player.replace(sector=sector, enemies_left=jnp.int32(k.start_enemies)),
         ship=state.ship.replace(x=jnp.int32(k.beam_x[k.start_beam]), flags=jnp.int32(k.on_beam_flags),
@@ -358,6 +391,10 @@ class BeamRider(Game):
         # ALE driver: the life is taken once ram[12] reads 1; while a ship is being lost the
         # reserve it had waits in slot 0's parameter (measured)
         had = jnp.where(state.phase == self.consts.dying_phase, state.saucers.param[0], state.player.reserve)
+        # ALE driver: a drop of exactly one waits for ram[12] 1, any other change is taken at once, so
+        # through the sentinel's bonus (the reserve paid out one a step) every second step shows
+        bonus = state.sentinel_hit & (state.phase == self.consts.sector_end_phase)
+        had = had + (bonus & (((state.saucers.param[0] - state.player.reserve) & 1) == 1)).astype(jnp.int32)
         return (had + 1) & BYTE
 
     def signals(self, state):

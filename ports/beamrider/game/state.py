@@ -74,4 +74,6 @@ class BeamRiderState:
     shot_speed: jax.Array  # int32, ram[7]: the enemies' shots' speed in sixteenths, set at a sector's end
     frame: jax.Array       # int32, frames since reset (not in RAM)
     intro_start: jax.Array  # int32, the frame the running intro began on: 0, or after a lost ship (not in RAM)
+    sentinel_hit: jax.Array  # bool, a torpedo met the sentinel in this sector's end: its bonus runs (the
+    #                          cartridge's flag for it is not found; not in RAM here)
     key: jax.Array         # carried as every state does (the cartridge makes its own randomness)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ..constants import BYTE
-from ..state import EnemyShotState, SaucerState
+from ..state import EnemyShotState, SaucerState, ShipState
 from .dither import dithered
 from .enemy_shots import is_shot
 from .rejuvenator import is_faller
@@ -53,15 +53,27 @@ def switch(k, s: SaucerState, playing, odd, enemies_left, random):
     return starts, crossing
 
 
-def sentinel(k, s: SaucerState) -> SaucerState:
-    """One odd frame of the sector's end: the crossing steps on, then the wait runs down."""
-    crossing = s.x[0] < k.sentinel_crossing
+def sentinel(k, s: SaucerState, hit) -> SaucerState:
+    """One odd frame of the sector's end: the crossing steps on, then the wait runs down; once a
+    torpedo met the sentinel, its bonus's wait counts up instead (to 255, where it stays)."""
+    bonus_wait = jnp.minimum(s.param[1] + 1, k.sentinel_bonus_ready)
+    crossing = (s.x[0] < k.sentinel_crossing) & ~hit
     x = s.x[0] + crossing.astype(jnp.int32)
     step = jnp.where(s.param[0] > BYTE >> 1, -1, 1) * crossing.astype(jnp.int32)
     done = crossing & (x == k.sentinel_crossing)
     wait = jnp.where(done, k.sentinel_wait,
                      jnp.where(~crossing & (s.param[1] > k.sentinel_wait_end), s.param[1] - 1, s.param[1]))
+    wait = jnp.where(hit, bonus_wait, wait)
     return s.replace(x=s.x.at[0].set(x), param=s.param.at[1].set(wait).at[2].set((s.param[2] + step) & BYTE))
+
+
+def meets_sentinel(k, s: SaucerState, shot: ShipState, ending):
+    """Whether the torpedo meets the sentinel on this even frame: still crossing, the torpedo
+    standing at its last y, the sentinel's x (slot 2's parameter) 0..27 left of the torpedo's beam
+    (constants.py ``SENTINEL_REACH``; lariats never meet it)."""
+    gap = shot.shot_x - s.param[2]
+    return (ending & (s.x[0] < k.sentinel_crossing) & shot.torpedo & (shot.shot_y == k.torpedo_last_y)
+            & (gap >= 0) & (gap <= k.sentinel_reach))
 
 
 def crossed(k, s: SaucerState):
