@@ -432,6 +432,12 @@ LARIAT_REACH_DEPTH = 94
 # on to 46, 1,262 of 1,262 with fewer were gone): a torpedo takes the same one step more
 TORPEDO_REACH_DEPTH = 46
 LARIAT_REACH_OBJECTS = 4
+# measured (300 poked games: every even frame after a saucer's explosion ended, 598): the emptied
+# slot's depth reads 255 from that frame unless at least 4 objects stand above it as they stood
+# (the other slots in use - the horizon's 0 counting -, the entries' depths before their fall, stray
+# ones too, the ship's shot by its y before its move): then it keeps its depth until the next odd
+# frame (5 kept, 593 cleared, no exception; a tie, or the entries after their fall, fit as well)
+EMPTIED_DEPTH_OBJECTS = 4
 TORPEDO_LAST_Y = 54        # measured: a torpedo's last y (20 logic frames in flight)
 START_TORPEDOES = 3        # measured: ram[83] at reset, the three purple bars top right
 # measured: UP read with no torpedo left launches nothing (its sound, ram[21], runs 86..89), no shot (FIRE
@@ -610,6 +616,7 @@ class BeamRiderConstants:
     lariat_last_y: int = LARIAT_LAST_Y
     lariat_reach_depth: int = LARIAT_REACH_DEPTH
     lariat_reach_objects: int = LARIAT_REACH_OBJECTS
+    emptied_depth_objects: int = EMPTIED_DEPTH_OBJECTS
     torpedo_reach_depth: int = TORPEDO_REACH_DEPTH
     torpedo_last_y: int = TORPEDO_LAST_Y
     start_torpedoes: int = START_TORPEDOES

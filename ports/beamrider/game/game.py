@@ -179,7 +179,9 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     # 2,251: a lariat reaching 94 with a saucer 8 above it on its beam flew on, nothing paid; the
     # only such case in 1,997 reach steps over 300 poked games), no crosser, no kind-24 object
     reached = s.shot_y == ship.reach_depth(k, s.torpedo)
-    moved = hits.hit(k, state.replace(ship=s), ~reached)
+    # measured: an emptied slot keeps its depth on this frame with 4 objects above it as they stood
+    keep = hits.keeps_depth(k, state.saucers, state.enemy_shots.depth, state.ship.shot_y)
+    moved = hits.hit(k, state.replace(ship=s), ~reached, keep)
     hit_shot_y = moved.ship.shot_y
     # measured: a shot still flying after any hit on a saucer may shoot the rejuvenator down
     flying = moved.ship.shot_y != k.no_shot

@@ -35,7 +35,18 @@ def points(k, sector, unit):
     return unit * jnp.minimum(sector_number(sector) + k.points_sector_offset, k.points_multiplier_cap)
 
 
-def hit(k, state: BeamRiderState, may_hit=True) -> BeamRiderState:
+def keeps_depth(k, s, entry_depths, shot_y):
+    """The empty slots whose depth stays on this even frame: 4 or more objects standing above it
+    (the other slots in use, the entries' depths as they stood, the ship's shot; measured, constants.py
+    ``EMPTIED_DEPTH_OBJECTS``)."""
+    index = jnp.arange(s.depth.shape[0])
+    others = jnp.sum((index[None, :] != index[:, None]) & (s.kind != k.kind_empty)[None, :]
+                     & (s.depth[None, :] < s.depth[:, None]), axis=1)
+    above = others + jnp.sum(entry_depths[None, :] < s.depth[:, None], axis=1) + (shot_y < s.depth)
+    return above >= k.emptied_depth_objects
+
+
+def hit(k, state: BeamRiderState, may_hit=True, keep=False) -> BeamRiderState:
     s, shot, player = state.saucers, state.ship, state.player
     flying = (shot.shot_y != k.no_shot) & may_hit
     saucer = (s.kind == k.kind_climber) | (s.kind == k.kind_dive_left) | (s.kind == k.kind_dive_right)
@@ -44,8 +55,8 @@ def hit(k, state: BeamRiderState, may_hit=True) -> BeamRiderState:
     first = struck & (jnp.cumsum(struck) == 1)
     any_hit = jnp.any(struck)
     # measured: on the logic frame after an explosion's slot empties its depth reads 255 (as
-    # before the first spawn), the next odd frame brings it back on the horizon
-    depth = jnp.where(s.kind == k.kind_empty, k.start_saucer_depth, s.depth)
+    # before the first spawn) unless ``keep``, the next odd frame brings it back on the horizon
+    depth = jnp.where((s.kind == k.kind_empty) & ~keep, k.start_saucer_depth, s.depth)
     return state.replace(
         saucers=s.replace(depth=depth, kind=jnp.where(first, k.kind_explosion_first, s.kind),
                           timer=jnp.where(any_hit, (s.timer - k.kill_timer_cost) & BYTE, s.timer),
