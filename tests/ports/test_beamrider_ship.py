@@ -379,11 +379,17 @@ def poked_last_enemy_game(seed: int, frames: int):
                                                              ram.SHIP_FLAGS: c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE}})
 
 
+def poked_start(actions):
+    """The port's state just before the spawn of a poked last-enemy game, given the same poke."""
+    before = g.rollout(g.reset(), actions[:c.SAUCER_SPAWN_FRAME - 1])
+    start = jax.tree.map(lambda a: a[-1], before)
+    return start.replace(player=start.player.replace(enemies_left=jnp.int32(1)),
+                         ship=start.ship.replace(flags=jnp.int32(c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE)))
+
+
 def poked_lockstep(seed: int, frames: int, least: int):
     """The poked last-enemy game in lockstep from the poke on (the port given the same poke): every
     mirrored byte equal up to the first event the port leaves out; its RAM and that frame count."""
-    import jax.numpy as jnp
-
     tr = poked_last_enemy_game(seed, frames)
     rams = tr.rams.copy()
     rams[:c.SAUCER_SPAWN_FRAME, ram.ENEMIES_LEFT] = 1       # the poke is no event of the game
@@ -391,11 +397,7 @@ def poked_lockstep(seed: int, frames: int, least: int):
                        kills=True)
     assert n >= least, f"only {n} frames before an event the port leaves out"
     actions = np.asarray(tr.actions, np.int32)
-    before = g.rollout(g.reset(), actions[:c.SAUCER_SPAWN_FRAME - 1])
-    start = jax.tree.map(lambda a: a[-1], before)
-    start = start.replace(player=start.player.replace(enemies_left=jnp.int32(1)),
-                          ship=start.ship.replace(flags=jnp.int32(c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE)))
-    mine = g.signals(g.rollout(start, actions[c.SAUCER_SPAWN_FRAME - 1:]))
+    mine = g.signals(g.rollout(poked_start(actions), actions[c.SAUCER_SPAWN_FRAME - 1:]))
     for name, got in mine.items():
         ale_bytes = np.asarray([ram.ship_bytes(r)[name] for r in tr.rams[c.SAUCER_SPAWN_FRAME:n]])
         bad = np.flatnonzero(ale_bytes != got[:len(ale_bytes)])
@@ -564,11 +566,7 @@ def test_a_torpedo_meeting_the_sentinel_and_its_bonus_are_ales():
     assert paid == [(782, 330), (1_021, 110), (1_053, 110), (1_085, 110)]
     game = BeamRider()
     actions = np.asarray(tr.actions, np.int32)
-    before = g.rollout(g.reset(), actions[:c.SAUCER_SPAWN_FRAME - 1])
-    start = jax.tree.map(lambda a: a[-1], before)
-    start = start.replace(player=start.player.replace(enemies_left=jnp.int32(1)),
-                          ship=start.ship.replace(flags=jnp.int32(c.ON_BEAM_FLAGS & ~c.REJUVENATOR_DUE)))
-    states = g.rollout(start, actions[c.SAUCER_SPAWN_FRAME - 1:1_200])
+    states = g.rollout(poked_start(actions), actions[c.SAUCER_SPAWN_FRAME - 1:1_200])
     lives = np.asarray(jax.vmap(game.lives)(states))
     assert (lives == tr.lives[c.SAUCER_SPAWN_FRAME:1_201]).all()
 
@@ -623,3 +621,16 @@ def test_the_sentinel_is_met_from_its_x_0_to_27_left_of_the_torpedos_beam():
         for a in tr.actions[t:t + 4]:
             ale.act(ale_py.Action(int(a)))
     assert met >= 10 and missed >= 20
+
+
+@pytest.mark.parametrize("seed,frame,slot", [(27, 1_877, 1), (66, 1_917, 0)])
+def test_an_emptied_slot_keeps_its_depth_with_four_objects_above_it(seed, frame, slot):
+    """The even frame after a saucer's explosion ended: the emptied slot keeps its depth (ALE's
+    slot depth not 255 with its kind 0) when 4 objects stand above it - the two other slots (one on
+    the horizon), the entries, the ship's shot (seed 66) - and every mirrored byte is equal to ALE's
+    over the whole poked game."""
+    rams, n = poked_lockstep(seed, 3_000, 0)
+    assert n == len(rams)
+    after = rams[frame].astype(int)
+    assert after[ram.ENEMY_KIND[slot]] == c.KIND_EMPTY and after[ram.ENEMY_DEPTH[slot]] != ram.EMPTY_DEPTH
+    assert rams[frame - 1, ram.ENEMY_KIND[slot]] == c.KIND_EMPTY
