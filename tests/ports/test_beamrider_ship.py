@@ -634,3 +634,18 @@ def test_an_emptied_slot_keeps_its_depth_with_four_objects_above_it(seed, frame,
     after = rams[frame].astype(int)
     assert after[ram.ENEMY_KIND[slot]] == c.KIND_EMPTY and after[ram.ENEMY_DEPTH[slot]] != ram.EMPTY_DEPTH
     assert rams[frame - 1, ram.ENEMY_KIND[slot]] == c.KIND_EMPTY
+
+
+@pytest.mark.parametrize("seed,frame,kept", [(142, 2_951, "shot"), (249, 1_981, "shot"), (145, 1_979, "slot")])
+def test_the_loss_frame_keeps_what_has_five_objects_above_it(seed, frame, kept):
+    """The loss frame keeps a slot's depth or the ship's shot (unmoved, no picture) when 5 objects
+    stand above it, cleared on the next odd frame: every mirrored byte equal to ALE's over the whole
+    poked game."""
+    rams, n = poked_lockstep(seed, 3_000, 0)
+    assert n == len(rams)
+    before, after, later = (rams[t].astype(int) for t in (frame - 1, frame, frame + 1))
+    assert (before[ram.PHASE], after[ram.PHASE]) == (ram.PHASE_PLAY, ram.PHASE_DYING)
+    if kept == "shot":
+        assert after[ram.SHOT_Y] == before[ram.SHOT_Y] != ram.NO_SHOT and later[ram.SHOT_Y] == ram.NO_SHOT
+    else:
+        assert any(after[d] != ram.EMPTY_DEPTH and later[d] == ram.EMPTY_DEPTH for d in ram.ENEMY_DEPTH)

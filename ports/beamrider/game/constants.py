@@ -438,6 +438,12 @@ LARIAT_REACH_OBJECTS = 4
 # ones too, the ship's shot by its y before its move): then it keeps its depth until the next odd
 # frame (5 kept, 593 cleared, no exception; a tie, or the entries after their fall, fit as well)
 EMPTIED_DEPTH_OBJECTS = 4
+# measured (the 466 losses of the 300 poked games, every slot, entry and ship's shot the loss frame
+# emptied: 1,868 of 1,872): on the loss frame a slot or the ship's shot keeps its depth (the shot
+# where it stood, unmoved) when 5 or more objects stand above it - the other slots in use and the
+# entries as they stood, the ship's shot by its y after its move (for itself too) - and is cleared
+# on the next odd frame (the 4 exceptions: entries at 204..209, which the port keeps no depth of)
+LOSS_KEPT_OBJECTS = 5
 TORPEDO_LAST_Y = 54        # measured: a torpedo's last y (20 logic frames in flight)
 START_TORPEDOES = 3        # measured: ram[83] at reset, the three purple bars top right
 # measured: UP read with no torpedo left launches nothing (its sound, ram[21], runs 86..89), no shot (FIRE
@@ -617,6 +623,7 @@ class BeamRiderConstants:
     lariat_reach_depth: int = LARIAT_REACH_DEPTH
     lariat_reach_objects: int = LARIAT_REACH_OBJECTS
     emptied_depth_objects: int = EMPTIED_DEPTH_OBJECTS
+    loss_kept_objects: int = LOSS_KEPT_OBJECTS
     torpedo_reach_depth: int = TORPEDO_REACH_DEPTH
     torpedo_last_y: int = TORPEDO_LAST_Y
     start_torpedoes: int = START_TORPEDOES

@@ -103,8 +103,12 @@ def clock(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     taken = ends & ~over        # measured: after the last ship it stays where it was lost
     # measured: the flags' top bit (a rejuvenator may still come) stays as it was, for the sector
     on_beam = (k.on_beam_flags & ~k.rejuvenator_due) | (s.flags & k.rejuvenator_due)
+    # measured: what the loss frame left (a slot's depth, the ship's shot) is gone on the next odd frame
     ship_ = s.replace(x=jnp.where(taken, k.beam_x[k.start_beam], s.x),
-                      flags=jnp.where(taken, on_beam, s.flags))
+                      flags=jnp.where(taken, on_beam, s.flags),
+                      shot_y=jnp.where(dying, k.no_shot, s.shot_y))
+    left_depths = jnp.where(dying & (state.saucers.kind == k.kind_empty), k.start_saucer_depth,
+                            state.saucers.depth)
     # measured: with the life taken the game waits until an odd frame finds the joystick pushed
     # (FIRE alone does not do), then runs the sector's intro again, one frame on from that one
     stick = joystick(ale_action)
@@ -113,6 +117,7 @@ def clock(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     phase = jnp.where(again, k.intro_phase, phase)
     ticked = state.replace(count=count, random=jnp.where(odd, shifted, state.random), phase=phase,
                            grid=grid, grid_speed=speed, ship=ship_,
+                           saucers=state.saucers.replace(depth=left_depths),
                            player=state.player.replace(reserve=reserve),
                            intro_start=jnp.where(again, state.frame + 1, state.intro_start))
     # measured (156 lives taken with no enemy left, each a ship lost in the sector's end): the life
@@ -121,20 +126,32 @@ def clock(k, state: BeamRiderState, ale_action) -> BeamRiderState:
     return select_tree(onward, next_sector(k, ticked), ticked)
 
 
-def lose_ship(k, state: BeamRiderState) -> BeamRiderState:
+def lose_ship(k, state: BeamRiderState, entry_depths) -> BeamRiderState:
     """The even frame a ship is lost (measured): the run-down starts (ram[12] 5, the count 0, the
     grid at 15 with speed 30), every slot and shot empties, the ship's shot goes and slot 0's
-    parameter keeps the reserve; in the sector's end the enemies left read 0 again (255 before)."""
+    parameter keeps the reserve; in the sector's end the enemies left read 0 again (255 before).
+    A slot or the ship's shot with 5 objects above it (``entry_depths``: the entries as they stood)
+    keeps its depth to the next odd frame (constants.py ``LOSS_KEPT_OBJECTS``)."""
     s, shot = state.saucers, state.ship
+    flying = shot.shot_y != k.no_shot
+    shot_depth = jnp.where(flying, shot.shot_y - k.shot_step, k.no_shot)
+    index = jnp.arange(s.depth.shape[0])
+    in_use = jnp.where(s.kind != k.kind_empty, s.depth, k.start_saucer_depth)
+    slot_above = (jnp.sum((index[None, :] != index[:, None]) & (in_use[None, :] < s.depth[:, None]), axis=1)
+                  + jnp.sum(entry_depths[None, :] < s.depth[:, None], axis=1) + (shot_depth < s.depth))
+    kept_slot = (s.kind != k.kind_empty) & (slot_above >= k.loss_kept_objects)
+    shot_above = jnp.sum(in_use < shot_depth) + jnp.sum(entry_depths < shot_depth)
+    kept_shot = flying & (shot_above >= k.loss_kept_objects)
     left = jnp.where(sector_end.no_enemy_left(k, state.player.enemies_left), 0, state.player.enemies_left)
     empty = jnp.full_like(s.kind, k.kind_empty)
     return state.replace(
         phase=jnp.int32(k.dying_phase), count=jnp.int32(0), grid=jnp.int32(k.loss_grid),
         grid_speed=jnp.int32(k.loss_grid_speed),
-        saucers=s.replace(kind=empty, depth=jnp.full_like(s.depth, k.start_saucer_depth),
+        saucers=s.replace(kind=empty, depth=jnp.where(kept_slot, s.depth, k.start_saucer_depth),
                           param=s.param.at[0].set(state.player.reserve)),
         enemy_shots=enemy_shots.cleared(k, state.enemy_shots),
-        ship=shot.replace(shot_y=jnp.int32(k.no_shot)), player=state.player.replace(enemies_left=left))
+        ship=shot.replace(shot_y=jnp.where(kept_shot, shot.shot_y, k.no_shot)),
+        player=state.player.replace(enemies_left=left))
 
 
 def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
@@ -244,7 +261,7 @@ def fly(k, state: BeamRiderState, ale_action) -> BeamRiderState:
                                                       + rams * hits.points(k, state.player.sector,
                                                                            k.saucer_points_unit),
                                                       enemies_left=state.player.enemies_left - rams))
-    moved = select_tree(lost, lose_ship(k, unhit), moved)
+    moved = select_tree(lost, lose_ship(k, unhit, state.enemy_shots.depth), moved)
     return select_tree(logic, moved, state)
 
 
@@ -345,7 +362,9 @@ def signals(state: BeamRiderState) -> dict[str, np.ndarray]:
             "shot_speed": np.asarray(s.shot_speed),
             "ship_x": np.asarray(s.ship.x), "ship_flags": np.asarray(s.ship.flags),
             "shot_y": np.asarray(s.ship.shot_y), "shot_x": np.asarray(s.ship.shot_x),
-            "shot_picture": np.asarray(ship.picture(c.DEFAULTS, s.ship)),
+            # measured: the shot a loss frame leaves has no picture (ram[49] 0)
+            "shot_picture": np.where(np.asarray(s.phase) == c.DYING_PHASE, 0,
+                                     np.asarray(ship.picture(c.DEFAULTS, s.ship))),
             "torpedoes": np.asarray(s.ship.torpedoes),
             "enemies_left": np.asarray(s.player.enemies_left),
             "sector": np.asarray(s.player.sector), "reserve": np.asarray(s.player.reserve),
