@@ -162,8 +162,11 @@ def jax_bytes(actions) -> dict[str, np.ndarray]:
     return {k: np.concatenate([[first[k]], v]) for k, v in g.signals(states).items()}
 
 
-def assert_lockstep(trace, least: int, kills: bool = False):
+def assert_lockstep(trace, least: int, kills: bool = False, stop: int | None = None):
+    """Every mirrored byte equal over the frames before the first event the port leaves out, or
+    before ``stop``, a known stop NOTES.md lists that covered_frames does not detect."""
     n = covered_frames(trace, kills)
+    n = n if stop is None else min(n, stop)
     assert n >= least, f"only {n} frames before an event the port leaves out"
     mine = jax_bytes(trace.actions)
     rows = [ram.ship_bytes(r) for r in trace.rams[:n]]
@@ -359,15 +362,16 @@ def test_wave_eight_from_a_poked_wave_is_ales(seed, least):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed,least", [(10, 6_001), (26, 6_001), (14, 5_051)])
-def test_random_games_through_wave_eight_are_ales(seed, least):
+@pytest.mark.parametrize("seed,least,stop", [(10, 6_001, None), (26, 6_001, None),
+                                             (14, 5_875, 5_875)])
+def test_random_games_through_wave_eight_are_ales(seed, least, stop):
     """Random seeds 10, 14 and 26 reach wave 8 on their own (seed 26 through every step of its
-    switchback): every mirrored byte equal up to the end of the recording (10, 26) or the next
-    event the port leaves out (14: its last saucer shot on frame 5,006, the sector's end from 5,027
-    with two crossers, the ship lost in it on frame 5,050)."""
+    switchback): every mirrored byte equal up to the end of the recording (10, 26) or, for 14,
+    through its sector's end and lost ship to frame 5,875, where an enemy shot's kind stays on ALE
+    (NOTES.md: the shots' waiting rule, not modelled)."""
     tr = ramtrace.record(ROM, frames=6000, seed=seed, hold=(1, 8))
     assert max(tr.rams[:, ram.WAVE]) >= c.SWITCHBACK_WAVE
-    assert_lockstep(tr, least, kills=True)
+    assert_lockstep(tr, least, kills=True, stop=stop)
 
 
 def poked_last_enemy_game(seed: int, frames: int):
