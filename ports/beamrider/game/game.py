@@ -135,12 +135,9 @@ def lose_ship(k, state: BeamRiderState, entry_depths) -> BeamRiderState:
     s, shot = state.saucers, state.ship
     flying = shot.shot_y != k.no_shot
     shot_depth = jnp.where(flying, shot.shot_y - k.shot_step, k.no_shot)
-    index = jnp.arange(s.depth.shape[0])
-    in_use = jnp.where(s.kind != k.kind_empty, s.depth, k.start_saucer_depth)
-    slot_above = (jnp.sum((index[None, :] != index[:, None]) & (in_use[None, :] < s.depth[:, None]), axis=1)
-                  + jnp.sum(entry_depths[None, :] < s.depth[:, None], axis=1) + (shot_depth < s.depth))
-    kept_slot = (s.kind != k.kind_empty) & (slot_above >= k.loss_kept_objects)
-    shot_above = jnp.sum(in_use < shot_depth) + jnp.sum(entry_depths < shot_depth)
+    above = hits.objects_above(k, s, entry_depths, shot_depth)
+    kept_slot = (s.kind != k.kind_empty) & (above >= k.loss_kept_objects)
+    shot_above = jnp.sum(hits.standing(k, s) < shot_depth) + jnp.sum(entry_depths < shot_depth)
     kept_shot = flying & (shot_above >= k.loss_kept_objects)
     left = jnp.where(sector_end.no_enemy_left(k, state.player.enemies_left), 0, state.player.enemies_left)
     empty = jnp.full_like(s.kind, k.kind_empty)

@@ -35,15 +35,27 @@ def points(k, sector, unit):
     return unit * jnp.minimum(sector_number(sector) + k.points_sector_offset, k.points_multiplier_cap)
 
 
+def standing(k, s):
+    """Each slot's depth as the objects-above counts see it: an empty slot's at the start depth,
+    below everything, so it stands above nothing."""
+    return jnp.where(s.kind != k.kind_empty, s.depth, k.start_saucer_depth)
+
+
+def objects_above(k, s, entry_depths, shot_depth):
+    """How many objects stand above each slot: the other slots in use, the entries (their depths as
+    they stood) and the ship's shot (``shot_depth``, ``no_shot`` when none flies). The cartridge's
+    per-frame budget rules count these (measured: ``keeps_depth``, ``lose_ship``)."""
+    index = jnp.arange(s.depth.shape[0])
+    others = (index[None, :] != index[:, None]) & (standing(k, s)[None, :] < s.depth[:, None])
+    return (jnp.sum(others, axis=1) + jnp.sum(entry_depths[None, :] < s.depth[:, None], axis=1)
+            + (shot_depth < s.depth))
+
+
 def keeps_depth(k, s, entry_depths, shot_y):
     """The empty slots whose depth stays on this even frame: 4 or more objects standing above it
     (the other slots in use, the entries' depths as they stood, the ship's shot; measured, constants.py
     ``EMPTIED_DEPTH_OBJECTS``)."""
-    index = jnp.arange(s.depth.shape[0])
-    others = jnp.sum((index[None, :] != index[:, None]) & (s.kind != k.kind_empty)[None, :]
-                     & (s.depth[None, :] < s.depth[:, None]), axis=1)
-    above = others + jnp.sum(entry_depths[None, :] < s.depth[:, None], axis=1) + (shot_y < s.depth)
-    return above >= k.emptied_depth_objects
+    return objects_above(k, s, entry_depths, shot_y) >= k.emptied_depth_objects
 
 
 def hit(k, state: BeamRiderState, may_hit=True, keep=False) -> BeamRiderState:
