@@ -1,4 +1,4 @@
-"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-7, the bottom), their shots, the rejuvenator and its debris, the ship's moves, shots and kills, lost ships and the next ship's intro, the sector's end (the sentinel's crossing, the crossers, a torpedo meeting the sentinel and its bonus) and the next sector's intro, sector 2's kind-24 objects and every sector's points, up to an undecoded event (other enemy kinds, waves 9 on, the loss frame's kept depths).
+"""BeamRider's JAX side, being ported: exact for sector 1's intro, saucers (waves 2-7, the bottom), their shots, the rejuvenator and its debris, the ship's moves, shots and kills, lost ships and the next ship's intro, the sector's end (the sentinel's crossing, the crossers, a torpedo meeting the sentinel and its bonus) and the next sector's intro, sector 2's kind-24 objects and every sector's points, up to an undecoded event (other enemy kinds, waves 9 on, an emptied entry keeping its depth).
 
 The ship's moves between the five beams, its laser lariats and torpedoes, the frame counter,
 the random number, the grid's clock (its speed ram[4] and position ram[24]), the three enemy
@@ -19,8 +19,8 @@ left, the sector's end (logic/sector_end.py: the switch, the sentinel's crossing
 crossers coming into the shot entries, crossing and turning down a beam past the ship, the ship
 held, a torpedo meeting the sentinel and its bonus) and the next sector's start (4 poked games into
 sector 2's play). Not modelled: the other
-enemy kinds (sector 4's kinds 92..94), the paths of wave 9 on, the depths kept on a loss
-frame, the picture.
+enemy kinds (sector 4's kinds 92..94), the paths of wave 9 on, the depth an emptied entry keeps
+(after its explosion, or on a loss frame at 204..209), the picture.
 Relative imports only: this package moves to ``jaxtari/games/beamrider/``.
 """
 
